@@ -1,0 +1,42 @@
+// One error envelope for every API error (DESIGN "API conventions").
+export const ERROR_CODES = [
+  "VALIDATION",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "CONFLICT",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "RATE_LIMITED",
+  "INTERNAL",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
+}
+
+/** Default Norwegian messages when a route has no more specific text. */
+export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
+  VALIDATION: "Ugyldige data. Sjekk feltene og prøv igjen.",
+  UNAUTHENTICATED: "Du er ikke logget inn",
+  FORBIDDEN: "Du har ikke tilgang til dette.",
+  NOT_FOUND: "Ikke funnet",
+  CONFLICT: "Dette er allerede gjort eller i konflikt med en annen endring.",
+  PAYLOAD_TOO_LARGE: "Forespørselen er for stor.",
+  UNSUPPORTED_MEDIA_TYPE: "Filtypen eller innholdstypen støttes ikke.",
+  RATE_LIMITED: "For mange forsøk. Vent litt og prøv igjen.",
+  INTERNAL: "Noe gikk galt. Prøv igjen.",
+};
+
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};

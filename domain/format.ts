@@ -1,0 +1,47 @@
+// Norwegian formatting shared by web and worker (DESIGN "Texts and formats").
+export const TIME_ZONE = "Europe/Oslo";
+
+const priceFormat = new Intl.NumberFormat("nb-NO", { maximumFractionDigits: 0 });
+
+/** Whole kroner: "1 250 kr", or "Gratis" for free listings. */
+export function formatPrice(price: number | null | undefined, isFree: boolean): string {
+  if (isFree || price == null) return "Gratis";
+  // Intl uses a narrow no-break space as group separator; keep it (it renders as a space).
+  return `${priceFormat.format(price)} kr`;
+}
+
+/** Minor units (øre) from a payment provider: divide by 100, 2 decimals. */
+export function formatMinorUnits(amount: number): string {
+  return `${new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount / 100)} kr`;
+}
+
+const dateFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", timeZone: TIME_ZONE });
+
+export function formatDate(value: string | Date): string {
+  return dateFormat.format(typeof value === "string" ? new Date(value) : value);
+}
+
+/** Calendar day in Oslo as YYYY-MM-DD. */
+export function osloDay(d: Date): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+}
+
+/**
+ * Relative posting time (spec part 1 §9): under 1 hour "Akkurat nå"; under 24 hours "{n}t siden";
+ * 1 day "I går"; under 7 days "{n}d siden"; otherwise a Norwegian date.
+ */
+export function relativeTime(value: string | Date, now: Date = new Date()): string {
+  const then = typeof value === "string" ? new Date(value) : value;
+  const ms = now.getTime() - then.getTime();
+  const hours = Math.floor(ms / 3_600_000);
+  if (hours < 1) return "Akkurat nå";
+  if (hours < 24) return `${hours}t siden`;
+  const days = Math.floor(hours / 24);
+  if (days === 1) return "I går";
+  if (days < 7) return `${days}d siden`;
+  return formatDate(then);
+}
+
+export function currentYear(now: Date = new Date()): number {
+  return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
+}

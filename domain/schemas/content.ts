@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** "text, at sign, text, dot, text" (spec part 1 §5). */
+export const NEWSLETTER_EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const newsletterSchema = z.object({
+  email: z
+    .string({ error: "Manglende e-post" })
+    .trim()
+    .toLowerCase()
+    .min(1, "Manglende e-post")
+    .max(254, "Vennligst oppgi en gyldig e-postadresse")
+    .regex(NEWSLETTER_EMAIL_RE, "Vennligst oppgi en gyldig e-postadresse"),
+  name: z.string().trim().max(100).nullish().transform((v) => (v ? v : null)),
+  signup_page: z.string().max(200).optional(),
+  variant: z.string().max(50).optional(),
+});
+
+export const contactSchema = z.object({
+  name: z.string().trim().min(1, "Fyll ut navn").max(100),
+  email: z.string().trim().toLowerCase().pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254)),
+  subject: z.string().trim().min(1, "Fyll ut emne").max(200),
+  message: z.string().trim().min(1, "Skriv en melding").max(5000),
+});
+
+export const REPORT_REASONS = [
+  "Upassende innhold",
+  "Spam/reklame",
+  "Falsk annonse",
+  "Villedende informasjon",
+  "Trakassering",
+  "Hatefulle ytringer",
+  "Ulovlig innhold",
+  "Opphavsrett-brudd",
+  "Personlig informasjon",
+  "Annet",
+] as const;
+
+export const REPORT_PRIORITIES = [
+  { key: "low", label: "Lav" },
+  { key: "normal", label: "Normal" },
+  { key: "high", label: "Høy" },
+  { key: "urgent", label: "Haster" },
+] as const;
+
+export const reportSchema = z.object({
+  target_type: z.enum(["listing", "message", "user", "profile"]),
+  target_id: z.uuid(),
+  reason: z.enum(REPORT_REASONS, { error: "Velg en årsak" }),
+  description: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
+  priority: z.enum(["low", "normal", "high", "urgent"]).default("normal"),
+});

@@ -1,0 +1,24 @@
+/** Fold Norwegian letters the way the FTS5 triggers fold indexed text (migrations/0001). */
+export function foldNorwegian(text: string): string {
+  return text
+    .replace(/ø/g, "o")
+    .replace(/Ø/g, "O")
+    .replace(/æ/g, "ae")
+    .replace(/Æ/g, "AE")
+    .replace(/å/g, "a")
+    .replace(/Å/g, "A");
+}
+
+/**
+ * Turn free text into a safe FTS5 MATCH expression: every token is a quoted string (inner quotes
+ * doubled), so operators, column filters, `*`, parentheses and NEAR are searched as text.
+ * `prefix` adds `*` after each quoted token for prefix matching. Returns null when nothing is left.
+ */
+export function toFtsQuery(input: string, { prefix = true }: { prefix?: boolean } = {}): string | null {
+  const tokens = foldNorwegian(input.toLowerCase())
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0)
+    .slice(0, 12);
+  if (tokens.length === 0) return null;
+  return tokens.map((t) => `"${t.replace(/"/g, '""')}"${prefix ? "*" : ""}`).join(" ");
+}
