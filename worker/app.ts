@@ -1,13 +1,40 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { loadActor } from "./middleware/session";
+import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
+import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
+import { devRoutes } from "./routes/dev";
 import { homeRoutes } from "./routes/home";
 import { imageRoutes } from "./routes/images";
+import { meRoutes } from "./routes/me";
+import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
 
-const api = new Hono<AppEnv>().route("/home", homeRoutes).route("/config", configRoutes);
+/** JSON bodies are small; uploads have their own limit on their own route. */
+const JSON_BODY_LIMIT = 64 * 1024;
+
+const api = new Hono<AppEnv>()
+  .use(sameOriginOnly)
+  .use(jsonBodiesOnly)
+  .use(
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE", "Forespørselen er for stor.");
+      },
+    }),
+  )
+  .use(loadActor)
+  .route("/home", homeRoutes)
+  .route("/config", configRoutes)
+  .route("/auth", authRoutes)
+  .route("/me", meRoutes)
+  .route("/newsletter", newsletterRoutes)
+  .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(async (c, next) => {
@@ -18,6 +45,7 @@ export const app = new Hono<AppEnv>()
   })
   .route("/api", api)
   .route("/images", imageRoutes)
+  .route("/dev", devRoutes)
   .all("/api/*", () => {
     throw new AppError("NOT_FOUND");
   })

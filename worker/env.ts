@@ -1,4 +1,38 @@
 import type { Context } from "hono";
 
-export type AppEnv = { Bindings: Env };
+/** Secrets are not in wrangler.toml; they come from `wrangler secret put` or .dev.vars locally. */
+export interface Secrets {
+  JWT_SECRET?: string;
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  VIPPS_CLIENT_ID?: string;
+  VIPPS_CLIENT_SECRET?: string;
+  VIPPS_SUBSCRIPTION_KEY?: string;
+  VIPPS_MERCHANT_SERIAL_NUMBER?: string;
+  VIPPS_WEBHOOK_SECRET?: string;
+}
+
+/** Optional Cloudflare e-mail sending binding (production only). */
+export interface MailBinding {
+  send(message: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+}
+
+export type Bindings = Env & Secrets & { EMAIL?: MailBinding };
+
+/** The signed-in user as loaded from D1 for this request (role is never taken from the token). */
+export interface Actor {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: "user" | "moderator" | "admin";
+  sessionFamily: string;
+  /** Access token expiry, epoch seconds (the web refreshes when ≤ 90 s remain). */
+  accessExpiresAt: number;
+}
+
+export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null } };
 export type AppContext = Context<AppEnv>;
+
+export function isLocal(env: Bindings): boolean {
+  return env.APP_ENV === "local";
+}

@@ -1,12 +1,24 @@
-import { z } from "zod";
+import { z } from "./zod";
 import { PASSWORD_MIN_LENGTH, POSTAL_CODE_MAX_LENGTH } from "../limits";
 
-const email = z.string().trim().toLowerCase().pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254));
+const MISSING_SIGNUP = "Vennligst fyll ut alle felt.";
+const MISSING_SIGNIN = "Vennligst fyll ut e-post og passord.";
+
+const email = z
+  .string({ error: MISSING_SIGNUP })
+  .trim()
+  .toLowerCase()
+  .min(1, MISSING_SIGNUP)
+  .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254, "Vennligst oppgi en gyldig e-postadresse"));
 
 export const signUpSchema = z.object({
-  display_name: z.string().trim().min(1, "Vennligst fyll ut alle felt.").max(80),
+  display_name: z.string({ error: MISSING_SIGNUP }).trim().min(1, MISSING_SIGNUP).max(80, "Navnet kan være maks 80 tegn"),
   email,
-  password: z.string().min(PASSWORD_MIN_LENGTH, "Passordet må være minst 6 tegn").max(200),
+  password: z
+    .string({ error: MISSING_SIGNUP })
+    .min(1, MISSING_SIGNUP)
+    .min(PASSWORD_MIN_LENGTH, "Passordet må være minst 6 tegn")
+    .max(200, "Passordet kan være maks 200 tegn"),
   postal_code: z
     .string()
     .trim()
@@ -16,12 +28,12 @@ export const signUpSchema = z.object({
 });
 
 export const signInSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Vennligst fyll ut e-post og passord."),
-  password: z.string().min(1, "Vennligst fyll ut e-post og passord.").max(200),
+  email: z.string({ error: MISSING_SIGNIN }).trim().toLowerCase().min(1, MISSING_SIGNIN).max(254),
+  password: z.string({ error: MISSING_SIGNIN }).min(1, MISSING_SIGNIN).max(200),
 });
 
 export const resendSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, "Skriv inn e-postadressen din først."),
+  email: z.string({ error: "Skriv inn e-postadressen din først." }).trim().toLowerCase().min(1, "Skriv inn e-postadressen din først.").max(254),
 });
 
 export const profileUpdateSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 import { AGE_RANGES, CATEGORY_KEYS, normalizeAgeRange, normalizeCategory, type ListingStatus, type PricingMode } from "../taxonomy";
 import { MAX_IMAGES_PER_LISTING, POSTAL_CODE_MIN_LENGTH, TITLE_MIN_LENGTH } from "../limits";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "./zod";
 
 export const sendMessageSchema = z.object({
   id: z.uuid(), // client-generated so a retried send is stored once (SECURITY "Nothing lost")

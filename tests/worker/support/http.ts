@@ -1,0 +1,54 @@
+// A tiny browser-like client for worker integration tests: same-origin requests through
+// exports.default.fetch with a cookie jar.
+import { exports } from "cloudflare:workers";
+
+export const ORIGIN = "http://localhost";
+
+export class Client {
+  cookies = new Map<string, string>();
+
+  async request(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("Origin", headers.get("Origin") ?? ORIGIN);
+    if (this.cookies.size && !headers.has("Cookie")) {
+      headers.set("Cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
+    }
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers.set("Content-Type", "application/json");
+    }
+    const res = await exports.default.fetch(new Request(ORIGIN + path, { ...init, headers, body }));
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  get(path: string, init: RequestInit = {}) {
+    return this.request(path, { ...init, method: "GET" });
+  }
+
+  post(path: string, json?: unknown, init: RequestInit = {}) {
+    return this.request(path, { ...init, method: "POST", json });
+  }
+
+  patch(path: string, json?: unknown) {
+    return this.request(path, { method: "PATCH", json });
+  }
+
+  delete(path: string) {
+    return this.request(path, { method: "DELETE" });
+  }
+}
+
+export async function errorOf(res: Response): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
+  const body = (await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } };
+  return body.error;
+}

@@ -1,0 +1,55 @@
+import { SignJWT, jwtVerify } from "jose";
+import type { Bindings } from "../env";
+import { isLocal } from "../env";
+
+export const ACCESS_TTL_SECONDS = 15 * 60;
+const ISSUER = "lekebytte";
+const AUDIENCE = "lekebytte-web";
+const TOKEN_TYPE = "access";
+// Used only in local mode when .dev.vars is missing; production refuses to run without a secret.
+const LOCAL_FALLBACK_SECRET = "local-development-only-secret-not-for-production-use-0123456789";
+
+function secretKey(env: Bindings): Uint8Array {
+  const secret = env.JWT_SECRET || (isLocal(env) ? LOCAL_FALLBACK_SECRET : "");
+  if (secret.length < 32) throw new Error("JWT_SECRET is missing or shorter than 32 characters");
+  return new TextEncoder().encode(secret);
+}
+
+export interface AccessClaims {
+  userId: string;
+  family: string;
+  expiresAt: number; // epoch seconds
+}
+
+export async function signAccessToken(env: Bindings, userId: string, family: string): Promise<{ token: string; expiresAt: number }> {
+  const expiresAt = Math.floor(Date.now() / 1000) + ACCESS_TTL_SECONDS;
+  // The token type is a claim, so a token minted for another purpose cannot stand in for access.
+  const token = await new SignJWT({ sid: family, token_type: TOKEN_TYPE })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(expiresAt)
+    .setJti(crypto.randomUUID())
+    .setNotBefore("0s")
+    .sign(secretKey(env));
+  return { token, expiresAt };
+}
+
+/** Verify an access token: algorithm pinned to HS256, issuer, audience and expiry checked. */
+export async function verifyAccessToken(env: Bindings, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, secretKey(env), {
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ["sub", "exp", "sid"],
+    });
+    if (payload.token_type !== TOKEN_TYPE) return null;
+    if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
+    return { userId: payload.sub, family: payload.sid, expiresAt: payload.exp };
+  } catch {
+    return null;
+  }
+}

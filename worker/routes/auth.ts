@@ -1,0 +1,88 @@
+import { Hono } from "hono";
+import { z } from "../../domain/schemas/zod";
+import { resendSchema, signInSchema, signUpSchema } from "../../domain/schemas/account";
+import type { AppEnv } from "../env";
+import { AppError } from "../lib/errors";
+import { clearSessionCookies, readRefreshCookie, setSessionCookies } from "../lib/cookies";
+import { clientIp } from "../lib/request";
+import { enforceRateLimits, RATE_RULES } from "../lib/rate-limit";
+import { validate } from "../lib/validate";
+import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "../services/auth";
+import type { Context } from "hono";
+
+function sessionBody(s: IssuedSession) {
+  return {
+    user: s.user,
+    expires_at: s.expiresAt,
+    expires_in: s.expiresAt - Math.floor(Date.now() / 1000),
+    token_type: "cookie",
+  };
+}
+
+function respondWithSession(c: Context<AppEnv>, s: IssuedSession) {
+  setSessionCookies(c, s.accessToken, s.refreshToken);
+  c.header("Cache-Control", "no-store");
+  return c.json(sessionBody(s));
+}
+
+/** The origin confirmation links point to: the configured one, else the request's own. */
+function linkOrigin(c: Context<AppEnv>): string {
+  return c.env.APP_ORIGIN || new URL(c.req.url).origin;
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/signup", validate("json", signUpSchema), async (c) => {
+    const body = c.req.valid("json");
+    await enforceRateLimits(c.env.DB, [
+      [RATE_RULES.signupIp, clientIp(c)],
+      [RATE_RULES.signupEmail, body.email],
+    ]);
+    await signUp(c.env, linkOrigin(c), body);
+    return c.json({ ok: true, message: "Sjekk e-posten din for bekreftelseslink." }, 201);
+  })
+  .post("/signin", validate("json", signInSchema), async (c) => {
+    const { email, password } = c.req.valid("json");
+    await enforceRateLimits(c.env.DB, [
+      [RATE_RULES.signinIp, clientIp(c)],
+      [RATE_RULES.signinEmail, email],
+    ]);
+    return respondWithSession(c, await signIn(c.env, email, password, c.req.header("User-Agent") ?? null));
+  })
+  .post("/resend", validate("json", resendSchema), async (c) => {
+    const { email } = c.req.valid("json");
+    await enforceRateLimits(c.env.DB, [
+      [RATE_RULES.resendIp, clientIp(c)],
+      [RATE_RULES.resendEmail, email],
+    ]);
+    await resendConfirmation(c.env, linkOrigin(c), email);
+    return c.json({ ok: true });
+  })
+  .post("/callback", validate("json", z.object({ code: z.string().min(1, "Mangler kode i URL.").max(200) })), async (c) => {
+    const { code } = c.req.valid("json");
+    await enforceRateLimits(c.env.DB, [[RATE_RULES.signinIp, clientIp(c)]]);
+    return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null));
+  })
+  .post("/refresh", async (c) => {
+    const token = readRefreshCookie(c);
+    if (!token) throw new AppError("UNAUTHENTICATED", "Økten er utløpt. Logg inn på nytt.");
+    try {
+      return respondWithSession(c, await refreshSession(c.env, token, c.req.header("User-Agent") ?? null));
+    } catch (err) {
+      clearSessionCookies(c);
+      throw err;
+    }
+  })
+  .post("/signout", async (c) => {
+    await signOut(c.env, c.get("actor")?.sessionFamily ?? null, readRefreshCookie(c));
+    clearSessionCookies(c);
+    return c.body(null, 204);
+  })
+  .get("/session", (c) => {
+    const actor = c.get("actor");
+    c.header("Cache-Control", "no-store");
+    if (!actor) throw new AppError("UNAUTHENTICATED");
+    return c.json({
+      user: { id: actor.id, email: actor.email, display_name: actor.displayName, role: actor.role },
+      expires_at: actor.accessExpiresAt,
+    });
+  });

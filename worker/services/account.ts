@@ -1,0 +1,125 @@
+import type { Bindings } from "../env";
+import { AppError } from "../lib/errors";
+import { nowIso } from "../lib/crypto";
+
+export interface Profile {
+  user_id: string;
+  email: string;
+  display_name: string | null;
+  postal_code: string | null;
+  role: "user" | "moderator" | "admin";
+  stripe_account_id: string | null;
+  created_at: string;
+}
+
+export async function getProfile(db: D1Database, userId: string): Promise<Profile> {
+  const row = await db
+    .prepare(
+      `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, COALESCE(p.role, 'user') AS role,
+              p.stripe_account_id, COALESCE(p.created_at, u.created_at) AS created_at
+       FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
+    )
+    .bind(userId)
+    .first<Profile>();
+  if (!row) throw new AppError("NOT_FOUND", "Kunne ikke hente profil");
+  return row;
+}
+
+export async function updateProfile(
+  db: D1Database,
+  userId: string,
+  input: { display_name: string | null; postal_code: string | null },
+): Promise<Profile> {
+  await db
+    .prepare(
+      `INSERT INTO profiles (user_id, display_name, postal_code, updated_at) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3, updated_at = ?4`,
+    )
+    .bind(userId, input.display_name, input.postal_code, nowIso())
+    .run();
+  return getProfile(db, userId);
+}
+
+async function all<T = Record<string, unknown>>(db: D1Database, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await db.prepare(sql).bind(...params).all<T>()).results;
+}
+
+/** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
+export async function exportUserData(db: D1Database, userId: string): Promise<Record<string, unknown>> {
+  const profile = await getProfile(db, userId);
+  const account = await db.prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1").bind(userId).first();
+  const [listings, favourites, conversations, messages, tradeOffers, tradeTransactions, payments, transactions, reports, newsletter, contact, sessions, moderation] =
+    await Promise.all([
+      all(db, "SELECT * FROM listings WHERE user_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT listing_id, created_at FROM favourites WHERE user_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+      all(
+        db,
+        `SELECT m.id, m.conversation_id, m.sender_id, m.content, m.read_at, m.created_at FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.created_at`,
+        userId,
+      ),
+      all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT * FROM trade_transactions WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT * FROM transactions WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
+      all(db, "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1", userId),
+      all(db, "SELECT email, name, source, metadata, created_at FROM newsletter_subscribers WHERE email = ?1", profile.email),
+      all(db, "SELECT name, email, subject, message, created_at FROM contact_messages WHERE user_id = ?1 OR email = ?2", userId, profile.email),
+      all(db, "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent FROM sessions WHERE user_id = ?1 ORDER BY created_at", userId),
+      all(db, "SELECT warning_count, is_suspended, suspended_until, last_action_at FROM user_moderation_status WHERE user_id = ?1", userId),
+    ]);
+  return {
+    exported_at: nowIso(),
+    account,
+    profile,
+    listings,
+    favourites,
+    conversations,
+    messages,
+    trade_offers: tradeOffers,
+    trade_transactions: tradeTransactions,
+    payments,
+    transactions,
+    reports,
+    newsletter_subscriptions: newsletter,
+    contact_messages: contact,
+    sessions,
+    moderation_status: moderation,
+  };
+}
+
+/**
+ * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
+ * and the user's photos are removed from R2. Messages and trades stay readable for the other
+ * party, shown from an anonymous sender ("Anonym").
+ */
+export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
+  const profile = await getProfile(env.DB, userId);
+  const now = nowIso();
+  const db = env.DB;
+  await db.batch([
+    db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
+    db.prepare("UPDATE listings SET status = 'deleted', images = '[]', updated_at = ?2 WHERE user_id = ?1").bind(userId, now),
+    db.prepare("DELETE FROM newsletter_subscribers WHERE email = ?1").bind(profile.email),
+    db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),
+    db.prepare("UPDATE profiles SET display_name = NULL, postal_code = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1").bind(
+      userId,
+      now,
+    ),
+    db.prepare("UPDATE users SET email = ?2, password_hash = '!', deleted_at = ?3, updated_at = ?3 WHERE id = ?1").bind(
+      userId,
+      `deleted+${userId}@lekebytte.invalid`,
+      now,
+    ),
+  ]);
+  // Photos live under the owner's prefix; remove them all (paged, 1000 keys per delete).
+  let cursor: string | undefined;
+  do {
+    const page = await env.IMAGES.list({ prefix: `${userId}/`, cursor });
+    if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}
