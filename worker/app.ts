@@ -8,7 +8,10 @@ import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { devRoutes } from "./routes/dev";
+import { favouriteRoutes } from "./routes/favourites";
 import { homeRoutes } from "./routes/home";
+import { listingRoutes } from "./routes/listings";
+import { uploadRoutes } from "./routes/uploads";
 import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
@@ -19,6 +22,9 @@ const JSON_BODY_LIMIT = 64 * 1024;
 
 const api = new Hono<AppEnv>()
   .use(sameOriginOnly)
+  .use(loadActor)
+  // Uploads carry raw image bytes with their own limit; everything after this is JSON only.
+  .route("/images", uploadRoutes)
   .use(jsonBodiesOnly)
   .use(
     bodyLimit({
@@ -28,8 +34,9 @@ const api = new Hono<AppEnv>()
       },
     }),
   )
-  .use(loadActor)
   .route("/home", homeRoutes)
+  .route("/listings", listingRoutes)
+  .route("/favourites", favouriteRoutes)
   .route("/config", configRoutes)
   .route("/auth", authRoutes)
   .route("/me", meRoutes)

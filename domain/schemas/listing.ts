@@ -88,6 +88,8 @@ export interface ListingCard {
   pricing_mode: PricingMode;
   payment_enabled: boolean;
   created_at: string;
+  /** Only in the owner's own lists: hidden by moderation. */
+  is_hidden?: boolean;
 }
 
 export interface ListingDetail extends ListingCard {

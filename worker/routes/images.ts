@@ -7,6 +7,15 @@ import { AppError } from "../lib/errors";
 export const imageRoutes = new Hono<AppEnv>().get("/*", async (c) => {
   const key = decodeURIComponent(c.req.path.replace(/^\/images\//, ""));
   if (!key || key.includes("..")) throw new AppError("NOT_FOUND");
+  // A photo of a hidden or deleted listing is not served (DESIGN). A fresh upload that no listing
+  // uses yet is served, so the wizard can show its preview (its key is unguessable).
+  const refs = await c.env.DB.prepare(
+    `SELECT COUNT(*) AS refs, COALESCE(MAX(status <> 'deleted' AND is_hidden = 0), 0) AS visible
+     FROM listings WHERE user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(listings.images) WHERE value = ?2)`,
+  )
+    .bind(key.split("/")[0], key)
+    .first<{ refs: number; visible: number }>();
+  if (refs && refs.refs > 0 && !refs.visible) throw new AppError("NOT_FOUND", "Bildet finnes ikke");
   const ifNoneMatch = c.req.header("If-None-Match");
   const object = await c.env.IMAGES.get(key, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch.replace(/"/g, "") } } : undefined);
   if (!object) throw new AppError("NOT_FOUND", "Bildet finnes ikke");

@@ -5,6 +5,8 @@ import { clearSessionCookies } from "../lib/cookies";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { deleteAccount, exportUserData, getProfile, updateProfile } from "../services/account";
+import { getDb } from "../db/client";
+import { getOwnListing, ownListings, toListingCard } from "../services/listings";
 
 /** The signed-in user's own profile and data. */
 export const meRoutes = new Hono<AppEnv>()
@@ -15,6 +17,14 @@ export const meRoutes = new Hono<AppEnv>()
   })
   .patch("/profile", validate("json", profileUpdateSchema), async (c) => {
     return c.json(await updateProfile(c.env.DB, actorOf(c).id, c.req.valid("json")));
+  })
+  .get("/listings", async (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.json(await ownListings(getDb(c.env.DB), actorOf(c)));
+  })
+  .get("/listings/:id", async (c) => {
+    const row = await getOwnListing(getDb(c.env.DB), c.req.param("id"), actorOf(c));
+    return c.json({ ...toListingCard(row), description: row.description });
   })
   .get("/export", async (c) => {
     const data = await exportUserData(c.env.DB, actorOf(c).id);

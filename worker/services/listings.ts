@@ -1,8 +1,14 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { HomeSections, ListingCard } from "../../domain/schemas/listing";
-import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT } from "../../domain/limits";
+import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../domain/schemas/listing";
+import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../domain/limits";
+import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
+import type { ListingStatus } from "../../domain/taxonomy";
+import type { Actor } from "../env";
 import type { Db } from "../db/client";
 import { listings } from "../db/schema";
+import { AppError } from "../lib/errors";
+import { nowIso } from "../lib/crypto";
+import { ownsImageKey } from "./images";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -48,4 +54,193 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
   if (ids.length === 0) return [];
   const rows = await db.select().from(listings).where(inArray(listings.id, ids));
   return rows.map(toListingCard);
+}
+
+const isStaff = (actor: Actor | null) => actor?.role === "moderator" || actor?.role === "admin";
+
+/** Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and staff. */
+export function canView(row: ListingRow, actor: Actor | null): boolean {
+  if (actor && (actor.id === row.userId || isStaff(actor))) return true;
+  return (row.status === "active" || row.status === "reserved") && !row.isHidden;
+}
+
+async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  return db.select().from(listings).where(eq(listings.id, id)).get();
+}
+
+export async function getListingDetail(db: Db, id: string, actor: Actor | null): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+  const row = await loadRow(db, id);
+  if (!row || !canView(row, actor)) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  const d1 = db.$client;
+  const [extra, more] = await d1.batch<Record<string, unknown>>([
+    d1
+      .prepare(
+        `SELECT p.display_name, COALESCE(p.created_at, u.created_at) AS member_since, u.deleted_at, pp.place_name
+         FROM users u LEFT JOIN profiles p ON p.user_id = u.id LEFT JOIN postal_places pp ON pp.postal_code = ?2
+         WHERE u.id = ?1`,
+      )
+      .bind(row.userId, row.postalCode),
+    d1
+      .prepare(
+        `SELECT id FROM listings WHERE user_id = ?1 AND id <> ?2 AND status = 'active' AND is_hidden = 0
+         ORDER BY created_at DESC LIMIT ?3`,
+      )
+      .bind(row.userId, row.id, SELLER_OTHER_LISTINGS),
+  ]);
+  const info = (extra.results[0] ?? {}) as { display_name?: string | null; member_since?: string; deleted_at?: string | null; place_name?: string | null };
+  const moreIds = (more.results as { id: string }[]).map((r) => r.id);
+  const moreCards = (await listingsByIds(db, moreIds)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return {
+    ...toListingCard(row),
+    description: row.description,
+    updated_at: row.updatedAt,
+    place_name: info.place_name ?? null,
+    seller: {
+      user_id: row.userId,
+      display_name: info.deleted_at ? null : (info.display_name ?? null),
+      created_at: info.member_since ?? row.createdAt,
+    },
+    more_from_seller: moreCards,
+  };
+}
+
+/** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (DESIGN). */
+export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
+  const exact = await db.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
+  if (exact) return exact.id;
+  const prefix = idPrefixFromSlug(slug);
+  if (!prefix) return null;
+  // The id prefix is hex without hyphens; a UUID has its first hyphen after 8 characters.
+  const dashed = prefix.length > 8 ? `${prefix.slice(0, 8)}-${prefix.slice(8)}` : prefix;
+  const row = await db.$client
+    .prepare("SELECT id FROM listings WHERE id >= ?1 AND id < ?2 ORDER BY created_at DESC LIMIT 1")
+    .bind(dashed, `${dashed}\uffff`)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}
+
+async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string): Promise<string> {
+  for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
+    const slug = listingSlug(title, id, chars);
+    const taken = await db.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
+    if (!taken || taken.id === exceptId) return slug;
+  }
+  throw new Error("could not find a unique slug");
+}
+
+/** Every image must be the owner's own upload that exists in R2. */
+async function checkImages(bucket: R2Bucket, userId: string, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    if (!ownsImageKey(userId, key)) throw new AppError("VALIDATION", "Ugyldig bilde", { images: "Ugyldig bilde" });
+    const head = await bucket.head(key);
+    if (!head) throw new AppError("VALIDATION", "Bildet finnes ikke lenger. Last det opp på nytt.", { images: "Bildet finnes ikke" });
+  }
+}
+
+export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+  if (form.images.length === 0) throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
+  const images = [...new Set(form.images)];
+  await checkImages(bucket, actor.id, images);
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await db.insert(listings).values({
+    id,
+    userId: actor.id,
+    title: form.title,
+    description: form.description,
+    category: form.category,
+    ageRange: form.age_range,
+    conditionRating: form.condition_rating,
+    price: form.price,
+    isFree: form.is_free,
+    isTradeOffer: form.is_trade_offer,
+    postalCode: form.postal_code,
+    images,
+    status: "active",
+    seoSlug: await uniqueSlug(db, form.title, id),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return getListingDetail(db, id, actor);
+}
+
+/** The owner's listing, or 404 when it does not exist or is not visible, 403 when visible but not theirs. */
+async function ownedRow(db: Db, id: string, actor: Actor): Promise<ListingRow> {
+  const row = await loadRow(db, id);
+  if (!row || row.status === "deleted" || !canView(row, actor)) throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
+  if (row.userId !== actor.id) throw new AppError("FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
+  return row;
+}
+
+export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<ListingRow> {
+  return ownedRow(db, id, actor);
+}
+
+export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
+  const row = await ownedRow(db, id, actor);
+  if (form.images.length === 0) throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
+  const images = [...new Set(form.images)];
+  const added = images.filter((k) => !row.images.includes(k));
+  await checkImages(bucket, actor.id, added);
+  const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
+  await db
+    .update(listings)
+    .set({
+      title: form.title,
+      description: form.description,
+      category: form.category,
+      ageRange: form.age_range,
+      conditionRating: form.condition_rating,
+      price: form.price,
+      isFree: form.is_free,
+      isTradeOffer: form.is_trade_offer,
+      postalCode: form.postal_code,
+      images,
+      seoSlug: slug,
+      updatedAt: nowIso(),
+    })
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
+  const removed = row.images.filter((k) => !images.includes(k));
+  if (removed.length) await bucket.delete(removed);
+  return getListingDetail(db, id, actor);
+}
+
+/** Soft delete: conversations, trades and payments keep pointing at the row. */
+export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
+  await ownedRow(db, id, actor);
+  await db.update(listings).set({ status: "deleted", updatedAt: nowIso() }).where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
+}
+
+/** Seller-driven lifecycle (DESIGN): active ⇄ reserved, either → sold | given_away, and back to active. */
+export const OWNER_TRANSITIONS: Record<ListingStatus, ListingStatus[]> = {
+  active: ["reserved", "sold", "given_away"],
+  reserved: ["active", "sold", "given_away"],
+  sold: ["active"],
+  given_away: ["active"],
+  traded: [],
+  deleted: [],
+};
+
+export async function changeStatus(db: Db, actor: Actor, id: string, to: ListingStatus): Promise<ListingCard> {
+  const row = await ownedRow(db, id, actor);
+  if (!OWNER_TRANSITIONS[row.status].includes(to)) {
+    throw new AppError("CONFLICT", "Annonsen kan ikke få denne statusen nå.");
+  }
+  const updated = await db
+    .update(listings)
+    .set({ status: to, updatedAt: nowIso() })
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status)))
+    .returning();
+  if (updated.length === 0) throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+  return toListingCard(updated[0]);
+}
+
+export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> {
+  const rows = await db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.userId, actor.id), inArray(listings.status, ["active", "reserved", "sold", "given_away", "traded"])))
+    .orderBy(desc(listings.createdAt));
+  return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden }));
 }
