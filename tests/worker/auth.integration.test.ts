@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { app } from "../../worker/app";
+import type { Bindings } from "../../worker/env";
 import { createListing, createUser } from "../factories";
 import { Client, errorOf, ORIGIN } from "./support/http";
 
@@ -209,8 +210,8 @@ describe("tokens", () => {
       otherSecret: await craft(claims, "an-attacker-secret-that-is-long-enough-0123456789"),
       algNone: `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`,
       tampered: `${real.split(".")[0]}.${b64({ ...claims, sub: crypto.randomUUID() })}.${real.split(".")[2]}`,
-      expired: await craft({ ...claims, exp: now - 10 }, env.JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
-      wrongType: await craft({ ...claims, token_type: "refresh" }, env.JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
+      expired: await craft({ ...claims, exp: now - 10 }, (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
+      wrongType: await craft({ ...claims, token_type: "refresh" }, (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
       garbage: "not-a-jwt",
     };
     for (const [name, token] of Object.entries(tokens)) {
