@@ -9,3 +9,4 @@ export * from "./schemas/account";
 export * from "./schemas/content";
 export * from "./schemas/messaging";
 export * from "./search";
+export * from "./schemas/search";

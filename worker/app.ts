@@ -11,6 +11,7 @@ import { devRoutes } from "./routes/dev";
 import { favouriteRoutes } from "./routes/favourites";
 import { homeRoutes } from "./routes/home";
 import { listingRoutes } from "./routes/listings";
+import { searchRoutes } from "./routes/search";
 import { uploadRoutes } from "./routes/uploads";
 import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
@@ -36,6 +37,7 @@ const api = new Hono<AppEnv>()
   )
   .route("/home", homeRoutes)
   .route("/listings", listingRoutes)
+  .route("/search", searchRoutes)
   .route("/favourites", favouriteRoutes)
   .route("/config", configRoutes)
   .route("/auth", authRoutes)
