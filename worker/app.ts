@@ -7,6 +7,8 @@ import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
+import { contactRoutes } from "./routes/contact";
+import { seoRoutes } from "./routes/seo";
 import { devRoutes } from "./routes/dev";
 import { favouriteRoutes } from "./routes/favourites";
 import { homeRoutes } from "./routes/home";
@@ -43,6 +45,7 @@ const api = new Hono<AppEnv>()
   .route("/auth", authRoutes)
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
+  .route("/contact", contactRoutes)
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()
@@ -58,6 +61,7 @@ export const app = new Hono<AppEnv>()
   .all("/api/*", () => {
     throw new AppError("NOT_FOUND");
   })
+  .route("/", seoRoutes)
   .route("/", pageRoutes);
 
 app.onError((err, c) => {

@@ -10,6 +10,9 @@ export interface Secrets {
   VIPPS_SUBSCRIPTION_KEY?: string;
   VIPPS_MERCHANT_SERIAL_NUMBER?: string;
   VIPPS_WEBHOOK_SECRET?: string;
+  /** IndexNow key and endpoint; both set only on the production host. */
+  INDEXNOW_KEY?: string;
+  INDEXNOW_ENDPOINT?: string;
 }
 
 /** Optional Cloudflare e-mail sending binding (production only). */

@@ -1,5 +1,10 @@
 import { app } from "./app";
+import type { Bindings } from "./env";
+import { runScheduled } from "./cron/scheduled";
 
 export default {
   fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runScheduled(env as Bindings));
+  },
 } satisfies ExportedHandler<Env>;

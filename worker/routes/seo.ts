@@ -1,0 +1,88 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../env";
+import { getDb } from "../db/client";
+import { AppError } from "../lib/errors";
+import { getListingDetail, resolveSlug } from "../services/listings";
+import { headTags, jsonForScript, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
+import { sitemapResponse } from "../services/sitemap";
+import { notFoundPage } from "./pages";
+
+/** The SPA shell from the asset server. */
+async function shell(env: AppEnv["Bindings"], url: URL, headers: Headers): Promise<Response> {
+  return env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+}
+
+export const seoRoutes = new Hono<AppEnv>()
+  .get("/annonse/:slug", async (c) => {
+    const url = new URL(c.req.url);
+    const db = getDb(c.env.DB);
+    const id = await resolveSlug(db, c.req.param("slug"));
+    let listing: PreloadedListing | null = null;
+    if (id) {
+      try {
+        // Visitors' view: the edge page is the same for everyone (and cacheable).
+        const detail = await getListingDetail(db, id, null);
+        if (detail.status === "active" || detail.status === "reserved") listing = detail;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    if (!listing) return notFoundPage(c.env, url, c.req.raw.headers);
+    if (listing.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${listing.seo_slug}`, 301);
+
+    const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
+    const page = await shell(c.env, url, c.req.raw.headers);
+    const rewritten = new HTMLRewriter()
+      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
+      .on('meta[name="description"]', { element: (el) => void el.remove() })
+      .on("head", {
+        element: (el) => {
+          el.append(headTags(meta, c.env.APP_NAME), { html: true });
+          // The SPA reads this instead of fetching the same listing again.
+          el.append(`<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`, { html: true });
+        },
+      })
+      .on("#root", { element: (el) => void el.setInnerContent(listingBody(listing!), { html: true }) })
+      .transform(page);
+    const headers = new Headers(rewritten.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    headers.set("Cache-Control", "public, max-age=60");
+    headers.delete("ETag");
+    return new Response(rewritten.body, { status: 200, headers });
+  })
+  .get("/robots.txt", (c) => {
+    const origin = new URL(c.req.url).origin;
+    const body = [
+      "User-agent: *",
+      "Allow: /annonse/",
+      "Allow: /search",
+      "Allow: /om-oss",
+      "Allow: /kontakt",
+      "Allow: /personvern",
+      "Disallow: /messages",
+      "Disallow: /chat/",
+      "Disallow: /profile",
+      "Disallow: /min-profil",
+      "Disallow: /create-listing",
+      "Disallow: /edit-listing/",
+      "Disallow: /trade-offer/",
+      "Disallow: /trade-history",
+      "Disallow: /moderation",
+      "Disallow: /test-notifications",
+      "Disallow: /auth",
+      "Disallow: /listing/",
+      "Disallow: /*?",
+      "Crawl-delay: 1",
+      "",
+      `Sitemap: ${origin}/sitemap.xml`,
+      "",
+    ].join("\n");
+    return c.text(body, 200, { "Cache-Control": "public, max-age=3600" });
+  })
+  .get("/:file{[A-Za-z0-9-]{8,128}\\.txt}", async (c, next) => {
+    const key = c.env.INDEXNOW_KEY;
+    if (!key || c.req.param("file") !== `${key}.txt`) return next();
+    return c.text(key);
+  })
+  .get("/sitemap.xml", (c) => sitemapResponse(c.env, new URL(c.req.url).origin, "sitemap.xml"))
+  .get("/:file{sitemap-[0-9]+\\.xml}", (c) => sitemapResponse(c.env, new URL(c.req.url).origin, c.req.param("file")));

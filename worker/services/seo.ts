@@ -1,0 +1,106 @@
+import { DESCRIPTION_SNIPPET_CHARS } from "../../domain/limits";
+import { formatPrice } from "../../domain/format";
+import { categoryLabel, conditionLabel } from "../../domain/taxonomy";
+import type { ListingCard, ListingDetail } from "../../domain/schemas/listing";
+
+/** Text and attribute escaping for server-rendered HTML. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+}
+
+/** JSON safe inside <script>: `<`, `>`, `&` and the JS line separators are written as \u escapes. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** A snippet of at most `max` characters, cut at a word boundary with an ellipsis. */
+export function snippet(text: string, max = DESCRIPTION_SNIPPET_CHARS): string {
+  const clean = text.replace(/\s+/g, " ").trim();
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export interface ListingMeta {
+  title: string;
+  description: string;
+  canonical: string;
+  image: string | null;
+  jsonLd: Record<string, unknown>;
+}
+
+/** "{title} - {price or Gratis} | {poststed} | Lekebytte" (spec part 1 "Search-engine pages"). */
+export function listingMeta(listing: ListingDetail, origin: string, appName: string): ListingMeta {
+  const price = formatPrice(listing.price, listing.is_free);
+  const place = listing.place_name ? titleCase(listing.place_name) : listing.postal_code;
+  const canonical = `${origin}/annonse/${listing.seo_slug}`;
+  const image = listing.images[0] ? `${origin}/images/${listing.images[0]}` : null;
+  const description = snippet(
+    listing.description || `${listing.title}. ${conditionLabel(listing.condition_rating)}, ${listing.age_range}, ${categoryLabel(listing.category)}.`,
+  );
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: listing.title,
+    description,
+    ...(image ? { image: listing.images.map((k) => `${origin}/images/${k}`) } : {}),
+    category: categoryLabel(listing.category),
+    url: canonical,
+    offers: {
+      "@type": "Offer",
+      url: canonical,
+      price: listing.is_free ? 0 : (listing.price ?? 0),
+      priceCurrency: "NOK",
+      availability: "https://schema.org/InStock",
+      itemCondition: "https://schema.org/UsedCondition",
+      isFree: listing.is_free,
+      areaServed: { "@type": "Place", name: place, address: { "@type": "PostalAddress", postalCode: listing.postal_code, addressCountry: "NO" } },
+    },
+  };
+  return { title: `${listing.title} - ${price} | ${place} | ${appName}`, description, canonical, image, jsonLd };
+}
+
+/** Posten writes poststed in capitals; people read "Tromsø", not "TROMSØ". */
+export function titleCase(place: string): string {
+  return place.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}
+
+export function headTags(meta: ListingMeta, appName: string): string {
+  const tags = [
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    `<link rel="canonical" href="${escapeHtml(meta.canonical)}" />`,
+    `<meta property="og:type" content="product" />`,
+    `<meta property="og:site_name" content="${escapeHtml(appName)}" />`,
+    `<meta property="og:locale" content="nb_NO" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(meta.canonical)}" />`,
+    meta.image ? `<meta property="og:image" content="${escapeHtml(meta.image)}" />` : "",
+    `<meta name="twitter:card" content="${meta.image ? "summary_large_image" : "summary"}" />`,
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
+    meta.image ? `<meta name="twitter:image" content="${escapeHtml(meta.image)}" />` : "",
+    `<script type="application/ld+json">${jsonForScript(meta.jsonLd)}</script>`,
+  ];
+  return tags.filter(Boolean).join("\n    ");
+}
+
+/** Server-rendered content inside #root for crawlers and readers without JavaScript; React replaces it. */
+export function listingBody(listing: ListingDetail): string {
+  const img = listing.images[0]
+    ? `<img src="/images/${escapeHtml(listing.images[0])}" alt="${escapeHtml(listing.title)}" width="800" height="600" style="max-width:100%;height:auto" />`
+    : "";
+  return `<main style="max-width:40rem;margin:0 auto;padding:1rem;font-family:system-ui,sans-serif"><article><h1>${escapeHtml(listing.title)}</h1>${img}<p><strong>${escapeHtml(
+    formatPrice(listing.price, listing.is_free),
+  )}</strong> · ${escapeHtml(conditionLabel(listing.condition_rating))} · ${escapeHtml(listing.age_range)} · ${escapeHtml(categoryLabel(listing.category))}</p>${
+    listing.description ? `<p>${escapeHtml(listing.description)}</p>` : ""
+  }<p><a href="/">Lekebytte</a></p></article></main>`;
+}
+
+export type PreloadedListing = ListingDetail & { more_from_seller: ListingCard[] };
