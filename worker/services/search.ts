@@ -11,6 +11,9 @@ export function searchTerms(q: string): string[] {
 }
 
 /** Every term becomes a quoted FTS5 string (inner quotes doubled): operators are never parsed. */
+/** Added to a candidate's rank when its terms also match as word prefixes (whole-word hits first). */
+const WORD_BONUS = 2;
+
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 interface Row {
@@ -38,71 +41,86 @@ const COLUMNS = `l.id, l.user_id, l.title, l.price, l.is_free, l.is_trade_offer,
   l.postal_code, l.images, l.status, l.seo_slug, l.pricing_mode, l.payment_enabled, l.created_at`;
 
 /**
- * One query for rows and total (window COUNT). With text: candidates from the trigram index
+ * One statement for rows and total (window COUNT). With text: candidates from the trigram index
  * (substrings, so "klosser" finds "legoklosser" and "lego" finds "legoklosser"), every term
- * required; ranked by bm25 with title weighted 10× over description, plus a bonus when the word
- * index matches the terms as word prefixes. Terms shorter than 3 characters use the word index.
+ * required; ranked by bm25 with title weighted 10× over description, plus a fixed bonus when the
+ * word index matches the terms as word prefixes. Terms shorter than 3 characters use the word index.
  */
-export async function searchListings(db: D1Database, p: SearchParams): Promise<SearchResult> {
+export function buildSearchQuery(p: SearchParams): { sql: string; params: unknown[]; countSql: string; countParams: unknown[] } {
   const params: unknown[] = [];
   const bind = (v: unknown) => {
     params.push(v);
     return `?${params.length}`;
   };
-  const where: string[] = ["l.status = 'active'", "l.is_hidden = 0"];
-  if (p.categories.length) where.push(`l.category IN (${p.categories.map(bind).join(", ")})`);
-  if (p.conditions.length) where.push(`l.condition_rating IN (${p.conditions.map(bind).join(", ")})`);
-  if (p.ages.length) where.push(`l.age_range IN (${p.ages.map(bind).join(", ")})`);
-  if (p.free) where.push("l.is_free = 1");
+  // Filters run on the narrow projection `s` (listing_search_map), never on the wide listings table.
+  const where: string[] = ["s.is_public = 1"];
+  if (p.categories.length) where.push(`s.category IN (${p.categories.map(bind).join(", ")})`);
+  if (p.conditions.length) where.push(`s.condition_rating IN (${p.conditions.map(bind).join(", ")})`);
+  if (p.ages.length) where.push(`s.age_range IN (${p.ages.map(bind).join(", ")})`);
+  if (p.free) where.push("s.is_free = 1");
   const { min, max } = priceBounds(p);
-  if (min !== null) where.push(`COALESCE(l.price, 0) >= ${bind(min)}`);
-  if (max !== null) where.push(`COALESCE(l.price, 0) <= ${bind(max)}`);
-  if (p.trade) where.push("l.is_trade_offer = 1");
-  if (p.postal) where.push(`l.postal_code LIKE ${bind(`${p.postal}%`)}`);
+  if (min !== null) where.push(`s.price >= ${bind(min)}`);
+  if (max !== null) where.push(`s.price <= ${bind(max)}`);
+  if (p.trade) where.push("s.is_trade_offer = 1");
+  if (p.postal) where.push(`s.postal_code LIKE ${bind(`${p.postal}%`)}`);
 
   const terms = searchTerms(p.q);
   const long = terms.filter((t) => t.length >= 3);
   const short = terms.filter((t) => t.length < 3);
   const sort = p.sort ?? (terms.length ? "relevance" : "newest");
-  const order = {
-    relevance: "search_rank DESC, l.created_at DESC",
-    newest: "l.created_at DESC",
-    price_asc: "COALESCE(l.price, 0) ASC, l.created_at DESC",
-    price_desc: "COALESCE(l.price, 0) DESC, l.created_at DESC",
-  }[sort];
+  const order = (t: string) =>
+    ({
+      relevance: `${t}search_rank DESC, ${t}created_at DESC`,
+      newest: `${t}created_at DESC`,
+      price_asc: `${t}price ASC, ${t}created_at DESC`,
+      price_desc: `${t}price DESC, ${t}created_at DESC`,
+    })[sort];
 
-  let sql: string;
+  // MATERIALIZED keeps each FTS MATCH a single pass: inlined into the outer query, an IN or join
+  // on the virtual table's rowid is re-run per candidate row.
+  const ctes: string[] = [];
+  let from: string;
+  let rank: string;
   if (terms.length === 0) {
-    sql = `SELECT ${COLUMNS}, 0 AS search_rank, COUNT(*) OVER () AS total FROM listings l WHERE ${where.join(" AND ")}`;
+    from = "listing_search_map s";
+    rank = "0";
   } else {
     const wordQuery = terms.map((t) => `${quote(t)}*`).join(" ");
-    const wordCte = `w AS (SELECT rowid AS rid, bm25(listings_fts, 10.0, 1.0) AS rank FROM listings_fts WHERE listings_fts MATCH ${bind(wordQuery)})`;
     if (long.length) {
-      const triQuery = long.map(quote).join(" ");
-      const shortFilter = short.length
-        ? `AND t.rowid IN (SELECT rowid FROM listings_fts WHERE listings_fts MATCH ${bind(short.map((s) => `${quote(s)}*`).join(" "))})`
-        : "";
-      sql = `WITH ${wordCte},
-        t AS (SELECT rowid AS rid, bm25(listings_fts_trigram, 10.0, 1.0) AS rank FROM listings_fts_trigram t
-              WHERE listings_fts_trigram MATCH ${bind(triQuery)} ${shortFilter})
-        SELECT ${COLUMNS}, -(t.rank + COALESCE(w.rank, 0) * 2) AS search_rank, COUNT(*) OVER () AS total
-        FROM t JOIN listing_search_map m ON m.rowid = t.rid JOIN listings l ON l.id = m.listing_id
-        LEFT JOIN w ON w.rid = t.rid
-        WHERE ${where.join(" AND ")}`;
+      ctes.push(
+        `t AS MATERIALIZED (SELECT rowid AS rid, bm25(listings_fts_trigram, 10.0, 1.0) AS rank FROM listings_fts_trigram WHERE listings_fts_trigram MATCH ${bind(long.map(quote).join(" "))})`,
+        `w AS MATERIALIZED (SELECT rowid AS rid FROM listings_fts WHERE listings_fts MATCH ${bind(wordQuery)})`,
+      );
+      if (short.length) {
+        ctes.push(`sw AS MATERIALIZED (SELECT rowid AS rid FROM listings_fts WHERE listings_fts MATCH ${bind(short.map((t) => `${quote(t)}*`).join(" "))})`);
+        where.push("t.rid IN (SELECT rid FROM sw)");
+      }
+      from = "t JOIN listing_search_map s ON s.rid = t.rid LEFT JOIN w ON w.rid = t.rid";
+      rank = `(CASE WHEN w.rid IS NULL THEN 0 ELSE ${WORD_BONUS} END) - t.rank`;
     } else {
-      sql = `WITH ${wordCte}
-        SELECT ${COLUMNS}, -(w.rank * 2) AS search_rank, COUNT(*) OVER () AS total
-        FROM w JOIN listing_search_map m ON m.rowid = w.rid JOIN listings l ON l.id = m.listing_id
-        WHERE ${where.join(" AND ")}`;
+      ctes.push(`w AS MATERIALIZED (SELECT rowid AS rid, bm25(listings_fts, 10.0, 1.0) AS rank FROM listings_fts WHERE listings_fts MATCH ${bind(wordQuery)})`);
+      from = "w JOIN listing_search_map s ON s.rid = w.rid";
+      rank = `${WORD_BONUS} - w.rank`;
     }
   }
-  sql += ` ORDER BY ${order} LIMIT ${bind(p.limit)} OFFSET ${bind(p.offset)}`;
+  const matches = `FROM ${from} WHERE ${where.join(" AND ")}`;
+  // The total alone, for a page past the end (the window count has no row to ride on).
+  const countSql = `${ctes.length ? `WITH ${ctes.join(",\n")} ` : ""}SELECT COUNT(*) AS n ${matches}`;
+  const countParams = [...params];
+  ctes.push(`hits AS (SELECT s.listing_id, s.created_at, s.price, ${rank} AS search_rank, COUNT(*) OVER () AS total
+    ${matches} ORDER BY ${order("")} LIMIT ${bind(p.limit)} OFFSET ${bind(p.offset)})`);
+  // Only the page's rows touch the wide listings table.
+  const sql = `WITH ${ctes.join(",\n")}
+    SELECT ${COLUMNS}, hits.search_rank, hits.total FROM hits JOIN listings l ON l.id = hits.listing_id ORDER BY ${order("hits.")}`;
+  return { sql, params, countSql, countParams };
+}
 
+export async function searchListings(db: D1Database, p: SearchParams): Promise<SearchResult> {
+  const { sql, params, countSql, countParams } = buildSearchQuery(p);
   const { results } = await db.prepare(sql).bind(...params).all<Row>();
   let total = results[0]?.total ?? 0;
   if (results.length === 0 && p.offset > 0) {
-    // Past the last page: the window count is not available, ask for it alone.
-    total = (await db.prepare(`SELECT COUNT(*) AS n FROM (${sql.replace(/ ORDER BY [\s\S]*$/, "")})`).bind(...params.slice(0, -2)).first<{ n: number }>())?.n ?? 0;
+    total = (await db.prepare(countSql).bind(...countParams).first<{ n: number }>())?.n ?? 0;
   }
   const rows: SearchRow[] = results.map((r) => ({
     id: r.id,

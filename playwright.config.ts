@@ -1,0 +1,44 @@
+// Browser tests (tests/e2e) against a running app. scripts/e2e.mjs starts the app exactly as
+// `npm start` does and passes its address in E2E_BASE_URL; set it yourself to test another server.
+import { defineConfig } from "@playwright/test";
+
+const CI = !!process.env.CI;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  // Two cores on the build machines: one browser for the tests, one core for the Worker.
+  workers: CI ? 1 : 2,
+  fullyParallel: false,
+  forbidOnly: CI,
+  retries: CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  reporter: "list",
+  outputDir: "test-results",
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? "http://localhost:8799",
+    trace: "on-first-retry",
+    screenshot: "only-on-failure",
+    locale: "nb-NO",
+    timezoneId: "Europe/Oslo",
+    // Phones first (the audience browses on phones).
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: false,
+    hasTouch: false,
+    serviceWorkers: "block",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        browserName: "chromium",
+        // Debian's Chromium: nothing may download a browser on these machines (PLATFORM.md).
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,191 @@
+// The shared Playwright fixture: every spec imports `test` and `expect` from here.
+//
+// - Accessibility: axe-core (WCAG 2.0/2.1 A and AA) runs on every page a test visits: page.goto,
+//   reload, goBack and goForward return only after the page has settled (load, network idle) and
+//   been scanned; navigations the app makes itself (links, redirects, history API) are scanned in
+//   the background once they settle; and the page is scanned once more at the end of the test.
+//   A violation with impact "serious" or "critical" fails the test with the rule ids, targets and
+//   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
+// - Uncaught page errors (`pageerror`) fail the test unless it opts out:
+//     test.use({ allowPageErrors: true })
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import type { AxeResults, Result } from "axe-core";
+
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const FAILING_IMPACTS = new Set(["serious", "critical"]);
+/** How long a page may keep the network busy before it is scanned anyway. */
+const SETTLE_TIMEOUT_MS = 5_000;
+
+export interface E2EOptions {
+  /** Let uncaught page errors pass (tests that provoke them on purpose). */
+  allowPageErrors: boolean;
+  /** axe rule ids to skip, with a reason in the test; keep this empty wherever possible. */
+  axeDisabledRules: string[];
+  /** Turn the automatic axe scans off (e.g. a test that only measures the network). */
+  axeScan: boolean;
+}
+
+interface Finding {
+  url: string;
+  violation: Result;
+}
+
+export const test = base.extend<E2EOptions & { pageGuards: void }>({
+  allowPageErrors: [false, { option: true }],
+  axeDisabledRules: [[], { option: true }],
+  axeScan: [true, { option: true }],
+
+  pageGuards: [
+    async ({ page, allowPageErrors, axeDisabledRules, axeScan }, use, testInfo) => {
+      const pageErrors: Error[] = [];
+      const findings: Finding[] = [];
+      const reported = new Set<string>();
+      let chain: Promise<void> = Promise.resolve();
+      let backgroundScanQueued = false;
+      let inPageNavigation = 0;
+      let closing = false;
+
+      page.on("pageerror", (error) => pageErrors.push(error));
+
+      const scan = async (reason: string) => {
+        if (!axeScan || page.isClosed()) return;
+        await settle(page);
+        const url = page.url();
+        if (url === "about:blank" || page.isClosed()) return;
+        let results: AxeResults;
+        try {
+          // Legacy mode runs axe inside the page itself: about twice as fast here, and it opens no
+          // extra page. It skips cross-origin iframes, which this app does not have.
+          results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).disableRules(axeDisabledRules).analyze();
+        } catch (error) {
+          // The test moved on (navigation, close) while axe ran; the next page gets its own scan.
+          if (closing || isNavigationRace(error)) return;
+          throw error;
+        }
+        testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (${results.violations.length} violations)` });
+        for (const violation of results.violations) {
+          if (!FAILING_IMPACTS.has(violation.impact ?? "")) continue;
+          // One report per rule, page and set of targets, however often the page is scanned.
+          const key = `${url} ${violation.id} ${violation.nodes.map((n) => n.target.join(" ")).join(",")}`;
+          if (reported.has(key)) continue;
+          reported.add(key);
+          findings.push({ url, violation });
+        }
+      };
+
+      const enqueue = (reason: string): Promise<void> => {
+        chain = chain
+          .then(() => scan(reason))
+          .catch((error) => {
+            findings.push({ url: page.url(), violation: scanFailure(error) });
+          });
+        return chain;
+      };
+
+      // page.goto / reload / goBack / goForward return once the page has settled and been scanned,
+      // so a page the test leaves right away is still checked.
+      for (const method of ["goto", "reload", "goBack", "goForward"] as const) {
+        const original = page[method].bind(page) as (...args: unknown[]) => Promise<unknown>;
+        (page as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+          inPageNavigation++;
+          try {
+            const response = await original(...args);
+            await enqueue(`after page.${method}`);
+            return response;
+          } finally {
+            inPageNavigation--;
+          }
+        };
+      }
+
+      // Navigations the app makes itself (links, redirects, history API): scanned in the background
+      // once the page settles; several navigations in a row collapse into one scan.
+      page.on("framenavigated", (frame) => {
+        if (frame !== page.mainFrame() || inPageNavigation > 0 || backgroundScanQueued) return;
+        backgroundScanQueued = true;
+        chain = chain.then(() => {
+          backgroundScanQueued = false;
+        });
+        void enqueue("after navigation");
+      });
+
+      await use();
+
+      // End of the test: the page as the test left it, after any scans still queued.
+      await enqueue("end of test");
+      closing = true;
+
+      if (findings.length > 0) {
+        await attachJson(testInfo, "axe-violations.json", findings);
+        throw new Error(`Accessibility violations (serious/critical, ${AXE_TAGS.join(", ")}):\n${formatFindings(findings)}`);
+      }
+      if (pageErrors.length > 0 && !allowPageErrors) {
+        throw new Error(
+          `Uncaught errors in the page (use test.use({ allowPageErrors: true }) if they are expected):\n` +
+            pageErrors.map((e) => `  - ${e.name}: ${e.message}\n${indent(e.stack ?? "", 6)}`).join("\n"),
+        );
+      }
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Wait until the page has loaded and the network has been quiet for a moment (bounded). */
+async function settle(page: Page): Promise<void> {
+  try {
+    await page.waitForLoadState("load", { timeout: SETTLE_TIMEOUT_MS });
+    await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS });
+  } catch {
+    // A page that never goes idle (polling) is scanned as it is.
+  }
+  if (page.isClosed()) return;
+  // Let React commit what the last responses triggered.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => {});
+}
+
+function isNavigationRace(error: unknown): boolean {
+  const message = String((error as Error)?.message ?? error);
+  return /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Cannot find context/i.test(
+    message,
+  );
+}
+
+function scanFailure(error: unknown): Result {
+  return {
+    id: "axe-scan-failed",
+    impact: "critical",
+    help: `axe could not scan the page: ${String((error as Error)?.message ?? error)}`,
+    helpUrl: "",
+    description: "",
+    tags: [],
+    nodes: [],
+  };
+}
+
+function formatFindings(findings: Finding[]): string {
+  return findings
+    .map(({ url, violation }) => {
+      const targets = violation.nodes
+        .slice(0, 10)
+        .map((node) => `      • ${node.target.join(" ")}${node.failureSummary ? `\n${indent(node.failureSummary, 8)}` : ""}`)
+        .join("\n");
+      const more = violation.nodes.length > 10 ? `\n      … and ${violation.nodes.length - 10} more` : "";
+      return `  [${violation.impact}] ${violation.id} on ${url}\n    ${violation.help}${violation.helpUrl ? ` (${violation.helpUrl})` : ""}\n${targets}${more}`;
+    })
+    .join("\n");
+}
+
+function indent(text: string, spaces: number): string {
+  const pad = " ".repeat(spaces);
+  return text
+    .split("\n")
+    .map((line) => pad + line)
+    .join("\n");
+}
+
+async function attachJson(testInfo: TestInfo, name: string, value: unknown): Promise<void> {
+  await testInfo.attach(name, { body: JSON.stringify(value, null, 2), contentType: "application/json" });
+}

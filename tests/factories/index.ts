@@ -1,0 +1,3 @@
+export * from "./clock";
+export * from "./users";
+export * from "./listings";

@@ -1,0 +1,58 @@
+// Users (+ their profile row) inserted straight into D1 for worker tests.
+import { fakerNB_NO as faker } from "@faker-js/faker";
+import { env } from "cloudflare:workers";
+import type { Role } from "../../domain/taxonomy";
+import { getDb } from "../../worker/db/client";
+import { profiles, users } from "../../worker/db/schema";
+import { hashPassword } from "../../worker/lib/password";
+import { nextTimestamp } from "./clock";
+
+/** A well-formed hash nobody can sign in with; hashing a real password costs ~260 ms (scrypt). */
+export const UNUSABLE_PASSWORD_HASH = "scrypt$32768$8$3$dGVzdC1vbmx5LXNhbHQ=$bm90LWEtcmVhbC1wYXNzd29yZC1oYXNoLXRlc3Q=";
+
+export interface UserOverrides {
+  id?: string;
+  email?: string;
+  /** Hash this password for real (slow): only for tests that sign in. */
+  password?: string;
+  emailConfirmed?: boolean;
+  deletedAt?: string | null;
+  displayName?: string | null;
+  postalCode?: string | null;
+  role?: Role;
+  stripeAccountId?: string | null;
+  createdAt?: string;
+}
+
+export type TestUser = Awaited<ReturnType<typeof createUser>>;
+
+let sequence = 0;
+
+export async function createUser(overrides: UserOverrides = {}, db: D1Database = env.DB) {
+  sequence += 1;
+  const id = overrides.id ?? crypto.randomUUID();
+  const email = (overrides.email ?? `bruker${sequence}-${id.slice(0, 8)}@test.lekebytte.no`).toLowerCase();
+  const createdAt = overrides.createdAt ?? nextTimestamp();
+  const passwordHash = overrides.password ? await hashPassword(overrides.password) : UNUSABLE_PASSWORD_HASH;
+  const user = {
+    id,
+    email,
+    passwordHash,
+    emailConfirmedAt: overrides.emailConfirmed === false ? null : createdAt,
+    deletedAt: overrides.deletedAt ?? null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const profile = {
+    userId: id,
+    displayName: overrides.displayName === undefined ? faker.person.firstName() : overrides.displayName,
+    postalCode: overrides.postalCode === undefined ? "0150" : overrides.postalCode,
+    role: overrides.role ?? "user",
+    stripeAccountId: overrides.stripeAccountId ?? null,
+    createdAt,
+    updatedAt: createdAt,
+  } satisfies typeof profiles.$inferInsert;
+  const orm = getDb(db);
+  await orm.batch([orm.insert(users).values(user), orm.insert(profiles).values(profile)]);
+  return { ...user, password: overrides.password, profile };
+}

@@ -1,0 +1,56 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { Header } from "../../web/components/layout/Header";
+import { formatUnreadCount, unreadCountKey } from "../../web/lib/useUnreadCount";
+import { renderWithProviders, sessionFor } from "./utils";
+
+async function openAccountMenu() {
+  await userEvent.click(await screen.findByRole("button", { name: "Min konto" }));
+  return screen.findByRole("menu");
+}
+
+describe("Header", () => {
+  it("for a visitor: logo, read-only search, quick links, profile icon to /auth, CTA to /auth", () => {
+    renderWithProviders(<Header />, { seed: { session: null } });
+
+    expect(screen.getByRole("link", { name: "Lekebytte" })).toHaveAttribute("href", "/");
+    const search = screen.getByRole("searchbox", { name: "Søk etter leker" });
+    expect(search).toHaveAttribute("readonly");
+    expect(screen.getByRole("link", { name: "Gi bort" })).toHaveAttribute("href", "/search?free=true");
+    expect(screen.getByRole("link", { name: "Åpen for bytte" })).toHaveAttribute("href", "/search?trade=true");
+    expect(screen.getByRole("link", { name: "Logg inn" })).toHaveAttribute("href", "/auth");
+    expect(screen.getByRole("link", { name: "Legg ut en leke nå" })).toHaveAttribute("href", "/auth");
+    expect(screen.getByRole("link", { name: "Meldinger" })).toHaveAttribute("href", "/messages");
+    expect(screen.queryByRole("button", { name: "Min konto" })).not.toBeInTheDocument();
+  });
+
+  it("for a user: the CTA goes to /create-listing and the menu has no 'Moderasjon'", async () => {
+    renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
+    expect(screen.getByRole("link", { name: "Legg ut en leke nå" })).toHaveAttribute("href", "/create-listing");
+
+    await openAccountMenu();
+    expect(screen.getByRole("menuitem", { name: "Profil" })).toHaveAttribute("href", "/profile");
+    expect(screen.getByRole("menuitem", { name: "Mine annonser" })).toHaveAttribute("href", "/my-listings");
+    expect(screen.getByRole("menuitem", { name: "Logg ut" })).toBeInTheDocument();
+    expect(screen.queryByRole("menuitem", { name: "Moderasjon" })).not.toBeInTheDocument();
+  });
+
+  it.each(["moderator", "admin"] as const)("for a %s: the menu has 'Moderasjon' to /moderation", async (role) => {
+    renderWithProviders(<Header />, { seed: { session: sessionFor(role) } });
+    await openAccountMenu();
+    expect(screen.getByRole("menuitem", { name: "Moderasjon" })).toHaveAttribute("href", "/moderation");
+  });
+
+  it("shows the unread badge only for a known count above 0, capped at 99+", () => {
+    const { queryClient } = renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
+    expect(screen.getByRole("link", { name: "Meldinger" })).toBeInTheDocument();
+
+    queryClient.setQueryData(unreadCountKey, 150);
+    return screen.findByRole("link", { name: "Meldinger, 99+ uleste" }).then((link) => {
+      expect(link).toHaveTextContent("99+");
+      expect(formatUnreadCount(99)).toBe("99");
+      expect(formatUnreadCount(100)).toBe("99+");
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { ListingCard, paymentBadgeLabel } from "../../web/components/ListingCard";
+import { listing, renderRoutes, renderWithProviders } from "./utils";
+
+const NOW = new Date("2025-06-10T12:00:00Z");
+
+describe("ListingCard", () => {
+  it("shows title, price, condition label, relative time and links to the slug page", () => {
+    const item = listing({
+      title: "Brio togbane",
+      price: 1250,
+      condition_rating: 4,
+      seo_slug: "brio-togbane-a1b2c3",
+      created_at: "2025-06-10T09:00:00Z",
+    });
+    renderWithProviders(<ListingCard listing={item} now={NOW} />);
+
+    expect(screen.getByRole("link", { name: "Brio togbane" })).toHaveAttribute("href", "/annonse/brio-togbane-a1b2c3");
+    // Intl uses a no-break space as the thousands separator.
+    expect(screen.getByText(/^1\s250 kr$/)).toBeInTheDocument();
+    expect(screen.getByText("Meget god")).toBeInTheDocument();
+    expect(screen.getByText("3t siden")).toBeInTheDocument();
+    expect(screen.queryByText("Gi bort")).not.toBeInTheDocument();
+    expect(screen.queryByText("Åpen for bytte")).not.toBeInTheDocument();
+  });
+
+  it("shows 'Gratis' and the 'Gi bort' badge for free listings, and the trade badge", () => {
+    renderWithProviders(<ListingCard listing={listing({ is_free: true, price: null, is_trade_offer: true, condition_rating: 5 })} now={NOW} />);
+    expect(screen.getByText("Gratis")).toBeInTheDocument();
+    expect(screen.getByText("Gi bort")).toBeInTheDocument();
+    expect(screen.getByText("Åpen for bytte")).toBeInTheDocument();
+    expect(screen.getByText("Utmerket")).toBeInTheDocument();
+  });
+
+  it("uses the first image, lazy-loaded with the title as alt, else the placeholder", () => {
+    const { unmount } = renderWithProviders(<ListingCard listing={listing({ title: "Dukkevogn", images: ["u1/bilde 1.jpg", "u1/2.jpg"] })} />);
+    const img = screen.getByRole("img", { name: "Dukkevogn" });
+    expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg");
+    expect(img).toHaveAttribute("loading", "lazy");
+    unmount();
+
+    const { container } = renderWithProviders(<ListingCard listing={listing({ images: [] })} />);
+    expect(container.querySelector("img")).toHaveAttribute("src", "/placeholder-toy.svg");
+  });
+
+  it("shows a payment badge only when payment is enabled and the mode is not standard", () => {
+    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "stripe" })).toBe("Stripe");
+    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "vipps" })).toBe("Vipps");
+    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "marketplace" })).toBe("Sikker betaling");
+    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "standard" })).toBeNull();
+    expect(paymentBadgeLabel({ payment_enabled: false, pricing_mode: "vipps" })).toBeNull();
+
+    const { unmount } = renderWithProviders(<ListingCard listing={listing({ payment_enabled: true, pricing_mode: "marketplace" })} />);
+    expect(screen.getByText("Sikker betaling")).toBeInTheDocument();
+    unmount();
+
+    renderWithProviders(<ListingCard listing={listing({ payment_enabled: false, pricing_mode: "stripe" })} />);
+    expect(screen.queryByText("Stripe")).not.toBeInTheDocument();
+  });
+
+  it("the favourite heart is labelled and does not open the listing; the card link does", async () => {
+    const item = listing({ title: "Sparkesykkel", seo_slug: "sparkesykkel-abc123" });
+    renderRoutes([
+      { path: "/", element: <ListingCard listing={item} /> },
+      { path: "/annonse/:slug", element: <p>Annonsesiden</p> },
+    ]);
+    await userEvent.click(screen.getByRole("button", { name: "Legg til i favoritter" }));
+    expect(screen.queryByText("Annonsesiden")).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("link", { name: "Sparkesykkel" }));
+    expect(await screen.findByText("Annonsesiden")).toBeInTheDocument();
+  });
+});

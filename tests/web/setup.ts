@@ -1,0 +1,40 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, beforeEach, vi } from "vitest";
+import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
+
+// jsdom lacks a few browser APIs that Radix, sonner and React Router's ScrollRestoration use.
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver;
+window.scrollTo = (() => {}) as typeof window.scrollTo;
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+window.matchMedia ??= ((query: string) => ({
+  matches: false,
+  media: query,
+  onchange: null,
+  addListener: () => {},
+  removeListener: () => {},
+  addEventListener: () => {},
+  removeEventListener: () => {},
+  dispatchEvent: () => false,
+})) as typeof window.matchMedia;
+
+beforeEach(() => {
+  resetConsoleErrors();
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => recordConsoleError(args));
+});
+
+afterEach(() => {
+  cleanup();
+  const unexpected = unexpectedConsoleErrors();
+  if (unexpected.length > 0) {
+    const text = unexpected.map((args) => args.map((a) => (a instanceof Error ? a.stack ?? a.message : String(a))).join(" ")).join("\n");
+    throw new Error(`Unexpected console.error during the test:\n${text}`);
+  }
+});

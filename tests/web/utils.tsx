@@ -1,0 +1,100 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, type RenderResult } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { createMemoryRouter, MemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
+import { vi } from "vitest";
+import type { Session, SessionUser } from "../../web/api/session";
+import type { SiteConfig } from "../../web/api/queries";
+import type { HomeSections, ListingCard } from "../../domain/schemas/listing";
+
+export const testConfig: SiteConfig = {
+  appName: "Lekebytte",
+  contactEmail: "hei@lekebytte.no",
+  contactPhone: "+47 22 12 34 56",
+  contactAddress: "Storgata 1, 0155 Oslo",
+};
+
+export function sessionFor(role: SessionUser["role"] = "user"): Session {
+  return {
+    user: { id: "11111111-1111-4111-8111-111111111111", email: "kari@example.no", display_name: "Kari", role },
+    expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+  };
+}
+
+export interface Seed {
+  /** undefined: leave the session query empty (loading); null: signed out. */
+  session?: Session | null;
+  config?: SiteConfig;
+  home?: HomeSections;
+}
+
+/** A QueryClient that never retries or refetches by itself, pre-filled with `seed`. */
+export function createTestQueryClient(seed: Seed = {}): QueryClient {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Infinity, refetchOnWindowFocus: false }, mutations: { retry: false } },
+  });
+  if (seed.session !== undefined) client.setQueryData(["session"], seed.session);
+  client.setQueryData(["config"], seed.config ?? testConfig);
+  if (seed.home) client.setQueryData(["home"], seed.home);
+  return client;
+}
+
+export function renderWithProviders(ui: ReactNode, { seed = {}, path = "/" }: { seed?: Seed; path?: string } = {}) {
+  const queryClient = createTestQueryClient(seed);
+  const result: RenderResult = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { ...result, queryClient };
+}
+
+export function renderRoutes(routes: RouteObject[], { seed = {}, path = "/" }: { seed?: Seed; path?: string } = {}) {
+  const queryClient = createTestQueryClient(seed);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { ...result, queryClient, router };
+}
+
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+/** Replaces fetch; unknown requests fail the test loudly. */
+export function mockFetch(handler: (url: string, init: RequestInit | undefined) => Response | Promise<Response>) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(String(input), init));
+  vi.stubGlobal("fetch", fn);
+  return fn;
+}
+
+let counter = 0;
+export function listing(overrides: Partial<ListingCard> = {}): ListingCard {
+  counter += 1;
+  const id = `0000000${counter}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`.slice(-36);
+  return {
+    id,
+    user_id: "22222222-2222-4222-8222-222222222222",
+    title: `Lego Duplo brannstasjon ${counter}`,
+    price: 250,
+    is_free: false,
+    is_trade_offer: false,
+    condition_rating: 4,
+    category: "lego",
+    age_range: "3-5 år",
+    postal_code: "0155",
+    images: [],
+    status: "active",
+    seo_slug: `lego-duplo-brannstasjon-${counter}-000000`,
+    pricing_mode: "standard",
+    payment_enabled: false,
+    created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    ...overrides,
+  };
+}

@@ -1,0 +1,127 @@
+// The Worker's shared HTTP behaviour: the JSON error envelope, images from R2, and page statuses.
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ApiErrorBody } from "../../domain/errors";
+import { createListing } from "../factories";
+import { allowConsoleError, checkConsoleGuard, installConsoleGuard } from "./support/console-guard";
+
+const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`http://localhost${path}`, init));
+
+async function expectErrorEnvelope(response: Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
+  const body = await response.json<ApiErrorBody>();
+  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+  expect(body.error.message.length).toBeGreaterThan(0);
+  // Never a stack trace or an English framework message.
+  expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|Error:|Not Found/);
+  return body;
+}
+
+describe("unknown API paths", () => {
+  it.each(["/api/finnes-ikke", "/api/listings/x/y/z", "/api/"])("GET %s → 404 JSON envelope", async (path) => {
+    await expectErrorEnvelope(await fetchWorker(path), 404, "NOT_FOUND");
+  });
+
+  it("answers 404 JSON for other methods too", async () => {
+    await expectErrorEnvelope(
+      await fetchWorker("/api/finnes-ikke", { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://localhost" }, body: "{}" }),
+      404,
+      "NOT_FOUND",
+    );
+  });
+
+  it("sets the security headers on errors", async () => {
+    const response = await fetchWorker("/api/finnes-ikke");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
+});
+
+describe("GET /images/{key}", () => {
+  it("answers 404 JSON for a missing object", async () => {
+    await expectErrorEnvelope(await fetchWorker("/images/missing"), 404, "NOT_FOUND");
+    await expectErrorEnvelope(await fetchWorker("/images/user-1/missing.jpg"), 404, "NOT_FOUND");
+  });
+
+  it("refuses path traversal", async () => {
+    await env.IMAGES.put("secret.txt", "no");
+    await expectErrorEnvelope(await fetchWorker("/images/user-1%2F..%2Fsecret.txt"), 404, "NOT_FOUND");
+  });
+
+  it("serves a stored object with caching headers, and 304 for a matching If-None-Match", async () => {
+    const key = `user-${crypto.randomUUID()}/1700000000-abc.png`;
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await env.IMAGES.put(key, bytes, { httpMetadata: { contentType: "image/png" } });
+
+    const response = await fetchWorker(`/images/${key}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("public, max-age=3600");
+    expect(response.headers.get("Content-Type")).toBe("image/png");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    const etag = response.headers.get("ETag");
+    expect(etag).toMatch(/^"[^"]+"$/);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(bytes);
+
+    const revalidated = await fetchWorker(`/images/${key}`, { headers: { "If-None-Match": etag! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("ETag")).toBe(etag);
+    expect(revalidated.headers.get("Cache-Control")).toBe("public, max-age=3600");
+    expect(await revalidated.text()).toBe("");
+
+    const changed = await fetchWorker(`/images/${key}`, { headers: { "If-None-Match": '"something-else"' } });
+    expect(changed.status).toBe(200);
+    await changed.arrayBuffer();
+  });
+});
+
+describe("page navigations (SPA shell from the ASSETS binding)", () => {
+  // /annonse/{slug} is rendered by the SEO route (tests/worker/seo.integration.test.ts), not here.
+  it.each(["/", "/search", "/auth/callback", "/profile", "/om-oss"])("%s → 200 shell", async (path) => {
+    const response = await fetchWorker(path, { headers: { Accept: "text/html" } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<div id="root"');
+  });
+
+  it.each(["/finnes-ikke", "/listing", "/profile/extra/parts"])("unknown route %s → the shell with status 404", async (path) => {
+    const response = await fetchWorker(path, { headers: { Accept: "text/html" } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+    expect(await response.text()).toContain('<div id="root"');
+  });
+});
+
+describe("unexpected errors", () => {
+  it("become a logged 500 with the generic Norwegian message and no details", async () => {
+    const logged = allowConsoleError("Unhandled error");
+    // A row the service cannot read (images is not JSON) makes /api/home throw inside the Worker.
+    const listing = await createListing();
+    await env.DB.prepare("UPDATE listings SET images = '{broken' WHERE id = ?1").bind(listing.id).run();
+    try {
+      const body = await expectErrorEnvelope(await fetchWorker("/api/home"), 500, "INTERNAL");
+      expect(body.error.message).toBe("Noe gikk galt. Prøv igjen.");
+      expect(JSON.stringify(body)).not.toMatch(/JSON|broken|SyntaxError/);
+      expect(logged.calls().some((args) => String(args[0]).includes("Unhandled error"))).toBe(true);
+    } finally {
+      await env.DB.prepare("DELETE FROM listings WHERE id = ?1").bind(listing.id).run();
+    }
+  });
+});
+
+describe("the console guard", () => {
+  it("fails a test that logs console.error unexpectedly", () => {
+    console.error("boom from a test");
+    expect(() => checkConsoleGuard()).toThrow(/Unexpected console.error[\s\S]*boom from a test/);
+    installConsoleGuard(); // re-arm for this test's own afterEach check
+  });
+
+  it("lets matching expected errors through and still fails on others", () => {
+    allowConsoleError(/expected/);
+    console.error("an expected failure");
+    expect(() => checkConsoleGuard()).not.toThrow();
+    installConsoleGuard();
+    allowConsoleError("expected");
+    console.error("something else");
+    expect(() => checkConsoleGuard()).toThrow(/something else/);
+    installConsoleGuard();
+  });
+});

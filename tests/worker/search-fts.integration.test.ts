@@ -1,0 +1,125 @@
+// FTS5 through D1 (foundation issue): the folded-copy triggers of migrations/0001 and the query
+// builder of domain/search.ts, on the real local D1.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { toFtsQuery } from "../../domain/search";
+import { createListing, createUser } from "../factories";
+
+type Table = "listings_fts" | "listings_fts_trigram";
+
+/** Listing ids whose indexed text matches `query`, best bm25 first (title weighted 10, description 1). */
+async function search(query: string, { table = "listings_fts", prefix = true }: { table?: Table; prefix?: boolean } = {}) {
+  const match = toFtsQuery(query, { prefix });
+  if (match === null) return [];
+  const { results } = await env.DB.prepare(
+    `SELECT l.id, l.title
+       FROM ${table} f
+       JOIN listing_search_map m ON m.rowid = f.rowid
+       JOIN listings l ON l.id = m.listing_id
+      WHERE ${table} MATCH ?1
+      ORDER BY bm25(${table}, 10.0, 1.0), l.created_at DESC`,
+  )
+    .bind(match)
+    .all<{ id: string; title: string }>();
+  return results;
+}
+
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+describe("FTS5 search index", () => {
+  it("finds ø-words with or without the ø (boker / bøker)", async () => {
+    const books = await createListing({ title: "Bøker om dinosaurer", description: "Tre faktabøker" });
+    const other = await createListing({ title: "Dukkevogn", description: "Rosa" });
+    for (const q of ["boker", "bøker", "Bøker", "BOKER"]) {
+      const found = ids(await search(q));
+      expect(found, q).toContain(books.id);
+      expect(found, q).not.toContain(other.id);
+    }
+  });
+
+  it("finds å-words without the ring (bat → båt)", async () => {
+    const boat = await createListing({ title: "Rød båt til badekaret" });
+    expect(ids(await search("bat"))).toContain(boat.id);
+    expect(ids(await search("båt"))).toContain(boat.id);
+  });
+
+  it("finds æ-words as ae (aerlig / ærlig)", async () => {
+    const honest = await createListing({ title: "Ærlig talt et flott brettspill" });
+    expect(ids(await search("aerlig"))).toContain(honest.id);
+    expect(ids(await search("ærlig"))).toContain(honest.id);
+    expect(ids(await search("Ærlig"))).toContain(honest.id);
+  });
+
+  it("matches prefixes (lego → Legoklosser)", async () => {
+    const bricks = await createListing({ title: "Legoklosser i boks" });
+    expect(ids(await search("lego"))).toContain(bricks.id);
+    expect(ids(await search("leg"))).toContain(bricks.id);
+    // Without the prefix star a whole-word index does not find the compound word.
+    expect(ids(await search("lego", { prefix: false }))).not.toContain(bricks.id);
+  });
+
+  it("matches substrings inside compound words with the trigram index (klosser → Legoklosser)", async () => {
+    const bricks = await createListing({ title: "Legoklosser, 2 kg" });
+    expect(ids(await search("klosser", { table: "listings_fts_trigram", prefix: false }))).toContain(bricks.id);
+    expect(ids(await search("klosser"))).not.toContain(bricks.id);
+    // Folded text is indexed in the trigram table too.
+    const boat = await createListing({ title: "Seilbåtmodell" });
+    expect(ids(await search("batmod", { table: "listings_fts_trigram", prefix: false }))).toContain(boat.id);
+  });
+
+  it("re-indexes a listing when its title changes", async () => {
+    const listing = await createListing({ title: "Gammel sparkesykkel" });
+    expect(ids(await search("sparkesykkel"))).toContain(listing.id);
+
+    await env.DB.prepare("UPDATE listings SET title = ?1 WHERE id = ?2").bind("Ny trehest", listing.id).run();
+
+    expect(ids(await search("sparkesykkel"))).not.toContain(listing.id);
+    expect(ids(await search("trehest"))).toContain(listing.id);
+    expect(ids(await search("trehest", { table: "listings_fts_trigram", prefix: false }))).toContain(listing.id);
+    expect(ids(await search("sparkesykkel", { table: "listings_fts_trigram", prefix: false }))).not.toContain(listing.id);
+  });
+
+  it("re-indexes a listing when its description changes", async () => {
+    const listing = await createListing({ title: "Puslespill", description: "Motiv: sjiraff" });
+    await env.DB.prepare("UPDATE listings SET description = NULL WHERE id = ?1").bind(listing.id).run();
+    expect(ids(await search("sjiraff"))).not.toContain(listing.id);
+    expect(ids(await search("puslespill"))).toContain(listing.id);
+  });
+
+  it("removes a deleted listing from both FTS tables and the rowid map", async () => {
+    const listing = await createListing({ title: "Krokodillespill", description: "Komplett" });
+    const mapped = await env.DB.prepare("SELECT rid AS rowid FROM listing_search_map WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first<{ rowid: number }>();
+    expect(mapped).not.toBeNull();
+
+    await env.DB.prepare("DELETE FROM listings WHERE id = ?1").bind(listing.id).run();
+
+    const count = (sql: string) => env.DB.prepare(sql).bind(mapped!.rowid).first<number>("n");
+    expect(await count("SELECT count(*) AS n FROM listings_fts WHERE rowid = ?1")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM listings_fts_trigram WHERE rowid = ?1")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM listing_search_map WHERE rowid = ?1")).toBe(0);
+    expect(await search("krokodillespill")).toEqual([]);
+  });
+
+  it("ranks a title hit above a description hit (bm25, title weighted)", async () => {
+    const owner = await createUser();
+    // The description hit is created last (newest), so only the weighting can put the title hit first.
+    const titleHit = await createListing({ userId: owner.id, title: "Togbane i tre", description: "Komplett sett" });
+    const descriptionHit = await createListing({
+      userId: owner.id,
+      title: "Stor kasse med leker",
+      description: "Blant annet en togbane, biler og klosser",
+    });
+    const found = ids(await search("togbane"));
+    expect(found).toEqual([titleHit.id, descriptionHit.id]);
+  });
+
+  it("treats operators and column filters in the query as text", async () => {
+    const listing = await createListing({ title: "Not a trap", description: "title near or and" });
+    // Unquoted, `NOT`, `NEAR`, `title:` and `-` would be FTS5 syntax; quoted they are words.
+    for (const q of ['not "a" trap', "title: near", "NEAR(or and)", "-trap*"]) {
+      expect(ids(await search(q)), q).toContain(listing.id);
+    }
+  });
+});

@@ -1,0 +1,16 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// Web component tests in jsdom. Only the React plugin: the Cloudflare plugin belongs to the Worker
+// build and its tests (vitest.worker.config.mts).
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    name: "web",
+    environment: "jsdom",
+    include: ["tests/web/**/*.test.{ts,tsx}"],
+    setupFiles: ["tests/web/setup.ts"],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});

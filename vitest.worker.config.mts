@@ -1,0 +1,46 @@
+// Worker tests run inside workerd through @cloudflare/vitest-plugin (tests/worker, tests/factories).
+// Bindings come from wrangler.toml; storage (D1, R2) is isolated per test file.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig(async () => {
+  // The same SQL files `wrangler d1 migrations apply` runs; tests/worker/setup.ts applies them.
+  // wrangler accepts a migration that is only comments (drizzle-kit's `--custom` placeholder);
+  // applyD1Migrations sends each piece to D1, which rejects a comment-only one, so drop those.
+  const migrations = (await readD1Migrations(path.join(root, "migrations"))).map((m) => ({
+    ...m,
+    queries: m.queries.filter((q) => !isOnlyComments(q)),
+  }));
+
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: path.join(root, "wrangler.toml") },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: migrations },
+          // wrangler.toml serves ./dist/client, which only exists after `vite build`. Worker tests must
+          // not depend on a build, so the ASSETS binding points at a tiny committed shell instead
+          // (tests/worker/fixtures/assets/index.html); the page handler's status logic is tested
+          // against it.
+          assets: { directory: path.join(root, "tests/worker/fixtures/assets"), binding: "ASSETS" },
+        },
+      }),
+    ],
+    test: {
+      include: ["tests/worker/**/*.test.ts"],
+      setupFiles: ["tests/worker/setup.ts"],
+      // The build machines have two cores: two test files at a time, and a timeout that leaves room
+      // for scrypt (~260 ms per password hash) when both run at once.
+      maxWorkers: 2,
+      testTimeout: 20_000,
+    },
+  };
+});
+
+function isOnlyComments(sql: string): boolean {
+  return sql.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("--"));
+}

@@ -1,0 +1,25 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { HomeSections } from "../../domain/schemas/listing";
+import { apiFetch } from "./client";
+
+export interface SiteConfig {
+  appName: string;
+  contactEmail: string;
+  contactPhone: string;
+  contactAddress: string;
+}
+
+export const homeQuery = () =>
+  queryOptions({
+    queryKey: ["home"] as const,
+    queryFn: ({ signal }) => apiFetch<HomeSections>("/api/home", { signal }),
+  });
+
+export const configQuery = () =>
+  queryOptions({
+    queryKey: ["config"] as const,
+    queryFn: ({ signal }) => apiFetch<SiteConfig>("/api/config", { signal }),
+    staleTime: Infinity,
+  });
+
+export { sessionQuery } from "./session";

@@ -1,0 +1,105 @@
+import { Heart, ShieldCheck } from "lucide-react";
+import { useState, type MouseEvent } from "react";
+import { Link } from "react-router-dom";
+import { formatPrice, relativeTime } from "../../domain/format";
+import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
+import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
+import { firstImageUrl, PLACEHOLDER_IMAGE } from "../lib/images";
+import { cn } from "../lib/cn";
+import { Badge } from "./ui/Badge";
+
+const PAYMENT_LABELS: Record<Exclude<PricingMode, "standard">, string> = {
+  stripe: "Stripe",
+  vipps: "Vipps",
+  marketplace: "Sikker betaling",
+};
+
+/** The payment badge text, or null: only when payment is enabled and the mode is not standard. */
+export function paymentBadgeLabel(listing: Pick<ListingCardData, "payment_enabled" | "pricing_mode">): string | null {
+  if (!listing.payment_enabled || listing.pricing_mode === "standard") return null;
+  return PAYMENT_LABELS[listing.pricing_mode] ?? null;
+}
+
+export function listingPath(listing: Pick<ListingCardData, "seo_slug">): string {
+  return `/annonse/${encodeURIComponent(listing.seo_slug)}`;
+}
+
+export interface ListingCardProps {
+  listing: ListingCardData;
+  /** The card title's heading level (h3 under a section's h2 by default). */
+  headingLevel?: 2 | 3 | 4;
+  /** For tests: the "now" relative times are computed from. */
+  now?: Date;
+}
+
+export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const imageUrl = imageFailed ? null : firstImageUrl(listing.images);
+  const payment = paymentBadgeLabel(listing);
+  const Heading = `h${headingLevel}` as const;
+
+  // The favourite heart sits inside the clickable card; for now it only keeps the click from
+  // opening the listing (persistence comes with the listings work).
+  const onFavouriteClick = (event: MouseEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md">
+      <div className="relative aspect-[4/3] bg-stone-100">
+        <img
+          src={imageUrl ?? PLACEHOLDER_IMAGE}
+          alt={imageUrl ? listing.title : ""}
+          loading="lazy"
+          decoding="async"
+          width={400}
+          height={300}
+          onError={imageUrl ? () => setImageFailed(true) : undefined}
+          className="size-full object-cover"
+        />
+        <div className="absolute top-2 left-2 flex max-w-[calc(100%-3.5rem)] flex-wrap gap-1">
+          {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
+          {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+          {payment ? (
+            <Badge tone="payment">
+              <ShieldCheck aria-hidden="true" className="size-3.5" />
+              {payment}
+            </Badge>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          aria-label="Legg til i favoritter"
+          onClick={onFavouriteClick}
+          className="absolute top-2 right-2 z-10 inline-flex size-10 items-center justify-center rounded-full bg-white/95 text-stone-800 shadow-sm hover:text-red-700"
+        >
+          <Heart aria-hidden="true" className="size-5" />
+        </button>
+      </div>
+      <div className="flex flex-1 flex-col gap-1 p-3">
+        <Heading className="line-clamp-2 text-base leading-snug font-semibold text-stone-900">
+          {/* Stretched link: the whole card opens the listing, without nesting the heart button in a link. */}
+          <Link
+            to={listingPath(listing)}
+            className={cn(
+              "after:absolute after:inset-0 after:z-0 after:rounded-2xl after:content-['']",
+              "focus-visible:outline-none focus-visible:after:outline-3 focus-visible:after:outline-offset-2 focus-visible:after:outline-brand-700",
+            )}
+          >
+            {listing.title}
+          </Link>
+        </Heading>
+        <p className={cn("text-lg font-bold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
+          {formatPrice(listing.price, listing.is_free)}
+        </p>
+        <p className="mt-auto pt-1 text-sm text-stone-700">
+          {conditionLabel(listing.condition_rating)} <span aria-hidden="true">·</span>{" "}
+          <time dateTime={listing.created_at} className="whitespace-nowrap">
+            {relativeTime(listing.created_at, now)}
+          </time>
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,46 @@
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { Navigate, Outlet } from "react-router-dom";
+import { toastError } from "../lib/toast";
+import { useSession } from "../lib/useSession";
+import { PageSpinner } from "./ui/Spinner";
+
+const SignInGate = lazy(() => import("./SignInGate"));
+
+/**
+ * What a visitor gets on a login-required route (DESIGN "Protected routes for visitors"):
+ * - "form": the sign-in form in place of the content; signing in stays on the page.
+ * - "redirect": straight to /auth (routes where the spec says so).
+ * - "toast-redirect": an error toast, then /auth (/create-listing).
+ */
+export type SignedOutBehaviour = "form" | "redirect" | "toast-redirect";
+
+export interface RequireAuthProps {
+  signedOut?: SignedOutBehaviour;
+  /** Toast text for "toast-redirect". */
+  toastMessage?: string;
+  children?: ReactNode;
+}
+
+export function RequireAuth({ signedOut = "form", toastMessage, children }: RequireAuthProps) {
+  const session = useSession();
+
+  if (session.status === "loading") return <PageSpinner label="Laster..." />;
+  if (session.status === "signed-out") {
+    if (signedOut === "redirect") return <Navigate to="/auth" replace />;
+    if (signedOut === "toast-redirect") return <ToastThenAuth message={toastMessage} />;
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <SignInGate />
+      </Suspense>
+    );
+  }
+  return <>{children ?? <Outlet />}</>;
+}
+
+function ToastThenAuth({ message }: { message?: string }) {
+  useEffect(() => {
+    // A fixed id: React's strict mode runs effects twice, the visitor should see one toast.
+    toastError("Feil", message, { id: "login-required" });
+  }, [message]);
+  return <Navigate to="/auth" replace />;
+}

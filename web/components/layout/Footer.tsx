@@ -1,0 +1,106 @@
+import { useQuery } from "@tanstack/react-query";
+import { Mail, MapPin, Phone } from "lucide-react";
+import { Link } from "react-router-dom";
+import { currentYear } from "../../../domain/format";
+import { configQuery } from "../../api/queries";
+import { APP_NAME } from "../../lib/useDocumentTitle";
+import { LogoMark } from "./Logo";
+
+const linkClasses = "rounded text-stone-800 underline-offset-2 hover:text-brand-800 hover:underline";
+
+const marketplaceLinks = [
+  { to: "/search", label: "Søk etter leker" },
+  { to: "/create-listing", label: "Legg ut en leke" },
+  { to: "/auth", label: "Logg inn / Registrer" },
+  { to: "/profile", label: "Min profil" },
+];
+
+const aboutLinks = [
+  { to: "/om-oss", label: "Om oss" },
+  { to: "/kontakt", label: "Kontakt" },
+  { to: "/personvern", label: "Personvern" },
+  { to: "/personvern#vilkar", label: "Vilkår" },
+  { to: "/personvern#informasjonskapsler", label: "Informasjonskapsler" },
+];
+
+function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
+export function Footer() {
+  const { data: config } = useQuery(configQuery());
+  const appName = config?.appName ?? APP_NAME;
+
+  return (
+    <footer className="mt-16 border-t border-stone-200 bg-stone-100">
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 lg:grid-cols-4">
+        <div className="col-span-2 lg:col-span-1">
+          <p className="flex items-center gap-2 text-lg font-extrabold text-brand-800">
+            <LogoMark className="size-8" />
+            {appName}
+          </p>
+          <p className="mt-3 text-sm text-stone-700">Kjøp, selg, gi bort og bytt brukte leker og barneutstyr.</p>
+        </div>
+
+        <nav aria-labelledby="footer-marketplace">
+          <h2 id="footer-marketplace" className="text-sm font-bold tracking-wide text-stone-900 uppercase">
+            Markedsplassen
+          </h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {marketplaceLinks.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className={linkClasses}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <nav aria-labelledby="footer-about">
+          <h2 id="footer-about" className="text-sm font-bold tracking-wide text-stone-900 uppercase">
+            Om {appName}
+          </h2>
+          <ul className="mt-3 space-y-2 text-sm">
+            {aboutLinks.map((link) => (
+              <li key={link.to}>
+                <Link to={link.to} className={linkClasses}>
+                  {link.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+
+        <div className="col-span-2 lg:col-span-1">
+          <h2 className="text-sm font-bold tracking-wide text-stone-900 uppercase">Kontakt oss</h2>
+          {config ? (
+            <address className="mt-3 space-y-2 text-sm not-italic">
+              <p className="flex items-center gap-2">
+                <Mail aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
+                <a href={`mailto:${config.contactEmail}`} className={linkClasses}>
+                  {config.contactEmail}
+                </a>
+              </p>
+              <p className="flex items-center gap-2">
+                <Phone aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
+                <a href={telHref(config.contactPhone)} className={linkClasses}>
+                  {config.contactPhone}
+                </a>
+              </p>
+              <p className="flex items-center gap-2 text-stone-800">
+                <MapPin aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
+                {config.contactAddress}
+              </p>
+            </address>
+          ) : null}
+        </div>
+      </div>
+      <div className="border-t border-stone-200">
+        <p className="mx-auto max-w-6xl px-4 py-4 text-sm text-stone-700">
+          © {currentYear()} {appName}
+        </p>
+      </div>
+    </footer>
+  );
+}

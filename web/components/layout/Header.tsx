@@ -1,0 +1,111 @@
+import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
+import { lazy, Suspense, type FormEvent, type KeyboardEvent } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import { cn } from "../../lib/cn";
+import { formatUnreadCount, useUnreadCount } from "../../lib/useUnreadCount";
+import { useSession } from "../../lib/useSession";
+import { buttonClasses } from "../ui/Button";
+import { iconButtonClasses } from "./iconButton";
+import { LogoMark } from "./Logo";
+
+const UserMenu = lazy(() => import("./UserMenu"));
+
+const quickLinkClasses =
+  "inline-flex min-h-9 items-center rounded-full border border-brand-200 bg-brand-50 px-2.5 text-sm font-semibold whitespace-nowrap text-brand-800 sm:px-3 hover:bg-brand-100";
+
+export function Header() {
+  const session = useSession();
+  const signedIn = session.status === "signed-in";
+  const unread = useUnreadCount(signedIn);
+  const navigate = useNavigate();
+
+  const openSearch = () => navigate("/search");
+  const onSearchSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    openSearch();
+  };
+  const onSearchKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === " ") {
+      event.preventDefault();
+      openSearch();
+    }
+  };
+
+  const messagesLabel = unread && unread > 0 ? `Meldinger, ${formatUnreadCount(unread)} uleste` : "Meldinger";
+
+  return (
+    <header className="border-b border-stone-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-3 px-4 py-3">
+        <Link to="/" className="order-1 flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
+          <LogoMark className="size-9" />
+          <span>Lekebytte</span>
+        </Link>
+
+        {/* Read-only: the box only opens the search page, where the real text field is. */}
+        <form role="search" onSubmit={onSearchSubmit} className="order-3 w-full md:order-2 md:w-auto md:flex-1">
+          <div className="relative">
+            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
+            <input
+              type="search"
+              readOnly
+              aria-label="Søk etter leker"
+              placeholder="Søk etter leker..."
+              onClick={openSearch}
+              onKeyDown={onSearchKeyDown}
+              className="block min-h-11 w-full cursor-pointer rounded-full border border-stone-500 bg-stone-50 pr-4 pl-10 text-base text-stone-900 placeholder:text-stone-600 hover:border-brand-700"
+            />
+          </div>
+        </form>
+
+        {/* Wraps rather than overflows on the narrowest phones. */}
+        <nav aria-label="Snarveier" className="order-4 flex w-full flex-wrap items-center gap-1.5 sm:gap-2 md:order-3 md:w-auto">
+          <Link to="/search?free=true" className={quickLinkClasses}>
+            Gi bort
+          </Link>
+          <Link to="/search?trade=true" className={quickLinkClasses}>
+            Åpen for bytte
+          </Link>
+          <Link
+            to={session.status === "signed-out" ? "/auth" : "/create-listing"}
+            className={buttonClasses("accent", "sm", "ml-auto gap-1.5 rounded-full px-3 whitespace-nowrap md:ml-2")}
+          >
+            <Plus aria-hidden="true" className="hidden size-4 sm:block" />
+            Legg ut en leke nå
+          </Link>
+        </nav>
+
+        <div className="order-2 ml-auto flex items-center gap-1 md:order-4 md:ml-0">
+          <Link to="/messages" className={iconButtonClasses} aria-label={messagesLabel}>
+            <MessageCircle aria-hidden="true" className="size-6" />
+            {unread && unread > 0 ? (
+              <span
+                aria-hidden="true"
+                className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white"
+              >
+                {formatUnreadCount(unread)}
+              </span>
+            ) : null}
+          </Link>
+          {session.status === "signed-in" ? (
+            <Suspense fallback={<AccountButtonPlaceholder />}>
+              <UserMenu user={session.user} />
+            </Suspense>
+          ) : (
+            <Link to="/auth" className={iconButtonClasses} aria-label="Logg inn">
+              <CircleUser aria-hidden="true" className="size-6" />
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** Same look as the menu trigger while its code loads (a moment; hidden from assistive tech). */
+function AccountButtonPlaceholder() {
+  return (
+    <span aria-hidden="true" className={cn(iconButtonClasses, "text-stone-500")}>
+      <CircleUser className="size-6" />
+    </span>
+  );
+}

@@ -1,0 +1,29 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { refreshSessionOnce } from "../api/client";
+import { sessionExpiresAtMs, sessionQuery } from "../api/session";
+
+const CHECK_EVERY_MS = 30_000;
+const REFRESH_WHEN_LEFT_MS = 90_000;
+
+/**
+ * Spec part 1 §9: check the session every 30 s and refresh it when about 90 s or less remain.
+ * A failed refresh means the session is over: refetch it (→ signed out).
+ */
+export function useSessionKeepAlive(): void {
+  const queryClient = useQueryClient();
+  const { data: session } = useQuery(sessionQuery());
+
+  useEffect(() => {
+    if (!session) return;
+    const expiresAt = sessionExpiresAtMs(session);
+    if (!Number.isFinite(expiresAt)) return;
+    const timer = window.setInterval(() => {
+      if (expiresAt - Date.now() > REFRESH_WHEN_LEFT_MS) return;
+      void refreshSessionOnce().then((ok) => {
+        if (!ok) void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+      });
+    }, CHECK_EVERY_MS);
+    return () => window.clearInterval(timer);
+  }, [session, queryClient]);
+}

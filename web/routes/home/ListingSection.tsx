@@ -1,0 +1,52 @@
+import { ChevronRight } from "lucide-react";
+import { useId, type ReactNode } from "react";
+import { Link } from "react-router-dom";
+import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
+import { ListingCard } from "../../components/ListingCard";
+import { cn } from "../../lib/cn";
+
+export interface ListingSectionProps {
+  title: string;
+  listings: ListingCardData[];
+  /** Target of the "Se alle" link. */
+  seeAllTo?: string;
+  /** Shown instead of the grid when there are no listings. */
+  empty?: ReactNode;
+  columns?: 3 | 4;
+}
+
+export function ListingSection({ title, listings, seeAllTo, empty, columns = 3 }: ListingSectionProps) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId}>
+      <div className="flex items-baseline justify-between gap-3">
+        <h2 id={headingId} className="text-xl font-bold text-stone-900">
+          {title}
+        </h2>
+        {seeAllTo ? (
+          <Link
+            to={seeAllTo}
+            aria-describedby={headingId}
+            className="inline-flex min-h-11 items-center gap-0.5 rounded-lg px-1 text-sm font-semibold text-brand-800 hover:underline"
+          >
+            Se alle
+            <ChevronRight aria-hidden="true" className="size-4" />
+          </Link>
+        ) : null}
+      </div>
+      {listings.length === 0 ? (
+        empty
+      ) : (
+        <ul className={cn("mt-3 grid grid-cols-2 gap-3 sm:gap-4", columns === 4 ? "md:grid-cols-4" : "md:grid-cols-3")}>
+          {listings.map((listing) => (
+            <li key={listing.id} className="flex">
+              <div className="flex w-full flex-col [&>article]:flex-1">
+                <ListingCard listing={listing} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { Construction } from "lucide-react";
+import { Link, useMatches } from "react-router-dom";
+import { buttonClasses } from "../../components/ui/Button";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+
+export interface PageHandle {
+  /** Norwegian page title, shown as the h1 and in the document title. */
+  title: string;
+}
+
+function isPageHandle(value: unknown): value is PageHandle {
+  return typeof value === "object" && value !== null && typeof (value as { title?: unknown }).title === "string";
+}
+
+/** Stands in for a page that is not built yet: its title and a clear note, never a blank screen. */
+export function PlaceholderPage() {
+  const matches = useMatches();
+  const handle = [...matches].reverse().find((m) => isPageHandle(m.handle))?.handle as PageHandle | undefined;
+  const title = handle?.title ?? "Lekebytte";
+  useDocumentTitle(title);
+
+  return (
+    <section className="mx-auto flex max-w-md flex-col items-center px-4 py-16 text-center">
+      <div aria-hidden="true" className="mb-4 flex size-16 items-center justify-center rounded-full bg-accent-100 text-accent-900">
+        <Construction className="size-8" />
+      </div>
+      <h1 className="text-2xl font-bold text-stone-900">{title}</h1>
+      <p className="mt-3 text-stone-700">Denne siden er under arbeid. Kom gjerne tilbake snart!</p>
+      <Link to="/" className={buttonClasses("secondary", "md", "mt-6")}>
+        Gå til forsiden
+      </Link>
+    </section>
+  );
+}
