@@ -9,16 +9,26 @@ export function foldNorwegian(text: string): string {
     .replace(/Å/g, "A");
 }
 
-/**
- * Turn free text into a safe FTS5 MATCH expression: every token is a quoted string (inner quotes
- * doubled), so operators, column filters, `*`, parentheses and NEAR are searched as text.
- * `prefix` adds `*` after each quoted token for prefix matching. Returns null when nothing is left.
- */
-export function toFtsQuery(input: string, { prefix = true }: { prefix?: boolean } = {}): string | null {
-  const tokens = foldNorwegian(input.toLowerCase())
+/** The terms of free text: lowercased, folded like the index, letters and digits only, at most 8. */
+export function searchTerms(input: string): string[] {
+  return foldNorwegian(input.toLowerCase())
     .split(/[^\p{L}\p{N}]+/u)
     .filter((t) => t.length > 0)
-    .slice(0, 12);
+    .slice(0, 8);
+}
+
+/** One term as an FTS5 string literal (inner quotes doubled), so it is never parsed as syntax. */
+export function ftsString(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Turn free text into a safe FTS5 MATCH expression: every token is a quoted string, so operators,
+ * column filters, `*`, parentheses and NEAR are searched as text. `prefix` adds `*` after each
+ * quoted token for prefix matching. Returns null when nothing is left.
+ */
+export function toFtsQuery(input: string, { prefix = true }: { prefix?: boolean } = {}): string | null {
+  const tokens = searchTerms(input);
   if (tokens.length === 0) return null;
-  return tokens.map((t) => `"${t.replace(/"/g, '""')}"${prefix ? "*" : ""}`).join(" ");
+  return tokens.map((t) => `${ftsString(t)}${prefix ? "*" : ""}`).join(" ");
 }

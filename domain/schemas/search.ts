@@ -66,7 +66,20 @@ export interface SearchRow extends ListingCard {
 
 export interface SearchResult {
   rows: SearchRow[];
+  /** Exact, except for a free-text search with more than SEARCH_TOTAL_CAP matches (then the cap). */
   total: number;
+  /** True when there are more than `total` matches ("Over 1 000 annonser"). */
+  total_capped: boolean;
+}
+
+/** A free-text search counts its matches up to this number (docs/decisions/004-search-index.md). */
+export const SEARCH_TOTAL_CAP = 1000;
+
+/** "1 annonse", "12 annonser", "Over 1 000 annonser". */
+export function resultCountText(total: number, capped = false): string {
+  const n = new Intl.NumberFormat("nb-NO").format(total);
+  if (capped) return `Over ${n} annonser`;
+  return total === 1 ? "1 annonse" : `${n} annonser`;
 }
 
 /** The effective price bounds: free-only ignores them; 0 and 10000 mean no bound. */

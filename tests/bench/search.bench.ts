@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { searchParamsSchema } from "../../domain/schemas/search";
-import { buildSearchQuery } from "../../worker/services/search";
+import { buildSearchPlan } from "../../worker/services/search";
 import { generateListings } from "./listing-generator";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -82,7 +82,9 @@ function populate(): void {
        postal_code, images, status, is_hidden, seo_slug, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  for (const l of generateListings(COUNT, users)) {
+  // Inserted in creation order, as production inserts them (the search rowid follows it).
+  const rows = [...generateListings(COUNT, users)].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  for (const l of rows) {
     insert.run(l.id, l.user_id, l.title, l.description, l.category, l.age_range, l.condition_rating, l.price, l.is_free, l.is_trade_offer,
       l.postal_code, l.images, l.status, l.is_hidden, l.seo_slug, l.created_at, l.updated_at);
   }
@@ -134,8 +136,9 @@ async function main() {
 
     for (const q of QUERIES) {
       const params = searchParamsSchema.parse(Object.fromEntries(new URLSearchParams(q)));
-      const { sql, params: bind } = buildSearchQuery(params);
-      const stmt = db.prepare(sql);
+      const plan = buildSearchPlan(params);
+      // The floor: the same statements the Worker sends in its one D1 batch, run one after another.
+      const statements = [...plan.tiers, plan.count].map((st) => ({ stmt: db.prepare(st.sql), params: st.params as (string | number | null)[] }));
       const likeSql = likeQuery(params);
       const likeStmt = db.prepare(likeSql.sql);
       const qHttp: number[] = [];
@@ -150,7 +153,7 @@ async function main() {
         total = body.total;
         const d1 = Number(res.headers.get("Server-Timing")?.match(/dur=([\d.]+)/)?.[1] ?? NaN);
         const t2 = performance.now();
-        stmt.all(...(bind as (string | number | null)[]));
+        for (const st of statements) st.stmt.all(...st.params);
         const t3 = performance.now();
         likeStmt.all(...likeSql.params);
         const t4 = performance.now();

@@ -1,4 +1,5 @@
 // GET /api/search (search issue): filters, paging, sort, Norwegian matching and hostile input.
+import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createListing, createUser, deleteAllListings } from "../factories";
@@ -7,6 +8,7 @@ import { Client } from "./support/http";
 interface Result {
   rows: { id: string; title: string; price: number | null; search_rank: number; category: string }[];
   total: number;
+  total_capped: boolean;
 }
 
 async function search(query: string): Promise<Result> {
@@ -59,7 +61,11 @@ describe("search", () => {
     expect(titles(r).indexOf("Dukkevogn")).toBe(r.rows.length - 1);
     expect(titles(r)).not.toContain("Skjult lego");
     expect(titles(r)).not.toContain("Solgt lego");
-    expect(r.rows.every((row) => row.search_rank > 0)).toBe(true);
+    // Tiers: 2 title words, 1 inside a title word, 0 description only.
+    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(2);
+    expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(2);
+    expect(r.rows.find((row) => row.title === "Dukkevogn")?.search_rank).toBe(0);
+    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 1 });
     expect(titles(await search("q=lego+båt"))).toEqual(["Lego Duplo båt"]);
   });
 
@@ -89,7 +95,36 @@ describe("search", () => {
     expect(second.rows).toHaveLength(10);
     expect(new Set([...first.rows, ...second.rows].map((r) => r.id)).size).toBe(60);
     const beyond = await search("categories=biler&offset=100");
-    expect(beyond).toEqual({ rows: [], total: 60 });
+    expect(beyond).toEqual({ rows: [], total: 60, total_capped: false });
+  });
+
+  it("pages through text results across relevance tiers without repeats", async () => {
+    const first = await search("q=bil&limit=7");
+    const second = await search("q=bil&limit=7&offset=7");
+    const ids = [...first.rows, ...second.rows].map((r) => r.id);
+    expect(new Set(ids).size).toBe(14);
+    expect(first.total).toBe(60);
+    expect(first.total_capped).toBe(false);
+  });
+
+  it("counts free-text matches exactly up to 1000, then says there are more", async () => {
+    const seller = await createUser();
+    const insert = env.DB.prepare(
+      `INSERT INTO listings (id, user_id, title, category, age_range, condition_rating, price, postal_code, seo_slug)
+       VALUES (?1, ?2, ?3, 'annet', '6-8 år', 3, 10, '0150', ?4)`,
+    );
+    await env.DB.batch(
+      Array.from({ length: 1001 }, (_, i) => {
+        const id = crypto.randomUUID();
+        return insert.bind(id, seller.id, `Kosebamse ${i}`, `kosebamse-${i}-${id.slice(0, 8)}`);
+      }),
+    );
+    const capped = await search("q=kosebamse");
+    expect(capped).toMatchObject({ total: 1000, total_capped: true });
+    expect(capped.rows).toHaveLength(50);
+    const exact = await search("q=kosebamse+999");
+    expect(exact).toMatchObject({ total: 1, total_capped: false });
+    await env.DB.prepare("DELETE FROM listings WHERE title LIKE 'Kosebamse %'").run();
   });
 
   it("sorts by price both ways and by newest", async () => {

@@ -1,20 +1,6 @@
-import { foldNorwegian } from "../../domain/search";
-import { priceBounds, type SearchParams, type SearchResult, type SearchRow } from "../../domain/schemas/search";
+import { ftsString as quote, searchTerms } from "../../domain/search";
+import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams, type SearchResult, type SearchRow } from "../../domain/schemas/search";
 import type { PricingMode, ListingStatus } from "../../domain/taxonomy";
-
-/** Terms of free text: folded like the index (ø→o, æ→ae, å→a), letters and digits only. */
-export function searchTerms(q: string): string[] {
-  return foldNorwegian(q.toLowerCase())
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .slice(0, 8);
-}
-
-/** Every term becomes a quoted FTS5 string (inner quotes doubled): operators are never parsed. */
-/** Added to a candidate's rank when its terms also match as word prefixes (whole-word hits first). */
-const WORD_BONUS = 2;
-
-const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 interface Row {
   id: string;
@@ -34,95 +20,149 @@ interface Row {
   payment_enabled: number;
   created_at: string;
   search_rank: number;
-  total: number;
 }
 
 const COLUMNS = `l.id, l.user_id, l.title, l.price, l.is_free, l.is_trade_offer, l.condition_rating, l.category, l.age_range,
   l.postal_code, l.images, l.status, l.seo_slug, l.pricing_mode, l.payment_enabled, l.created_at`;
 
+export interface SearchStatement {
+  sql: string;
+  params: unknown[];
+}
+
+export interface SearchPlan {
+  /** Row statements in tier order (best first); each returns up to offset + limit rows. */
+  tiers: SearchStatement[];
+  count: SearchStatement;
+  /** True when the count stops at SEARCH_TOTAL_CAP (free-text searches). */
+  capped: boolean;
+}
+
 /**
- * One statement for rows and total (window COUNT). With text: candidates from the trigram index
- * (substrings, so "klosser" finds "legoklosser" and "lego" finds "legoklosser"), every term
- * required; ranked by bm25 with title weighted 10× over description, plus a fixed bonus when the
- * word index matches the terms as word prefixes. Terms shorter than 3 characters use the word index.
+ * Build the statements for one search. Filters run on the narrow projection `s`
+ * (listing_search_map), never on the wide listings table, and only the rows of the page are joined
+ * to listings.
+ *
+ * Free text: candidates come from the trigram index (substrings, so "klosser" finds "legoklosser"),
+ * every term required; a query with a term shorter than 3 characters uses the word index with
+ * prefixes instead.
+ * Relevance is tiered — 2: all terms start words of the title; 1: all terms occur in the title;
+ * 0: the rest — and newest first within a tier. Each tier is a separate statement that streams in
+ * index order (rowid = creation order) and stops after offset + limit rows, so a common word costs
+ * the same as a rare one; the tiers are merged in `mergeTiers`. The total of a free-text search is
+ * exact up to SEARCH_TOTAL_CAP. See docs/decisions/004-search-index.md.
  */
-export function buildSearchQuery(p: SearchParams): { sql: string; params: unknown[]; countSql: string; countParams: unknown[] } {
+export function buildSearchPlan(p: SearchParams): SearchPlan {
   const params: unknown[] = [];
   const bind = (v: unknown) => {
     params.push(v);
     return `?${params.length}`;
   };
-  // Filters run on the narrow projection `s` (listing_search_map), never on the wide listings table.
-  const where: string[] = ["s.is_public = 1"];
-  if (p.categories.length) where.push(`s.category IN (${p.categories.map(bind).join(", ")})`);
-  if (p.conditions.length) where.push(`s.condition_rating IN (${p.conditions.map(bind).join(", ")})`);
-  if (p.ages.length) where.push(`s.age_range IN (${p.ages.map(bind).join(", ")})`);
-  if (p.free) where.push("s.is_free = 1");
+  const filters: string[] = ["s.is_public = 1"];
+  if (p.categories.length) filters.push(`s.category IN (${p.categories.map(bind).join(", ")})`);
+  if (p.conditions.length) filters.push(`s.condition_rating IN (${p.conditions.map(bind).join(", ")})`);
+  if (p.ages.length) filters.push(`s.age_range IN (${p.ages.map(bind).join(", ")})`);
+  if (p.free) filters.push("s.is_free = 1");
   const { min, max } = priceBounds(p);
-  if (min !== null) where.push(`s.price >= ${bind(min)}`);
-  if (max !== null) where.push(`s.price <= ${bind(max)}`);
-  if (p.trade) where.push("s.is_trade_offer = 1");
-  if (p.postal) where.push(`s.postal_code LIKE ${bind(`${p.postal}%`)}`);
+  if (min !== null) filters.push(`s.price >= ${bind(min)}`);
+  if (max !== null) filters.push(`s.price <= ${bind(max)}`);
+  if (p.trade) filters.push("s.is_trade_offer = 1");
+  if (p.postal) filters.push(`s.postal_code LIKE ${bind(`${p.postal}%`)}`);
+  // Filter params are shared by every statement; each statement gets its own copy plus its extras.
+  const filterParams = [...params];
+  const where = filters.join(" AND ");
+  const n = p.offset + p.limit;
+
+  const statement = (build: (bind: (v: unknown) => string) => string): SearchStatement => {
+    const own = [...filterParams];
+    const ownBind = (v: unknown) => {
+      own.push(v);
+      return `?${own.length}`;
+    };
+    return { sql: build(ownBind), params: own };
+  };
 
   const terms = searchTerms(p.q);
-  const long = terms.filter((t) => t.length >= 3);
-  const short = terms.filter((t) => t.length < 3);
-  const sort = p.sort ?? (terms.length ? "relevance" : "newest");
-  const order = (t: string) =>
-    ({
-      relevance: `${t}search_rank DESC, ${t}created_at DESC`,
-      newest: `${t}created_at DESC`,
-      price_asc: `${t}price ASC, ${t}created_at DESC`,
-      price_desc: `${t}price DESC, ${t}created_at DESC`,
-    })[sort];
+  const sortKey = {
+    // Without text the filter indexes (is_public, …, created_at) give newest first.
+    newest: terms.length ? "s.rid DESC" : "s.created_at DESC",
+    relevance: "s.rid DESC",
+    price_asc: "s.price ASC, s.rid DESC",
+    price_desc: "s.price DESC, s.rid DESC",
+  }[p.sort ?? (terms.length ? "relevance" : "newest")];
+  const page = (rank: string, from: string, extra: string, order: string, b: (v: unknown) => string) =>
+    `SELECT ${COLUMNS}, ${rank} AS search_rank FROM (SELECT s.listing_id, s.rid, s.price FROM ${from} WHERE ${where}${extra}
+       ORDER BY ${order} LIMIT ${b(n)}) h JOIN listings l ON l.id = h.listing_id`;
 
-  // MATERIALIZED keeps each FTS MATCH a single pass: inlined into the outer query, an IN or join
-  // on the virtual table's rowid is re-run per candidate row.
-  const ctes: string[] = [];
-  let from: string;
-  let rank: string;
   if (terms.length === 0) {
-    from = "listing_search_map s";
-    rank = "0";
-  } else {
-    const wordQuery = terms.map((t) => `${quote(t)}*`).join(" ");
-    if (long.length) {
-      ctes.push(
-        `t AS MATERIALIZED (SELECT rowid AS rid, bm25(listings_fts_trigram, 10.0, 1.0) AS rank FROM listings_fts_trigram WHERE listings_fts_trigram MATCH ${bind(long.map(quote).join(" "))})`,
-        `w AS MATERIALIZED (SELECT rowid AS rid FROM listings_fts WHERE listings_fts MATCH ${bind(wordQuery)})`,
-      );
-      if (short.length) {
-        ctes.push(`sw AS MATERIALIZED (SELECT rowid AS rid FROM listings_fts WHERE listings_fts MATCH ${bind(short.map((t) => `${quote(t)}*`).join(" "))})`);
-        where.push("t.rid IN (SELECT rid FROM sw)");
-      }
-      from = "t JOIN listing_search_map s ON s.rid = t.rid LEFT JOIN w ON w.rid = t.rid";
-      rank = `(CASE WHEN w.rid IS NULL THEN 0 ELSE ${WORD_BONUS} END) - t.rank`;
-    } else {
-      ctes.push(`w AS MATERIALIZED (SELECT rowid AS rid, bm25(listings_fts, 10.0, 1.0) AS rank FROM listings_fts WHERE listings_fts MATCH ${bind(wordQuery)})`);
-      from = "w JOIN listing_search_map s ON s.rid = w.rid";
-      rank = `${WORD_BONUS} - w.rank`;
-    }
+    return {
+      tiers: [statement((b) => page("0", "listing_search_map s", "", sortKey, b))],
+      count: statement(() => `SELECT COUNT(*) AS n FROM listing_search_map s WHERE ${where}`),
+      capped: false,
+    };
   }
-  const matches = `FROM ${from} WHERE ${where.join(" AND ")}`;
-  // The total alone, for a page past the end (the window count has no row to ride on).
-  const countSql = `${ctes.length ? `WITH ${ctes.join(",\n")} ` : ""}SELECT COUNT(*) AS n ${matches}`;
-  const countParams = [...params];
-  ctes.push(`hits AS (SELECT s.listing_id, s.created_at, s.price, ${rank} AS search_rank, COUNT(*) OVER () AS total
-    ${matches} ORDER BY ${order("")} LIMIT ${bind(p.limit)} OFFSET ${bind(p.offset)})`);
-  // Only the page's rows touch the wide listings table.
-  const sql = `WITH ${ctes.join(",\n")}
-    SELECT ${COLUMNS}, hits.search_rank, hits.total FROM hits JOIN listings l ON l.id = hits.listing_id ORDER BY ${order("hits.")}`;
-  return { sql, params, countSql, countParams };
+
+  // A query with a one- or two-letter word ("nesten ny", "lego 3") is matched as word prefixes
+  // only: the trigram index needs 3 characters, and intersecting it with a short prefix is slow.
+  const wordsOnly = terms.some((t) => t.length < 3);
+  const long = wordsOnly ? [] : terms;
+  const words = terms.map((t) => `${quote(t)}*`).join(" ");
+  // All matches: substrings in the trigram index, or word prefixes in the word index.
+  // `titleOnly` restricts the terms to the title column (FTS5 column filter).
+  const matchAll = (b: (v: unknown) => string, titleOnly = false) => {
+    const terms = long.length ? long.map(quote).join(" ") : words;
+    const expr = titleOnly ? `title : (${terms})` : terms;
+    return long.length
+      ? { from: "listings_fts_trigram f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts_trigram MATCH ${b(expr)}` }
+      : { from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts MATCH ${b(expr)}` };
+  };
+
+  const count = statement((b) => {
+    const m = matchAll(b);
+    return `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${m.from} WHERE ${where}${m.extra} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`;
+  });
+
+  if (p.sort && p.sort !== "relevance") {
+    // Newest or by price: one ordered pass over all matches.
+    return { tiers: [statement((b) => { const m = matchAll(b); return page("0", m.from, m.extra, sortKey, b); })], count, capped: true };
+  }
+
+  const tiers: SearchStatement[] = [
+    // 2: every term starts a word of the title.
+    statement((b) =>
+      page("2", "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", ` AND listings_fts MATCH ${b(`title : (${words})`)}`, "f.rowid DESC", b),
+    ),
+  ];
+  if (long.length) {
+    // 1: every long term occurs in the title (inside compound words too); short terms anywhere.
+    tiers.push(
+      statement((b) => {
+        const m = matchAll(b, true);
+        return page("1", m.from, m.extra, "f.rowid DESC", b);
+      }),
+    );
+  }
+  // 0: everything that matches.
+  tiers.push(statement((b) => { const m = matchAll(b); return page("0", m.from, m.extra, "f.rowid DESC", b); }));
+  return { tiers, count, capped: true };
 }
 
-export async function searchListings(db: D1Database, p: SearchParams): Promise<SearchResult> {
-  const { sql, params, countSql, countParams } = buildSearchQuery(p);
-  const { results } = await db.prepare(sql).bind(...params).all<Row>();
-  let total = results[0]?.total ?? 0;
-  if (results.length === 0 && p.offset > 0) {
-    total = (await db.prepare(countSql).bind(...countParams).first<{ n: number }>())?.n ?? 0;
+/** Tiers are nested (a title-word hit is also a title hit and a hit): keep each id's best tier. */
+export function mergeTiers<T extends { id: string }>(tiers: T[][], offset: number, limit: number): T[] {
+  const seen = new Set<string>();
+  const merged: T[] = [];
+  for (const rows of tiers) {
+    for (const row of rows) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      merged.push(row);
+    }
   }
-  const rows: SearchRow[] = results.map((r) => ({
+  return merged.slice(offset, offset + limit);
+}
+
+function toSearchRow(r: Row): SearchRow {
+  return {
     id: r.id,
     user_id: r.user_id,
     title: r.title,
@@ -139,7 +179,19 @@ export async function searchListings(db: D1Database, p: SearchParams): Promise<S
     pricing_mode: r.pricing_mode,
     payment_enabled: !!r.payment_enabled,
     created_at: r.created_at,
-    search_rank: Math.round(r.search_rank * 1000) / 1000,
-  }));
-  return { rows, total };
+    search_rank: r.search_rank,
+  };
+}
+
+/** All statements of a search go to D1 in one batch (one round trip). */
+export async function searchListings(db: D1Database, p: SearchParams): Promise<SearchResult> {
+  const plan = buildSearchPlan(p);
+  const results = await db.batch([
+    ...plan.tiers.map((t) => db.prepare(t.sql).bind(...t.params)),
+    db.prepare(plan.count.sql).bind(...plan.count.params),
+  ]);
+  const tierRows = results.slice(0, plan.tiers.length).map((r) => (r.results as Row[]).map(toSearchRow));
+  const counted = (results[plan.tiers.length].results[0] as { n: number } | undefined)?.n ?? 0;
+  const total = plan.capped ? Math.min(counted, SEARCH_TOTAL_CAP) : counted;
+  return { rows: mergeTiers(tierRows, p.offset, p.limit), total, total_capped: plan.capped && counted > SEARCH_TOTAL_CAP };
 }
