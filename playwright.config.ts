@@ -27,6 +27,8 @@ export default defineConfig({
     isMobile: false,
     hasTouch: false,
     serviceWorkers: "block",
+    // No half-faded toasts in the axe scans.
+    reducedMotion: "reduce",
   },
   projects: [
     {

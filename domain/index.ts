@@ -10,3 +10,4 @@ export * from "./schemas/content";
 export * from "./schemas/messaging";
 export * from "./search";
 export * from "./schemas/search";
+export * from "./place";

@@ -18,6 +18,9 @@ const placeholder = (title: string): Pick<RouteObject, "lazy" | "handle"> => ({
   lazy: () => import("./routes/placeholder/PlaceholderPage").then((m) => ({ Component: m.PlaceholderPage })),
 });
 
+// /profile and /min-profil are the same screen.
+const profilePage = () => import("./routes/profile/ProfilePage").then((m) => ({ Component: m.ProfilePage }));
+
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
 
 export const routes: RouteObject[] = [
@@ -32,28 +35,28 @@ export const routes: RouteObject[] = [
         hydrateFallbackElement: <PageSpinner />,
         children: [
           { index: true, lazy: () => import("./routes/home/HomePage").then((m) => ({ Component: m.HomePage })) },
-          { path: "auth", ...placeholder("Logg inn") },
-          { path: "auth/callback", ...placeholder("Logger inn") },
-          { path: "search", ...placeholder("Søk") },
-          { path: "annonse/:slug", ...placeholder("Annonse") },
-          { path: "listing/:id", ...placeholder("Annonse") },
+          { path: "auth", lazy: () => import("./routes/auth/AuthPage").then((m) => ({ Component: m.AuthPage })) },
+          { path: "auth/callback", lazy: () => import("./routes/auth/CallbackPage").then((m) => ({ Component: m.CallbackPage })) },
+          { path: "search", lazy: () => import("./routes/search/SearchPage").then((m) => ({ Component: m.SearchPage })) },
+          { path: "annonse/:slug", lazy: () => import("./routes/listing/SlugListingPage").then((m) => ({ Component: m.SlugListingPage })) },
+          { path: "listing/:id", lazy: () => import("./routes/listing/ListingByIdPage").then((m) => ({ Component: m.ListingByIdPage })) },
           { path: "test-notifications", ...placeholder("Test av varsler") },
           { path: "payment-success", ...placeholder("Betaling") },
           { path: "betaling-fullfort", ...placeholder("Betalingsdetaljer") },
-          { path: "om-oss", ...placeholder("Om oss") },
-          { path: "kontakt", ...placeholder("Kontakt oss") },
-          { path: "personvern", ...placeholder("Personvern") },
+          { path: "om-oss", lazy: () => import("./routes/static/AboutPage").then((m) => ({ Component: m.AboutPage })) },
+          { path: "kontakt", lazy: () => import("./routes/static/ContactPage").then((m) => ({ Component: m.ContactPage })) },
+          { path: "personvern", lazy: () => import("./routes/static/PrivacyPage").then((m) => ({ Component: m.PrivacyPage })) },
 
           // Login required; the spec sends visitors to /auth on these.
           {
             element: <RequireAuth signedOut="redirect" />,
             children: [
-              { path: "profile", ...placeholder("Min profil") },
-              { path: "min-profil", ...placeholder("Min profil") },
+              { path: "profile", lazy: profilePage },
+              { path: "min-profil", lazy: profilePage },
               { path: "messages", ...placeholder("Meldinger") },
               { path: "chat/:conversationId", ...placeholder("Samtale") },
               { path: "edit-listing", element: <Navigate to="/profile" replace /> },
-              { path: "edit-listing/:listingId", ...placeholder("Rediger annonse") },
+              { path: "edit-listing/:listingId", lazy: () => import("./routes/edit-listing/EditListingPage").then((m) => ({ Component: m.EditListingPage })) },
               { path: "trade-offer/:listingId", ...placeholder("Foreslå bytte") },
               { path: "trade-history", ...placeholder("Byttehistorikk") },
             ],
@@ -61,14 +64,16 @@ export const routes: RouteObject[] = [
           // Login required; visitors get a toast and /auth.
           {
             element: <RequireAuth signedOut="toast-redirect" toastMessage={CREATE_LISTING_LOGIN_MESSAGE} />,
-            children: [{ path: "create-listing", ...placeholder("Ny annonse") }],
+            children: [
+              { path: "create-listing", lazy: () => import("./routes/create-listing/CreateListingPage").then((m) => ({ Component: m.CreateListingPage })) },
+            ],
           },
           // Login required; the sign-in form stands in for the page.
           {
             element: <RequireAuth signedOut="form" />,
             children: [
-              { path: "my-listings", ...placeholder("Mine annonser") },
-              { path: "favoritter", ...placeholder("Favoritter") },
+              { path: "my-listings", lazy: () => import("./routes/profile/MyListingsPage").then((m) => ({ Component: m.MyListingsPage })) },
+              { path: "favoritter", lazy: () => import("./routes/favourites/FavouritesPage").then((m) => ({ Component: m.FavouritesPage })) },
               { path: "moderation", ...placeholder("Moderering") },
             ],
           },

@@ -148,7 +148,8 @@ async function settle(page: Page): Promise<void> {
 
 function isNavigationRace(error: unknown): boolean {
   const message = String((error as Error)?.message ?? error);
-  return /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Cannot find context/i.test(
+  // "reading 'run'": the page navigated between injecting axe and running it.
+  return /Execution context was destroyed|navigat|Target (page, context or browser )?(has been )?closed|frame was detached|Cannot find context|reading 'run'/i.test(
     message,
   );
 }

@@ -1,8 +1,11 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ListingCard, paymentBadgeLabel } from "../../web/components/ListingCard";
-import { listing, renderRoutes, renderWithProviders } from "./utils";
+import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
+
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+vi.mock("../../web/lib/toast", () => toast);
 
 const NOW = new Date("2025-06-10T12:00:00Z");
 
@@ -60,16 +63,71 @@ describe("ListingCard", () => {
     expect(screen.queryByText("Stripe")).not.toBeInTheDocument();
   });
 
-  it("the favourite heart is labelled and does not open the listing; the card link does", async () => {
+  it("the favourite heart does not open the listing; the card link does", async () => {
     const item = listing({ title: "Sparkesykkel", seo_slug: "sparkesykkel-abc123" });
-    renderRoutes([
-      { path: "/", element: <ListingCard listing={item} /> },
-      { path: "/annonse/:slug", element: <p>Annonsesiden</p> },
-    ]);
+    mockFetch((url) => (url === "/api/favourites/ids" ? jsonResponse([]) : jsonResponse({}, 404)));
+    renderRoutes(
+      [
+        { path: "/", element: <ListingCard listing={item} /> },
+        { path: "/annonse/:slug", element: <p>Annonsesiden</p> },
+      ],
+      { seed: { session: sessionFor("user") } },
+    );
     await userEvent.click(screen.getByRole("button", { name: "Legg til i favoritter" }));
     expect(screen.queryByText("Annonsesiden")).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("link", { name: "Sparkesykkel" }));
     expect(await screen.findByText("Annonsesiden")).toBeInTheDocument();
+  });
+});
+
+describe("ListingCard favourite heart", () => {
+  beforeEach(() => {
+    toast.toastError.mockReset();
+  });
+
+  it("a visitor gets 'Logg inn påkrevd' and /auth, and no request is made", async () => {
+    const fetch = mockFetch(() => jsonResponse({}, 404));
+    const { router } = renderRoutes(
+      [
+        { path: "/", element: <ListingCard listing={listing()} /> },
+        { path: "/auth", element: <p>Innlogging</p> },
+      ],
+      { seed: { session: null } },
+    );
+    const heart = screen.getByRole("button", { name: "Legg til i favoritter" });
+    expect(heart).toHaveAttribute("aria-pressed", "false");
+    await userEvent.click(heart);
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å lagre favoritter", { id: "login-required" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it("shows saved favourites pressed, and removes one with DELETE", async () => {
+    const item = listing();
+    const fetch = mockFetch((url, init) => {
+      if (url === "/api/favourites/ids") return jsonResponse([item.id]);
+      if (url === `/api/favourites/${item.id}` && init?.method === "DELETE") return new Response(null, { status: 204 });
+      return jsonResponse({}, 404);
+    });
+    renderWithProviders(<ListingCard listing={item} />, { seed: { session: sessionFor("user") } });
+    const heart = await screen.findByRole("button", { name: "Fjern fra favoritter" });
+    expect(heart).toHaveAttribute("aria-pressed", "true");
+    await userEvent.click(heart);
+    expect(await screen.findByRole("button", { name: "Legg til i favoritter" })).toHaveAttribute("aria-pressed", "false");
+    expect(fetch.mock.calls.some(([url, init]) => url === `/api/favourites/${item.id}` && init?.method === "DELETE")).toBe(true);
+  });
+
+  it("adds with PUT, and a failure puts the heart back with the server's message", async () => {
+    const item = listing();
+    mockFetch((url, init) => {
+      if (url === "/api/favourites/ids") return jsonResponse([]);
+      if (init?.method === "PUT") return jsonResponse({ error: { code: "NOT_FOUND", message: "Kunne ikke hente annonse" } }, 404);
+      return jsonResponse({}, 404);
+    });
+    renderWithProviders(<ListingCard listing={item} />, { seed: { session: sessionFor("user") } });
+    await userEvent.click(await screen.findByRole("button", { name: "Legg til i favoritter" }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonse"));
+    expect(screen.getByRole("button", { name: "Legg til i favoritter" })).toHaveAttribute("aria-pressed", "false");
   });
 });

@@ -58,8 +58,8 @@ describe("router and layout", () => {
   });
 
   it("a page that is not built yet shows its title and a note", async () => {
-    renderRoutes(routes, { seed: { session: null }, path: "/om-oss" });
-    expect(await screen.findByRole("heading", { level: 1, name: "Om oss" })).toBeInTheDocument();
+    renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
     expect(screen.getByText(/Denne siden er under arbeid\./)).toBeInTheDocument();
   });
 
@@ -68,7 +68,6 @@ describe("router and layout", () => {
     "/auth",
     "/auth/callback",
     "/search",
-    "/annonse/lego-abc123",
     "/listing/abc",
     "/test-notifications",
     "/payment-success",
@@ -83,14 +82,33 @@ describe("router and layout", () => {
   });
 
   it.each([
-    "/profile",
-    "/min-profil",
-    "/my-listings",
-    "/favoritter",
+    ["/profile", "Min profil"],
+    ["/min-profil", "Min profil"],
+    ["/my-listings", "Mine annonser"],
+    ["/favoritter", "Favoritter"],
+  ])("account page %s renders for a signed-in user", async (path, title) => {
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
+    expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
+  });
+
+  // /edit-listing/:id is covered by listingEdit.test.tsx (it needs the listing first).
+  it.each([["/create-listing", "Ny annonse"]])("listing form %s renders for a signed-in user", async (path, title) => {
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
+    expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
+  });
+
+  it("an unknown slug goes to the 404 screen", async () => {
+    mockFetch((url) => (url.startsWith("/api/listings/by-slug/") ? jsonResponse({ error: { code: "NOT_FOUND", message: "Kunne ikke hente annonse" } }, 404) : jsonResponse({}, 404)));
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    renderRoutes(routes, { seed: { session: null }, path: "/annonse/lego-abc123" });
+    expect(await screen.findByRole("heading", { name: "404 - Siden finnes ikke" })).toBeInTheDocument();
+  });
+
+  it.each([
     "/messages",
     "/chat/c1",
-    "/create-listing",
-    "/edit-listing/l1",
     "/trade-offer/l1",
     "/trade-history",
     "/moderation",
@@ -161,8 +179,10 @@ describe("sign-out", () => {
     await userEvent.click(await screen.findByRole("menuitem", { name: "Logg ut" }));
 
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Logget ut", "Du er nå logget ut av Lekebytte"));
-    expect(fetch.mock.calls[0][0]).toBe("/api/auth/signout");
-    expect(fetch.mock.calls[0][1]?.method).toBe("POST");
+    // The page's own requests (its list) come first; the sign-out is one POST.
+    const signOuts = fetch.mock.calls.filter(([url]) => url === "/api/auth/signout");
+    expect(signOuts).toHaveLength(1);
+    expect(signOuts[0][1]?.method).toBe("POST");
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(await screen.findByRole("link", { name: "Logg inn" })).toHaveAttribute("href", "/auth");
   });

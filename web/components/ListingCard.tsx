@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { formatPrice, relativeTime } from "../../domain/format";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
 import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
+import { useFavourite } from "../lib/favourites";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
 import { Badge } from "./ui/Badge";
@@ -38,11 +39,13 @@ export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps
   const payment = paymentBadgeLabel(listing);
   const Heading = `h${headingLevel}` as const;
 
-  // The favourite heart sits inside the clickable card; for now it only keeps the click from
-  // opening the listing (persistence comes with the listings work).
+  const favourite = useFavourite(listing.id);
+
+  // The heart sits inside the clickable card: it toggles the favourite and never opens the listing.
   const onFavouriteClick = (event: MouseEvent<HTMLButtonElement>) => {
     event.preventDefault();
     event.stopPropagation();
+    favourite.toggle();
   };
 
   return (
@@ -70,11 +73,15 @@ export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps
         </div>
         <button
           type="button"
-          aria-label="Legg til i favoritter"
+          aria-label={favourite.isFavourite ? "Fjern fra favoritter" : "Legg til i favoritter"}
+          aria-pressed={favourite.isFavourite}
           onClick={onFavouriteClick}
-          className="absolute top-2 right-2 z-10 inline-flex size-10 items-center justify-center rounded-full bg-white/95 text-stone-800 shadow-sm hover:text-red-700"
+          className={cn(
+            "absolute top-2 right-2 z-10 inline-flex size-10 items-center justify-center rounded-full bg-white/95 shadow-sm hover:text-red-700",
+            favourite.isFavourite ? "text-red-700" : "text-stone-800",
+          )}
         >
-          <Heart aria-hidden="true" className="size-5" />
+          <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-5" />
         </button>
       </div>
       <div className="flex flex-1 flex-col gap-1 p-3">

@@ -1,38 +1,44 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { signInSchema } from "../../domain/schemas/account";
 import { isApiError } from "../api/client";
 import { applySignedIn, signIn, type Session } from "../api/session";
 import { toastError, toastSuccess } from "../lib/toast";
 import { Button } from "./ui/Button";
-import { Input } from "./ui/Input";
-import { Label } from "./ui/Label";
+import { TextField } from "./ui/TextField";
 
 export interface SignInFormProps {
   /** Runs after the session is stored (the /auth page goes to "/"; the protected wrapper stays). */
   onSignedIn?: (session: Session) => void;
+  /**
+   * Offers "Send bekreftelses-e-post på nytt" for the address in the e-mail field (the /auth page);
+   * the form stays disabled while it runs.
+   */
+  onResend?: (email: string) => Promise<void>;
 }
 
 /** Sign-in with e-mail and password, with the spec's toasts (part 1 §5 and §8). */
-export function SignInForm({ onSignedIn }: SignInFormProps) {
+export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
   const queryClient = useQueryClient();
-  const id = useId();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [submitting, setSubmitting] = useState(false);
+  const [busy, setBusy] = useState<"signin" | "resend" | null>(null);
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(signInSchema), defaultValues: { email: "", password: "" } });
 
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!email.trim() || !password) {
-      toastError("Feil", "Vennligst fyll ut e-post og passord.");
-      return;
-    }
-    setSubmitting(true);
+  const onValid = async (values: { email: string; password: string }) => {
+    setBusy("signin");
     try {
-      const session = await signIn({ email: email.trim().toLowerCase(), password });
+      const session = await signIn(values);
       applySignedIn(queryClient, session);
       toastSuccess("Velkommen tilbake!", "Du er nå logget inn.");
       onSignedIn?.(session);
     } catch (error) {
+      // Spec §8 matched the provider's "Invalid login credentials"; our API says INVALID_CREDENTIALS.
       if (isApiError(error)) {
         if (error.code === "INVALID_CREDENTIALS" || error.status === 401) {
           toastError("Feil innloggingsopplysninger", "E-post eller passord er feil. Prøv igjen.");
@@ -43,40 +49,53 @@ export function SignInForm({ onSignedIn }: SignInFormProps) {
         toastError("Feil", "Noe gikk galt. Prøv igjen.");
       }
     } finally {
-      setSubmitting(false);
+      setBusy(null);
     }
-  }
+  };
+
+  const onInvalid = () => toastError("Feil", "Vennligst fyll ut e-post og passord.");
+
+  const resend = async () => {
+    if (!onResend) return;
+    setBusy("resend");
+    try {
+      await onResend(getValues("email"));
+    } finally {
+      setBusy(null);
+    }
+  };
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="w-full space-y-4 text-left" aria-label="Logg inn">
-      <div>
-        <Label htmlFor={`${id}-email`}>E-post</Label>
-        <Input
-          id={`${id}-email`}
-          name="email"
+    <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate className="w-full text-left" aria-label="Logg inn">
+      {/* A disabled fieldset disables every input and button in it while a request runs. */}
+      <fieldset disabled={busy !== null} aria-busy={busy !== null} className="m-0 min-w-0 space-y-4 border-0 p-0">
+        <TextField
+          label="E-post"
           type="email"
           inputMode="email"
           autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          disabled={submitting}
+          aria-invalid={errors.email ? true : undefined}
+          {...register("email")}
         />
-      </div>
-      <div>
-        <Label htmlFor={`${id}-password`}>Passord</Label>
-        <Input
-          id={`${id}-password`}
-          name="password"
+        <TextField
+          label="Passord"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          disabled={submitting}
+          aria-invalid={errors.password ? true : undefined}
+          {...register("password")}
         />
-      </div>
-      <Button type="submit" className="w-full" disabled={submitting}>
-        {submitting ? "Logger inn..." : "Logg inn"}
-      </Button>
+        <Button type="submit" className="w-full">
+          {busy === "signin" ? "Logger inn..." : "Logg inn"}
+        </Button>
+        {onResend ? (
+          <div className="border-t border-stone-200 pt-4 text-sm text-stone-700">
+            <p>Har du ikke fått e-posten for å bekrefte kontoen din?</p>
+            <Button type="button" variant="ghost" size="sm" className="mt-1 -ml-3 text-brand-800 underline underline-offset-2" onClick={() => void resend()}>
+              {busy === "resend" ? "Sender..." : "Send bekreftelses-e-post på nytt"}
+            </Button>
+          </div>
+        ) : null}
+      </fieldset>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { DESCRIPTION_SNIPPET_CHARS } from "../../domain/limits";
 import { formatPrice } from "../../domain/format";
+import { titleCasePlace } from "../../domain/place";
 import { categoryLabel, conditionLabel } from "../../domain/taxonomy";
 import type { ListingCard, ListingDetail } from "../../domain/schemas/listing";
 
@@ -38,7 +39,7 @@ export interface ListingMeta {
 /** "{title} - {price or Gratis} | {poststed} | Lekebytte" (spec part 1 "Search-engine pages"). */
 export function listingMeta(listing: ListingDetail, origin: string, appName: string): ListingMeta {
   const price = formatPrice(listing.price, listing.is_free);
-  const place = listing.place_name ? titleCase(listing.place_name) : listing.postal_code;
+  const place = listing.place_name ? titleCasePlace(listing.place_name) : listing.postal_code;
   const canonical = `${origin}/annonse/${listing.seo_slug}`;
   const image = listing.images[0] ? `${origin}/images/${listing.images[0]}` : null;
   const description = snippet(
@@ -66,10 +67,6 @@ export function listingMeta(listing: ListingDetail, origin: string, appName: str
   return { title: `${listing.title} - ${price} | ${place} | ${appName}`, description, canonical, image, jsonLd };
 }
 
-/** Posten writes poststed in capitals; people read "Tromsø", not "TROMSØ". */
-export function titleCase(place: string): string {
-  return place.toLowerCase().replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
-}
 
 export function headTags(meta: ListingMeta, appName: string): string {
   const tags = [

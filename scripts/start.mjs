@@ -1,0 +1,265 @@
+#!/usr/bin/env node
+// `npm start`: build the SPA, prepare .dev.vars, apply D1 migrations locally, load demo data on the
+// first run, then serve everything with `wrangler dev` (local D1/R2/DO/Queues) on http://localhost:$PORT.
+//
+//   PORT=8787              port to serve on
+//   STATE_DIR=.wrangler/state   wrangler --persist-to directory (`npm run reset` deletes it)
+//   SKIP_BUILD=1           reuse the existing dist/ (no `vite build`)
+//   START_TIMEOUT=180      seconds to wait for the server to answer
+//   BIND_ADDRESS=127.0.0.1 address to listen on (0.0.0.0 to try the app from a phone on your network)
+//
+// Everything runs offline and non-interactively. Ctrl-C / SIGTERM is forwarded to the child's whole
+// process group (wrangler and its workerd), so nothing keeps running; we exit with wrangler's code.
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { formatDemoLogins } from "./demo-accounts.mjs";
+import { ROOT, WRANGLER_CONFIG, binPath, port, seedMarker, shownPath, stateDir, toolEnv } from "./local-env.mjs";
+
+const PORT = port();
+const STATE_DIR = stateDir();
+// Bind the IPv4 loopback: http://127.0.0.1:PORT works, and http://localhost:PORT works too (browsers,
+// curl and Node try 127.0.0.1 when ::1 refuses). Nothing is exposed beyond this machine.
+const HOST = process.env.BIND_ADDRESS || "127.0.0.1";
+const URL_SHOWN = `http://localhost:${PORT}`;
+const TIMEOUT_S = Number(process.env.START_TIMEOUT || 180);
+
+/** The child currently running (build, migrate, seed or the server); signals go to its process group. */
+let current = null;
+let stopping = false;
+
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+
+function step(msg) {
+  console.log(`${paint(36, "▸")} ${msg}`);
+}
+
+function seconds(since) {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** Run a tool in its own process group; resolves with its exit code (or rejects on spawn failure). */
+function run(cmd, args, { env = toolEnv(), capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env,
+      detached: true, // own process group, so a signal reaches wrangler *and* workerd
+      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
+    });
+    current = child;
+    guard(child.pid);
+    let output = "";
+    if (capture) {
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+    }
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (current === child) current = null;
+      resolve({ code: code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 1), output, signal });
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function onSignal(signal) {
+  if (stopping) {
+    // Second Ctrl-C: stop hard.
+    killGroup(current, "SIGKILL");
+    return;
+  }
+  stopping = true;
+  if (!current) process.exit(128 + (os.constants.signals[signal] ?? 2));
+  console.log(`\nStopper Lekebytte (${signal}) …`);
+  const child = current;
+  killGroup(child, signal);
+  // workerd normally exits with wrangler; make sure nothing lingers.
+  setTimeout(() => killGroup(child, "SIGKILL"), 10_000).unref();
+}
+process.on("SIGINT", () => onSignal("SIGINT"));
+process.on("SIGTERM", () => onSignal("SIGTERM"));
+process.on("SIGHUP", () => onSignal("SIGHUP"));
+
+// `npm start` runs us under `sh -c`; when npm is stopped, sh may die without passing the signal on.
+// If our parent goes away, stop as if we had been told to.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) onSignal("SIGTERM");
+}, 1000).unref();
+
+/**
+ * A child runs in its own process group, so a SIGKILL to *our* group would not reach it. A tiny
+ * detached watchdog stops the child's group if this process disappears, and exits as soon as the
+ * group is gone.
+ */
+function guard(childPgid) {
+  const code = `
+    const [me, group] = process.argv.slice(1).map(Number);
+    const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === "EPERM"; } };
+    const timer = setInterval(() => {
+      if (!alive(-group)) process.exit(0);
+      if (!alive(me)) {
+        clearInterval(timer);
+        try { process.kill(-group, "SIGTERM"); } catch {}
+        setTimeout(() => { try { process.kill(-group, "SIGKILL"); } catch {} process.exit(0); }, 8000);
+      }
+    }, 1000);`;
+  try {
+    spawn(process.execPath, ["-e", code, String(process.pid), String(childPgid)], { detached: true, stdio: "ignore" }).unref();
+  } catch {
+    // best effort
+  }
+}
+
+async function must(label, promise) {
+  const { code, output } = await promise;
+  if (stopping) process.exit(code || 130);
+  if (code !== 0) {
+    if (output) process.stderr.write(output);
+    console.error(`\n✗ ${label} feilet (kode ${code}).`);
+    process.exit(code || 1);
+  }
+}
+
+/** True when nothing listens on host:port yet (another dev server there would answer our readiness check). */
+function portFree(host, p) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(p, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+async function waitForHttp(url, deadline, isAlive) {
+  while (Date.now() < deadline) {
+    if (!isAlive()) return false;
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(3000), redirect: "manual" });
+      await res.arrayBuffer().catch(() => undefined);
+      return true; // any HTTP answer means the server is up
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  return false;
+}
+
+async function main() {
+  const t0 = performance.now();
+  console.log(`Lekebytte – lokal oppstart (port ${PORT}, data i ${shownPath(STATE_DIR)})`);
+  if (!(await portFree(HOST, PORT))) {
+    console.error(`✗ Port ${PORT} er allerede i bruk. Stopp den andre serveren, eller velg en annen port: PORT=8788 npm start`);
+    process.exit(1);
+  }
+
+  // (a) local secrets (first, so the build and the server see the same .dev.vars)
+  const devVars = path.join(ROOT, ".dev.vars");
+  if (!existsSync(devVars) && existsSync(path.join(ROOT, ".dev.vars.example"))) {
+    copyFileSync(path.join(ROOT, ".dev.vars.example"), devVars);
+    step("Opprettet .dev.vars fra .dev.vars.example (bare for lokal utvikling)");
+  }
+
+  // (b) the SPA
+  if (process.env.SKIP_BUILD === "1") {
+    step("Hopper over bygg (SKIP_BUILD=1)");
+    if (!existsSync(path.join(ROOT, "dist/client/index.html"))) console.warn("  Advarsel: dist/client/index.html finnes ikke – kjør uten SKIP_BUILD.");
+  } else {
+    const t = performance.now();
+    step("Bygger nettsiden (vite build) …");
+    await must("vite build", run(binPath("vite"), ["build", "--logLevel", "warn"]));
+    step(`Bygget på ${seconds(t)}`);
+  }
+
+  // (c) database schema
+  {
+    const t = performance.now();
+    step("Oppdaterer lokal database (D1-migreringer) …");
+    await must(
+      "wrangler d1 migrations apply",
+      run(binPath("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR, "-c", WRANGLER_CONFIG], {
+        env: toolEnv({ CI: "true" }), // never asks for confirmation
+        capture: true,
+      }),
+    );
+    step(`Database klar på ${seconds(t)}`);
+  }
+
+  // (d) demo data, first run only (the seed itself also checks that the users table is empty)
+  if (!existsSync(seedMarker())) {
+    const t = performance.now();
+    step("Første oppstart: laster demodata …");
+    await must("demodata", run(binPath("tsx"), [path.join(ROOT, "scripts/seed.ts")]));
+    step(`Demodata klar på ${seconds(t)}`);
+  } else {
+    step("Demodata er allerede lastet (npm run reset for å starte på nytt)");
+  }
+
+  // (e) the server
+  step("Starter wrangler dev …");
+  const tDev = performance.now();
+  const server = run(binPath("wrangler"), [
+    "dev",
+    "-c",
+    WRANGLER_CONFIG,
+    "--local",
+    "--port",
+    String(PORT),
+    "--ip",
+    HOST,
+    "--persist-to",
+    STATE_DIR,
+    "--show-interactive-dev-session=false",
+    "--var",
+    `APP_ORIGIN:${URL_SHOWN}`,
+  ]);
+  let exited = false;
+  server.then(() => (exited = true));
+
+  // (f) wait until it answers, then say so
+  const up = await waitForHttp(`http://${HOST}:${PORT}/`, Date.now() + TIMEOUT_S * 1000, () => !exited && !stopping);
+  if (up && !stopping) {
+    const lines = [
+      "",
+      `${paint(32, "✔")} Lekebytte kjører på ${URL_SHOWN}`,
+      `  (server klar på ${seconds(tDev)}, totalt ${seconds(t0)})`,
+      "",
+      "Demo-innlogginger (e-post / passord / rolle):",
+      ...formatDemoLogins(),
+      "",
+      `E-post sendt lokalt vises på ${URL_SHOWN}/dev/mail`,
+      "Stopp med Ctrl+C. Data beholdes til «npm run reset».",
+      "",
+    ];
+    console.log(lines.join("\n"));
+  } else if (!exited && !stopping) {
+    console.error(`\n✗ Serveren svarte ikke på ${TIMEOUT_S} s – stopper.`);
+    onSignal("SIGTERM");
+    await server;
+    process.exit(1);
+  }
+
+  const { code } = await server;
+  process.exit(code);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  killGroup(current, "SIGTERM");
+  process.exit(1);
+});

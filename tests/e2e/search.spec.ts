@@ -1,0 +1,121 @@
+// /search (spec part 1 "/search"): filters through the bottom sheet, kept in the URL across a
+// reload and restored by back/forward. Counts are compared with the API, not hard-coded, so
+// listings other specs create meanwhile do not matter.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { AXE_TAGS, expect, test } from "./fixtures";
+
+interface SearchResult {
+  rows: { title: string; price: number | null }[];
+  total: number;
+}
+
+async function apiSearch(page: Page, query: string): Promise<SearchResult> {
+  const res = await page.request.get(`/api/search?${query}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as SearchResult;
+}
+
+const countText = (n: number) => (n === 1 ? "1 annonse" : `${new Intl.NumberFormat("nb-NO").format(n)} annonser`);
+
+/** The result count line ("n annonser"). */
+const resultCount = (page: Page) => page.getByRole("main").getByRole("status").filter({ hasText: /\d.*annonse/ });
+const cardTitles = (page: Page) => page.getByRole("main").locator("article h3").allTextContents();
+
+async function expectResults(page: Page, query: string) {
+  const expected = await apiSearch(page, query);
+  await expect(resultCount(page)).toHaveText(countText(expected.total));
+  await expect.poll(() => cardTitles(page)).toEqual(expected.rows.map((r) => r.title));
+  return expected;
+}
+
+test("filter by category and price in the sheet; reload keeps it; back and forward restore it", async ({ page }, testInfo) => {
+  await page.goto("/search");
+  await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
+  await expectResults(page, "limit=50");
+
+  await page.getByRole("button", { name: /^Filter/ }).click();
+  const sheet = page.getByRole("dialog", { name: "Filter" });
+  await expect(sheet).toBeVisible();
+  // A bottom sheet of 85% of the viewport's height.
+  const box = (await sheet.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(Math.round(box.height)).toBe(Math.round(viewport.height * 0.85));
+  expect(Math.round(box.y + box.height)).toBe(viewport.height);
+
+  await sheet.getByRole("checkbox", { name: "Lego" }).check();
+  await sheet.getByLabel("Fra (kr)").fill("100");
+  // The upper bound by the slider's keyboard: Page Down moves ten steps of 50.
+  const maxThumb = sheet.getByRole("slider", { name: "Makspris" });
+  await maxThumb.focus();
+  for (let i = 0; i < 19; i++) await maxThumb.press("PageDown");
+  await expect(maxThumb).toHaveAttribute("aria-valuenow", "500");
+  await expect(sheet.getByLabel("Til (kr)")).toHaveValue("500");
+
+  const filtered = await apiSearch(page, "categories=lego&min=100&max=500&limit=50");
+  await expect(sheet.getByRole("button", { name: `Vis ${countText(filtered.total)}` })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).include('[role="dialog"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath("filter-sheet.png") });
+
+  await sheet.getByRole("button", { name: /^Vis / }).click();
+  await expect(sheet).toBeHidden();
+  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
+  const result = await expectResults(page, "categories=lego&min=100&max=500&limit=50");
+  // The demo data: two Lego sets within the range, the 600 kr Technic one outside it.
+  expect(result.rows.map((r) => r.title)).toEqual(expect.arrayContaining(["Lego Duplo båt", "Legoklosser i stor boks"]));
+  expect(result.rows.map((r) => r.title)).not.toContain("Lego Technic gravemaskin");
+  await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Fjern filter 100–500 kr$/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Filter/ })).toHaveAccessibleName(/^Filter\s+2\s+aktive filtre$/);
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
+  await expectResults(page, "categories=lego&min=100&max=500&limit=50");
+  await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Fjern filter Lego" }).click();
+  await expect(page).toHaveURL(/\/search\?min=100&max=500$/);
+  await expectResults(page, "min=100&max=500&limit=50");
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
+  await expectResults(page, "categories=lego&min=100&max=500&limit=50");
+  await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
+
+  await page.goForward();
+  await expect(page).toHaveURL(/\/search\?min=100&max=500$/);
+  await expectResults(page, "min=100&max=500&limit=50");
+  await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeHidden();
+});
+
+test("typing searches after a pause; back brings the previous text and results", async ({ page }) => {
+  await page.goto("/search?free=true");
+  await expectResults(page, "free=true&limit=50");
+  const box = page.getByRole("searchbox", { name: "Søk i annonser" });
+  await box.fill("duplo");
+  await expect(page).toHaveURL(/\/search\?q=duplo&free=true$/);
+  await expectResults(page, "q=duplo&free=true&limit=50");
+  await box.fill("");
+  await box.pressSequentially("lego duplo", { delay: 20 });
+  await expect(page).toHaveURL(/\/search\?q=lego%20duplo&free=true$/);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/search\?free=true$/);
+  await expect(box).toHaveValue("");
+  await expectResults(page, "free=true&limit=50");
+});
+
+test("the header's quick links open search with free-only and trade-only", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("banner").getByRole("link", { name: "Åpen for bytte" }).click();
+  await expect(page).toHaveURL(/\/search\?trade=true$/);
+  await expect(page.getByRole("button", { name: "Fjern filter Åpen for bytte" })).toBeVisible();
+  await expectResults(page, "trade=true&limit=50");
+});
+
+test("a search without matches says 'Ingen annonser funnet'", async ({ page }) => {
+  await page.goto("/search?q=zqxjkvw");
+  await expect(page.getByText("Ingen annonser funnet")).toBeVisible();
+  await expect(resultCount(page)).toHaveText("0 annonser");
+});

@@ -1,0 +1,245 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Session } from "../../web/api/session";
+import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
+import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
+import { SlugListingPage } from "../../web/routes/listing/SlugListingPage";
+import { apiError, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
+import { jsonResponse, listing, renderRoutes, sessionFor } from "./utils";
+
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+vi.mock("../../web/lib/toast", () => toast);
+
+const routes = [
+  { path: "/listing/:id", element: <ListingByIdPage /> },
+  { path: "/annonse/:slug", element: <SlugListingPage /> },
+  { path: "/", element: <h1>Forsiden</h1> },
+  { path: "/auth", element: <h1>Logg inn</h1> },
+  { path: "/messages", element: <h1>Meldinger</h1> },
+  { path: "/trade-offer/:id", element: <h1>Foreslå bytte</h1> },
+  { path: "/edit-listing/:id", element: <h1>Rediger annonse</h1> },
+  { path: "*", element: <h1>404 - Siden finnes ikke</h1> },
+];
+
+function renderListing(page = listingPage(), session: Session | null = null, ...extra: Route[]) {
+  const fetch = mockApi(...extra, (url) => {
+    if (url === `/api/listings/${page.id}`) return jsonResponse(page);
+    if (url === `/api/listings/by-slug/${page.seo_slug}`) return jsonResponse(page);
+    if (url === "/api/favourites/ids") return jsonResponse([]);
+  });
+  const user = userEvent.setup();
+  return { user, fetch, ...renderRoutes(routes, { seed: { session }, path: `/listing/${page.id}` }) };
+}
+
+const BUY = /^Kjøp nå med trygg betaling \(Vipps\/Stripe\) - /;
+
+beforeEach(() => {
+  toast.toastError.mockReset();
+  toast.toastSuccess.mockReset();
+  stubBrowserApis();
+  resetPreloadedListing();
+});
+
+afterEach(() => {
+  document.getElementById("preloaded-listing")?.remove();
+});
+
+describe("listing detail", () => {
+  it("shows photos with a counter, price, title, details, description and the seller", async () => {
+    const page = listingPage({
+      title: "Brio togbane",
+      price: 1250,
+      is_trade_offer: true,
+      condition_rating: 4,
+      category: "biler",
+      age_range: "3-5 år",
+      postal_code: "9008",
+      place_name: "TROMSØ",
+      created_at: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    });
+    renderListing(page);
+    expect(await screen.findByRole("heading", { level: 1, name: "Brio togbane" })).toBeInTheDocument();
+    expect(screen.getByText(/^1\s250 kr$/)).toBeInTheDocument();
+    expect(screen.getByText("Åpen for bytte")).toBeInTheDocument();
+    expect(screen.queryByText("Gi bort")).not.toBeInTheDocument();
+    expect(screen.getByText("Meget god – Minimale bruksspor")).toBeInTheDocument();
+    expect(screen.getByText("3-5 år")).toBeInTheDocument();
+    expect(screen.getByText("Biler")).toBeInTheDocument();
+    expect(screen.getByText("9008 Tromsø")).toBeInTheDocument();
+    expect(screen.getByText("3t siden")).toBeInTheDocument();
+    expect(screen.getByText(/Komplett sett\./)).toBeInTheDocument();
+
+    const seller = screen.getByRole("region", { name: "Selger" });
+    expect(within(seller).getByText("Ola Hansen")).toBeInTheDocument();
+    expect(within(seller).getByText("Medlem siden 5. mars 2024")).toBeInTheDocument();
+
+    const carousel = screen.getByRole("region", { name: "Bilder" });
+    expect(within(carousel).getByText(/1 \/ 2/)).toBeInTheDocument();
+    expect(within(carousel).getByRole("img", { name: "Brio togbane, bilde 1 av 2" })).toHaveAttribute("src", "/images/u2/a.jpg");
+    expect(within(carousel).getByRole("button", { name: "Forrige bilde" })).toBeDisabled();
+    expect(within(carousel).getByRole("button", { name: "Neste bilde" })).toBeInTheDocument();
+
+    // The same title as the edge-rendered page: "{title} - {price} | {poststed} | Lekebytte".
+    expect(document.title).toMatch(/^Brio togbane - 1\s250 kr \| Tromsø \| Lekebytte$/);
+  });
+
+  it("a free listing shows 'Gratis', the 'Gi bort' badge and no buy button; no photos show the stock picture", async () => {
+    renderListing(listingPage({ is_free: true, price: null, images: [], seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z" } }));
+    expect(await screen.findByText("Gratis")).toBeInTheDocument();
+    expect(screen.getByText("Gi bort")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();
+    expect(screen.getByText("Anonym")).toBeInTheDocument();
+    expect(document.querySelector('img[src="/placeholder-toy.svg"]')).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Neste bilde" })).not.toBeInTheDocument();
+  });
+
+  it("a reserved listing shows 'Reservert' and neither buy nor trade", async () => {
+    renderListing(listingPage({ status: "reserved", is_trade_offer: true }));
+    expect(await screen.findByText("Reservert")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Foreslå bytte" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send melding" })).toBeInTheDocument();
+  });
+
+  it("shows up to four more listings from the seller", async () => {
+    const more = [1, 2, 3, 4, 5].map((n) => listing({ title: `Mer ${n}` }));
+    renderListing(listingPage({ more_from_seller: more }));
+    const section = await screen.findByRole("region", { name: "Flere annonser fra Ola Hansen" });
+    expect(within(section).getAllByRole("article")).toHaveLength(4);
+    expect(within(section).getByRole("link", { name: "Mer 1" })).toHaveAttribute("href", `/annonse/${more[0].seo_slug}`);
+  });
+
+  it("a load failure says 'Kunne ikke hente annonse' and goes home", async () => {
+    mockApi(() => apiError(404, "NOT_FOUND", "Kunne ikke hente annonse"));
+    const { router } = renderRoutes(routes, { seed: { session: null }, path: "/listing/finnes-ikke" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonse", { id: "listing-load" });
+  });
+});
+
+describe("listing detail: actions", () => {
+  it("a visitor sees the buy button; tapping it asks to sign in", async () => {
+    const { user, router } = renderListing(listingPage({ price: 300 }));
+    await user.click(await screen.findByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 300 kr" }));
+    expect(toast.toastError).toHaveBeenCalledWith("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
+  });
+
+  it("a visitor asking to message or trade gets 'Logg inn påkrevd' and /auth", async () => {
+    const page = listingPage({ is_trade_offer: true });
+    let view = renderListing(page);
+    await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å sende melding", { id: "login-required" });
+    await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
+    view.unmount();
+
+    view = renderListing(page);
+    await view.user.click(await screen.findByRole("button", { name: "Foreslå bytte" }));
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å foreslå bytte", { id: "login-required" });
+    await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
+  });
+
+  it("a signed-in buyer sees the buy button disabled with 'Betaling kommer snart'; trade and message go on", async () => {
+    const page = listingPage({ is_trade_offer: true });
+    let view = renderListing(page, sessionFor("user"));
+    const buy = await screen.findByRole("button", { name: BUY });
+    expect(buy).toBeDisabled();
+    expect(buy).toHaveAccessibleDescription("Betaling kommer snart");
+    expect(screen.queryByRole("link", { name: "Rediger" })).not.toBeInTheDocument();
+    await view.user.click(screen.getByRole("button", { name: "Foreslå bytte" }));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe(`/trade-offer/${page.id}`));
+    view.unmount();
+
+    view = renderListing(page, sessionFor("user"));
+    await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe("/messages"));
+  });
+
+  it("the owner gets 'Rediger', no buy button, and the spec's refusals for trade and message", async () => {
+    const page = listingPage({ user_id: ME.id, is_trade_offer: true, status: "active" });
+    const { user, router } = renderListing(page, sessionFor("user"));
+    expect(await screen.findByRole("link", { name: "Rediger" })).toHaveAttribute("href", `/edit-listing/${page.id}`);
+    expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Foreslå bytte" }));
+    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Du kan ikke foreslå bytte på din egen annonse");
+    await user.click(screen.getByRole("button", { name: "Send melding" }));
+    expect(toast.toastError).toHaveBeenCalledWith("Dette er din annonse", "Du kan ikke sende melding til deg selv");
+    expect(router.state.location.pathname).toBe(`/listing/${page.id}`);
+  });
+
+  it("the owner of a sold listing is told others cannot see it", async () => {
+    renderListing(listingPage({ user_id: ME.id, status: "sold" }), sessionFor("user"));
+    expect(await screen.findByText(/vises ikke for andre/)).toBeInTheDocument();
+    expect(screen.getByText("Solgt")).toBeInTheDocument();
+  });
+
+  it("the favourite toggle is saved and shown pressed", async () => {
+    const page = listingPage();
+    const { user, fetch } = renderListing(page, sessionFor("user"), (url, init) =>
+      url === `/api/favourites/${page.id}` && method(init) === "PUT" ? new Response(null, { status: 204 }) : undefined,
+    );
+    const heart = await screen.findByRole("button", { name: "Legg til i favoritter" });
+    expect(heart).toHaveAttribute("aria-pressed", "false");
+    await user.click(heart);
+    expect(await screen.findByRole("button", { name: "Fjern fra favoritter" })).toHaveAttribute("aria-pressed", "true");
+    expect(fetch.mock.calls.some(([url, init]) => url === `/api/favourites/${page.id}` && method(init) === "PUT")).toBe(true);
+  });
+
+  it("share copies the /annonse link when the browser cannot share", async () => {
+    const page = listingPage({ seo_slug: "brio-togbane-a1b2c3" });
+    const writeText = vi.fn(() => Promise.resolve());
+    const { user } = renderListing(page);
+    // After userEvent.setup(), which puts its own clipboard on navigator.
+    vi.stubGlobal("navigator", { ...navigator, share: undefined, clipboard: { writeText } });
+    await user.click(await screen.findByRole("button", { name: "Del annonsen" }));
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/annonse/brio-togbane-a1b2c3`);
+    expect(toast.toastSuccess).toHaveBeenCalledWith("Lenke kopiert");
+  });
+
+  it("share uses the system share sheet when there is one", async () => {
+    const page = listingPage({ title: "Dukkevogn", seo_slug: "dukkevogn-abc123" });
+    const share = vi.fn(() => Promise.resolve());
+    vi.stubGlobal("navigator", { ...navigator, share });
+    const { user } = renderListing(page);
+    await user.click(await screen.findByRole("button", { name: "Del annonsen" }));
+    expect(share).toHaveBeenCalledWith({ title: "Dukkevogn", url: `${window.location.origin}/annonse/dukkevogn-abc123` });
+    expect(toast.toastSuccess).not.toHaveBeenCalled();
+  });
+});
+
+describe("slug page", () => {
+  function preload(value: unknown) {
+    const script = document.createElement("script");
+    script.id = "preloaded-listing";
+    script.type = "application/json";
+    script.textContent = JSON.stringify(value);
+    document.head.append(script);
+  }
+
+  it("uses the listing the Worker inlined, without a request, and removes the element", async () => {
+    const page = listingPage({ title: "Forhåndslastet", seo_slug: "forhandslastet-abc123" });
+    preload(page);
+    const fetch = mockApi();
+    renderRoutes(routes, { seed: { session: null }, path: "/annonse/forhandslastet-abc123" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Forhåndslastet" })).toBeInTheDocument();
+    expect(document.getElementById("preloaded-listing")).toBeNull();
+    expect(fetch.mock.calls.filter(([url]) => String(url).startsWith("/api/listings"))).toHaveLength(0);
+  });
+
+  it("fetches by slug when nothing was inlined for it", async () => {
+    preload(listingPage({ seo_slug: "en-annen-aaaaaa" }));
+    const page = listingPage({ title: "Hentet", seo_slug: "hentet-abc123" });
+    const fetch = mockApi((url) => (url === "/api/listings/by-slug/hentet-abc123" ? jsonResponse(page) : undefined));
+    renderRoutes(routes, { seed: { session: null }, path: "/annonse/hentet-abc123" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Hentet" })).toBeInTheDocument();
+    expect(fetch.mock.calls.some(([url]) => url === "/api/listings/by-slug/hentet-abc123")).toBe(true);
+  });
+
+  it("goes to /404, replacing the entry, when the slug does not match", async () => {
+    mockApi(() => apiError(404, "NOT_FOUND", "Kunne ikke hente annonse"));
+    const { router } = renderRoutes(routes, { seed: { session: null }, path: "/annonse/finnes-ikke-abc123" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/404"));
+    expect(router.state.historyAction).toBe("REPLACE");
+  });
+});

@@ -1,0 +1,49 @@
+import * as Tabs from "@radix-ui/react-tabs";
+import { Navigate, useNavigate } from "react-router-dom";
+import { SignInForm } from "../../components/SignInForm";
+import { PageSpinner } from "../../components/ui/Spinner";
+import { cn } from "../../lib/cn";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
+import { resendConfirmation } from "./authApi";
+import { SignUpForm } from "./SignUpForm";
+
+const tabClasses = cn(
+  "min-h-11 flex-1 rounded-lg px-3 text-base font-semibold text-stone-700 transition-colors",
+  "hover:text-stone-900 data-[state=active]:bg-white data-[state=active]:text-brand-800 data-[state=active]:shadow-sm",
+);
+
+/** /auth: "Logg inn" (default) and "Registrer" tabs (spec part 1 §2 "/auth"). */
+export function AuthPage() {
+  useDocumentTitle("Logg inn");
+  const session = useSession();
+  const navigate = useNavigate();
+
+  if (session.status === "loading") return <PageSpinner />;
+  // Someone who already has a session has nothing to do here (spec: sent to /).
+  if (session.status === "signed-in") return <Navigate to="/" replace />;
+
+  return (
+    <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
+      <h1 className="text-center text-2xl font-extrabold tracking-tight text-stone-900">Velkommen til Lekebytte</h1>
+      <p className="mt-2 text-center text-stone-700">Logg inn eller opprett en konto for å kjøpe, selge, gi bort og bytte leker.</p>
+
+      <Tabs.Root defaultValue="signin" className="mt-6">
+        <Tabs.List aria-label="Logg inn eller registrer deg" className="flex gap-1 rounded-xl bg-stone-200/70 p-1">
+          <Tabs.Trigger value="signin" className={tabClasses}>
+            Logg inn
+          </Tabs.Trigger>
+          <Tabs.Trigger value="signup" className={tabClasses}>
+            Registrer
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="signin" className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
+          <SignInForm onSignedIn={() => navigate("/", { replace: true })} onResend={resendConfirmation} />
+        </Tabs.Content>
+        <Tabs.Content value="signup" className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
+          <SignUpForm />
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}

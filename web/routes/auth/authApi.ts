@@ -1,0 +1,47 @@
+import { apiFetch, isApiError } from "../../api/client";
+import type { Session } from "../../api/session";
+import { resendSchema } from "../../../domain/schemas/account";
+import { toastError, toastSuccess } from "../../lib/toast";
+
+export interface SignUpBody {
+  display_name: string;
+  email: string;
+  password: string;
+  postal_code?: string;
+}
+
+export function signUp(body: SignUpBody): Promise<{ ok: true }> {
+  return apiFetch<{ ok: true }>("/api/auth/signup", { method: "POST", body });
+}
+
+/**
+ * "Send bekreftelses-e-post på nytt" (spec's "resend confirmation") for `email`, with the spec's
+ * toasts. An empty address never reaches the server.
+ */
+export async function resendConfirmation(email: string): Promise<void> {
+  const parsed = resendSchema.safeParse({ email });
+  if (!parsed.success) {
+    toastError("Mangler e-post", "Skriv inn e-postadressen din først.");
+    return;
+  }
+  try {
+    await apiFetch<{ ok: true }>("/api/auth/resend", { method: "POST", body: parsed.data });
+    toastSuccess("Ny bekreftelses-epost sendt", "Sjekk innboksen (og spam).");
+  } catch (error) {
+    if (isApiError(error)) toastError("Kunne ikke sende e-post", error.message);
+    else toastError("Kunne ikke sende e-post", "Ukjent feil ved utsending.");
+  }
+}
+
+// One exchange per code for the life of the page: React's strict mode runs effects twice, and a
+// second POST of the same one-time code would fail and show an error over a successful sign-in.
+const exchanges = new Map<string, Promise<Session>>();
+
+export function exchangeCodeOnce(code: string): Promise<Session> {
+  let pending = exchanges.get(code);
+  if (!pending) {
+    pending = apiFetch<Session>("/api/auth/callback", { method: "POST", body: { code } });
+    exchanges.set(code, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,194 @@
+import { ArrowLeft, Heart, Pencil, Share2, UserRound } from "lucide-react";
+import { useId } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
+import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
+import type { ListingPage } from "../../api/listings";
+import { ListingCard } from "../../components/ListingCard";
+import { Badge } from "../../components/ui/Badge";
+import { buttonClasses } from "../../components/ui/Button";
+import { cn } from "../../lib/cn";
+import { useFavourite } from "../../lib/favourites";
+import { postalPlace, titleCasePlace } from "../../../domain/place";
+import { toastError, toastSuccess } from "../../lib/toast";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
+import { ImageCarousel } from "./ImageCarousel";
+import { ListingActionBar } from "./ListingActionBar";
+
+const iconButton =
+  "inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100 hover:text-brand-800 aria-pressed:text-red-700";
+
+const statusBadge = "inline-flex items-center rounded-full bg-stone-800 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white";
+
+/** Lifecycle states only the owner sees; the page says so. */
+const PRIVATE_STATUS_TEXT: Partial<Record<ListingPage["status"], string>> = {
+  sold: "Solgt",
+  given_away: "Gitt bort",
+  traded: "Byttet",
+  deleted: "Slettet",
+};
+
+export function listingDocumentTitle(listing: Pick<ListingPage, "title" | "price" | "is_free" | "postal_code" | "place_name">): string {
+  // Completed by useDocumentTitle with " | Lekebytte": the same title the edge page has (spec part 1).
+  const place = listing.place_name ? titleCasePlace(listing.place_name) : listing.postal_code;
+  return `${listing.title} - ${formatPrice(listing.price, listing.is_free)} | ${place}`;
+}
+
+export function shareUrl(listing: Pick<ListingPage, "seo_slug">): string {
+  return `${window.location.origin}/annonse/${encodeURIComponent(listing.seo_slug)}`;
+}
+
+/** The listing page body shared by /listing/:id and /annonse/:slug (spec part 2 "Listing detail"). */
+export function ListingView({ listing, now }: { listing: ListingPage; now?: Date }) {
+  useDocumentTitle(listingDocumentTitle(listing));
+  const session = useSession();
+  const navigate = useNavigate();
+  const favourite = useFavourite(listing.id);
+  const isOwner = session.status === "signed-in" && session.user.id === listing.user_id;
+  const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
+  const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
+  const sellerName = listing.seller.display_name?.trim() || "Anonym";
+  const sellerHeadingId = useId();
+  const moreHeadingId = useId();
+
+  const goBack = () => {
+    // Back where the visitor came from; a page opened directly goes to the home page.
+    if (window.history.state && typeof window.history.state.idx === "number" && window.history.state.idx > 0) navigate(-1);
+    else navigate("/");
+  };
+
+  const share = async () => {
+    const url = shareUrl(listing);
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title: listing.title, url });
+        return;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "AbortError") return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toastSuccess("Lenke kopiert");
+    } catch {
+      toastError("Feil", "Kunne ikke kopiere lenken");
+    }
+  };
+
+  return (
+    <div className="mx-auto max-w-5xl pb-4 sm:px-4 sm:py-6">
+      <div className="flex items-center gap-1 px-2 py-1 sm:px-0">
+        <button type="button" onClick={goBack} aria-label="Tilbake" className={iconButton}>
+          <ArrowLeft aria-hidden="true" className="size-6" />
+        </button>
+        <div className="ml-auto flex items-center gap-1">
+          {isOwner ? (
+            <Link to={`/edit-listing/${listing.id}`} className={buttonClasses("secondary", "sm", "mr-1")}>
+              <Pencil aria-hidden="true" className="size-4" />
+              Rediger
+            </Link>
+          ) : null}
+          <button
+            type="button"
+            onClick={favourite.toggle}
+            aria-pressed={favourite.isFavourite}
+            aria-label={favourite.isFavourite ? "Fjern fra favoritter" : "Legg til i favoritter"}
+            className={iconButton}
+          >
+            <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-6" />
+          </button>
+          <button type="button" onClick={() => void share()} aria-label="Del annonsen" className={iconButton}>
+            <Share2 aria-hidden="true" className="size-6" />
+          </button>
+        </div>
+      </div>
+
+      <div className="md:grid md:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] md:gap-8">
+        <div className="md:sticky md:top-4 md:self-start">
+          <ImageCarousel images={listing.images} title={listing.title} />
+        </div>
+
+        <div className="px-4 pt-4 md:px-0 md:pt-0">
+          {privateStatus ? (
+            <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
+              Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
+            </p>
+          ) : null}
+          <div className="flex flex-wrap gap-1.5">
+            {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
+            {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+            {listing.status === "reserved" ? <span className={statusBadge}>Reservert</span> : null}
+            {privateStatus ? <span className={statusBadge}>{privateStatus}</span> : null}
+          </div>
+          <p className={cn("mt-2 text-3xl font-extrabold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
+            {formatPrice(listing.price, listing.is_free)}
+          </p>
+          <h1 className="mt-1 text-2xl leading-tight font-bold break-words text-stone-900">{listing.title}</h1>
+
+          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-stone-800">
+            <dt className="font-medium text-stone-600">Tilstand</dt>
+            <dd>
+              {condition ? (
+                <span className="inline-flex rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-900">
+                  {condition.label} – {condition.description}
+                </span>
+              ) : null}
+            </dd>
+            <dt className="font-medium text-stone-600">Alder</dt>
+            <dd>{listing.age_range}</dd>
+            <dt className="font-medium text-stone-600">Kategori</dt>
+            <dd>{categoryLabel(listing.category)}</dd>
+            <dt className="font-medium text-stone-600">Sted</dt>
+            <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
+            <dt className="font-medium text-stone-600">Lagt ut</dt>
+            <dd>
+              <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now)}</time>
+            </dd>
+          </dl>
+
+          {listing.description ? (
+            <section className="mt-6" aria-labelledby="description-heading">
+              <h2 id="description-heading" className="text-lg font-bold text-stone-900">
+                Beskrivelse
+              </h2>
+              <p className="mt-2 break-words whitespace-pre-line text-stone-800">{listing.description}</p>
+            </section>
+          ) : null}
+
+          <section aria-labelledby={sellerHeadingId} className="mt-6 flex items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
+            <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800">
+              <UserRound className="size-6" />
+            </div>
+            <div className="min-w-0">
+              <h2 id={sellerHeadingId} className="text-sm font-medium text-stone-600">
+                Selger
+              </h2>
+              <p className="truncate font-semibold text-stone-900">{sellerName}</p>
+              <p className="text-sm text-stone-700">Medlem siden {formatDate(listing.seller.created_at)}</p>
+            </div>
+          </section>
+
+          <ListingActionBar listing={listing} isOwner={isOwner} />
+        </div>
+      </div>
+
+      {listing.more_from_seller.length > 0 ? (
+        <section aria-labelledby={moreHeadingId} className="mt-10 px-4 sm:px-0">
+          <h2 id={moreHeadingId} className="text-xl font-bold text-stone-900">
+            Flere annonser fra {sellerName}
+          </h2>
+          <ul className="mt-3 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-4">
+            {listing.more_from_seller.slice(0, 4).map((item) => (
+              <li key={item.id} className="flex">
+                <div className="flex w-full flex-col [&>article]:flex-1">
+                  <ListingCard listing={item} now={now} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { Role } from "../../../domain/taxonomy";
+import { apiFetch } from "../../api/client";
+import { sessionQuery, type Session } from "../../api/session";
+
+/** GET /api/me: the signed-in user's account and profile. */
+export interface Profile {
+  user_id: string;
+  email: string;
+  display_name: string | null;
+  postal_code: string | null;
+  role: Role;
+  stripe_account_id: string | null;
+  created_at: string;
+}
+
+export interface ProfileUpdate {
+  display_name: string | null;
+  postal_code: string | null;
+}
+
+// Under "me" with the listings' own keys (["me", "listings"]); sign-out removes them all.
+export const profileKey = ["me", "profile"] as const;
+
+export const profileQuery = () =>
+  queryOptions({
+    queryKey: profileKey,
+    queryFn: ({ signal }) => apiFetch<Profile>("/api/me", { signal }),
+  });
+
+export function updateProfile(body: ProfileUpdate): Promise<Profile> {
+  return apiFetch<Profile>("/api/me/profile", { method: "PATCH", body });
+}
+
+/** Store the saved profile and keep the header's name (from the session) in step with it. */
+export function applyProfile(queryClient: QueryClient, profile: Profile): void {
+  queryClient.setQueryData(profileKey, profile);
+  queryClient.setQueryData<Session | null>(sessionQuery().queryKey, (session) =>
+    session ? { ...session, user: { ...session.user, display_name: profile.display_name } } : session,
+  );
+}
+
+export function deleteAccount(): Promise<void> {
+  return apiFetch<void>("/api/me", { method: "DELETE" });
+}
+
+/**
+ * GET /api/me/export through apiFetch (so an expired access cookie is refreshed first, which a
+ * plain link cannot do), saved as a JSON file.
+ */
+export async function downloadMyData(): Promise<void> {
+  const data = await apiFetch<unknown>("/api/me/export");
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `lekebytte-mine-data-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers start the download after click() returns; give them a moment before revoking.
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,38 @@
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { SEARCH_PAGE_SIZE } from "../../../domain/limits";
+import type { SearchResult } from "../../../domain/schemas/search";
+import { apiFetch } from "../../api/client";
+import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters";
+
+/**
+ * Result pages of 50 (spec part 1 §9), keyed by the canonical URL query, so back/forward and a
+ * reload find the same cache entry. The previous results stay on screen while new filters load.
+ */
+export const searchResultsQuery = (filters: SearchFilters) =>
+  infiniteQueryOptions({
+    queryKey: ["search", "results", filtersKey(filters)] as const,
+    queryFn: ({ pageParam, signal }) => apiFetch<SearchResult>(`/api/search?${apiSearchQuery(filters, pageParam)}`, { signal }),
+    initialPageParam: 0,
+    getNextPageParam: (lastPage, pages) => {
+      const loaded = pages.reduce((n, page) => n + page.rows.length, 0);
+      // A capped total ("Over 1 000 annonser") means there are more than it says.
+      const more = loaded < lastPage.total || (lastPage.total_capped && lastPage.rows.length === SEARCH_PAGE_SIZE);
+      return lastPage.rows.length > 0 && more ? loaded : undefined;
+    },
+    placeholderData: keepPreviousData,
+  });
+
+export interface SearchCount {
+  total: number;
+  capped: boolean;
+}
+
+/** Only the number of matches (one row), for the filter sheet's "Vis n annonser" button. */
+export const searchCountQuery = (filters: SearchFilters, enabled = true) =>
+  queryOptions<SearchCount>({
+    queryKey: ["search", "count", filtersKey(filters)] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<SearchResult>(`/api/search?${apiSearchQuery(filters, 0, 1)}`, { signal }).then((result) => ({ total: result.total, capped: result.total_capped })),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
