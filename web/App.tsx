@@ -1,17 +1,18 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { RouterProvider } from "react-router-dom";
+import { BrowserRouter } from "react-router-dom";
 import { Toaster } from "./components/Toaster";
-import type { createRouter } from "./router";
+import { AppRoutes } from "./router";
 
 export interface AppProps {
   queryClient: QueryClient;
-  router: ReturnType<typeof createRouter>;
 }
 
-export function App({ queryClient, router }: AppProps) {
+export function App({ queryClient }: AppProps) {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
       <Toaster />
     </QueryClientProvider>
   );

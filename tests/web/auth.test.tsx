@@ -1,8 +1,6 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { StrictMode } from "react";
-import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
+import type { RouteObject } from "react-router-dom";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { AuthPage } from "../../web/routes/auth/AuthPage";
 import { CallbackPage } from "../../web/routes/auth/CallbackPage";
@@ -282,14 +280,7 @@ describe("/auth/callback", () => {
       const session = sessionFor();
       const fetch = mockFetch(() => jsonResponse(session));
       const queryClient = createTestQueryClient({ session: null });
-      const router = createMemoryRouter(routes, { initialEntries: ["/auth", "/auth/callback?code=good-code"], initialIndex: 1 });
-      render(
-        <StrictMode>
-          <QueryClientProvider client={queryClient}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </StrictMode>,
-      );
+      const { router } = renderRoutes(routes, { queryClient, entries: ["/auth", "/auth/callback?code=good-code"], index: 1, strict: true });
 
       expect(await screen.findByRole("heading", { name: "Du er logget inn" })).toBeInTheDocument();
       expect(fetch).toHaveBeenCalledTimes(1);

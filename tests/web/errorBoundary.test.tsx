@@ -1,11 +1,12 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { Route } from "react-router-dom";
 import { describe, expect, it, vi } from "vitest";
 import { ErrorBoundary } from "../../web/components/ErrorBoundary";
-import { RouteError } from "../../web/routes/fallback/RouteError";
+import { RootLayout } from "../../web/components/layout/RootLayout";
 import { allowConsoleError } from "./console";
+import { renderRoutes } from "./utils";
 
 function Thrower(): never {
   throw new Error("Boom");
@@ -48,10 +49,14 @@ describe("error boundary", () => {
     expect(screen.getByRole("main")).toContainElement(screen.getByRole("heading", { name: "Noe gikk galt" }));
   });
 
-  it("the router's errorElement shows 'Noe gikk galt' when a page throws", async () => {
+  it("a page that throws inside the layout shows 'Noe gikk galt' there, with the header kept", async () => {
     allowConsoleError();
-    const router = createMemoryRouter([{ path: "/", element: <Thrower />, errorElement: <RouteError /> }]);
-    render(<RouterProvider router={router} />);
+    renderRoutes(
+      <Route element={<RootLayout />}>
+        <Route index element={<Thrower />} />
+      </Route>,
+      { seed: { session: null, home: { newest: [], free: [], trade: [] } } },
+    );
     expect(await screen.findByRole("heading", { name: "Noe gikk galt" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
   });

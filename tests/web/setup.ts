@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
+import { signOutState } from "../../web/lib/signOutState";
 import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
 
 // jsdom lacks a few browser APIs that Radix, sonner and React Router's ScrollRestoration use.
@@ -26,6 +27,8 @@ window.matchMedia ??= ((query: string) => ({
 })) as typeof window.matchMedia;
 
 beforeEach(() => {
+  // Module state: a sign-out in one test must not leave the guards quiet in the next.
+  signOutState.end();
   resetConsoleErrors();
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => recordConsoleError(args));
 });

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, type RenderResult } from "@testing-library/react";
-import type { ReactNode } from "react";
-import { createMemoryRouter, MemoryRouter, RouterProvider, type RouteObject } from "react-router-dom";
+import { StrictMode, type ReactElement, type ReactNode } from "react";
+import { MemoryRouter, Routes, useLocation, useNavigate, useNavigationType, useRoutes, type Location, type NavigationType, type RouteObject } from "react-router-dom";
 import { vi } from "vitest";
 import type { Session, SessionUser } from "../../web/api/session";
 import type { SiteConfig } from "../../web/api/queries";
@@ -49,14 +49,53 @@ export function renderWithProviders(ui: ReactNode, { seed = {}, path = "/" }: { 
   return { ...result, queryClient };
 }
 
-export function renderRoutes(routes: RouteObject[], { seed = {}, path = "/" }: { seed?: Seed; path?: string } = {}) {
-  const queryClient = createTestQueryClient(seed);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const result = render(
+/** What a test reads of the router: the current location and how it got there. */
+export interface TestRouter {
+  state: { location: Location; historyAction: NavigationType };
+  /** Navigate as the app would (a path, or -1 / 1 for back and forward). */
+  navigate: (to: string | number) => Promise<void>;
+}
+
+function LocationSpy({ router }: { router: TestRouter }) {
+  router.state.location = useLocation();
+  router.state.historyAction = useNavigationType();
+  const navigate = useNavigate();
+  router.navigate = async (to) => {
+    if (typeof to === "number") await navigate(to);
+    else await navigate(to);
+  };
+  return null;
+}
+
+function RouteArray({ routes }: { routes: RouteObject[] }) {
+  return useRoutes(routes);
+}
+
+/**
+ * Render a route tree (the app's `routes` element or a RouteObject array) in a MemoryRouter with
+ * the query client; `router.state` follows the location.
+ */
+export function renderRoutes(
+  routes: RouteObject[] | ReactElement,
+  {
+    seed = {},
+    path = "/",
+    entries,
+    index,
+    strict = false,
+    queryClient = createTestQueryClient(seed),
+  }: { seed?: Seed; path?: string; entries?: string[]; index?: number; strict?: boolean; queryClient?: QueryClient } = {},
+) {
+  const router = { state: {}, navigate: async () => {} } as unknown as TestRouter;
+  const tree = (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+      <MemoryRouter initialEntries={entries ?? [path]} initialIndex={index}>
+        <LocationSpy router={router} />
+        {Array.isArray(routes) ? <RouteArray routes={routes} /> : <Routes>{routes}</Routes>}
+      </MemoryRouter>
+    </QueryClientProvider>
   );
+  const result = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
   return { ...result, queryClient, router };
 }
 

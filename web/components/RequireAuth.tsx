@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from "react";
 import { Navigate, Outlet } from "react-router-dom";
 import { toastError } from "../lib/toast";
+import { signOutState } from "../lib/signOutState";
 import { useSession } from "../lib/useSession";
 import { PageSpinner } from "./ui/Spinner";
 
@@ -23,9 +24,12 @@ export interface RequireAuthProps {
 
 export function RequireAuth({ signedOut = "form", toastMessage, children }: RequireAuthProps) {
   const session = useSession();
+  const leaving = useSyncExternalStore(signOutState.subscribe, signOutState.get);
 
   if (session.status === "loading") return <PageSpinner label="Laster..." />;
   if (session.status === "signed-out") {
+    // Signing out from this page: it is on its way to "/", not to /auth.
+    if (leaving) return null;
     if (signedOut === "redirect") return <Navigate to="/auth" replace />;
     if (signedOut === "toast-redirect") return <ToastThenAuth message={toastMessage} />;
     return (

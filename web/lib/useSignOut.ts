@@ -1,27 +1,28 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { useNavigate, type NavigateFunction } from "react-router-dom";
+import { useLocation, useNavigate, type NavigateFunction } from "react-router-dom";
 import { isApiError } from "../api/client";
 import { configQuery } from "../api/queries";
 import { applySignedOut, signOut } from "../api/session";
+import { signOutState } from "./signOutState";
 import { toastError, toastSuccess } from "./toast";
 import { APP_NAME } from "./useDocumentTitle";
 
 /**
- * Go to `to` and return once React has rendered it, so that forgetting the session afterwards does
- * not make a login-required page's guard send the visitor to /auth instead. A navigation that
- * still has to load a lazy page commits in a transition, after `navigate` has resolved; a second
- * navigation to the same place has nothing to load, and its flushSync commit is synchronous.
+ * Forget the session and go to `to`. The page being left may be login-required: signOutState keeps
+ * its guard from sending the visitor to /auth before `to` has rendered.
  */
-export async function navigateAndRender(navigate: NavigateFunction, to: string): Promise<void> {
-  await navigate(to);
-  await navigate(to, { replace: true, flushSync: true });
+export function leaveSignedOut(navigate: NavigateFunction, queryClient: QueryClient, to: string, from: string): void {
+  if (from !== to) signOutState.start();
+  applySignedOut(queryClient);
+  navigate(to);
 }
 
 /** Sign out, forget the user's cached data, say so ("Logget ut") and go to the home page. */
 export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const { data: config } = useQuery(configQuery());
   const appName = config?.appName ?? APP_NAME;
 
@@ -35,8 +36,7 @@ export function useSignOut(): () => Promise<void> {
         return;
       }
     }
-    await navigateAndRender(navigate, "/");
-    applySignedOut(queryClient);
+    leaveSignedOut(navigate, queryClient, "/", pathname);
     toastSuccess("Logget ut", `Du er nå logget ut av ${appName}`);
-  }, [appName, navigate, queryClient]);
+  }, [appName, navigate, pathname, queryClient]);
 }

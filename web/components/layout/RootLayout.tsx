@@ -1,10 +1,19 @@
-import { Outlet, ScrollRestoration, useNavigation } from "react-router-dom";
+import { Suspense, useEffect } from "react";
+import { Outlet, useLocation, useNavigationType } from "react-router-dom";
+import { ErrorBoundary } from "../ErrorBoundary";
+import { PageSpinner } from "../ui/Spinner";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
+import { signOutState } from "../../lib/signOutState";
 import { useSessionKeepAlive } from "../../lib/useSessionKeepAlive";
 
 export function RootLayout() {
   useSessionKeepAlive();
+  const location = useLocation();
+  useScrollToTop(location.key);
+  // A sign-out's navigation has rendered its target: guards may redirect again.
+  useEffect(() => signOutState.end(), [location.key]);
+
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -13,24 +22,24 @@ export function RootLayout() {
       >
         Hopp til innhold
       </a>
-      <NavigationProgress />
       <Header />
       <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Outlet />
+        {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
+        <ErrorBoundary key={location.pathname}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
-      <ScrollRestoration />
     </div>
   );
 }
 
-/** A thin bar while the next page's code loads (the current page stays until then). */
-function NavigationProgress() {
-  const navigation = useNavigation();
-  if (navigation.state === "idle") return null;
-  return (
-    <div role="progressbar" aria-label="Laster side" className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-brand-100">
-      <div className="h-full w-1/3 animate-pulse bg-brand-700" />
-    </div>
-  );
+/** New pages start at the top; back and forward keep the browser's own scroll restoration. */
+function useScrollToTop(key: string): void {
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
+  }, [key, navigationType]);
 }

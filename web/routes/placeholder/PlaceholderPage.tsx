@@ -1,22 +1,10 @@
 import { Construction } from "lucide-react";
-import { Link, useMatches } from "react-router-dom";
+import { Link } from "react-router-dom";
 import { buttonClasses } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 
-export interface PageHandle {
-  /** Norwegian page title, shown as the h1 and in the document title. */
-  title: string;
-}
-
-function isPageHandle(value: unknown): value is PageHandle {
-  return typeof value === "object" && value !== null && typeof (value as { title?: unknown }).title === "string";
-}
-
 /** Stands in for a page that is not built yet: its title and a clear note, never a blank screen. */
-export function PlaceholderPage() {
-  const matches = useMatches();
-  const handle = [...matches].reverse().find((m) => isPageHandle(m.handle))?.handle as PageHandle | undefined;
-  const title = handle?.title ?? "Lekebytte";
+export function PlaceholderPage({ title }: { title: string }) {
   useDocumentTitle(title);
 
   return (

@@ -2,13 +2,12 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { Download, Trash2 } from "lucide-react";
 import { useId, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { isApiError } from "../../api/client";
-import { applySignedOut } from "../../api/session";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
-import { navigateAndRender } from "../../lib/useSignOut";
+import { leaveSignedOut } from "../../lib/useSignOut";
 import { deleteAccount, downloadMyData } from "./profileApi";
 
 /** "Dine data": download everything stored about the user, or delete the account (decision 011). */
@@ -53,6 +52,7 @@ const destructiveBase =
 function DeleteAccountButton() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -65,9 +65,7 @@ function DeleteAccountButton() {
       toastError("Kunne ikke slette kontoen", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
       return;
     }
-    // Leave the protected page before forgetting the session, or its guard sends the visitor to /auth.
-    await navigateAndRender(navigate, "/");
-    applySignedOut(queryClient);
+    leaveSignedOut(navigate, queryClient, "/", pathname);
     toastSuccess("Kontoen er slettet", "Kontoen din og dataene dine er fjernet fra Lekebytte.");
   };
 
