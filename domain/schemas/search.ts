@@ -66,13 +66,13 @@ export interface SearchRow extends ListingCard {
 
 export interface SearchResult {
   rows: SearchRow[];
-  /** Exact, except for a free-text search with more than SEARCH_TOTAL_CAP matches (then the cap). */
+  /** Exact up to SEARCH_TOTAL_CAP matches; above that the cap. */
   total: number;
   /** True when there are more than `total` matches ("Over 1 000 annonser"). */
   total_capped: boolean;
 }
 
-/** A free-text search counts its matches up to this number (docs/decisions/004-search-index.md). */
+/** A search counts its matches up to this number (docs/decisions/004-search-index.md). */
 export const SEARCH_TOTAL_CAP = 1000;
 
 /** "1 annonse", "12 annonser", "Over 1 000 annonser". */

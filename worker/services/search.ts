@@ -34,7 +34,7 @@ export interface SearchPlan {
   /** Row statements in tier order (best first); each returns up to offset + limit rows. */
   tiers: SearchStatement[];
   count: SearchStatement;
-  /** True when the count stops at SEARCH_TOTAL_CAP (free-text searches). */
+  /** True when the count stops at SEARCH_TOTAL_CAP (every search today). */
   capped: boolean;
 }
 
@@ -49,8 +49,8 @@ export interface SearchPlan {
  * Relevance is tiered — 2: all terms start words of the title; 1: all terms occur in the title;
  * 0: the rest — and newest first within a tier. Each tier is a separate statement that streams in
  * index order (rowid = creation order) and stops after offset + limit rows, so a common word costs
- * the same as a rare one; the tiers are merged in `mergeTiers`. The total of a free-text search is
- * exact up to SEARCH_TOTAL_CAP. See docs/decisions/004-search-index.md.
+ * the same as a rare one; the tiers are merged in `mergeTiers`. The total is exact up to
+ * SEARCH_TOTAL_CAP. See docs/decisions/004-search-index.md.
  */
 export function buildSearchPlan(p: SearchParams): SearchPlan {
   const params: unknown[] = [];
@@ -97,8 +97,8 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   if (terms.length === 0) {
     return {
       tiers: [statement((b) => page("0", "listing_search_map s", "", sortKey, b))],
-      count: statement(() => `SELECT COUNT(*) AS n FROM listing_search_map s WHERE ${where}`),
-      capped: false,
+      count: statement((b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`),
+      capped: true,
     };
   }
 
