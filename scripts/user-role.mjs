@@ -17,7 +17,7 @@ if (!/^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(email)) {
   console.error(`Ugyldig e-postadresse: ${email}`);
   process.exit(2);
 }
-const sql = `UPDATE profiles SET role = '${role}', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = (SELECT id FROM users WHERE email = '${email.toLowerCase()}' AND deleted_at IS NULL)`;
+const sql = `UPDATE profiles SET role = '${role}', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = (SELECT id FROM users WHERE email = '${email.toLowerCase()}' AND deleted_at IS NULL) RETURNING user_id`;
 const where = remote ? ["--remote"] : ["--local", "--persist-to", process.env.STATE_DIR ?? ".wrangler/state"];
 const res = spawnSync("wrangler", ["d1", "execute", "DB", ...where, "--json", "--command", sql], {
   encoding: "utf8",
@@ -28,8 +28,8 @@ if (res.status !== 0) {
   process.exit(res.status ?? 1);
 }
 const out = JSON.parse(res.stdout);
-const changes = out?.[0]?.meta?.changes ?? 0;
-if (changes === 0) {
+// Local D1 reports no change count, so the UPDATE returns the rows it changed.
+if ((out?.[0]?.results ?? []).length === 0) {
   console.error(`Fant ingen bruker med e-post ${email}`);
   process.exit(1);
 }
