@@ -138,15 +138,15 @@ async function checkImages(bucket: R2Bucket, userId: string, keys: string[]): Pr
   }
 }
 
-export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+/** The form's photos without repeats; a listing needs at least one. */
+function formImages(form: ListingForm): string[] {
   if (form.images.length === 0) throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
-  const images = [...new Set(form.images)];
-  await checkImages(bucket, actor.id, images);
-  const id = crypto.randomUUID();
-  const now = nowIso();
-  await db.insert(listings).values({
-    id,
-    userId: actor.id,
+  return [...new Set(form.images)];
+}
+
+/** The columns a listing form writes (create and edit); server-owned columns are never among them. */
+function formColumns(form: ListingForm, images: string[]) {
+  return {
     title: form.title,
     description: form.description,
     category: form.category,
@@ -157,6 +157,18 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
     isTradeOffer: form.is_trade_offer,
     postalCode: form.postal_code,
     images,
+  };
+}
+
+export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+  const images = formImages(form);
+  await checkImages(bucket, actor.id, images);
+  const id = crypto.randomUUID();
+  const now = nowIso();
+  await db.insert(listings).values({
+    id,
+    userId: actor.id,
+    ...formColumns(form, images),
     status: "active",
     seoSlug: await uniqueSlug(db, form.title, id),
     createdAt: now,
@@ -179,24 +191,14 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
 
 export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
   const row = await ownedRow(db, id, actor);
-  if (form.images.length === 0) throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
-  const images = [...new Set(form.images)];
+  const images = formImages(form);
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
   await db
     .update(listings)
     .set({
-      title: form.title,
-      description: form.description,
-      category: form.category,
-      ageRange: form.age_range,
-      conditionRating: form.condition_rating,
-      price: form.price,
-      isFree: form.is_free,
-      isTradeOffer: form.is_trade_offer,
-      postalCode: form.postal_code,
-      images,
+      ...formColumns(form, images),
       seoSlug: slug,
       updatedAt: nowIso(),
     })
