@@ -209,6 +209,18 @@ describe("changing listings", () => {
     expect(home.newest.map((l) => l.id)).not.toContain(listing.id);
   });
 
+  it("settles two competing status changes: exactly one wins, the other gets 409", async () => {
+    const { client, user } = await signedIn();
+    const listing = await createListing({ userId: user.id });
+    const results = await Promise.all([
+      client.post(`/api/listings/${listing.id}/status`, { status: "sold" }),
+      client.post(`/api/listings/${listing.id}/status`, { status: "given_away" }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = ((await results.find((r) => r.status === 200)!.json()) as { status: string }).status;
+    expect(await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: winner });
+  });
+
   it("soft-deletes for the owner only; the photos of a deleted listing are no longer served", async () => {
     const { client } = await signedIn();
     const key = await uploadKey(client);
