@@ -185,6 +185,8 @@ describe("tokens", () => {
     expect((await client.post("/api/auth/refresh")).status).toBe(200);
     expect(client.cookies.get("lb_refresh")).not.toBe(stolen);
 
+    // Past the grace for concurrent refreshes, presenting the old token again is reuse.
+    await env.DB.prepare("UPDATE sessions SET rotated_at = '2000-01-01T00:00:00.000Z' WHERE rotated_at IS NOT NULL").run();
     const attacker = new Client();
     attacker.cookies.set("lb_refresh", stolen);
     const reuse = await attacker.post("/api/auth/refresh");
@@ -193,6 +195,19 @@ describe("tokens", () => {
     // The legitimate holder's current tokens die with the family.
     expect((await client.get("/api/auth/session")).status).toBe(401);
     expect((await client.post("/api/auth/refresh")).status).toBe(401);
+  });
+
+  it("treats two refreshes with the same token at the same moment as a race, not theft", async () => {
+    const { client } = await signedIn();
+    const token = client.cookies.get("lb_refresh")!;
+    const tabA = new Client();
+    const tabB = new Client();
+    tabA.cookies.set("lb_refresh", token);
+    tabB.cookies.set("lb_refresh", token);
+    const [a, b] = await Promise.all([tabA.post("/api/auth/refresh"), tabB.post("/api/auth/refresh")]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await tabA.get("/api/auth/session")).status).toBe(200);
+    expect((await tabB.get("/api/auth/session")).status).toBe(200);
   });
 
   async function craft(payload: Record<string, unknown>, secret: string, header: Record<string, unknown> = { alg: "HS256" }) {

@@ -7,6 +7,8 @@ import { REFRESH_TTL_SECONDS } from "../lib/cookies";
 import { confirmationMail, sendMail } from "./mail";
 
 export const CONFIRMATION_CODE_TTL_SECONDS = 24 * 3600;
+/** A rotated refresh token presented again within this many seconds is a concurrent refresh, not reuse. */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
 export interface SessionUser {
   id: string;
@@ -161,7 +163,17 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
     .bind(hash, now)
     .first<{ user_id: string; family_id: string }>();
   if (!rotated) {
-    const known = await env.DB.prepare("SELECT family_id FROM sessions WHERE token_hash = ?1").bind(hash).first<{ family_id: string }>();
+    const known = await env.DB.prepare("SELECT user_id, family_id, rotated_at, revoked_at FROM sessions WHERE token_hash = ?1")
+      .bind(hash)
+      .first<{ user_id: string; family_id: string; rotated_at: string | null; revoked_at: string | null }>();
+    // Two tabs refreshing at the same moment present the same token: the one rotated a few seconds
+    // ago is a benign race, not theft, and gets a new token in the same family.
+    const benign =
+      known && !known.revoked_at && known.rotated_at && Date.parse(known.rotated_at) > Date.now() - REFRESH_REUSE_GRACE_SECONDS * 1000;
+    if (benign) {
+      const user = await sessionUser(env.DB, known.user_id);
+      if (user) return issueSession(env, user, known.family_id, userAgent);
+    }
     if (known) await revokeFamily(env.DB, known.family_id);
     throw new AppError("UNAUTHENTICATED", "Økten er utløpt. Logg inn på nytt.");
   }
