@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { isLocal } from "../env";
 import { AppError } from "../lib/errors";
-import { escapeHtml } from "../services/mail";
+import { escapeHtml } from "../lib/html";
 
 interface OutboxRow {
   id: string;

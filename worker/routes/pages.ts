@@ -2,8 +2,13 @@ import { Hono } from "hono";
 import type { AppEnv, Bindings } from "../env";
 import { isKnownRoute } from "../../domain/routes";
 
+/** The SPA's index.html from the asset server. */
+export function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
+  return env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+}
+
 async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
-  const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+  const shell = await fetchShell(env, url, headers);
   const out = new Headers(shell.headers);
   out.set("Cache-Control", "no-cache");
   out.delete("ETag");

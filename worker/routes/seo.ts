@@ -3,14 +3,10 @@ import type { AppEnv } from "../env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { getListingDetail, resolveSlug } from "../services/listings";
-import { headTags, jsonForScript, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
+import { jsonForScript } from "../lib/html";
+import { headTags, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
 import { sitemapResponse } from "../services/sitemap";
-import { notFoundPage } from "./pages";
-
-/** The SPA shell from the asset server. */
-async function shell(env: AppEnv["Bindings"], url: URL, headers: Headers): Promise<Response> {
-  return env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
-}
+import { fetchShell, notFoundPage } from "./pages";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -31,7 +27,7 @@ export const seoRoutes = new Hono<AppEnv>()
     if (listing.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${listing.seo_slug}`, 301);
 
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
-    const page = await shell(c.env, url, c.req.raw.headers);
+    const page = await fetchShell(c.env, url, c.req.raw.headers);
     const rewritten = new HTMLRewriter()
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })

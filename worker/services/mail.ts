@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { isLocal } from "../env";
+import { escapeHtml } from "../lib/html";
 
 export interface Mail {
   to: string;
@@ -21,10 +22,6 @@ export async function sendMail(env: Bindings, mail: Mail): Promise<void> {
   }
   if (!env.EMAIL) throw new Error("No EMAIL binding configured for sending mail");
   await env.EMAIL.send({ from: env.CONTACT_EMAIL, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 }
 
 export function confirmationMail(env: Bindings, to: string, displayName: string, link: string): Mail {

@@ -1,23 +1,9 @@
 import { DESCRIPTION_SNIPPET_CHARS } from "../../domain/limits";
 import { formatPrice } from "../../domain/format";
+import { escapeHtml, jsonForScript } from "../lib/html";
 import { titleCasePlace } from "../../domain/place";
 import { categoryLabel, conditionLabel } from "../../domain/taxonomy";
 import type { ListingCard, ListingDetail } from "../../domain/schemas/listing";
-
-/** Text and attribute escaping for server-rendered HTML. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
-}
-
-/** JSON safe inside <script>: `<`, `>`, `&` and the JS line separators are written as \u escapes. */
-export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
 
 /** A snippet of at most `max` characters, cut at a word boundary with an ellipsis. */
 export function snippet(text: string, max = DESCRIPTION_SNIPPET_CHARS): string {

@@ -1,5 +1,5 @@
 import type { Bindings } from "../env";
-import { escapeHtml } from "./seo";
+import { escapeHtml } from "../lib/html";
 
 /** The open pages besides listings (spec: robots.txt's Allow list plus the home page). */
 export const OPEN_PAGES = ["/", "/search", "/om-oss", "/kontakt", "/personvern"];

@@ -23,6 +23,25 @@ const aboutLinks = [
   { to: "/personvern#informasjonskapsler", label: "Informasjonskapsler" },
 ];
 
+function FooterNav({ id, title, links }: { id: string; title: string; links: readonly { to: string; label: string }[] }) {
+  return (
+    <nav aria-labelledby={id}>
+      <h2 id={id} className="text-sm font-bold tracking-wide text-stone-900 uppercase">
+        {title}
+      </h2>
+      <ul className="mt-3 space-y-2 text-sm">
+        {links.map((link) => (
+          <li key={link.to}>
+            <Link to={link.to} className={linkClasses}>
+              {link.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
 }
@@ -34,6 +53,17 @@ export function Footer() {
   return (
     <footer className="mt-16 border-t border-stone-200 bg-stone-100">
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 lg:grid-cols-4">
+        <div className="col-span-2 lg:col-span-1">
+          <p className="flex items-center gap-2 text-lg font-extrabold text-brand-800">
+            <LogoMark className="size-8" />
+            {appName}
+          </p>
+          <p className="mt-3 text-sm text-stone-700">Kjøp, selg, gi bort og bytt brukte leker og barneutstyr.</p>
+        </div>
+
+        <FooterNav id="footer-marketplace" title="Markedsplassen" links={marketplaceLinks} />
+        <FooterNav id="footer-about" title={`Om ${appName}`} links={aboutLinks} />
+
         <div className="col-span-2 lg:col-span-1">
           <p className="flex items-center gap-2 text-lg font-extrabold text-brand-800">
             <LogoMark className="size-8" />
