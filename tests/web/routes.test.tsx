@@ -46,6 +46,7 @@ describe("router and layout", () => {
     ]) {
       expect(hrefs).toContain(href);
     }
+    expect(new Set(hrefs).size, "each footer link once").toBe(hrefs.length);
     expect(within(footer).getByText("Storgata 1, 0155 Oslo")).toBeInTheDocument();
     expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()} Lekebytte`))).toBeInTheDocument();
   });

@@ -65,44 +65,6 @@ export function Footer() {
         <FooterNav id="footer-about" title={`Om ${appName}`} links={aboutLinks} />
 
         <div className="col-span-2 lg:col-span-1">
-          <p className="flex items-center gap-2 text-lg font-extrabold text-brand-800">
-            <LogoMark className="size-8" />
-            {appName}
-          </p>
-          <p className="mt-3 text-sm text-stone-700">Kjøp, selg, gi bort og bytt brukte leker og barneutstyr.</p>
-        </div>
-
-        <nav aria-labelledby="footer-marketplace">
-          <h2 id="footer-marketplace" className="text-sm font-bold tracking-wide text-stone-900 uppercase">
-            Markedsplassen
-          </h2>
-          <ul className="mt-3 space-y-2 text-sm">
-            {marketplaceLinks.map((link) => (
-              <li key={link.to}>
-                <Link to={link.to} className={linkClasses}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-
-        <nav aria-labelledby="footer-about">
-          <h2 id="footer-about" className="text-sm font-bold tracking-wide text-stone-900 uppercase">
-            Om {appName}
-          </h2>
-          <ul className="mt-3 space-y-2 text-sm">
-            {aboutLinks.map((link) => (
-              <li key={link.to}>
-                <Link to={link.to} className={linkClasses}>
-                  {link.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-
-        <div className="col-span-2 lg:col-span-1">
           <h2 className="text-sm font-bold tracking-wide text-stone-900 uppercase">Kontakt oss</h2>
           {config ? (
             <address className="mt-3 space-y-2 text-sm not-italic">
