@@ -19,6 +19,8 @@ import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
+import { analyticsRoutes } from "./routes/analytics";
+import { devAnalyticsRoutes } from "./routes/dev-analytics";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -46,6 +48,8 @@ const api = new Hono<AppEnv>()
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/analytics", analyticsRoutes)
+  .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()

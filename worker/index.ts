@@ -1,10 +1,14 @@
 import { app } from "./app";
 import type { Bindings } from "./env";
 import { runScheduled } from "./cron/scheduled";
+import { handleQueue } from "./queues/analytics";
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduled(env as Bindings));
+  },
+  async queue(batch, env) {
+    await handleQueue(batch, env as Bindings);
   },
 } satisfies ExportedHandler<Env>;

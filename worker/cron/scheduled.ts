@@ -1,9 +1,11 @@
 import type { Bindings } from "../env";
 import { generateSitemap } from "../services/sitemap";
+import { purgeAnalytics } from "../services/analytics-housekeeping";
 
 /**
  * Hourly cron: regenerate the sitemap into R2 and purge what has expired (sessions, e-mail codes,
- * rate-limit windows older than a day, unused uploads are left to the listings housekeeping).
+ * rate-limit windows older than a day, analytics working sets and raw events past their retention;
+ * unused uploads are left to the listings housekeeping).
  */
 export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
@@ -16,6 +18,7 @@ export async function runScheduled(env: Bindings): Promise<void> {
     env.DB.prepare("DELETE FROM email_codes WHERE expires_at < ?1").bind(iso),
     env.DB.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(dayAgoSeconds),
   ]);
+  await purgeAnalytics(env, now);
   await notifySearchEngines(env, origin);
 }
 

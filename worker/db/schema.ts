@@ -449,6 +449,39 @@ export const listingStatsDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.listingId, t.day] })],
 );
 
+/**
+ * Queue messages whose analytics are already counted (idempotency on the Queues message id): a
+ * redelivered message is skipped. Purged by the cron after two days; a redelivery comes within
+ * minutes (retries with backoff), not days.
+ */
+export const analyticsProcessedMessages = sqliteTable(
+  "analytics_processed_messages",
+  {
+    messageId: text("message_id").primaryKey(),
+    processedAt: text("processed_at").notNull(),
+  },
+  (t) => [index("analytics_processed_messages_at_idx").on(t.processedAt)],
+);
+
+/**
+ * The working set behind the daily rollups: one row per visit to a listing page (its reports at
+ * the start, on scrolling, after 30 s and on leaving update the same row, keeping the largest
+ * duration and depth). Rollups are recomputed from it, so a report counted twice changes nothing.
+ * Rows older than two days are purged by the cron; the rollups keep the figures.
+ */
+export const analyticsListingViews = sqliteTable(
+  "analytics_listing_views",
+  {
+    viewId: text("view_id").primaryKey(),
+    listingId: text("listing_id").notNull(),
+    day: text("day").notNull(), // YYYY-MM-DD, Oslo, when the view started (server time)
+    sessionId: text("session_id").notNull(),
+    durationMs: integer("duration_ms").notNull().default(0),
+    scrollDepth: integer("scroll_depth").notNull().default(0),
+  },
+  (t) => [index("analytics_listing_views_listing_day_idx").on(t.listingId, t.day), index("analytics_listing_views_day_idx").on(t.day)],
+);
+
 /** Local-mode e-mail outbox shown at /dev/mail (never used in production). */
 export const devOutbox = sqliteTable(
   "dev_outbox",
