@@ -4,7 +4,6 @@
 import { DEAD_LETTER_PREFIX, rawEventsKey } from "../../domain/analytics";
 import { analyticsMessageSchema, type AnalyticsMessage } from "../../domain/schemas/analytics";
 import type { Bindings } from "../env";
-import { sha256Hex } from "../lib/crypto";
 
 /** D1 refuses statements with more than 100 bound parameters. */
 const MAX_PARAMS = 100;
@@ -60,20 +59,30 @@ export async function consumeAnalyticsBatch(batch: MessageBatch<unknown>, env: B
   }
   if (valid.length === 0) return outcome;
 
+  const written: string[] = [];
   try {
     const done = await alreadyProcessed(env.DB, valid.map((v) => v.message.id));
     const fresh = valid.filter((v) => !done.has(v.message.id));
     outcome.duplicates = valid.length - fresh.length;
     if (fresh.length > 0) {
-      outcome.objects = await writeRawEvents(env.PRIVATE, fresh);
+      await writeRawEvents(env.PRIVATE, fresh, written);
       await env.DB.batch(rollupStatements(env.DB, fresh));
     }
     outcome.processed = fresh.length;
+    outcome.objects = written;
     for (const v of valid) v.message.ack();
   } catch (error) {
     console.error("Analytics: batch failed; retrying with backoff", error);
+    // The retry may come in another batch: take back what this attempt wrote, so its events are
+    // not stored twice (best effort; every line carries its message id for readers to dedupe).
+    if (written.length) {
+      try {
+        await env.PRIVATE.delete(written);
+      } catch (cleanupError) {
+        console.error("Analytics: could not remove a failed batch's object", cleanupError);
+      }
+    }
     for (const v of valid) v.message.retry({ delaySeconds: retryDelaySeconds(v.message.attempts) });
-    outcome.processed = 0;
   }
   return outcome;
 }
@@ -106,25 +115,22 @@ function linesOf(messageId: string, body: AnalyticsMessage): string[] {
 }
 
 /**
- * One object per day in the batch (one in practice; two around midnight). The key is derived from
- * the message ids, so a retry of the same messages overwrites its own object instead of adding one.
+ * One object per day in the batch (one in practice; two around midnight), named by a fresh batch id:
+ * an attempt that fails removes its own object, and two racing deliveries never share a key.
  */
-async function writeRawEvents(bucket: R2Bucket, fresh: Valid[]): Promise<string[]> {
+async function writeRawEvents(bucket: R2Bucket, fresh: Valid[], written: string[]): Promise<void> {
   const byDay = new Map<string, Valid[]>();
   for (const v of fresh) byDay.set(v.body.day, [...(byDay.get(v.body.day) ?? []), v]);
-  const keys: string[] = [];
+  const batchId = crypto.randomUUID().replace(/-/g, "");
   for (const [day, items] of byDay) {
-    const ids = items.map((v) => v.message.id).sort();
-    const batchId = (await sha256Hex(ids.join("\n"))).slice(0, 32);
     const lines = items.flatMap((v) => linesOf(v.message.id, v.body));
     const key = rawEventsKey(day, batchId);
     await bucket.put(key, `${lines.join("\n")}\n`, {
       httpMetadata: { contentType: "application/x-ndjson" },
       customMetadata: { messages: String(items.length), records: String(lines.length) },
     });
-    keys.push(key);
+    written.push(key);
   }
-  return keys;
 }
 
 /**
