@@ -248,3 +248,18 @@ describe("get_listing_analytics figures", () => {
     expect(stats.days.map((d) => d.day)).toEqual(["2026-10-23", "2026-10-24", "2026-10-25", "2026-10-26"]);
   });
 });
+
+describe("the private bucket", () => {
+  it("is never served by the image route", async () => {
+    const day = osloDay(new Date());
+    const keys = [`analytics/raw/day=${day}/abc.ndjson`, `analytics/dead-letter/day=${day}/x.json`];
+    for (const key of keys) {
+      await env.PRIVATE.put(key, '{"sessionId":"hemmelig"}\n');
+      const res = await new Client().get(`/images/${key}`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain("hemmelig");
+      const encoded = await new Client().get(`/images/${encodeURIComponent(key)}`);
+      expect(encoded.status).toBe(404);
+    }
+  });
+});
