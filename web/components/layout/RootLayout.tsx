@@ -6,6 +6,7 @@ import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { signOutState } from "../../lib/signOutState";
 import { useSessionKeepAlive } from "../../lib/useSessionKeepAlive";
+import { DeferredAnalytics } from "../../analytics/DeferredAnalytics";
 
 export function RootLayout() {
   useSessionKeepAlive();
@@ -32,6 +33,7 @@ export function RootLayout() {
         </ErrorBoundary>
       </main>
       <Footer />
+      <DeferredAnalytics />
     </div>
   );
 }

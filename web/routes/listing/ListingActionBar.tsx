@@ -78,12 +78,12 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
       ) : null}
       <div className="flex gap-2">
         {showTrade ? (
-          <Button variant="accent" className="flex-1" onClick={proposeTrade}>
+          <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
             <ArrowLeftRight aria-hidden="true" className="size-5" />
             Foreslå bytte
           </Button>
         ) : null}
-        <Button variant="secondary" className="flex-1" onClick={sendMessage}>
+        <Button variant="secondary" className="flex-1" onClick={sendMessage} data-analytics="message_click" data-analytics-listing={listing.id}>
           <MessageCircle aria-hidden="true" className="size-5" />
           Send melding
         </Button>

@@ -12,7 +12,9 @@ import { useFavourite } from "../../lib/favourites";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { useSession } from "../../lib/useSession";
+import { isModerator, useSession } from "../../lib/useSession";
+import { useListingViewTracking } from "../../analytics/useListingViewTracking";
+import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingActionBar } from "./ListingActionBar";
 
@@ -46,6 +48,8 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const navigate = useNavigate();
   const favourite = useFavourite(listing.id);
   const isOwner = session.status === "signed-in" && session.user.id === listing.user_id;
+  // Visitors' views are counted (with their consent); the owner's own are not (docs/decisions/036).
+  useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
@@ -168,6 +172,12 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
               <p className="text-sm text-stone-700">Medlem siden {formatDate(listing.seller.created_at)}</p>
             </div>
           </section>
+
+          {isOwner || isModerator(session.user) ? (
+            <div className="mt-6">
+              <LazyListingStats listingId={listing.id} />
+            </div>
+          ) : null}
 
           <ListingActionBar listing={listing} isOwner={isOwner} />
         </div>

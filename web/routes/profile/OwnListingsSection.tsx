@@ -21,6 +21,7 @@ import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 import { toastError, toastSuccess } from "../../lib/toast";
+import { OwnListingStats } from "../../analytics/stats/OwnListingStats";
 
 /** What the seller may change a listing to (the Worker's OWNER_TRANSITIONS; DESIGN "Listing lifecycle"). */
 export const OWNER_TRANSITIONS: Record<ListingStatus, OwnerStatus[]> = {
@@ -265,6 +266,7 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
           Slett
         </button>
       </div>
+      <OwnListingStats listingId={listing.id} title={listing.title} />
     </li>
   );
 }

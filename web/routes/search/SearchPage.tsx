@@ -20,6 +20,7 @@ import {
   type SearchFilters,
 } from "./searchFilters";
 import { searchResultsQuery } from "./searchQueries";
+import { useSearchTracking } from "../../analytics/useSearchTracking";
 
 const SEARCH_ERROR = "Kunne ikke søke i annonser";
 
@@ -87,6 +88,7 @@ export function SearchPage() {
   const count = lastPage ? { total: lastPage.total, capped: lastPage.total_capped } : undefined;
   // With the previous filters' results on screen while the new ones load.
   const stale = results.isPlaceholderData;
+  useSearchTracking(location.search, stale ? undefined : total);
 
   useEffect(() => {
     if (!results.isError) return;
