@@ -8,6 +8,8 @@
 //   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
 // - Uncaught page errors (`pageerror`) fail the test unless it opts out:
 //     test.use({ allowPageErrors: true })
+// - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
+//   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import type { AxeResults, Result } from "axe-core";
@@ -24,6 +26,8 @@ export interface E2EOptions {
   axeDisabledRules: string[];
   /** Turn the automatic axe scans off (e.g. a test that only measures the network). */
   axeScan: boolean;
+  /** The analytics choice stored before each page loads (`lb_consent`); null shows the banner. */
+  analyticsConsent: "necessary" | "analytics" | null;
 }
 
 interface Finding {
@@ -35,9 +39,19 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
   allowPageErrors: [false, { option: true }],
   axeDisabledRules: [[], { option: true }],
   axeScan: [true, { option: true }],
+  analyticsConsent: ["necessary", { option: true }],
 
   pageGuards: [
-    async ({ page, allowPageErrors, axeDisabledRules, axeScan }, use, testInfo) => {
+    async ({ page, allowPageErrors, axeDisabledRules, axeScan, analyticsConsent }, use, testInfo) => {
+      if (analyticsConsent) {
+        await page.addInitScript((choice) => {
+          try {
+            if (!window.localStorage.getItem("lb_consent")) window.localStorage.setItem("lb_consent", choice);
+          } catch {
+            // about:blank and opaque origins have no storage
+          }
+        }, analyticsConsent);
+      }
       const pageErrors: Error[] = [];
       const findings: Finding[] = [];
       const reported = new Set<string>();
