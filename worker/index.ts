@@ -8,7 +8,7 @@ export default {
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduled(env as Bindings));
   },
-  async queue(batch, env) {
+  async queue(batch, env, _ctx) {
     await handleQueue(batch, env as Bindings);
   },
 } satisfies ExportedHandler<Env>;

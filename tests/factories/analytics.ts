@@ -28,7 +28,7 @@ export function eventBody(sessionId: string, over: Record<string, unknown> = {})
 }
 
 export function sessionBody(sessionId: string = crypto.randomUUID()) {
-  return { sessionId, userAgent: UA, referrer: null, entryPage: "/", deviceType: "mobile", browser: "Safari", os: "iOS" };
+  return { sessionId, userAgent: UA, referrer: null, entryPage: "/", deviceType: "mobile" as const, browser: "Safari", os: "iOS" };
 }
 
 export interface ViewOptions {

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Link } from "react-router-dom";
 import { setConsent } from "./consent";
 
-const button = "inline-flex min-h-11 flex-1 items-center justify-center rounded-xl px-4 font-semibold sm:flex-none";
+const button = "inline-flex min-h-11 flex-1 items-center justify-center rounded-xl px-3 font-semibold whitespace-nowrap sm:flex-none sm:px-4";
 
 /**
  * The analytics choice (privacy page "Informasjonskapsler"): a fixed overlay at the bottom, so it

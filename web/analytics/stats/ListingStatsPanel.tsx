@@ -80,7 +80,8 @@ export function ListingStatsPanel({ listingId, heading = "h2" }: { listingId: st
           </div>
           <details className="mt-3">
             <summary className="min-h-11 cursor-pointer py-2 font-medium text-brand-800">Vis tall per dag</summary>
-            <div className="overflow-x-auto">
+            {/* Scrolls sideways on phones; focusable so keyboard users can scroll it too. */}
+            <div className="overflow-x-auto" role="region" aria-label="Statistikk per dag" tabIndex={0}>
               <table className="w-full text-left text-sm">
                 <caption className="sr-only">Statistikk per dag</caption>
                 <thead>
