@@ -263,3 +263,14 @@ describe("the private bucket", () => {
     }
   });
 });
+
+describe("the local summary for the benchmark", () => {
+  it("exists in local mode only", async () => {
+    const request = () => new Request(`${ORIGIN}/api/dev/analytics/summary`);
+    const local = await app.fetch(request(), env, createExecutionContext());
+    expect(local.status).toBe(200);
+    expect(await local.json()).toMatchObject({ records: expect.any(Number), rollups: expect.any(Object) });
+    const production = await app.fetch(request(), { ...env, APP_ENV: "production" }, createExecutionContext());
+    expect(production.status).toBe(404);
+  });
+});
