@@ -5,6 +5,7 @@ import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
+import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
@@ -49,12 +50,7 @@ const api = new Hono<AppEnv>()
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    c.header("X-Frame-Options", "DENY");
-  })
+  .use(securityHeadersMiddleware)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)
