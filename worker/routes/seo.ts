@@ -7,6 +7,7 @@ import { jsonForScript } from "../lib/html";
 import { headTags, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
 import { sitemapResponse } from "../services/sitemap";
 import { fetchShell, notFoundPage } from "./pages";
+import { robotsRules } from "../../domain/routes";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -48,25 +49,12 @@ export const seoRoutes = new Hono<AppEnv>()
   })
   .get("/robots.txt", (c) => {
     const origin = new URL(c.req.url).origin;
+    // The route table decides what is open (domain/routes.ts); query strings are never crawled.
+    const { allow, disallow } = robotsRules();
     const body = [
       "User-agent: *",
-      "Allow: /annonse/",
-      "Allow: /search",
-      "Allow: /om-oss",
-      "Allow: /kontakt",
-      "Allow: /personvern",
-      "Disallow: /messages",
-      "Disallow: /chat/",
-      "Disallow: /profile",
-      "Disallow: /min-profil",
-      "Disallow: /create-listing",
-      "Disallow: /edit-listing/",
-      "Disallow: /trade-offer/",
-      "Disallow: /trade-history",
-      "Disallow: /moderation",
-      "Disallow: /test-notifications",
-      "Disallow: /auth",
-      "Disallow: /listing/",
+      ...allow.map((prefix) => `Allow: ${prefix}`),
+      ...disallow.map((prefix) => `Disallow: ${prefix}`),
       "Disallow: /*?",
       "Crawl-delay: 1",
       "",

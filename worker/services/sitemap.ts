@@ -1,8 +1,9 @@
 import type { Bindings } from "../env";
 import { escapeHtml } from "../lib/html";
+import { sitemapPaths } from "../../domain/routes";
 
-/** The open pages besides listings (spec: robots.txt's Allow list plus the home page). */
-export const OPEN_PAGES = ["/", "/search", "/om-oss", "/kontakt", "/personvern"];
+/** The open pages besides listings: the route table's indexed pages without parameters. */
+export const OPEN_PAGES = sitemapPaths();
 export const URLS_PER_SITEMAP = 50_000;
 const PREFIX = "sitemaps/";
 
