@@ -9,6 +9,7 @@ import { FavouritesPage } from "../../web/routes/favourites/FavouritesPage";
 import { MyListingsPage } from "../../web/routes/profile/MyListingsPage";
 import { ProfilePage } from "../../web/routes/profile/ProfilePage";
 import type { Profile } from "../../web/routes/profile/profileApi";
+import { profileBody } from "../factories/api";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -33,18 +34,7 @@ const routes: RouteObject[] = [
   },
 ];
 
-function profile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    user_id: "11111111-1111-4111-8111-111111111111",
-    email: "kari@example.no",
-    display_name: "Kari",
-    postal_code: "0155",
-    role: "user",
-    stripe_account_id: null,
-    created_at: "2024-03-05T10:00:00.000Z",
-    ...overrides,
-  };
-}
+const profile = (overrides: Partial<Profile> = {}): Profile => profileBody(overrides);
 
 type Handler = (url: string, init: RequestInit | undefined) => Response | undefined | Promise<Response | undefined>;
 
