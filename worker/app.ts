@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { requireConfiguration } from "./middleware/config";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { authRoutes } from "./routes/auth";
@@ -55,6 +56,7 @@ export const app = new Hono<AppEnv>()
     c.header("Referrer-Policy", "strict-origin-when-cross-origin");
     c.header("X-Frame-Options", "DENY");
   })
+  .use(requireConfiguration)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

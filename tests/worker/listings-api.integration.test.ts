@@ -1,13 +1,16 @@
 // Listings API (listings issue): uploads checked by content, create/edit/delete with ownership,
 // mass assignment ignored, lifecycle, slug resolution, favourites and image visibility.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { createListing, createUser } from "../factories";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createListing, createUser, jpegPhoto, pngPhoto } from "../factories";
 import { Client, errorOf } from "./support/http";
 
 const PASSWORD = "hemmelig123";
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, ...new Array(200).fill(7)]);
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(100).fill(1)]);
+const JPEG = jpegPhoto();
+let PNG: Uint8Array;
+beforeAll(async () => {
+  PNG = await pngPhoto();
+});
 
 async function signedIn() {
   const user = await createUser({ password: PASSWORD });

@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { OwnerStatus } from "../../domain/listing-lifecycle";
 import type { ListingCard, ListingDetail, ListingFormInput } from "../../domain/schemas/listing";
 import { apiFetch, ApiError, refreshSessionOnce } from "./client";
 
@@ -9,7 +10,7 @@ export type ListingPage = ListingDetail & { more_from_seller: ListingCard[] };
 export type OwnListing = ListingCard & { description: string | null };
 
 /** The states a seller may set (POST /api/listings/:id/status). */
-export type OwnerStatus = "active" | "reserved" | "sold" | "given_away";
+export type { OwnerStatus };
 
 export const listingKeys = {
   all: ["listing"] as const,
