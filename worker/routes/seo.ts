@@ -24,9 +24,9 @@ export const seoRoutes = new Hono<AppEnv>()
     let listing: PreloadedListing | null = null;
     if (id) {
       try {
-        // Visitors' view: the edge page is the same for everyone (and cacheable).
-        const detail = await getListingDetail(db, id, null);
-        if (detail.status === "active" || detail.status === "reserved") listing = detail;
+        // Visitors' view (only publicly visible listings): the edge page is the same for everyone
+        // (and cacheable).
+        listing = await getListingDetail(db, id, null);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
       }

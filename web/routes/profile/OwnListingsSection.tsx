@@ -6,7 +6,7 @@ import { useEffect, useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
-import { OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
+import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import {
   deleteListing,
@@ -49,7 +49,7 @@ const menuItemClasses =
 
 /** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
 export function statusLabel(listing: Pick<ListingCard, "status" | "is_hidden">): "Aktiv" | "Inaktiv" {
-  return listing.status === "active" && !listing.is_hidden ? "Aktiv" : "Inaktiv";
+  return isListedListing({ status: listing.status, is_hidden: !!listing.is_hidden }) ? "Aktiv" : "Inaktiv";
 }
 
 /** The profile's "Mine annonser (n)": the owner's listings with view, edit, status and delete. */
