@@ -128,6 +128,8 @@ describe("path traversal never reaches an object outside the owner's photo prefi
     `${owner}/x.jpg%00.txt`,
     `${owner}/.hidden.jpg`,
     `..%2F${owner}%2Fx.jpg`,
+    `${owner}/%E0%A4%A.jpg`,
+    `${owner}/%`,
     `sitemaps/sitemap.xml`,
   ];
 
