@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { requireConfiguration } from "./middleware/config";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { securityHeadersMiddleware } from "./middleware/headers";
@@ -51,6 +52,7 @@ const api = new Hono<AppEnv>()
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)
+  .use(requireConfiguration)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

@@ -1,3 +1,4 @@
 export * from "./clock";
 export * from "./users";
 export * from "./listings";
+export * from "./images";

@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { InferRequestType } from "hono/client";
+import type { OwnerStatus } from "../../domain/listing-lifecycle";
 import type { ListingFormInput } from "../../domain/schemas/listing";
 import { api, call, type SuccessBody } from "./client";
 
@@ -12,7 +12,7 @@ export type ListingPage = Body<(typeof api.listings)[":id"]["$get"]>;
 export type OwnListing = Body<(typeof api.me.listings)[":id"]["$get"]>;
 
 /** The states a seller may set (POST /api/listings/:id/status). */
-export type OwnerStatus = InferRequestType<(typeof api.listings)[":id"]["status"]["$post"]>["json"]["status"];
+export type { OwnerStatus };
 
 /** POST /api/images: the key the server chose and the type it read from the bytes. */
 export type UploadedImage = Body<typeof api.images.$post>;

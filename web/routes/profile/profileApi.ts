@@ -29,16 +29,17 @@ export function applyProfile(queryClient: QueryClient, profile: Profile): void {
   );
 }
 
-export function deleteAccount(): Promise<void> {
-  return call(api.me.$delete());
+/** DELETE /api/me with the password again (decision 019). */
+export function deleteAccount(password: string): Promise<void> {
+  return call(api.me.$delete({ json: { password } }));
 }
 
 /**
- * GET /api/me/export through the API client (so an expired access cookie is refreshed first, which
- * a plain link cannot do), saved as a JSON file.
+ * POST /api/me/export with the password again, through the API client (so an expired access cookie
+ * is refreshed first, which a plain link cannot do), saved as a JSON file.
  */
-export async function downloadMyData(): Promise<void> {
-  const data = await call(api.me.export.$get());
+export async function downloadMyData(password: string): Promise<void> {
+  const data = await call(api.me.export.$post({ json: { password } }));
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
