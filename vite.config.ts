@@ -3,8 +3,10 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), cloudflare()],
+export default defineConfig(({ command }) => ({
+  // `npm run dev` runs the Worker in local mode (dev outbox, built-in JWT fallback); the build that
+  // `wrangler deploy` ships keeps wrangler.toml's production default (docs/decisions/018).
+  plugins: [react(), tailwindcss(), cloudflare(command === "serve" ? { config: { vars: { APP_ENV: "local" } } } : {})],
   build: {
     // Keep the first load small: vendor code in its own long-cached chunk, routes split lazily.
     rollupOptions: {
@@ -16,4 +18,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -1,12 +1,13 @@
-import { lazy, type ComponentType } from "react";
+import { lazy, type ComponentType, type ReactElement } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { RequireAuth } from "./components/RequireAuth";
 import { RootLayout } from "./components/layout/RootLayout";
 import { NotFound } from "./routes/fallback/NotFound";
+import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess, type PageRouteId } from "../domain/routes";
 
 /*
- * The route table of spec part 2 §2 (plus /my-listings and /favoritter); domain/routes.ts holds the
- * same list for the Worker's real 404s — change both together.
+ * The routes come from the route table in domain/routes.ts (paths and who may see them), which also
+ * drives the Worker's real 404s, robots.txt and the sitemap; this file gives each route its page.
  *
  * Declarative routes (<Routes>) rather than the data router: the data router costs about 17 KB of
  * gzipped JavaScript on the first load and we use none of its loaders or actions
@@ -35,44 +36,56 @@ const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
 
-/** The whole route tree; tests render it inside a MemoryRouter. */
+/** The page of every route in the table; TypeScript refuses a table entry without one. */
+const PAGES: Record<PageRouteId, ReactElement> = {
+  home: <HomePage />,
+  auth: <AuthPage />,
+  authCallback: <CallbackPage />,
+  search: <SearchPage />,
+  listingBySlug: <SlugListingPage />,
+  listingById: <ListingByIdPage />,
+  testNotifications: <Placeholder title="Test av varsler" />,
+  paymentSuccess: <Placeholder title="Betaling" />,
+  paymentDetails: <Placeholder title="Betalingsdetaljer" />,
+  about: <AboutPage />,
+  contact: <ContactPage />,
+  privacy: <PrivacyPage />,
+  profile: <ProfilePage />,
+  profileNorwegian: <ProfilePage />,
+  messages: <Placeholder title="Meldinger" />,
+  chat: <Placeholder title="Samtale" />,
+  editListingIndex: <Navigate to="/profile" replace />,
+  editListing: <EditListingPage />,
+  tradeOffer: <Placeholder title="Foreslå bytte" />,
+  tradeHistory: <Placeholder title="Byttehistorikk" />,
+  createListing: <CreateListingPage />,
+  myListings: <MyListingsPage />,
+  favourites: <FavouritesPage />,
+  moderation: <Placeholder title="Moderering" />,
+};
+
+/** The guard a visitor meets on each kind of route (domain/routes.ts `access`). */
+const GUARDS: Record<Exclude<PageAccess, "open">, ReactElement> = {
+  "login-redirect": <RequireAuth signedOut="redirect" />,
+  "login-toast": <RequireAuth signedOut="toast-redirect" toastMessage={CREATE_LISTING_LOGIN_MESSAGE} />,
+  "login-form": <RequireAuth signedOut="form" />,
+};
+
+function pagesWith(access: PageAccess) {
+  return PAGE_ROUTE_IDS.filter((id) => PAGE_ROUTES[id].access === access).map((id) => (
+    <Route key={id} path={PAGE_ROUTES[id].path} element={PAGES[id]} />
+  ));
+}
+
+/** The whole route tree, built from the route table; tests render it inside a MemoryRouter. */
 export const routes = (
   <Route element={<RootLayout />}>
-    <Route index element={<HomePage />} />
-    <Route path="auth" element={<AuthPage />} />
-    <Route path="auth/callback" element={<CallbackPage />} />
-    <Route path="search" element={<SearchPage />} />
-    <Route path="annonse/:slug" element={<SlugListingPage />} />
-    <Route path="listing/:id" element={<ListingByIdPage />} />
-    <Route path="test-notifications" element={<Placeholder title="Test av varsler" />} />
-    <Route path="payment-success" element={<Placeholder title="Betaling" />} />
-    <Route path="betaling-fullfort" element={<Placeholder title="Betalingsdetaljer" />} />
-    <Route path="om-oss" element={<AboutPage />} />
-    <Route path="kontakt" element={<ContactPage />} />
-    <Route path="personvern" element={<PrivacyPage />} />
-
-    {/* Login required; the spec sends visitors to /auth on these. */}
-    <Route element={<RequireAuth signedOut="redirect" />}>
-      <Route path="profile" element={<ProfilePage />} />
-      <Route path="min-profil" element={<ProfilePage />} />
-      <Route path="messages" element={<Placeholder title="Meldinger" />} />
-      <Route path="chat/:conversationId" element={<Placeholder title="Samtale" />} />
-      <Route path="edit-listing" element={<Navigate to="/profile" replace />} />
-      <Route path="edit-listing/:listingId" element={<EditListingPage />} />
-      <Route path="trade-offer/:listingId" element={<Placeholder title="Foreslå bytte" />} />
-      <Route path="trade-history" element={<Placeholder title="Byttehistorikk" />} />
-    </Route>
-    {/* Login required; visitors get a toast and /auth. */}
-    <Route element={<RequireAuth signedOut="toast-redirect" toastMessage={CREATE_LISTING_LOGIN_MESSAGE} />}>
-      <Route path="create-listing" element={<CreateListingPage />} />
-    </Route>
-    {/* Login required; the sign-in form stands in for the page. */}
-    <Route element={<RequireAuth signedOut="form" />}>
-      <Route path="my-listings" element={<MyListingsPage />} />
-      <Route path="favoritter" element={<FavouritesPage />} />
-      <Route path="moderation" element={<Placeholder title="Moderering" />} />
-    </Route>
-
+    {pagesWith("open")}
+    {(Object.keys(GUARDS) as (keyof typeof GUARDS)[]).map((access) => (
+      <Route key={access} element={GUARDS[access]}>
+        {pagesWith(access)}
+      </Route>
+    ))}
     <Route path="*" element={<NotFound />} />
   </Route>
 );

@@ -3,8 +3,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { requireConfiguration } from "./middleware/config";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
+import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
@@ -53,12 +55,8 @@ const api = new Hono<AppEnv>()
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    c.header("X-Frame-Options", "DENY");
-  })
+  .use(securityHeadersMiddleware)
+  .use(requireConfiguration)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

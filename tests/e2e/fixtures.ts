@@ -8,6 +8,9 @@
 //   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
 // - Uncaught page errors (`pageerror`) fail the test unless it opts out:
 //     test.use({ allowPageErrors: true })
+// - Content-Security-Policy violations (the browser's console report and the page's
+//   `securitypolicyviolation` event) and Permissions-Policy header errors always fail the test: every
+//   page must work under the policy (docs/decisions/024-content-security-policy.md).
 // - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
 //   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
 import AxeBuilder from "@axe-core/playwright";
@@ -16,6 +19,8 @@ import type { AxeResults, Result } from "axe-core";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
+/** The browser's console reports of a blocked resource or a malformed policy header. */
+const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy|Permissions Policy/i;
 /** How long a page may keep the network busy before it is scanned anyway. */
 const SETTLE_TIMEOUT_MS = 5_000;
 
@@ -61,6 +66,21 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       let closing = false;
 
       page.on("pageerror", (error) => pageErrors.push(error));
+
+      const policyViolations: string[] = [];
+      page.on("console", (message) => {
+        if (POLICY_MESSAGE.test(message.text())) policyViolations.push(`${page.url()}: [console ${message.type()}] ${message.text()}`);
+      });
+      // Bindings and init scripts come from the test driver, which the page's CSP does not govern.
+      await page.exposeBinding("__e2eReportPolicyViolation", ({ frame }, report: string) => {
+        policyViolations.push(`${frame.url()}: [securitypolicyviolation] ${report}`);
+      });
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          const report = `${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`;
+          void (window as unknown as { __e2eReportPolicyViolation: (r: string) => Promise<void> }).__e2eReportPolicyViolation(report);
+        });
+      });
 
       const scan = async (reason: string) => {
         if (!axeScan || page.isClosed()) return;
@@ -130,6 +150,9 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       await enqueue("end of test");
       closing = true;
 
+      if (policyViolations.length > 0) {
+        throw new Error(`Content-Security-Policy / Permissions-Policy violations:\n${policyViolations.map((v) => `  - ${v}`).join("\n")}`);
+      }
       if (findings.length > 0) {
         await attachJson(testInfo, "axe-violations.json", findings);
         throw new Error(`Accessibility violations (serious/critical, ${AXE_TAGS.join(", ")}):\n${formatFindings(findings)}`);

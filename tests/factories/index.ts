@@ -2,3 +2,4 @@ export * from "./clock";
 export * from "./users";
 export * from "./listings";
 export * from "./analytics";
+export * from "./images";

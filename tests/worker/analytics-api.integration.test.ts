@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { osloDay } from "../../domain/format";
 import { app } from "../../worker/app";
 import type { Actor } from "../../worker/env";
-import { ANALYTICS_RATE_RULE } from "../../worker/routes/analytics";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { getListingAnalytics } from "../../worker/services/analytics-stats";
 import { createListing, createUser, eventBody, sessionBody, viewBody } from "../factories";
 import { Client, errorOf, ORIGIN } from "./support/http";
@@ -91,10 +91,10 @@ describe("ingest endpoints", () => {
 
   it("rate limits per IP with Retry-After, before validating", async () => {
     const ip = freshIp();
-    const now = Math.floor(Date.now() / 1000);
-    const windowStart = now - (now % ANALYTICS_RATE_RULE.windowSeconds);
+    const rule = RATE_RULES.analyticsAddress;
+    // The address's allowance used up, as earlier requests would have left it.
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${ANALYTICS_RATE_RULE.scope}:${ip}`, windowStart, ANALYTICS_RATE_RULE.limit)
+      .bind(`${rule.scope}:${ip}`, Date.now() - 1000, rule.limit)
       .run();
 
     const limited = await post("/api/analytics/listing-views", viewBody({ listingId: LISTING }), { "CF-Connecting-IP": ip });

@@ -8,21 +8,17 @@ import {
   searchTrackSchema,
 } from "../../domain/schemas/analytics";
 import type { AppEnv } from "../env";
-import { enforceRateLimit, type RateRule } from "../lib/rate-limit";
+import { RATE_RULES } from "../../domain/rate-limits";
+import { getDb } from "../db/client";
+import { enforceRateLimit } from "../services/rate-limit";
 import { clientIp } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enqueueAnalytics } from "../services/analytics-ingest";
 import { getListingAnalytics, ownListingsStats } from "../services/analytics-stats";
 
-/**
- * A browser sends a session, an events flush every 5 s and a few listing-view reports per minute;
- * 600 a minute per IP leaves room for a household or a school behind one address.
- */
-export const ANALYTICS_RATE_RULE: RateRule = { scope: "analytics:ip", limit: 600, windowSeconds: 60 };
-
 const limited = createMiddleware<AppEnv>(async (c, next) => {
-  await enforceRateLimit(c.env.DB, ANALYTICS_RATE_RULE, clientIp(c));
+  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientIp(c));
   await next();
 });
 

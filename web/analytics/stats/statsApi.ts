@@ -1,7 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { LISTING_ANALYTICS_DEFAULT_DAYS } from "../../../domain/analytics";
-import type { ListingAnalytics, ListingStatsSummary } from "../../../domain/schemas/analytics";
-import { apiFetch } from "../../api/client";
+import { api, call } from "../../api/client";
 
 // Under "me": sign-out removes the signed-in user's data, statistics included.
 export const statsKeys = {
@@ -13,7 +12,7 @@ export const statsKeys = {
 export const listingStatsQuery = (listingId: string, days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
   queryOptions({
     queryKey: statsKeys.listing(listingId, days),
-    queryFn: ({ signal }) => apiFetch<ListingAnalytics>(`/api/analytics/listings/${encodeURIComponent(listingId)}?days=${days}`, { signal }),
+    queryFn: ({ signal }) => call(api.analytics.listings[":id"].$get({ param: { id: encodeURIComponent(listingId) }, query: { days: String(days) } }, { init: { signal } })),
     staleTime: 60_000,
   });
 
@@ -21,6 +20,6 @@ export const listingStatsQuery = (listingId: string, days: number = LISTING_ANAL
 export const ownListingsStatsQuery = (days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
   queryOptions({
     queryKey: statsKeys.summary(days),
-    queryFn: ({ signal }) => apiFetch<ListingStatsSummary[]>(`/api/analytics/my-listings?days=${days}`, { signal }),
+    queryFn: ({ signal }) => call(api.analytics["my-listings"].$get({ query: { days: String(days) } }, { init: { signal } })),
     staleTime: 60_000,
   });

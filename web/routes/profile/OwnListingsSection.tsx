@@ -6,6 +6,7 @@ import { useEffect, useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
+import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import {
   deleteListing,
@@ -13,7 +14,6 @@ import {
   listingKeys,
   ownListingsQuery,
   setListingStatus,
-  type OwnerStatus,
 } from "../../api/listings";
 import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -22,16 +22,6 @@ import { cn } from "../../lib/cn";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { OwnListingStats } from "../../analytics/stats/OwnListingStats";
-
-/** What the seller may change a listing to (the Worker's OWNER_TRANSITIONS; DESIGN "Listing lifecycle"). */
-export const OWNER_TRANSITIONS: Record<ListingStatus, OwnerStatus[]> = {
-  active: ["reserved", "sold", "given_away"],
-  reserved: ["active", "sold", "given_away"],
-  sold: ["active"],
-  given_away: ["active"],
-  traded: [],
-  deleted: [],
-};
 
 /** The precise lifecycle state beside "Aktiv"/"Inaktiv". */
 export const STATUS_BADGES: Partial<Record<ListingStatus, string>> = {
@@ -60,7 +50,7 @@ const menuItemClasses =
 
 /** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
 export function statusLabel(listing: Pick<ListingCard, "status" | "is_hidden">): "Aktiv" | "Inaktiv" {
-  return listing.status === "active" && !listing.is_hidden ? "Aktiv" : "Inaktiv";
+  return isListedListing({ status: listing.status, is_hidden: !!listing.is_hidden }) ? "Aktiv" : "Inaktiv";
 }
 
 /** The profile's "Mine annonser (n)": the owner's listings with view, edit, status and delete. */

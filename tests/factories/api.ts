@@ -1,0 +1,117 @@
+// Response bodies exactly as the Worker sends them, for the web tests' fake fetch. Their types come
+// from the Worker's routes (AppType through Hono's client types), and
+// tests/worker/response-shapes.integration.test.ts compares each builder with the real answer of its
+// endpoint, so a web test cannot fake a shape the Worker never sends. No Workers runtime here: the
+// web tests (jsdom) import this file too.
+import type { hc, InferResponseType } from "hono/client";
+import type { ApiErrorBody, ErrorCode } from "../../domain/errors";
+import type { AppType } from "../../worker/app";
+
+type Api = ReturnType<typeof hc<AppType>>;
+
+export type SessionBody = InferResponseType<Api["auth"]["session"]["$get"], 200>;
+export type SiteConfigBody = InferResponseType<Api["config"]["$get"], 200>;
+export type HomeBody = InferResponseType<Api["home"]["$get"], 200>;
+export type ListingCardBody = HomeBody["newest"][number];
+export type ListingPageBody = InferResponseType<Api["listings"][":id"]["$get"], 200>;
+export type OwnListingBody = InferResponseType<Api["me"]["listings"][":id"]["$get"], 200>;
+export type ProfileBody = InferResponseType<Api["me"]["$get"], 200>;
+export type SearchBody = InferResponseType<Api["search"]["$get"], 200>;
+export type SearchRowBody = SearchBody["rows"][number];
+
+export const TEST_USER_ID = "11111111-1111-4111-8111-111111111111";
+export const TEST_SELLER_ID = "22222222-2222-4222-8222-222222222222";
+
+/** GET /api/auth/session: the access cookie's expiry is epoch seconds (15 minutes from now). */
+export function sessionBody(overrides: { user?: Partial<SessionBody["user"]>; expires_at?: number } = {}): SessionBody {
+  return {
+    user: { id: TEST_USER_ID, email: "kari@example.no", display_name: "Kari", role: "user", ...overrides.user },
+    expires_at: overrides.expires_at ?? Math.floor(Date.now() / 1000) + 15 * 60,
+  };
+}
+
+/** GET /api/config (the values of wrangler.toml's [vars]). */
+export function siteConfigBody(overrides: Partial<SiteConfigBody> = {}): SiteConfigBody {
+  return {
+    appName: "Lekebytte",
+    contactEmail: "hei@lekebytte.no",
+    contactPhone: "+47 22 12 34 56",
+    contactAddress: "Storgata 1, 0155 Oslo",
+    ...overrides,
+  };
+}
+
+let counter = 0;
+
+/** A listing as cards and lists carry it (home, search, favourites, own listings). */
+export function listingCardBody(overrides: Partial<ListingCardBody> = {}): ListingCardBody {
+  counter += 1;
+  const id = `0000000${counter}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`.slice(-36);
+  return {
+    id,
+    user_id: TEST_SELLER_ID,
+    title: `Lego Duplo brannstasjon ${counter}`,
+    price: 250,
+    is_free: false,
+    is_trade_offer: false,
+    condition_rating: 4,
+    category: "lego",
+    age_range: "3-5 år",
+    postal_code: "0155",
+    images: [],
+    status: "active",
+    seo_slug: `lego-duplo-brannstasjon-${counter}-000000`,
+    pricing_mode: "standard",
+    payment_enabled: false,
+    created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** GET /api/listings/:id and /by-slug/:slug: the detail, its seller and more from the seller. */
+export function listingPageBody(overrides: Partial<ListingPageBody> = {}): ListingPageBody {
+  const card = listingCardBody({ images: ["u2/a.jpg", "u2/b.jpg"], ...overrides });
+  return {
+    ...card,
+    description: "Komplett sett.\nLite brukt.",
+    updated_at: card.created_at,
+    place_name: "OSLO",
+    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z" },
+    more_from_seller: [],
+    ...overrides,
+  };
+}
+
+/** GET /api/me/listings/:id: the owner's listing with its description (the edit form). */
+export function ownListingBody(overrides: Partial<OwnListingBody> = {}): OwnListingBody {
+  return { ...listingCardBody({ user_id: TEST_USER_ID, images: ["u1/a.jpg", "u1/b.jpg"] }), description: "Fin stand", ...overrides };
+}
+
+/** GET /api/home. */
+export function homeBody(overrides: Partial<HomeBody> = {}): HomeBody {
+  return { newest: [], free: [], trade: [], ...overrides };
+}
+
+/** GET /api/search: `rows` cards with their rank. */
+export function searchBody(rows: ListingCardBody[], total = rows.length, totalCapped = false): SearchBody {
+  return { rows: rows.map((row) => ({ ...row, search_rank: 0 })), total, total_capped: totalCapped };
+}
+
+/** GET /api/me: the signed-in user's account and profile. */
+export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
+  return {
+    user_id: TEST_USER_ID,
+    email: "kari@example.no",
+    display_name: "Kari",
+    postal_code: "0155",
+    role: "user",
+    stripe_account_id: null,
+    created_at: "2024-03-05T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** The one error envelope of every API error. */
+export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ApiErrorBody {
+  return { error: { code, message, ...(fields ? { fields } : {}) } };
+}
