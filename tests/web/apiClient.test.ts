@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, apiFetch } from "../../web/api/client";
-import { fetchSession } from "../../web/api/session";
+import { fetchSession, sessionExpiresAtMs } from "../../web/api/session";
 import { jsonResponse, mockFetch } from "./utils";
 
 describe("apiFetch", () => {
@@ -32,6 +32,20 @@ describe("apiFetch", () => {
 });
 
 describe("fetchSession", () => {
+  it("a visitor's check is a normal answer: 200 with null, and no refresh", async () => {
+    const fetch = mockFetch(() => jsonResponse(null));
+    await expect(fetchSession()).resolves.toBeNull();
+    expect(fetch.mock.calls.map((c) => c[0])).toEqual(["/api/auth/session"]);
+  });
+
+  it("returns the signed-in session with its expiry in Unix seconds", async () => {
+    const session = { user: { id: "u", email: "kari@example.no", display_name: "Kari", role: "user" }, expires_at: 1_900_000_000 };
+    mockFetch(() => jsonResponse(session));
+    const result = await fetchSession();
+    expect(result).toEqual(session);
+    expect(sessionExpiresAtMs(result!)).toBe(1_900_000_000_000);
+  });
+
   it("treats 401, 404 and network errors as signed out", async () => {
     mockFetch(() => jsonResponse({ error: { code: "UNAUTHENTICATED", message: "Du er ikke logget inn" } }, 401));
     await expect(fetchSession()).resolves.toBeNull();

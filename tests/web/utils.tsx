@@ -17,7 +17,7 @@ export const testConfig: SiteConfig = {
 export function sessionFor(role: SessionUser["role"] = "user"): Session {
   return {
     user: { id: "11111111-1111-4111-8111-111111111111", email: "kari@example.no", display_name: "Kari", role },
-    expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+    expires_at: Math.floor(Date.now() / 1000) + 15 * 60,
   };
 }
 

@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { ListingCard, ListingDetail, ListingFormInput } from "../../domain/schemas/listing";
 import { apiFetch, ApiError, refreshSessionOnce } from "./client";
+import { preloadedData } from "./preloaded";
 
 /** GET /api/listings/:id and /by-slug/:slug: the detail plus up to 4 more active listings from the seller. */
 export type ListingPage = ListingDetail & { more_from_seller: ListingCard[] };
@@ -23,6 +24,7 @@ export const listingQuery = (id: string) =>
   queryOptions({
     queryKey: listingKeys.byId(id),
     queryFn: ({ signal }) => apiFetch<ListingPage>(`/api/listings/${encodeURIComponent(id)}`, { signal }),
+    ...preloadedData<ListingPage>(`/api/listings/${encodeURIComponent(id)}`),
   });
 
 export const listingBySlugQuery = (slug: string) =>

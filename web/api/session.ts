@@ -9,16 +9,15 @@ export interface SessionUser {
   role: Role;
 }
 
+/** GET /api/auth/session when someone is signed in (sign-in, callback and refresh answer the same fields). */
 export interface Session {
   user: SessionUser;
-  /** When the access cookie expires: Unix seconds (the Worker's form) or an ISO date. */
-  expires_at: string | number;
+  /** When the access cookie expires, in Unix seconds. */
+  expires_at: number;
 }
 
 export function sessionExpiresAtMs(session: Pick<Session, "expires_at">): number {
-  const value = session.expires_at;
-  if (typeof value === "number") return value < 1e12 ? value * 1000 : value;
-  return Date.parse(value);
+  return session.expires_at * 1000;
 }
 
 function isSession(value: unknown): value is Session {
@@ -37,10 +36,14 @@ export interface SignInBody {
   password: string;
 }
 
-/** The current session, or null when signed out (401, 404 and network failures count as signed out). */
+/**
+ * The current session, or null when signed out. A visitor's check answers 200 with `null`; 401 means
+ * session cookies that no longer work, which apiFetch refreshes once (then 401 is signed out too).
+ * 404 and network failures count as signed out.
+ */
 export async function fetchSession(): Promise<Session | null> {
   try {
-    return await apiFetch<Session>("/api/auth/session");
+    return await apiFetch<Session | null>("/api/auth/session");
   } catch (error) {
     if (isApiError(error) && (error.status === 401 || error.status === 404 || error.code === "NETWORK")) return null;
     throw error;

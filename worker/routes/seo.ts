@@ -6,7 +6,9 @@ import { getListingDetail, resolveSlug } from "../services/listings";
 import { jsonForScript } from "../lib/html";
 import { headTags, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
 import { sitemapResponse } from "../services/sitemap";
+import { siteConfig } from "./config";
 import { fetchShell, notFoundPage } from "./pages";
+import { listingImagePath, withPreload } from "./preload";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -28,7 +30,12 @@ export const seoRoutes = new Hono<AppEnv>()
 
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
     const page = await fetchShell(c.env, url, c.req.raw.headers);
-    const rewritten = new HTMLRewriter()
+    const firstKey = listing.images.find((k) => k.length > 0);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env) },
+      image: firstKey ? listingImagePath(firstKey) : undefined,
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })
       .on("head", {
