@@ -23,7 +23,11 @@ export function RootLayout() {
         Hopp til innhold
       </a>
       <Header />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/*
+        At least a screen tall: while a page's code or data loads the main area keeps its height, so
+        the footer never shows in the first screen and never jumps down when the page arrives.
+      */}
+      <main id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
         {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
         <ErrorBoundary key={location.pathname}>
           <Suspense fallback={<PageSpinner />}>

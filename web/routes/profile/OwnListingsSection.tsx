@@ -40,21 +40,21 @@ export const STATUS_BADGES: Partial<Record<ListingStatus, string>> = {
   traded: "Byttet",
 };
 
-function transitionLabel(from: ListingStatus, to: OwnerStatus): string {
+export function transitionLabel(from: ListingStatus, to: OwnerStatus): string {
   if (to === "reserved") return "Marker som reservert";
   if (to === "sold") return "Marker som solgt";
   if (to === "given_away") return "Marker som gitt bort";
   return from === "reserved" ? "Fjern reservasjon" : "Aktiver igjen";
 }
 
-const DONE_TEXT: Record<OwnerStatus, string> = {
+export const DONE_TEXT: Record<OwnerStatus, string> = {
   active: "Annonsen er aktiv igjen",
   reserved: "Annonsen er markert som reservert",
   sold: "Annonsen er markert som solgt",
   given_away: "Annonsen er markert som gitt bort",
 };
 
-const menuItemClasses =
+export const menuItemClasses =
   "flex min-h-11 w-full cursor-pointer items-center rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
 
 /** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
