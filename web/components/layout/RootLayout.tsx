@@ -1,16 +1,17 @@
 import { Suspense, useEffect } from "react";
-import { Outlet, useLocation, useNavigationType } from "react-router-dom";
+import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { signOutState } from "../../lib/signOutState";
+import { useScrollRestoration } from "../../lib/useScrollRestoration";
 import { useSessionKeepAlive } from "../../lib/useSessionKeepAlive";
 
 export function RootLayout() {
   useSessionKeepAlive();
   const location = useLocation();
-  useScrollToTop(location.key);
+  useScrollRestoration();
   // A sign-out's navigation has rendered its target: guards may redirect again.
   useEffect(() => signOutState.end(), [location.key]);
 
@@ -38,12 +39,4 @@ export function RootLayout() {
       <Footer />
     </div>
   );
-}
-
-/** New pages start at the top; back and forward keep the browser's own scroll restoration. */
-function useScrollToTop(key: string): void {
-  const navigationType = useNavigationType();
-  useEffect(() => {
-    if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
-  }, [key, navigationType]);
 }

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
+import { useLocation, useNavigate, useNavigationType } from "react-router-dom";
 import { SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import { resultCountText, type SearchRow } from "../../../domain/schemas/search";
 import { ListingCard } from "../../components/ListingCard";
@@ -10,6 +10,7 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
 import {
   clearFilters,
@@ -71,9 +72,13 @@ export function SearchPage() {
 
   const inputRef = useRef<HTMLInputElement>(null);
   // Someone who opens a bare /search (the header's search box) came to type.
-  const [focusOnArrival] = useState(() => state.focusSearch === true || location.search === "");
+  // Not when Back returns to the results scrolled down: the visitor goes on where they were.
+  const navigationType = useNavigationType();
+  const [focusOnArrival] = useState(
+    () => !returnsScrolled(location, navigationType) && (state.focusSearch === true || location.search === ""),
+  );
   useEffect(() => {
-    if (focusOnArrival) inputRef.current?.focus();
+    if (focusOnArrival) inputRef.current?.focus({ preventScroll: true });
   }, [focusOnArrival]);
 
   function submitText(event: FormEvent<HTMLFormElement>) {
