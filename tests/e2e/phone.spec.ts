@@ -129,3 +129,45 @@ test("a visitor's pages log no console errors (the session check is a normal ans
   expect(sessionStatuses.length).toBeGreaterThan(0);
   expect(sessionStatuses.every((status) => status === 200)).toBe(true);
 });
+
+test("the create wizard: Back goes one step back, and a reload offers the draft with its text and photo", async ({ page }) => {
+  const signIn = await page.request.post("/api/auth/signin", { data: { email: "sofie@lekebytte.test", password: "lekebytte123" } });
+  expect(signIn.status()).toBe(200);
+  await page.goto("/create-listing");
+  await expect(page.getByText("Steg 1 av 4")).toBeVisible();
+  const png = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAFklEQVR4nGP4z8DwHwkxIHNQOAxIHABl3R3jTW+5tgAAAABJRU5ErkJggg==",
+    "base64",
+  );
+  await page.getByLabel("Velg bilder").setInputFiles([{ name: "kloss.png", mimeType: "image/png", buffer: png }]);
+  const photo = page.getByRole("img", { name: "Bilde 1: kloss.png" });
+  await expect(photo).toBeVisible();
+  await expect(page.getByText("Laster opp...")).toHaveCount(0);
+  await page.getByRole("button", { name: "Neste" }).click();
+  await expect(page.getByText("Steg 2 av 4")).toBeVisible();
+  await page.getByLabel("Tittel").fill("Utkast fra e2e");
+
+  // The browser's Back: one step back, the photo still there; Forward: the title still there.
+  await page.goBack();
+  await expect(page.getByText("Steg 1 av 4")).toBeVisible();
+  await expect(photo).toBeVisible();
+  await page.goForward();
+  await expect(page.getByText("Steg 2 av 4")).toBeVisible();
+  await expect(page.getByLabel("Tittel")).toHaveValue("Utkast fra e2e");
+
+  // A reload: the draft is offered and continues where it was.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Vil du fortsette på utkastet ditt?" })).toBeVisible();
+  await page.getByRole("button", { name: "Fortsett der du slapp" }).click();
+  await expect(page.getByText("Steg 2 av 4")).toBeVisible();
+  await expect(page.getByLabel("Tittel")).toHaveValue("Utkast fra e2e");
+
+  // Leaving and coming back: offered again; discarding deletes the uploaded photo.
+  await page.goto("/");
+  await page.goto("/create-listing");
+  const deleted = page.waitForResponse((r) => r.request().method() === "DELETE" && new URL(r.url()).pathname.startsWith("/api/images/"));
+  await page.getByRole("button", { name: "Forkast utkastet" }).click();
+  expect((await deleted).status()).toBe(204);
+  await expect(page.getByText("Steg 1 av 4")).toBeVisible();
+  await expect(page.getByRole("img", { name: "Bilde 1: kloss.png" })).toHaveCount(0);
+});
