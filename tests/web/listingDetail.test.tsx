@@ -167,7 +167,7 @@ describe("listing detail: actions", () => {
     expect(screen.queryByRole("button", { name: "Foreslå bytte" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Send melding" })).not.toBeInTheDocument();
 
-    await user.click(within(tools).getByRole("button", { name: "Endre status" }));
+    await user.click(within(tools).getByRole("button", { name: "Status" }));
     const items = (await screen.findAllByRole("menuitem")).map((item) => item.textContent);
     expect(items).toEqual(["Marker som reservert", "Marker som solgt", "Marker som gitt bort"]);
   });
@@ -182,7 +182,7 @@ describe("listing detail: actions", () => {
       }
       if (url === `/api/listings/${page.id}`) return jsonResponse(current);
     });
-    await user.click(await screen.findByRole("button", { name: "Endre status" }));
+    await user.click(await screen.findByRole("button", { name: "Status" }));
     await user.click(await screen.findByRole("menuitem", { name: "Marker som solgt" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Annonsen er markert som solgt"));
     expect(fetch.mock.calls.some(([url, init]) => url === `/api/listings/${page.id}/status` && method(init) === "POST")).toBe(true);

@@ -70,6 +70,21 @@ describe("preloaded first screens", () => {
     expect(Object.keys(none)).toEqual(["/api/config"]);
   });
 
+  it("preloads the page's own JavaScript from the build's route-chunks.json, and only our own asset paths", async () => {
+    const home = (await page("/")).html;
+    expect(home).toContain('<link rel="modulepreload" crossorigin href="/assets/HomePage-test.js">');
+    expect(home).toContain('<link rel="modulepreload" crossorigin href="/assets/ListingCard-test.js">');
+
+    const auth = (await page("/auth")).html;
+    expect(auth.match(/rel="modulepreload"/g)).toHaveLength(1);
+    expect(auth).toContain('href="/assets/AuthPage-test.js"');
+    expect(auth).not.toContain("alert(1)");
+    expect(auth).not.toContain("elsewhere.example");
+
+    // A page without its own entry (and unknown pages) preload nothing.
+    expect((await page("/profile")).html).not.toContain("modulepreload");
+  });
+
   it("other pages carry the configuration only, and unknown paths nothing", async () => {
     const auth = await page("/auth");
     expect(auth.status).toBe(200);

@@ -21,6 +21,42 @@ export interface Preload {
   api: Record<string, unknown>;
   /** The image the first screen shows largest (its LCP element), if any. */
   image?: string;
+  /** The page's own JavaScript (its lazily loaded route module and what that imports). */
+  modules?: string[];
+}
+
+/**
+ * Which lazily loaded page module (web/router.tsx) renders a path. Only pages that people open
+ * directly are listed; any other page loads its code as before, one round trip later.
+ */
+const PAGE_MODULES: [RegExp, string][] = [
+  [/^\/$/, "HomePage"],
+  [/^\/search\/?$/, "SearchPage"],
+  [/^\/annonse\/[^/]+\/?$/, "SlugListingPage"],
+  [/^\/listing\/[^/]+\/?$/, "ListingByIdPage"],
+  [/^\/auth\/?$/, "AuthPage"],
+  [/^\/auth\/callback\/?$/, "CallbackPage"],
+  [/^\/om-oss\/?$/, "AboutPage"],
+  [/^\/kontakt\/?$/, "ContactPage"],
+  [/^\/personvern\/?$/, "PrivacyPage"],
+];
+
+/** route-chunks.json from the client build (vite.config.ts), read once per isolate; {} when absent. */
+let routeChunks: Promise<Record<string, string[]>> | undefined;
+
+function loadRouteChunks(env: Bindings, url: URL): Promise<Record<string, string[]>> {
+  routeChunks ??= env.ASSETS.fetch(new Request(new URL("/route-chunks.json", url)))
+    .then(async (res) => (res.ok ? ((await res.json()) as Record<string, string[]>) : {}))
+    .catch(() => ({}));
+  return routeChunks;
+}
+
+/** The JavaScript files of the page at `url`, to preload with the entry. */
+export async function pageModules(env: Bindings, url: URL): Promise<string[]> {
+  const name = PAGE_MODULES.find(([pattern]) => pattern.test(url.pathname))?.[1];
+  if (!name) return [];
+  const files = (await loadRouteChunks(env, url))[name];
+  return Array.isArray(files) ? files.filter((f) => typeof f === "string" && /^\/assets\/[\w.-]+\.js$/.test(f)) : [];
 }
 
 /** Data that is the same for every visitor, so the page stays one response for all. */
@@ -76,8 +112,8 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
 /** What the page at `url` gets inlined: its own first-screen data and the site configuration. */
 export async function preloadFor(env: Bindings, url: URL): Promise<Preload> {
   const entry = PRELOADERS.find((p) => p.pattern.test(url.pathname));
-  const page = entry ? await entry.load(env, url) : { api: {} };
-  return { ...page, api: { ...page.api, "/api/config": siteConfig(env) } };
+  const [page, modules] = await Promise.all([entry ? entry.load(env, url) : { api: {} }, pageModules(env, url)]);
+  return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }
 
 /** The rewriter that writes a preload into a shell (the JSON at the end of <head>, before the app's script runs). */
@@ -86,6 +122,7 @@ export function withPreload(rewriter: HTMLRewriter, preload: Preload): HTMLRewri
     element: (el) => {
       // First in <head>: the browser starts on the photo while it fetches the script and styles.
       if (preload.image) el.prepend(`<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">`, { html: true });
+      for (const file of preload.modules ?? []) el.append(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`, { html: true });
       el.append(`<script id="preloaded-api" type="application/json">${jsonForScript(preload.api)}</script>`, { html: true });
     },
   });

@@ -8,7 +8,7 @@ import { headTags, listingBody, listingMeta, type PreloadedListing } from "../se
 import { sitemapResponse } from "../services/sitemap";
 import { siteConfig } from "./config";
 import { fetchShell, notFoundPage } from "./pages";
-import { listingImagePath, withPreload } from "./preload";
+import { listingImagePath, pageModules, withPreload } from "./preload";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -34,6 +34,7 @@ export const seoRoutes = new Hono<AppEnv>()
     const preload = {
       api: { "/api/config": siteConfig(c.env) },
       image: firstKey ? listingImagePath(firstKey) : undefined,
+      modules: await pageModules(c.env, url),
     };
     const rewritten = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })

@@ -55,14 +55,14 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
 
   return (
     <div role="group" aria-label="Din annonse" className="flex flex-wrap gap-2">
-      <Link to={`/edit-listing/${listing.id}`} className={buttonClasses("secondary", "md", "flex-1")}>
+      <Link to={`/edit-listing/${listing.id}`} className={buttonClasses("secondary", "md", "flex-1 px-3 whitespace-nowrap")}>
         <Pencil aria-hidden="true" className="size-5" />
         Rediger
       </Link>
       {transitions.length > 0 ? (
         <DropdownMenu.Root modal={false}>
-          <DropdownMenu.Trigger disabled={busy} className={buttonClasses("secondary", "md", "flex-1")}>
-            Endre status
+          <DropdownMenu.Trigger disabled={busy} className={buttonClasses("secondary", "md", "flex-1 px-3 whitespace-nowrap")}>
+            Status
             <ChevronDown aria-hidden="true" className="size-5" />
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
@@ -80,7 +80,7 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
         type="button"
         disabled={busy}
         onClick={() => setConfirming(true)}
-        className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl border border-red-200 bg-white px-4 font-semibold text-red-700 hover:bg-red-50 disabled:cursor-not-allowed disabled:text-stone-500"
+        className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl border border-red-200 bg-white px-3 font-semibold whitespace-nowrap text-red-700 hover:bg-red-50 disabled:cursor-not-allowed disabled:text-stone-500"
       >
         <Trash2 aria-hidden="true" className="size-5" />
         Slett
