@@ -29,6 +29,13 @@ interface Figures {
   tbtMs: number;
   cls: number;
   speedIndexMs: number;
+  /** LCP breakdown: from the first byte to the LCP resource's start, its download, and the wait for rendering. */
+  lcpLoadDelayMs: number;
+  lcpLoadMs: number;
+  lcpRenderDelayMs: number;
+  /** JavaScript transferred before the page was measured, and the main thread's busy time (4× CPU slowdown). */
+  scriptKb: number;
+  mainThreadMs: number;
   lcpElement: string;
 }
 
@@ -118,6 +125,10 @@ async function audit(url: string): Promise<Figures> {
     const breakdown = lhr.audits["lcp-breakdown-insight"]?.details as { items?: { type?: string; selector?: string; nodeLabel?: string }[] } | undefined;
     const node = breakdown?.items?.find((item) => item.type === "node");
     const snippet = node ? `${node.selector ?? ""} (${node.nodeLabel ?? ""})` : "";
+    const subparts = (breakdown?.items?.find((item) => item.type === "table") as { items?: { subpart: string; duration: number }[] } | undefined)?.items ?? [];
+    const subpart = (name: string) => subparts.find((p) => p.subpart === name)?.duration ?? 0;
+    const requests = (lhr.audits["network-requests"]?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+    const scriptBytes = requests.filter((r) => r.resourceType === "Script").reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
     return {
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
@@ -126,6 +137,11 @@ async function audit(url: string): Promise<Figures> {
       tbtMs: numeric("total-blocking-time"),
       cls: numeric("cumulative-layout-shift"),
       speedIndexMs: numeric("speed-index"),
+      lcpLoadDelayMs: subpart("resourceLoadDelay"),
+      lcpLoadMs: subpart("resourceLoadDuration"),
+      lcpRenderDelayMs: subpart("elementRenderDelay"),
+      scriptKb: Math.round(scriptBytes / 102.4) / 10,
+      mainThreadMs: numeric("mainthread-work-breakdown"),
       lcpElement: snippet.slice(0, 120),
     };
   } finally {
@@ -145,6 +161,11 @@ function medianOf(runs: Figures[]): Figures {
     tbtMs: m("tbtMs"),
     cls: m("cls"),
     speedIndexMs: m("speedIndexMs"),
+    lcpLoadDelayMs: m("lcpLoadDelayMs"),
+    lcpLoadMs: m("lcpLoadMs"),
+    lcpRenderDelayMs: m("lcpRenderDelayMs"),
+    scriptKb: m("scriptKb"),
+    mainThreadMs: m("mainThreadMs"),
     lcpElement: runs.find((r) => r.lcpMs === lcp)?.lcpElement ?? "",
   };
 }
@@ -158,6 +179,18 @@ function misses(f: Figures): string[] {
   if (f.cls > TARGETS.cls) out.push(`CLS ${f.cls.toFixed(3)} > ${TARGETS.cls}`);
   if (f.lcpMs > TARGETS.lcpMs) out.push(`LCP ${seconds(f.lcpMs)} > ${seconds(TARGETS.lcpMs)}`);
   return out;
+}
+
+/** Where each page's LCP time goes (medians), to name the cause of a miss. */
+function causes(results: PageResult[]): string {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  return [
+    "| page | LCP element | waiting for the resource | its download | render delay after it | JS transferred | main thread busy |",
+    "|---|---|---|---|---|---|---|",
+    ...results.map(({ name, median: f }) =>
+      `| ${name} | ${f.lcpElement.replace(/\|/g, "/")} | ${ms(f.lcpLoadDelayMs)} | ${ms(f.lcpLoadMs)} | ${ms(f.lcpRenderDelayMs)} | ${f.scriptKb} KB | ${ms(f.mainThreadMs)} |`,
+    ),
+  ].join("\n");
 }
 
 function table(results: PageResult[]): string {
@@ -210,7 +243,7 @@ async function main(): Promise<number> {
 
     const when = new Date().toISOString();
     const text = table(results);
-    const lcpElements = results.map((r) => `- ${r.name}: \`${r.median.lcpElement.replace(/`/g, "'")}\``).join("\n");
+    const causeTable = causes(results);
     mkdirSync(RESULTS, { recursive: true });
     writeFileSync(path.join(RESULTS, "pages.json"), `${JSON.stringify({ when, runs: RUNS, targets: TARGETS, results }, null, 2)}\n`);
     writeFileSync(
@@ -224,13 +257,13 @@ async function main(): Promise<number> {
         "",
         text,
         "",
-        "LCP element (median run):",
+        "Where the LCP time goes (medians; Lighthouse's LCP breakdown, time to first byte left out):",
         "",
-        lcpElements,
+        causeTable,
         "",
       ].join("\n"),
     );
-    console.log(`\n${text}\n`);
+    console.log(`\n${text}\n\n${causeTable}\n`);
     log(`written to ${path.relative(ROOT, RESULTS)}/pages.md and pages.json`);
     return 0;
   } finally {
