@@ -15,8 +15,20 @@ import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess, type PageRouteId } from "
  * only the shell; RootLayout wraps the outlet in Suspense and an error boundary.
  */
 function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string): ComponentType {
-  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType })));
+  let loaded: { default: ComponentType } | undefined;
+  const fetchModule = () =>
+    load().then((m) => {
+      loaded = { default: m[name] as ComponentType };
+      return loaded;
+    });
+  // Once the module is here, hand it over synchronously: React then renders the page in the same
+  // pass instead of showing the spinner for a moment (and the first load shows no flash).
+  const Page = lazy(() => (loaded ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>) : fetchModule()));
+  (Page as unknown as { preload: () => Promise<unknown> }).preload = () => (loaded ? Promise.resolve(loaded) : fetchModule());
+  return Page;
 }
+
+type Preloadable = ComponentType & { preload?: () => Promise<unknown> };
 
 const HomePage = page(() => import("./routes/home/HomePage"), "HomePage");
 const AuthPage = page(() => import("./routes/auth/AuthPage"), "AuthPage");
@@ -89,6 +101,31 @@ export const routes = (
     <Route path="*" element={<NotFound />} />
   </Route>
 );
+
+/**
+ * The pages people open directly, so main.tsx can load the current one's code before the first
+ * render (the Worker has already asked the browser to fetch it with <link rel="modulepreload">).
+ */
+const FIRST_PAGES: [RegExp, Preloadable][] = [
+  [/^\/$/, HomePage],
+  [/^\/search\/?$/, SearchPage],
+  [/^\/annonse\/[^/]+\/?$/, SlugListingPage],
+  [/^\/listing\/[^/]+\/?$/, ListingByIdPage],
+  [/^\/auth\/?$/, AuthPage],
+  [/^\/auth\/callback\/?$/, CallbackPage],
+  [/^\/om-oss\/?$/, AboutPage],
+  [/^\/kontakt\/?$/, ContactPage],
+  [/^\/personvern\/?$/, PrivacyPage],
+];
+
+/** Load the code of the page at `pathname` (resolves also when it fails: the router shows the error then). */
+export function preloadPage(pathname: string): Promise<void> {
+  const page = FIRST_PAGES.find(([pattern]) => pattern.test(pathname))?.[1];
+  return (page?.preload?.() ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 export function AppRoutes() {
   return <Routes>{routes}</Routes>;

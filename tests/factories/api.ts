@@ -9,7 +9,7 @@ import type { AppType } from "../../worker/app";
 
 type Api = ReturnType<typeof hc<AppType>>;
 
-export type SessionBody = InferResponseType<Api["auth"]["session"]["$get"], 200>;
+export type SessionBody = NonNullable<InferResponseType<Api["auth"]["session"]["$get"], 200>>;
 export type SiteConfigBody = InferResponseType<Api["config"]["$get"], 200>;
 export type HomeBody = InferResponseType<Api["home"]["$get"], 200>;
 export type ListingCardBody = HomeBody["newest"][number];

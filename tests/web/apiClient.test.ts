@@ -57,6 +57,12 @@ describe("fetchSession", () => {
     expect(msLeft).toBeLessThanOrEqual(15 * 60_000);
   });
 
+  it("a visitor's check is a normal answer: 200 with null, and no refresh", async () => {
+    const fetch = mockFetch(() => jsonResponse(null));
+    await expect(fetchSession()).resolves.toBeNull();
+    expect(fetch.mock.calls.map((c) => c[0])).toEqual(["/api/auth/session"]);
+  });
+
   it("treats 401, 404 and network errors as signed out", async () => {
     mockFetch(unauthenticated);
     await expect(fetchSession()).resolves.toBeNull();

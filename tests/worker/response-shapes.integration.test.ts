@@ -94,7 +94,7 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
   });
 
   it("the error envelope", async () => {
-    const res = await new Client().get("/api/auth/session");
+    const res = await new Client().get("/api/me");
     expect(res.status).toBe(401);
     expect(shapeDifferences(await res.json(), errorBody("UNAUTHENTICATED", "Du er ikke logget inn"))).toEqual([]);
   });

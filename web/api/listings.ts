@@ -2,6 +2,7 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { OwnerStatus } from "../../domain/listing-lifecycle";
 import type { ListingFormInput } from "../../domain/schemas/listing";
 import { api, call, type SuccessBody } from "./client";
+import { preloadedData } from "./preloaded";
 
 type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
 
@@ -31,6 +32,7 @@ export const listingQuery = (id: string) =>
   queryOptions({
     queryKey: listingKeys.byId(id),
     queryFn: ({ signal }) => call(api.listings[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
+    ...preloadedData<ListingPage>(`/api/listings/${encodeURIComponent(id)}`),
   });
 
 export const listingBySlugQuery = (slug: string) =>

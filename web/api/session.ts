@@ -2,8 +2,8 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
 import { api, call, isApiError, onSessionRefreshed, type SuccessBody } from "./client";
 
-/** GET /api/auth/session: the signed-in user and when the access cookie expires (epoch seconds). */
-export type Session = SuccessBody<Awaited<ReturnType<typeof api.auth.session.$get>>>;
+/** GET /api/auth/session when someone is signed in (epoch seconds); a visitor gets `null`. */
+export type Session = NonNullable<SuccessBody<Awaited<ReturnType<typeof api.auth.session.$get>>>>;
 export type SessionUser = Session["user"];
 
 export function sessionExpiresAtMs(session: Pick<Session, "expires_at">): number {
@@ -23,7 +23,11 @@ export function bindSessionRefresh(queryClient: QueryClient): void {
 
 export type SignInBody = InferRequestType<typeof api.auth.signin.$post>["json"];
 
-/** The current session, or null when signed out (401, 404 and network failures count as signed out). */
+/**
+ * The current session, or null when signed out. A visitor's check answers 200 with `null`; 401 means
+ * session cookies that no longer work, which the API client refreshes once (then 401 is signed out too).
+ * 404 and network failures count as signed out.
+ */
 export async function fetchSession(): Promise<Session | null> {
   try {
     return await call(api.auth.session.$get());

@@ -3,7 +3,7 @@ import { callbackSchema, resendSchema, signInSchema, signUpSchema } from "../../
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
-import { clearSessionCookies, readRefreshCookie, setSessionCookies } from "../lib/cookies";
+import { clearSessionCookies, readAccessCookie, readRefreshCookie, setSessionCookies } from "../lib/cookies";
 import { clientIp } from "../lib/request";
 import { validate } from "../lib/validate";
 import { getDb } from "../db/client";
@@ -87,10 +87,20 @@ export const authRoutes = new Hono<AppEnv>()
     clearSessionCookies(c);
     return c.body(null, 204);
   })
+  /**
+   * The current session, or `null` for a visitor: asking whether someone is signed in is a normal
+   * question with two normal answers, so a visitor's check is no error in the browser's console.
+   * Only a request that carries session cookies which no longer work (an expired access token with
+   * a refresh token beside it, a revoked family) answers 401: that session can be refreshed or has
+   * ended, and the web refreshes once on a 401. Without a refresh cookie there is nothing to refresh.
+   */
   .get("/session", (c) => {
     const actor = c.get("actor");
     c.header("Cache-Control", "no-store");
-    if (!actor) throw new AppError("UNAUTHENTICATED");
+    if (!actor) {
+      if (readAccessCookie(c) || readRefreshCookie(c)) throw new AppError("UNAUTHENTICATED");
+      return c.json(null);
+    }
     return c.json({
       user: { id: actor.id, email: actor.email, display_name: actor.displayName, role: actor.role },
       expires_at: actor.accessExpiresAt,

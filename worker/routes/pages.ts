@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv, Bindings } from "../env";
 import { isKnownRoute } from "../../domain/routes";
 import { contentSecurityPolicy, inlineScriptHashes } from "../lib/security-headers";
+import { preloadFor, withPreload } from "./preload";
 
 /**
  * Under `npm run dev` the Vite dev server serves its own modules (/@vite/client, /@react-refresh,
@@ -46,5 +47,11 @@ export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise
 export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
   const url = new URL(c.req.url);
   if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) return c.env.ASSETS.fetch(c.req.raw);
-  return shellWithStatus(c.env, url, c.req.raw.headers, isKnownRoute(url.pathname) ? null : 404, c.req.method === "HEAD");
+  const known = isKnownRoute(url.pathname);
+  const head = c.req.method === "HEAD";
+  if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
+  // The page's first-screen data goes into the shell (routes/preload.ts); it runs beside the shell fetch.
+  const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, url)]);
+  if (!shell.ok) return shell;
+  return withPreload(new HTMLRewriter(), preload).transform(shell);
 });

@@ -16,6 +16,8 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", ETag: sitemap.etag },
   });
 }
+import { siteConfig } from "./config";
+import { listingImagePath, pageModules, withPreload } from "./preload";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -37,7 +39,13 @@ export const seoRoutes = new Hono<AppEnv>()
 
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
     const page = await fetchShell(c.env, url, c.req.raw.headers);
-    const rewritten = new HTMLRewriter()
+    const firstKey = listing.images.find((k) => k.length > 0);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env) },
+      image: firstKey ? listingImagePath(firstKey) : undefined,
+      modules: await pageModules(c.env, url),
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })
       .on("head", {

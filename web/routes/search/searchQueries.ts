@@ -1,6 +1,8 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData } from "@tanstack/react-query";
 import { SEARCH_PAGE_SIZE } from "../../../domain/limits";
+import type { SearchResult } from "../../../domain/schemas/search";
 import { api, call } from "../../api/client";
+import { preloadedData } from "../../api/preloaded";
 import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters";
 
 /** GET /api/search for one page, with the canonical query the URL carries. */
@@ -18,6 +20,11 @@ export const searchResultsQuery = (filters: SearchFilters) =>
     queryKey: ["search", "results", filtersKey(filters)] as const,
     queryFn: ({ pageParam, signal }) => searchPage(filters, pageParam, undefined, signal),
     initialPageParam: 0,
+    // The first page of the address the page was loaded with comes inside the page (Worker preload).
+    ...preloadedData<SearchResult, InfiniteData<SearchResult, number>>(`/api/search?${apiSearchQuery(filters, 0)}`, (first) => ({
+      pages: [first],
+      pageParams: [0],
+    })),
     getNextPageParam: (lastPage, pages) => {
       const loaded = pages.reduce((n, page) => n + page.rows.length, 0);
       // A capped total ("Over 1 000 annonser") means there are more than it says.

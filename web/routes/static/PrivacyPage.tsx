@@ -207,7 +207,12 @@ export function PrivacyPage() {
           «Bare nødvendige». Uten samtykke sender vi ingen statistikk og lagrer ingenting om bruken din.
         </p>
         <h3>Funksjonelle informasjonskapsler</h3>
-        <p>Vi bruker ingen.</p>
+        <p>
+          Vi bruker ingen informasjonskapsler til dette, men nettleseren husker to ting for deg uten å sende dem til oss: hvor
+          langt ned du hadde rullet på forsiden og i søket, så «Tilbake» tar deg dit igjen (<code>lekebytte:scroll</code> i
+          øktlagringen, slettes når du lukker fanen), og en annonse du har begynt å skrive, så den ikke går tapt
+          (<code>lekebytte:listing-draft:…</code> i lokal lagring, slettes når du publiserer eller forkaster utkastet).
+        </p>
         <h3>Informasjonskapsler for markedsføring</h3>
         <p>
           Vi bruker ingen informasjonskapsler for markedsføring, og ingen sporingsverktøy, annonsenettverk eller
