@@ -45,3 +45,8 @@ export function relativeTime(value: string | Date, now: Date = new Date()): stri
 export function currentYear(now: Date = new Date()): number {
   return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
 }
+
+/** The hour (0–23) on Oslo's clock. */
+export function osloHour(d: Date): number {
+  return Number(new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" }).format(d));
+}

@@ -39,6 +39,11 @@ export const RATE_RULES = {
   listingEdit: { scope: "listing-edit:user", limit: 120, windowSeconds: HOUR },
   listingStatus: { scope: "listing-status:user", limit: 120, windowSeconds: HOUR },
   favourite: { scope: "favourite:user", limit: 300, windowSeconds: HOUR },
+  // Saved searches: creating, renaming, changing the alert and deleting, per user; the
+  // unsubscribe link (no sign-in) per address. Its tokens cannot be guessed; the limit only keeps
+  // someone from hammering the HMAC check.
+  savedSearchWrite: { scope: "saved-search:user", limit: 120, windowSeconds: HOUR },
+  unsubscribeAddress: { scope: "unsubscribe:address", limit: 30, windowSeconds: 15 * MINUTE },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

@@ -23,6 +23,7 @@ import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
 import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
+import { savedSearchRoutes } from "./routes/saved-searches";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -51,6 +52,7 @@ const api = new Hono<AppEnv>()
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
   .route("/analytics", analyticsRoutes)
+  .route("/saved-searches", savedSearchRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev", devRoutes);
 

@@ -18,6 +18,9 @@ export type OwnListingBody = InferResponseType<Api["me"]["listings"][":id"]["$ge
 export type ProfileBody = InferResponseType<Api["me"]["$get"], 200>;
 export type SearchBody = InferResponseType<Api["search"]["$get"], 200>;
 export type SearchRowBody = SearchBody["rows"][number];
+export type SavedSearchBody = InferResponseType<Api["saved-searches"]["$get"], 200>[number];
+export type SavedSearchBadgeBody = InferResponseType<Api["saved-searches"]["badge"]["$get"], 200>;
+export type UnsubscribeBody = InferResponseType<Api["saved-searches"]["unsubscribe"]["$post"], 200>;
 
 export const TEST_USER_ID = "11111111-1111-4111-8111-111111111111";
 export const TEST_SELLER_ID = "22222222-2222-4222-8222-222222222222";
@@ -109,6 +112,30 @@ export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
     created_at: "2024-03-05T10:00:00.000Z",
     ...overrides,
   };
+}
+
+/** GET /api/saved-searches: one saved search of the signed-in user. */
+export function savedSearchBody(overrides: Partial<SavedSearchBody> = {}): SavedSearchBody {
+  counter += 1;
+  return {
+    id: `0000000${counter}-bbbb-4bbb-8bbb-bbbbbbbbbbbb`.slice(-36),
+    name: "Lego Duplo",
+    query: "q=duplo&categories=lego",
+    alert: "immediate",
+    new_count: 0,
+    created_at: "2026-03-05T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/** GET /api/saved-searches/badge. */
+export function savedSearchBadgeBody(count = 0): SavedSearchBadgeBody {
+  return { count };
+}
+
+/** POST /api/saved-searches/unsubscribe. */
+export function unsubscribeBody(name = "Lego Duplo"): UnsubscribeBody {
+  return { name };
 }
 
 /** The one error envelope of every API error. */

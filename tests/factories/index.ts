@@ -3,3 +3,4 @@ export * from "./users";
 export * from "./listings";
 export * from "./analytics";
 export * from "./images";
+export * from "./saved-searches";

@@ -4,11 +4,13 @@ import { purgeExpired } from "../services/housekeeping";
 import { notifySearchEngines } from "../services/indexnow";
 import { generateSitemap } from "../services/sitemap";
 import { purgeAnalytics } from "../services/analytics-housekeeping";
+import { runSavedSearchCron } from "../services/saved-search-alerts";
 
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
  * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention) and,
- * on the production host, notify IndexNow.
+ * on the production host, notify IndexNow; then the saved searches' catch-up matching, pending
+ * alerts, daily digest (from 18:00 Oslo) and purge.
  */
 export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
@@ -16,4 +18,5 @@ export async function runScheduled(env: Bindings): Promise<void> {
   await purgeExpired(getDb(env.DB));
   await purgeAnalytics(env, new Date());
   await notifySearchEngines(env, origin);
+  await runSavedSearchCron(env, new Date());
 }

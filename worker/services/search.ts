@@ -103,19 +103,12 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
     };
   }
 
-  // A query with a one- or two-letter word ("nesten ny", "lego 3") is matched as word prefixes
-  // only: the trigram index needs 3 characters, and intersecting it with a short prefix is slow.
-  const wordsOnly = terms.some((t) => t.length < 3);
-  const long = wordsOnly ? [] : terms;
+  const long = textMatch(terms)!.table === "listings_fts_trigram" ? terms : [];
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
   // All matches: substrings in the trigram index, or word prefixes in the word index.
-  // `titleOnly` restricts the terms to the title column (FTS5 column filter).
   const matchAll = (b: (v: unknown) => string, titleOnly = false) => {
-    const terms = long.length ? long.map(quote).join(" ") : words;
-    const expr = titleOnly ? `title : (${terms})` : terms;
-    return long.length
-      ? { from: "listings_fts_trigram f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts_trigram MATCH ${b(expr)}` }
-      : { from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts MATCH ${b(expr)}` };
+    const m = textMatch(terms, titleOnly)!;
+    return { from: `${m.table} f JOIN listing_search_map s ON s.rid = f.rowid`, extra: ` AND ${m.table} MATCH ${b(m.expr)}` };
   };
 
   const count = statement((b) => {
@@ -146,6 +139,27 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   // 0: everything that matches.
   tiers.push(statement((b) => { const m = matchAll(b); return page("0", m.from, m.extra, "f.rowid DESC", b); }));
   return { tiers, count, capped: true };
+}
+
+/** Which FTS5 table matches a search's free text, and the MATCH expression (always bound, never inlined). */
+export interface TextMatch {
+  table: "listings_fts" | "listings_fts_trigram";
+  expr: string;
+}
+
+/**
+ * What "matches the text" means for a search, given its terms (`searchTerms`): every term as a
+ * substring in the trigram index; a query with a one- or two-letter word ("nesten ny", "lego 3")
+ * as word prefixes in the word index instead (the trigram index needs 3 characters, and
+ * intersecting it with a short prefix is slow). `titleOnly` restricts the terms to the title
+ * column (FTS5 column filter). Null without terms. Saved-search matching uses the same function,
+ * so an alert agrees with what /search returns (docs/decisions/040-saved-search-matching.md).
+ */
+export function textMatch(terms: readonly string[], titleOnly = false): TextMatch | null {
+  if (terms.length === 0) return null;
+  const wordsOnly = terms.some((t) => t.length < 3);
+  const expr = wordsOnly ? terms.map((t) => `${quote(t)}*`).join(" ") : terms.map(quote).join(" ");
+  return { table: wordsOnly ? "listings_fts" : "listings_fts_trigram", expr: titleOnly ? `title : (${expr})` : expr };
 }
 
 /** Tiers are nested (a title-word hit is also a title hit and a hit): keep each id's best tier. */
