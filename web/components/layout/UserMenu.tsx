@@ -1,10 +1,15 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import { Bookmark, CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
+import { formatNewCount } from "../../../domain/saved-searches";
 import { Link } from "react-router-dom";
 import type { SessionUser } from "../../api/session";
 import { isModerator } from "../../lib/useSession";
 import { useSignOut } from "../../lib/useSignOut";
+import { savedSearchBadgeQuery } from "../../routes/saved-searches/savedSearchApi";
 import { iconButtonClasses } from "./iconButton";
+
+const badgeClasses = "rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white";
 
 const itemClasses =
   "flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
@@ -13,11 +18,19 @@ const itemClasses =
 export default function UserMenu({ user }: { user: SessionUser }) {
   const handleSignOut = useSignOut();
   const name = user.display_name?.trim() || user.email;
+  // Saved searches with an alert that have new matches since their last visit (decision 041).
+  const newSearches = useQuery(savedSearchBadgeQuery()).data ?? 0;
+  const newLabel = `${formatNewCount(newSearches)} ${newSearches === 1 ? "lagret søk" : "lagrede søk"} med nye treff`;
 
   return (
     <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={iconButtonClasses} aria-label="Min konto">
+      <DropdownMenu.Trigger className={iconButtonClasses} aria-label={newSearches > 0 ? `Min konto, ${newLabel}` : "Min konto"}>
         <CircleUser aria-hidden="true" className="size-6" />
+        {newSearches > 0 ? (
+          <span aria-hidden="true" className={`absolute -top-0.5 -right-0.5 min-w-5 ${badgeClasses}`}>
+            {formatNewCount(newSearches)}
+          </span>
+        ) : null}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content
@@ -43,6 +56,17 @@ export default function UserMenu({ user }: { user: SessionUser }) {
             <Link to="/favoritter">
               <Heart aria-hidden="true" className="size-5" />
               Favoritter
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClasses}>
+            <Link to="/lagrede-sok" aria-label={newSearches > 0 ? `Lagrede søk, ${formatNewCount(newSearches)} med nye treff` : undefined}>
+              <Bookmark aria-hidden="true" className="size-5" />
+              Lagrede søk
+              {newSearches > 0 ? (
+                <span aria-hidden="true" className={`ml-auto min-w-6 px-1.5 ${badgeClasses}`}>
+                  {formatNewCount(newSearches)}
+                </span>
+              ) : null}
             </Link>
           </DropdownMenu.Item>
           {isModerator(user) ? (
