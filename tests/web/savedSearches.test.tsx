@@ -21,7 +21,7 @@ beforeEach(() => {
   toast.toastSuccess.mockReset();
 });
 
-type Handler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response> | undefined;
+type Handler = (url: URL, init: RequestInit | undefined) => Response | undefined | Promise<Response | undefined>;
 
 /** Answers the search and whatever `handler` knows; anything else is a 404 the test would notice. */
 function api(handler: Handler = () => undefined) {
