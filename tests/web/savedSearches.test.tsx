@@ -57,7 +57,7 @@ describe("'Lagre søk' on /search", () => {
     const dialog = await screen.findByRole("dialog", { name: "Lagre søk" });
     expect(dialog).toHaveAccessibleDescription("«duplo» · Lego · Biler · Kun gratis");
     const name = within(dialog).getByLabelText("Navn på søket");
-    expect(name).toHaveValue("duplo, Lego, Biler, Kun gratis");
+    expect(name).toHaveValue("Duplo, Lego, Biler, Kun gratis");
     expect(within(dialog).getByRole("radio", { name: /^Straks/ })).toBeChecked();
     await userEvent.clear(name);
     await userEvent.type(name, "  Duplo til Ida ");

@@ -194,7 +194,7 @@ describe("the daily digest", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe("Dagens nye annonser fra 2 lagrede søk");
     expect(mails[0].text_body).toContain("Hei Ola!");
-    expect(mails[0].text_body).toMatch(/«Dukkeseng» – 1 ny annonse[\s\S]*Slå av varselet for «Dukkeseng»:[\s\S]*«Dukkevogn» – 2 nye annonser[\s\S]*Slå av varselet for «Dukkevogn»:/);
+    expect(mails[0].text_body).toMatch(/«Dukkeseng» – 1 ny annonse[\s\S]*Slå av varselet for «Dukkeseng» \(du trenger ikke logge inn\):[\s\S]*«Dukkevogn» – 2 nye annonser[\s\S]*Slå av varselet for «Dukkevogn» \(du trenger ikke logge inn\):/);
     expect(mails[0].text_body).not.toContain("«Straks»");
     expect(await mailsTo(other)).toHaveLength(1);
 

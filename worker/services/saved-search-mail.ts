@@ -56,7 +56,7 @@ function sectionText(env: Bindings, s: Section): string {
   const lines = shown.map((l) => `• ${l.title} – ${price(l)}\n  ${listingUrl(env, l)}`);
   const more = s.listings.length - shown.length;
   if (more > 0) lines.push(`… og ${more} til.`);
-  return `${lines.join("\n")}\n\nSe alle treff: ${s.searchUrl}\nSlå av varselet for «${s.search.name}»: ${s.unsubscribe}`;
+  return `${lines.join("\n")}\n\nSe alle treff: ${s.searchUrl}\n\nSlå av varselet for «${s.search.name}» (du trenger ikke logge inn): ${s.unsubscribe}`;
 }
 
 function sectionHtml(env: Bindings, s: Section): string {
@@ -77,7 +77,7 @@ export async function immediateAlertMail(env: Bindings, to: AlertRecipient, sear
   const s = await section(env, search, listings, now);
   const n = listings.length;
   const subject = n === 1 ? `Ny annonse for «${search.name}»: ${listings[0].title}` : `${annonser(n)} for «${search.name}»`;
-  const intro = `Det er lagt ut ${annonser(n)} som passer til det lagrede søket ditt «${search.name}»:`;
+  const intro = `Det er lagt ut ${n === 1 ? "en ny annonse" : annonser(n)} som passer til det lagrede søket ditt «${search.name}»:`;
   const manage = `${origin(env)}${SAVED_SEARCHES_PATH}`;
   return {
     to: to.email,

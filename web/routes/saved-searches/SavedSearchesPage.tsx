@@ -144,16 +144,16 @@ function SavedSearchCard({ search, onDelete }: { search: SavedSearch; onDelete: 
             to={`/search${search.query ? `?${search.query}` : ""}`}
             onClick={open}
             aria-label={`Vis treff for ${search.name}`}
-            className={buttonClasses("primary", "md", "grow sm:grow-0")}
+            className={buttonClasses("primary", "md", "w-full sm:w-auto")}
           >
             <Search aria-hidden="true" className="size-5" />
             Vis treff
           </Link>
-          <Button variant="secondary" onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Gi nytt navn til ${search.name}`}>
+          <Button variant="secondary" className="flex-1 sm:flex-none" onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Gi nytt navn til ${search.name}`}>
             <Pencil aria-hidden="true" className="size-4" />
             Gi nytt navn
           </Button>
-          <Button variant="secondary" onClick={onDelete} aria-label={`Slett ${search.name}`}>
+          <Button variant="secondary" className="flex-1 sm:flex-none" onClick={onDelete} aria-label={`Slett ${search.name}`}>
             <Trash2 aria-hidden="true" className="size-4" />
             Slett
           </Button>

@@ -14,7 +14,9 @@ export function savedSearchSummary(query: string): string {
 
 /** The name "Lagre søk" suggests: the text, or else the filters, within the name's length. */
 export function suggestedName(filters: SearchFilters): string {
-  const name = (filters.q ? [filters.q, ...filterChips(filters).map((c) => c.label)] : summaryParts(filters)).join(", ");
+  const parts = filters.q ? [filters.q, ...filterChips(filters).map((c) => c.label)] : summaryParts(filters);
+  const joined = parts.join(", ");
+  const name = joined.charAt(0).toLocaleUpperCase("nb-NO") + joined.slice(1);
   if (name.length <= SAVED_SEARCH_NAME_MAX_LENGTH) return name;
   return `${name.slice(0, SAVED_SEARCH_NAME_MAX_LENGTH - 1).trimEnd()}…`;
 }
