@@ -62,6 +62,8 @@ export default function UserMenu({ user }: { user: SessionUser }) {
             <Link to="/lagrede-sok" aria-label={newSearches > 0 ? `Lagrede søk, ${formatNewCount(newSearches)} med nye treff` : undefined}>
               <Bookmark aria-hidden="true" className="size-5" />
               Lagrede søk
+              {/* The space keeps the visible text ("Lagrede søk 1") inside the accessible name. */}
+              {newSearches > 0 ? " " : null}
               {newSearches > 0 ? (
                 <span aria-hidden="true" className={`ml-auto min-w-6 px-1.5 ${badgeClasses}`}>
                   {formatNewCount(newSearches)}
