@@ -24,6 +24,7 @@ import { pageRoutes } from "./routes/pages";
 import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { savedSearchRoutes } from "./routes/saved-searches";
+import { devSavedSearchRoutes } from "./routes/dev-saved-searches";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -54,6 +55,7 @@ const api = new Hono<AppEnv>()
   .route("/analytics", analyticsRoutes)
   .route("/saved-searches", savedSearchRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
+  .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()

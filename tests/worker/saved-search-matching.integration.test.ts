@@ -3,16 +3,20 @@
 // the real search service (worker/services/search.ts `searchListings`) on hand-picked and on
 // generated cases; own and older listings never match; a listing matches a search once, also when
 // two runs race; and the number of statements does not grow with the number of saved searches.
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseFilters, serializeFilters, type SearchFilters } from "../../domain/searchUrl";
 import { AGE_RANGES, CATEGORY_KEYS } from "../../domain/taxonomy";
+import { app } from "../../worker/app";
 import { getDb } from "../../worker/db/client";
+import type { Bindings } from "../../worker/env";
 import { countingD1 } from "../../worker/lib/statement-counter";
 import { matchListings, matchRidRange } from "../../worker/services/saved-search-matching";
 import { indexKeys, specOfQuery } from "../../worker/services/saved-search-index";
 import { searchListings } from "../../worker/services/search";
 import { createListing, createSavedSearch, createUser, type ListingOverrides, type ListingRow } from "../factories";
+import { ORIGIN } from "./support/http";
 
 const db = () => getDb(env.DB);
 
@@ -242,5 +246,47 @@ describe("the work per batch", () => {
     const many = await statementsFor(100);
     expect(many).toBe(few);
     expect(many).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("the local benchmark route", () => {
+  const post = (body: unknown, environment: Bindings = env) =>
+    app.fetch(
+      new Request(`${ORIGIN}/api/dev/saved-searches/match`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      environment,
+      createExecutionContext(),
+    );
+
+  it("runs the matcher on the given listings in local mode, again after `fresh`, and reports its work", async () => {
+    const searcher = await createUser();
+    const search = await createSavedSearch(searcher.id, "q=vippehest");
+    const listing = await createListing({ title: "Vippehest i tre" });
+    const first = await post({ listingIds: [listing.id] });
+    expect(first.status).toBe(200);
+    // Other tests' searches may match the listing too (a category, a price): count this search's pair.
+    type Answer = { statements: number; matches: number; inserted: number; pairs: [string, string][] };
+    const answer = (await first.json()) as Answer;
+    expect(answer.pairs).toContainEqual([search.id, listing.id]);
+    expect(answer.inserted).toBe(answer.matches);
+    expect(answer.statements).toBeGreaterThan(0);
+    expect(await storedMatches(search.id)).toEqual(new Set([listing.id]));
+    const again = (await (await post({ listingIds: [listing.id] })).json()) as Answer;
+    expect(again).toMatchObject({ matches: answer.matches, inserted: 0 });
+    const fresh = (await (await post({ listingIds: [listing.id], fresh: true })).json()) as Answer;
+    expect(fresh).toMatchObject({ matches: answer.matches, inserted: answer.matches });
+  });
+
+  it("refuses a missing or too long list with a Norwegian message", async () => {
+    for (const body of [{}, { listingIds: [] }, { listingIds: Array.from({ length: 1001 }, (_, i) => `id-${i}`) }]) {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect((await res.json()) as object).toMatchObject({ error: { code: "VALIDATION", message: "Oppgi mellom 1 og 1000 annonse-ID-er i listingIds." } });
+    }
+  });
+
+  it("does not exist outside local mode", async () => {
+    const listing = await createListing({ title: "Gyngehest" });
+    const res = await post({ listingIds: [listing.id] }, { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) });
+    expect(res.status).toBe(404);
   });
 });
