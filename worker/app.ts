@@ -19,6 +19,8 @@ import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
+import { conversationRoutes } from "./routes/conversations";
+import { testNotificationPageGuard, testNotificationRoutes } from "./routes/test-notifications";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -46,7 +48,9 @@ const api = new Hono<AppEnv>()
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
-  .route("/dev", devRoutes);
+  .route("/dev", devRoutes)
+  .route("/conversations", conversationRoutes)
+  .route("/test-notifications", testNotificationRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(async (c, next) => {
@@ -62,6 +66,7 @@ export const app = new Hono<AppEnv>()
     throw new AppError("NOT_FOUND");
   })
   .route("/", seoRoutes)
+  .use("/test-notifications", testNotificationPageGuard)
   .route("/", pageRoutes);
 
 app.onError((err, c) => {

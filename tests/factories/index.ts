@@ -1,3 +1,5 @@
 export * from "./clock";
 export * from "./users";
 export * from "./listings";
+export * from "./conversations";
+export * from "./signed-in";
