@@ -4,9 +4,15 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS } from "../../domain/messaging";
-import { mailDueAt, type ConversationRoom } from "../../worker/durable-objects/conversation-room";
-import { createConversation, signedInClient } from "../factories";
+import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID, type RoomFrame } from "../../domain/messaging";
+import {
+  mailDueAt,
+  ROOM_AFTER_HEADER,
+  ROOM_CONVERSATION_HEADER,
+  ROOM_USER_HEADER,
+  type ConversationRoom,
+} from "../../worker/durable-objects/conversation-room";
+import { addMessages, createConversation, createUser, signedInClient } from "../factories";
 import { openChat } from "./support/live";
 
 const roomOf = (conversationId: string) => env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId));
@@ -44,6 +50,77 @@ describe("sockets in the room", () => {
     );
     expect(seen).toEqual([{ tags: [conv.buyer.id], attachment: { userId: conv.buyer.id, conversationId: conv.id, ready: true } }]);
     socket.close();
+  });
+});
+
+describe("ordering between a new socket's catch-up and writes", () => {
+  it("a write queued before the socket's catch-up reaches the socket once (in the catch-up, not also live)", async () => {
+    const conv = await createConversation();
+    const frames = await runInDurableObject(roomOf(conv.id), async (room: ConversationRoom) => {
+      // Force the interleaving: hold the room's write queue, queue a write, then connect a socket.
+      const internals = room as unknown as { serial<T>(task: () => Promise<T>): Promise<T> };
+      let release!: () => void;
+      void internals.serial(() => new Promise<void>((resolve) => (release = resolve)));
+      const write = room.post({ conversationId: conv.id, senderId: SYSTEM_USER_ID, id: crypto.randomUUID(), content: "I køen" });
+      const res = await room.fetch(
+        new Request("https://room.internal/connect", {
+          headers: { Upgrade: "websocket", [ROOM_USER_HEADER]: conv.buyer.id, [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+        }),
+      );
+      const ws = res.webSocket!;
+      const got: RoomFrame[] = [];
+      ws.accept();
+      ws.addEventListener("message", (e) => got.push(JSON.parse(e.data as string) as RoomFrame));
+      release();
+      expect(await write).toMatchObject({ ok: true });
+      await internals.serial(async () => undefined); // the catch-up has run
+      await new Promise((r) => setTimeout(r, 50));
+      ws.close();
+      return got;
+    });
+    const seqs = frames.flatMap((f) => (f.type === "sync" ? f.messages.map((m) => m.seq) : f.type === "message" ? [f.message.seq] : []));
+    expect(seqs).toEqual([1]);
+  });
+
+  it("a write that starts while a socket is catching up reaches it once, after the catch-up", async () => {
+    const conv = await createConversation();
+    await addMessages(conv.id, [{ from: conv.seller.id, content: "Gammel" }]);
+    const frames = await runInDurableObject(roomOf(conv.id), async (room: ConversationRoom) => {
+      const res = await room.fetch(
+        new Request("https://room.internal/connect", {
+          headers: { Upgrade: "websocket", [ROOM_USER_HEADER]: conv.buyer.id, [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+        }),
+      );
+      // No await in between: the write's D1 batch is queued while the catch-up is reading.
+      const write = room.post({ conversationId: conv.id, senderId: SYSTEM_USER_ID, id: crypto.randomUUID(), content: "Akkurat nå" });
+      const ws = res.webSocket!;
+      const got: RoomFrame[] = [];
+      ws.accept();
+      ws.addEventListener("message", (e) => got.push(JSON.parse(e.data as string) as RoomFrame));
+      expect(await write).toMatchObject({ ok: true });
+      await new Promise((r) => setTimeout(r, 100));
+      ws.close();
+      return got;
+    });
+    const seqs = frames.flatMap((f) => (f.type === "sync" ? f.messages.map((m) => m.seq) : f.type === "message" ? [f.message.seq] : []));
+    expect(seqs).toEqual([1, 2]);
+  });
+});
+
+describe("the room's own checks (behind the Worker's)", () => {
+  it("refuses a sender or reader who is not a participant, and changes nothing", async () => {
+    const conv = await createConversation();
+    const stranger = await createUser();
+    await addMessages(conv.id, [{ from: conv.buyer.id, content: "Til selger" }]);
+    const room = roomOf(conv.id);
+    const post = await room.post({ conversationId: conv.id, senderId: stranger.id, id: crypto.randomUUID(), content: "Inntrenger" });
+    expect(post).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    const read = await room.read({ conversationId: conv.id, readerId: stranger.id });
+    expect(read).toEqual({ ok: true, value: { count: 0, up_to_seq: 0 } });
+    const { results } = await env.DB.prepare("SELECT content, read_at FROM messages WHERE conversation_id = ?1").bind(conv.id).all();
+    expect(results).toEqual([{ content: "Til selger", read_at: null }]);
+    const last = await env.DB.prepare("SELECT last_seq FROM conversations WHERE id = ?1").bind(conv.id).first();
+    expect(last).toEqual({ last_seq: 1 });
   });
 });
 
