@@ -31,6 +31,9 @@ const EditListingPage = page(() => import("./routes/edit-listing/EditListingPage
 const CreateListingPage = page(() => import("./routes/create-listing/CreateListingPage"), "CreateListingPage");
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
+const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
+const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
+const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -44,7 +47,7 @@ export const routes = (
     <Route path="search" element={<SearchPage />} />
     <Route path="annonse/:slug" element={<SlugListingPage />} />
     <Route path="listing/:id" element={<ListingByIdPage />} />
-    <Route path="test-notifications" element={<Placeholder title="Test av varsler" />} />
+    <Route path="test-notifications" element={<TestNotificationsPage />} />
     <Route path="payment-success" element={<Placeholder title="Betaling" />} />
     <Route path="betaling-fullfort" element={<Placeholder title="Betalingsdetaljer" />} />
     <Route path="om-oss" element={<AboutPage />} />
@@ -55,8 +58,8 @@ export const routes = (
     <Route element={<RequireAuth signedOut="redirect" />}>
       <Route path="profile" element={<ProfilePage />} />
       <Route path="min-profil" element={<ProfilePage />} />
-      <Route path="messages" element={<Placeholder title="Meldinger" />} />
-      <Route path="chat/:conversationId" element={<Placeholder title="Samtale" />} />
+      <Route path="messages" element={<InboxPage />} />
+      <Route path="chat/:conversationId" element={<ChatPage />} />
       <Route path="edit-listing" element={<Navigate to="/profile" replace />} />
       <Route path="edit-listing/:listingId" element={<EditListingPage />} />
       <Route path="trade-offer/:listingId" element={<Placeholder title="Foreslå bytte" />} />

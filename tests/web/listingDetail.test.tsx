@@ -5,7 +5,7 @@ import type { Session } from "../../web/api/session";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { SlugListingPage } from "../../web/routes/listing/SlugListingPage";
-import { apiError, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
+import { apiError, bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -17,6 +17,7 @@ const routes = [
   { path: "/", element: <h1>Forsiden</h1> },
   { path: "/auth", element: <h1>Logg inn</h1> },
   { path: "/messages", element: <h1>Meldinger</h1> },
+  { path: "/chat/:id", element: <h1>Samtale</h1> },
   { path: "/trade-offer/:id", element: <h1>Foreslå bytte</h1> },
   { path: "/edit-listing/:id", element: <h1>Rediger annonse</h1> },
   { path: "*", element: <h1>404 - Siden finnes ikke</h1> },
@@ -151,9 +152,25 @@ describe("listing detail: actions", () => {
     await waitFor(() => expect(view.router.state.location.pathname).toBe(`/trade-offer/${page.id}`));
     view.unmount();
 
-    view = renderListing(page, sessionFor("user"));
+    const conversationId = "c0c0c0c0-0000-4000-8000-000000000001";
+    view = renderListing(page, sessionFor("user"), (url, init) =>
+      url === "/api/conversations" && method(init) === "POST" ? jsonResponse({ id: conversationId }, 201) : undefined,
+    );
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
-    await waitFor(() => expect(view.router.state.location.pathname).toBe("/messages"));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe(`/chat/${conversationId}`));
+    const start = view.fetch.mock.calls.find(([url]) => url === "/api/conversations");
+    expect(bodyOf(start?.[1])).toEqual({ listing_id: page.id });
+  });
+
+  it("'Send melding' that cannot start the conversation says 'Kunne ikke starte samtale' and stays", async () => {
+    const page = listingPage();
+    const view = renderListing(page, sessionFor("user"), (url, init) =>
+      url === "/api/conversations" && method(init) === "POST" ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : undefined,
+    );
+    await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke starte samtale"));
+    expect(view.router.state.location.pathname).toBe(`/listing/${page.id}`);
+    expect(screen.getByRole("button", { name: "Send melding" })).toBeEnabled();
   });
 
   it("the owner gets 'Rediger', no buy button, and the spec's refusals for trade and message", async () => {

@@ -1,7 +1,8 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
+import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { toastError } from "../../lib/toast";
@@ -20,6 +21,7 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
   const noteId = useId();
+  const [starting, setStarting] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
@@ -46,12 +48,19 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
     navigate(`/trade-offer/${listing.id}`);
   };
 
-  const sendMessage = () => {
-    if (loading) return;
+  const sendMessage = async () => {
+    if (loading || starting) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å sende melding");
     if (isOwner) return toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
-    // The conversation with the seller starts here once messaging is built; until then, the inbox.
-    navigate("/messages");
+    // The one conversation for this listing, buyer and seller: new, or the one from before.
+    setStarting(true);
+    try {
+      const { id } = await startConversation(listing.id);
+      navigate(`/chat/${id}`);
+    } catch {
+      toastError("Feil", "Kunne ikke starte samtale");
+      setStarting(false);
+    }
   };
 
   return (
@@ -83,7 +92,7 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
             Foreslå bytte
           </Button>
         ) : null}
-        <Button variant="secondary" className="flex-1" onClick={sendMessage}>
+        <Button variant="secondary" className="flex-1" onClick={() => void sendMessage()} disabled={starting} aria-busy={starting || undefined}>
           <MessageCircle aria-hidden="true" className="size-5" />
           Send melding
         </Button>
