@@ -29,7 +29,15 @@ export function MessageList({ messages, myId, otherName, scrollRef }: MessageLis
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICKY_PX;
     };
     el.addEventListener("scroll", onScroll, { passive: true });
-    return () => el.removeEventListener("scroll", onScroll);
+    // The composer growing (a long message) or the keyboard opening shrinks the list: keep the newest in view.
+    const resize = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    resize.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      resize.disconnect();
+    };
   }, [scrollRef]);
 
   useLayoutEffect(() => {
