@@ -10,7 +10,7 @@ export interface Sent {
   content: string;
   /** performance.now() when the user "pressed send". */
   at: number;
-  /** Whether the socket was open when it was first sent (for the live latency figures). */
+  /** Sent and delivered on one connection each (the live latency figures); false once it had to be sent again. */
   live: boolean;
   ackedAt?: number;
   seq?: number;
@@ -89,7 +89,11 @@ export class ChatClient {
           this.open = true;
           this.attempt = 0;
           // Whatever was not acknowledged before the connection went away is sent again, same id.
-          for (const s of this.sent.values()) if (s.ackedAt === undefined) this.transmit(s);
+          for (const s of this.sent.values()) {
+            if (s.ackedAt !== undefined) continue;
+            s.live = false; // delivered after an outage: counted as caught up, not in the live latency
+            this.transmit(s);
+          }
           this.readyResolvers.splice(0).forEach((r) => r());
         }
         break;
@@ -136,10 +140,11 @@ export class ChatClient {
     }
   }
 
-  send(id: string, content: string): void {
+  send(id: string, content: string): Sent {
     const s: Sent = { id, content, at: performance.now(), live: this.open };
     this.sent.set(id, s);
     if (this.open) this.transmit(s);
+    return s;
   }
 
   private transmit(s: Sent): void {

@@ -19,7 +19,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { ChatMessage, MessagePage } from "../../domain/messaging";
 import { signAccessToken } from "../../worker/lib/jwt";
-import { ChatClient } from "./chat-client";
+import { ChatClient, type Sent } from "./chat-client";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATE = path.join(ROOT, ".bench/chat-state");
@@ -161,6 +161,30 @@ function signalServer(signal: NodeJS.Signals): void {
   }
 }
 
+/** CPU seconds used so far by every process in the server's process groups (start script, wrangler, workerd). */
+function serverCpuSeconds(byName?: Map<string, number>): number {
+  const child = server;
+  if (!child?.pid) return 0;
+  const groups = new Set([child.pid, ...childGroups(child.pid)]);
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (!groups.has(Number(f[2]))) continue;
+      const cpu = (Number(f[11]) + Number(f[12])) / tick;
+      total += cpu;
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      byName?.set(name, (byName.get(name) ?? 0) + cpu);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function waitForServer(ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -194,12 +218,14 @@ interface PhaseResult {
   errors: number;
   reconnects: number;
   downtimeSeconds?: number;
+  /** Server CPU (all its processes) per message while sending; not measured across a restart. */
+  cpuMsPerMessage: number;
 }
 
 async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>, kill: boolean): Promise<PhaseResult> {
   const deliveries = new Map<string, number>(); // `${receiver}:${id}` → times
   const latencies: number[] = [];
-  const sentAt = new Map<string, { at: number; live: boolean }>();
+  const sentAt = new Map<string, Sent>();
   let caughtUp = 0;
   const onReceive = (client: ChatClient, m: ChatMessage, at: number, via: "message" | "sync") => {
     if (m.sender_id === client.userId) return;
@@ -223,6 +249,8 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
   console.log(`[${name}] ${all.length} sockets connected; sending ${RATE} msg/s for ${SECONDS} s${kill ? ", SIGKILL halfway" : ""}`);
 
   const total = RATE * SECONDS;
+  const cpuByNameBefore = new Map<string, number>();
+  const cpuBefore = serverCpuSeconds(cpuByNameBefore);
   const started = performance.now();
   let sent = 0;
   let killedAt: number | null = null;
@@ -236,8 +264,7 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
       const c = clients[sent % clients.length];
       const from = Math.floor(sent / clients.length) % 2 === 0 ? c.buyer : c.seller;
       const id = randomUUID();
-      sentAt.set(id, { at: performance.now(), live: from.open });
-      from.send(id, `Melding ${sent + 1} fra ${from === c.buyer ? "kjøper" : "selger"}`);
+      sentAt.set(id, from.send(id, `Melding ${sent + 1} fra ${from === c.buyer ? "kjøper" : "selger"}`));
       sent++;
     }
     if (kill && killedAt === null && elapsed >= (SECONDS * 1000) / 2) {
@@ -273,6 +300,13 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     const unacked = all.reduce((n, c) => n + c.unacked(), 0);
     if (unacked === 0 && expectedDeliveries() === 0) break;
     await sleep(250);
+  }
+
+  const cpuByName = new Map<string, number>();
+  const cpuDuringLoad = kill ? NaN : serverCpuSeconds(cpuByName) - cpuBefore;
+  if (!kill) {
+    const parts = [...cpuByName].map(([n, v]) => `${n} ${(v - (cpuByNameBefore.get(n) ?? 0)).toFixed(1)} s`).join(", ");
+    console.log(`[${name}] server CPU while loaded: ${cpuDuringLoad.toFixed(1)} s (${parts})`);
   }
 
   // The history, as the app serves it.
@@ -326,6 +360,7 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     errors: all.reduce((n, c) => n + c.errors, 0),
     reconnects: all.reduce((n, c) => n + c.reconnects, 0),
     downtimeSeconds: killedAt !== null && backAt !== null ? (backAt - killedAt) / 1000 : undefined,
+    cpuMsPerMessage: (cpuDuringLoad * 1000) / sent,
   };
 }
 
@@ -355,11 +390,11 @@ function pct(values: number[], p: number): number {
 function report(results: PhaseResult[]): string {
   const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(1));
   const lines = [
-    `| run | p50 ms | p95 ms | p99 ms | max ms | ack p99 ms | sent | acknowledged | delivered | of which caught up | stored | lost | doubled | out of order | reconnects |`,
-    `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
+    `| run | p50 ms | p95 ms | p99 ms | max ms | ack p99 ms | sent | acknowledged | delivered | of which caught up | stored | lost | doubled | out of order | reconnects | server CPU ms/msg |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
     ...results.map(
       (r) =>
-        `| ${r.name} | ${ms(pct(r.latencies, 50))} | ${ms(pct(r.latencies, 95))} | ${ms(pct(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${ms(pct(r.ackLatencies, 99))} | ${r.sent} | ${r.acked} | ${r.delivered} | ${r.caughtUp} | ${r.stored} | ${r.lost} | ${r.doubled} | ${r.disorder} | ${r.reconnects} |`,
+        `| ${r.name} | ${ms(pct(r.latencies, 50))} | ${ms(pct(r.latencies, 95))} | ${ms(pct(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${ms(pct(r.ackLatencies, 99))} | ${r.sent} | ${r.acked} | ${r.delivered} | ${r.caughtUp} | ${r.stored} | ${r.lost} | ${r.doubled} | ${r.disorder} | ${r.reconnects} | ${ms(r.cpuMsPerMessage)} |`,
     ),
   ];
   return lines.join("\n");

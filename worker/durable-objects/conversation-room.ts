@@ -229,7 +229,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
       if (stored.created) {
         const participants = [stored.buyerId, stored.sellerId];
         await this.afterMessage(input.senderId, participants, !origin && !system);
-        this.notifyInboxes(participants, input.conversationId);
+        // The recipients' badges and inboxes; the sender's own unread count has not changed.
+        this.notifyInboxes(
+          participants.filter((id) => id !== input.senderId),
+          input.conversationId,
+        );
       }
       return { ok: true, value: stored.message };
     } catch (err) {

@@ -33,8 +33,9 @@ export interface StoreInput {
  * D1 has no interactive transactions, so this is one batch (one transaction) of two statements with
  * the same condition: bump `conversations.last_seq` and insert the message at the new value, both
  * only if the id is new, the sender takes part (or is the system user) and neither participant has
- * deleted their account. A retry with the same id changes nothing and returns the stored row; two
- * sends at once get consecutive numbers (the unique (conversation_id, seq) index backs this up).
+ * deleted their account. A retry with the same id changes nothing and returns the stored row (one
+ * more read); two sends at once get consecutive numbers (the unique (conversation_id, seq) index
+ * backs this up).
  */
 export async function storeMessage(db: D1Database, input: StoreInput): Promise<StoreResult> {
   const now = nowIso();
@@ -44,30 +45,38 @@ export async function storeMessage(db: D1Database, input: StoreInput): Promise<S
     AND (?3 IN (c.buyer_id, c.seller_id) OR ?4 = 1)
     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = ?2)
     AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id IN (c.buyer_id, c.seller_id) AND u.deleted_at IS NOT NULL)`;
-  const [, inserted, stored] = await db.batch<Record<string, unknown>>([
-    db.prepare(`UPDATE conversations AS c SET last_seq = last_seq + 1, updated_at = ?5 WHERE ${mayWrite}`).bind(input.conversationId, input.id, input.senderId, system, now),
+  const [bumped, inserted] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(`UPDATE conversations AS c SET last_seq = last_seq + 1, updated_at = ?5 WHERE ${mayWrite} RETURNING buyer_id, seller_id`)
+      .bind(input.conversationId, input.id, input.senderId, system, now),
     db
       .prepare(
         `INSERT INTO messages (id, conversation_id, sender_id, seq, content, created_at)
          SELECT ?2, c.id, ?3, c.last_seq, ?6, ?5 FROM conversations c WHERE ${mayWrite}
-         RETURNING id`,
+         RETURNING ${MESSAGE_COLUMNS}`,
       )
       .bind(input.conversationId, input.id, input.senderId, system, now, input.content),
-    db
-      .prepare(
-        `SELECT m.id, m.conversation_id, m.sender_id, m.seq, m.content, m.read_at, m.created_at, c.buyer_id, c.seller_id
-         FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?1`,
-      )
-      .bind(input.id),
   ]);
-  const row = stored.results[0] as unknown as (ChatMessage & { buyer_id: string; seller_id: string }) | undefined;
+  const created = inserted.results[0] as unknown as ChatMessage | undefined;
+  if (created) {
+    const conv = bumped.results[0] as { buyer_id: string; seller_id: string };
+    return { message: created, created: true, buyerId: conv.buyer_id, sellerId: conv.seller_id };
+  }
+  // Nothing new: a retry of a stored message, or a refusal.
+  const row = await db
+    .prepare(
+      `SELECT m.id, m.conversation_id, m.sender_id, m.seq, m.content, m.read_at, m.created_at, c.buyer_id, c.seller_id
+       FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE m.id = ?1`,
+    )
+    .bind(input.id)
+    .first<ChatMessage & { buyer_id: string; seller_id: string }>();
   if (!row) throw await refusal(db, input);
   if (row.conversation_id !== input.conversationId || row.sender_id !== input.senderId) {
     // Another message already has this id: never hand someone else's message back.
     throw new AppError("CONFLICT", "Meldingen kunne ikke lagres. Prøv å sende den på nytt.");
   }
   const { buyer_id: buyerId, seller_id: sellerId, ...message } = row;
-  return { message, created: inserted.results.length === 1, buyerId, sellerId };
+  return { message, created: false, buyerId, sellerId };
 }
 
 /** Why nothing was stored: the conversation is not the sender's, or a participant deleted their account. */
