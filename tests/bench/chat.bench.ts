@@ -7,7 +7,8 @@
 // acknowledged message must be in the history exactly once and every client caught up.
 //
 //   npm run bench:chat                       # BENCH_PORT (8834), BENCH_CONVERSATIONS (200),
-//                                            # BENCH_RATE (200 msg/s), BENCH_SECONDS (60)
+//                                            # BENCH_RATE (200 msg/s), BENCH_SECONDS (60),
+//                                            # BENCH_OUT (results file), BENCH_TRACE (CSV prefix)
 //
 // Bench users, listings, conversations and sessions are written into a fresh local D1 (its own
 // state directory, .bench/chat-state) before the server starts; the access cookies are minted with
@@ -227,12 +228,17 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
   const latencies: number[] = [];
   const sentAt = new Map<string, Sent>();
   let caughtUp = 0;
+  // BENCH_TRACE=file: send time and latency of every live delivery, to see when stalls happen.
+  const trace = process.env.BENCH_TRACE ? ([] as string[]) : null;
   const onReceive = (client: ChatClient, m: ChatMessage, at: number, via: "message" | "sync") => {
     if (m.sender_id === client.userId) return;
     const key = `${client.userId}:${m.id}`;
     deliveries.set(key, (deliveries.get(key) ?? 0) + 1);
     const sent = sentAt.get(m.id);
-    if (via === "message" && sent?.live) latencies.push(at - sent.at);
+    if (via === "message" && sent?.live) {
+      latencies.push(at - sent.at);
+      trace?.push(`${(sent.at / 1000).toFixed(3)},${(at - sent.at).toFixed(1)}`);
+    }
     else caughtUp++;
   };
   const clients: { buyer: ChatClient; seller: ChatClient; pair: Pair }[] = pairs.map((pair) => ({
@@ -246,7 +252,27 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     all.slice(i, i + 50).forEach((c) => c.connect());
     await Promise.all(all.slice(i, i + 50).map((c) => c.ready()));
   }
-  console.log(`[${name}] ${all.length} sockets connected; sending ${RATE} msg/s for ${SECONDS} s${kill ? ", SIGKILL halfway" : ""}`);
+  // Warm-up, not in the figures: one message each way per conversation. The first message to a user
+  // creates their UserInbox object, which an open tab would already have done.
+  const warmStarted = performance.now();
+  const warmupIds = new Set<string>();
+  for (const side of ["buyer", "seller"] as const) {
+    const ids = clients.map((c) => {
+      const id = randomUUID();
+      sentAt.set(id, c[side].send(id, `Hei fra ${side === "buyer" ? "kjøper" : "selger"}`));
+      warmupIds.add(id);
+      return { id, to: side === "buyer" ? c.seller : c.buyer };
+    });
+    while (ids.some(({ id, to }) => !deliveries.has(`${to.userId}:${id}`))) await sleep(20);
+  }
+  const warmup = latencies.splice(0);
+  console.log(
+    `[${name}] ${all.length} sockets connected; warm-up of ${warmup.length} messages in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s ` +
+      `(p50 ${pct(warmup, 50).toFixed(1)} ms, max ${Math.max(...warmup).toFixed(1)} ms); sending ${RATE} msg/s for ${SECONDS} s${kill ? ", SIGKILL halfway" : ""}`,
+  );
+  trace?.splice(0);
+  caughtUp = 0;
+  const sentBefore = all.reduce((n, c) => n + c.sent.size, 0);
 
   const total = RATE * SECONDS;
   const cpuByNameBefore = new Map<string, number>();
@@ -340,20 +366,23 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     }
   }
   const doubledDelivered = [...deliveries.values()].filter((n) => n > 1).length;
+  if (trace) writeFileSync(`${process.env.BENCH_TRACE}.${kill ? "kill" : "steady"}.csv`, `sent_s,latency_ms\n${trace.join("\n")}\n`);
   all.forEach((c) => c.close());
 
-  const acked = all.reduce((n, c) => n + [...c.sent.values()].filter((s) => s.ackedAt !== undefined).length, 0);
-  const ackLatencies = all.flatMap((c) => [...c.sent.values()].filter((s) => s.live && s.ackedAt !== undefined).map((s) => s.ackedAt! - s.at));
+  const acked = all.reduce((n, c) => n + [...c.sent.values()].filter((s) => s.ackedAt !== undefined).length, 0) - sentBefore;
+  const ackLatencies = all.flatMap((c) =>
+    [...c.sent.values()].filter((s) => s.live && s.ackedAt !== undefined && !warmupIds.has(s.id)).map((s) => s.ackedAt! - s.at),
+  );
   return {
     name,
     latencies,
     ackLatencies,
     sent,
     acked,
-    delivered: deliveries.size,
+    delivered: deliveries.size - sentBefore,
     deliveredLive: latencies.length,
     caughtUp,
-    stored,
+    stored: stored - sentBefore,
     lost,
     doubled: doubledStored + doubledDelivered,
     disorder: all.reduce((n, c) => n + c.disorder.length, 0),
@@ -431,14 +460,20 @@ async function main() {
   const when = new Date().toISOString().slice(0, 16) + "Z";
   const header = `${CONVERSATIONS} conversations × 2 sockets, ${RATE} msg/s for ${SECONDS} s, ${when}, command: \`npm run bench:chat\``;
   console.log(`\n${header}\n\n${table}\n\n${verdict.join("\n")}`);
-  mkdirSync(path.join(ROOT, "tests/bench/results"), { recursive: true });
+  const out = process.env.BENCH_OUT ?? path.join(ROOT, "tests/bench/results/chat.md");
+  mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(
-    path.join(ROOT, "tests/bench/results/chat.md"),
+    out,
     `# Chat benchmark\n\n${header}\n\n${table}\n\n${verdict.join("\n\n")}\n\n` +
+      "Each run starts with a warm-up of one message each way per conversation (not in the latency figures or counts, but in the " +
+      "exactly-once checks): the first message to a user creates their UserInbox object, which an open tab would already have done. " +
       "Latency: from the sender's `send` to the other participant's socket receiving the message, for messages sent while both were connected " +
       "(messages sent while the server was down are delivered by the catch-up and counted under \"caught up\"). " +
       "`lost` counts acknowledged messages missing from the history or from the other participant, and gaps in the sequence; " +
-      "`doubled` counts messages stored twice or delivered twice to the same participant.\n",
+      "`doubled` counts messages stored twice or delivered twice to the same participant. " +
+      "`server CPU ms/msg`: CPU time of the server's processes (start script, wrangler, both workerd processes) from the first to the last " +
+      "message of the steady run, divided by the messages; it includes wrangler's local simulation of D1 and of the calls between " +
+      "Durable Objects, which run in the same workerd process here.\n",
   );
   const failed = results.some((r) => r.lost > 0 || r.doubled > 0 || r.disorder > 0);
   process.exit(failed ? 1 : 0);
