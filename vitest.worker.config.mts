@@ -21,7 +21,9 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations },
+          // wrangler.toml defaults to production; the tests run the Worker in local mode, as
+          // `npm start` does (tests/worker/deploy-safety.integration.test.ts covers production).
+          bindings: { TEST_MIGRATIONS: migrations, APP_ENV: "local" },
           // wrangler.toml serves ./dist/client, which only exists after `vite build`. Worker tests must
           // not depend on a build, so the ASSETS binding points at a tiny committed shell instead
           // (tests/worker/fixtures/assets/index.html); the page handler's status logic is tested
@@ -37,6 +39,8 @@ export default defineConfig(async () => {
       // for scrypt (~260 ms per password hash) when both run at once.
       maxWorkers: 2,
       testTimeout: 20_000,
+      // beforeAll hooks that sign several users in pay scrypt for each (twice: hash and verify).
+      hookTimeout: 30_000,
     },
   };
 });

@@ -3,8 +3,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { requireConfiguration } from "./middleware/config";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
+import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
@@ -19,8 +21,10 @@ import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
+import { analyticsRoutes } from "./routes/analytics";
+import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { conversationRoutes } from "./routes/conversations";
-import { testNotificationPageGuard, testNotificationRoutes } from "./routes/test-notifications";
+import { testNotificationRoutes } from "./routes/test-notifications";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -48,17 +52,15 @@ const api = new Hono<AppEnv>()
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/analytics", analyticsRoutes)
+  .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes);
 
 export const app = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    c.header("X-Frame-Options", "DENY");
-  })
+  .use(securityHeadersMiddleware)
+  .use(requireConfiguration)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)
@@ -66,7 +68,6 @@ export const app = new Hono<AppEnv>()
     throw new AppError("NOT_FOUND");
   })
   .route("/", seoRoutes)
-  .use("/test-notifications", testNotificationPageGuard)
   .route("/", pageRoutes);
 
 app.onError((err, c) => {

@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
-import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 
 /** A large, detailed JPEG (2000×1500, quality 95): a phone photo in miniature. */
 function largeJpeg(): Buffer {
@@ -154,7 +154,7 @@ test("publish with two photos, see it on home, open, edit, mark sold and delete"
     await expect(own.getByRole("heading", { name: newTitle })).toHaveCount(0);
   } finally {
     // The test's user and what is left of its data go away.
-    await page.request.delete("/api/me");
+    await deleteAccount(page.request);
   }
 });
 

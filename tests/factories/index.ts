@@ -3,3 +3,5 @@ export * from "./users";
 export * from "./listings";
 export * from "./conversations";
 export * from "./signed-in";
+export * from "./analytics";
+export * from "./images";

@@ -3,8 +3,19 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ChatMessage, ConversationDetail, MessagePage } from "../../domain/messaging";
 import { ChatPage } from "../../web/routes/chat/ChatPage";
+import {
+  TEST_CONVERSATION_ID,
+  TEST_LISTING_ID,
+  TEST_SELLER_ID,
+  chatMessageBody,
+  conversationDetailBody,
+  markReadBody,
+  messagePageBody,
+  type ChatMessageBody,
+  type ConversationDetailBody,
+  type MessagePageBody,
+} from "../factories/api";
 import { FakeWebSocket } from "./fakeWebSocket";
 import { apiError, bodyOf, method, mockApi, type Route } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
@@ -13,36 +24,17 @@ const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), lo
 vi.mock("../../web/lib/toast", () => toast);
 
 const ME = sessionFor("user").user.id;
-const OTHER = "22222222-2222-4222-8222-222222222222";
-const CONV = "c0c0c0c0-0000-4000-8000-000000000001";
+const OTHER = TEST_SELLER_ID;
+const CONV = TEST_CONVERSATION_ID;
 
-function conversation(overrides: Partial<ConversationDetail> = {}): ConversationDetail {
-  return {
-    id: CONV,
-    listing_id: "l1111111-1111-4111-8111-111111111111",
-    buyer_id: ME,
-    seller_id: OTHER,
-    last_seq: 0,
-    updated_at: new Date().toISOString(),
-    listing: { id: "l1111111-1111-4111-8111-111111111111", title: "Brio togbane", price: 350, is_free: false, images: [], status: "active" },
-    other_user: { id: OTHER, display_name: "Kari", deleted: false },
-    ...overrides,
-  };
-}
+/** The chat header: the test user is the buyer, talking to Ola Hansen about "Brio togbane" (350 kr). */
+const conversation = conversationDetailBody;
 
 let seq = 0;
-function msg(overrides: Partial<ChatMessage> = {}): ChatMessage {
+/** Messages numbered from 1 in each test, from the other party unless told. */
+function msg(overrides: Partial<ChatMessageBody> = {}): ChatMessageBody {
   seq += 1;
-  return {
-    id: `m${seq}-0000-4000-8000-000000000000`,
-    conversation_id: CONV,
-    sender_id: OTHER,
-    seq,
-    content: `Melding ${seq}`,
-    read_at: null,
-    created_at: new Date().toISOString(),
-    ...overrides,
-  };
+  return chatMessageBody({ seq, content: `Melding ${seq}`, ...overrides });
 }
 
 const routes = [
@@ -51,13 +43,13 @@ const routes = [
   { path: "/listing/:id", element: <h1>Annonse</h1> },
 ];
 
-function renderChat(options: { conv?: ConversationDetail; page?: MessagePage; routes?: Route[] } = {}) {
+function renderChat(options: { conv?: ConversationDetailBody; page?: MessagePageBody; routes?: Route[] } = {}) {
   const conv = options.conv ?? conversation();
-  const page = options.page ?? { messages: [], has_more: false };
+  const page = options.page ?? messagePageBody();
   const fetch = mockApi(...(options.routes ?? []), (url, init) => {
     if (url === `/api/conversations/${CONV}` && method(init) === "GET") return jsonResponse(conv);
     if (url === `/api/conversations/${CONV}/messages` && method(init) === "GET") return jsonResponse(page);
-    if (url === `/api/conversations/${CONV}/read`) return jsonResponse({ count: 0, up_to_seq: 0 });
+    if (url === `/api/conversations/${CONV}/read`) return jsonResponse(markReadBody());
   });
   const user = userEvent.setup();
   return { fetch, user, ...renderRoutes(routes, { seed: { session: sessionFor("user") }, path: `/chat/${CONV}` }) };
@@ -89,13 +81,13 @@ describe("chat header and messages", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Brio togbane" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Tilbake til meldinger" })).toHaveAttribute("href", "/messages");
     const listingLink = screen.getByRole("link", { name: /Brio togbane/ });
-    expect(listingLink).toHaveAttribute("href", "/listing/l1111111-1111-4111-8111-111111111111");
-    expect(listingLink).toHaveTextContent("Kari · 350 kr");
+    expect(listingLink).toHaveAttribute("href", `/listing/${TEST_LISTING_ID}`);
+    expect(listingLink).toHaveTextContent("Ola Hansen · 350 kr");
   });
 
   it("a free listing says 'Gratis'", async () => {
     renderChat({ conv: conversation({ listing: { ...conversation().listing, price: null, is_free: true } }) });
-    expect(await screen.findByRole("link", { name: /Brio togbane/ })).toHaveTextContent("Kari · Gratis");
+    expect(await screen.findByRole("link", { name: /Brio togbane/ })).toHaveTextContent("Ola Hansen · Gratis");
   });
 
   it("says 'Laster samtale...' while loading, and 'Ingen meldinger ennå. Send den første!' when empty", async () => {
@@ -109,14 +101,11 @@ describe("chat header and messages", () => {
     const now = Date.now();
     const yesterday = new Date(now - 24 * 3_600_000).toISOString();
     renderChat({
-      page: {
-        messages: [
-          msg({ content: "Fra i går", created_at: yesterday }),
-          msg({ content: "Mitt svar", sender_id: ME, read_at: new Date().toISOString() }),
-          msg({ content: "Siste", sender_id: ME }),
-        ],
-        has_more: false,
-      },
+      page: messagePageBody([
+        msg({ content: "Fra i går", created_at: yesterday }),
+        msg({ content: "Mitt svar", sender_id: ME, read_at: new Date().toISOString() }),
+        msg({ content: "Siste", sender_id: ME }),
+      ]),
     });
     const log = await screen.findByRole("log", { name: "Meldinger" });
     const yesterdayGroup = within(log).getByRole("region", { name: "I går" });
@@ -235,7 +224,7 @@ describe("live", () => {
   it("asks for what it missed from the last seq it has when it reconnects, and shows 'Kobler til'", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      renderChat({ page: { messages: [msg({ sender_id: ME }), msg({ sender_id: ME })], has_more: false } });
+      renderChat({ page: messagePageBody([msg({ sender_id: ME }), msg({ sender_id: ME })]) });
       const ws = await connect(2);
       act(() => ws.drop());
       await act(() => vi.advanceTimersByTimeAsync(900));
@@ -258,7 +247,7 @@ describe("live", () => {
   });
 
   it("shows the other party's read receipt on my messages", async () => {
-    renderChat({ page: { messages: [msg({ sender_id: ME, content: "Mitt" })], has_more: false } });
+    renderChat({ page: messagePageBody([msg({ sender_id: ME, content: "Mitt" })]) });
     const ws = await connect(1);
     expect(screen.getByRole("img", { name: "Sendt" })).toBeInTheDocument();
     act(() => ws.receive({ type: "read", reader_id: OTHER, up_to_seq: 1, read_at: new Date().toISOString() }));

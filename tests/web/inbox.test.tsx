@@ -2,11 +2,18 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { ConversationSummary } from "../../domain/messaging";
 import { Header } from "../../web/components/layout/Header";
 import { unreadCountKey } from "../../web/lib/unreadCountKey";
 import { InboxPage } from "../../web/routes/messages/InboxPage";
 import { TestNotificationsPage } from "../../web/routes/test-notifications/TestNotificationsPage";
+import {
+  TEST_SELLER_ID,
+  conversationSummaryBody,
+  testNotificationBody,
+  testNotificationsAvailableBody,
+  unreadCountBody,
+  type ConversationSummaryBody,
+} from "../factories/api";
 import { FakeWebSocket } from "./fakeWebSocket";
 import { apiError, bodyOf, method, mockApi } from "./listingHelpers";
 import { jsonResponse, renderRoutes, renderWithProviders, sessionFor } from "./utils";
@@ -16,21 +23,9 @@ vi.mock("../../web/lib/toast", () => toast);
 
 const ME = sessionFor("user").user.id;
 
-function summary(overrides: Partial<ConversationSummary> = {}): ConversationSummary {
-  const id = overrides.id ?? crypto.randomUUID();
-  return {
-    id,
-    listing_id: "l1",
-    buyer_id: ME,
-    seller_id: "s1",
-    last_seq: 2,
-    updated_at: new Date().toISOString(),
-    listing: { id: "l1", title: "Brio togbane", price: 350, is_free: false, images: [], status: "active" },
-    other_user: { id: "s1", display_name: "Kari", deleted: false },
-    last_message: { content: "Hei!", created_at: new Date().toISOString(), sender_id: "s1" },
-    unread_count: 0,
-    ...overrides,
-  };
+/** An inbox entry with its own id: the test user and Ola Hansen about "Brio togbane". */
+function summary(overrides: Partial<ConversationSummaryBody> = {}): ConversationSummaryBody {
+  return conversationSummaryBody({ id: crypto.randomUUID(), ...overrides });
 }
 
 beforeEach(() => {
@@ -44,13 +39,13 @@ describe("/messages", () => {
     mockApi((url) =>
       url === "/api/conversations"
         ? jsonResponse([
-            summary({ id: "a", unread_count: 3, last_message: { content: "Er den ledig?", created_at: new Date().toISOString(), sender_id: "s1" } }),
+            summary({ id: "a", unread_count: 3, last_message: { content: "Er den ledig?", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID } }),
             summary({ id: "b", other_user: { id: "x", display_name: "Slettet bruker", deleted: true }, last_message: { content: "Takk!", created_at: twoDaysAgo, sender_id: ME } }),
           ])
         : undefined,
     );
     renderRoutes([{ path: "/messages", element: <InboxPage /> }], { seed: { session: sessionFor("user") }, path: "/messages" });
-    const first = await screen.findByRole("link", { name: /Kari/ });
+    const first = await screen.findByRole("link", { name: /Ola Hansen/ });
     expect(first).toHaveAttribute("href", "/chat/a");
     expect(first).toHaveTextContent("Brio togbane");
     expect(first).toHaveTextContent("Er den ledig?");
@@ -73,7 +68,7 @@ describe("header badge", () => {
     let failing = false;
     const fetch = mockApi((url) => {
       if (url !== "/api/conversations/unread-count") return undefined;
-      return failing ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : jsonResponse({ count: 2 });
+      return failing ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : jsonResponse(unreadCountBody(2));
     });
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const { queryClient } = renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
@@ -105,9 +100,9 @@ describe("header badge", () => {
 describe("/test-notifications", () => {
   function renderPage(session = sessionFor("user"), post?: (body: unknown) => Response | Promise<Response>) {
     mockApi((url, init) => {
-      if (url === "/api/test-notifications" && method(init) === "GET") return jsonResponse({ enabled: true });
+      if (url === "/api/test-notifications" && method(init) === "GET") return jsonResponse(testNotificationsAvailableBody());
       if (url === "/api/test-notifications" && method(init) === "POST") return post?.(bodyOf(init));
-      if (url === "/api/conversations/unread-count") return jsonResponse({ count: 4 });
+      if (url === "/api/conversations/unread-count") return jsonResponse(unreadCountBody(4));
     });
     return renderRoutes([{ path: "/test-notifications", element: <TestNotificationsPage /> }], { seed: { session }, path: "/test-notifications" });
   }
@@ -124,7 +119,7 @@ describe("/test-notifications", () => {
   });
 
   it.each([
-    { name: "success", answer: () => jsonResponse({}, 201), toast: ["toastSuccess", "Test-melding opprettet!"] },
+    { name: "success", answer: () => jsonResponse(testNotificationBody(), 201), toast: ["toastSuccess", "Test-melding opprettet!"] },
     { name: "no conversation", answer: () => apiError(404, "NOT_FOUND", "Ingen samtaler funnet"), toast: ["toastError", "Feil", "Ingen samtaler funnet"] },
     { name: "refused", answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."), toast: ["toastError", "Feil", "Kunne ikke lage test-melding"] },
     { name: "network", answer: () => Promise.reject(new TypeError("Failed to fetch")), toast: ["toastError", "Feil", "Noe gikk galt ved opprettelse av test-melding"] },

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { currentYear } from "../../domain/format";
 import { routes } from "../../web/router";
+import { testNotificationsAvailableBody } from "../factories/api";
 import { jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -48,7 +50,18 @@ describe("router and layout", () => {
     }
     expect(new Set(hrefs).size, "each footer link once").toBe(hrefs.length);
     expect(within(footer).getByText("Storgata 1, 0155 Oslo")).toBeInTheDocument();
-    expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()} Lekebytte`))).toBeInTheDocument();
+    expect(within(footer).getByText(new RegExp(`© ${currentYear()} Lekebytte`))).toBeInTheDocument();
+  });
+
+  it("the copyright year is Oslo's: on New Year's night it turns at midnight in Norway, not in UTC", async () => {
+    // 23:30 UTC on 31 December is 00:30 on 1 January in Oslo.
+    vi.useFakeTimers({ now: new Date("2026-12-31T23:30:00Z"), toFake: ["Date"] });
+    try {
+      renderRoutes(routes, { seed: { session: null, home: emptyHome } });
+      expect(within(screen.getByRole("contentinfo")).getByText(/© 2027 Lekebytte/)).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an unknown path shows the 404 screen", async () => {
@@ -107,7 +120,7 @@ describe("router and layout", () => {
   });
 
   it("/test-notifications renders its page when the endpoint exists (local mode), else the 404", async () => {
-    mockFetch((url) => (url === "/api/test-notifications" ? jsonResponse({ enabled: true }) : jsonResponse({}, 404)));
+    mockFetch((url) => (url === "/api/test-notifications" ? jsonResponse(testNotificationsAvailableBody()) : jsonResponse({}, 404)));
     const first = renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
     expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
     first.unmount();

@@ -6,7 +6,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MESSAGE_MAX_LENGTH, type ChatMessage, type RoomFrame } from "../../domain/messaging";
 import { MESSAGE_EMPTY_TEXT, MESSAGE_TOO_LONG_TEXT } from "../../domain/schemas/messaging";
-import { MESSAGE_RATE_RULE } from "../../worker/services/messages";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { addMessages, createConversation, createUser, signedInClient } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client } from "./support/http";
@@ -196,11 +196,10 @@ describe("sending", () => {
     const { conv, buyer, seller } = await setup();
     const a = await openChat(buyer, conv.id);
     const b = await openChat(seller, conv.id);
-    // Use up the allowance of this window (the counter is the limiter's own table).
-    const nowSec = Math.floor(Date.now() / 1000);
-    const windowStart = nowSec - (nowSec % MESSAGE_RATE_RULE.windowSeconds);
+    // Use up the allowance of the sliding window: a second ago, the whole limit (the limiter's own table).
+    const rule = RATE_RULES.messageSend;
     await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${MESSAGE_RATE_RULE.scope}:${conv.buyer.id}`, windowStart, MESSAGE_RATE_RULE.limit)
+      .bind(`${rule.scope}:${conv.buyer.id}`, Date.now() - 1000, rule.limit)
       .run();
     const id = sendOn(a, "En for mye");
     const err = await errorFor(a, id);

@@ -178,11 +178,14 @@ describe("reading", () => {
 });
 
 describe("account deletion and export", () => {
+  // Both ask for the password again (docs/decisions/019-password-confirmation.md).
+  const PASSWORD = "hemmelig-passord-1";
+
   it("the other party sees 'Slettet bruker', keeps the history, and can no longer write", async () => {
-    const conv = await createConversation({ seller: { displayName: "Kari" } });
+    const conv = await createConversation({ seller: { displayName: "Kari", password: PASSWORD } });
     await addMessages(conv.id, [{ from: conv.seller.id, content: "Hei fra Kari" }]);
     const seller = await signedInClient(conv.seller.id);
-    expect((await seller.delete("/api/me")).status).toBe(204);
+    expect((await seller.request("/api/me", { method: "DELETE", json: { password: PASSWORD } })).status).toBe(204);
 
     const buyer = await signedInClient(conv.buyer.id);
     const detail = (await (await buyer.get(`/api/conversations/${conv.id}`)).json()) as ConversationDetail;
@@ -197,9 +200,11 @@ describe("account deletion and export", () => {
   });
 
   it("the export lists the user's conversations and messages with their sequence", async () => {
-    const conv = await createConversation();
+    const conv = await createConversation({ buyer: { password: PASSWORD } });
     await addMessages(conv.id, [{ from: conv.buyer.id, content: "Min melding" }, { from: conv.seller.id, content: "Svar til meg" }]);
-    const data = (await (await (await signedInClient(conv.buyer.id)).get("/api/me/export")).json()) as {
+    const exported = await (await signedInClient(conv.buyer.id)).post("/api/me/export", { password: PASSWORD });
+    expect(exported.status).toBe(200);
+    const data = (await exported.json()) as {
       conversations: { id: string }[];
       messages: { content: string; seq: number; sent_by_me: number }[];
     };

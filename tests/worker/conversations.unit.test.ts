@@ -1,58 +1,22 @@
-// startConversation against a forced race (SECURITY "How we test it"): another request creates the
-// same (listing, buyer, seller) conversation between our look-up and our insert.
+// startConversation against a forced race (SECURITY "How we test it"): two starts for the same
+// (listing, buyer, seller) both look for the conversation before either has created it, so both
+// go on to insert; the unique index lets one row in and both get its id.
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
+import { getDb } from "../../worker/db/client";
 import { startConversation } from "../../worker/services/conversations";
 import { createListing, createUser } from "../factories";
+import { staleReads } from "./support/race";
 
-/** D1 whose first INSERT INTO conversations is preceded by `competitor` (the stale read, forced). */
-function withCompetitor(db: D1Database, competitor: () => Promise<unknown>): D1Database {
-  let fired = false;
-  const passThrough = <T extends object>(target: T, override: (prop: PropertyKey) => unknown) =>
-    new Proxy(target, {
-      get(t, prop) {
-        const replaced = override(prop);
-        if (replaced !== undefined) return replaced;
-        const value = Reflect.get(t, prop, t);
-        return typeof value === "function" ? value.bind(t) : value;
-      },
-    });
-  return passThrough(db, (prop) =>
-    prop === "prepare"
-      ? (sql: string) => {
-          const stmt = db.prepare(sql);
-          if (!sql.includes("INSERT INTO conversations")) return stmt;
-          return passThrough(stmt, (p) =>
-            p === "bind"
-              ? (...args: unknown[]) => {
-                  const bound = stmt.bind(...args);
-                  return passThrough(bound, (q) =>
-                    q === "first"
-                      ? async () => {
-                          if (!fired) {
-                            fired = true;
-                            await competitor();
-                          }
-                          return bound.first();
-                        }
-                      : undefined,
-                  );
-                }
-              : undefined,
-          );
-        }
-      : undefined,
-  );
-}
-
-it("a start that loses the race returns the winner's conversation", async () => {
+it("two starts at once that both read 'none yet' end with one conversation, and both get its id", async () => {
   const listing = await createListing();
   const buyer = await createUser();
-  const winner = crypto.randomUUID();
-  const racing = withCompetitor(env.DB, () =>
-    env.DB.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id) VALUES (?1, ?2, ?3, ?4)").bind(winner, listing.id, buyer.id, listing.userId).run(),
-  );
-  expect(await startConversation(racing, listing.id, buyer.id)).toEqual({ id: winner, created: false });
+  const race = staleReads(/^SELECT id FROM conversations WHERE listing_id/);
+  const db = getDb(race.env.DB);
+  const [a, b] = await Promise.all([startConversation(db, listing.id, buyer.id), startConversation(db, listing.id, buyer.id)]);
+  expect(race.arrived).toBe(2);
+  expect(a.id).toBe(b.id);
+  expect([a.created, b.created].sort()).toEqual([false, true]);
   const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE listing_id = ?1").bind(listing.id).first<{ n: number }>();
   expect(n?.n).toBe(1);
 });

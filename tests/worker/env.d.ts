@@ -5,3 +5,9 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
   }
 }
+
+// Vite's `?raw` imports (the worker tests run through Vite): the file's text.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

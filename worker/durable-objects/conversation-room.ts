@@ -17,12 +17,14 @@ import {
   type ClientFrame,
   type RoomFrame,
 } from "../../domain/messaging";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { sendMessageSchema } from "../../domain/schemas/messaging";
+import { getDb, type Db } from "../db/client";
 import type { Bindings } from "../env";
 import { AppError } from "../lib/errors";
-import { enforceRateLimit } from "../lib/rate-limit";
 import { mailUnreadMessages } from "../services/chat-mail";
-import { MESSAGE_RATE_RULE, markRead, messagesAfter, storeMessage } from "../services/messages";
+import { markRead, messagesAfter, readHorizon, storeMessage } from "../services/messages";
+import { enforceRateLimit } from "../services/rate-limit";
 import { inboxStub } from "./stubs";
 
 /** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
@@ -76,9 +78,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private chain: Promise<unknown> = Promise.resolve();
   private alarmChain: Promise<unknown> = Promise.resolve();
   private conversationId: string | null = null;
+  private readonly db: Db;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    this.db = getDb(env.DB);
     // Heartbeats are answered by the runtime without waking the room (spec part 1 §9: 25 s).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
@@ -121,11 +125,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
     try {
       let cursor = after;
       for (;;) {
-        const messages = await messagesAfter(this.env.DB, conversationId, cursor, CATCH_UP_PAGE_SIZE);
+        const messages = await messagesAfter(this.db, conversationId, cursor, CATCH_UP_PAGE_SIZE);
         cursor = messages.at(-1)?.seq ?? cursor;
         const done = messages.length < CATCH_UP_PAGE_SIZE;
         const frame: RoomFrame & { read_up_to?: number } = { type: "sync", messages, last_seq: cursor, done };
-        if (done) frame.read_up_to = await this.readHorizon(conversationId, userId);
+        if (done) frame.read_up_to = await readHorizon(this.db, conversationId, userId);
         if (!send(ws, frame)) return;
         if (done) break;
       }
@@ -136,16 +140,6 @@ export class ConversationRoom extends DurableObject<Bindings> {
       // The client reconnects and asks again from the same point.
       closeQuietly(ws, 1011, "catch-up failed");
     }
-  }
-
-  /** The highest seq of `userId`'s own messages that the other party has read. */
-  private async readHorizon(conversationId: string, userId: string): Promise<number> {
-    const row = await this.env.DB.prepare(
-      "SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE conversation_id = ?1 AND sender_id = ?2 AND read_at IS NOT NULL",
-    )
-      .bind(conversationId, userId)
-      .first<{ seq: number }>();
-    return row?.seq ?? 0;
   }
 
   async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
@@ -218,9 +212,9 @@ export class ConversationRoom extends DurableObject<Bindings> {
       if (!parsed.success) throw new AppError("VALIDATION", parsed.error.issues[0]?.message);
       this.bind(input.conversationId);
       const system = input.senderId === SYSTEM_USER_ID;
-      if (!system) await enforceRateLimit(this.env.DB, MESSAGE_RATE_RULE, input.senderId);
+      if (!system) await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
       const stored = await this.serial(async () => {
-        const result = await storeMessage(this.env.DB, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data });
+        const result = await storeMessage(this.db, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data });
         // Stored: only now does anyone hear about it.
         if (origin) send(origin, { type: "ack", id: result.message.id, message: result.message });
         if (result.created) this.fanOut({ type: "message", message: result.message }, origin);
@@ -246,7 +240,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     try {
       this.bind(input.conversationId);
       const result = await this.serial(async () => {
-        const marked = await markRead(this.env.DB, input.conversationId, input.readerId, input.upToSeq);
+        const marked = await markRead(this.db, input.conversationId, input.readerId, input.upToSeq);
         if (marked.count > 0) this.fanOut({ type: "read", reader_id: input.readerId, up_to_seq: marked.upToSeq, read_at: marked.readAt });
         return marked;
       });

@@ -5,6 +5,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { HEARTBEAT_PING, HEARTBEAT_PONG, type InboxFrame } from "../../domain/messaging";
 import type { Bindings } from "../env";
+import { getDb, type Db } from "../db/client";
 import { unreadCount } from "../services/conversations";
 
 export const INBOX_USER_HEADER = "X-Lekebytte-User";
@@ -13,9 +14,11 @@ export class UserInbox extends DurableObject<Bindings> {
   /** One count query at a time; changes that arrive meanwhile are folded into one more. */
   private refreshing: Promise<void> | null = null;
   private again: { userId: string; conversationId?: string } | null = null;
+  private readonly db: Db;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
+    this.db = getDb(env.DB);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 
@@ -46,7 +49,7 @@ export class UserInbox extends DurableObject<Bindings> {
         while (next) {
           const current: { userId: string; conversationId?: string } = next;
           this.again = null;
-          const count = await unreadCount(this.env.DB, current.userId);
+          const count = await unreadCount(this.db, current.userId);
           this.broadcast({ type: "unread", count, ...(current.conversationId ? { conversation_id: current.conversationId } : {}) });
           next = this.again;
         }

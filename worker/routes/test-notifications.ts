@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import { testMessageSchema } from "../../domain/schemas/messaging";
+import { getDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { isLocal } from "../env";
 import { AppError } from "../lib/errors";
@@ -8,12 +8,12 @@ import { validate } from "../lib/validate";
 import { actorOf } from "../middleware/session";
 import { postSystemMessage } from "../services/chat";
 import { latestConversationId } from "../services/conversations";
-import { notFoundPage } from "./pages";
 
 /**
  * The notification test (spec part 2 "Notification test", §5, §6): a message from the system user
  * into the signed-in user's most recent conversation, so the badge and inbox can be tried out.
- * Local mode only; in production the endpoint and the page answer 404 (DESIGN "Decisions").
+ * Local mode only; in production the endpoint answers 404, and so does the page (its route is
+ * `localOnly` in domain/routes.ts).
  */
 export const testNotificationRoutes = new Hono<AppEnv>()
   .use(async (c, next) => {
@@ -24,14 +24,9 @@ export const testNotificationRoutes = new Hono<AppEnv>()
   .post("/", validate("json", testMessageSchema), async (c) => {
     if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", "Ikke logget inn");
     const actor = actorOf(c);
-    const conversationId = await latestConversationId(c.env.DB, actor.id);
+    const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
     const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content);
     return c.json({ conversation_id: conversationId, message }, 201);
   });
 
-/** The page itself is a real 404 outside local mode. */
-export const testNotificationPageGuard = createMiddleware<AppEnv>(async (c, next) => {
-  if (!isLocal(c.env)) return notFoundPage(c.env, new URL(c.req.url), c.req.raw.headers);
-  await next();
-});

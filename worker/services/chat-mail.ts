@@ -2,6 +2,7 @@
 // for a while (the ConversationRoom decides when; docs/decisions/030-offline-mail.md).
 import { ANONYMOUS_NAME, SYSTEM_USER_ID } from "../../domain/messaging";
 import type { Bindings } from "../env";
+import { getDb } from "../db/client";
 import { escapeHtml } from "../lib/html";
 import { sendMail, type Mail } from "./mail";
 import { unreadInConversation } from "./messages";
@@ -19,20 +20,23 @@ interface Recipient {
  */
 export async function mailUnreadMessages(env: Bindings, conversationId: string, userId: string): Promise<boolean> {
   if (userId === SYSTEM_USER_ID) return false;
-  const unread = await unreadInConversation(env.DB, conversationId, userId);
+  const db = getDb(env.DB);
+  const unread = await unreadInConversation(db, conversationId, userId);
   if (unread.count === 0) return false;
-  const recipient = await env.DB.prepare(
-    `SELECT u.email, p.display_name, u.deleted_at, l.title
-     FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-     JOIN conversations c ON c.id = ?2 AND ?1 IN (c.buyer_id, c.seller_id)
-     JOIN listings l ON l.id = c.listing_id
-     WHERE u.id = ?1`,
-  )
+  const recipient = await db.$client
+    .prepare(
+      `SELECT u.email, p.display_name, u.deleted_at, l.title
+       FROM users u LEFT JOIN profiles p ON p.user_id = u.id
+       JOIN conversations c ON c.id = ?2 AND ?1 IN (c.buyer_id, c.seller_id)
+       JOIN listings l ON l.id = c.listing_id
+       WHERE u.id = ?1`,
+    )
     .bind(userId, conversationId)
     .first<Recipient>();
   if (!recipient || recipient.deleted_at) return false;
   const senderId = unread.senders.find((s) => s !== SYSTEM_USER_ID) ?? unread.senders[0];
-  const sender = await env.DB.prepare("SELECT p.display_name, u.deleted_at FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1")
+  const sender = await db.$client
+    .prepare("SELECT p.display_name, u.deleted_at FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1")
     .bind(senderId)
     .first<{ display_name: string | null; deleted_at: string | null }>();
   const senderName = (!sender?.deleted_at && sender?.display_name?.trim()) || ANONYMOUS_NAME;

@@ -4,6 +4,7 @@
 import type { ChatMessage } from "../../domain/messaging";
 import { SYSTEM_USER_ID } from "../../domain/messaging";
 import type { Bindings } from "../env";
+import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, ROOM_USER_HEADER, type RoomResult } from "../durable-objects/conversation-room";
 import { INBOX_USER_HEADER } from "../durable-objects/user-inbox";
@@ -72,6 +73,6 @@ export async function openInboxSocket(env: Bindings, userId: string): Promise<Re
 
 /** After account deletion: close the user's live connections everywhere (best effort). */
 export async function disconnectUser(env: Bindings, userId: string): Promise<void> {
-  const ids = await conversationIdsOf(env.DB, userId);
+  const ids = await conversationIdsOf(getDb(env.DB), userId);
   await Promise.allSettled([...ids.map((id) => roomStub(env, id).disconnect(userId)), inboxStub(env, userId).disconnect()]);
 }

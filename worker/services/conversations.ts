@@ -7,11 +7,12 @@ import {
   type ConversationDetail,
   type ConversationSummary,
 } from "../../domain/messaging";
+import { isPublicListing } from "../../domain/listing-lifecycle";
+import type { ListingStatus } from "../../domain/taxonomy";
+import type { Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
-import type { RateRule } from "../lib/rate-limit";
 
-export const CONVERSATION_START_RULE: RateRule = { scope: "conversation:start", limit: 30, windowSeconds: 3600 };
 export const INBOX_PAGE_SIZE = 50;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,15 +26,15 @@ export interface Participants {
 }
 
 /** The conversation if `userId` takes part in it; otherwise null (callers answer 404). */
-export async function participantsFor(db: D1Database, conversationId: string, userId: string): Promise<Participants | null> {
+export async function participantsFor(db: Db, conversationId: string, userId: string): Promise<Participants | null> {
   if (!UUID_RE.test(conversationId)) return null;
-  return db
+  return db.$client
     .prepare("SELECT id, buyer_id, seller_id, listing_id FROM conversations WHERE id = ?1 AND ?2 IN (buyer_id, seller_id)")
     .bind(conversationId, userId)
     .first<Participants>();
 }
 
-export async function requireParticipant(db: D1Database, conversationId: string, userId: string): Promise<Participants> {
+export async function requireParticipant(db: Db, conversationId: string, userId: string): Promise<Participants> {
   const conv = await participantsFor(db, conversationId, userId);
   if (!conv) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT);
   return conv;
@@ -44,24 +45,24 @@ export async function requireParticipant(db: D1Database, conversationId: string,
  * use. Two starts at the same moment meet at the unique index: INSERT OR IGNORE, then read it back,
  * so both get the same conversation.
  */
-export async function startConversation(db: D1Database, listingId: string, buyerId: string): Promise<{ id: string; created: boolean }> {
-  const listing = await db
+export async function startConversation(db: Db, listingId: string, buyerId: string): Promise<{ id: string; created: boolean }> {
+  const listing = await db.$client
     .prepare("SELECT id, user_id, status, is_hidden FROM listings WHERE id = ?1")
     .bind(listingId)
-    .first<{ id: string; user_id: string; status: string; is_hidden: number }>();
+    .first<{ id: string; user_id: string; status: ListingStatus; is_hidden: number }>();
   if (!listing) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", "Du kan ikke sende melding til deg selv");
   const existing = await findConversation(db, listingId, buyerId, listing.user_id);
   if (existing) return { id: existing, created: false };
   // A new conversation only about a listing the buyer can see (DESIGN "Listing visibility").
-  if (!(listing.status === "active" || listing.status === "reserved") || listing.is_hidden) {
+  if (!isPublicListing({ status: listing.status, is_hidden: !!listing.is_hidden })) {
     throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   }
-  const seller = await db.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(listing.user_id).first<{ deleted_at: string | null }>();
+  const seller = await db.$client.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(listing.user_id).first<{ deleted_at: string | null }>();
   if (!seller || seller.deleted_at) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   const id = crypto.randomUUID();
   const now = nowIso();
-  const inserted = await db
+  const inserted = await db.$client
     .prepare(
       `INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)
@@ -75,21 +76,15 @@ export async function startConversation(db: D1Database, listingId: string, buyer
   return { id: winner, created: false };
 }
 
-async function findConversation(db: D1Database, listingId: string, buyerId: string, sellerId: string): Promise<string | null> {
-  const row = await db
+async function findConversation(db: Db, listingId: string, buyerId: string, sellerId: string): Promise<string | null> {
+  const row = await db.$client
     .prepare("SELECT id FROM conversations WHERE listing_id = ?1 AND buyer_id = ?2 AND seller_id = ?3")
     .bind(listingId, buyerId, sellerId)
     .first<{ id: string }>();
   return row?.id ?? null;
 }
 
-interface DetailRow {
-  id: string;
-  listing_id: string;
-  buyer_id: string;
-  seller_id: string;
-  last_seq: number;
-  updated_at: string;
+interface DetailRow extends Pick<ConversationDetail, "id" | "listing_id" | "buyer_id" | "seller_id" | "last_seq" | "updated_at"> {
   title: string;
   price: number | null;
   is_free: number;
@@ -138,9 +133,9 @@ function toDetail(row: DetailRow): ConversationDetail {
 }
 
 /** The chat header: listing, price, the other party. */
-export async function getConversation(db: D1Database, conversationId: string, viewerId: string): Promise<ConversationDetail> {
+export async function getConversation(db: Db, conversationId: string, viewerId: string): Promise<ConversationDetail> {
   if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT);
-  const row = await db
+  const row = await db.$client
     .prepare(`${DETAIL_SELECT} ${DETAIL_FROM} WHERE c.id = ?2 AND ?1 IN (c.buyer_id, c.seller_id)`)
     .bind(viewerId, conversationId)
     .first<DetailRow>();
@@ -152,8 +147,8 @@ export async function getConversation(db: D1Database, conversationId: string, vi
  * The inbox: the viewer's conversations with at least one message, newest activity first, each with
  * its last message and the viewer's unread count.
  */
-export async function listConversations(db: D1Database, viewerId: string, offset = 0): Promise<ConversationSummary[]> {
-  const { results } = await db
+export async function listConversations(db: Db, viewerId: string, offset = 0): Promise<ConversationSummary[]> {
+  const { results } = await db.$client
     .prepare(
       `${DETAIL_SELECT},
          m.content AS last_content, m.created_at AS last_created_at, m.sender_id AS last_sender_id,
@@ -177,8 +172,8 @@ export async function listConversations(db: D1Database, viewerId: string, offset
 }
 
 /** Unread messages for the header badge: sent by anyone else, in any of the user's conversations. */
-export async function unreadCount(db: D1Database, userId: string): Promise<number> {
-  const row = await db
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const row = await db.$client
     .prepare(
       `SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
        WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND m.sender_id <> ?1 AND m.read_at IS NULL`,
@@ -189,8 +184,8 @@ export async function unreadCount(db: D1Database, userId: string): Promise<numbe
 }
 
 /** The conversation the notification test writes into: the user's most recently active one. */
-export async function latestConversationId(db: D1Database, userId: string): Promise<string | null> {
-  const row = await db
+export async function latestConversationId(db: Db, userId: string): Promise<string | null> {
+  const row = await db.$client
     .prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY updated_at DESC LIMIT 1")
     .bind(userId)
     .first<{ id: string }>();
@@ -198,7 +193,7 @@ export async function latestConversationId(db: D1Database, userId: string): Prom
 }
 
 /** Every conversation a user takes part in (account deletion closes their live connections). */
-export async function conversationIdsOf(db: D1Database, userId: string): Promise<string[]> {
-  const { results } = await db.prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1").bind(userId).all<{ id: string }>();
+export async function conversationIdsOf(db: Db, userId: string): Promise<string[]> {
+  const { results } = await db.$client.prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1").bind(userId).all<{ id: string }>();
   return results.map((r) => r.id);
 }

@@ -27,3 +27,8 @@ export async function signUpAndSignIn(request: APIRequestContext, email: string,
   const callback = await request.post("/api/auth/callback", { data: { code: decodeURIComponent(code!) } });
   expect(callback.status(), await callback.text()).toBe(200);
 }
+
+/** Delete the request context's account at the end of a test (the API asks for the password again). */
+export async function deleteAccount(request: APIRequestContext): Promise<void> {
+  await request.delete("/api/me", { data: { password: E2E_PASSWORD } });
+}

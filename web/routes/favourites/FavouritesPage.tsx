@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { Heart } from "lucide-react";
 import { Link } from "react-router-dom";
-import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
-import { apiFetch } from "../../api/client";
+import { api, call } from "../../api/client";
 import { ListingCard } from "../../components/ListingCard";
 import { buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
@@ -11,7 +10,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 export const favouritesQuery = () =>
   queryOptions({
     queryKey: ["favourites", "list"] as const,
-    queryFn: ({ signal }) => apiFetch<ListingCardData[]>("/api/favourites", { signal }),
+    queryFn: ({ signal }) => call(api.favourites.$get(undefined, { init: { signal } })),
   });
 
 /** /favoritter: the signed-in user's favourited listings (login required by the router). */

@@ -1,23 +1,36 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { useId, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
+import { isApiError } from "../../api/client";
 import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
+import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 
+const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
+
 export interface ListingActionBarProps {
-  listing: Pick<ListingPage, "id" | "price" | "is_free" | "is_trade_offer" | "status">;
+  listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status">;
   isOwner: boolean;
+  className?: string;
 }
+
+/**
+ * On a phone the bar sticks to the bottom of the screen while the whole listing scrolls past, and
+ * ends up after the seller's other listings (ListingView puts it last); from `md` on it sits in
+ * the details column. The owner gets owner tools in it instead.
+ */
+const barClasses =
+  "sticky bottom-0 z-20 space-y-2 border-t border-stone-200 bg-white/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mt-6 md:border-0 md:bg-transparent md:px-0 md:pb-0 md:backdrop-blur-none";
 
 /**
  * The bottom bar (spec part 2 "Listing detail", §5; DESIGN "Payments"): buy for every non-owner on
  * non-free active listings, "Foreslå bytte" when trades are allowed, "Send melding".
  */
-export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
+export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
   const noteId = useId();
@@ -25,7 +38,7 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
-  const showBuy = !isOwner && !listing.is_free && active;
+  const showBuy = !listing.is_free && active;
   const showTrade = listing.is_trade_offer && active;
 
   const loginRequired = (description: string) => {
@@ -44,27 +57,37 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
   const proposeTrade = () => {
     if (loading) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte");
-    if (isOwner) return toastError("Feil", "Du kan ikke foreslå bytte på din egen annonse");
     navigate(`/trade-offer/${listing.id}`);
   };
 
   const sendMessage = async () => {
     if (loading || starting) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å sende melding");
-    if (isOwner) return toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
-    // The one conversation for this listing, buyer and seller: new, or the one from before.
+    // The one conversation for this listing, buyer and seller: new, or the one from before. The
+    // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
     setStarting(true);
     try {
       const { id } = await startConversation(listing.id);
       navigate(`/chat/${id}`);
-    } catch {
-      toastError("Feil", "Kunne ikke starte samtale");
+    } catch (error) {
+      if (isApiError(error) && error.status === 403) toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
+      else toastError("Feil", "Kunne ikke starte samtale");
       setStarting(false);
     }
   };
 
+  if (isOwner) {
+    return (
+      <div className={cn(barClasses, className)}>
+        <Suspense fallback={<div className="min-h-11" />}>
+          <OwnerTools listing={listing} />
+        </Suspense>
+      </div>
+    );
+  }
+
   return (
-    <div className="sticky bottom-0 z-20 -mx-4 mt-6 space-y-2 border-t border-stone-200 bg-white/95 px-4 py-3 backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:px-0 md:backdrop-blur-none">
+    <div className={cn(barClasses, className)}>
       {showBuy ? (
         <div>
           {/* Payments arrive with their own issue: a signed-in buyer sees the button, honestly disabled. */}
@@ -76,23 +99,32 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
             aria-describedby={signedIn ? noteId : undefined}
           >
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
-            Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
+            {/* The spec's label is the button's name; on screen it is one line, the rest below it. */}
+            <span className="whitespace-nowrap">
+              Kjøp nå <span className="sr-only">med trygg betaling (Vipps/Stripe)</span> - {formatPrice(listing.price, false)}
+            </span>
           </Button>
-          {signedIn ? (
-            <p id={noteId} className="mt-1 text-center text-sm text-stone-700">
-              Betaling kommer snart
-            </p>
-          ) : null}
+          <p className="mt-1 text-center text-sm text-stone-700">
+            {signedIn ? <span id={noteId}>Betaling kommer snart</span> : "Trygg betaling med Vipps eller Stripe"}
+          </p>
         </div>
       ) : null}
       <div className="flex gap-2">
         {showTrade ? (
-          <Button variant="accent" className="flex-1" onClick={proposeTrade}>
+          <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
             <ArrowLeftRight aria-hidden="true" className="size-5" />
             Foreslå bytte
           </Button>
         ) : null}
-        <Button variant="secondary" className="flex-1" onClick={() => void sendMessage()} disabled={starting} aria-busy={starting || undefined}>
+        <Button
+          variant="secondary"
+          className="flex-1"
+          onClick={() => void sendMessage()}
+          disabled={starting}
+          aria-busy={starting || undefined}
+          data-analytics="message_click"
+          data-analytics-listing={listing.id}
+        >
           <MessageCircle aria-hidden="true" className="size-5" />
           Send melding
         </Button>

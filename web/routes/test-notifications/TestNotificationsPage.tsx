@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, RefreshCw } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { apiFetch, isApiError } from "../../api/client";
+import { api, call, isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -26,7 +26,7 @@ export function TestNotificationsPage() {
   const queryClient = useQueryClient();
   const available = useQuery({
     queryKey: ["test-notifications"],
-    queryFn: () => apiFetch<{ enabled: boolean }>("/api/test-notifications"),
+    queryFn: ({ signal }) => call(api["test-notifications"].$get(undefined, { init: { signal } })),
     retry: false,
     staleTime: Infinity,
   });
@@ -50,7 +50,7 @@ export function TestNotificationsPage() {
     if (!signedIn) return toastError("Feil", "Ikke logget inn");
     setBusy(true);
     try {
-      await apiFetch("/api/test-notifications", { method: "POST", body: { content: text } });
+      await call(api["test-notifications"].$post({ json: { content: text } }));
       toastSuccess("Test-melding opprettet!");
     } catch (error) {
       if (isApiError(error) && error.status === 401) toastError("Feil", "Ikke logget inn");
