@@ -1,7 +1,7 @@
-import { ArrowLeft } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import type { ConversationDetail } from "../../api/conversations";
+import { BackLink } from "../../components/BackLink";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 
 /**
@@ -12,13 +12,7 @@ export function ChatHeader({ conversation }: { conversation: ConversationDetail 
   const { listing, other_user: other } = conversation;
   return (
     <header className="flex items-center gap-1 border-b border-stone-200 bg-white px-2 py-2">
-      <Link
-        to="/messages"
-        aria-label="Tilbake til meldinger"
-        className="inline-flex size-11 shrink-0 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100"
-      >
-        <ArrowLeft aria-hidden="true" className="size-6" />
-      </Link>
+      <BackLink to="/messages" label="Tilbake til meldinger" />
       <Link to={`/listing/${listing.id}`} className="flex min-w-0 flex-1 items-center gap-3 rounded-xl p-1 hover:bg-stone-50">
         <img
           src={firstImageUrl(listing.images) ?? PLACEHOLDER_IMAGE}

@@ -5,7 +5,7 @@ import { chatDayLabel, messageTime } from "../../../domain/chat-days";
 import { osloDay } from "../../../domain/format";
 import { SYSTEM_USER_ID } from "../../../domain/messaging";
 import { conversationsQuery, type ConversationSummary } from "../../api/conversations";
-import { buttonClasses } from "../../components/ui/Button";
+import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
@@ -34,21 +34,14 @@ export function InboxPage() {
       {isPending ? (
         <Spinner label="Laster samtaler..." className="py-12" />
       ) : error ? (
-        <div className="mt-6 space-y-3">
-          <p className="text-stone-700">Kunne ikke hente samtaler. {error.message}</p>
-          <button type="button" className={buttonClasses("secondary", "sm")} onClick={() => void refetch()} disabled={isRefetching}>
-            Prøv igjen
-          </button>
-        </div>
+        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching}>
+          Kunne ikke hente samtaler. {error.message}
+        </ListLoadFailed>
       ) : data.length === 0 ? (
-        <div className="mt-6 flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white p-8 text-center">
-          <MessagesSquare aria-hidden="true" className="size-8 text-stone-500" />
+        <EmptyListFindToys icon={MessagesSquare}>
           <p className="mt-3 font-semibold text-stone-900">Ingen samtaler ennå</p>
           <p className="mt-1 text-stone-700">Finn en leke du liker og trykk «Send melding» for å starte en samtale med selgeren.</p>
-          <Link to="/search" className={buttonClasses("secondary", "sm", "mt-4")}>
-            Finn leker
-          </Link>
-        </div>
+        </EmptyListFindToys>
       ) : (
         <ul className="mt-4 divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white">
           {data.map((c) => (
