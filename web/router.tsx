@@ -46,6 +46,9 @@ const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "My
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
 const SavedSearchesPage = page(() => import("./routes/saved-searches/SavedSearchesPage"), "SavedSearchesPage");
 const UnsubscribePage = page(() => import("./routes/saved-searches/UnsubscribePage"), "UnsubscribePage");
+const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
+const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
+const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -58,7 +61,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   search: <SearchPage />,
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,
-  testNotifications: <Placeholder title="Test av varsler" />,
+  testNotifications: <TestNotificationsPage />,
   paymentSuccess: <Placeholder title="Betaling" />,
   paymentDetails: <Placeholder title="Betalingsdetaljer" />,
   about: <AboutPage />,
@@ -67,8 +70,8 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   savedSearchUnsubscribe: <UnsubscribePage />,
   profile: <ProfilePage />,
   profileNorwegian: <ProfilePage />,
-  messages: <Placeholder title="Meldinger" />,
-  chat: <Placeholder title="Samtale" />,
+  messages: <InboxPage />,
+  chat: <ChatPage />,
   editListingIndex: <Navigate to="/profile" replace />,
   editListing: <EditListingPage />,
   tradeOffer: <Placeholder title="Foreslå bytte" />,

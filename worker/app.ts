@@ -25,6 +25,8 @@ import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { savedSearchRoutes } from "./routes/saved-searches";
 import { devSavedSearchRoutes } from "./routes/dev-saved-searches";
+import { conversationRoutes } from "./routes/conversations";
+import { testNotificationRoutes } from "./routes/test-notifications";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -56,7 +58,9 @@ const api = new Hono<AppEnv>()
   .route("/saved-searches", savedSearchRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev/saved-searches", devSavedSearchRoutes)
-  .route("/dev", devRoutes);
+  .route("/dev", devRoutes)
+  .route("/conversations", conversationRoutes)
+  .route("/test-notifications", testNotificationRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

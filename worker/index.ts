@@ -5,6 +5,9 @@ import { handleQueue } from "./queues/analytics";
 import { handleSavedSearchQueue } from "./queues/saved-searches";
 import { SAVED_SEARCH_QUEUE } from "./services/saved-search-alerts";
 
+export { ConversationRoom } from "./durable-objects/conversation-room";
+export { UserInbox } from "./durable-objects/user-inbox";
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {

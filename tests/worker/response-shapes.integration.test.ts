@@ -5,8 +5,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+  chatMessageBody,
+  conversationDetailBody,
+  conversationSummaryBody,
   errorBody,
   homeBody,
+  markReadBody,
+  messagePageBody,
+  startConversationBody,
+  testNotificationBody,
+  testNotificationsAvailableBody,
+  unreadCountBody,
   listingCardBody,
   listingPageBody,
   ownListingBody,
@@ -19,7 +28,7 @@ import {
   unsubscribeBody,
 } from "../factories/api";
 import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
-import { createListing, createUser } from "../factories";
+import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
 import { Client } from "./support/http";
 
 const PASSWORD = "hemmelig-passord-1";
@@ -106,6 +115,37 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await jsonOf(await client.get("/api/saved-searches/badge")), savedSearchBadgeBody())).toEqual([]);
     const token = await signUnsubscribeToken(env, saved.id, user.id);
     expect(shapeDifferences(await jsonOf(await new Client().post("/api/saved-searches/unsubscribe", { token })), unsubscribeBody())).toEqual([]);
+  });
+
+  it("conversations: start, inbox, header, messages, send, read, unread count, notification test", async () => {
+    const conv = await createConversation({ listing: { images: [] } });
+    await addMessages(conv.id, [{ from: conv.seller.id, content: "Hei!" }]);
+    const buyer = await signedInClient(conv.buyer.id);
+
+    const other = await createListing({ userId: conv.seller.id });
+    const started = await buyer.post("/api/conversations", { listing_id: other.id });
+    expect(started.status).toBe(201);
+    expect(shapeDifferences(await started.json(), startConversationBody())).toEqual([]);
+
+    const inbox = (await jsonOf(await buyer.get("/api/conversations"))) as unknown[];
+    expect(inbox.length).toBe(1);
+    expect(shapeDifferences(inbox, [conversationSummaryBody()])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get(`/api/conversations/${conv.id}`)), conversationDetailBody())).toEqual([]);
+    const page = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(page, messagePageBody([chatMessageBody()]))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/conversations/unread-count")), unreadCountBody(1))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.post(`/api/conversations/${conv.id}/read`, {})), markReadBody(1, 1))).toEqual([]);
+
+    // Now read: read_at is a timestamp string (null values are not compared).
+    const read = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(read, messagePageBody([chatMessageBody({ read_at: new Date().toISOString() })]))).toEqual([]);
+    const sent = await jsonOf(await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" }));
+    expect(shapeDifferences(sent, chatMessageBody())).toEqual([]);
+
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/test-notifications")), testNotificationsAvailableBody())).toEqual([]);
+    const test = await buyer.post("/api/test-notifications", { content: "Test melding for notifikasjoner" });
+    expect(test.status).toBe(201);
+    expect(shapeDifferences(await test.json(), testNotificationBody())).toEqual([]);
   });
 
   it("the error envelope", async () => {
