@@ -21,6 +21,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { ChatMessage, MessagePage } from "../../domain/messaging";
 import { signAccessToken } from "../../worker/lib/jwt";
 import { ChatClient, type Sent } from "./chat-client";
+import { d1File } from "./support";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATE = path.join(ROOT, ".bench/chat-state");
@@ -46,19 +47,12 @@ function run(cmd: string, args: string[]) {
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
 }
 
-function d1File(): string {
-  const dir = path.join(STATE, "v3/d1/miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return path.join(dir, file);
-}
-
 /** Two sets of conversations (one per phase), each with its own buyer and seller, and a session per user. */
 function populate(sets: number): { pairs: Pair[][]; families: Map<string, string> } {
   rmSync(STATE, { recursive: true, force: true });
   mkdirSync(STATE, { recursive: true });
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE, "-c", "wrangler.toml"]);
-  const db = new DatabaseSync(d1File());
+  const db = new DatabaseSync(d1File(STATE));
   const now = new Date().toISOString();
   const expires = new Date(Date.now() + 86_400_000).toISOString();
   const families = new Map<string, string>();

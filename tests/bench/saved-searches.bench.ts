@@ -10,7 +10,7 @@
 // Run: npm run bench:saved-searches   (BENCH_SAVED_SEARCHES, BENCH_NEW_LISTINGS, BENCH_BASE_LISTINGS,
 // BENCH_SINGLE, BENCH_PORT; SKIP_BUILD=1 reuses dist/). Writes tests/bench/results/saved-searches.md.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SavedSearchAlert } from "../../domain/saved-searches";
@@ -20,7 +20,9 @@ import { searchParamsSchema } from "../../domain/schemas/search";
 import { indexKeys, matchSpec } from "../../worker/services/saved-search-index";
 import { buildSearchPlan } from "../../worker/services/search";
 import { binPath, toolEnv, WRANGLER_CONFIG } from "../../scripts/local-env.mjs";
-import { generateListings, type BenchListing } from "./listing-generator";
+import { generateListings } from "./listing-generator";
+import { rng } from "../../scripts/seed/raster";
+import { benchWriter, d1File, stopOnExit, waitFor } from "./support";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATE = path.join(ROOT, ".bench/saved-search-state");
@@ -35,27 +37,9 @@ const USERS = Math.max(200, Math.ceil(SEARCHES / 10));
 // download): with the plain environment wrangler dev sometimes never answered its first request.
 const env = toolEnv({ CI: "true", NO_D1_WARNING: "true" });
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function run(cmd: string, args: string[]) {
   const res = spawnSync(binPath(cmd), args, { cwd: ROOT, env, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
-}
-
-function d1File(): string {
-  const dir = path.join(STATE, "v3/d1/miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return path.join(dir, file);
 }
 
 const userId = (i: number) => `00000000-0000-4000-b000-${String(i + 1).padStart(12, "0")}`;
@@ -105,24 +89,11 @@ function populate(): { newIds: string[]; saved: SavedRow[]; sinceRid: number } {
   rmSync(STATE, { recursive: true, force: true });
   mkdirSync(STATE, { recursive: true });
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  const db = new DatabaseSync(d1File());
+  const db = new DatabaseSync(d1File(STATE));
   const started = performance.now();
   db.exec("BEGIN");
-  const insertUser = db.prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at) VALUES (?, ?, '!', '2025-01-01T00:00:00Z')");
-  const insertProfile = db.prepare("INSERT INTO profiles (user_id, display_name) VALUES (?, ?)");
   const users = Array.from({ length: USERS }, (_, i) => userId(i));
-  users.forEach((id, i) => {
-    insertUser.run(id, `bench${i}@lekebytte.test`);
-    insertProfile.run(id, `Bruker ${i}`);
-  });
-  const insert = db.prepare(
-    `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free, is_trade_offer,
-       postal_code, images, status, is_hidden, seo_slug, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const put = (l: BenchListing) =>
-    insert.run(l.id, l.user_id, l.title, l.description, l.category, l.age_range, l.condition_rating, l.price, l.is_free, l.is_trade_offer,
-      l.postal_code, l.images, l.status, l.is_hidden, l.seo_slug, l.created_at, l.updated_at);
+  const put = benchWriter(db, users);
   // Older listings in creation order, as production inserts them (the search rowid follows it).
   for (const l of [...generateListings(BASE, users, 7)].sort((a, b) => a.created_at.localeCompare(b.created_at))) put(l);
   const sinceRid = (db.prepare("SELECT MAX(rid) AS rid FROM listing_search_map").get() as { rid: number }).rid;
@@ -162,20 +133,6 @@ function populate(): { newIds: string[]; saved: SavedRow[]; sinceRid: number } {
   return { newIds: fresh.map((l) => l.id), saved, sinceRid };
 }
 
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      // A request that arrives while wrangler is still starting can hang for good: give each a few seconds.
-      if ((await fetch(url, { signal: AbortSignal.timeout(5_000) })).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
 interface MatchAnswer {
   ms: number;
   statements: number;
@@ -208,7 +165,7 @@ function percentile(values: number[], p: number): number {
 
 /** The reference: each saved search's own /search statements on the SQLite file, one search at a time. */
 function reference(saved: SavedRow[], newIds: string[]): { pairs: Set<string>; ms: number; queries: number } {
-  const db = new DatabaseSync(d1File(), { readOnly: true });
+  const db = new DatabaseSync(d1File(STATE), { readOnly: true });
   const fresh = new Set(newIds);
   const owners = new Map((db.prepare("SELECT id, user_id FROM listings").all() as { id: string; user_id: string }[]).map((r) => [r.id, r.user_id]));
   const pairs = new Set<string>();
@@ -255,14 +212,7 @@ async function main() {
       stdio: ["ignore", log, log],
     },
   );
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  };
-  process.on("exit", stop);
+  const stop = stopOnExit(server);
   try {
     await waitFor(`${BASE_URL}/api/home`, 120_000);
     await match(newIds.slice(0, 10)); // warm-up (isolate, statement caches)

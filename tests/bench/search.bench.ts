@@ -5,12 +5,13 @@
 // Run: npm run bench:search  (BENCH_LISTINGS=… to change the size). Prints a table and writes
 // tests/bench/results/search.md.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { searchParamsSchema } from "../../domain/schemas/search";
 import { buildSearchPlan } from "../../worker/services/search";
 import { generateListings } from "./listing-generator";
+import { benchWriter, d1File, stopOnExit, waitFor } from "./support";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const STATE = path.join(ROOT, ".bench/search-state");
@@ -56,55 +57,22 @@ function stats(samples: number[]) {
   return { p50: percentile(s, 50), p95: percentile(s, 95), n: s.length };
 }
 
-function d1File(): string {
-  const dir = path.join(STATE, "v3/d1/miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return path.join(dir, file);
-}
-
 function populate(): void {
   rmSync(STATE, { recursive: true, force: true });
   mkdirSync(STATE, { recursive: true });
   run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  const db = new DatabaseSync(d1File());
+  const db = new DatabaseSync(d1File(STATE));
   const users = Array.from({ length: 200 }, (_, i) => `00000000-0000-4000-a000-${String(i + 1).padStart(12, "0")}`);
   const started = performance.now();
   db.exec("BEGIN");
-  const insertUser = db.prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at) VALUES (?, ?, '!', '2025-01-01T00:00:00Z')");
-  const insertProfile = db.prepare("INSERT INTO profiles (user_id, display_name) VALUES (?, ?)");
-  users.forEach((id, i) => {
-    insertUser.run(id, `bench${i}@lekebytte.test`);
-    insertProfile.run(id, `Bruker ${i}`);
-  });
-  const insert = db.prepare(
-    `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free, is_trade_offer,
-       postal_code, images, status, is_hidden, seo_slug, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const put = benchWriter(db, users);
   // Inserted in creation order, as production inserts them (the search rowid follows it).
   const rows = [...generateListings(COUNT, users)].sort((a, b) => a.created_at.localeCompare(b.created_at));
-  for (const l of rows) {
-    insert.run(l.id, l.user_id, l.title, l.description, l.category, l.age_range, l.condition_rating, l.price, l.is_free, l.is_trade_offer,
-      l.postal_code, l.images, l.status, l.is_hidden, l.seo_slug, l.created_at, l.updated_at);
-  }
+  for (const l of rows) put(l);
   db.exec("COMMIT");
   db.exec("ANALYZE");
   db.close();
   console.log(`Inserted ${COUNT.toLocaleString("en")} listings (FTS triggers included) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function main() {
@@ -117,17 +85,10 @@ async function main() {
     detached: true,
     stdio: "ignore",
   });
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  };
-  process.on("exit", stop);
+  const stop = stopOnExit(server);
   try {
     await waitFor(`http://127.0.0.1:${PORT}/api/home`, 120_000);
-    const db = new DatabaseSync(d1File(), { readOnly: true });
+    const db = new DatabaseSync(d1File(STATE), { readOnly: true });
     const http: number[] = [];
     const inWorker: number[] = [];
     const raw: number[] = [];
