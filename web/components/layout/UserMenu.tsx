@@ -1,5 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
+import { ArrowLeftRight, CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
 import { Link } from "react-router-dom";
 import type { SessionUser } from "../../api/session";
 import { isModerator } from "../../lib/useSession";
@@ -43,6 +43,12 @@ export default function UserMenu({ user }: { user: SessionUser }) {
             <Link to="/favoritter">
               <Heart aria-hidden="true" className="size-5" />
               Favoritter
+            </Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={itemClasses}>
+            <Link to="/trade-history">
+              <ArrowLeftRight aria-hidden="true" className="size-5" />
+              Byttehistorikk
             </Link>
           </DropdownMenu.Item>
           {isModerator(user) ? (
