@@ -7,6 +7,7 @@ import { TRADE_ACTIONS, TRADE_CHAT_TEXTS, TRADE_ERROR_TEXTS as T, type TradeActi
 import { app } from "../../worker/app";
 import { getDb } from "../../worker/db/client";
 import type { Bindings } from "../../worker/env";
+import { deleteAccount } from "../../worker/services/account";
 import { tradeHistoryCompleted, tradeHistoryOffers } from "../../worker/services/trade-views";
 import { createListing, createSwap, createUser, signedInClient, type SwapFixture } from "../factories";
 import { Client, ORIGIN, errorOf } from "./support/http";
@@ -35,7 +36,7 @@ const systemMessages = async (conversationId: string) =>
   ).results.map((r) => r.content);
 
 /** The same request as Client.post, but through the Worker with other bindings (a forced race). */
-function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
+async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
   return app.fetch(
     new Request(ORIGIN + path, {
       method: "POST",
@@ -530,5 +531,31 @@ describe("the trade history", () => {
     const completed = await tradeHistoryCompleted(db, me.id);
     expect(completed.items).toHaveLength(2);
     expect(calls).toBe(2);
+  });
+});
+
+describe("the listings' owners and accounts", () => {
+  it("a listing promised in an agreed swap cannot be marked sold or deleted until the swap ends", async () => {
+    const swap = await createSwap({ status: "accepted" });
+    const owner = await signedInClient(swap.recipient.id);
+    for (const res of [await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" }), await owner.delete(`/api/listings/${swap.requested.id}`)]) {
+      expect(res.status).toBe(409);
+      expect((await errorOf(res)).message).toBe(T.listingPromised);
+    }
+    expect(await listingStatus(swap.requested.id)).toBe("reserved");
+    expect((await owner.post(`/api/trade-offers/${swap.offerId}/cancel`, {})).status).toBe(200);
+    expect((await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" })).status).toBe(200);
+  });
+
+  it("deleting an account calls off its swaps: the other party's listing is active again, pending offers are cancelled", async () => {
+    const swap = await createSwap({ status: "accepted" });
+    const pending = await createSwap({ sender: swap.sender });
+    await deleteAccount(env as Bindings, swap.sender.id);
+    expect((await offerRow(swap.offerId))?.status).toBe("cancelled");
+    expect((await transactionsOf(swap.offerId))[0].status).toBe("cancelled");
+    expect(await listingStatus(swap.requested.id)).toBe("active");
+    expect(await listingStatus(swap.offered.id)).toBe("deleted");
+    expect((await offerRow(pending.offerId))?.status).toBe("cancelled");
+    expect(await listingStatus(pending.requested.id)).toBe("active");
   });
 });

@@ -65,8 +65,8 @@ function TradeOfferCard({ offer, myId, conversationId }: { offer: TradeOfferBody
         <TradeStatusBadge offer={offer} />
       </header>
       <div className="mt-2 grid grid-cols-1 gap-2 min-[360px]:grid-cols-2">
-        <TradeListingRow label={mine ? "Du tilbyr" : `${other} tilbyr`} listing={offer.offered_listing} />
-        <TradeListingRow label={mine ? "Du vil ha" : `${other} vil ha`} listing={offer.requested_listing} />
+        <TradeListingRow label={mine ? "Du tilbyr" : "De tilbyr"} listing={offer.offered_listing} />
+        <TradeListingRow label={mine ? "Du vil ha" : "De vil ha"} listing={offer.requested_listing} />
       </div>
       {offer.message ? <p className="mt-2 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
       <Handover offer={offer} other={other} />
