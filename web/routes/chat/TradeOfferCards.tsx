@@ -14,7 +14,7 @@ import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradePart
  * parties see the same state at once. A failed fetch shows nothing (the spec: fails silently).
  */
 export function TradeOfferCards({ conversationId, myId }: { conversationId: string; myId: string }) {
-  const offers = useQuery({ ...conversationTradeOffersQuery(conversationId), retry: 1 });
+  const offers = useQuery(conversationTradeOffersQuery(conversationId));
   if (!offers.data?.length) return null;
   return (
     <section aria-label="Bytteforslag" className="max-h-[45%] shrink-0 space-y-2 overflow-y-auto border-b border-stone-200 bg-white/70 p-3">
