@@ -1,7 +1,9 @@
 // Swaps (spec part 2 "Trade offer proposal", chat offer cards, "Trade history", §4–§8; DESIGN
 // "Decisions"): the offer lifecycle, who may move it, expiry, the labels and the texts. The Worker
-// enforces the lifecycle in SQL (worker/services/trades.ts) and explains a refusal with these
+// enforces the lifecycle in SQL (worker/services/trade-offers.ts) and explains a refusal with these
 // rules; the web shows each party the buttons these rules allow.
+
+import type { ConversationListing } from "./messaging";
 
 export const TRADE_OFFER_STATUSES = ["pending", "accepted", "rejected", "completed", "cancelled"] as const;
 export type TradeOfferStatus = (typeof TRADE_OFFER_STATUSES)[number];
@@ -147,15 +149,8 @@ export const TRADE_ERROR_TEXTS = {
 
 // ---- what the API answers -----------------------------------------------------------------------
 
-/** A listing as an offer card and the trade history show it. */
-export interface TradeListing {
-  id: string;
-  title: string;
-  price: number | null;
-  is_free: boolean;
-  /** Empty when the listing is deleted or hidden (its photos are no longer served). */
-  images: string[];
-  status: string;
+/** A listing as an offer card and the trade history show it (images empty when deleted or hidden). */
+export interface TradeListing extends ConversationListing {
   seo_slug: string;
 }
 

@@ -12,6 +12,7 @@ import { tradeHistoryCompleted, tradeHistoryOffers } from "../../worker/services
 import { createListing, createSwap, createUser, signedInClient, type SwapFixture } from "../factories";
 import { Client, ORIGIN, errorOf } from "./support/http";
 import { staleReads } from "./support/race";
+import { ALLOWED_MOVES } from "./support/trade-moves";
 
 const offerRow = (id: string) =>
   env.DB.prepare("SELECT status, message, conversation_id, from_user_id, to_user_id FROM trade_offers WHERE id = ?1").bind(id).first<{
@@ -190,16 +191,10 @@ describe("every transition and every forbidden actor", () => {
   type Actor = "sender" | "recipient" | "third" | "visitor";
   const STATES: State[] = ["pending", "expired", "accepted", "rejected", "completed", "cancelled"];
   const ACTORS: Actor[] = ["sender", "recipient", "third", "visitor"];
-  const ALLOWED: Record<string, TradeOfferStatus> = {
-    "pending/recipient/accept": "accepted",
-    "pending/recipient/reject": "rejected",
-    "pending/sender/cancel": "cancelled",
-    "accepted/sender/cancel": "cancelled",
-    "accepted/recipient/cancel": "cancelled",
-    // One confirmation of two: the swap stays accepted until the other party confirms.
-    "accepted/sender/confirm": "accepted",
-    "accepted/recipient/confirm": "accepted",
-  };
+  // One confirmation of two: the swap stays accepted until the other party confirms too.
+  const ALLOWED: Record<string, TradeOfferStatus> = Object.fromEntries(
+    Object.entries(ALLOWED_MOVES).map(([key, to]) => [key, key.endsWith("/confirm") ? "accepted" : to]),
+  );
   function expectedStatus(state: State, actor: Actor, action: TradeAction): number {
     if (actor === "visitor") return 401;
     if (actor === "third") return 404;
@@ -366,6 +361,16 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     return responses;
   }
 
+  /** Both recipients accept at once: one 200, one 409; the winner's swap first. */
+  async function acceptBoth(first: SwapFixture, second: SwapFixture): Promise<[SwapFixture, SwapFixture]> {
+    const responses = await fire([
+      { swap: first, who: "recipient", action: "accept" },
+      { swap: second, who: "recipient", action: "accept" },
+    ]);
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
+    return responses[0].status === 200 ? [first, second] : [second, first];
+  }
+
   it("two accepts of one offer", async () => {
     const swap = await createSwap();
     const responses = await fire([
@@ -405,12 +410,7 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
   it("accepting two offers for the same listing", async () => {
     const first = await createSwap();
     const second = await createSwap({ recipient: first.recipient, requested: first.requested });
-    const responses = await fire([
-      { swap: first, who: "recipient", action: "accept" },
-      { swap: second, who: "recipient", action: "accept" },
-    ]);
-    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
-    const [winner, loser] = responses[0].status === 200 ? [first, second] : [second, first];
+    const [winner, loser] = await acceptBoth(first, second);
     expect((await offerRow(winner.offerId))?.status).toBe("accepted");
     expect((await offerRow(loser.offerId))?.status).toBe("cancelled");
     expect(await transactionsOf(loser.offerId)).toEqual([]);
@@ -423,12 +423,7 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
   it("two recipients accepting offers that promise the same toy of one sender", async () => {
     const first = await createSwap();
     const second = await createSwap({ sender: first.sender, offered: first.offered });
-    const responses = await fire([
-      { swap: first, who: "recipient", action: "accept" },
-      { swap: second, who: "recipient", action: "accept" },
-    ]);
-    expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
-    const [winner, loser] = responses[0].status === 200 ? [first, second] : [second, first];
+    const [winner, loser] = await acceptBoth(first, second);
     expect(await listingStatus(first.offered.id)).toBe("reserved");
     expect(await listingStatus(winner.requested.id)).toBe("reserved");
     expect(await listingStatus(loser.requested.id)).toBe("active");

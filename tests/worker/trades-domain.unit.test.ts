@@ -2,6 +2,7 @@
 // every (state, actor, action) case, expiry, the badge labels and time left, and the proposal body.
 import { describe, expect, it } from "vitest";
 import { createTradeOfferSchema } from "../../domain/schemas/trades";
+import { ALLOWED_MOVES } from "./support/trade-moves";
 import {
   TRADE_ACTIONS,
   TRADE_OFFER_EXPIRY_DAYS,
@@ -26,16 +27,7 @@ type State = TradeOfferStatus | "expired";
 const STATES: State[] = ["pending", "expired", "accepted", "rejected", "completed", "cancelled"];
 const ACTORS = { sender: SENDER, recipient: RECIPIENT, third: THIRD } as const;
 
-/** The only allowed moves, written out by hand from the issue: everything else is refused. */
-const ALLOWED: Record<string, TradeOfferStatus> = {
-  "pending/recipient/accept": "accepted",
-  "pending/recipient/reject": "rejected",
-  "pending/sender/cancel": "cancelled",
-  "accepted/sender/cancel": "cancelled",
-  "accepted/recipient/cancel": "cancelled",
-  "accepted/sender/confirm": "completed",
-  "accepted/recipient/confirm": "completed",
-};
+const ALLOWED = ALLOWED_MOVES;
 
 function offerIn(state: State): TradeOfferState {
   const created = state === "expired" ? new Date(NOW.getTime() - 8 * 86_400_000) : new Date(NOW.getTime() - 3_600_000);
