@@ -27,6 +27,7 @@ import { savedSearchRoutes } from "./routes/saved-searches";
 import { devSavedSearchRoutes } from "./routes/dev-saved-searches";
 import { conversationRoutes } from "./routes/conversations";
 import { testNotificationRoutes } from "./routes/test-notifications";
+import { tradeOfferRoutes } from "./routes/trade-offers";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -60,7 +61,8 @@ const api = new Hono<AppEnv>()
   .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
-  .route("/test-notifications", testNotificationRoutes);
+  .route("/test-notifications", testNotificationRoutes)
+  .route("/trade-offers", tradeOfferRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

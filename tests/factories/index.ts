@@ -6,3 +6,4 @@ export * from "./signed-in";
 export * from "./analytics";
 export * from "./images";
 export * from "./saved-searches";
+export * from "./trades";

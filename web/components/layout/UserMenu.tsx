@@ -1,8 +1,8 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useQuery } from "@tanstack/react-query";
-import { Bookmark, CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
-import { formatNewCount } from "../../../domain/saved-searches";
+import { ArrowLeftRight, Bookmark, CircleUser, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
+import { formatNewCount } from "../../../domain/saved-searches";
 import type { SessionUser } from "../../api/session";
 import { isModerator } from "../../lib/useSession";
 import { useSignOut } from "../../lib/useSignOut";
@@ -13,6 +13,18 @@ const badgeClasses = "rounded-full bg-red-700 px-1 text-center text-xs leading-5
 
 const itemClasses =
   "flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
+
+const SAVED_SEARCHES = "/lagrede-sok";
+
+/** The account menu's pages for every signed-in user. */
+const LINKS: { to: string; label: string; icon: LucideIcon }[] = [
+  { to: "/profile", label: "Profil", icon: UserRound },
+  { to: "/my-listings", label: "Mine annonser", icon: List },
+  { to: "/favoritter", label: "Favoritter", icon: Heart },
+  { to: SAVED_SEARCHES, label: "Lagrede søk", icon: Bookmark },
+  { to: "/trade-history", label: "Byttehistorikk", icon: ArrowLeftRight },
+];
+const MODERATION = { to: "/moderation", label: "Moderasjon", icon: Shield };
 
 /** The signed-in user's account menu (loaded lazily: visitors never download Radix). */
 export default function UserMenu({ user }: { user: SessionUser }) {
@@ -40,45 +52,24 @@ export default function UserMenu({ user }: { user: SessionUser }) {
         >
           <DropdownMenu.Label className="truncate px-3 py-2 text-sm text-stone-700">{name}</DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/profile">
-              <UserRound aria-hidden="true" className="size-5" />
-              Profil
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/my-listings">
-              <List aria-hidden="true" className="size-5" />
-              Mine annonser
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/favoritter">
-              <Heart aria-hidden="true" className="size-5" />
-              Favoritter
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/lagrede-sok" aria-label={newSearches > 0 ? `Lagrede søk, ${formatNewCount(newSearches)} med nye treff` : undefined}>
-              <Bookmark aria-hidden="true" className="size-5" />
-              Lagrede søk
-              {/* The space keeps the visible text ("Lagrede søk 1") inside the accessible name. */}
-              {newSearches > 0 ? " " : null}
-              {newSearches > 0 ? (
-                <span aria-hidden="true" className={`ml-auto min-w-6 px-1.5 ${badgeClasses}`}>
-                  {formatNewCount(newSearches)}
-                </span>
-              ) : null}
-            </Link>
-          </DropdownMenu.Item>
-          {isModerator(user) ? (
-            <DropdownMenu.Item asChild className={itemClasses}>
-              <Link to="/moderation">
-                <Shield aria-hidden="true" className="size-5" />
-                Moderasjon
-              </Link>
-            </DropdownMenu.Item>
-          ) : null}
+          {(isModerator(user) ? [...LINKS, MODERATION] : LINKS).map(({ to, label, icon: Icon }) => {
+            const badge = to === SAVED_SEARCHES && newSearches > 0 ? formatNewCount(newSearches) : null;
+            return (
+              <DropdownMenu.Item key={to} asChild className={itemClasses}>
+                <Link to={to} aria-label={badge ? `${label}, ${badge} med nye treff` : undefined}>
+                  <Icon aria-hidden="true" className="size-5" />
+                  {label}
+                  {/* The space keeps the visible text ("Lagrede søk 1") inside the accessible name. */}
+                  {badge ? " " : null}
+                  {badge ? (
+                    <span aria-hidden="true" className={`ml-auto min-w-6 px-1.5 ${badgeClasses}`}>
+                      {badge}
+                    </span>
+                  ) : null}
+                </Link>
+              </DropdownMenu.Item>
+            );
+          })}
           <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
           <DropdownMenu.Item className={itemClasses} onSelect={() => void handleSignOut()}>
             <LogOut aria-hidden="true" className="size-5" />
