@@ -4,8 +4,8 @@
 // works signed out and switches off exactly that alert.
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import jpeg from "jpeg-js";
 import { AXE_TAGS, expect, test } from "./fixtures";
+import { createListing } from "./support/listings";
 
 const PASSWORD = "lekebytte123";
 const SEARCHER = "ingrid@lekebytte.test";
@@ -14,15 +14,6 @@ const SELLER = "lars@lekebytte.test";
 async function signIn(request: APIRequestContext, email: string): Promise<void> {
   const res = await request.post("/api/auth/signin", { data: { email, password: PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
-}
-
-/** A small opaque JPEG: the listing's photo. */
-function photo(): Buffer {
-  const width = 160;
-  const height = 120;
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) data.set([60, 140, 200, 255], i);
-  return jpeg.encode({ data, width, height }, 85).data;
 }
 
 /** axe on what is open now (a dialog or a menu is gone before the fixture's scan at the next navigation). */
@@ -61,14 +52,7 @@ test("save a search, get the alert and the badge when someone else publishes a m
   let listingId: string | undefined;
   try {
     await signIn(seller, SELLER);
-    const upload = await seller.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
-    expect(upload.status(), await upload.text()).toBe(201);
-    const { key } = (await upload.json()) as { key: string };
-    const created = await seller.post("/api/listings", {
-      data: { title, description: "Kulebane med 40 deler.", category: "kreativt", age_range: "3-5 år", condition_rating: 4, price: "300", is_free: false, is_trade_offer: false, postal_code: "4006", images: [key] },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    listingId = ((await created.json()) as { id: string }).id;
+    listingId = await createListing(seller, title);
 
     // The alert arrives in the outbox (the queue consumer matched the listing after the answer).
     let alert: { subject: string; text_body: string } | undefined;
