@@ -15,3 +15,5 @@ export * from "./listing-lifecycle";
 export * from "./text";
 export * from "./photos";
 export * from "./rate-limits";
+export * from "./moderation";
+export * from "./schemas/moderation";
