@@ -2,35 +2,10 @@
 // conversation from the listing page, both exchange messages without reloading, and each sees the
 // other's messages raise the header badge, which falls again when the chat is opened.
 import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
-import jpeg from "jpeg-js";
+import type { Page } from "@playwright/test";
 import { AXE_TAGS, expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
-
-/** A small photo for the seller's listing. */
-function photo(): Buffer {
-  const width = 320;
-  const height = 240;
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) {
-    data[i] = 30;
-    data[i + 1] = 140 + ((i / 4) % width) / 4;
-    data[i + 2] = 200;
-    data[i + 3] = 255;
-  }
-  return jpeg.encode({ data, width, height }, 80).data;
-}
-
-async function createListing(request: APIRequestContext, title: string): Promise<string> {
-  const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const { key } = (await upload.json()) as { key: string };
-  const res = await request.post("/api/listings", {
-    data: { title, description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+import { createListing } from "./support/listings";
 
 const badge = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Meldinger/ });
 
@@ -57,7 +32,7 @@ test("buyer and seller chat live from a listing; each header badge rises and fal
   await signUpAndSignIn(seller.request, uniqueEmail("chat-seller"), "Selma Selger");
   await signUpAndSignIn(buyer.request, uniqueEmail("chat-buyer"), "Kjell Kjøper");
   try {
-    const listingId = await createListing(seller.request, title);
+    const { id: listingId } = await createListing(seller.request, title);
 
     // The seller waits on the home page. The poll is cut off, so only a live push can raise the badge.
     await seller.goto("/");

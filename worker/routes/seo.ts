@@ -90,7 +90,9 @@ export const seoRoutes = new Hono<AppEnv>()
       .transform(page);
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.set("Cache-Control", "public, max-age=60");
+    // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
+    // not live on in a browser or shared cache (docs/decisions/050-moderation.md).
+    headers.set("Cache-Control", "public, no-cache");
     headers.delete("ETag");
     return new Response(rewritten.body, { status: 200, headers });
   })
