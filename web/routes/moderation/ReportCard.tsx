@@ -1,10 +1,9 @@
 import { ChevronDown, ExternalLink } from "lucide-react";
-import { useId, useState } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { formatDate } from "../../../domain/format";
 import { REPORT_PRIORITY_LABELS, REPORT_STATUS_LABELS, REPORT_TARGET_WORDS, type ReportPriority, type ReportStatus } from "../../../domain/moderation";
 import { unhideTarget, type ModerationCard } from "../../api/moderation";
-import { Badge } from "../../components/ui/Badge";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -22,6 +21,11 @@ const STATUS_TONES: Record<ReportStatus, string> = {
   resolved: "bg-emerald-100 text-emerald-900",
   dismissed: "bg-stone-200 text-stone-800",
 };
+
+/** A badge with its own colours (ui/Badge's neutral background would compete with them). */
+function Pill({ tone, children }: { tone: string; children: ReactNode }) {
+  return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap", tone)}>{children}</span>;
+}
 
 /** One dashboard card: every report with this status on one target (spec part 2 "Moderation dashboard"). */
 export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard; onHandle: () => void; onChanged: () => void }) {
@@ -51,10 +55,10 @@ export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard
         <div className="min-w-0 flex-1">
           <h2 className="truncate font-semibold text-stone-900">{card.target_title}</h2>
           <div className="mt-1.5 flex flex-wrap gap-1.5">
-            <Badge className={STATUS_TONES[card.status]}>{REPORT_STATUS_LABELS[card.status]}</Badge>
-            <Badge className={PRIORITY_TONES[card.priority]}>{REPORT_PRIORITY_LABELS[card.priority]}</Badge>
-            {card.report_count > 1 ? <Badge>{card.report_count} rapporter</Badge> : null}
-            {target.is_hidden ? <Badge className="bg-red-100 text-red-900">{target.auto_hidden ? "Skjult automatisk" : "Skjult"}</Badge> : null}
+            <Pill tone={STATUS_TONES[card.status]}>{REPORT_STATUS_LABELS[card.status]}</Pill>
+            <Pill tone={PRIORITY_TONES[card.priority]}>{REPORT_PRIORITY_LABELS[card.priority]}</Pill>
+            {card.report_count > 1 ? <Pill tone="bg-stone-800 text-white">{card.report_count} rapporter</Pill> : null}
+            {target.is_hidden ? <Pill tone="bg-red-100 text-red-900">{target.auto_hidden ? "Skjult automatisk" : "Skjult"}</Pill> : null}
           </div>
           <p className="mt-1.5 text-sm text-stone-700">
             <time dateTime={card.created_at}>{formatDate(card.created_at)}</time> · {card.reporter_display_name}
