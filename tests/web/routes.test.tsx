@@ -142,7 +142,6 @@ describe("router and layout", () => {
   it.each([
     "/trade-offer/l1",
     "/trade-history",
-    "/moderation",
   ])("login-required route %s renders for a signed-in user", async (path) => {
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
     expect(await screen.findByText(/Denne siden er under arbeid\./)).toBeInTheDocument();

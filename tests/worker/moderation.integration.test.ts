@@ -57,6 +57,10 @@ async function surfaces(listing: { id: string; seo_slug: string; title: string; 
   return { inHome, inSearch, inSellerList, api, slug, inSitemap, image };
 }
 
+/** The hide columns of a listing, and what they hold once it is shown again. */
+const hideFields = (id: string) => env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(id).first();
+const SHOWN = { is_hidden: 0, auto_hidden: 0, hidden_reason: null, hidden_at: null };
+
 const VISIBLE = { inHome: true, inSearch: true, inSellerList: true, api: 200, slug: 200, inSitemap: true, image: 200 };
 const GONE = { inHome: false, inSearch: false, inSellerList: false, api: 404, slug: 404, inSitemap: false, image: 404 };
 
@@ -180,7 +184,7 @@ describe("auto-hide", () => {
     expect((await env.DB.prepare("SELECT is_hidden FROM listings WHERE id = ?1").bind(row.id).first())?.is_hidden).toBe(0);
 
     expect((await reportAs(await createUser(), "listing", row.id)).status).toBe(201);
-    const hidden = await env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(row.id).first();
+    const hidden = await hideFields(row.id);
     expect(hidden).toMatchObject({ is_hidden: 1, auto_hidden: 1, hidden_reason: AUTO_HIDDEN_REASON });
     expect(hidden?.hidden_at).toBeTruthy();
     expect(await surfaces(target)).toEqual(GONE);
@@ -222,12 +226,7 @@ describe("auto-hide", () => {
     const { client } = await moderator();
     const res = await act(client, await openReportId("listing", row.id), "approve", "Ingen brudd");
     expect(res.status).toBe(200);
-    expect(await env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(row.id).first()).toEqual({
-      is_hidden: 0,
-      auto_hidden: 0,
-      hidden_reason: null,
-      hidden_at: null,
-    });
+    expect(await hideFields(row.id)).toEqual(SHOWN);
     const statuses = await env.DB.prepare("SELECT DISTINCT status, resolution_action FROM reports WHERE target_id = ?1").bind(row.id).all();
     expect(statuses.results).toEqual([{ status: "resolved", resolution_action: "approve" }]);
     expect(await surfaces(target)).toEqual(VISIBLE);
@@ -460,12 +459,7 @@ describe("actions take effect everywhere", () => {
 
     const unhide = await client.post(`/api/moderation/targets/listing/${row.id}/unhide`, { notes: null });
     expect(unhide.status).toBe(200);
-    expect(await env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(row.id).first()).toEqual({
-      is_hidden: 0,
-      auto_hidden: 0,
-      hidden_reason: null,
-      hidden_at: null,
-    });
+    expect(await hideFields(row.id)).toEqual(SHOWN);
     expect(await surfaces(target)).toEqual(VISIBLE);
     expect((await client.post(`/api/moderation/targets/listing/${row.id}/unhide`, { notes: null })).status).toBe(409);
     const kinds = await env.DB.prepare("SELECT action_type FROM moderation_actions WHERE target_id = ?1 ORDER BY created_at").bind(row.id).all();

@@ -29,7 +29,8 @@ export function ModerationPage() {
     queryFn: ({ pageParam, signal }) => moderationPage(status, pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next_offset ?? undefined,
-    retry: (count, error) => !(isApiError(error) && error.status === 403) && count < 1,
+    // A failure is shown at once ("Prøv igjen" and "Oppdater" ask again); a 403 is final.
+    retry: false,
   });
   const forbidden = isApiError(reports.error) && reports.error.status === 403;
 
