@@ -17,3 +17,5 @@ export * from "./photos";
 export * from "./rate-limits";
 export * from "./moderation";
 export * from "./schemas/moderation";
+export * from "./trades";
+export * from "./schemas/trades";

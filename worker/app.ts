@@ -27,6 +27,7 @@ import { conversationRoutes } from "./routes/conversations";
 import { testNotificationRoutes } from "./routes/test-notifications";
 import { reportRoutes } from "./routes/reports";
 import { moderationRoutes } from "./routes/moderation";
+import { tradeOfferRoutes } from "./routes/trade-offers";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -59,6 +60,7 @@ const api = new Hono<AppEnv>()
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)
+  .route("/trade-offers", tradeOfferRoutes)
   .route("/reports", reportRoutes)
   .route("/moderation", moderationRoutes);
 

@@ -1,38 +1,23 @@
 // Live chat between two browsers (spec part 2 "Chat"; issue 10 "Done when"): the buyer starts a
 // conversation from the listing page, both exchange messages without reloading, and each sees the
 // other's messages raise the header badge, which falls again when the chat is opened.
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { AXE_TAGS, expect, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
+import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 const badge = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Meldinger/ });
 
-/** The same axe rules the fixture applies to the main page, for the second browser's pages. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 test("buyer and seller chat live from a listing; each header badge rises and falls", async ({ page: buyer, browser }) => {
   test.setTimeout(120_000);
-  const sellerContext = await browser.newContext();
-  // The fixture guards only the test's own page: the second browser answers the consent banner the
-  // same way and fails the test on a Content-Security-Policy report too.
-  await sellerContext.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
-  const seller = await sellerContext.newPage();
-  const sellerPolicyReports: string[] = [];
-  seller.on("console", (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) sellerPolicyReports.push(`${seller.url()}: ${message.text()}`);
-  });
+  const { context: sellerContext, page: seller, policyReports: sellerPolicyReports } = await openSecondBrowser(browser);
   const suffix = Date.now().toString(36);
   const title = `E2E Duplo brannstasjon ${suffix}`;
   await signUpAndSignIn(seller.request, uniqueEmail("chat-seller"), "Selma Selger");
   await signUpAndSignIn(buyer.request, uniqueEmail("chat-buyer"), "Kjell Kjøper");
   try {
-    const { id: listingId } = await createListing(seller.request, title);
+    const listingId = await createListing(seller.request, title);
 
     // The seller waits on the home page. The poll is cut off, so only a live push can raise the badge.
     await seller.goto("/");

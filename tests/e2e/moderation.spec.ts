@@ -38,7 +38,8 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
   await signUpAndSignIn(seller.request, uniqueEmail("mod-seller"), "Siri Selger");
   await signUpAndSignIn(reporter.request, uniqueEmail("mod-reporter"), "Rune Rapportør");
   try {
-    const listing = await createListing(seller.request, title);
+    const id = await createListing(seller.request, title);
+    const listing = (await (await seller.request.get(`/api/listings/${id}`)).json()) as { seo_slug: string };
     expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: true, search: true, slug: 200 });
 
     // The user reports it from the listing page's header.

@@ -538,12 +538,13 @@ describe("suspensions", () => {
     }
   });
 
-  it("a suspended user cannot post, edit back to active, start a conversation or send a message, and is told why; lifting it restores them", async () => {
+  it("a suspended user cannot post, edit back to active, start a conversation, send a message or offer a swap, and is told why; lifting it restores them", async () => {
     const { user, client: mod } = await suspended("hide");
     const conv = await createConversation({ buyer: {} });
     await env.DB.prepare("UPDATE conversations SET buyer_id = ?1 WHERE id = ?2").bind(user.id, conv.id).run();
     const own = await createListing({ userId: user.id, status: "sold" });
-    const other = await createListing();
+    const other = await createListing({ isTradeOffer: true });
+    const mine = await createListing({ userId: user.id });
     const client = await signedInClient(user.id);
     const form = { title: "Ny lekebil", category: "biler", age_range: "3-5 år", condition_rating: 4, price: "100", is_free: false, is_trade_offer: false, postal_code: "0150", images: [] };
     const attempts = [
@@ -551,6 +552,7 @@ describe("suspensions", () => {
       await client.post(`/api/listings/${own.id}/status`, { status: "active" }),
       await client.post("/api/conversations", { listing_id: other.id }),
       await client.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Hei" }),
+      await client.post("/api/trade-offers", { requested_listing_id: other.id, offered_listing_id: mine.id }),
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -559,7 +561,8 @@ describe("suspensions", () => {
       expect(body.message).toMatch(/^Kontoen din er utestengt til .+\. Årsak: Falsk annonse: Trakassering i chat\. Du kan ikke legge ut annonser/);
     }
     const listings = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
-    expect(listings?.n).toBe(1);
+    expect(listings?.n).toBe(2);
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_offers WHERE from_user_id = ?1").bind(user.id).first<{ n: number }>())?.n).toBe(0);
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conv.id).first<{ n: number }>())?.n).toBe(0);
     // They still read and see why on their profile.
     expect((await client.get(`/api/conversations/${conv.id}/messages`)).status).toBe(200);

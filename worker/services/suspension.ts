@@ -3,7 +3,7 @@
 // offer trades or buy. Every one of those write paths calls `assertNotSuspended` before it writes:
 // listing create/edit and status (services/listings.ts via routes/listings.ts), starting a
 // conversation and every message (the ConversationRoom's write path, socket and HTTP alike), and
-// trade offers and checkout when they land.
+// offering or accepting a swap (services/trade-offers.ts); checkout calls it when payments land.
 import { suspensionMessage } from "../../domain/moderation";
 import type { Db } from "../db/client";
 import { nowIso } from "../lib/crypto";

@@ -1,4 +1,4 @@
-// Listings for end-to-end tests: a real JPEG uploaded through the API and a listing that uses it.
+// Listings for end-to-end tests, made through the API with the request context's session.
 import type { APIRequestContext } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { expect } from "../fixtures";
@@ -17,14 +17,14 @@ export function photo(): Buffer {
   return jpeg.encode({ data, width, height }, 80).data;
 }
 
-/** Upload a photo and publish a listing with it as the request context's user; returns id and slug. */
-export async function createListing(request: APIRequestContext, title: string): Promise<{ id: string; seo_slug: string }> {
+/** An active listing with one photo; `trade` opens it for swap offers. */
+export async function createListing(request: APIRequestContext, title: string, { trade = false }: { trade?: boolean } = {}): Promise<string> {
   const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
   expect(upload.status(), await upload.text()).toBe(201);
   const { key } = (await upload.json()) as { key: string };
   const res = await request.post("/api/listings", {
-    data: { title, description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
+    data: { title, description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: trade, postal_code: "0150", images: [key] },
   });
   expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: string; seo_slug: string };
+  return ((await res.json()) as { id: string }).id;
 }
