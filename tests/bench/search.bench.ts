@@ -214,7 +214,7 @@ async function measure(size: number): Promise<SizeResult> {
       const params = searchParamsSchema.parse(Object.fromEntries(new URLSearchParams(q)));
       const plan = buildSearchPlan(params);
       // The floor: the same statements the Worker sends in its one D1 batch, run one after another.
-      const statements = [...plan.tiers, plan.count].map((st) => ({ stmt: db.prepare(st.sql), params: st.params as (string | number | null)[] }));
+      const statements = [plan.rows, plan.count].map((st) => ({ stmt: db.prepare(st.sql), params: st.params as (string | number | null)[] }));
       const likeSql = likeQuery(params);
       const likeStmt = db.prepare(likeSql.sql);
       const qs = { http: [] as number[], inWorker: [] as number[], floor: [] as number[], like: [] as number[] };
