@@ -14,7 +14,7 @@
 // run and what the machine's load was).
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -88,6 +88,8 @@ interface SizeResult {
   floor: Stat;
   like: Stat;
   per_query: { q: string; total: number; in_worker: Stat; http: Stat; floor: Stat; like: Stat }[];
+  /** Requests whose connection the local proxy closed (asked again; the retry is what was timed). */
+  dropped_connections: number;
 }
 
 function run(cmd: string, args: string[]) {
@@ -193,7 +195,7 @@ async function measure(size: number): Promise<SizeResult> {
     cwd: ROOT,
     env,
     detached: true, // its own process group: wrangler and workerd stop together
-    stdio: "ignore",
+    stdio: ["ignore", "ignore", openSync(path.join(state, "server-errors.log"), "w")],
   });
   const stop = () => {
     try {
@@ -209,6 +211,7 @@ async function measure(size: number): Promise<SizeResult> {
     const all = { http: [] as number[], inWorker: [] as number[], floor: [] as number[], like: [] as number[] };
     const perQuery: SizeResult["per_query"] = [];
     const loadStart = os.loadavg();
+    let dropped = 0;
 
     for (const q of QUERIES) {
       const params = searchParamsSchema.parse(Object.fromEntries(new URLSearchParams(q)));
@@ -220,8 +223,17 @@ async function measure(size: number): Promise<SizeResult> {
       const qs = { http: [] as number[], inWorker: [] as number[], floor: [] as number[], like: [] as number[] };
       let total = 0;
       for (let i = 0; i < RUNS + 3; i++) {
-        const t0 = performance.now();
-        const res = await fetch(`http://127.0.0.1:${PORT}/api/search?${q}`);
+        let t0 = performance.now();
+        let res: Response;
+        try {
+          res = await fetch(`http://127.0.0.1:${PORT}/api/search?${q}`);
+        } catch (err) {
+          // wrangler dev's proxy now and then closes a kept-alive connection: count it, ask again.
+          dropped++;
+          console.warn(`${q}: ${String((err as Error).cause ?? err)}, asking again`);
+          t0 = performance.now();
+          res = await fetch(`http://127.0.0.1:${PORT}/api/search?${q}`);
+        }
         const body = (await res.json()) as { total: number };
         const t1 = performance.now();
         if (!res.ok) throw new Error(`${q}: HTTP ${res.status}`);
@@ -257,6 +269,7 @@ async function measure(size: number): Promise<SizeResult> {
       floor: stats(all.floor),
       like: stats(all.like),
       per_query: perQuery,
+      dropped_connections: dropped,
     };
   } finally {
     stop();
