@@ -39,6 +39,10 @@ export const RATE_RULES = {
   listingEdit: { scope: "listing-edit:user", limit: 120, windowSeconds: HOUR },
   listingStatus: { scope: "listing-status:user", limit: 120, windowSeconds: HOUR },
   favourite: { scope: "favourite:user", limit: 300, windowSeconds: HOUR },
+  // Messaging (docs/decisions/028-live-chat.md): "Send melding" per buyer, and messages per sender
+  // over the socket and HTTP together (system messages are not limited).
+  conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },
+  messageSend: { scope: "message:send", limit: 60, windowSeconds: MINUTE },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

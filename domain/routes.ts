@@ -15,6 +15,8 @@ export interface PageRoute {
   access: PageAccess;
   /** Search engines may crawl it (robots.txt Allow); without parameters it is also in the sitemap. */
   indexed: boolean;
+  /** Exists only in local mode: in production the Worker answers it with a real 404. */
+  localOnly?: boolean;
 }
 
 export const PAGE_ROUTES = {
@@ -25,7 +27,8 @@ export const PAGE_ROUTES = {
   listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true },
   // Old links keep working; /annonse/{slug} is the page search engines get.
   listingById: { path: "/listing/:id", access: "open", indexed: false },
-  testNotifications: { path: "/test-notifications", access: "open", indexed: false },
+  // The notification test page and its endpoint exist only in local mode (docs/product.md).
+  testNotifications: { path: "/test-notifications", access: "open", indexed: false, localOnly: true },
   paymentSuccess: { path: "/payment-success", access: "open", indexed: false },
   paymentDetails: { path: "/betaling-fullfort", access: "open", indexed: false },
   about: { path: "/om-oss", access: "open", indexed: true },
@@ -66,11 +69,14 @@ export function routeRegExp(path: string): RegExp {
   return new RegExp(`^/${body}/?$`);
 }
 
-const ROUTE_REGEXPS = Object.values(PAGE_ROUTES).map((route) => routeRegExp(route.path));
+const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({ re: routeRegExp(route.path), localOnly: route.localOnly === true }));
 
-/** A path the SPA has a page for (the Worker answers everything else with a real 404). */
-export function isKnownRoute(pathname: string): boolean {
-  return ROUTE_REGEXPS.some((re) => re.test(pathname));
+/**
+ * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only
+ * pages count only when `local` is set (the Worker passes its mode).
+ */
+export function isKnownRoute(pathname: string, { local = false }: { local?: boolean } = {}): boolean {
+  return ROUTE_REGEXPS.some((route) => (local || !route.localOnly) && route.re.test(pathname));
 }
 
 /** The robots.txt prefix of a pattern: everything before its first parameter ("/annonse/:slug" → "/annonse/"). */

@@ -44,6 +44,9 @@ const EditListingPage = page(() => import("./routes/edit-listing/EditListingPage
 const CreateListingPage = page(() => import("./routes/create-listing/CreateListingPage"), "CreateListingPage");
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
+const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
+const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
+const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -56,7 +59,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   search: <SearchPage />,
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,
-  testNotifications: <Placeholder title="Test av varsler" />,
+  testNotifications: <TestNotificationsPage />,
   paymentSuccess: <Placeholder title="Betaling" />,
   paymentDetails: <Placeholder title="Betalingsdetaljer" />,
   about: <AboutPage />,
@@ -64,8 +67,8 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   privacy: <PrivacyPage />,
   profile: <ProfilePage />,
   profileNorwegian: <ProfilePage />,
-  messages: <Placeholder title="Meldinger" />,
-  chat: <Placeholder title="Samtale" />,
+  messages: <InboxPage />,
+  chat: <ChatPage />,
   editListingIndex: <Navigate to="/profile" replace />,
   editListing: <EditListingPage />,
   tradeOffer: <Placeholder title="Foreslå bytte" />,

@@ -23,6 +23,8 @@ import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
 import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
+import { conversationRoutes } from "./routes/conversations";
+import { testNotificationRoutes } from "./routes/test-notifications";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -52,7 +54,9 @@ const api = new Hono<AppEnv>()
   .route("/contact", contactRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
-  .route("/dev", devRoutes);
+  .route("/dev", devRoutes)
+  .route("/conversations", conversationRoutes)
+  .route("/test-notifications", testNotificationRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

@@ -3,6 +3,9 @@ import type { Bindings } from "./env";
 import { runScheduled } from "./cron/scheduled";
 import { handleQueue } from "./queues/analytics";
 
+export { ConversationRoom } from "./durable-objects/conversation-room";
+export { UserInbox } from "./durable-objects/user-inbox";
+
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {

@@ -5,7 +5,8 @@ import type { Session } from "../../web/api/session";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { SlugListingPage } from "../../web/routes/listing/SlugListingPage";
-import { apiError, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
+import { TEST_CONVERSATION_ID, startConversationBody } from "../factories/api";
+import { apiError, bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -17,6 +18,7 @@ const routes = [
   { path: "/", element: <h1>Forsiden</h1> },
   { path: "/auth", element: <h1>Logg inn</h1> },
   { path: "/messages", element: <h1>Meldinger</h1> },
+  { path: "/chat/:id", element: <h1>Samtale</h1> },
   { path: "/trade-offer/:id", element: <h1>Foreslå bytte</h1> },
   { path: "/edit-listing/:id", element: <h1>Rediger annonse</h1> },
   { path: "/profile", element: <h1>Min profil</h1> },
@@ -152,9 +154,26 @@ describe("listing detail: actions", () => {
     await waitFor(() => expect(view.router.state.location.pathname).toBe(`/trade-offer/${page.id}`));
     view.unmount();
 
-    view = renderListing(page, sessionFor("user"));
+    view = renderListing(page, sessionFor("user"), (url, init) =>
+      url === "/api/conversations" && method(init) === "POST" ? jsonResponse(startConversationBody(), 201) : undefined,
+    );
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
-    await waitFor(() => expect(view.router.state.location.pathname).toBe("/messages"));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe(`/chat/${TEST_CONVERSATION_ID}`));
+    const start = view.fetch.mock.calls.find(([url]) => url === "/api/conversations");
+    expect(bodyOf(start?.[1])).toEqual({ listing_id: page.id });
+  });
+
+  it.each([
+    { answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."), toast: ["Feil", "Kunne ikke starte samtale"] },
+    // The owner normally gets the owner tools instead of the button; this is the Worker's 403 for a stale page.
+    { answer: () => apiError(403, "FORBIDDEN", "Du kan ikke sende melding til deg selv"), toast: ["Dette er din annonse", "Du kan ikke sende melding til deg selv"] },
+  ])("'Send melding' that cannot start the conversation says '$toast.1' and stays", async ({ answer, toast: expected }) => {
+    const page = listingPage();
+    const view = renderListing(page, sessionFor("user"), (url, init) => (url === "/api/conversations" && method(init) === "POST" ? answer() : undefined));
+    await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith(...expected));
+    expect(view.router.state.location.pathname).toBe(`/listing/${page.id}`);
+    expect(screen.getByRole("button", { name: "Send melding" })).toBeEnabled();
   });
 
   it("the owner gets owner tools instead of buy, 'Foreslå bytte' and 'Send melding'", async () => {

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { currentYear } from "../../domain/format";
 import { routes } from "../../web/router";
+import { testNotificationsAvailableBody } from "../factories/api";
 import { jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -71,8 +72,8 @@ describe("router and layout", () => {
   });
 
   it("a page that is not built yet shows its title and a note", async () => {
-    renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
-    expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
+    renderRoutes(routes, { seed: { session: null }, path: "/payment-success" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Betaling" })).toBeInTheDocument();
     expect(screen.getByText(/Denne siden er under arbeid\./)).toBeInTheDocument();
   });
 
@@ -82,7 +83,6 @@ describe("router and layout", () => {
     "/auth/callback",
     "/search",
     "/listing/abc",
-    "/test-notifications",
     "/payment-success",
     "/betaling-fullfort",
     "/om-oss",
@@ -119,9 +119,27 @@ describe("router and layout", () => {
     expect(await screen.findByRole("heading", { name: "404 - Siden finnes ikke" })).toBeInTheDocument();
   });
 
+  it("/test-notifications renders its page when the endpoint exists (local mode), else the 404", async () => {
+    mockFetch((url) => (url === "/api/test-notifications" ? jsonResponse(testNotificationsAvailableBody()) : jsonResponse({}, 404)));
+    const first = renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
+    first.unmount();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    mockFetch(() => jsonResponse({ error: { code: "NOT_FOUND", message: "Ikke funnet" } }, 404));
+    renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
+    expect(await screen.findByRole("heading", { level: 1, name: "404 - Siden finnes ikke" })).toBeInTheDocument();
+  });
+
   it.each([
-    "/messages",
-    "/chat/c1",
+    ["/messages", "Meldinger"],
+    ["/chat/c0c0c0c0-0000-4000-8000-000000000001", "Laster samtale..."],
+  ])("messaging page %s renders for a signed-in user", async (path, text) => {
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
+    expect(await screen.findAllByText(text)).not.toHaveLength(0);
+  });
+
+  it.each([
     "/trade-offer/l1",
     "/trade-history",
     "/moderation",

@@ -4,8 +4,17 @@
 // sends epoch seconds) fails here.
 import { describe, expect, it } from "vitest";
 import {
+  chatMessageBody,
+  conversationDetailBody,
+  conversationSummaryBody,
   errorBody,
   homeBody,
+  markReadBody,
+  messagePageBody,
+  startConversationBody,
+  testNotificationBody,
+  testNotificationsAvailableBody,
+  unreadCountBody,
   listingCardBody,
   listingPageBody,
   ownListingBody,
@@ -14,7 +23,7 @@ import {
   sessionBody,
   siteConfigBody,
 } from "../factories/api";
-import { createListing, createUser } from "../factories";
+import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
 import { Client } from "./support/http";
 
 const PASSWORD = "hemmelig-passord-1";
@@ -91,6 +100,37 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     const listing = await createListing({ userId: user.id });
     expect(shapeDifferences(await jsonOf(await client.get("/api/me")), profileBody())).toEqual([]);
     expect(shapeDifferences(await jsonOf(await client.get(`/api/me/listings/${listing.id}`)), ownListingBody())).toEqual([]);
+  });
+
+  it("conversations: start, inbox, header, messages, send, read, unread count, notification test", async () => {
+    const conv = await createConversation({ listing: { images: [] } });
+    await addMessages(conv.id, [{ from: conv.seller.id, content: "Hei!" }]);
+    const buyer = await signedInClient(conv.buyer.id);
+
+    const other = await createListing({ userId: conv.seller.id });
+    const started = await buyer.post("/api/conversations", { listing_id: other.id });
+    expect(started.status).toBe(201);
+    expect(shapeDifferences(await started.json(), startConversationBody())).toEqual([]);
+
+    const inbox = (await jsonOf(await buyer.get("/api/conversations"))) as unknown[];
+    expect(inbox.length).toBe(1);
+    expect(shapeDifferences(inbox, [conversationSummaryBody()])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get(`/api/conversations/${conv.id}`)), conversationDetailBody())).toEqual([]);
+    const page = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(page, messagePageBody([chatMessageBody()]))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/conversations/unread-count")), unreadCountBody(1))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.post(`/api/conversations/${conv.id}/read`, {})), markReadBody(1, 1))).toEqual([]);
+
+    // Now read: read_at is a timestamp string (null values are not compared).
+    const read = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(read, messagePageBody([chatMessageBody({ read_at: new Date().toISOString() })]))).toEqual([]);
+    const sent = await jsonOf(await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" }));
+    expect(shapeDifferences(sent, chatMessageBody())).toEqual([]);
+
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/test-notifications")), testNotificationsAvailableBody())).toEqual([]);
+    const test = await buyer.post("/api/test-notifications", { content: "Test melding for notifikasjoner" });
+    expect(test.status).toBe(201);
+    expect(shapeDifferences(await test.json(), testNotificationBody())).toEqual([]);
   });
 
   it("the error envelope", async () => {

@@ -3,7 +3,7 @@
 // the Worker's three answers agree with the table for every route.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PAGE_ROUTE_IDS, PAGE_ROUTES, isKnownRoute, type PageRouteId } from "../../domain/routes";
+import { PAGE_ROUTE_IDS, PAGE_ROUTES, isKnownRoute, type PageRoute, type PageRouteId } from "../../domain/routes";
 import { generateSitemap } from "../../worker/services/sitemap";
 import { createListing } from "../factories";
 import { Client } from "./support/http";
@@ -29,7 +29,8 @@ function crawlable(robots: string, path: string): boolean {
 describe("the Worker agrees with the route table", () => {
   it.each(PAGE_ROUTE_IDS.filter((id) => id !== "listingBySlug"))("%s: the SPA shell with 200", async (id) => {
     const path = samplePath(id);
-    expect(isKnownRoute(path)).toBe(true);
+    // The tests run the Worker in local mode, where the local-only pages exist too.
+    expect(isKnownRoute(path, { local: true })).toBe(true);
     const res = await new Client().get(path, { headers: { Accept: "text/html" } });
     expect(res.status, path).toBe(200);
     expect(await res.text()).toContain("data-test-shell");
@@ -47,6 +48,13 @@ describe("the Worker agrees with the route table", () => {
     const res = await new Client().get(path, { headers: { Accept: "text/html" } });
     expect(res.status).toBe(404);
     await res.text();
+  });
+
+  it("local-only pages are not routes in production", () => {
+    const localOnly = PAGE_ROUTE_IDS.filter((id) => (PAGE_ROUTES[id] as PageRoute).localOnly);
+    expect(localOnly).toEqual(["testNotifications"]);
+    for (const id of localOnly) expect(isKnownRoute(samplePath(id))).toBe(false);
+    // The production answer itself (a 404 shell) is in conversations-api.integration.test.ts.
   });
 
   it("robots.txt lets crawlers reach exactly the indexed routes", async () => {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv, Bindings } from "../env";
+import { isLocal, type AppEnv, type Bindings } from "../env";
 import { isKnownRoute } from "../../domain/routes";
 import { contentSecurityPolicy, inlineScriptHashes } from "../lib/security-headers";
 import { preloadFor, withPreload } from "./preload";
@@ -47,7 +47,7 @@ export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise
 export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
   const url = new URL(c.req.url);
   if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) return c.env.ASSETS.fetch(c.req.raw);
-  const known = isKnownRoute(url.pathname);
+  const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
   const head = c.req.method === "HEAD";
   if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
   // The page's first-screen data goes into the shell (routes/preload.ts); it runs beside the shell fetch.

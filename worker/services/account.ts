@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
+import { disconnectUser } from "./chat";
 
 export interface Profile {
   user_id: string;
@@ -72,8 +73,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
       all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
       all(
         db,
-        `SELECT m.id, m.conversation_id, m.sender_id, m.content, m.read_at, m.created_at FROM messages m
-         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.created_at`,
+        `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.conversation_id, m.seq`,
         userId,
       ),
       all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
@@ -109,7 +110,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
 /**
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
- * party, shown from an anonymous sender ("Anonym").
+ * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); the user's open chat
+ * sockets are closed.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
   const profile = await getProfile(getDb(env.DB), userId);
@@ -139,4 +141,5 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  await disconnectUser(env, userId);
 }

@@ -2,7 +2,7 @@ import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
 import { lazy, Suspense, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { cn } from "../../lib/cn";
-import { formatUnreadCount, useUnreadCount } from "../../lib/useUnreadCount";
+import { formatUnreadCount, useLiveInbox, useUnreadCount } from "../../lib/useUnreadCount";
 import { useSession } from "../../lib/useSession";
 import { buttonClasses } from "../ui/Button";
 import { iconButtonClasses } from "./iconButton";
@@ -17,6 +17,7 @@ export function Header() {
   const session = useSession();
   const signedIn = session.status === "signed-in";
   const unread = useUnreadCount(signedIn);
+  useLiveInbox(signedIn);
   const navigate = useNavigate();
   // /search has its own text field at the top of the page: one search box there, not two.
   const onSearchPage = useLocation().pathname.replace(/\/+$/, "") === "/search";

@@ -1,7 +1,9 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useId } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
+import { isApiError } from "../../api/client";
+import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
@@ -32,6 +34,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
   const session = useSession();
   const navigate = useNavigate();
   const noteId = useId();
+  const [starting, setStarting] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
@@ -57,11 +60,20 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     navigate(`/trade-offer/${listing.id}`);
   };
 
-  const sendMessage = () => {
-    if (loading) return;
+  const sendMessage = async () => {
+    if (loading || starting) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å sende melding");
-    // The conversation with the seller starts here once messaging is built; until then, the inbox.
-    navigate("/messages");
+    // The one conversation for this listing, buyer and seller: new, or the one from before. The
+    // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
+    setStarting(true);
+    try {
+      const { id } = await startConversation(listing.id);
+      navigate(`/chat/${id}`);
+    } catch (error) {
+      if (isApiError(error) && error.status === 403) toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
+      else toastError("Feil", "Kunne ikke starte samtale");
+      setStarting(false);
+    }
   };
 
   if (isOwner) {
@@ -104,7 +116,15 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
             Foreslå bytte
           </Button>
         ) : null}
-        <Button variant="secondary" className="flex-1" onClick={sendMessage} data-analytics="message_click" data-analytics-listing={listing.id}>
+        <Button
+          variant="secondary"
+          className="flex-1"
+          onClick={() => void sendMessage()}
+          disabled={starting}
+          aria-busy={starting || undefined}
+          data-analytics="message_click"
+          data-analytics-listing={listing.id}
+        >
           <MessageCircle aria-hidden="true" className="size-5" />
           Send melding
         </Button>
