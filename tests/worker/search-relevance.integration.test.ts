@@ -1,7 +1,7 @@
-// Graded relevance (issue 15): 150 queries a parent would type, each with graded judgements over the
-// fixed corpus in fixtures/search-corpus.ts, scored with nDCG@10 for our search (GET /api/search, the
-// production service) and for the prototype's approach (title or description ILIKE '%q%', newest
-// first), on the same data.
+// Graded relevance (issue 15): 195 queries a parent would type (the issue asks for at least 150),
+// each with graded judgements over the fixed corpus in fixtures/search-corpus.ts, scored with
+// nDCG@10 for our search (GET /api/search, the production service) and for the prototype's approach
+// (title or description ILIKE '%q%', newest first), on the same data.
 //
 // Grades: 3 = what the parent is looking for; 2 = clearly relevant (the same kind of thing, a set
 // that contains it, something made for it); 1 = related (an accessory, a mention); unlisted = 0.
