@@ -47,6 +47,9 @@ const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), 
 const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
 const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
 const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
+const ModerationPage = page(() => import("./routes/moderation/ModerationPage"), "ModerationPage");
+const TradeOfferPage = page(() => import("./routes/trades/TradeOfferPage"), "TradeOfferPage");
+const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), "TradeHistoryPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -71,12 +74,12 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   chat: <ChatPage />,
   editListingIndex: <Navigate to="/profile" replace />,
   editListing: <EditListingPage />,
-  tradeOffer: <Placeholder title="Foreslå bytte" />,
-  tradeHistory: <Placeholder title="Byttehistorikk" />,
+  tradeOffer: <TradeOfferPage />,
+  tradeHistory: <TradeHistoryPage />,
   createListing: <CreateListingPage />,
   myListings: <MyListingsPage />,
   favourites: <FavouritesPage />,
-  moderation: <Placeholder title="Moderering" />,
+  moderation: <ModerationPage />,
 };
 
 /** The guard a visitor meets on each kind of route (domain/routes.ts `access`). */

@@ -1,57 +1,17 @@
 // Live chat between two browsers (spec part 2 "Chat"; issue 10 "Done when"): the buyer starts a
 // conversation from the listing page, both exchange messages without reloading, and each sees the
 // other's messages raise the header badge, which falls again when the chat is opened.
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
-import jpeg from "jpeg-js";
-import { AXE_TAGS, expect, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
-
-/** A small photo for the seller's listing. */
-function photo(): Buffer {
-  const width = 320;
-  const height = 240;
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) {
-    data[i] = 30;
-    data[i + 1] = 140 + ((i / 4) % width) / 4;
-    data[i + 2] = 200;
-    data[i + 3] = 255;
-  }
-  return jpeg.encode({ data, width, height }, 80).data;
-}
-
-async function createListing(request: APIRequestContext, title: string): Promise<string> {
-  const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const { key } = (await upload.json()) as { key: string };
-  const res = await request.post("/api/listings", {
-    data: { title, description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+import { createListing } from "./support/listings";
+import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 const badge = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Meldinger/ });
 
-/** The same axe rules the fixture applies to the main page, for the second browser's pages. */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 test("buyer and seller chat live from a listing; each header badge rises and falls", async ({ page: buyer, browser }) => {
   test.setTimeout(120_000);
-  const sellerContext = await browser.newContext();
-  // The fixture guards only the test's own page: the second browser answers the consent banner the
-  // same way and fails the test on a Content-Security-Policy report too.
-  await sellerContext.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
-  const seller = await sellerContext.newPage();
-  const sellerPolicyReports: string[] = [];
-  seller.on("console", (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) sellerPolicyReports.push(`${seller.url()}: ${message.text()}`);
-  });
+  const { context: sellerContext, page: seller, policyReports: sellerPolicyReports } = await openSecondBrowser(browser);
   const suffix = Date.now().toString(36);
   const title = `E2E Duplo brannstasjon ${suffix}`;
   await signUpAndSignIn(seller.request, uniqueEmail("chat-seller"), "Selma Selger");

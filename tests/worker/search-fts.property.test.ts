@@ -56,7 +56,8 @@ function unquoted(expression: string): string[] {
 
 /**
  * The title tiers search the title index for " term" or "term " (a word start or end, see
- * migrations/0006_search_scale.sql). A term never has a space, so the builder's own spaces are unambiguous.
+ * migrations/0008_search_scale.sql). A term never has a space, so the builder's own spaces are
+ * unambiguous.
  */
 function withoutBoundaries(strings: string[]): string[] {
   return strings.map((s) => s.trim());

@@ -1,15 +1,18 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../domain/limits";
 import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
 import { canOwnerMove, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
 import { isOwnPhotoKey } from "../../domain/photos";
+import { TRADE_ERROR_TEXTS } from "../../domain/trades";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
 import { listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
+import { assertNotSuspended } from "./suspension";
+import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -101,6 +104,8 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       created_at: info.member_since ?? row.createdAt,
     },
     more_from_seller: moreCards,
+    // Only the owner and moderators can open a hidden listing; they see why it is hidden.
+    ...(row.isHidden ? { hidden: { reason: row.hiddenReason, hidden_at: row.hiddenAt, auto: row.autoHidden } } : {}),
   };
 }
 
@@ -160,6 +165,7 @@ function formColumns(form: ListingForm, images: string[]) {
 }
 
 export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+  await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   await checkImages(bucket, actor.id, images);
   const id = crypto.randomUUID();
@@ -190,6 +196,7 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
 
 export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
   const row = await ownedRow(db, id, actor);
+  await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
@@ -207,10 +214,18 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   return getListingDetail(db, id, actor);
 }
 
+/** A listing promised in an agreed swap stays as it is until the swap is completed or called off (decision 046). */
+const notPromised = sql.raw(`NOT ${promisedInSwapSql("listings")}`);
+
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
   await ownedRow(db, id, actor);
-  await db.update(listings).set({ status: "deleted", updatedAt: nowIso() }).where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
+  const deleted = await db
+    .update(listings)
+    .set({ status: "deleted", updatedAt: nowIso() })
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), notPromised))
+    .returning({ id: listings.id });
+  if (deleted.length === 0) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
 }
 
 /**
@@ -220,15 +235,20 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
  */
 export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerStatus): Promise<ListingCard> {
   const row = await ownedRow(db, id, actor);
+  // A suspended seller may still reserve or close a listing, but not put one (back) on the market.
+  if (to === "active") await assertNotSuspended(db, actor.id);
   if (!canOwnerMove(row.status, to)) {
     throw new AppError("CONFLICT", "Annonsen kan ikke få denne statusen nå.");
   }
   const updated = await db
     .update(listings)
     .set({ status: to, updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status)))
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised))
     .returning();
-  if (updated.length === 0) throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+  if (updated.length === 0) {
+    if (await isPromisedInSwap(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+    throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+  }
   return toListingCard(updated[0]);
 }
 
@@ -238,5 +258,5 @@ export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> 
     .from(listings)
     .where(and(eq(listings.userId, actor.id), inArray(listings.status, [...OWN_LIST_STATUSES])))
     .orderBy(desc(listings.createdAt));
-  return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden }));
+  return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden, hidden_reason: r.isHidden ? r.hiddenReason : null }));
 }

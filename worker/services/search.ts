@@ -168,10 +168,10 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
     return { rows: page(matchAll.from, matchAll.extra), ranks: [0], count };
   }
 
-  // The title tiers run on the title-only trigram index (migrations/0006_search_scale.sql), whose text has a space
-  // before and after every word: "ski " ends a word ("Barneski": in Norwegian the last part of a
-  // compound names the thing), " ski" starts one ("Skihjelm", or a word still being typed), "ski" is
-  // anywhere. A title tier must stay inside what the query matches at all: a query matched by word
+  // The title tiers run on the title-only trigram index (migrations/0008_search_scale.sql), whose
+  // text has a space before and after every word: "ski " ends a word ("Barneski": in Norwegian the
+  // last part of a compound names the thing), " ski" starts one ("Skihjelm", or a word still being
+  // typed), "ski" is anywhere. A title tier must stay inside what the query matches at all: a query matched by word
   // prefixes (a short term) ranks whole title words (" ski ") over title word starts (" ski"), and one
   // with a one-letter term (no trigram) finds its title word starts in the word index.
   const title = "listings_title_trigram f JOIN listing_search_map s ON s.rid = f.rowid";

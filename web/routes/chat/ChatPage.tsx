@@ -5,16 +5,19 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { ReportDialog } from "../../components/ReportDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useReport } from "../../lib/useReport";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { mergeMessages } from "./chatState";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
+import { TradeOfferCards } from "./TradeOfferCards";
 import { useChat } from "./useChat";
 
 /** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
@@ -87,6 +90,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     [queryClient, conversation.id],
   );
   const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
+  const report = useReport();
   const [older, setOlder] = useState<{ messages: ChatMessage[]; hasMore: boolean } | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -125,6 +129,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   return (
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
+      <TradeOfferCards conversationId={conversation.id} myId={myId} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />
@@ -144,7 +149,13 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
                 </Button>
               </div>
             ) : null}
-            <MessageList messages={messages} myId={myId} otherName={conversation.other_user.display_name} scrollRef={scrollRef} />
+            <MessageList
+              messages={messages}
+              myId={myId}
+              otherName={conversation.other_user.display_name}
+              scrollRef={scrollRef}
+              onReport={(id) => report.open({ type: "message", id })}
+            />
           </>
         )}
       </div>
@@ -155,6 +166,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         </p>
       ) : null}
       <Composer onSend={chat.send} disabledReason={goneReason} />
+      <ReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }
