@@ -173,13 +173,12 @@ function reference(saved: SavedRow[], newIds: string[]): { pairs: Set<string>; m
   const t0 = performance.now();
   for (const s of saved) {
     const params = searchParamsSchema.parse(Object.fromEntries(new URLSearchParams(s.query)));
-    // Every match among the newest listings: the plan's tiers, each as deep as there are new listings.
-    const plan = buildSearchPlan({ ...params, limit: newIds.length, offset: 0 });
-    for (const tier of plan.tiers) {
-      queries++;
-      for (const row of db.prepare(tier.sql).all(...(tier.params as (string | number)[])) as { id: string }[]) {
-        if (fresh.has(row.id) && owners.get(row.id) !== s.userId) pairs.add(`${s.id} ${row.id}`);
-      }
+    // Every match among the newest listings: the search page's "Nyeste" order, one pass over all
+    // matches newest first, as deep as there are new listings (they are the newest of all).
+    const { rows } = buildSearchPlan({ ...params, sort: "newest", limit: newIds.length, offset: 0 });
+    queries++;
+    for (const row of db.prepare(rows.sql).all(...(rows.params as (string | number)[])) as { id: string }[]) {
+      if (fresh.has(row.id) && owners.get(row.id) !== s.userId) pairs.add(`${s.id} ${row.id}`);
     }
   }
   const ms = performance.now() - t0;
