@@ -12,6 +12,9 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
+  "INVALID_SIGNATURE",
+  "PROVIDER_ERROR",
+  "SERVICE_UNAVAILABLE",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -34,6 +37,9 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: "Forespørselen er for stor.",
   UNSUPPORTED_MEDIA_TYPE: "Filtypen eller innholdstypen støttes ikke.",
   RATE_LIMITED: "For mange forsøk. Vent litt og prøv igjen.",
+  INVALID_SIGNATURE: "Ugyldig signatur.",
+  PROVIDER_ERROR: "Kunne ikke starte betalingsprosessen. Prøv igjen.",
+  SERVICE_UNAVAILABLE: "Tjenesten er ikke tilgjengelig akkurat nå. Prøv igjen senere.",
   INTERNAL: "Noe gikk galt. Prøv igjen.",
 };
 
@@ -50,5 +56,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  INVALID_SIGNATURE: 400,
+  PROVIDER_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };

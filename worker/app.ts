@@ -19,11 +19,15 @@ import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
+import { paymentRoutes } from "./routes/payments";
+import { paymentWebhookRoutes } from "./routes/payment-webhooks";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
 
 const api = new Hono<AppEnv>()
+  // Provider webhooks authenticate by signature over the raw body, before any browser middleware.
+  .route("/payments/webhooks", paymentWebhookRoutes)
   .use(sameOriginOnly)
   .use(loadActor)
   // Uploads carry raw image bytes with their own limit; everything after this is JSON only.
@@ -46,6 +50,7 @@ const api = new Hono<AppEnv>()
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/payments", paymentRoutes)
   .route("/dev", devRoutes);
 
 export const app = new Hono<AppEnv>()

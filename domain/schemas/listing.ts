@@ -1,6 +1,7 @@
 import { z } from "./zod";
 import { AGE_RANGES, CATEGORY_KEYS, normalizeAgeRange, normalizeCategory, type ListingStatus, type PricingMode } from "../taxonomy";
 import { MAX_IMAGES_PER_LISTING, POSTAL_CODE_MIN_LENGTH, TITLE_MIN_LENGTH } from "../limits";
+import { SELLER_PRICING_MODES } from "../payments";
 
 const category = z
   .string({ error: "Velg en kategori" })
@@ -26,7 +27,7 @@ const ageRange = z
 
 /**
  * The listing form (create and edit, spec part 1 §5). Unknown keys (user_id, status, is_hidden,
- * seo_slug, payment fields) are stripped by zod's default object behaviour.
+ * seo_slug, payment records) are stripped by zod's default object behaviour.
  */
 export const listingFormSchema = z
   .object({
@@ -49,6 +50,10 @@ export const listingFormSchema = z
       .min(POSTAL_CODE_MIN_LENGTH, "Postnummer må være minst 4 siffer")
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
     images: z.array(z.string().min(1)).max(MAX_IMAGES_PER_LISTING, "For mange bilder").default([]),
+    // Payment settings; the server applies them only for a seller whose Stripe account can take
+    // charges (worker/services/payments/listing-payment.ts).
+    payment_enabled: z.boolean().optional(),
+    pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })
   .transform((v, ctx) => {
     // Free is stored as null; otherwise the number is parsed and an empty value is 0 (spec part 1 §5).

@@ -9,6 +9,7 @@ import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { ownsImageKey } from "./images";
+import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -165,10 +166,12 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
   await checkImages(bucket, actor.id, images);
   const id = crypto.randomUUID();
   const now = nowIso();
+  const payment = paymentColumnsForCreate(await sellerCanTakePayments(db.$client, actor.id), form);
   await db.insert(listings).values({
     id,
     userId: actor.id,
     ...formColumns(form, images),
+    ...payment,
     status: "active",
     seoSlug: await uniqueSlug(db, form.title, id),
     createdAt: now,
@@ -195,10 +198,12 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
+  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db.$client, actor.id), form, row);
   await db
     .update(listings)
     .set({
       ...formColumns(form, images),
+      ...payment,
       seoSlug: slug,
       updatedAt: nowIso(),
     })
