@@ -120,10 +120,13 @@ export async function connectStripe(env: Bindings, actor: Actor): Promise<{ url:
 export async function stripeDashboardLink(env: Bindings, actor: Actor): Promise<{ url: string }> {
   await enforceRateLimit(env.DB, CONNECT_RATE_RULE, actor.id);
   const { stripe } = requireStripe(env);
+  const status = await sellerStatus(env, actor);
+  if (!status.connected) throw new AppError("CONFLICT", "Du har ikke koblet til Stripe ennå.");
+  // Express dashboards exist once onboarding is done.
+  if (!status.details_submitted) throw new AppError("CONFLICT", "Fullfør registreringen hos Stripe først.");
   const profile = await profilePayments(env.DB, actor.id);
-  if (!profile.stripe_account_id) throw new AppError("CONFLICT", "Du har ikke koblet til Stripe ennå.");
   try {
-    const link = await stripe.accounts.createLoginLink(profile.stripe_account_id);
+    const link = await stripe.accounts.createLoginLink(profile.stripe_account_id!);
     return { url: link.url };
   } catch (error) {
     console.error("Stripe login link failed", actor.id, error instanceof Error ? error.message : error);
