@@ -6,6 +6,7 @@
 //   PAYMENT_SANDBOX_APP_URL=http://127.0.0.1:8787   where webhooks go (the app's /api/payments/webhooks/*)
 //   PAYMENT_SANDBOX_PUBLIC_URL=http://localhost:8817 base of the hosted pages the browser opens
 //   PAYMENT_SANDBOX_RETRY_BASE_MS=1000     first webhook retry delay (doubles per attempt, 8 attempts)
+//   PAYMENT_SANDBOX_STATE=path.json        keep accounts and payments across restarts (npm start sets it)
 //   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_* override the local-only keys in dev-keys.mjs
 import { SANDBOX_KEYS } from "./dev-keys.mjs";
 import { startPaymentSandbox } from "./server";
@@ -17,6 +18,7 @@ const appUrl = (process.env.PAYMENT_SANDBOX_APP_URL || "http://127.0.0.1:8787").
 const sandbox = await startPaymentSandbox({
   port,
   publicUrl: process.env.PAYMENT_SANDBOX_PUBLIC_URL || undefined,
+  stateFile: process.env.PAYMENT_SANDBOX_STATE || undefined,
   stripe: {
     secretKey: env("STRIPE_SECRET_KEY"),
     webhook: { url: `${appUrl}/api/payments/webhooks/stripe`, secret: env("STRIPE_WEBHOOK_SECRET") },

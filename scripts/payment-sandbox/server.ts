@@ -4,12 +4,13 @@
 //
 // Besides the provider APIs it answers a few sandbox-only paths under /__sandbox/ for tests and
 // debugging: the webhook deliveries (with the signed requests) and the API calls it received.
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
 import { messagePage } from "./pages";
-import { StripeSandbox } from "./stripe-api";
-import { VippsSandbox } from "./vipps-api";
+import { StripeSandbox, type StripeState } from "./stripe-api";
+import { VippsSandbox, type VippsState } from "./vipps-api";
 import { DEFAULT_RETRY, WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from "./webhooks";
 
 export interface WebhookTarget {
@@ -30,6 +31,8 @@ export interface SandboxConfig {
   retry?: Partial<RetryPolicy>;
   /** How long a Vipps payment waits for approval before it expires; default 10 minutes. */
   vippsPaymentLifetimeMs?: number;
+  /** JSON file that keeps accounts and payments across restarts (npm start keeps it in its state dir). */
+  stateFile?: string;
   log?: (line: string) => void;
 }
 
@@ -68,6 +71,8 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     paymentLifetimeMs: config.vippsPaymentLifetimeMs ?? 10 * 60 * 1000,
   });
 
+  const persistence = persist(config.stateFile, stripe, vipps, log);
+
   server.on("request", (req, res) => {
     void (async () => {
       let reply: Reply;
@@ -81,6 +86,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
       }
       res.writeHead(reply.status, reply.headers);
       res.end(reply.body);
+      if (req.method !== "GET") persistence.soon();
     })();
   });
 
@@ -91,6 +97,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     vipps,
     dispatcher,
     close: async () => {
+      persistence.now();
       stripe.close();
       vipps.close();
       dispatcher.close();
@@ -127,4 +134,37 @@ function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsS
   }
   if (path.startsWith("/v1/")) return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
   return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
+}
+
+interface SavedState {
+  stripe: StripeState;
+  vipps: VippsState;
+}
+
+/** Load the saved state, and save it shortly after changes (and on close). Without a file: nothing. */
+function persist(file: string | undefined, stripe: StripeSandbox, vipps: VippsSandbox, log: (line: string) => void) {
+  if (!file) return { soon: () => undefined, now: () => undefined };
+  if (existsSync(file)) {
+    try {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as SavedState;
+      stripe.restore(saved.stripe);
+      vipps.restore(saved.vipps);
+    } catch (error) {
+      log(`could not read ${file}; starting empty (${error instanceof Error ? error.message : error})`);
+    }
+  }
+  let timer: NodeJS.Timeout | null = null;
+  const now = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const saved: SavedState = { stripe: stripe.snapshot(), vipps: vipps.snapshot() };
+    writeFileSync(`${file}.tmp`, JSON.stringify(saved));
+    renameSync(`${file}.tmp`, file);
+  };
+  return {
+    now,
+    soon: () => {
+      timer ??= setTimeout(now, 200);
+    },
+  };
 }

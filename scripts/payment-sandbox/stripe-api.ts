@@ -100,6 +100,15 @@ interface AccountLink {
   used: boolean;
 }
 
+export interface StripeState {
+  accounts: StripeAccount[];
+  sessions: CheckoutSession[];
+  paymentIntents: PaymentIntent[];
+  refunds: StripeRefund[];
+  links: AccountLink[];
+  loginTokens: Array<[string, string]>;
+}
+
 interface IdempotentResult {
   fingerprint: string;
   reply: Reply;
@@ -142,6 +151,27 @@ export class StripeSandbox {
   readonly close = everySecond(() => this.expireDue());
 
   constructor(private readonly options: StripeSandboxOptions) {}
+
+  /** Everything a restart must keep (accounts, sessions, payments, refunds, open links). */
+  snapshot(): StripeState {
+    return {
+      accounts: [...this.accounts.values()],
+      sessions: [...this.sessions.values()],
+      paymentIntents: [...this.paymentIntents.values()],
+      refunds: [...this.refunds.values()],
+      links: [...this.links.values()],
+      loginTokens: [...this.loginTokens.entries()],
+    };
+  }
+
+  restore(state: StripeState): void {
+    for (const a of state.accounts) this.accounts.set(a.id, a);
+    for (const s of state.sessions) this.sessions.set(s.id, s);
+    for (const p of state.paymentIntents) this.paymentIntents.set(p.id, p);
+    for (const r of state.refunds) this.refunds.set(r.id, r);
+    for (const l of state.links) this.links.set(l.id, l);
+    for (const [t, a] of state.loginTokens) this.loginTokens.set(t, a);
+  }
 
   /** Routes of the API (/v1/…) and of the hosted pages; null when the path is not Stripe's. */
   handle(req: SandboxRequest): Reply | null {

@@ -52,6 +52,11 @@ export interface VippsPayment {
   events: PaymentEvent[];
 }
 
+export interface VippsState {
+  payments: VippsPayment[];
+  hooks: WebhookEndpoint[];
+}
+
 export interface VippsSandboxOptions {
   clientId: string;
   clientSecret: string;
@@ -89,6 +94,16 @@ export class VippsSandbox {
 
   constructor(private readonly options: VippsSandboxOptions) {
     this.hooks = [...options.hooks];
+  }
+
+  /** Payments and hooks registered through the Webhooks API survive a restart. */
+  snapshot(): VippsState {
+    return { payments: [...this.payments.values()], hooks: this.hooks.filter((h) => !this.options.hooks.some((c) => c.id === h.id)) };
+  }
+
+  restore(state: VippsState): void {
+    for (const p of state.payments) this.payments.set(p.reference, p);
+    this.hooks.push(...state.hooks);
   }
 
   handle(req: SandboxRequest): Reply | null {
