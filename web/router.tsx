@@ -31,6 +31,8 @@ const EditListingPage = page(() => import("./routes/edit-listing/EditListingPage
 const CreateListingPage = page(() => import("./routes/create-listing/CreateListingPage"), "CreateListingPage");
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
+const PaymentSuccessPage = page(() => import("./routes/payment/PaymentSuccessPage"), "PaymentSuccessPage");
+const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPage"), "PaymentDetailsPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -45,8 +47,8 @@ export const routes = (
     <Route path="annonse/:slug" element={<SlugListingPage />} />
     <Route path="listing/:id" element={<ListingByIdPage />} />
     <Route path="test-notifications" element={<Placeholder title="Test av varsler" />} />
-    <Route path="payment-success" element={<Placeholder title="Betaling" />} />
-    <Route path="betaling-fullfort" element={<Placeholder title="Betalingsdetaljer" />} />
+    <Route path="payment-success" element={<PaymentSuccessPage />} />
+    <Route path="betaling-fullfort" element={<PaymentDetailsPage />} />
     <Route path="om-oss" element={<AboutPage />} />
     <Route path="kontakt" element={<ContactPage />} />
     <Route path="personvern" element={<PrivacyPage />} />

@@ -1,5 +1,5 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { useId } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import type { ListingPage } from "../../api/listings";
@@ -7,8 +7,11 @@ import { Button } from "../../components/ui/Button";
 import { toastError } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 
+// The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
+const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
+
 export interface ListingActionBarProps {
-  listing: Pick<ListingPage, "id" | "price" | "is_free" | "is_trade_offer" | "status">;
+  listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
   isOwner: boolean;
 }
 
@@ -19,7 +22,7 @@ export interface ListingActionBarProps {
 export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
-  const noteId = useId();
+  const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
@@ -36,7 +39,9 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
     if (!signedIn) {
       toastError("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
       navigate("/auth");
+      return;
     }
+    setChoosing(true);
   };
 
   const proposeTrade = () => {
@@ -58,21 +63,14 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
     <div className="sticky bottom-0 z-20 -mx-4 mt-6 space-y-2 border-t border-stone-200 bg-white/95 px-4 py-3 backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:px-0 md:backdrop-blur-none">
       {showBuy ? (
         <div>
-          {/* Payments arrive with their own issue: a signed-in buyer sees the button, honestly disabled. */}
-          <Button
-            size="lg"
-            className="w-full text-base"
-            onClick={buy}
-            disabled={signedIn}
-            aria-describedby={signedIn ? noteId : undefined}
-          >
+          <Button size="lg" className="w-full text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
             Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
           </Button>
-          {signedIn ? (
-            <p id={noteId} className="mt-1 text-center text-sm text-stone-700">
-              Betaling kommer snart
-            </p>
+          {choosing ? (
+            <Suspense fallback={null}>
+              <PaymentChooser listing={listing} open={choosing} onOpenChange={setChoosing} />
+            </Suspense>
           ) : null}
         </div>
       ) : null}

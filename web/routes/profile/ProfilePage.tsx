@@ -7,6 +7,7 @@ import { DataSection } from "./DataSection";
 import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
+import { TradesSection } from "./TradesSection";
 
 /** /profile and /min-profil: "Min profil" (spec part 1 §2 "/profile"). Login required by the router. */
 export function ProfilePage() {
@@ -34,6 +35,7 @@ export function ProfilePage() {
       </div>
       <ProfileInfoCard />
       <PaymentsSection />
+      <TradesSection />
       <OwnListingsSection />
       <DataSection />
     </div>
