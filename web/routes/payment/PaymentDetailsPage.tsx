@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, UserRound } from "lucide-react";
 import { lazy, Suspense, useEffect, useId } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS, shortTransactionId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
@@ -14,6 +14,7 @@ import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
+import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
 
@@ -40,7 +41,7 @@ export function PaymentDetailsPage() {
 }
 
 function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean }) {
-  const navigate = useNavigate();
+  const openConversation = useOpenConversation();
   const sellerHeading = useId();
   const { data, error } = useQuery({ ...paymentDetailsQuery(sessionId), retry: false });
 
@@ -56,13 +57,7 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
 
   const image = firstImageUrl(data.listing?.images) ?? PLACEHOLDER_IMAGE;
   const sellerName = data.seller ? data.seller.display_name?.trim() || "Anonym" : PAYMENT_TEXTS.unknownSeller;
-  const contact = () => {
-    if (!data.conversation_id) {
-      toastError("Feil", PAYMENT_TEXTS.chatFailed);
-      return;
-    }
-    navigate(`/chat/${data.conversation_id}`);
-  };
+  const contact = () => openConversation(data.conversation_id);
 
   return (
     <div className="mx-auto max-w-xl space-y-4 px-4 py-6 sm:py-10">
@@ -89,7 +84,7 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
           <dd className="font-mono" title={data.transaction_id}>
             {shortTransactionId(data.transaction_id)}
           </dd>
-          <dt className="font-medium text-stone-600">Betalt</dt>
+          <dt className="font-medium text-stone-600">Tidspunkt</dt>
           <dd>
             <time dateTime={data.paid_at}>{formatDateTime(data.paid_at)}</time>
           </dd>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleX } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import { formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS } from "../../../domain/payments";
 import { verifyPayment } from "../../api/payments";
@@ -11,6 +11,7 @@ import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
+import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
 
@@ -43,7 +44,7 @@ export function PaymentSuccessPage() {
 }
 
 function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: string }) {
-  const navigate = useNavigate();
+  const openConversation = useOpenConversation();
   const queryClient = useQueryClient();
   const queryKey = ["me", "payments", "verify", sessionId, paymentId];
   const verification = useQuery({
@@ -66,13 +67,7 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
   if (failed) return <PaymentFailed />;
   if (!completed) return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
 
-  const contact = () => {
-    if (!result.conversation_id) {
-      toastError("Feil", PAYMENT_TEXTS.chatFailed);
-      return;
-    }
-    navigate(`/chat/${result.conversation_id}`);
-  };
+  const contact = () => openConversation(result.conversation_id);
 
   return (
     <FallbackScreen icon={<CircleCheck className="size-8" />} title={PAYMENT_TEXTS.successTitle} text="Takk for kjøpet! Selgeren har fått beskjed.">
