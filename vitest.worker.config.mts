@@ -69,3 +69,4 @@ function freePort(): Promise<number> {
     });
   });
 }
+

@@ -159,3 +159,35 @@ describe("details and lists", () => {
     expect((await new Client().get("/api/payments/purchases")).status).toBe(401);
   });
 });
+
+describe("the hourly cron settles payments whose webhook never arrived", () => {
+  it("a card payment paid an hour ago without a webhook is fulfilled; an abandoned Vipps payment is closed", async () => {
+    const seller = await connectedSeller();
+    const paidListing = await payableListing(seller.id);
+    const abandonedListing = await payableListing(seller.id);
+    const { client } = await signedIn();
+    const paid = await checkout(client, paidListing.id, "card");
+    expect((await payByCard(paid.url)).status).toBe(303);
+    const abandoned = await checkout(client, abandonedListing.id, "vipps");
+    expect((await approveVipps(abandoned.url, "cancel")).status).toBe(303);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await env.DB.prepare("UPDATE payments SET created_at = ?1 WHERE id IN (?2, ?3)").bind(twoHoursAgo, paid.payment_id, abandoned.payment_id).run();
+
+    const { reconcilePendingPayments } = await import("../../worker/services/payments/results");
+    expect(await reconcilePendingPayments(env as never)).toBeGreaterThanOrEqual(2);
+    expect((await paymentRow(paid.payment_id))!.status).toBe("completed");
+    expect(await saleCounts(paidListing.id)).toMatchObject({ transactions: 1, listing_status: "sold" });
+    expect((await paymentRow(abandoned.payment_id))!.status).toBe("cancelled");
+  });
+
+  it("leaves recent pending payments to their webhooks", async () => {
+    const seller = await connectedSeller();
+    const listing = await payableListing(seller.id);
+    const { client } = await signedIn();
+    const recent = await checkout(client, listing.id, "card");
+    expect((await payByCard(recent.url)).status).toBe(303);
+    const { reconcilePendingPayments } = await import("../../worker/services/payments/results");
+    await reconcilePendingPayments(env as never);
+    expect((await paymentRow(recent.payment_id))!.status).toBe("pending");
+  });
+});

@@ -1,9 +1,11 @@
 import type { Bindings } from "../env";
+import { reconcilePendingPayments } from "../services/payments/results";
 import { generateSitemap } from "../services/sitemap";
 
 /**
  * Hourly cron: regenerate the sitemap into R2 and purge what has expired (sessions, e-mail codes,
- * rate-limit windows older than a day, unused uploads are left to the listings housekeeping).
+ * rate-limit windows older than a day, unused uploads are left to the listings housekeeping), and
+ * settle payments whose webhook never arrived.
  */
 export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
@@ -17,6 +19,7 @@ export async function runScheduled(env: Bindings): Promise<void> {
     env.DB.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(dayAgoSeconds),
   ]);
   await notifySearchEngines(env, origin);
+  await reconcilePendingPayments(env, now);
 }
 
 /**

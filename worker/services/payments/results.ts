@@ -191,3 +191,18 @@ export async function tradeRecords(env: Bindings, actor: Actor, side: "purchases
     seller_payout: r.seller_payout,
   }));
 }
+
+/**
+ * Cron: payments still pending an hour after checkout started (a webhook that never arrived) are
+ * checked with the provider and settled or closed, as the webhook would have done.
+ */
+export async function reconcilePendingPayments(env: Bindings, now: Date = new Date(), limit = 25): Promise<number> {
+  const before = new Date(now.getTime() - 3600_000).toISOString();
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
+  )
+    .bind(before, limit)
+    .all<PaymentRow>();
+  for (const payment of results) await refreshFromProvider(env, payment);
+  return results.length;
+}
