@@ -94,12 +94,39 @@ describe("checkout.session.completed, correctly signed", () => {
     body.data.object.amount_total = 100;
     const payload = JSON.stringify(body);
     // Signed with the real secret: only the amount is wrong.
-    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET! });
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
     allowConsoleError("Payment amount mismatch");
     const res = await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } });
     expect(res.status).toBe(200);
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, messages: 0, listing_status: "active" });
     expect((await paymentRow(paymentId))!.status).toBe("refunded");
+  });
+
+  it("does not fulfil a session whose metadata names another payment", async () => {
+    const { listing, paymentId, event } = await paidCheckout();
+    const body = JSON.parse(event.request.body) as { id: string; data: { object: { metadata: Record<string, string> } } };
+    body.id = `evt_other_${crypto.randomUUID()}`;
+    body.data.object.metadata.payment_id = crypto.randomUUID();
+    const payload = JSON.stringify(body);
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
+    const res = await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } });
+    expect(res.status).toBe(200);
+    expect((await paymentRow(paymentId))!.status).toBe("pending");
+    expect((await saleCounts(listing.id)).transactions).toBe(0);
+  });
+
+  it("a later event for a completed payment never marks the listing sold again", async () => {
+    const { listing, event } = await paidCheckout();
+    expect((await deliver(event)).status).toBe(200);
+    // The owner puts the sold listing back on sale; then Stripe sends another success event for the same session.
+    await env.DB.prepare("UPDATE listings SET status = 'active' WHERE id = ?1").bind(listing.id).run();
+    const body = JSON.parse(event.request.body) as { id: string; type: string };
+    body.id = `evt_async_${crypto.randomUUID()}`;
+    body.type = "checkout.session.async_payment_succeeded";
+    const payload = JSON.stringify(body);
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
+    expect((await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } })).status).toBe(200);
+    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, listing_status: "active" });
   });
 
   it("ignores (and records) a completed session it does not know", async () => {
@@ -109,7 +136,7 @@ describe("checkout.session.completed, correctly signed", () => {
       type: "checkout.session.completed",
       data: { object: { id: "cs_test_unknown", object: "checkout.session", payment_status: "paid", amount_total: 100, currency: "nok", metadata: {} } },
     });
-    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET! });
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions").first<{ n: number }>();
     const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
     expect(res.status).toBe(200);
@@ -129,12 +156,12 @@ describe("wrongly signed payloads are refused and change nothing", () => {
     {
       name: "a correct signature that is too old (replay window)",
       change: async (body) => ({
-        headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: env.STRIPE_WEBHOOK_SECRET!, timestamp: Math.floor(Date.now() / 1000) - 600 }) },
+        headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: env.STRIPE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 }) },
       }),
     },
     {
       name: "the signature of a different payload",
-      change: async () => ({ headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: "{}", secret: env.STRIPE_WEBHOOK_SECRET! }) } }),
+      change: async () => ({ headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: "{}", secret: env.STRIPE_WEBHOOK_SECRET }) } }),
     },
   ];
 
