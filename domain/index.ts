@@ -11,3 +11,4 @@ export * from "./schemas/messaging";
 export * from "./search";
 export * from "./schemas/search";
 export * from "./place";
+export * from "./payments";
