@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     name: "web",
     environment: "jsdom",
-    include: ["tests/web/**/*.test.{ts,tsx}"],
+    // tests/scripts: the Node scripts behind `npm test` (jsdom leaves Node's own modules usable).
+    include: ["tests/web/**/*.test.{ts,tsx}", "tests/scripts/**/*.test.ts"],
     setupFiles: ["tests/web/setup.ts"],
     restoreMocks: true,
     unstubGlobals: true,

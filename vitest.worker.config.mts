@@ -28,8 +28,12 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
+          // wrangler.toml defaults to production; the tests run the Worker in local mode, as
+          // `npm start` does (tests/worker/deploy-safety.integration.test.ts covers production),
+          // with the payment providers pointed at the sandbox (keys and base URLs only).
           bindings: {
             TEST_MIGRATIONS: migrations,
+            APP_ENV: "local",
             TEST_SANDBOX_URL: sandboxUrl,
             ...SANDBOX_KEYS,
             STRIPE_API_BASE: sandboxUrl,
@@ -51,6 +55,8 @@ export default defineConfig(async () => {
       // for scrypt (~260 ms per password hash) when both run at once.
       maxWorkers: 2,
       testTimeout: 20_000,
+      // beforeAll hooks that sign several users in pay scrypt for each (twice: hash and verify).
+      hookTimeout: 30_000,
     },
   };
 });

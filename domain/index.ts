@@ -11,4 +11,8 @@ export * from "./schemas/messaging";
 export * from "./search";
 export * from "./schemas/search";
 export * from "./place";
+export * from "./listing-lifecycle";
+export * from "./text";
+export * from "./photos";
+export * from "./rate-limits";
 export * from "./payments";

@@ -3,6 +3,13 @@ export const MAX_IMAGES_PER_LISTING = 5;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_CACHE_SECONDS = 3600;
 export const TITLE_MIN_LENGTH = 3;
+export const TITLE_MAX_LENGTH = 120;
+export const DESCRIPTION_MAX_LENGTH = 5000;
+/** Highest listing price in whole kroner. */
+export const LISTING_PRICE_MAX = 1_000_000;
+export const DISPLAY_NAME_MAX_LENGTH = 80;
+export const EMAIL_MAX_LENGTH = 254;
+export const PASSWORD_MAX_LENGTH = 200;
 export const POSTAL_CODE_MIN_LENGTH = 4;
 export const POSTAL_CODE_MAX_LENGTH = 4;
 export const PASSWORD_MIN_LENGTH = 6;

@@ -142,7 +142,6 @@ export const PAYMENT_TEXTS = {
   chatFailed: "Kunne ikke starte samtale med selger",
   detailsTitle: "Betalingsdetaljer",
   paid: "Betalt",
-  seller: "Selger",
   sellerNotified: "Selger har mottatt beskjed om salget",
   unknownSeller: "Ukjent selger",
   contactSeller: "Kontakt selger",

@@ -1,30 +1,108 @@
-// The SPA's route table (spec part 2 §2). The Worker uses it to answer unknown paths with a real 404.
-export const ROUTE_PATTERNS: RegExp[] = [
-  /^\/$/,
-  /^\/auth\/?$/,
-  /^\/auth\/callback\/?$/,
-  /^\/search\/?$/,
-  /^\/annonse\/[^/]+\/?$/,
-  /^\/listing\/[^/]+\/?$/,
-  /^\/profile\/?$/,
-  /^\/min-profil\/?$/,
-  /^\/my-listings\/?$/,
-  /^\/favoritter\/?$/,
-  /^\/messages\/?$/,
-  /^\/chat\/[^/]+\/?$/,
-  /^\/create-listing\/?$/,
-  /^\/edit-listing(\/[^/]+)?\/?$/,
-  /^\/trade-offer\/[^/]+\/?$/,
-  /^\/trade-history\/?$/,
-  /^\/test-notifications\/?$/,
-  /^\/payment-success\/?$/,
-  /^\/betaling-fullfort\/?$/,
-  /^\/moderation\/?$/,
-  /^\/om-oss\/?$/,
-  /^\/kontakt\/?$/,
-  /^\/personvern\/?$/,
-];
+// The SPA's route table (spec part 2 §2, plus /my-listings and /favoritter): the one list that
+// drives the router (web/router.tsx), the Worker's real 404s (worker/routes/pages.ts), robots.txt
+// and the sitemap's open pages (docs/decisions/025-route-table.md). Add a page here first.
 
-export function isKnownRoute(pathname: string): boolean {
-  return ROUTE_PATTERNS.some((re) => re.test(pathname));
+/**
+ * Who may see a page, and what a visitor gets on a login-required one (DESIGN "Protected routes for
+ * visitors"): "login-redirect" goes to /auth, "login-toast" shows a toast and goes to /auth,
+ * "login-form" shows the sign-in form in place of the page.
+ */
+export type PageAccess = "open" | "login-redirect" | "login-toast" | "login-form";
+
+export interface PageRoute {
+  /** React Router's pattern: `:name` is one path segment. */
+  path: string;
+  access: PageAccess;
+  /** Search engines may crawl it (robots.txt Allow); without parameters it is also in the sitemap. */
+  indexed: boolean;
+  /** Exists only in local mode: in production the Worker answers it with a real 404. */
+  localOnly?: boolean;
+}
+
+export const PAGE_ROUTES = {
+  home: { path: "/", access: "open", indexed: true },
+  auth: { path: "/auth", access: "open", indexed: false },
+  authCallback: { path: "/auth/callback", access: "open", indexed: false },
+  search: { path: "/search", access: "open", indexed: true },
+  listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true },
+  // Old links keep working; /annonse/{slug} is the page search engines get.
+  listingById: { path: "/listing/:id", access: "open", indexed: false },
+  // The notification test page and its endpoint exist only in local mode (docs/product.md).
+  testNotifications: { path: "/test-notifications", access: "open", indexed: false, localOnly: true },
+  paymentSuccess: { path: "/payment-success", access: "open", indexed: false },
+  paymentDetails: { path: "/betaling-fullfort", access: "open", indexed: false },
+  about: { path: "/om-oss", access: "open", indexed: true },
+  contact: { path: "/kontakt", access: "open", indexed: true },
+  privacy: { path: "/personvern", access: "open", indexed: true },
+
+  profile: { path: "/profile", access: "login-redirect", indexed: false },
+  profileNorwegian: { path: "/min-profil", access: "login-redirect", indexed: false },
+  messages: { path: "/messages", access: "login-redirect", indexed: false },
+  chat: { path: "/chat/:conversationId", access: "login-redirect", indexed: false },
+  // Without an id: to /profile, where the user's listings are.
+  editListingIndex: { path: "/edit-listing", access: "login-redirect", indexed: false },
+  editListing: { path: "/edit-listing/:listingId", access: "login-redirect", indexed: false },
+  tradeOffer: { path: "/trade-offer/:listingId", access: "login-redirect", indexed: false },
+  tradeHistory: { path: "/trade-history", access: "login-redirect", indexed: false },
+
+  createListing: { path: "/create-listing", access: "login-toast", indexed: false },
+
+  myListings: { path: "/my-listings", access: "login-form", indexed: false },
+  favourites: { path: "/favoritter", access: "login-form", indexed: false },
+  moderation: { path: "/moderation", access: "login-form", indexed: false },
+} as const satisfies Record<string, PageRoute>;
+
+export type PageRouteId = keyof typeof PAGE_ROUTES;
+
+export const PAGE_ROUTE_IDS = Object.keys(PAGE_ROUTES) as PageRouteId[];
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The pattern as a RegExp over a pathname: `:name` is one non-empty segment, a trailing slash is fine. */
+export function routeRegExp(path: string): RegExp {
+  if (path === "/") return /^\/$/;
+  const body = path
+    .split("/")
+    .slice(1)
+    .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
+    .join("/");
+  return new RegExp(`^/${body}/?$`);
+}
+
+const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({ re: routeRegExp(route.path), localOnly: route.localOnly === true }));
+
+/**
+ * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only
+ * pages count only when `local` is set (the Worker passes its mode).
+ */
+export function isKnownRoute(pathname: string, { local = false }: { local?: boolean } = {}): boolean {
+  return ROUTE_REGEXPS.some((route) => (local || !route.localOnly) && route.re.test(pathname));
+}
+
+/** The robots.txt prefix of a pattern: everything before its first parameter ("/annonse/:slug" → "/annonse/"). */
+export function robotsPrefix(path: string): string {
+  const param = path.indexOf(":");
+  return param === -1 ? path : path.slice(0, param);
+}
+
+/**
+ * robots.txt's Allow and Disallow lists (in table order): one prefix per route, left out where a
+ * shorter prefix of the same list covers it ("/auth" covers "/auth/callback"). "/" needs no line:
+ * what is not disallowed is allowed.
+ */
+export function robotsRules(): { allow: string[]; disallow: string[] } {
+  const collect = (indexed: boolean) => {
+    const prefixes = Object.values(PAGE_ROUTES)
+      .filter((route) => route.indexed === indexed && route.path !== "/")
+      .map((route) => robotsPrefix(route.path));
+    return [...new Set(prefixes)].filter((prefix, _, all) => !all.some((other) => other !== prefix && prefix.startsWith(other)));
+  };
+  return { allow: collect(true), disallow: collect(false) };
+}
+
+/** The open pages the sitemap lists besides the listings: indexed routes without parameters. */
+export function sitemapPaths(): string[] {
+  return Object.values(PAGE_ROUTES)
+    .filter((route) => route.indexed && !route.path.includes(":"))
+    .map((route) => route.path);
 }

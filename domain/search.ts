@@ -21,14 +21,3 @@ export function searchTerms(input: string): string[] {
 export function ftsString(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
-
-/**
- * Turn free text into a safe FTS5 MATCH expression: every token is a quoted string, so operators,
- * column filters, `*`, parentheses and NEAR are searched as text. `prefix` adds `*` after each
- * quoted token for prefix matching. Returns null when nothing is left.
- */
-export function toFtsQuery(input: string, { prefix = true }: { prefix?: boolean } = {}): string | null {
-  const tokens = searchTerms(input);
-  if (tokens.length === 0) return null;
-  return tokens.map((t) => `${ftsString(t)}${prefix ? "*" : ""}`).join(" ");
-}

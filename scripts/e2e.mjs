@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureChromium } from "./chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PORT = Number(process.env.E2E_PORT ?? 8799);
@@ -29,6 +30,14 @@ let server = null;
 let stopping = null;
 
 async function main() {
+  // Before anything starts: Debian's Chromium, installed when missing and possible, else one line.
+  const browser = await ensureChromium();
+  if (browser.error) {
+    console.error(browser.error);
+    return 1;
+  }
+  process.env.CHROMIUM_PATH = browser.path;
+
   const external = process.env.E2E_BASE_URL;
   if (external) {
     log(`using the running app at ${external} (E2E_BASE_URL is set)`);

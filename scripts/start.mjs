@@ -326,6 +326,10 @@ async function main() {
     "--show-interactive-dev-session=false",
     "--var",
     `APP_ORIGIN:${URL_SHOWN}`,
+    // wrangler.toml defaults to production; this server is always the local one (dev outbox,
+    // built-in JWT fallback), whatever an older .dev.vars says.
+    "--var",
+    "APP_ENV:local",
     ...paymentVars,
   ]);
   let exited = false;

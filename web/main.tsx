@@ -4,10 +4,15 @@ import { createQueryClient } from "./api/queryClient";
 import { bindSessionRefresh } from "./api/session";
 import { App } from "./App";
 import { ErrorBoundary } from "./components/ErrorBoundary";
+import { preloadPage } from "./router";
 import "./styles.css";
 
 const queryClient = createQueryClient();
 bindSessionRefresh(queryClient);
+
+// Start on the current page's code at once (the Worker also preloads it with the page). Rendering does
+// not wait for it: measured with Lighthouse, waiting delayed the first paint more than it saved.
+void preloadPage(window.location.pathname);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

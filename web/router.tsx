@@ -1,12 +1,13 @@
-import { lazy, type ComponentType } from "react";
+import { lazy, type ComponentType, type ReactElement } from "react";
 import { Navigate, Route, Routes } from "react-router-dom";
 import { RequireAuth } from "./components/RequireAuth";
 import { RootLayout } from "./components/layout/RootLayout";
 import { NotFound } from "./routes/fallback/NotFound";
+import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess, type PageRouteId } from "../domain/routes";
 
 /*
- * The route table of spec part 2 §2 (plus /my-listings and /favoritter); domain/routes.ts holds the
- * same list for the Worker's real 404s — change both together.
+ * The routes come from the route table in domain/routes.ts (paths and who may see them), which also
+ * drives the Worker's real 404s, robots.txt and the sitemap; this file gives each route its page.
  *
  * Declarative routes (<Routes>) rather than the data router: the data router costs about 17 KB of
  * gzipped JavaScript on the first load and we use none of its loaders or actions
@@ -14,8 +15,20 @@ import { NotFound } from "./routes/fallback/NotFound";
  * only the shell; RootLayout wraps the outlet in Suspense and an error boundary.
  */
 function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string): ComponentType {
-  return lazy(() => load().then((m) => ({ default: m[name] as ComponentType })));
+  let loaded: { default: ComponentType } | undefined;
+  const fetchModule = () =>
+    load().then((m) => {
+      loaded = { default: m[name] as ComponentType };
+      return loaded;
+    });
+  // Once the module is here, hand it over synchronously: React then renders the page in the same
+  // pass instead of showing the spinner for a moment (and the first load shows no flash).
+  const Page = lazy(() => (loaded ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>) : fetchModule()));
+  (Page as unknown as { preload: () => Promise<unknown> }).preload = () => (loaded ? Promise.resolve(loaded) : fetchModule());
+  return Page;
 }
+
+type Preloadable = ComponentType & { preload?: () => Promise<unknown> };
 
 const HomePage = page(() => import("./routes/home/HomePage"), "HomePage");
 const AuthPage = page(() => import("./routes/auth/AuthPage"), "AuthPage");
@@ -33,51 +46,91 @@ const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "My
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
 const PaymentSuccessPage = page(() => import("./routes/payment/PaymentSuccessPage"), "PaymentSuccessPage");
 const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPage"), "PaymentDetailsPage");
+const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
+const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
+const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
 
-/** The whole route tree; tests render it inside a MemoryRouter. */
+/** The page of every route in the table; TypeScript refuses a table entry without one. */
+const PAGES: Record<PageRouteId, ReactElement> = {
+  home: <HomePage />,
+  auth: <AuthPage />,
+  authCallback: <CallbackPage />,
+  search: <SearchPage />,
+  listingBySlug: <SlugListingPage />,
+  listingById: <ListingByIdPage />,
+  testNotifications: <TestNotificationsPage />,
+  paymentSuccess: <PaymentSuccessPage />,
+  paymentDetails: <PaymentDetailsPage />,
+  about: <AboutPage />,
+  contact: <ContactPage />,
+  privacy: <PrivacyPage />,
+  profile: <ProfilePage />,
+  profileNorwegian: <ProfilePage />,
+  messages: <InboxPage />,
+  chat: <ChatPage />,
+  editListingIndex: <Navigate to="/profile" replace />,
+  editListing: <EditListingPage />,
+  tradeOffer: <Placeholder title="Foreslå bytte" />,
+  tradeHistory: <Placeholder title="Byttehistorikk" />,
+  createListing: <CreateListingPage />,
+  myListings: <MyListingsPage />,
+  favourites: <FavouritesPage />,
+  moderation: <Placeholder title="Moderering" />,
+};
+
+/** The guard a visitor meets on each kind of route (domain/routes.ts `access`). */
+const GUARDS: Record<Exclude<PageAccess, "open">, ReactElement> = {
+  "login-redirect": <RequireAuth signedOut="redirect" />,
+  "login-toast": <RequireAuth signedOut="toast-redirect" toastMessage={CREATE_LISTING_LOGIN_MESSAGE} />,
+  "login-form": <RequireAuth signedOut="form" />,
+};
+
+function pagesWith(access: PageAccess) {
+  return PAGE_ROUTE_IDS.filter((id) => PAGE_ROUTES[id].access === access).map((id) => (
+    <Route key={id} path={PAGE_ROUTES[id].path} element={PAGES[id]} />
+  ));
+}
+
+/** The whole route tree, built from the route table; tests render it inside a MemoryRouter. */
 export const routes = (
   <Route element={<RootLayout />}>
-    <Route index element={<HomePage />} />
-    <Route path="auth" element={<AuthPage />} />
-    <Route path="auth/callback" element={<CallbackPage />} />
-    <Route path="search" element={<SearchPage />} />
-    <Route path="annonse/:slug" element={<SlugListingPage />} />
-    <Route path="listing/:id" element={<ListingByIdPage />} />
-    <Route path="test-notifications" element={<Placeholder title="Test av varsler" />} />
-    <Route path="payment-success" element={<PaymentSuccessPage />} />
-    <Route path="betaling-fullfort" element={<PaymentDetailsPage />} />
-    <Route path="om-oss" element={<AboutPage />} />
-    <Route path="kontakt" element={<ContactPage />} />
-    <Route path="personvern" element={<PrivacyPage />} />
-
-    {/* Login required; the spec sends visitors to /auth on these. */}
-    <Route element={<RequireAuth signedOut="redirect" />}>
-      <Route path="profile" element={<ProfilePage />} />
-      <Route path="min-profil" element={<ProfilePage />} />
-      <Route path="messages" element={<Placeholder title="Meldinger" />} />
-      <Route path="chat/:conversationId" element={<Placeholder title="Samtale" />} />
-      <Route path="edit-listing" element={<Navigate to="/profile" replace />} />
-      <Route path="edit-listing/:listingId" element={<EditListingPage />} />
-      <Route path="trade-offer/:listingId" element={<Placeholder title="Foreslå bytte" />} />
-      <Route path="trade-history" element={<Placeholder title="Byttehistorikk" />} />
-    </Route>
-    {/* Login required; visitors get a toast and /auth. */}
-    <Route element={<RequireAuth signedOut="toast-redirect" toastMessage={CREATE_LISTING_LOGIN_MESSAGE} />}>
-      <Route path="create-listing" element={<CreateListingPage />} />
-    </Route>
-    {/* Login required; the sign-in form stands in for the page. */}
-    <Route element={<RequireAuth signedOut="form" />}>
-      <Route path="my-listings" element={<MyListingsPage />} />
-      <Route path="favoritter" element={<FavouritesPage />} />
-      <Route path="moderation" element={<Placeholder title="Moderering" />} />
-    </Route>
-
+    {pagesWith("open")}
+    {(Object.keys(GUARDS) as (keyof typeof GUARDS)[]).map((access) => (
+      <Route key={access} element={GUARDS[access]}>
+        {pagesWith(access)}
+      </Route>
+    ))}
     <Route path="*" element={<NotFound />} />
   </Route>
 );
+
+/**
+ * The pages people open directly, so main.tsx can load the current one's code before the first
+ * render (the Worker has already asked the browser to fetch it with <link rel="modulepreload">).
+ */
+const FIRST_PAGES: [RegExp, Preloadable][] = [
+  [/^\/$/, HomePage],
+  [/^\/search\/?$/, SearchPage],
+  [/^\/annonse\/[^/]+\/?$/, SlugListingPage],
+  [/^\/listing\/[^/]+\/?$/, ListingByIdPage],
+  [/^\/auth\/?$/, AuthPage],
+  [/^\/auth\/callback\/?$/, CallbackPage],
+  [/^\/om-oss\/?$/, AboutPage],
+  [/^\/kontakt\/?$/, ContactPage],
+  [/^\/personvern\/?$/, PrivacyPage],
+];
+
+/** Load the code of the page at `pathname` (resolves also when it fails: the router shows the error then). */
+export function preloadPage(pathname: string): Promise<void> {
+  const page = FIRST_PAGES.find(([pattern]) => pattern.test(pathname))?.[1];
+  return (page?.preload?.() ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+}
 
 export function AppRoutes() {
   return <Routes>{routes}</Routes>;

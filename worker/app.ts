@@ -3,8 +3,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { requireConfiguration } from "./middleware/config";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
+import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { contactRoutes } from "./routes/contact";
@@ -21,6 +23,10 @@ import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
 import { paymentRoutes } from "./routes/payments";
 import { paymentWebhookRoutes } from "./routes/payment-webhooks";
+import { analyticsRoutes } from "./routes/analytics";
+import { devAnalyticsRoutes } from "./routes/dev-analytics";
+import { conversationRoutes } from "./routes/conversations";
+import { testNotificationRoutes } from "./routes/test-notifications";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -51,15 +57,15 @@ const api = new Hono<AppEnv>()
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
   .route("/payments", paymentRoutes)
-  .route("/dev", devRoutes);
+  .route("/analytics", analyticsRoutes)
+  .route("/dev/analytics", devAnalyticsRoutes)
+  .route("/dev", devRoutes)
+  .route("/conversations", conversationRoutes)
+  .route("/test-notifications", testNotificationRoutes);
 
 export const app = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    await next();
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-    c.header("X-Frame-Options", "DENY");
-  })
+  .use(securityHeadersMiddleware)
+  .use(requireConfiguration)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

@@ -1,10 +1,17 @@
 import { app } from "./app";
 import type { Bindings } from "./env";
 import { runScheduled } from "./cron/scheduled";
+import { handleQueue } from "./queues/analytics";
+
+export { ConversationRoom } from "./durable-objects/conversation-room";
+export { UserInbox } from "./durable-objects/user-inbox";
 
 export default {
   fetch: app.fetch,
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(runScheduled(env as Bindings));
+  },
+  async queue(batch, env, _ctx) {
+    await handleQueue(batch, env as Bindings);
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
 import { z } from "./zod";
-import { PASSWORD_MIN_LENGTH, POSTAL_CODE_MAX_LENGTH } from "../limits";
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, POSTAL_CODE_MAX_LENGTH } from "../limits";
+import { cleanSingleLine } from "../text";
 
 const MISSING_SIGNUP = "Vennligst fyll ut alle felt.";
 const MISSING_SIGNIN = "Vennligst fyll ut e-post og passord.";
@@ -9,16 +10,19 @@ const email = z
   .trim()
   .toLowerCase()
   .min(1, MISSING_SIGNUP)
-  .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254, "Vennligst oppgi en gyldig e-postadresse"));
+  .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(EMAIL_MAX_LENGTH, "Vennligst oppgi en gyldig e-postadresse"));
 
 export const signUpSchema = z.object({
-  display_name: z.string({ error: MISSING_SIGNUP }).trim().min(1, MISSING_SIGNUP).max(80, "Navnet kan være maks 80 tegn"),
+  display_name: z
+    .string({ error: MISSING_SIGNUP })
+    .transform(cleanSingleLine)
+    .pipe(z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`)),
   email,
   password: z
     .string({ error: MISSING_SIGNUP })
     .min(1, MISSING_SIGNUP)
     .min(PASSWORD_MIN_LENGTH, "Passordet må være minst 6 tegn")
-    .max(200, "Passordet kan være maks 200 tegn"),
+    .max(PASSWORD_MAX_LENGTH, `Passordet kan være maks ${PASSWORD_MAX_LENGTH} tegn`),
   postal_code: z
     .string()
     .trim()
@@ -28,16 +32,21 @@ export const signUpSchema = z.object({
 });
 
 export const signInSchema = z.object({
-  email: z.string({ error: MISSING_SIGNIN }).trim().toLowerCase().min(1, MISSING_SIGNIN).max(254),
-  password: z.string({ error: MISSING_SIGNIN }).min(1, MISSING_SIGNIN).max(200),
+  email: z.string({ error: MISSING_SIGNIN }).trim().toLowerCase().min(1, MISSING_SIGNIN).max(EMAIL_MAX_LENGTH),
+  password: z.string({ error: MISSING_SIGNIN }).min(1, MISSING_SIGNIN).max(PASSWORD_MAX_LENGTH),
 });
 
 export const resendSchema = z.object({
-  email: z.string({ error: "Skriv inn e-postadressen din først." }).trim().toLowerCase().min(1, "Skriv inn e-postadressen din først.").max(254),
+  email: z.string({ error: "Skriv inn e-postadressen din først." }).trim().toLowerCase().min(1, "Skriv inn e-postadressen din først.").max(EMAIL_MAX_LENGTH),
 });
 
 export const profileUpdateSchema = z.object({
-  display_name: z.string().max(80).nullish().transform((v) => (v?.trim() ? v.trim() : null)),
+  display_name: z
+    .string()
+    .nullish()
+    .transform((v) => (v == null ? "" : cleanSingleLine(v).trim()))
+    .pipe(z.string().max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`))
+    .transform((v) => (v ? v : null)),
   postal_code: z
     .string()
     .max(10)
@@ -45,3 +54,17 @@ export const profileUpdateSchema = z.object({
     .transform((v) => (v?.trim() ? v.trim() : null))
     .refine((v) => v == null || /^\d{4}$/.test(v), "Postnummer må være 4 siffer"),
 });
+
+/** POST /api/auth/callback: the one-time code from the confirmation link. */
+export const callbackSchema = z.object({
+  code: z.string({ error: "Mangler kode i URL." }).min(1, "Mangler kode i URL.").max(200, "Lenken er ugyldig."),
+});
+
+export const PASSWORD_REQUIRED_MESSAGE = "Skriv inn passordet ditt for å bekrefte.";
+export const WRONG_PASSWORD_MESSAGE = "Feil passord. Prøv igjen.";
+
+/** Deleting the account and downloading the data export ask for the password again. */
+export const passwordConfirmationSchema = z.object({
+  password: z.string({ error: PASSWORD_REQUIRED_MESSAGE }).min(1, PASSWORD_REQUIRED_MESSAGE).max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
+});
+export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;

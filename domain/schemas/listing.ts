@@ -1,6 +1,15 @@
 import { z } from "./zod";
 import { AGE_RANGES, CATEGORY_KEYS, normalizeAgeRange, normalizeCategory, type ListingStatus, type PricingMode } from "../taxonomy";
-import { MAX_IMAGES_PER_LISTING, POSTAL_CODE_MIN_LENGTH, TITLE_MIN_LENGTH } from "../limits";
+import {
+  DESCRIPTION_MAX_LENGTH,
+  LISTING_PRICE_MAX,
+  MAX_IMAGES_PER_LISTING,
+  POSTAL_CODE_MIN_LENGTH,
+  TITLE_MAX_LENGTH,
+  TITLE_MIN_LENGTH,
+} from "../limits";
+import { OWNER_STATUSES } from "../listing-lifecycle";
+import { cleanMultiLine, cleanSingleLine } from "../text";
 import { SELLER_PRICING_MODES } from "../payments";
 
 const category = z
@@ -25,27 +34,54 @@ const ageRange = z
     return age;
   });
 
+export const PRICE_MESSAGE = "Prisen må være et helt antall kroner, skrevet med siffer (f.eks. 250)";
+export const PRICE_TOO_HIGH_MESSAGE = `Prisen kan være maks ${new Intl.NumberFormat("nb-NO").format(LISTING_PRICE_MAX)} kr`;
+
+/**
+ * Whole kroner from the form: digits only ("0x10", "1e3", "12.5" and "-1" are refused, never read
+ * as numbers), or a JSON integer. Empty means 0 (spec part 1 §5); null when nothing can be read.
+ */
+export function parsePrice(value: number | string | null | undefined): number | null {
+  if (value == null) return 0;
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  const text = value.trim();
+  if (text === "") return 0;
+  if (!/^[0-9]+$/.test(text)) return null;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
 /**
  * The listing form (create and edit, spec part 1 §5). Unknown keys (user_id, status, is_hidden,
- * seo_slug, payment records) are stripped by zod's default object behaviour.
+ * seo_slug, payment records) are stripped by zod's default object behaviour. Control characters are
+ * removed before the length checks, so what is checked is what is stored.
  */
 export const listingFormSchema = z
   .object({
-    title: z.string().trim().min(TITLE_MIN_LENGTH, "Tittel må være minst 3 tegn").max(120, "Tittelen kan være maks 120 tegn"),
+    title: z
+      .string({ error: "Tittel må være minst 3 tegn" })
+      .transform(cleanSingleLine)
+      .pipe(
+        z
+          .string()
+          .trim()
+          .min(TITLE_MIN_LENGTH, "Tittel må være minst 3 tegn")
+          .max(TITLE_MAX_LENGTH, `Tittelen kan være maks ${TITLE_MAX_LENGTH} tegn`),
+      ),
     description: z
-      .string()
-      .trim()
-      .max(5000, "Beskrivelsen kan være maks 5000 tegn")
+      .string({ error: "Beskrivelsen må være tekst" })
       .nullish()
+      .transform((v) => (v == null ? "" : cleanMultiLine(v)))
+      .pipe(z.string().trim().max(DESCRIPTION_MAX_LENGTH, `Beskrivelsen kan være maks ${DESCRIPTION_MAX_LENGTH} tegn`))
       .transform((v) => (v ? v : null)),
     category,
     age_range: ageRange,
     condition_rating: z.coerce.number({ error: "Velg tilstand" }).int("Velg tilstand").min(1, "Velg tilstand").max(5, "Velg tilstand"),
-    price: z.union([z.number(), z.string(), z.null()]).optional(),
+    price: z.union([z.number(), z.string(), z.null()], { error: PRICE_MESSAGE }).optional(),
     is_free: z.boolean().default(false),
     is_trade_offer: z.boolean().default(false),
     postal_code: z
-      .string()
+      .string({ error: "Postnummer må være minst 4 siffer" })
       .trim()
       .min(POSTAL_CODE_MIN_LENGTH, "Postnummer må være minst 4 siffer")
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
@@ -56,18 +92,26 @@ export const listingFormSchema = z
     pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })
   .transform((v, ctx) => {
-    // Free is stored as null; otherwise the number is parsed and an empty value is 0 (spec part 1 §5).
+    // Free is stored as null; otherwise the digits are read and an empty value is 0 (spec part 1 §5).
     let price: number | null = null;
     if (!v.is_free) {
-      const raw = v.price == null || v.price === "" ? 0 : Number(v.price);
-      if (!Number.isFinite(raw) || raw < 0 || raw > 1_000_000 || !Number.isInteger(raw)) {
-        ctx.addIssue({ code: "custom", path: ["price"], message: "Prisen må være et helt antall kroner" });
+      price = parsePrice(v.price);
+      if (price === null) {
+        ctx.addIssue({ code: "custom", path: ["price"], message: PRICE_MESSAGE });
         return z.NEVER;
       }
-      price = raw;
+      if (price > LISTING_PRICE_MAX) {
+        ctx.addIssue({ code: "custom", path: ["price"], message: PRICE_TOO_HIGH_MESSAGE });
+        return z.NEVER;
+      }
     }
     return { ...v, price };
   });
+
+/** POST /api/listings/:id/status: only the states a seller may set. */
+export const listingStatusSchema = z.object({
+  status: z.enum(OWNER_STATUSES, { error: "Ugyldig status" }),
+});
 
 export type ListingFormInput = z.input<typeof listingFormSchema>;
 export type ListingForm = z.output<typeof listingFormSchema>;

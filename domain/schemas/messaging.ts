@@ -1,8 +1,44 @@
+import { MESSAGE_MAX_LENGTH } from "../messaging";
 import { z } from "./zod";
 
+/** Characters as a person counts them (an emoji is one), not UTF-16 code units. */
+export function messageLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export const MESSAGE_EMPTY_TEXT = "Meldingen kan ikke være tom";
+export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
+
+/** Trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (spec part 2 §5). */
+export const messageContentSchema = z
+  .string({ error: MESSAGE_EMPTY_TEXT })
+  .trim()
+  .min(1, MESSAGE_EMPTY_TEXT)
+  .refine((text) => messageLength(text) <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT);
+
 export const sendMessageSchema = z.object({
-  id: z.uuid(), // client-generated so a retried send is stored once (SECURITY "Nothing lost")
-  content: z.string().trim().min(1, "Meldingen kan ikke være tom").max(4000),
+  id: z.uuid({ error: "Ugyldig meldings-id" }), // client-generated so a retried send is stored once (SECURITY "Nothing lost")
+  content: messageContentSchema,
+});
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+export const startConversationSchema = z.object({
+  listing_id: z.uuid({ error: "Ugyldig annonse" }),
+});
+
+export const markReadSchema = z.object({
+  /** Mark up to this message; without it, everything received so far. */
+  up_to_seq: z.number().int().min(0).optional(),
+});
+
+export const messagePageQuerySchema = z.object({
+  before: z.coerce.number().int().min(1).optional(),
+});
+
+export const testMessageSchema = z.object({
+  content: messageContentSchema,
 });
 
 export const tradeOfferSchema = z.object({

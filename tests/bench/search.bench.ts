@@ -111,7 +111,7 @@ async function main() {
   if (!existsSync(path.join(ROOT, "dist/client/index.html"))) run("vite", ["build"]);
   populate();
 
-  const server = spawn("wrangler", ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, "--log-level", "warn"], {
+  const server = spawn("wrangler", ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, "--log-level", "warn", "--var", "APP_ENV:local"], {
     cwd: ROOT,
     env,
     detached: true,

@@ -126,9 +126,15 @@ test("my data can be downloaded, and a deleted account can no longer sign in", a
   await page.goto(await signUpByApi(page.request, email, "Slettes Snart"));
   await expect(page).toHaveURL(/\/min-profil$/);
 
-  // "Last ned mine data" saves the export as a JSON file.
-  const downloading = page.waitForEvent("download");
+  // "Last ned mine data" asks for the password, then saves the export as a JSON file.
   await page.getByRole("button", { name: "Last ned mine data" }).click();
+  const confirmDownload = page.getByRole("alertdialog", { name: "Last ned dataene dine" });
+  await confirmDownload.getByLabel("Passord").fill("feil-passord");
+  await confirmDownload.getByRole("button", { name: "Last ned" }).click();
+  await expect(confirmDownload.getByText("Feil passord. Prøv igjen.")).toBeVisible();
+  await confirmDownload.getByLabel("Passord").fill(PASSWORD);
+  const downloading = page.waitForEvent("download");
+  await confirmDownload.getByRole("button", { name: "Last ned" }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^lekebytte-mine-data-\d{4}-\d{2}-\d{2}\.json$/);
   const exported = JSON.parse(readFileSync(await download.path(), "utf8")) as Record<string, unknown>;
@@ -137,6 +143,7 @@ test("my data can be downloaded, and a deleted account can no longer sign in", a
   await page.getByRole("button", { name: "Slett konto" }).click();
   const dialog = page.getByRole("alertdialog", { name: "Slette kontoen din?" });
   await expect(dialog).toContainText("Dette kan ikke angres.");
+  await dialog.getByLabel("Passord").fill(PASSWORD);
   await dialog.getByRole("button", { name: "Slett konto for godt" }).click();
   await expect(toast(page, "Kontoen er slettet")).toBeVisible();
   await expect(page).toHaveURL(/\/$/);

@@ -8,12 +8,19 @@
 //   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
 // - Uncaught page errors (`pageerror`) fail the test unless it opts out:
 //     test.use({ allowPageErrors: true })
+// - Content-Security-Policy violations (the browser's console report and the page's
+//   `securitypolicyviolation` event) and Permissions-Policy header errors always fail the test: every
+//   page must work under the policy (docs/decisions/024-content-security-policy.md).
+// - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
+//   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import type { AxeResults, Result } from "axe-core";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
+/** The browser's console reports of a blocked resource or a malformed policy header. */
+const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy|Permissions Policy/i;
 /** How long a page may keep the network busy before it is scanned anyway. */
 const SETTLE_TIMEOUT_MS = 5_000;
 
@@ -24,6 +31,8 @@ export interface E2EOptions {
   axeDisabledRules: string[];
   /** Turn the automatic axe scans off (e.g. a test that only measures the network). */
   axeScan: boolean;
+  /** The analytics choice stored before each page loads (`lb_consent`); null shows the banner. */
+  analyticsConsent: "necessary" | "analytics" | null;
 }
 
 interface Finding {
@@ -35,9 +44,19 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
   allowPageErrors: [false, { option: true }],
   axeDisabledRules: [[], { option: true }],
   axeScan: [true, { option: true }],
+  analyticsConsent: ["necessary", { option: true }],
 
   pageGuards: [
-    async ({ page, allowPageErrors, axeDisabledRules, axeScan }, use, testInfo) => {
+    async ({ page, allowPageErrors, axeDisabledRules, axeScan, analyticsConsent }, use, testInfo) => {
+      if (analyticsConsent) {
+        await page.addInitScript((choice) => {
+          try {
+            if (!window.localStorage.getItem("lb_consent")) window.localStorage.setItem("lb_consent", choice);
+          } catch {
+            // about:blank and opaque origins have no storage
+          }
+        }, analyticsConsent);
+      }
       const pageErrors: Error[] = [];
       const findings: Finding[] = [];
       const reported = new Set<string>();
@@ -47,6 +66,21 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       let closing = false;
 
       page.on("pageerror", (error) => pageErrors.push(error));
+
+      const policyViolations: string[] = [];
+      page.on("console", (message) => {
+        if (POLICY_MESSAGE.test(message.text())) policyViolations.push(`${page.url()}: [console ${message.type()}] ${message.text()}`);
+      });
+      // Bindings and init scripts come from the test driver, which the page's CSP does not govern.
+      await page.exposeBinding("__e2eReportPolicyViolation", ({ frame }, report: string) => {
+        policyViolations.push(`${frame.url()}: [securitypolicyviolation] ${report}`);
+      });
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          const report = `${event.effectiveDirective} blocked ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`;
+          void (window as unknown as { __e2eReportPolicyViolation: (r: string) => Promise<void> }).__e2eReportPolicyViolation(report);
+        });
+      });
 
       const scan = async (reason: string) => {
         if (!axeScan || page.isClosed()) return;
@@ -116,6 +150,9 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       await enqueue("end of test");
       closing = true;
 
+      if (policyViolations.length > 0) {
+        throw new Error(`Content-Security-Policy / Permissions-Policy violations:\n${policyViolations.map((v) => `  - ${v}`).join("\n")}`);
+      }
       if (findings.length > 0) {
         await attachJson(testInfo, "axe-violations.json", findings);
         throw new Error(`Accessibility violations (serious/critical, ${AXE_TAGS.join(", ")}):\n${formatFindings(findings)}`);
@@ -132,6 +169,17 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 });
 
 export { expect };
+
+/**
+ * axe (the same tags and impacts) on a page the fixture does not watch: a second browser context's
+ * page, or the test's own page at a moment a background scan could miss (an open dialog).
+ */
+export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
+  await settle(page);
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
+  const serious = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ""));
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${what}`).toEqual([]);
+}
 
 /** Wait until the page has loaded and the network has been quiet for a moment (bounded). */
 async function settle(page: Page): Promise<void> {

@@ -29,6 +29,39 @@ test.describe("fixture guards", () => {
     await p.goto("/__harness/throws");
   });
 
+  test("an inline script blocked by the Content-Security-Policy fails the test", async ({ page: p }) => {
+    test.fail(true, "a CSP violation is a failure");
+    await p.route("**/__harness/csp", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        headers: { "Content-Security-Policy": "script-src 'self'" },
+        body: page('<h1>Streng</h1><script>document.title = "kjørt"</script>'),
+      }),
+    );
+    await p.goto("/__harness/csp");
+    await expect(p.getByRole("heading", { name: "Streng" })).toBeVisible();
+  });
+
+  test("a WebSocket to another host blocked by connect-src fails the test", async ({ page: p }) => {
+    test.fail(true, "a CSP violation is a failure");
+    await p.route("**/__harness/csp-socket", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        headers: { "Content-Security-Policy": "connect-src 'self'" },
+        body: page("<h1>Socket</h1>"),
+      }),
+    );
+    await p.goto("/__harness/csp-socket");
+    await p.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          // Chromium reports the violation and fires neither error nor close on the socket.
+          document.addEventListener("securitypolicyviolation", () => resolve());
+          new WebSocket("ws://127.0.0.2:9/");
+        }),
+    );
+  });
+
   test.describe("with allowPageErrors", () => {
     test.use({ allowPageErrors: true });
 

@@ -1,35 +1,11 @@
 // Listings in Chromium: publish through the four-step wizard with two photos (one large, which the
 // browser must scale down), find it on the home page, open it, edit it, mark it sold from the
 // profile and delete it (spec part 1 §2 /create-listing, /edit-listing, /profile; part 2 "Listing detail").
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
-
-const PASSWORD = "hemmelig-e2e-1";
-
-function uniqueEmail(): string {
-  return `e2e-listings-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-}
-
-/** Sign up and confirm through the local outbox with the page's own cookie jar (so the page is signed in). */
-async function signUpAndSignIn(request: APIRequestContext, email: string): Promise<void> {
-  const signUp = await request.post("/api/auth/signup", { data: { display_name: "E2E Selger", email, password: PASSWORD } });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await request.get(`/api/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { text_body: string }[];
-        code = mails.map((m) => /\/auth\/callback\?code=([^\s"<>&]+)/.exec(m.text_body)?.[1]).find(Boolean);
-        return code;
-      },
-      { message: "a confirmation mail", timeout: 10_000 },
-    )
-    .toBeTruthy();
-  const callback = await request.post("/api/auth/callback", { data: { code: decodeURIComponent(code!) } });
-  expect(callback.status(), await callback.text()).toBe(200);
-}
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 
 /** A large, detailed JPEG (2000×1500, quality 95): a phone photo in miniature. */
 function largeJpeg(): Buffer {
@@ -66,7 +42,7 @@ function toast(page: Page, text: string) {
 
 test("publish with two photos, see it on home, open, edit, mark sold and delete", async ({ page }) => {
   test.setTimeout(90_000);
-  const email = uniqueEmail();
+  const email = uniqueEmail("listings");
   const suffix = Date.now().toString(36);
   const title = `E2E Brio togbane ${suffix}`;
   const newTitle = `E2E Brio togbane med bro ${suffix}`;
@@ -178,7 +154,7 @@ test("publish with two photos, see it on home, open, edit, mark sold and delete"
     await expect(own.getByRole("heading", { name: newTitle })).toHaveCount(0);
   } finally {
     // The test's user and what is left of its data go away.
-    await page.request.delete("/api/me");
+    await deleteAccount(page.request);
   }
 });
 

@@ -3,75 +3,24 @@
 // sandbox's Checkout page and another with Vipps on its landing page and "app", lands on
 // /payment-success and /betaling-fullfort with the right amounts; the seller sees the sales (chat
 // message, sold listings, e-mails in the local outbox).
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import jpeg from "jpeg-js";
-import { AXE_TAGS, expect, test } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+import { expect, expectAccessible, test } from "./fixtures";
+import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { publishListing } from "./support/listings";
 
-const PASSWORD = "hemmelig-e2e-betaling";
-
-function uniqueEmail(role: string): string {
-  return `e2e-pay-${role}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-}
-
-/** Sign up and confirm through the local outbox with the page's own cookie jar (so the page is signed in). */
-async function signUpAndSignIn(request: APIRequestContext, email: string, name: string): Promise<void> {
-  const signUp = await request.post("/api/auth/signup", { data: { display_name: name, email, password: PASSWORD } });
-  expect(signUp.status(), await signUp.text()).toBe(201);
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await request.get(`/api/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { text_body: string }[];
-        code = mails.map((m) => /\/auth\/callback\?code=([^\s"<>&]+)/.exec(m.text_body)?.[1]).find(Boolean);
-        return code;
-      },
-      { message: "a confirmation mail", timeout: 10_000 },
-    )
-    .toBeTruthy();
-  const callback = await request.post("/api/auth/callback", { data: { code: decodeURIComponent(code!) } });
-  expect(callback.status(), await callback.text()).toBe(200);
-}
-
-function photo(): Buffer {
-  const width = 320;
-  const height = 240;
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) {
-    data[i] = 60;
-    data[i + 1] = 140 + ((i / 4) % width) / 4;
-    data[i + 2] = 200;
-    data[i + 3] = 255;
-  }
-  return jpeg.encode({ data, width, height }, 85).data;
-}
-
-/** A listing through the API, as the wizard would send it. */
-async function publish(request: APIRequestContext, title: string, price: number): Promise<{ id: string; seo_slug: string; payment_enabled: boolean; pricing_mode: string }> {
-  const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
-  expect(upload.status(), await upload.text()).toBe(201);
-  const { key } = (await upload.json()) as { key: string };
-  const res = await request.post("/api/listings", {
-    data: { title, description: "Pent brukt.", category: "ute-lek", age_range: "6-8 år", condition_rating: 4, price: String(price), is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return res.json();
-}
-
+/** A signed-in user in a browser of their own (a phone), who has answered the consent banner as the fixture does. */
 async function newUserPage(browser: Browser, baseURL: string | undefined, role: string, name: string): Promise<{ page: Page; email: string }> {
   const context = await browser.newContext({ baseURL, locale: "nb-NO", timezoneId: "Europe/Oslo", viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
   const page = await context.newPage();
-  const email = uniqueEmail(role);
+  const email = uniqueEmail(`pay-${role}`);
   await signUpAndSignIn(page.request, email, name);
   return { page, email };
 }
 
-/** axe (WCAG 2.1 A/AA) on a page the fixture does not watch (a second browser context, an open dialog). */
-async function expectAccessible(p: Page, what: string): Promise<void> {
-  await p.waitForLoadState("networkidle");
-  const results = await new AxeBuilder({ page: p }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${what}`).toEqual([]);
+/** The sale's system message, as the chat shows it to both sides. */
+function saleMessage(title: string, amount: string, method: string): string {
+  return `«${title}» er solgt til Kari Kjøper for ${amount} (betalt med ${method} i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.`;
 }
 
 async function buy(page: Page, slug: string, price: string, method: "card" | "vipps") {
@@ -107,13 +56,15 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await expect(sellerPage.getByRole("button", { name: /Åpne Stripe-dashbord/ })).toBeVisible();
     await expectAccessible(sellerPage, "/profile with a connected account");
 
-    const cardListing = await publish(sellerPage.request, cardTitle, 250);
-    const vippsListing = await publish(sellerPage.request, vippsTitle, 399);
+    const toy = { category: "ute-lek", age_range: "6-8 år", description: "Pent brukt." };
+    const cardListing = await publishListing(sellerPage.request, { ...toy, title: cardTitle, price: "250" });
+    const vippsListing = await publishListing(sellerPage.request, { ...toy, title: vippsTitle, price: "399" });
     expect(cardListing).toMatchObject({ payment_enabled: true, pricing_mode: "marketplace" });
 
     // The buyer (the fixture's page: axe runs on every page it visits).
-    const buyerEmail = uniqueEmail("kjoper");
+    const buyerEmail = uniqueEmail("pay-kjoper");
     await signUpAndSignIn(page.request, buyerEmail, "Kari Kjøper");
+    const chatLog = page.getByRole("log", { name: "Meldinger" });
 
     // Card: the sandbox's Checkout page.
     await buy(page, cardListing.seo_slug, "250 kr", "card");
@@ -134,6 +85,11 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await expect(page.getByText("Betalt", { exact: true })).toBeVisible();
     await expect(page.getByText("Siri Selger")).toBeVisible();
     await expect(page.getByText("Selger har mottatt beskjed om salget")).toBeVisible();
+    // "Kontakt selger": the conversation the sale opened, with its message, in the real chat page.
+    await page.getByRole("button", { name: "Kontakt selger" }).click();
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { level: 1, name: cardTitle })).toBeVisible();
+    await expect(chatLog.getByText(saleMessage(cardTitle, "250,00 kr", "kort"))).toBeVisible();
 
     // Vipps: the landing page (phone number) and "the app" (approve).
     await buy(page, vippsListing.seo_slug, "399 kr", "vipps");
@@ -146,8 +102,12 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await page.waitForURL(/\/payment-success\?session_id=lb-/);
     await expect(page.getByRole("heading", { name: "Betaling fullført!" })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText("399,00 kr", { exact: true })).toBeVisible();
-    await page.getByRole("link", { name: "Se betalingsdetaljer" }).click();
-    await page.waitForURL(/\/betaling-fullfort\?session_id=lb-/);
+    const vippsSession = new URL(page.url()).searchParams.get("session_id")!;
+    await page.getByRole("button", { name: "Kontakt selger" }).click();
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    await expect(chatLog.getByText(saleMessage(vippsTitle, "399,00 kr", "Vipps"))).toBeVisible();
+    await page.goto(`/betaling-fullfort?session_id=${encodeURIComponent(vippsSession)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Betalingsdetaljer" })).toBeVisible();
     await expect(page.getByText("399,00 kr", { exact: true })).toBeVisible();
 
     // The buyer's purchases on the profile.
@@ -169,11 +129,17 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
       await expect(sellerPage.getByRole("button", { name: /^Kjøp nå/ })).toHaveCount(0);
     }
 
-    // The sale's system message in the buyer–seller conversation (from the seller's own data export).
-    const exported = (await (await sellerPage.request.get("/api/me/export")).json()) as { messages: { content: string }[] };
-    const contents = exported.messages.map((m) => m.content);
-    expect(contents).toContain(`«${cardTitle}» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.`);
-    expect(contents).toContain(`«${vippsTitle}» er solgt til Kari Kjøper for 399,00 kr (betalt med Vipps i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.`);
+    // The sale messages in the seller's inbox and chat pages.
+    for (const [title, text] of [
+      [cardTitle, saleMessage(cardTitle, "250,00 kr", "kort")],
+      [vippsTitle, saleMessage(vippsTitle, "399,00 kr", "Vipps")],
+    ]) {
+      await sellerPage.goto("/messages");
+      await sellerPage.getByRole("link", { name: new RegExp(title) }).click();
+      await sellerPage.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+      await expect(sellerPage.getByRole("log", { name: "Meldinger" }).getByText(text)).toBeVisible();
+    }
+    await expectAccessible(sellerPage, "the seller's chat with the sale message");
 
     await sellerPage.goto(`/dev/mail?to=${encodeURIComponent(seller.email)}`);
     await expect(sellerPage.getByRole("heading", { name: `Du har solgt «${cardTitle}»` })).toBeVisible();

@@ -5,6 +5,9 @@ import { expect, test } from "./fixtures";
 
 const BUDGET_BYTES = 120 * 1024;
 
+// A first visit: no analytics choice yet, so the consent banner loads too.
+test.use({ analyticsConsent: null });
+
 test("home loads at most 120 KB of gzipped JavaScript before it is idle", async ({ page }, testInfo) => {
   const scripts = new Map<string, Promise<Buffer | null>>();
   page.on("response", (response) => {

@@ -268,6 +268,16 @@ describe("/auth/callback", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Kunne ikke logge inn: Lenken er ugyldig, allerede brukt eller utløpt.");
   });
 
+  it("the tab title follows the state: 'Logger inn' only while signing in", async () => {
+    const exchange = deferred();
+    mockFetch(() => exchange.promise);
+    renderRoutes(routes, { seed: { session: null }, path: "/auth/callback?code=used-code" });
+    await waitFor(() => expect(document.title).toBe("Logger inn | Lekebytte"));
+    exchange.resolve(errorBody("INVALID_CODE", "Lenken er ugyldig, allerede brukt eller utløpt.", 400));
+    await screen.findByRole("alert");
+    expect(document.title).toBe("Innloggingen mislyktes | Lekebytte");
+  });
+
   it("an exchange that fails without an answer says 'Kunne ikke logge inn.'", async () => {
     mockFetch(() => new Response("<html>Bad gateway</html>", { status: 502 }));
     renderRoutes(routes, { seed: { session: null }, path: "/auth/callback?code=gateway-code" });

@@ -25,6 +25,14 @@ describe("Header", () => {
     expect(screen.queryByRole("button", { name: "Min konto" })).not.toBeInTheDocument();
   });
 
+  it("on /search, whose page has its own text field, shows no second search box", () => {
+    renderWithProviders(<Header />, { seed: { session: null }, path: "/search?q=lego" });
+    expect(screen.queryByRole("searchbox")).not.toBeInTheDocument();
+    expect(screen.queryByRole("search")).not.toBeInTheDocument();
+    // The quick links stay.
+    expect(screen.getByRole("link", { name: "Gi bort" })).toHaveAttribute("href", "/search?free=true");
+  });
+
   it("for a user: the CTA goes to /create-listing and the menu has no 'Moderasjon'", async () => {
     renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
     expect(screen.getByRole("link", { name: "Legg ut en leke nå" })).toHaveAttribute("href", "/create-listing");

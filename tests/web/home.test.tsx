@@ -1,8 +1,10 @@
 import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { HomePage } from "../../web/routes/home/HomePage";
 import { allowConsoleError } from "./console";
-import { listing, mockFetch, renderWithProviders, sessionFor } from "./utils";
+import { resetPreloaded } from "../../web/api/preloaded";
+import { jsonResponse, listing, mockFetch, renderWithProviders, sessionFor } from "./utils";
 
 vi.mock("../../web/lib/toast", () => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 
@@ -22,10 +24,11 @@ describe("HomePage", () => {
     }
   });
 
-  it("shows 'Laster annonser...' while loading", () => {
+  it("shows 'Laster annonser...' and six skeleton cards of the final size while loading", () => {
     mockFetch(() => new Promise<Response>(() => {}));
     renderWithProviders(<HomePage />, { seed: { session: null } });
     expect(screen.getByText("Laster annonser...")).toBeInTheDocument();
+    expect(screen.getAllByTestId("listing-card-skeleton")).toHaveLength(6);
   });
 
   it("shows the empty text and hides the free and trade sections when there are no listings", () => {
@@ -46,12 +49,54 @@ describe("HomePage", () => {
     expect(seeAll).toEqual(["/search", "/search?free=true", "/search?trade=true"]);
   });
 
-  it("only logs a failed fetch and shows the empty state", async () => {
+  it("a failed fetch is logged and shown as an error with a retry, not as an empty marketplace", async () => {
+    const user = userEvent.setup();
     const errors = allowConsoleError();
-    mockFetch(() => Promise.resolve(new Response("nope", { status: 500 })));
+    let fail = true;
+    const fetch = mockFetch(() =>
+      fail ? Promise.resolve(new Response("nope", { status: 500 })) : Promise.resolve(jsonResponse({ newest: [listing({ title: "Brio tog" })], free: [], trade: [] })),
+    );
     renderWithProviders(<HomePage />, { seed: { session: null } });
-    expect(await screen.findByText("Ingen annonser ennå. Vær den første til å legge ut en leke!")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Kunne ikke hente annonser" })).toBeInTheDocument();
+    expect(screen.queryByText("Ingen annonser ennå. Vær den første til å legge ut en leke!")).not.toBeInTheDocument();
     expect(errors.calls().some((args) => String(args[0]).includes("Home listings fetch failed"))).toBe(true);
+
+    fail = false;
+    await user.click(screen.getByRole("button", { name: "Prøv igjen" }));
+    expect(await screen.findByRole("link", { name: "Brio tog" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Kunne ikke hente annonser" })).not.toBeInTheDocument();
+    expect(fetch.mock.calls.filter(([url]) => url === "/api/home").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("uses the home sections the Worker inlined into the page, without a request", async () => {
+    const inlined = { newest: [listing({ title: "Innebygd bamse" })], free: [], trade: [] };
+    const script = document.createElement("script");
+    script.id = "preloaded-api";
+    script.type = "application/json";
+    script.textContent = JSON.stringify({ "/api/home": inlined });
+    document.head.append(script);
+    resetPreloaded();
+    const fetch = mockFetch(() => new Promise<Response>(() => {}));
+    try {
+      renderWithProviders(<HomePage />, { seed: { session: null } });
+      // Present in the first render: no skeletons, no loading text.
+      expect(screen.getByRole("link", { name: "Innebygd bamse" })).toBeInTheDocument();
+      expect(screen.queryByText("Laster annonser...")).not.toBeInTheDocument();
+      expect(fetch).not.toHaveBeenCalled();
+      expect(document.getElementById("preloaded-api")).toBeNull();
+    } finally {
+      script.remove();
+      resetPreloaded();
+    }
+  });
+
+  it("the first two cards' photos load at once, the rest lazily", () => {
+    const images = (n: number) => [`u/${n}.jpg`];
+    renderWithProviders(<HomePage />, {
+      seed: { session: null, home: { newest: [1, 2, 3, 4].map((n) => listing({ images: images(n) })), free: [], trade: [] } },
+    });
+    const loading = screen.getAllByRole("img").map((img) => img.getAttribute("loading"));
+    expect(loading).toEqual(["eager", "eager", "lazy", "lazy"]);
   });
 
   it("the call to action goes to /create-listing when signed in, else /auth", () => {

@@ -5,7 +5,8 @@ import type { Session } from "../../web/api/session";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { SlugListingPage } from "../../web/routes/listing/SlugListingPage";
-import { apiError, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
+import { TEST_CONVERSATION_ID, startConversationBody } from "../factories/api";
+import { apiError, bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -17,8 +18,10 @@ const routes = [
   { path: "/", element: <h1>Forsiden</h1> },
   { path: "/auth", element: <h1>Logg inn</h1> },
   { path: "/messages", element: <h1>Meldinger</h1> },
+  { path: "/chat/:id", element: <h1>Samtale</h1> },
   { path: "/trade-offer/:id", element: <h1>Foreslå bytte</h1> },
   { path: "/edit-listing/:id", element: <h1>Rediger annonse</h1> },
+  { path: "/profile", element: <h1>Min profil</h1> },
   { path: "*", element: <h1>404 - Siden finnes ikke</h1> },
 ];
 
@@ -154,21 +157,71 @@ describe("listing detail: actions", () => {
     await waitFor(() => expect(view.router.state.location.pathname).toBe(`/trade-offer/${page.id}`));
     view.unmount();
 
-    view = renderListing(page, sessionFor("user"));
+    view = renderListing(page, sessionFor("user"), (url, init) =>
+      url === "/api/conversations" && method(init) === "POST" ? jsonResponse(startConversationBody(), 201) : undefined,
+    );
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
-    await waitFor(() => expect(view.router.state.location.pathname).toBe("/messages"));
+    await waitFor(() => expect(view.router.state.location.pathname).toBe(`/chat/${TEST_CONVERSATION_ID}`));
+    const start = view.fetch.mock.calls.find(([url]) => url === "/api/conversations");
+    expect(bodyOf(start?.[1])).toEqual({ listing_id: page.id });
   });
 
-  it("the owner gets 'Rediger', no buy button, and the spec's refusals for trade and message", async () => {
+  it.each([
+    { answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."), toast: ["Feil", "Kunne ikke starte samtale"] },
+    // The owner normally gets the owner tools instead of the button; this is the Worker's 403 for a stale page.
+    { answer: () => apiError(403, "FORBIDDEN", "Du kan ikke sende melding til deg selv"), toast: ["Dette er din annonse", "Du kan ikke sende melding til deg selv"] },
+  ])("'Send melding' that cannot start the conversation says '$toast.1' and stays", async ({ answer, toast: expected }) => {
+    const page = listingPage();
+    const view = renderListing(page, sessionFor("user"), (url, init) => (url === "/api/conversations" && method(init) === "POST" ? answer() : undefined));
+    await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith(...expected));
+    expect(view.router.state.location.pathname).toBe(`/listing/${page.id}`);
+    expect(screen.getByRole("button", { name: "Send melding" })).toBeEnabled();
+  });
+
+  it("the owner gets owner tools instead of buy, 'Foreslå bytte' and 'Send melding'", async () => {
     const page = listingPage({ user_id: ME.id, is_trade_offer: true, status: "active" });
-    const { user, router } = renderListing(page, sessionFor("user"));
-    expect(await screen.findByRole("link", { name: "Rediger" })).toHaveAttribute("href", `/edit-listing/${page.id}`);
+    const { user } = renderListing(page, sessionFor("user"));
+    const tools = await screen.findByRole("group", { name: "Din annonse" });
+    expect(within(tools).getByRole("link", { name: "Rediger" })).toHaveAttribute("href", `/edit-listing/${page.id}`);
+    expect(within(tools).getByRole("button", { name: "Slett" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();
-    await user.click(screen.getByRole("button", { name: "Foreslå bytte" }));
-    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Du kan ikke foreslå bytte på din egen annonse");
-    await user.click(screen.getByRole("button", { name: "Send melding" }));
-    expect(toast.toastError).toHaveBeenCalledWith("Dette er din annonse", "Du kan ikke sende melding til deg selv");
-    expect(router.state.location.pathname).toBe(`/listing/${page.id}`);
+    expect(screen.queryByRole("button", { name: "Foreslå bytte" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Send melding" })).not.toBeInTheDocument();
+
+    await user.click(within(tools).getByRole("button", { name: "Status" }));
+    const items = (await screen.findAllByRole("menuitem")).map((item) => item.textContent);
+    expect(items).toEqual(["Marker som reservert", "Marker som solgt", "Marker som gitt bort"]);
+  });
+
+  it("the owner marks the listing sold from the page, and the page shows it", async () => {
+    const page = listingPage({ user_id: ME.id, status: "active" });
+    let current = page;
+    const { user, fetch } = renderListing(page, sessionFor("user"), (url, init) => {
+      if (url === `/api/listings/${page.id}/status` && method(init) === "POST") {
+        current = { ...page, status: "sold" };
+        return jsonResponse(current);
+      }
+      if (url === `/api/listings/${page.id}`) return jsonResponse(current);
+    });
+    await user.click(await screen.findByRole("button", { name: "Status" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Marker som solgt" }));
+    await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Annonsen er markert som solgt"));
+    expect(fetch.mock.calls.some(([url, init]) => url === `/api/listings/${page.id}/status` && method(init) === "POST")).toBe(true);
+    expect(await screen.findByText(/vises ikke for andre/)).toBeInTheDocument();
+  });
+
+  it("the owner deletes the listing after the spec's confirmation and lands on the profile", async () => {
+    const page = listingPage({ user_id: ME.id, status: "active" });
+    const { user, router } = renderListing(page, sessionFor("user"), (url, init) =>
+      url === `/api/listings/${page.id}` && method(init) === "DELETE" ? new Response(null, { status: 204 }) : undefined,
+    );
+    await user.click(await screen.findByRole("button", { name: "Slett" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(within(dialog).getByText("Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres.")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Slett annonsen" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+    expect(toast.toastSuccess).toHaveBeenCalledWith("Annonse slettet");
   });
 
   it("the owner of a sold listing is told others cannot see it", async () => {

@@ -1,27 +1,15 @@
 // Test data and browser stand-ins shared by the listing tests (listing*.test.tsx).
 import { vi } from "vitest";
-import type { ListingPage, OwnListing } from "../../web/api/listings";
-import { jsonResponse, listing, mockFetch, sessionFor } from "./utils";
+import { listingPageBody, ownListingBody, TEST_SELLER_ID } from "../factories/api";
+import { jsonResponse, mockFetch, sessionFor } from "./utils";
 
 export const ME = sessionFor("user").user;
-export const SELLER_ID = "22222222-2222-4222-8222-222222222222";
+export const SELLER_ID = TEST_SELLER_ID;
 
-export function listingPage(overrides: Partial<ListingPage> = {}): ListingPage {
-  const base = listing({ images: ["u2/a.jpg", "u2/b.jpg"], ...overrides });
-  return {
-    ...base,
-    description: "Komplett sett.\nLite brukt.",
-    updated_at: base.created_at,
-    place_name: "OSLO",
-    seller: { user_id: base.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z" },
-    more_from_seller: [],
-    ...overrides,
-  };
-}
-
-export function ownListing(overrides: Partial<OwnListing> = {}): OwnListing {
-  return { ...listing({ user_id: ME.id, images: ["u1/a.jpg", "u1/b.jpg"] }), description: "Fin stand", ...overrides };
-}
+/** The listing page's answer (tests/factories/api.ts). */
+export const listingPage = listingPageBody;
+/** The owner's listing for the edit form. */
+export const ownListing = ownListingBody;
 
 export function apiError(status: number, code: string, message: string, fields?: Record<string, string>): Response {
   return jsonResponse({ error: { code, message, fields } }, status);

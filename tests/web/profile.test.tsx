@@ -9,6 +9,7 @@ import { FavouritesPage } from "../../web/routes/favourites/FavouritesPage";
 import { MyListingsPage } from "../../web/routes/profile/MyListingsPage";
 import { ProfilePage } from "../../web/routes/profile/ProfilePage";
 import type { Profile } from "../../web/routes/profile/profileApi";
+import { profileBody } from "../factories/api";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -33,18 +34,7 @@ const routes: RouteObject[] = [
   },
 ];
 
-function profile(overrides: Partial<Profile> = {}): Profile {
-  return {
-    user_id: "11111111-1111-4111-8111-111111111111",
-    email: "kari@example.no",
-    display_name: "Kari",
-    postal_code: "0155",
-    role: "user",
-    stripe_account_id: null,
-    created_at: "2024-03-05T10:00:00.000Z",
-    ...overrides,
-  };
-}
+const profile = (overrides: Partial<Profile> = {}): Profile => profileBody(overrides);
 
 type Handler = (url: string, init: RequestInit | undefined) => Response | undefined | Promise<Response | undefined>;
 
@@ -187,7 +177,7 @@ describe("/profile and /min-profil", () => {
     expect(calls(fetch, "POST", "/api/auth/signout")).toHaveLength(1);
   });
 
-  it("'Slett konto' asks first; confirming deletes the account, forgets the session and goes to /", async () => {
+  it("'Slett konto' asks first and for the password; confirming deletes the account, forgets the session and goes to /", async () => {
     const fetch = mockApi((url, init) => (url === "/api/me" && init?.method === "DELETE" ? new Response(null, { status: 204 }) : undefined));
     const { router, queryClient } = await openProfile();
     await userEvent.click(screen.getByRole("button", { name: "Slett konto" }));
@@ -199,12 +189,57 @@ describe("/profile and /min-profil", () => {
     expect(calls(fetch, "DELETE", "/api/me")).toHaveLength(0);
 
     await userEvent.click(screen.getByRole("button", { name: "Slett konto" }));
-    await userEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Slett konto for godt" }));
+    const again = await screen.findByRole("alertdialog");
+    await userEvent.type(within(again).getByLabelText("Passord"), "hemmelig123");
+    await userEvent.click(within(again).getByRole("button", { name: "Slett konto for godt" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
-    expect(calls(fetch, "DELETE", "/api/me")).toHaveLength(1);
+    const [deleted] = calls(fetch, "DELETE", "/api/me");
+    expect(JSON.parse(String(deleted[1]?.body))).toEqual({ password: "hemmelig123" });
     expect(queryClient.getQueryData(["session"])).toBeNull();
     expect(queryClient.getQueryData(["me", "profile"])).toBeUndefined();
     expect(toast.toastSuccess).toHaveBeenCalledWith("Kontoen er slettet", expect.any(String));
+  });
+
+  it("'Slett konto' without a password or with a wrong one says so in Norwegian and keeps the account", async () => {
+    const wrong = { error: { code: "INVALID_CREDENTIALS", message: "Feil passord. Prøv igjen.", fields: { password: "Feil passord. Prøv igjen." } } };
+    const fetch = mockApi((url, init) => (url === "/api/me" && init?.method === "DELETE" ? jsonResponse(wrong, 400) : undefined));
+    const { router } = await openProfile();
+    await userEvent.click(screen.getByRole("button", { name: "Slett konto" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Slette kontoen din?" });
+
+    await userEvent.click(within(dialog).getByRole("button", { name: "Slett konto for godt" }));
+    expect(within(dialog).getByLabelText("Passord")).toHaveAccessibleDescription("Skriv inn passordet ditt for å bekrefte.");
+    expect(calls(fetch, "DELETE", "/api/me")).toHaveLength(0);
+
+    await userEvent.type(within(dialog).getByLabelText("Passord"), "feil");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Slett konto for godt" }));
+    await waitFor(() => expect(within(dialog).getByLabelText("Passord")).toHaveAccessibleDescription("Feil passord. Prøv igjen."));
+    expect(screen.getByRole("alertdialog")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/min-profil");
+    expect(toast.toastSuccess).not.toHaveBeenCalled();
+  });
+
+  it("'Last ned mine data' asks for the password and posts it to /api/me/export", async () => {
+    const createObjectURL = vi.fn(() => "blob:eksport");
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    // jsdom cannot follow a download link; record the click instead.
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    const fetch = mockApi((url, init) =>
+      url === "/api/me/export" && init?.method === "POST" ? jsonResponse({ profile: { email: "kari@example.no" } }) : undefined,
+    );
+    await openProfile();
+    await userEvent.click(screen.getByRole("button", { name: "Last ned mine data" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Last ned dataene dine" });
+    await userEvent.type(within(dialog).getByLabelText("Passord"), "hemmelig123");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Last ned" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    const [exported] = calls(fetch, "POST", "/api/me/export");
+    expect(JSON.parse(String(exported[1]?.body))).toEqual({ password: "hemmelig123" });
+    expect(createObjectURL).toHaveBeenCalledTimes(1);
+    expect(click).toHaveBeenCalledTimes(1);
+    expect(click.mock.contexts[0]).toHaveProperty("download", expect.stringMatching(/^lekebytte-mine-data-\d{4}-\d{2}-\d{2}\.json$/));
+    click.mockRestore();
+    expect(calls(fetch, "GET", "/api/me/export")).toHaveLength(0);
   });
 
   it("a visitor is sent to /auth", async () => {

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { currentYear } from "../../domain/format";
 import { routes } from "../../web/router";
+import { testNotificationsAvailableBody } from "../factories/api";
 import { jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -48,7 +50,18 @@ describe("router and layout", () => {
     }
     expect(new Set(hrefs).size, "each footer link once").toBe(hrefs.length);
     expect(within(footer).getByText("Storgata 1, 0155 Oslo")).toBeInTheDocument();
-    expect(within(footer).getByText(new RegExp(`© ${new Date().getFullYear()} Lekebytte`))).toBeInTheDocument();
+    expect(within(footer).getByText(new RegExp(`© ${currentYear()} Lekebytte`))).toBeInTheDocument();
+  });
+
+  it("the copyright year is Oslo's: on New Year's night it turns at midnight in Norway, not in UTC", async () => {
+    // 23:30 UTC on 31 December is 00:30 on 1 January in Oslo.
+    vi.useFakeTimers({ now: new Date("2026-12-31T23:30:00Z"), toFake: ["Date"] });
+    try {
+      renderRoutes(routes, { seed: { session: null, home: emptyHome } });
+      expect(within(screen.getByRole("contentinfo")).getByText(/© 2027 Lekebytte/)).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an unknown path shows the 404 screen", async () => {
@@ -59,8 +72,8 @@ describe("router and layout", () => {
   });
 
   it("a page that is not built yet shows its title and a note", async () => {
-    renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
-    expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
+    renderRoutes(routes, { seed: { session: sessionFor("user") }, path: "/trade-history" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Byttehistorikk" })).toBeInTheDocument();
     expect(screen.getByText(/Denne siden er under arbeid\./)).toBeInTheDocument();
   });
 
@@ -70,7 +83,6 @@ describe("router and layout", () => {
     "/auth/callback",
     "/search",
     "/listing/abc",
-    "/test-notifications",
     "/payment-success",
     "/betaling-fullfort",
     "/om-oss",
@@ -107,9 +119,27 @@ describe("router and layout", () => {
     expect(await screen.findByRole("heading", { name: "404 - Siden finnes ikke" })).toBeInTheDocument();
   });
 
+  it("/test-notifications renders its page when the endpoint exists (local mode), else the 404", async () => {
+    mockFetch((url) => (url === "/api/test-notifications" ? jsonResponse(testNotificationsAvailableBody()) : jsonResponse({}, 404)));
+    const first = renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Test av varsler" })).toBeInTheDocument();
+    first.unmount();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    mockFetch(() => jsonResponse({ error: { code: "NOT_FOUND", message: "Ikke funnet" } }, 404));
+    renderRoutes(routes, { seed: { session: null }, path: "/test-notifications" });
+    expect(await screen.findByRole("heading", { level: 1, name: "404 - Siden finnes ikke" })).toBeInTheDocument();
+  });
+
   it.each([
-    "/messages",
-    "/chat/c1",
+    ["/messages", "Meldinger"],
+    ["/chat/c0c0c0c0-0000-4000-8000-000000000001", "Laster samtale..."],
+  ])("messaging page %s renders for a signed-in user", async (path, text) => {
+    mockFetch(() => new Promise<Response>(() => {}));
+    renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
+    expect(await screen.findAllByText(text)).not.toHaveLength(0);
+  });
+
+  it.each([
     "/trade-offer/l1",
     "/trade-history",
     "/moderation",

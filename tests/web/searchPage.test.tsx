@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { SearchResult } from "../../domain/schemas/search";
+import { searchBody, type SearchBody as SearchResult } from "../factories/api";
 import { SearchPage } from "../../web/routes/search/SearchPage";
 import { allowConsoleError } from "./console";
 import { jsonResponse, listing, mockFetch, renderRoutes } from "./utils";
@@ -16,7 +16,7 @@ beforeEach(() => {
 const routes = [{ path: "/search", Component: SearchPage }];
 
 function result(count: number, total = count, capped = false): SearchResult {
-  return { rows: Array.from({ length: count }, () => ({ ...listing(), search_rank: 0 })), total, total_capped: capped };
+  return searchBody(Array.from({ length: count }, () => listing()), total, capped);
 }
 
 /** Answers /api/search with `answer(params)`; returns the searched query strings in order. */

@@ -3,6 +3,7 @@ import { cleanup } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 import { signOutState } from "../../web/lib/signOutState";
 import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
+import { FakeWebSocket } from "./fakeWebSocket";
 
 // jsdom lacks a few browser APIs that Radix, sonner and React Router's ScrollRestoration use.
 class ResizeObserverStub {
@@ -26,7 +27,11 @@ window.matchMedia ??= ((query: string) => ({
   dispatchEvent: () => false,
 })) as typeof window.matchMedia;
 
+// jsdom's WebSocket would really connect; the live badge and the chat get a fake the tests drive.
+globalThis.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+
 beforeEach(() => {
+  FakeWebSocket.reset();
   // Module state: a sign-out in one test must not leave the guards quiet in the next.
   signOutState.end();
   resetConsoleErrors();

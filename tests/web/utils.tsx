@@ -5,21 +5,18 @@ import { MemoryRouter, Routes, useLocation, useNavigate, useNavigationType, useR
 import { vi } from "vitest";
 import type { Session, SessionUser } from "../../web/api/session";
 import type { SiteConfig } from "../../web/api/queries";
-import type { HomeSections, ListingCard } from "../../domain/schemas/listing";
+import type { HomeSections } from "../../domain/schemas/listing";
+import { listingCardBody, sessionBody, siteConfigBody } from "../factories/api";
 
-export const testConfig: SiteConfig = {
-  appName: "Lekebytte",
-  contactEmail: "hei@lekebytte.no",
-  contactPhone: "+47 22 12 34 56",
-  contactAddress: "Storgata 1, 0155 Oslo",
-};
+// The Worker's real response shapes (tests/factories/api.ts, checked against the Worker).
+export const testConfig: SiteConfig = siteConfigBody();
 
 export function sessionFor(role: SessionUser["role"] = "user"): Session {
-  return {
-    user: { id: "11111111-1111-4111-8111-111111111111", email: "kari@example.no", display_name: "Kari", role },
-    expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
-  };
+  return sessionBody({ user: { role } });
 }
+
+/** A listing card as home, search and the lists send it. */
+export const listing = listingCardBody;
 
 export interface Seed {
   /** undefined: leave the session query empty (loading); null: signed out. */
@@ -111,29 +108,4 @@ export function mockFetch(handler: (url: string, init: RequestInit | undefined) 
   const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => handler(String(input), init));
   vi.stubGlobal("fetch", fn);
   return fn;
-}
-
-let counter = 0;
-export function listing(overrides: Partial<ListingCard> = {}): ListingCard {
-  counter += 1;
-  const id = `0000000${counter}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`.slice(-36);
-  return {
-    id,
-    user_id: "22222222-2222-4222-8222-222222222222",
-    title: `Lego Duplo brannstasjon ${counter}`,
-    price: 250,
-    is_free: false,
-    is_trade_offer: false,
-    condition_rating: 4,
-    category: "lego",
-    age_range: "3-5 år",
-    postal_code: "0155",
-    images: [],
-    status: "active",
-    seo_slug: `lego-duplo-brannstasjon-${counter}-000000`,
-    pricing_mode: "standard",
-    payment_enabled: false,
-    created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
-    ...overrides,
-  };
 }

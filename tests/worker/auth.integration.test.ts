@@ -3,10 +3,13 @@
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { RATE_RULES, type RateRule } from "../../domain/rate-limits";
 import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
+import { REFRESH_ABSOLUTE_TTL_SECONDS, REFRESH_REUSE_GRACE_SECONDS, REFRESH_TTL_SECONDS } from "../../worker/services/auth";
 import { createListing, createUser } from "../factories";
 import { Client, errorOf, ORIGIN } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
 
 const PASSWORD = "hemmelig123";
 
@@ -78,7 +81,10 @@ describe("sign-up and confirmation", () => {
     await client.post("/api/auth/resend", { email: "utlopt@test.no" });
     await client.post("/api/auth/signup", { display_name: "Per", email: "utlopt@test.no", password: PASSWORD });
     const expiredCode = codeOf(await latestMailLink("utlopt@test.no"));
-    await env.DB.prepare("UPDATE email_codes SET expires_at = '2000-01-01T00:00:00.000Z'").run();
+    // Only this account's code expires (tests share the file's database).
+    await env.DB.prepare(
+      "UPDATE email_codes SET expires_at = '2000-01-01T00:00:00.000Z' WHERE user_id = (SELECT id FROM users WHERE email = 'utlopt@test.no')",
+    ).run();
     expect((await new Client().post("/api/auth/callback", { code: expiredCode })).status).toBe(400);
     expect((await new Client().post("/api/auth/callback", { code: "finnes-ikke" })).status).toBe(400);
   });
@@ -161,13 +167,50 @@ describe("sign-in", () => {
     expect(body.expires_at - Date.now() / 1000).toBeGreaterThan(14 * 60);
   });
 
-  it("rate limits sign-in per e-mail with 429, Retry-After and a Norwegian message", async () => {
+  it("rate limits one address guessing one account with 429, Retry-After and a Norwegian message", async () => {
     const client = new Client();
+    const headers = { "CF-Connecting-IP": "198.51.100.7" };
     let last: Response | undefined;
-    for (let i = 0; i < 11; i++) last = await client.post("/api/auth/signin", { email: "mål@test.no", password: "x" });
+    for (let i = 0; i < RATE_RULES.signinAddressAccount.limit + 1; i++) {
+      last = await client.post("/api/auth/signin", { email: "mål@test.no", password: "x" }, { headers });
+    }
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await errorOf(last!)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
+  });
+
+  /** Attempts already counted for a rule (as earlier requests would have left them), without paying scrypt for each. */
+  async function counted(rule: RateRule, subject: string, count: number) {
+    await countAttempts(rule, subject, count, 60_000);
+  }
+
+  it("does not let strangers guessing from ten addresses lock the owner out", async () => {
+    const user = await createUser({ password: PASSWORD });
+    const limit = RATE_RULES.signinAddressAccount.limit;
+    // Nine addresses have each guessed up to their limit for this account (the old rule refused the
+    // owner after 10 guesses per e-mail in all)…
+    for (let a = 1; a <= 9; a++) {
+      await counted(RATE_RULES.signinAddressAccount, `203.0.113.${a}|${user.email}`, limit);
+      await counted(RATE_RULES.signinAddress, `203.0.113.${a}`, limit);
+    }
+    await counted(RATE_RULES.signinAccount, user.email, 9 * limit);
+    // …and a tenth does it for real: refused after its own limit.
+    const headers = { "CF-Connecting-IP": "203.0.113.10" };
+    for (let i = 0; i < limit; i++) {
+      expect((await new Client().post("/api/auth/signin", { email: user.email, password: "gjett" }, { headers })).status).toBe(400);
+    }
+    expect((await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers })).status).toBe(429);
+    // The owner, from their own address, still gets in.
+    const owner = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers: { "CF-Connecting-IP": "192.0.2.44" } });
+    expect(owner.status).toBe(200);
+  });
+
+  it("stops an account being guessed from many addresses at the higher per-account limit", async () => {
+    const user = await createUser({ password: PASSWORD });
+    await counted(RATE_RULES.signinAccount, user.email, RATE_RULES.signinAccount.limit);
+    const res = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers: { "CF-Connecting-IP": "192.0.2.45" } });
+    expect(res.status).toBe(429);
+    expect(res.headers.getSetCookie()).toEqual([]);
   });
 
   it("reads the role from D1 on every request, so a demotion takes effect at once", async () => {
@@ -179,14 +222,28 @@ describe("sign-in", () => {
 });
 
 describe("tokens", () => {
-  it("rotates the refresh token and revokes the family when an old one is reused", async () => {
-    const { client } = await signedIn();
+  /** Rows of the user's session family that can still be rotated: the live chains. */
+  async function liveChains(userId: string): Promise<number> {
+    const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?1 AND rotated_at IS NULL AND revoked_at IS NULL")
+      .bind(userId)
+      .first<{ n: number }>();
+    return row!.n;
+  }
+
+  /** Move this user's rotations `seconds` into the past (past the grace), leaving other tests' rows alone. */
+  async function ageRotations(userId: string, seconds: number) {
+    await env.DB.prepare("UPDATE sessions SET rotated_at = ?2 WHERE user_id = ?1 AND rotated_at IS NOT NULL")
+      .bind(userId, new Date(Date.now() - seconds * 1000).toISOString())
+      .run();
+  }
+
+  it("rotates the refresh token and revokes the family when an old one is reused after the grace", async () => {
+    const { client, user } = await signedIn();
     const stolen = client.cookies.get("lb_refresh")!;
     expect((await client.post("/api/auth/refresh")).status).toBe(200);
     expect(client.cookies.get("lb_refresh")).not.toBe(stolen);
 
-    // Past the grace for concurrent refreshes, presenting the old token again is reuse.
-    await env.DB.prepare("UPDATE sessions SET rotated_at = '2000-01-01T00:00:00.000Z' WHERE rotated_at IS NOT NULL").run();
+    await ageRotations(user.id, REFRESH_REUSE_GRACE_SECONDS + 1);
     const attacker = new Client();
     attacker.cookies.set("lb_refresh", stolen);
     const reuse = await attacker.post("/api/auth/refresh");
@@ -195,19 +252,79 @@ describe("tokens", () => {
     // The legitimate holder's current tokens die with the family.
     expect((await client.get("/api/auth/session")).status).toBe(401);
     expect((await client.post("/api/auth/refresh")).status).toBe(401);
+    expect(await liveChains(user.id)).toBe(0);
   });
 
-  it("treats two refreshes with the same token at the same moment as a race, not theft", async () => {
-    const { client } = await signedIn();
+  it("gives 20 concurrent refreshes of one token the same successor: exactly one live chain", async () => {
+    const { client, user } = await signedIn();
     const token = client.cookies.get("lb_refresh")!;
-    const tabA = new Client();
-    const tabB = new Client();
-    tabA.cookies.set("lb_refresh", token);
-    tabB.cookies.set("lb_refresh", token);
-    const [a, b] = await Promise.all([tabA.post("/api/auth/refresh"), tabB.post("/api/auth/refresh")]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    expect((await tabA.get("/api/auth/session")).status).toBe(200);
-    expect((await tabB.get("/api/auth/session")).status).toBe(200);
+    const tabs = Array.from({ length: 20 }, () => {
+      const tab = new Client();
+      tab.cookies.set("lb_refresh", token);
+      return tab;
+    });
+    const answers = await Promise.all(tabs.map((tab) => tab.post("/api/auth/refresh")));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const successors = new Set(tabs.map((tab) => tab.cookies.get("lb_refresh")));
+    expect(successors.size).toBe(1);
+    expect(successors.has(token)).toBe(false);
+    expect(await liveChains(user.id)).toBe(1);
+    for (const tab of tabs.slice(0, 3)) expect((await tab.get("/api/auth/session")).status).toBe(200);
+
+    // The shared successor rotates once more like any token, still one chain.
+    expect((await tabs[0].post("/api/auth/refresh")).status).toBe(200);
+    expect(await liveChains(user.id)).toBe(1);
+  });
+
+  it("answers a replay within the grace with the successor already issued, never a second chain", async () => {
+    const { client, user } = await signedIn();
+    const old = client.cookies.get("lb_refresh")!;
+    expect((await client.post("/api/auth/refresh")).status).toBe(200);
+    const current = client.cookies.get("lb_refresh")!;
+
+    const replay = new Client();
+    replay.cookies.set("lb_refresh", old);
+    expect((await replay.post("/api/auth/refresh")).status).toBe(200);
+    expect(replay.cookies.get("lb_refresh")).toBe(current);
+    expect(await liveChains(user.id)).toBe(1);
+
+    // Once the successor has moved on, a late repeat within the grace is refused, but nothing is
+    // revoked and the cookies the other tab set are left alone.
+    expect((await client.post("/api/auth/refresh")).status).toBe(200);
+    const late = new Client();
+    late.cookies.set("lb_refresh", old);
+    const stale = await late.post("/api/auth/refresh");
+    expect(stale.status).toBe(401);
+    expect(stale.headers.getSetCookie()).toEqual([]);
+    expect((await client.get("/api/auth/session")).status).toBe(200);
+    expect(await liveChains(user.id)).toBe(1);
+  });
+
+  it("ends a sign-in after its absolute lifetime, whatever the sliding expiry says", async () => {
+    const { client, user } = await signedIn();
+    const row = await env.DB.prepare("SELECT expires_at, family_expires_at, created_at FROM sessions WHERE user_id = ?1")
+      .bind(user.id)
+      .first<{ expires_at: string; family_expires_at: string; created_at: string }>();
+    const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
+    expect(days(row!.created_at, row!.family_expires_at)).toBeCloseTo(REFRESH_ABSOLUTE_TTL_SECONDS / 86_400, 1);
+    expect(days(row!.created_at, row!.expires_at)).toBeCloseTo(REFRESH_TTL_SECONDS / 86_400, 1);
+
+    // Near the end of the sign-in, the successor (and its cookie) live only until that end.
+    const soon = new Date(Date.now() + 3600_000).toISOString();
+    await env.DB.prepare("UPDATE sessions SET family_expires_at = ?2 WHERE user_id = ?1").bind(user.id, soon).run();
+    const refreshed = await client.post("/api/auth/refresh");
+    expect(refreshed.status).toBe(200);
+    const cookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("lb_refresh="))!;
+    expect(Number(/Max-Age=(\d+)/i.exec(cookie)![1])).toBeLessThanOrEqual(3600);
+    const successor = await env.DB.prepare("SELECT expires_at, family_expires_at FROM sessions WHERE user_id = ?1 AND rotated_at IS NULL")
+      .bind(user.id)
+      .first<{ expires_at: string; family_expires_at: string }>();
+    expect(successor).toEqual({ expires_at: soon, family_expires_at: soon });
+
+    // Past the end: no refresh, and the access token stops working too.
+    await env.DB.prepare("UPDATE sessions SET family_expires_at = ?2 WHERE user_id = ?1").bind(user.id, "2000-01-01T00:00:00.000Z").run();
+    expect((await client.get("/api/auth/session")).status).toBe(401);
+    expect((await client.post("/api/auth/refresh")).status).toBe(401);
   });
 
   async function craft(payload: Record<string, unknown>, secret: string, header: Record<string, unknown> = { alg: "HS256" }) {
@@ -234,6 +351,24 @@ describe("tokens", () => {
       expect(res.status, name).toBe(401);
     }
     expect((await client.get("/api/auth/session")).status).toBe(200);
+  });
+
+  it("answers a visitor's session check with 200 and null, and only a stale session with 401", async () => {
+    const visitor = await new Client().get("/api/auth/session");
+    expect(visitor.status).toBe(200);
+    expect(visitor.headers.get("Cache-Control")).toBe("no-store");
+    expect(await visitor.json()).toBeNull();
+
+    // The access cookie has expired (the browser dropped it) but the refresh cookie is still there:
+    // the session can be refreshed, so the check says 401 and the web refreshes.
+    const { client } = await signedIn();
+    const returning = new Client();
+    returning.cookies.set("lb_refresh", client.cookies.get("lb_refresh")!);
+    const stale = await returning.get("/api/auth/session");
+    expect(stale.status).toBe(401);
+    expect(await errorOf(stale)).toMatchObject({ code: "UNAUTHENTICATED" });
+    expect((await returning.post("/api/auth/refresh")).status).toBe(200);
+    expect((await returning.get("/api/auth/session")).status).toBe(200);
   });
 
   it("signs out: the session and the refresh token stop working", async () => {
@@ -267,10 +402,12 @@ describe("profile, export and deletion", () => {
     expect(await errorOf(res)).toMatchObject({ code: "UNAUTHENTICATED", message: "Du er ikke logget inn" });
   });
 
-  it("exports everything stored about the user as JSON", async () => {
+  it("exports everything stored about the user as JSON, after the password again", async () => {
     const { client, user } = await signedIn();
     await createListing({ userId: user.id, title: "Min eksportleke" });
-    const res = await client.get("/api/me/export");
+    // The old GET (no password) is gone.
+    expect((await client.get("/api/me/export")).status).toBe(404);
+    const res = await client.post("/api/me/export", { password: PASSWORD });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toMatch(/attachment/);
     const data = (await res.json()) as Record<string, unknown[]> & { profile: { email: string } };
@@ -280,14 +417,50 @@ describe("profile, export and deletion", () => {
     expect(JSON.stringify(data)).not.toContain("password_hash");
   });
 
-  it("deletes the account: no sign-in, sessions end, listings and photos gone", async () => {
+  it.each([
+    [{}, "Skriv inn passordet ditt for å bekrefte."],
+    [{ password: "" }, "Skriv inn passordet ditt for å bekrefte."],
+    [{ password: "feil-passord" }, "Feil passord. Prøv igjen."],
+  ])("refuses the export with %j: 400 and %s", async (body, message) => {
+    const { client } = await signedIn();
+    const res = await client.post("/api/me/export", body);
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ message, fields: { password: message } });
+    expect(res.headers.get("Content-Disposition")).toBeNull();
+    // A wrong password is not a lost session.
+    expect((await client.get("/api/auth/session")).status).toBe(200);
+  });
+
+  it("limits password guesses on the account's sensitive actions", async () => {
+    const { client, user } = await signedIn();
+    for (let i = 0; i < RATE_RULES.reauthAccount.limit; i++) {
+      expect((await client.post("/api/me/export", { password: `gjett-${i}` })).status).toBe(400);
+    }
+    expect((await client.request("/api/me", { method: "DELETE", json: { password: PASSWORD } })).status).toBe(429);
+    expect(await env.DB.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(user.id).first()).toEqual({ deleted_at: null });
+  });
+
+  it("deletes the account only with the password: no sign-in, sessions end, listings and photos gone", async () => {
     const { client, user } = await signedIn();
     const listing = await createListing({ userId: user.id, images: [`${user.id}/1.jpg`] });
     await env.IMAGES.put(`${user.id}/1.jpg`, new Uint8Array([1, 2, 3]));
     await env.DB.prepare("INSERT INTO newsletter_subscribers (id, email) VALUES (?1, ?2)").bind(crypto.randomUUID(), user.email).run();
 
-    expect((await client.delete("/api/me")).status).toBe(204);
-    expect((await client.get("/api/auth/session")).status).toBe(401);
+    for (const body of [undefined, {}, { password: "feil-passord" }]) {
+      const refused = await client.request("/api/me", { method: "DELETE", json: body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+    expect(await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: "active" });
+    expect(await env.IMAGES.head(`${user.id}/1.jpg`)).not.toBeNull();
+    expect((await client.get("/api/auth/session")).status).toBe(200);
+
+    const before = new Map(client.cookies);
+    expect((await client.request("/api/me", { method: "DELETE", json: { password: PASSWORD } })).status).toBe(204);
+    expect(client.cookies.size).toBe(0);
+    const replay = new Client();
+    replay.cookies = before;
+    expect((await replay.get("/api/auth/session")).status).toBe(401);
     const again = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD });
     expect(again.status).toBe(400);
     expect(await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: "deleted" });

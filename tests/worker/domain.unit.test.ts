@@ -2,7 +2,19 @@
 // Intl data in workerd is what production formats with.
 import { describe, expect, it } from "vitest";
 import { formatPrice, relativeTime } from "../../domain/format";
-import { listingFormSchema } from "../../domain/schemas/listing";
+import { DESCRIPTION_MAX_LENGTH } from "../../domain/limits";
+import {
+  canOwnerMove,
+  isListedListing,
+  isPublicListing,
+  LISTED_LISTING_STATUSES,
+  OWNER_STATUSES,
+  OWNER_TRANSITIONS,
+  PUBLIC_LISTING_STATUSES,
+} from "../../domain/listing-lifecycle";
+import { isOwnPhotoKey, photoKeyOwner } from "../../domain/photos";
+import { listingFormSchema, listingStatusSchema, PRICE_MESSAGE, PRICE_TOO_HIGH_MESSAGE } from "../../domain/schemas/listing";
+import { LISTING_STATUSES } from "../../domain/taxonomy";
 import { idPrefixFromSlug, listingSlug, slugifyTitle } from "../../domain/slug";
 import { normalizeAgeRange, normalizeCategory } from "../../domain/taxonomy";
 import { DAY, HOUR, MINUTE } from "../factories/clock";
@@ -185,6 +197,36 @@ describe("listingFormSchema", () => {
     }
   });
 
+  it.each(["0x10", "0b11", "0o7", "1e3", "12.5", "1,5", "-1", "+5", " 1 2", "١٢٣", "Infinity", "NaN", "10kr"])(
+    "reads the price %j as digits only: refused with a Norwegian message, never converted",
+    (price) => {
+      expect(fieldErrors({ ...valid, price }).price).toBe(PRICE_MESSAGE);
+    },
+  );
+
+  it("accepts digits with surrounding spaces and leading zeros, and JSON integers", () => {
+    expect(listingFormSchema.parse({ ...valid, price: " 250 " }).price).toBe(250);
+    expect(listingFormSchema.parse({ ...valid, price: "007" }).price).toBe(7);
+    expect(listingFormSchema.parse({ ...valid, price: 0 }).price).toBe(0);
+    expect(fieldErrors({ ...valid, price: "1000001" }).price).toBe(PRICE_TOO_HIGH_MESSAGE);
+    expect(fieldErrors({ ...valid, price: "9".repeat(30) }).price).toBe(PRICE_MESSAGE);
+  });
+
+  it("strips NUL and other control characters from the title; line breaks and tabs become spaces", () => {
+    const form = listingFormSchema.parse({ ...valid, title: "\u0000Lego\u0007 Duplo\ttog\nbane\u001b[31m\u009b\u202e" });
+    expect(form.title).toBe("Lego Duplo tog bane[31m");
+    expect(fieldErrors({ ...valid, title: "\u0000\u0001ab\u0002" }).title).toBe("Tittel må være minst 3 tegn");
+  });
+
+  it("keeps newlines and tabs in descriptions, strips the other control characters and counts what is stored", () => {
+    const form = listingFormSchema.parse({ ...valid, description: "Linje 1\r\nLinje\t2\u0000\u0008\rLinje 3\u2066" });
+    expect(form.description).toBe("Linje 1\nLinje\t2\nLinje 3");
+    expect(listingFormSchema.parse({ ...valid, description: "\u0000\u0001  " }).description).toBeNull();
+    const long = "a".repeat(DESCRIPTION_MAX_LENGTH);
+    expect(listingFormSchema.parse({ ...valid, description: `${long}\u0000\u0000` }).description).toHaveLength(DESCRIPTION_MAX_LENGTH);
+    expect(fieldErrors({ ...valid, description: `${long}x` }).description).toBe("Beskrivelsen kan være maks 5000 tegn");
+  });
+
   it("strips server-owned keys a client might send", () => {
     const form = listingFormSchema.parse({
       ...valid,
@@ -208,5 +250,64 @@ describe("listingFormSchema", () => {
 
   it("allows at most 5 images", () => {
     expect(fieldErrors({ ...valid, images: ["1", "2", "3", "4", "5", "6"] }).images).toBe("For mange bilder");
+  });
+});
+
+describe("listing lifecycle", () => {
+  it("lets the seller move active ⇄ reserved, either to sold or given away, and back to active", () => {
+    const moves = LISTING_STATUSES.flatMap((from) => OWNER_STATUSES.filter((to) => canOwnerMove(from, to)).map((to) => `${from}→${to}`));
+    expect(moves.sort()).toEqual(
+      ["active→reserved", "active→sold", "active→given_away", "reserved→active", "reserved→sold", "reserved→given_away", "sold→active", "given_away→active"].sort(),
+    );
+    expect(OWNER_TRANSITIONS.traded).toEqual([]);
+    expect(OWNER_TRANSITIONS.deleted).toEqual([]);
+  });
+
+  it("accepts only the seller's states on the status endpoint, with a Norwegian message", () => {
+    for (const status of OWNER_STATUSES) expect(listingStatusSchema.parse({ status })).toEqual({ status });
+    for (const status of ["deleted", "traded", "ACTIVE", "", 1]) {
+      const result = listingStatusSchema.safeParse({ status });
+      expect(result.success, String(status)).toBe(false);
+      expect(result.error!.issues[0].message).toBe("Ugyldig status");
+    }
+  });
+
+  it("calls active and reserved public, active alone listed, and nothing hidden either", () => {
+    expect(PUBLIC_LISTING_STATUSES).toEqual(["active", "reserved"]);
+    expect(LISTED_LISTING_STATUSES).toEqual(["active"]);
+    for (const status of LISTING_STATUSES) {
+      expect(isPublicListing({ status, is_hidden: false }), status).toBe(status === "active" || status === "reserved");
+      expect(isListedListing({ status, is_hidden: false }), status).toBe(status === "active");
+      expect(isPublicListing({ status, is_hidden: true }), status).toBe(false);
+      expect(isListedListing({ status, is_hidden: true }), status).toBe(false);
+    }
+  });
+});
+
+describe("photo keys", () => {
+  const owner = "3f2a9c1e-7b4d-4e2a-9c3b-1234567890ab";
+
+  it("accepts the keys uploads get, under their owner", () => {
+    expect(photoKeyOwner(`${owner}/1700000000000-a1b2c3d4e5f6.jpg`)).toBe(owner);
+    expect(isOwnPhotoKey(owner, `${owner}/1700000000000-a1b2c3d4e5f6.webp`)).toBe(true);
+    expect(isOwnPhotoKey("00000000-0000-4000-8000-000000000000", `${owner}/1.png`)).toBe(false);
+  });
+
+  it.each([
+    "sitemaps/sitemap.xml",
+    `${owner}/../x.jpg`,
+    `${owner}/a/b.jpg`,
+    `${owner}/.jpg`,
+    `${owner}/x.jpg.txt`,
+    `${owner}/x.JPG`,
+    `${owner}/x.gif`,
+    `${owner}/x%2F.jpg`,
+    `${owner}\\x.jpg`,
+    `${owner.toUpperCase()}/x.jpg`,
+    `/${owner}/x.jpg`,
+    `${owner}/${"a".repeat(101)}.jpg`,
+    `${owner}/x.jpg\n`,
+  ])("refuses %j", (key) => {
+    expect(photoKeyOwner(key)).toBeNull();
   });
 });

@@ -12,3 +12,9 @@ declare namespace Cloudflare {
     VIPPS_MERCHANT_SERIAL_NUMBER: string;
   }
 }
+
+// Vite's `?raw` imports (the worker tests run through Vite): the file's text.
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

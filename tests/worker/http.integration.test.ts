@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ApiErrorBody } from "../../domain/errors";
-import { createListing } from "../factories";
+import { createListing, createUser } from "../factories";
 import { allowConsoleError, checkConsoleGuard, installConsoleGuard } from "./support/console-guard";
 
 const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`http://localhost${path}`, init));
@@ -38,21 +38,42 @@ describe("unknown API paths", () => {
 });
 
 describe("GET /images/{key}", () => {
-  it("answers 404 JSON for a missing object", async () => {
-    await expectErrorEnvelope(await fetchWorker("/images/missing"), 404, "NOT_FOUND");
-    await expectErrorEnvelope(await fetchWorker("/images/user-1/missing.jpg"), 404, "NOT_FOUND");
-  });
-
-  it("refuses path traversal", async () => {
-    await env.IMAGES.put("secret.txt", "no");
-    await expectErrorEnvelope(await fetchWorker("/images/user-1%2F..%2Fsecret.txt"), 404, "NOT_FOUND");
-  });
-
-  it("serves a stored object with caching headers, and 304 for a matching If-None-Match", async () => {
-    const key = `user-${crypto.randomUUID()}/1700000000-abc.png`;
+  async function publicPhoto() {
+    const owner = await createUser();
+    const key = `${owner.id}/1700000000-abc.png`;
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
     await env.IMAGES.put(key, bytes, { httpMetadata: { contentType: "image/png" } });
+    await createListing({ userId: owner.id, images: [key] });
+    return { key, bytes };
+  }
 
+  it("answers 404 JSON for a missing object", async () => {
+    await expectErrorEnvelope(await fetchWorker("/images/missing"), 404, "NOT_FOUND");
+    await expectErrorEnvelope(await fetchWorker(`/images/${crypto.randomUUID()}/missing.jpg`), 404, "NOT_FOUND");
+  });
+
+  it.each([
+    ["truncated percent-encoding", "/images/%E0%A4%A"],
+    ["a lone percent sign", "/images/%"],
+    ["invalid UTF-8", "/images/%C3%28.jpg"],
+    ["a key over 1,024 bytes", `/images/${crypto.randomUUID()}/${"a".repeat(1100)}.jpg`],
+    ["a key over 1,024 bytes once decoded", `/images/${crypto.randomUUID()}/${"%C3%A6".repeat(520)}.jpg`],
+    ["a very long path", `/images/${"%41".repeat(5000)}`],
+  ])("answers 404, not 500, for %s", async (_name, path) => {
+    await expectErrorEnvelope(await fetchWorker(path), 404, "NOT_FOUND");
+  });
+
+  it.each(["sitemaps/sitemap.xml", "sitemap.xml", "secret.txt", "analytics/2026-01-01/events.ndjson"])(
+    "never serves %s, a key that is not a listing photo",
+    async (key) => {
+      await env.IMAGES.put(key, "privat");
+      await env.PRIVATE.put(key, "privat");
+      await expectErrorEnvelope(await fetchWorker(`/images/${key}`), 404, "NOT_FOUND");
+    },
+  );
+
+  it("serves a listed photo with caching headers, and 304 for a matching If-None-Match", async () => {
+    const { key, bytes } = await publicPhoto();
     const response = await fetchWorker(`/images/${key}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("public, max-age=3600");

@@ -1,13 +1,21 @@
 // Listings API (listings issue): uploads checked by content, create/edit/delete with ownership,
 // mass assignment ignored, lifecycle, slug resolution, favourites and image visibility.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { createListing, createUser } from "../factories";
-import { Client, errorOf } from "./support/http";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createListing, createUser, jpegPhoto, pngPhoto } from "../factories";
+import { RATE_RULES } from "../../domain/rate-limits";
+import { PRICE_MESSAGE } from "../../domain/schemas/listing";
+import { app } from "../../worker/app";
+import { Client, errorOf, ORIGIN } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
+import { staleReads } from "./support/race";
 
 const PASSWORD = "hemmelig123";
-const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, ...new Array(200).fill(7)]);
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Array(100).fill(1)]);
+const JPEG = jpegPhoto();
+let PNG: Uint8Array;
+beforeAll(async () => {
+  PNG = await pngPhoto();
+});
 
 async function signedIn() {
   const user = await createUser({ password: PASSWORD });
@@ -116,12 +124,28 @@ describe("creating listings", () => {
     [{ category: "" }, "Velg en kategori"],
     [{ age_range: "" }, "Velg aldersgruppe"],
     [{ postal_code: "12" }, "Postnummer må være minst 4 siffer"],
-  ])("rejects %j with %s", async (patch, message) => {
-    const { client } = await signedIn();
+    [{ price: "0x10" }, PRICE_MESSAGE],
+    [{ price: "1e3" }, PRICE_MESSAGE],
+    [{ title: "\u0000\u0000a\u0000" }, "Tittel må være minst 3 tegn"],
+  ])("rejects %j with %s and stores nothing", async (patch, message) => {
+    const { client, user } = await signedIn();
     const key = await uploadKey(client);
     const res = await client.post("/api/listings", form([key], patch));
     expect(res.status).toBe(400);
     expect((await errorOf(res)).message).toBe(message);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
+  });
+
+  it("stores titles and descriptions without control characters", async () => {
+    const { client } = await signedIn();
+    const key = await uploadKey(client);
+    const res = await client.post("/api/listings", form([key], { title: "Lego\u0000 Duplo\u001b", description: "Linje 1\r\nLinje 2\u0000" }));
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    expect(await env.DB.prepare("SELECT title, description FROM listings WHERE id = ?1").bind(id).first()).toEqual({
+      title: "Lego Duplo",
+      description: "Linje 1\nLinje 2",
+    });
   });
 
   it("needs at least one photo, at most five, and only the user's own uploads", async () => {
@@ -209,14 +233,25 @@ describe("changing listings", () => {
     expect(home.newest.map((l) => l.id)).not.toContain(listing.id);
   });
 
-  it("settles two competing status changes: exactly one wins, the other gets 409", async () => {
+  it("settles two competing status changes that both read the listing first: one wins, the other gets 409", async () => {
     const { client, user } = await signedIn();
     const listing = await createListing({ userId: user.id });
-    const results = await Promise.all([
-      client.post(`/api/listings/${listing.id}/status`, { status: "sold" }),
-      client.post(`/api/listings/${listing.id}/status`, { status: "given_away" }),
-    ]);
+    // Both requests read the listing as "active" before either writes (the read a race goes stale on).
+    const race = staleReads(/from "listings" where "listings"\."id" = \?/);
+    const change = (status: string) =>
+      app.fetch(
+        new Request(`${ORIGIN}/api/listings/${listing.id}/status`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+          body: JSON.stringify({ status }),
+        }),
+        race.env,
+      );
+    const results = await Promise.all([change("sold"), change("given_away")]);
+    expect(race.arrived).toBe(2);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect((await errorOf(loser)).message).toBe("Annonsen ble endret samtidig. Last siden på nytt.");
     const winner = ((await results.find((r) => r.status === 200)!.json()) as { status: string }).status;
     expect(await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: winner });
   });
@@ -259,5 +294,25 @@ describe("favourites", () => {
     expect((await client.delete(`/api/favourites/${a.id}`)).status).toBe(204);
     expect(await (await client.get("/api/favourites/ids")).json()).toEqual([]);
     expect((await new Client().get("/api/favourites")).status).toBe(401);
+  });
+});
+
+describe("rate limits on changes", () => {
+  /** The user's allowance for `rule` used up, as earlier requests would have left it. */
+  it.each([
+    ["editing", RATE_RULES.listingEdit, (c: Client, id: string) => c.request(`/api/listings/${id}`, { method: "PUT", json: form([], { title: "Endret" }) })],
+    ["a status change", RATE_RULES.listingStatus, (c: Client, id: string) => c.post(`/api/listings/${id}/status`, { status: "reserved" })],
+    ["deleting", RATE_RULES.listingStatus, (c: Client, id: string) => c.delete(`/api/listings/${id}`)],
+    ["a favourite", RATE_RULES.favourite, (c: Client, id: string) => c.request(`/api/favourites/${id}`, { method: "PUT" })],
+  ] as const)("%s over the limit answers 429 with Retry-After and changes nothing", async (_name, rule, call) => {
+    const { client, user } = await signedIn();
+    const listing = await createListing({ userId: user.id, title: "Uendret" });
+    await countAttempts(rule, user.id);
+    const res = await call(client, listing.id);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect((await errorOf(res)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
+    expect(await env.DB.prepare("SELECT title, status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ title: "Uendret", status: "active" });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM favourites WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
   });
 });

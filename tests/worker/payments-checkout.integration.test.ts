@@ -2,10 +2,12 @@
 // that the price always comes from D1, and what the provider is asked for.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { createUser } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, errorOf } from "./support/http";
 import { checkout, connectedSeller, payableListing, sandboxRequests, signedIn, stripeGet } from "./support/payments";
+import { countAttempts } from "./support/rate-limits";
 
 async function paymentsFor(listingId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE listing_id = ?1").bind(listingId).first<{ n: number }>();
@@ -218,9 +220,7 @@ describe("POST /api/payments/checkout: a card payment", () => {
     const seller = await connectedSeller();
     const listing = await payableListing(seller.id);
     const { user, client } = await signedIn();
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 20)")
-      .bind(`payment:checkout:${user.id}`, Math.floor(Date.now() / 1000) - (Math.floor(Date.now() / 1000) % 3600))
-      .run();
+    await countAttempts(RATE_RULES.paymentCheckout, user.id);
     const res = await client.post("/api/payments/checkout", { listing_id: listing.id, method: "card" });
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBeTruthy();

@@ -1,11 +1,15 @@
 // Stripe webhooks are the source of truth: a correctly signed checkout.session.completed fulfils the
 // purchase (transaction, sold listing, conversation with a system message, e-mail to the seller);
 // wrongly signed or replayed payloads change nothing.
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
+import { SYSTEM_USER_ID } from "../../domain/messaging";
+import { signedInClient } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { errorOf } from "./support/http";
+import { openChat } from "./support/live";
 import {
   checkout,
   connectedSeller,
@@ -67,6 +71,11 @@ describe("checkout.session.completed, correctly signed", () => {
     expect(mails[0].subject).toBe("Du har solgt «Brio togbane»");
     expect(mails[0].text_body).toContain("Kari Kjøper har kjøpt «Brio togbane» for 250,00 kr");
     expect(mails[0].text_body).toContain(`/chat/${message!.conversation_id}`);
+    // That mail is the seller's e-mail about the sale: the message schedules no unread-message mail
+    // (decision 030) for either side, who have never opened the conversation.
+    const room = env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(message!.conversation_id));
+    const roomState = await runInDurableObject(room, async (_room, state) => ({ presence: state.storage.kv.get("presence") ?? {}, alarm: await state.storage.getAlarm() }));
+    expect(roomState).toEqual({ presence: {}, alarm: null });
 
     const recorded = await env.DB.prepare("SELECT provider, type FROM webhook_events WHERE id = ?1").bind(`stripe:${JSON.parse(event.request.body).id}`).first();
     expect(recorded).toEqual({ provider: "stripe", type: "checkout.session.completed" });
@@ -85,6 +94,28 @@ describe("checkout.session.completed, correctly signed", () => {
     expect(conversations.results).toEqual([{ id: conversationId, last_seq: 3 }]);
     const sale = await env.DB.prepare("SELECT seq, sender_id FROM messages WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT 1").bind(conversationId).first();
     expect(sale).toEqual({ seq: 3, sender_id: "00000000-0000-0000-0000-000000000000" });
+  });
+
+  it("shows the sale message live in the open chats of buyer and seller (through the conversation's room)", async () => {
+    const { seller, listing, buyer, event } = await paidCheckout({ title: "Lego togstasjon" });
+    const sellerClient = await signedInClient(seller.id);
+    // The conversation they started before the sale ("Send melding"), open in both browsers.
+    const started = await buyer.client.post("/api/conversations", { listing_id: listing.id });
+    expect(started.status).toBe(201);
+    const { id: conversationId } = (await started.json()) as { id: string };
+    const [buyerChat, sellerChat] = await Promise.all([openChat(buyer.client, conversationId), openChat(sellerClient, conversationId)]);
+    try {
+      expect((await deliver(event)).status).toBe(200);
+      const text = "«Lego togstasjon» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.";
+      for (const chat of [buyerChat, sellerChat]) {
+        const frame = await chat.waitFor((f) => f.type === "message");
+        expect(frame).toMatchObject({ type: "message", message: { conversation_id: conversationId, seq: 1, sender_id: SYSTEM_USER_ID, content: text } });
+      }
+      expect(await saleCounts(listing.id)).toMatchObject({ messages: 1, last_seq: 1 });
+    } finally {
+      buyerChat.close();
+      sellerChat.close();
+    }
   });
 
   it("refunds instead of fulfilling when the paid amount differs from the price in D1", async () => {
@@ -222,6 +253,14 @@ describe("other Stripe events", () => {
     expect((await deliver(await oneDelivery(sessionId, "checkout.session.expired"))).status).toBe(200);
     expect((await paymentRow(payment_id))!.status).toBe("expired");
     expect((await saleCounts(listing.id)).listing_status).toBe("active");
+  });
+
+  it("refuses a body larger than any provider event (413) before reading it as an event", async () => {
+    const payload = JSON.stringify({ id: `evt_${crypto.randomUUID()}`, padding: "x".repeat(300 * 1024) });
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
+    const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
+    expect(res.status).toBe(413);
+    expect((await errorOf(res)).code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("answers 503 and records nothing when Stripe is not configured", async () => {

@@ -109,7 +109,12 @@ describe("someone else's private objects answer 404", () => {
     expect(await env.IMAGES.head(image)).not.toBeNull();
   });
 
-  it.each(["/api/me", "/api/me/listings", "/api/me/export", "/api/favourites", "/api/favourites/ids"])("%s needs a session", async (path) => {
+  it.each(["/api/me", "/api/me/listings", "/api/favourites", "/api/favourites/ids"])("%s needs a session", async (path) => {
     expect((await clients.anonymous.get(path)).status).toBe(401);
+  });
+
+  it("the data export needs a session and the password", async () => {
+    expect((await clients.anonymous.post("/api/me/export", { password: PASSWORD })).status).toBe(401);
+    expect((await clients.other.post("/api/me/export", { password: "feil" })).status).toBe(400);
   });
 });

@@ -1,10 +1,16 @@
-// Property (SECURITY.md "How we test it"): whatever a visitor types, toFtsQuery yields null or a
-// MATCH expression FTS5 accepts, on the real D1, for both indexes, with and without prefix stars.
+// The search service's real query builder (worker/services/search.ts `buildSearchPlan`), as
+// production runs it (SECURITY.md "Free text never reaches FTS5 MATCH unquoted"): whatever a visitor
+// types, every MATCH parameter is made of quoted strings (plus the builder's own `*` and `title :`
+// column filter), the quoted strings are exactly the folded search terms, and D1 accepts every
+// statement of the plan.
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { toFtsQuery } from "../../domain/search";
-import { createListing } from "../factories";
+import { searchTerms } from "../../domain/search";
+import { searchParamsSchema } from "../../domain/schemas/search";
+import { getDb } from "../../worker/db/client";
+import { buildSearchPlan, searchListings, type SearchPlan } from "../../worker/services/search";
+import { createListing, createUser } from "../factories";
 
 // Pieces of FTS5 syntax and awkward text, combined with arbitrary strings below.
 const hostileToken = fc.constantFrom(
@@ -24,46 +30,98 @@ const queryText = fc.oneof(
   fc.array(hostileToken, { maxLength: 8 }).map((parts) => parts.join("")),
 );
 
-const variants = [
-  { table: "listings_fts", prefix: true },
-  { table: "listings_fts", prefix: false },
-  { table: "listings_fts_trigram", prefix: false },
-  { table: "listings_fts_trigram", prefix: true },
-] as const;
+const QUOTED = '"(?:[^"]|"")*"\\*?';
+const SEQUENCE = `${QUOTED}(?: ${QUOTED})*`;
+/** What the builder may write into MATCH: quoted strings, optionally inside its own title column filter. */
+const MATCH_GRAMMAR = new RegExp(`^(?:title : \\(${SEQUENCE}\\)|${SEQUENCE})$`, "u");
 
-describe("toFtsQuery against FTS5", () => {
-  beforeAll(async () => {
-    // Some indexed rows, so MATCH really walks the index.
-    await createListing({ title: "Legoklosser og bøker", description: "Ærlig talt en fin båt" });
-    await createListing({ title: "NEAR AND OR NOT", description: 'title: "quoted" (parens) *' });
+const params = (q: string, extra: Record<string, string> = {}) => searchParamsSchema.parse({ q, ...extra });
+
+/** Every MATCH parameter of every statement in the plan. */
+function matchExpressions(plan: SearchPlan): string[] {
+  return [...plan.tiers, plan.count].flatMap((s) => [...s.sql.matchAll(/MATCH \?(\d+)/g)].map((m) => String(s.params[Number(m[1]) - 1])));
+}
+
+/** The strings inside the quotes, in order, with doubled quotes undone and stars dropped. */
+function unquoted(expression: string): string[] {
+  return [...expression.matchAll(new RegExp(QUOTED, "gu"))].map((m) => m[0].replace(/\*$/, "").slice(1, -1).replace(/""/g, '"'));
+}
+
+beforeAll(async () => {
+  // Indexed rows, so MATCH really walks both indexes.
+  await createListing({ title: "Legoklosser og bøker", description: "Ærlig talt en fin båt" });
+  await createListing({ title: "NEAR AND OR NOT", description: 'title: "quoted" (parens) *' });
+});
+
+describe("buildSearchPlan", () => {
+  it("quotes every term: operators, column filters, NEAR and * from the visitor are text", () => {
+    const plan = buildSearchPlan(params('title: NEAR(lego "duplo") OR -bøker*'));
+    // "or" is two letters, so this query uses the word index with prefixes (decision 004).
+    expect(matchExpressions(plan)).toEqual([
+      'title : ("title"* "near"* "lego"* "duplo"* "or"* "boker"*)',
+      '"title"* "near"* "lego"* "duplo"* "or"* "boker"*',
+      '"title"* "near"* "lego"* "duplo"* "or"* "boker"*',
+    ]);
   });
 
-  it("returns null or a MATCH expression D1 accepts", { timeout: 120_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(queryText, async (text) => {
-        for (const { table, prefix } of variants) {
-          const match = toFtsQuery(text, { prefix });
-          if (match === null) continue;
-          expect(typeof match).toBe("string");
-          try {
-            await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?1`).bind(match).first();
-          } catch (err) {
-            throw new Error(`${table} rejected ${JSON.stringify(match)} (from ${JSON.stringify(text)}): ${String(err)}`);
-          }
-        }
-      }),
-      { numRuns: 300 },
-    );
+  it("uses the trigram index without stars when every term has three letters or more", () => {
+    const plan = buildSearchPlan(params("NEAR legoklosser"));
+    expect(matchExpressions(plan)).toEqual([
+      'title : ("near"* "legoklosser"*)',
+      'title : ("near" "legoklosser")',
+      '"near" "legoklosser"',
+      '"near" "legoklosser"',
+    ]);
+    expect(plan.tiers[1].sql).toContain("listings_fts_trigram MATCH");
   });
 
-  it("returns null when no letter or digit is left", () => {
-    for (const text of ["", "   ", '"', "*", "()", "-- ;", "\u200b", "😀"]) {
-      expect(toFtsQuery(text), JSON.stringify(text)).toBeNull();
+  it("never puts a search term into the SQL text itself", () => {
+    const plan = buildSearchPlan(params("droptable lego", { postal: "0150", categories: "lego" }));
+    for (const s of [...plan.tiers, plan.count]) {
+      expect(s.sql).not.toMatch(/droptable|0150/);
+      expect(s.params.filter((p) => typeof p === "string" && p.includes("droptable")).length).toBeGreaterThan(0);
     }
   });
 
-  it("quotes every token, so operators are text", () => {
-    expect(toFtsQuery('title: NEAR(lego "duplo") OR -bøker*')).toBe('"title"* "near"* "lego"* "duplo"* "or"* "boker"*');
-    expect(toFtsQuery("lego duplo", { prefix: false })).toBe('"lego" "duplo"');
+  it("for any input, MATCH gets only quoted terms, exactly the folded search terms", () => {
+    fc.assert(
+      fc.property(queryText, (q) => {
+        const parsed = params(q.slice(0, 200));
+        const terms = searchTerms(parsed.q);
+        for (const expression of matchExpressions(buildSearchPlan(parsed))) {
+          expect(expression).toMatch(MATCH_GRAMMAR);
+          expect(unquoted(expression)).toEqual(terms);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("for any input, D1 runs the whole plan", { timeout: 120_000 }, async () => {
+    const db = getDb(env.DB);
+    await fc.assert(
+      fc.asyncProperty(queryText, fc.constantFrom(undefined, "newest", "price_asc"), async (q, sort) => {
+        const p = params(q.slice(0, 200), sort ? { sort } : {});
+        try {
+          await searchListings(db, p);
+        } catch (err) {
+          throw new Error(`search for ${JSON.stringify(q)} failed: ${String(err)}`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("searchListings with FTS5 syntax typed as text", () => {
+  it("finds listings whose words look like operators, and applies no column filter the visitor typed", async () => {
+    const seller = await createUser();
+    const trap = await createListing({ userId: seller.id, title: "Not a trap", description: "title near or and" });
+    const inDescription = await createListing({ userId: seller.id, title: "Dukkehus", description: "Passer til togbane, se title" });
+    const ids = async (q: string) => (await searchListings(getDb(env.DB), params(q))).rows.map((r) => r.id);
+    for (const q of ['not "a" trap', "title: near", "NEAR(or and)", "-trap*"]) expect(await ids(q), q).toContain(trap.id);
+    // As a column filter, `title:togbane` would search titles only and miss this listing; as text it
+    // is two words, both in its description.
+    expect(await ids("title:togbane")).toEqual([inDescription.id]);
   });
 });

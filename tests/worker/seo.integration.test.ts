@@ -103,7 +103,9 @@ describe("robots.txt and sitemap", () => {
       "Disallow: /profile",
       "Disallow: /min-profil",
       "Disallow: /create-listing",
-      "Disallow: /edit-listing/",
+      "Disallow: /edit-listing",
+      "Disallow: /my-listings",
+      "Disallow: /favoritter",
       "Disallow: /trade-offer/",
       "Disallow: /trade-history",
       "Disallow: /moderation",
@@ -123,7 +125,7 @@ describe("robots.txt and sitemap", () => {
     }
   });
 
-  it("writes the sitemap into R2 on the scheduled run and serves it", async () => {
+  it("writes the sitemap into the private bucket on the scheduled run and serves it", async () => {
     const active = await createListing({ title: "Synlig i sitemap" });
     const hidden = await createListing({ title: "Skjult", isHidden: true });
     const sold = await createListing({ title: "Solgt", status: "sold" });
@@ -131,8 +133,11 @@ describe("robots.txt and sitemap", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
 
-    const stored = await env.IMAGES.get("sitemaps/sitemap.xml");
+    const stored = await env.PRIVATE.get("sitemaps/sitemap.xml");
     const xml = await stored!.text();
+    // Never in the photo bucket, and never through the image route.
+    expect((await env.IMAGES.list({ prefix: "sitemaps/" })).objects).toEqual([]);
+    expect((await new Client().get("/images/sitemaps/sitemap.xml")).status).toBe(404);
     expect(xml).toContain(`<loc>${env.APP_ORIGIN}/annonse/${active.seoSlug}</loc><lastmod>${active.updatedAt.slice(0, 10)}</lastmod>`);
     expect(xml).not.toContain(hidden.seoSlug);
     expect(xml).not.toContain(sold.seoSlug);
@@ -161,7 +166,7 @@ describe("robots.txt and sitemap", () => {
   });
 
   it("generates the sitemap on demand when it is missing", async () => {
-    await env.IMAGES.delete("sitemaps/sitemap.xml");
+    await env.PRIVATE.delete("sitemaps/sitemap.xml");
     const res = await new Client().get("/sitemap.xml");
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("<urlset");

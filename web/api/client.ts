@@ -1,4 +1,15 @@
+// The typed API client: Hono's `hc` over the Worker's own route types (`AppType`), so request bodies,
+// path parameters, queries and response bodies are checked against the routes at compile time
+// (docs/decisions/026-typed-api-client.md). Call an endpoint and unwrap its answer with `call`:
+//
+//   const home = await call(api.home.$get(undefined, { init: { signal } }));
+//   await call(api.listings[":id"].status.$post({ param: { id: encodeURIComponent(id) }, json: { status } }));
+//
+// hc puts path parameters into the URL as given: encode them (encodeURIComponent) first.
+import { hc, type ClientResponse } from "hono/client";
+import type { ClientErrorStatusCode, ServerErrorStatusCode } from "hono/utils/http-status";
 import type { ApiErrorBody, ErrorCode } from "../../domain/errors";
+import type { AppType } from "../../worker/app";
 
 /** Codes the client adds to the server's: the request never got an answer. */
 export type ClientErrorCode = ErrorCode | "NETWORK";
@@ -23,11 +34,6 @@ export class ApiError extends Error {
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
-}
-
-export interface ApiRequestInit extends Omit<RequestInit, "body"> {
-  /** Serialised as JSON. */
-  body?: unknown;
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
@@ -70,58 +76,76 @@ export function refreshSessionOnce(): Promise<boolean> {
   return refreshing;
 }
 
-/**
- * Same-origin JSON request with the session cookies. A 401 refreshes the session once and retries
- * (DESIGN "Session refresh"). Resolves to the parsed body (undefined for
- * 204) and throws an ApiError built from the `{ error: { code, message, fields } }` envelope.
- */
-export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
-  return request<T>(path, init, true);
+function pathOf(input: RequestInfo | URL): string {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  return url.startsWith("/") ? url.split("?")[0] : new URL(url).pathname;
 }
 
-async function request<T>(path: string, init: ApiRequestInit, mayRefresh: boolean): Promise<T> {
-  const { body, headers, ...rest } = init;
-  const method = (rest.method ?? (body === undefined ? "GET" : "POST")).toUpperCase();
-  const requestHeaders = new Headers(headers);
-  requestHeaders.set("Accept", "application/json");
-  // The Worker treats a JSON content type as part of its same-origin check for state changes.
-  if (method !== "GET" && method !== "HEAD") requestHeaders.set("Content-Type", "application/json");
-
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      ...rest,
-      method,
-      headers: requestHeaders,
-      credentials: "include",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiError(0, "NETWORK", NETWORK_MESSAGE);
-  }
-
-  if (response.status === 401 && mayRefresh && !NO_REFRESH.test(path) && (await refreshSessionOnce())) {
-    return request<T>(path, init, false);
-  }
-
-  if (response.status === 204 || response.status === 205) return undefined as T;
-
-  const text = await response.text();
-  let data: unknown = undefined;
-  if (text) {
+/**
+ * The fetch under the typed client: same-origin with the session cookies, JSON accepted, a 401
+ * refreshes the session once and retries (DESIGN "Session refresh"), and a request that gets no
+ * answer becomes ApiError NETWORK (an abort stays an AbortError).
+ */
+export async function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const method = (init.method ?? "GET").toUpperCase();
+  const headers = new Headers(init.headers);
+  headers.set("Accept", "application/json");
+  // The Worker takes a JSON content type as part of its same-origin check for state changes.
+  if (method !== "GET" && method !== "HEAD" && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
+  const send = async () => {
     try {
-      data = JSON.parse(text);
+      return await fetch(input, { ...init, method, headers, credentials: "include" });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+      throw new ApiError(0, "NETWORK", NETWORK_MESSAGE);
+    }
+  };
+  const response = await send();
+  if (response.status === 401 && !NO_REFRESH.test(pathOf(input)) && (await refreshSessionOnce())) return send();
+  return response;
+}
+
+/** The client for every route under /api, typed by the Worker's routes. */
+export const api = hc<AppType>("/api", { fetch: sessionFetch });
+
+/**
+ * What a successful answer carries, as the route declares it: the JSON body for `c.json`, text for
+ * `c.text`, nothing for 204, and `unknown` for a raw `c.body`.
+ */
+export type SuccessBody<R> =
+  R extends ClientResponse<infer Body, infer Status, infer Format>
+    ? Status extends ClientErrorStatusCode | ServerErrorStatusCode
+      ? never
+      : Status extends 204 | 205
+        ? undefined
+        : Format extends "json"
+          ? Body
+          : Format extends "text"
+            ? string
+            : unknown
+    : never;
+
+/**
+ * Await a typed-client request and return its body (parsed JSON when the answer is JSON, else its
+ * text; undefined for 204). Any other status throws an ApiError built from the error envelope
+ * `{ error: { code, message, fields } }`.
+ */
+export async function call<R extends ClientResponse<unknown, number, string>>(request: Promise<R>): Promise<SuccessBody<R>> {
+  const response: Response = await request;
+  if (response.status === 204 || response.status === 205) return undefined as SuccessBody<R>;
+  const text = await response.text();
+  const isJson = /^application\/(.+\+)?json\b/i.test(response.headers.get("Content-Type") ?? "");
+  let data: unknown = text;
+  if (isJson || !response.ok) {
+    try {
+      data = text ? JSON.parse(text) : undefined;
     } catch {
       data = undefined;
     }
   }
-
   if (!response.ok) {
-    if (isErrorBody(data)) {
-      throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
-    }
+    if (isErrorBody(data)) throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
     throw new ApiError(response.status, response.status >= 500 ? "INTERNAL" : "VALIDATION", UNKNOWN_MESSAGE);
   }
-  return data as T;
+  return data as SuccessBody<R>;
 }

@@ -1,15 +1,24 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { ListingCard, ListingDetail, ListingFormInput } from "../../domain/schemas/listing";
-import { apiFetch, ApiError, refreshSessionOnce } from "./client";
+import type { OwnerStatus } from "../../domain/listing-lifecycle";
+import type { ListingFormInput } from "../../domain/schemas/listing";
+import { api, call, type SuccessBody } from "./client";
+import { preloadedData } from "./preloaded";
+
+type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
 
 /** GET /api/listings/:id and /by-slug/:slug: the detail plus up to 4 more active listings from the seller. */
-export type ListingPage = ListingDetail & { more_from_seller: ListingCard[] };
+export type ListingPage = Body<(typeof api.listings)[":id"]["$get"]>;
 
 /** GET /api/me/listings/:id: the owner's listing with its description (for the edit form). */
-export type OwnListing = ListingCard & { description: string | null };
+export type OwnListing = Body<(typeof api.me.listings)[":id"]["$get"]>;
 
 /** The states a seller may set (POST /api/listings/:id/status). */
-export type OwnerStatus = "active" | "reserved" | "sold" | "given_away";
+export type { OwnerStatus };
+
+/** POST /api/images: the key the server chose and the type it read from the bytes. */
+export type UploadedImage = Body<typeof api.images.$post>;
+
+const param = (value: string) => encodeURIComponent(value);
 
 export const listingKeys = {
   all: ["listing"] as const,
@@ -22,19 +31,20 @@ export const listingKeys = {
 export const listingQuery = (id: string) =>
   queryOptions({
     queryKey: listingKeys.byId(id),
-    queryFn: ({ signal }) => apiFetch<ListingPage>(`/api/listings/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => call(api.listings[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
+    ...preloadedData<ListingPage>(`/api/listings/${encodeURIComponent(id)}`),
   });
 
 export const listingBySlugQuery = (slug: string) =>
   queryOptions({
     queryKey: listingKeys.bySlug(slug),
-    queryFn: ({ signal }) => apiFetch<ListingPage>(`/api/listings/by-slug/${encodeURIComponent(slug)}`, { signal }),
+    queryFn: ({ signal }) => call(api.listings["by-slug"][":slug"].$get({ param: { slug: param(slug) } }, { init: { signal } })),
   });
 
 export const ownListingQuery = (id: string) =>
   queryOptions({
     queryKey: listingKeys.own(id),
-    queryFn: ({ signal }) => apiFetch<OwnListing>(`/api/me/listings/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => call(api.me.listings[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
     // The edit form is filled once; a background refetch must not overwrite what the user typed.
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -43,23 +53,23 @@ export const ownListingQuery = (id: string) =>
 export const ownListingsQuery = () =>
   queryOptions({
     queryKey: listingKeys.ownList,
-    queryFn: ({ signal }) => apiFetch<ListingCard[]>("/api/me/listings", { signal }),
+    queryFn: ({ signal }) => call(api.me.listings.$get(undefined, { init: { signal } })),
   });
 
-export function createListing(body: ListingFormInput): Promise<ListingPage> {
-  return apiFetch<ListingPage>("/api/listings", { method: "POST", body });
+export function createListing(body: ListingFormInput) {
+  return call(api.listings.$post({ json: body }));
 }
 
-export function updateListing(id: string, body: ListingFormInput): Promise<ListingPage> {
-  return apiFetch<ListingPage>(`/api/listings/${encodeURIComponent(id)}`, { method: "PUT", body });
+export function updateListing(id: string, body: ListingFormInput) {
+  return call(api.listings[":id"].$put({ param: { id: param(id) }, json: body }));
 }
 
 export function deleteListing(id: string): Promise<void> {
-  return apiFetch<void>(`/api/listings/${encodeURIComponent(id)}`, { method: "DELETE" });
+  return call(api.listings[":id"].$delete({ param: { id: param(id) } }));
 }
 
-export function setListingStatus(id: string, status: OwnerStatus): Promise<ListingCard> {
-  return apiFetch<ListingCard>(`/api/listings/${encodeURIComponent(id)}/status`, { method: "POST", body: { status } });
+export function setListingStatus(id: string, status: OwnerStatus) {
+  return call(api.listings[":id"].status.$post({ param: { id: param(id) }, json: { status } }));
 }
 
 /** After any change to a listing: everything that may show it is stale (home, search, detail, own lists). */
@@ -69,47 +79,17 @@ export function invalidateListingViews(queryClient: QueryClient): Promise<void> 
   });
 }
 
-export interface UploadedImage {
-  key: string;
-  type: string;
-}
-
 /**
- * POST /api/images with the raw bytes (not JSON, so not apiFetch). The server decides the type from
- * the bytes; the declared type only has to be one it accepts. A 401 refreshes the session once.
+ * POST /api/images with the raw bytes (not JSON). The server decides the type from the bytes; the
+ * declared type only has to be one it accepts. A 401 refreshes the session once (sessionFetch).
  */
-export async function uploadImage(image: Blob, signal?: AbortSignal): Promise<UploadedImage> {
-  const send = () =>
-    fetch("/api/images", {
-      method: "POST",
-      body: image,
-      headers: { Accept: "application/json", "Content-Type": image.type || "application/octet-stream" },
-      credentials: "include",
-      signal,
-    });
-  let response: Response;
-  try {
-    response = await send();
-    if (response.status === 401 && (await refreshSessionOnce())) response = await send();
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiError(0, "NETWORK", "Kunne ikke kontakte Lekebytte. Sjekk nettforbindelsen og prøv igjen.");
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(
-      response.status,
-      (error?.code as ApiError["code"]) ?? "INTERNAL",
-      error?.message ?? "Noe gikk galt. Prøv igjen.",
-    );
-  }
-  return body as UploadedImage;
+export function uploadImage(image: Blob, signal?: AbortSignal): Promise<UploadedImage> {
+  return call(api.images.$post(undefined, { init: { body: image, signal, headers: { "Content-Type": image.type || "application/octet-stream" } } }));
 }
 
 /** DELETE /api/images/{key}: only for uploads that no saved listing uses. */
 export function deleteImage(key: string): Promise<void> {
-  return apiFetch<void>(`/api/images/${key.split("/").map(encodeURIComponent).join("/")}`, { method: "DELETE" });
+  return call(api.images[":key{.+}"].$delete({ param: { key: key.split("/").map(param).join("/") } }));
 }
 
 /** Best-effort clean-up of uploads that will not be used; failures are only logged. */

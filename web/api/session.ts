@@ -1,46 +1,36 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { Role } from "../../domain/taxonomy";
-import { apiFetch, isApiError, onSessionRefreshed } from "./client";
+import type { InferRequestType } from "hono/client";
+import { api, call, isApiError, onSessionRefreshed, type SuccessBody } from "./client";
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  display_name: string | null;
-  role: Role;
-}
-
-export interface Session {
-  user: SessionUser;
-  /** When the access cookie expires: Unix seconds (the Worker's form) or an ISO date. */
-  expires_at: string | number;
-}
+/** GET /api/auth/session when someone is signed in (epoch seconds); a visitor gets `null`. */
+export type Session = NonNullable<SuccessBody<Awaited<ReturnType<typeof api.auth.session.$get>>>>;
+export type SessionUser = Session["user"];
 
 export function sessionExpiresAtMs(session: Pick<Session, "expires_at">): number {
-  const value = session.expires_at;
-  if (typeof value === "number") return value < 1e12 ? value * 1000 : value;
-  return Date.parse(value);
+  return session.expires_at * 1000;
 }
 
 function isSession(value: unknown): value is Session {
-  return typeof value === "object" && value !== null && "user" in value && "expires_at" in value;
+  return typeof value === "object" && value !== null && "user" in value && typeof (value as { expires_at?: unknown }).expires_at === "number";
 }
 
-/** Keep the session query in step with refreshes that apiFetch does on a 401. */
+/** Keep the session query in step with refreshes that the client does on a 401. */
 export function bindSessionRefresh(queryClient: QueryClient): void {
   onSessionRefreshed((body) => {
     if (isSession(body)) queryClient.setQueryData(sessionQuery().queryKey, body);
   });
 }
 
-export interface SignInBody {
-  email: string;
-  password: string;
-}
+export type SignInBody = InferRequestType<typeof api.auth.signin.$post>["json"];
 
-/** The current session, or null when signed out (401, 404 and network failures count as signed out). */
+/**
+ * The current session, or null when signed out. A visitor's check answers 200 with `null`; 401 means
+ * session cookies that no longer work, which the API client refreshes once (then 401 is signed out too).
+ * 404 and network failures count as signed out.
+ */
 export async function fetchSession(): Promise<Session | null> {
   try {
-    return await apiFetch<Session>("/api/auth/session");
+    return await call(api.auth.session.$get());
   } catch (error) {
     if (isApiError(error) && (error.status === 401 || error.status === 404 || error.code === "NETWORK")) return null;
     throw error;
@@ -55,11 +45,11 @@ export const sessionQuery = () =>
   });
 
 export function signIn(body: SignInBody): Promise<Session> {
-  return apiFetch<Session>("/api/auth/signin", { method: "POST", body });
+  return call(api.auth.signin.$post({ json: body }));
 }
 
 export function signOut(): Promise<void> {
-  return apiFetch<void>("/api/auth/signout", { method: "POST" });
+  return call(api.auth.signout.$post());
 }
 
 /** After sign-in: store the session and refetch data that was loaded as a visitor. */

@@ -31,9 +31,25 @@ export interface ListingCardProps {
   headingLevel?: 2 | 3 | 4;
   /** For tests: the "now" relative times are computed from. */
   now?: Date;
+  /** A card in the first screen's first row: its photo loads at once, with high priority (LCP). */
+  priority?: boolean;
 }
 
-export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps) {
+/**
+ * The card's fixed parts, shared with ListingCardSkeleton so a placeholder has the card's exact
+ * size: the photo is 4:3 and the title always takes two lines, so every card in a row is as tall as
+ * the others and a one-line title leaves no gap between the price and the line below it.
+ */
+export const cardClasses = {
+  article: "group relative flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm",
+  photo: "relative aspect-[4/3] bg-stone-100",
+  body: "flex flex-1 flex-col gap-1 p-3",
+  title: "line-clamp-2 min-h-[2lh] text-base leading-snug font-semibold text-stone-900",
+  price: "text-lg leading-7 font-bold",
+  meta: "mt-auto pt-1 text-sm leading-5 text-stone-700",
+} as const;
+
+export function ListingCard({ listing, headingLevel = 3, now, priority = false }: ListingCardProps) {
   const [imageFailed, setImageFailed] = useState(false);
   const imageUrl = imageFailed ? null : firstImageUrl(listing.images);
   const payment = paymentBadgeLabel(listing);
@@ -49,12 +65,13 @@ export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps
   };
 
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md">
-      <div className="relative aspect-[4/3] bg-stone-100">
+    <article className={cn(cardClasses.article, "transition-shadow hover:shadow-md")}>
+      <div className={cardClasses.photo}>
         <img
           src={imageUrl ?? PLACEHOLDER_IMAGE}
           alt={imageUrl ? listing.title : ""}
-          loading="lazy"
+          loading={priority ? "eager" : "lazy"}
+          fetchPriority={priority ? "high" : undefined}
           decoding="async"
           width={400}
           height={300}
@@ -84,8 +101,8 @@ export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps
           <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-5" />
         </button>
       </div>
-      <div className="flex flex-1 flex-col gap-1 p-3">
-        <Heading className="line-clamp-2 text-base leading-snug font-semibold text-stone-900">
+      <div className={cardClasses.body}>
+        <Heading className={cardClasses.title}>
           {/* Stretched link: the whole card opens the listing, without nesting the heart button in a link. */}
           <Link
             to={listingPath(listing)}
@@ -97,10 +114,8 @@ export function ListingCard({ listing, headingLevel = 3, now }: ListingCardProps
             {listing.title}
           </Link>
         </Heading>
-        <p className={cn("text-lg font-bold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
-          {formatPrice(listing.price, listing.is_free)}
-        </p>
-        <p className="mt-auto pt-1 text-sm text-stone-700">
+        <p className={cn(cardClasses.price, listing.is_free ? "text-emerald-800" : "text-brand-800")}>{formatPrice(listing.price, listing.is_free)}</p>
+        <p className={cardClasses.meta}>
           {conditionLabel(listing.condition_rating)} <span aria-hidden="true">·</span>{" "}
           <time dateTime={listing.created_at} className="whitespace-nowrap">
             {relativeTime(listing.created_at, now)}

@@ -3,7 +3,7 @@
 // when someone is signed in, once for every card on the page.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { apiFetch, isApiError } from "../api/client";
+import { api, call, isApiError } from "../api/client";
 import { toastError } from "./toast";
 import { useSession } from "./useSession";
 
@@ -21,7 +21,7 @@ export function useFavourite(listingId: string): Favourite {
   const navigate = useNavigate();
   const { data } = useQuery({
     queryKey: favouriteIdsKey,
-    queryFn: ({ signal }) => apiFetch<string[]>("/api/favourites/ids", { signal }),
+    queryFn: ({ signal }) => call(api.favourites.ids.$get(undefined, { init: { signal } })),
     enabled: signedIn,
     staleTime: 300_000,
   });
@@ -40,7 +40,8 @@ export function useFavourite(listingId: string): Favourite {
       queryClient.setQueryData<string[]>(favouriteIdsKey, (ids = []) => [...ids.filter((id) => id !== listingId), ...(on ? [listingId] : [])]);
     void queryClient.cancelQueries({ queryKey: favouriteIdsKey });
     apply(add);
-    apiFetch(`/api/favourites/${encodeURIComponent(listingId)}`, { method: add ? "PUT" : "DELETE" })
+    const param = { listingId: encodeURIComponent(listingId) };
+    call(add ? api.favourites[":listingId"].$put({ param }) : api.favourites[":listingId"].$delete({ param }))
       // A cached favourites list is stale now (the ids are already right).
       .then(() => queryClient.invalidateQueries({ predicate: ({ queryKey: [a, b] }) => a === "favourites" && b !== "ids" }))
       .catch((error: unknown) => {

@@ -1,20 +1,50 @@
-import { useQuery } from "@tanstack/react-query";
-import { UNREAD_BADGE_CAP } from "../../domain/limits";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { UNREAD_BADGE_CAP, UNREAD_POLL_MS } from "../../domain/limits";
+import { fetchUnreadCount } from "../api/conversations";
+import { unreadCountKey } from "./unreadCountKey";
+
+export { unreadCountKey };
 
 /**
- * Unread messages for the header badge. The count endpoint arrives with the messaging issue; until
- * then the query never runs and the badge stays hidden. Whoever adds it fills in queryFn and
- * `enabled`, or writes the count with `queryClient.setQueryData(unreadCountKey, n)` (live pushes).
+ * Unread messages for the header badge: pushed live over the user's inbox socket (useLiveInbox), and
+ * polled every 10 s as the fallback (spec part 1 §9). A failed poll is logged and the previous count
+ * stays (react-query keeps the last data on error).
  */
-export const unreadCountKey = ["messages", "unread-count"] as const;
-
 export function useUnreadCount(signedIn: boolean): number | undefined {
   const { data } = useQuery<number>({
     queryKey: unreadCountKey,
-    queryFn: () => Promise.reject(new Error("Unread count endpoint not available yet")),
-    enabled: false,
+    queryFn: async () => {
+      try {
+        return await fetchUnreadCount();
+      } catch (error) {
+        console.warn("Unread count failed; keeping the previous count", error);
+        throw error;
+      }
+    },
+    enabled: signedIn,
+    refetchInterval: UNREAD_POLL_MS,
+    retry: false,
   });
+
   return signedIn ? data : undefined;
+}
+
+/** Keeps one inbox socket open per tab while signed in (call once, in the header). */
+export function useLiveInbox(signedIn: boolean): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!signedIn || typeof WebSocket === "undefined") return;
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void import("./liveInbox").then(({ startLiveInbox }) => {
+      if (!cancelled) stop = startLiveInbox(queryClient);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [signedIn, queryClient]);
 }
 
 /** "99+" above the cap (spec part 1 §9). */

@@ -3,6 +3,7 @@
 // migration (drizzle has no virtual tables).
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LISTING_STATUSES, PRICING_MODES, ROLES } from "../../domain/taxonomy";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -28,7 +29,7 @@ export const profiles = sqliteTable("profiles", {
     .references(() => users.id, { onDelete: "cascade" }),
   displayName: text("display_name"),
   postalCode: text("postal_code"),
-  role: text("role", { enum: ["user", "moderator", "admin"] }).notNull().default("user"),
+  role: text("role", { enum: ROLES }).notNull().default("user"),
   stripeAccountId: text("stripe_account_id"),
   /** Cached from the connected account (retrieve and account.updated): may it take card payments, get payouts. */
   stripeChargesEnabled: integer("stripe_charges_enabled", { mode: "boolean" }).notNull().default(false),
@@ -38,7 +39,11 @@ export const profiles = sqliteTable("profiles", {
   updatedAt: updatedAt(),
 });
 
-/** Rotating refresh tokens (hashed); a family is one sign-in. Reuse of a rotated token revokes the family. */
+/**
+ * Rotating refresh tokens (hashed); a family is one sign-in. Reuse of a rotated token revokes the
+ * family. `expires_at` slides with every rotation, `family_expires_at` (the sign-in plus the
+ * absolute lifetime) is copied unchanged to every successor.
+ */
 export const sessions = sqliteTable(
   "sessions",
   {
@@ -49,6 +54,7 @@ export const sessions = sqliteTable(
     familyId: text("family_id").notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: text("expires_at").notNull(),
+    familyExpiresAt: text("family_expires_at"),
     rotatedAt: text("rotated_at"),
     revokedAt: text("revoked_at"),
     userAgent: text("user_agent"),
@@ -79,7 +85,11 @@ export const emailCodes = sqliteTable(
   (t) => [uniqueIndex("email_codes_hash_unique").on(t.codeHash), index("email_codes_user_idx").on(t.userId)],
 );
 
-/** Fixed-window counters for rate limits, keyed by scope and subject (IP or e-mail). */
+/**
+ * Sliding-window rate limits: one row per key and millisecond of an accepted request (`window_start`
+ * holds the time, `count` the requests in that millisecond), so a window's total is a SUM over
+ * its rows. Keys are `{scope}:{subject}` (domain/rate-limits.ts).
+ */
 export const rateLimits = sqliteTable(
   "rate_limits",
   {
@@ -114,14 +124,14 @@ export const listings = sqliteTable(
     postalCode: text("postal_code").notNull(),
     /** JSON array of R2 keys, `{userId}/…`. */
     images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    status: text("status", { enum: ["active", "reserved", "sold", "given_away", "traded", "deleted"] })
+    status: text("status", { enum: LISTING_STATUSES })
       .notNull()
       .default("active"),
     isHidden: integer("is_hidden", { mode: "boolean" }).notNull().default(false),
     hiddenReason: text("hidden_reason"),
     hiddenAt: text("hidden_at"),
     autoHidden: integer("auto_hidden", { mode: "boolean" }).notNull().default(false),
-    pricingMode: text("pricing_mode", { enum: ["standard", "stripe", "vipps", "marketplace"] })
+    pricingMode: text("pricing_mode", { enum: PRICING_MODES })
       .notNull()
       .default("standard"),
     paymentEnabled: integer("payment_enabled", { mode: "boolean" }).notNull().default(false),
@@ -477,6 +487,39 @@ export const listingStatsDaily = sqliteTable(
     favourites: integer("favourites").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.listingId, t.day] })],
+);
+
+/**
+ * Queue messages whose analytics are already counted (idempotency on the Queues message id): a
+ * redelivered message is skipped. Purged by the cron after two days; a redelivery comes within
+ * minutes (retries with backoff), not days.
+ */
+export const analyticsProcessedMessages = sqliteTable(
+  "analytics_processed_messages",
+  {
+    messageId: text("message_id").primaryKey(),
+    processedAt: text("processed_at").notNull(),
+  },
+  (t) => [index("analytics_processed_messages_at_idx").on(t.processedAt)],
+);
+
+/**
+ * The working set behind the daily rollups: one row per visit to a listing page (its reports at
+ * the start, on scrolling, after 30 s and on leaving update the same row, keeping the largest
+ * duration and depth). Rollups are recomputed from it, so a report counted twice changes nothing.
+ * Rows older than two days are purged by the cron; the rollups keep the figures.
+ */
+export const analyticsListingViews = sqliteTable(
+  "analytics_listing_views",
+  {
+    viewId: text("view_id").primaryKey(),
+    listingId: text("listing_id").notNull(),
+    day: text("day").notNull(), // YYYY-MM-DD, Oslo, when the view started (server time)
+    sessionId: text("session_id").notNull(),
+    durationMs: integer("duration_ms").notNull().default(0),
+    scrollDepth: integer("scroll_depth").notNull().default(0),
+  },
+  (t) => [index("analytics_listing_views_listing_day_idx").on(t.listingId, t.day), index("analytics_listing_views_day_idx").on(t.day)],
 );
 
 /** Local-mode e-mail outbox shown at /dev/mail (never used in production). */

@@ -2,8 +2,6 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ACCESS_TTL_SECONDS } from "./jwt";
 
-export const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
-
 /** `__Host-` names and Secure need https; plain http (local development) gets unprefixed names. */
 function names(c: Context) {
   const secure = new URL(c.req.url).protocol === "https:";
@@ -22,7 +20,8 @@ export function readRefreshCookie(c: Context): string | undefined {
   return getCookie(c, names(c).refresh);
 }
 
-export function setSessionCookies(c: Context, access: string, refresh: string): void {
+/** `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end). */
+export function setSessionCookies(c: Context, access: string, refresh: string, refreshMaxAge: number): void {
   const n = names(c);
   setCookie(c, n.access, access, { httpOnly: true, secure: n.secure, sameSite: "Lax", path: "/", maxAge: ACCESS_TTL_SECONDS });
   // The refresh token is only ever sent to the auth endpoints.
@@ -31,7 +30,7 @@ export function setSessionCookies(c: Context, access: string, refresh: string): 
     secure: n.secure,
     sameSite: "Lax",
     path: "/api/auth",
-    maxAge: REFRESH_TTL_SECONDS,
+    maxAge: refreshMaxAge,
   });
 }
 

@@ -9,10 +9,28 @@ const TOKEN_TYPE = "access";
 // Used only in local mode when .dev.vars is missing; production refuses to run without a secret.
 const LOCAL_FALLBACK_SECRET = "local-development-only-secret-not-for-production-use-0123456789";
 
+export const JWT_SECRET_MIN_LENGTH = 32;
+
+/** Outside local mode the Worker refuses to serve without a proper secret (worker/middleware/config.ts). */
+export function hasSigningSecret(env: Bindings): boolean {
+  return (env.JWT_SECRET?.length ?? 0) >= JWT_SECRET_MIN_LENGTH;
+}
+
 function secretKey(env: Bindings): Uint8Array {
   const secret = env.JWT_SECRET || (isLocal(env) ? LOCAL_FALLBACK_SECRET : "");
-  if (secret.length < 32) throw new Error("JWT_SECRET is missing or shorter than 32 characters");
+  if (secret.length < JWT_SECRET_MIN_LENGTH) throw new Error("JWT_SECRET is missing or shorter than 32 characters");
   return new TextEncoder().encode(secret);
+}
+
+/**
+ * The refresh token that succeeds `token`: HMAC-SHA256 under the server secret (with its own
+ * label, so it never doubles as a JWT signature). Deterministic, so a repeat of `token` within the
+ * grace can be handed the successor already issued without any token being stored in the clear.
+ */
+export async function refreshSuccessorToken(env: Bindings, token: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", secretKey(env), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`lekebytte/refresh-successor/v1\0${token}`));
+  return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export interface AccessClaims {

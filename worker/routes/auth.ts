@@ -1,13 +1,14 @@
 import { Hono } from "hono";
-import { z } from "../../domain/schemas/zod";
-import { resendSchema, signInSchema, signUpSchema } from "../../domain/schemas/account";
+import { callbackSchema, resendSchema, signInSchema, signUpSchema } from "../../domain/schemas/account";
+import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
-import { clearSessionCookies, readRefreshCookie, setSessionCookies } from "../lib/cookies";
+import { clearSessionCookies, readAccessCookie, readRefreshCookie, setSessionCookies } from "../lib/cookies";
 import { clientIp } from "../lib/request";
-import { enforceRateLimits, RATE_RULES } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
+import { getDb } from "../db/client";
 import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "../services/auth";
+import { enforceRateLimits } from "../services/rate-limit";
 import type { Context } from "hono";
 
 function sessionBody(s: IssuedSession) {
@@ -20,7 +21,7 @@ function sessionBody(s: IssuedSession) {
 }
 
 function respondWithSession(c: Context<AppEnv>, s: IssuedSession) {
-  setSessionCookies(c, s.accessToken, s.refreshToken);
+  setSessionCookies(c, s.accessToken, s.refreshToken, s.refreshMaxAge);
   c.header("Cache-Control", "no-store");
   return c.json(sessionBody(s));
 }
@@ -33,54 +34,73 @@ function linkOrigin(c: Context<AppEnv>): string {
 export const authRoutes = new Hono<AppEnv>()
   .post("/signup", validate("json", signUpSchema), async (c) => {
     const body = c.req.valid("json");
-    await enforceRateLimits(c.env.DB, [
-      [RATE_RULES.signupIp, clientIp(c)],
-      [RATE_RULES.signupEmail, body.email],
+    await enforceRateLimits(getDb(c.env.DB), [
+      [RATE_RULES.signupAccount, body.email],
+      [RATE_RULES.signupAddress, clientIp(c)],
     ]);
     await signUp(c.env, linkOrigin(c), body);
     return c.json({ ok: true, message: "Sjekk e-posten din for bekreftelseslink." }, 201);
   })
   .post("/signin", validate("json", signInSchema), async (c) => {
     const { email, password } = c.req.valid("json");
-    await enforceRateLimits(c.env.DB, [
-      [RATE_RULES.signinIp, clientIp(c)],
-      [RATE_RULES.signinEmail, email],
+    const address = clientIp(c);
+    // Narrowest first: one address guessing one account is stopped long before the account's own
+    // (much higher) limit, which takes many addresses to reach (docs/decisions/010-rate-limits.md).
+    await enforceRateLimits(getDb(c.env.DB), [
+      [RATE_RULES.signinAddressAccount, `${address}|${email}`],
+      [RATE_RULES.signinAddress, address],
+      [RATE_RULES.signinAccount, email],
     ]);
     return respondWithSession(c, await signIn(c.env, email, password, c.req.header("User-Agent") ?? null));
   })
   .post("/resend", validate("json", resendSchema), async (c) => {
     const { email } = c.req.valid("json");
-    await enforceRateLimits(c.env.DB, [
-      [RATE_RULES.resendIp, clientIp(c)],
-      [RATE_RULES.resendEmail, email],
+    await enforceRateLimits(getDb(c.env.DB), [
+      [RATE_RULES.resendAccount, email],
+      [RATE_RULES.resendAddress, clientIp(c)],
     ]);
     await resendConfirmation(c.env, linkOrigin(c), email);
     return c.json({ ok: true });
   })
-  .post("/callback", validate("json", z.object({ code: z.string().min(1, "Mangler kode i URL.").max(200) })), async (c) => {
+  .post("/callback", validate("json", callbackSchema), async (c) => {
     const { code } = c.req.valid("json");
-    await enforceRateLimits(c.env.DB, [[RATE_RULES.signinIp, clientIp(c)]]);
+    await enforceRateLimits(getDb(c.env.DB), [[RATE_RULES.callbackAddress, clientIp(c)]]);
     return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null));
   })
   .post("/refresh", async (c) => {
     const token = readRefreshCookie(c);
     if (!token) throw new AppError("UNAUTHENTICATED", "Økten er utløpt. Logg inn på nytt.");
+    let result;
     try {
-      return respondWithSession(c, await refreshSession(c.env, token, c.req.header("User-Agent") ?? null));
+      result = await refreshSession(c.env, token, c.req.header("User-Agent") ?? null);
     } catch (err) {
       clearSessionCookies(c);
       throw err;
     }
+    // Another tab of the same browser has moved the session on: its cookies are the live ones,
+    // so this answer must not clear them.
+    if (result.kind === "stale") throw new AppError("UNAUTHENTICATED", "Økten er fornyet i en annen fane. Last siden på nytt.");
+    return respondWithSession(c, result.session);
   })
   .post("/signout", async (c) => {
     await signOut(c.env, c.get("actor")?.sessionFamily ?? null, readRefreshCookie(c));
     clearSessionCookies(c);
     return c.body(null, 204);
   })
+  /**
+   * The current session, or `null` for a visitor: asking whether someone is signed in is a normal
+   * question with two normal answers, so a visitor's check is no error in the browser's console.
+   * Only a request that carries session cookies which no longer work (an expired access token with
+   * a refresh token beside it, a revoked family) answers 401: that session can be refreshed or has
+   * ended, and the web refreshes once on a 401. Without a refresh cookie there is nothing to refresh.
+   */
   .get("/session", (c) => {
     const actor = c.get("actor");
     c.header("Cache-Control", "no-store");
-    if (!actor) throw new AppError("UNAUTHENTICATED");
+    if (!actor) {
+      if (readAccessCookie(c) || readRefreshCookie(c)) throw new AppError("UNAUTHENTICATED");
+      return c.json(null);
+    }
     return c.json({
       user: { id: actor.id, email: actor.email, display_name: actor.displayName, role: actor.role },
       expires_at: actor.accessExpiresAt,

@@ -1,13 +1,17 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv, Bindings } from "../env";
 
 /** Public site configuration the SPA needs (footer, contact page). */
+export function siteConfig(env: Bindings) {
+  return {
+    appName: env.APP_NAME,
+    contactEmail: env.CONTACT_EMAIL,
+    contactPhone: env.CONTACT_PHONE,
+    contactAddress: env.CONTACT_ADDRESS,
+  };
+}
+
 export const configRoutes = new Hono<AppEnv>().get("/", (c) => {
   c.header("Cache-Control", "public, max-age=300");
-  return c.json({
-    appName: c.env.APP_NAME,
-    contactEmail: c.env.CONTACT_EMAIL,
-    contactPhone: c.env.CONTACT_PHONE,
-    contactAddress: c.env.CONTACT_ADDRESS,
-  });
+  return c.json(siteConfig(c.env));
 });

@@ -1,14 +1,17 @@
 import { Hono } from "hono";
 import { contactSchema } from "../../domain/schemas/content";
+import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
+import { getDb } from "../db/client";
 import { clientIp } from "../lib/request";
-import { enforceRateLimits, RATE_RULES } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { storeContactMessage } from "../services/contact";
+import { enforceRateLimit } from "../services/rate-limit";
 
 /** The contact form is stored for the team (the prototype only simulated it). */
 export const contactRoutes = new Hono<AppEnv>().post("/", validate("json", contactSchema), async (c) => {
-  await enforceRateLimits(c.env.DB, [[RATE_RULES.contactIp, clientIp(c)]]);
-  await storeContactMessage(c.env.DB, c.get("actor")?.id ?? null, c.req.valid("json"));
+  const db = getDb(c.env.DB);
+  await enforceRateLimit(db, RATE_RULES.contactAddress, clientIp(c));
+  await storeContactMessage(db, c.get("actor")?.id ?? null, c.req.valid("json"));
   return c.json({ ok: true }, 201);
 });

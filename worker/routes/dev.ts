@@ -3,21 +3,8 @@ import type { AppEnv } from "../env";
 import { isLocal } from "../env";
 import { AppError } from "../lib/errors";
 import { escapeHtml } from "../lib/html";
-
-interface OutboxRow {
-  id: string;
-  to_address: string;
-  subject: string;
-  text_body: string;
-  created_at: string;
-}
-
-async function outbox(db: D1Database, to?: string): Promise<OutboxRow[]> {
-  const stmt = to
-    ? db.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 50").bind(to)
-    : db.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox ORDER BY created_at DESC LIMIT 50");
-  return (await stmt.all<OutboxRow>()).results;
-}
+import { getDb } from "../db/client";
+import { devOutbox } from "../services/mail";
 
 function linkify(text: string): string {
   return escapeHtml(text).replace(/(https?:\/\/[^\s<]+)/g, (url) => `<a href="${url}">${url}</a>`);
@@ -29,9 +16,9 @@ export const devRoutes = new Hono<AppEnv>()
     if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
     await next();
   })
-  .get("/mail.json", async (c) => c.json(await outbox(c.env.DB, c.req.query("to")?.toLowerCase())))
+  .get("/mail.json", async (c) => c.json(await devOutbox(getDb(c.env.DB), c.req.query("to")?.toLowerCase())))
   .get("/mail", async (c) => {
-    const mails = await outbox(c.env.DB, c.req.query("to")?.toLowerCase());
+    const mails = await devOutbox(getDb(c.env.DB), c.req.query("to")?.toLowerCase());
     const items = mails
       .map(
         (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">Til ${escapeHtml(m.to_address)} · ${escapeHtml(m.created_at)}</p><pre>${linkify(m.text_body)}</pre></article>`,

@@ -1,29 +1,53 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
 import { IMAGE_CACHE_SECONDS } from "../../domain/limits";
+import { getDb } from "../db/client";
+import { readAccessCookie } from "../lib/cookies";
 import { AppError } from "../lib/errors";
+import { photoAccess, readPhoto } from "../services/images";
+import { actorForAccessToken } from "../services/session";
 
-/** Listing photos from R2 at /images/{key} (DESIGN: max-age 3600 and an ETag). */
+/** R2's own limit on key length; longer keys cannot exist. */
+const MAX_KEY_BYTES = 1024;
+
+/** The R2 key in `/images/{key}`, or null when it is not valid percent-encoding or too long. */
+export function photoKeyFromPath(pathname: string): string | null {
+  const raw = pathname.replace(/^\/images\//, "");
+  if (raw.length > 3 * MAX_KEY_BYTES) return null;
+  let key: string;
+  try {
+    key = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  if (!key || new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) return null;
+  return key;
+}
+
+const notFound = () => new AppError("NOT_FOUND", "Bildet finnes ikke");
+
+/**
+ * Listing photos from R2 at /images/{key} (DESIGN: max-age 3600 and an ETag). Only well-formed
+ * photo keys of listings the viewer may see (services/images.ts `photoAccess`); every other key,
+ * and every other object of any bucket, answers 404 without being read.
+ */
 export const imageRoutes = new Hono<AppEnv>().get("/*", async (c) => {
-  const key = decodeURIComponent(c.req.path.replace(/^\/images\//, ""));
-  if (!key || key.includes("..")) throw new AppError("NOT_FOUND");
-  // A photo of a hidden or deleted listing is not served (DESIGN). A fresh upload that no listing
-  // uses yet is served, so the wizard can show its preview (its key is unguessable).
-  const refs = await c.env.DB.prepare(
-    `SELECT COUNT(*) AS refs, COALESCE(MAX(status <> 'deleted' AND is_hidden = 0), 0) AS visible
-     FROM listings WHERE user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(listings.images) WHERE value = ?2)`,
-  )
-    .bind(key.split("/")[0], key)
-    .first<{ refs: number; visible: number }>();
-  if (refs && refs.refs > 0 && !refs.visible) throw new AppError("NOT_FOUND", "Bildet finnes ikke");
-  const ifNoneMatch = c.req.header("If-None-Match");
-  const object = await c.env.IMAGES.get(key, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch.replace(/"/g, "") } } : undefined);
-  if (!object) throw new AppError("NOT_FOUND", "Bildet finnes ikke");
+  const key = photoKeyFromPath(new URL(c.req.url).pathname);
+  if (!key) throw notFound();
+  const access = await photoAccess(getDb(c.env.DB), key, async () => {
+    const token = readAccessCookie(c);
+    return token ? actorForAccessToken(c.env, token) : null;
+  });
+  if (!access) throw notFound();
+  const photo = await readPhoto(c.env.IMAGES, key, c.req.header("If-None-Match"));
+  if (!photo) throw notFound();
   const headers = new Headers();
-  headers.set("Cache-Control", `public, max-age=${IMAGE_CACHE_SECONDS}`);
-  headers.set("ETag", object.httpEtag);
+  // A photo only some viewers may see must not be kept by shared caches.
+  headers.set("Cache-Control", `${access === "public" ? "public" : "private"}, max-age=${IMAGE_CACHE_SECONDS}`);
+  if (access === "private") headers.set("Vary", "Cookie");
+  headers.set("ETag", photo.etag);
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Content-Type", object.httpMetadata?.contentType ?? "application/octet-stream");
-  if (!("body" in object) || !object.body) return new Response(null, { status: 304, headers });
-  return new Response(object.body, { headers });
+  headers.set("Content-Type", photo.contentType);
+  if (!photo.body) return new Response(null, { status: 304, headers });
+  return new Response(photo.body, { headers });
 });

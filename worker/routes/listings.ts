@@ -1,17 +1,13 @@
 import { Hono } from "hono";
-import { z } from "../../domain/schemas/zod";
-import { listingFormSchema } from "../../domain/schemas/listing";
+import { listingFormSchema, listingStatusSchema } from "../../domain/schemas/listing";
+import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
-import { enforceRateLimit } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { changeStatus, createListing, deleteListing, getListingDetail, resolveSlug, updateListing } from "../services/listings";
-
-const statusSchema = z.object({
-  status: z.enum(["active", "reserved", "sold", "given_away"], { error: "Ugyldig status" }),
-});
+import { enforceRateLimit } from "../services/rate-limit";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
@@ -25,16 +21,26 @@ export const listingRoutes = new Hono<AppEnv>()
   })
   .post("/", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);
-    await enforceRateLimit(c.env.DB, { scope: "listing:create", limit: 30, windowSeconds: 3600 }, actor.id);
-    return c.json(await createListing(getDb(c.env.DB), c.env.IMAGES, actor, c.req.valid("json")), 201);
+    const db = getDb(c.env.DB);
+    await enforceRateLimit(db, RATE_RULES.listingCreate, actor.id);
+    return c.json(await createListing(db, c.env.IMAGES, actor, c.req.valid("json")), 201);
   })
   .put("/:id", requireUser, validate("json", listingFormSchema), async (c) => {
-    return c.json(await updateListing(getDb(c.env.DB), c.env.IMAGES, actorOf(c), c.req.param("id"), c.req.valid("json")));
+    const actor = actorOf(c);
+    const db = getDb(c.env.DB);
+    await enforceRateLimit(db, RATE_RULES.listingEdit, actor.id);
+    return c.json(await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json")));
   })
-  .post("/:id/status", requireUser, validate("json", statusSchema), async (c) => {
-    return c.json(await changeStatus(getDb(c.env.DB), actorOf(c), c.req.param("id"), c.req.valid("json").status));
+  .post("/:id/status", requireUser, validate("json", listingStatusSchema), async (c) => {
+    const actor = actorOf(c);
+    const db = getDb(c.env.DB);
+    await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
+    return c.json(await changeStatus(db, actor, c.req.param("id"), c.req.valid("json").status));
   })
   .delete("/:id", requireUser, async (c) => {
-    await deleteListing(getDb(c.env.DB), actorOf(c), c.req.param("id"));
+    const actor = actorOf(c);
+    const db = getDb(c.env.DB);
+    await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
+    await deleteListing(db, actor, c.req.param("id"));
     return c.body(null, 204);
   });

@@ -1,22 +1,35 @@
 import { Hono } from "hono";
-import { profileUpdateSchema } from "../../domain/schemas/account";
-import type { AppEnv } from "../env";
+import { passwordConfirmationSchema, profileUpdateSchema } from "../../domain/schemas/account";
+import { RATE_RULES } from "../../domain/rate-limits";
+import type { Actor, AppEnv, Bindings } from "../env";
 import { clearSessionCookies } from "../lib/cookies";
+import { clientIp } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
-import { deleteAccount, exportUserData, getProfile, updateProfile } from "../services/account";
+import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "../services/account";
 import { getDb } from "../db/client";
 import { getOwnListing, ownListings, toListingCard } from "../services/listings";
+import { enforceRateLimits } from "../services/rate-limit";
+
+/** The password again, limited like sign-in guesses (per account first, then per address). */
+async function reauthenticate(env: Bindings, actor: Actor, address: string, password: string): Promise<void> {
+  const db = getDb(env.DB);
+  await enforceRateLimits(db, [
+    [RATE_RULES.reauthAccount, actor.id],
+    [RATE_RULES.reauthAddress, address],
+  ]);
+  await confirmPassword(db, actor.id, password);
+}
 
 /** The signed-in user's own profile and data. */
 export const meRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .get("/", async (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(await getProfile(c.env.DB, actorOf(c).id));
+    return c.json(await getProfile(getDb(c.env.DB), actorOf(c).id));
   })
   .patch("/profile", validate("json", profileUpdateSchema), async (c) => {
-    return c.json(await updateProfile(c.env.DB, actorOf(c).id, c.req.valid("json")));
+    return c.json(await updateProfile(getDb(c.env.DB), actorOf(c).id, c.req.valid("json")));
   })
   .get("/listings", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -26,13 +39,16 @@ export const meRoutes = new Hono<AppEnv>()
     const row = await getOwnListing(getDb(c.env.DB), c.req.param("id"), actorOf(c));
     return c.json({ ...toListingCard(row), description: row.description });
   })
-  .get("/export", async (c) => {
-    const data = await exportUserData(c.env.DB, actorOf(c).id);
+  // POST, not GET: the password travels in the body, never in a URL.
+  .post("/export", validate("json", passwordConfirmationSchema), async (c) => {
+    await reauthenticate(c.env, actorOf(c), clientIp(c), c.req.valid("json").password);
+    const data = await exportUserData(getDb(c.env.DB), actorOf(c).id);
     c.header("Cache-Control", "no-store");
     c.header("Content-Disposition", `attachment; filename="lekebytte-mine-data-${new Date().toISOString().slice(0, 10)}.json"`);
     return c.body(JSON.stringify(data, null, 2), 200, { "Content-Type": "application/json; charset=utf-8" });
   })
-  .delete("/", async (c) => {
+  .delete("/", validate("json", passwordConfirmationSchema), async (c) => {
+    await reauthenticate(c.env, actorOf(c), clientIp(c), c.req.valid("json").password);
     await deleteAccount(c.env, actorOf(c).id);
     clearSessionCookies(c);
     return c.body(null, 204);

@@ -1,17 +1,20 @@
 import { Hono } from "hono";
 import { newsletterSchema } from "../../domain/schemas/content";
+import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
+import { getDb } from "../db/client";
 import { clientIp } from "../lib/request";
-import { enforceRateLimits, RATE_RULES } from "../lib/rate-limit";
 import { validate } from "../lib/validate";
 import { subscribe } from "../services/newsletter";
+import { enforceRateLimits } from "../services/rate-limit";
 
 export const newsletterRoutes = new Hono<AppEnv>().post("/", validate("json", newsletterSchema), async (c) => {
   const body = c.req.valid("json");
-  await enforceRateLimits(c.env.DB, [
-    [RATE_RULES.newsletterIp, clientIp(c)],
-    [RATE_RULES.newsletterEmail, body.email],
+  const db = getDb(c.env.DB);
+  await enforceRateLimits(db, [
+    [RATE_RULES.newsletterAccount, body.email],
+    [RATE_RULES.newsletterAddress, clientIp(c)],
   ]);
-  await subscribe(c.env.DB, body);
+  await subscribe(db, body);
   return c.json({ ok: true }, 201);
 });

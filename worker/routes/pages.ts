@@ -1,10 +1,29 @@
 import { Hono } from "hono";
-import type { AppEnv, Bindings } from "../env";
+import { isLocal, type AppEnv, type Bindings } from "../env";
 import { isKnownRoute } from "../../domain/routes";
+import { contentSecurityPolicy, inlineScriptHashes } from "../lib/security-headers";
+import { preloadFor, withPreload } from "./preload";
 
-/** The SPA's index.html from the asset server. */
-export function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
-  return env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+/**
+ * Under `npm run dev` the Vite dev server serves its own modules (/@vite/client, /@react-refresh,
+ * /@fs/…) through the assets binding; they are not SPA routes. Vite defines import.meta.env there;
+ * the production bundle (wrangler's) does not.
+ */
+const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV === true;
+
+/**
+ * The SPA's index.html from the asset server. The production build has no inline scripts; Vite's
+ * dev server adds some, and then the shell carries a policy that allows exactly those (by hash).
+ */
+export async function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
+  const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+  if (!shell.ok) return shell;
+  const html = await shell.text();
+  const out = new Response(html, shell);
+  out.headers.delete("Content-Length");
+  const scriptHashes = await inlineScriptHashes(html);
+  if (scriptHashes.length) out.headers.set("Content-Security-Policy", contentSecurityPolicy({ origin: url.origin, scriptHashes }));
+  return out;
 }
 
 async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
@@ -27,6 +46,12 @@ export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise
  */
 export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
   const url = new URL(c.req.url);
-  if (/\.[a-z0-9]{1,8}$/i.test(url.pathname)) return c.env.ASSETS.fetch(c.req.raw);
-  return shellWithStatus(c.env, url, c.req.raw.headers, isKnownRoute(url.pathname) ? null : 404, c.req.method === "HEAD");
+  if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) return c.env.ASSETS.fetch(c.req.raw);
+  const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
+  const head = c.req.method === "HEAD";
+  if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
+  // The page's first-screen data goes into the shell (routes/preload.ts); it runs beside the shell fetch.
+  const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, url)]);
+  if (!shell.ok) return shell;
+  return withPreload(new HTMLRewriter(), preload).transform(shell);
 });

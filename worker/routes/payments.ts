@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { checkoutSchema, detailsQuerySchema, verifySchema } from "../../domain/payments";
 import type { AppEnv } from "../env";
 import { validate } from "../lib/validate";
+import { getDb } from "../db/client";
 import { actorOf, requireUser } from "../middleware/session";
 import { startCheckout } from "../services/payments/checkout";
 import { connectStripe, sellerStatus, stripeDashboardLink } from "../services/payments/connect";
@@ -20,8 +21,8 @@ export const paymentRoutes = new Hono<AppEnv>()
     return c.json(await verifyPayment(c.env, actorOf(c), session_id, payment_id));
   })
   .get("/details", validate("query", detailsQuerySchema), async (c) => c.json(await paymentDetails(c.env, actorOf(c), c.req.valid("query").session_id)))
-  .get("/purchases", async (c) => c.json(await tradeRecords(c.env, actorOf(c), "purchases")))
-  .get("/sales", async (c) => c.json(await tradeRecords(c.env, actorOf(c), "sales")))
+  .get("/purchases", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "purchases")))
+  .get("/sales", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "sales")))
   .get("/stripe/account", async (c) => c.json(await sellerStatus(c.env, actorOf(c))))
   // The spec's create-stripe-account-link: a url the browser navigates to.
   .post("/stripe/account-link", async (c) => c.json(await connectStripe(c.env, actorOf(c))))

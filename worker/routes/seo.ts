@@ -5,8 +5,19 @@ import { AppError } from "../lib/errors";
 import { getListingDetail, resolveSlug } from "../services/listings";
 import { jsonForScript } from "../lib/html";
 import { headTags, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
-import { sitemapResponse } from "../services/sitemap";
+import { readSitemap } from "../services/sitemap";
 import { fetchShell, notFoundPage } from "./pages";
+import { robotsRules } from "../../domain/routes";
+
+async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: string): Promise<Response> {
+  const sitemap = await readSitemap(env, origin, file);
+  if (!sitemap) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(sitemap.body, {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", ETag: sitemap.etag },
+  });
+}
+import { siteConfig } from "./config";
+import { listingImagePath, pageModules, withPreload } from "./preload";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -16,9 +27,9 @@ export const seoRoutes = new Hono<AppEnv>()
     let listing: PreloadedListing | null = null;
     if (id) {
       try {
-        // Visitors' view: the edge page is the same for everyone (and cacheable).
-        const detail = await getListingDetail(db, id, null);
-        if (detail.status === "active" || detail.status === "reserved") listing = detail;
+        // Visitors' view (only publicly visible listings): the edge page is the same for everyone
+        // (and cacheable).
+        listing = await getListingDetail(db, id, null);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
       }
@@ -28,7 +39,13 @@ export const seoRoutes = new Hono<AppEnv>()
 
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
     const page = await fetchShell(c.env, url, c.req.raw.headers);
-    const rewritten = new HTMLRewriter()
+    const firstKey = listing.images.find((k) => k.length > 0);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env) },
+      image: firstKey ? listingImagePath(firstKey) : undefined,
+      modules: await pageModules(c.env, url),
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })
       .on("head", {
@@ -48,25 +65,12 @@ export const seoRoutes = new Hono<AppEnv>()
   })
   .get("/robots.txt", (c) => {
     const origin = new URL(c.req.url).origin;
+    // The route table decides what is open (domain/routes.ts); query strings are never crawled.
+    const { allow, disallow } = robotsRules();
     const body = [
       "User-agent: *",
-      "Allow: /annonse/",
-      "Allow: /search",
-      "Allow: /om-oss",
-      "Allow: /kontakt",
-      "Allow: /personvern",
-      "Disallow: /messages",
-      "Disallow: /chat/",
-      "Disallow: /profile",
-      "Disallow: /min-profil",
-      "Disallow: /create-listing",
-      "Disallow: /edit-listing/",
-      "Disallow: /trade-offer/",
-      "Disallow: /trade-history",
-      "Disallow: /moderation",
-      "Disallow: /test-notifications",
-      "Disallow: /auth",
-      "Disallow: /listing/",
+      ...allow.map((prefix) => `Allow: ${prefix}`),
+      ...disallow.map((prefix) => `Disallow: ${prefix}`),
       "Disallow: /*?",
       "Crawl-delay: 1",
       "",

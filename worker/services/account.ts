@@ -1,6 +1,10 @@
+import { WRONG_PASSWORD_MESSAGE } from "../../domain/schemas/account";
 import type { Bindings } from "../env";
+import { getDb, type Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
+import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
+import { disconnectUser } from "./chat";
 
 export interface Profile {
   user_id: string;
@@ -12,8 +16,8 @@ export interface Profile {
   created_at: string;
 }
 
-export async function getProfile(db: D1Database, userId: string): Promise<Profile> {
-  const row = await db
+export async function getProfile(db: Db, userId: string): Promise<Profile> {
+  const row = await db.$client
     .prepare(
       `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, COALESCE(p.role, 'user') AS role,
               p.stripe_account_id, COALESCE(p.created_at, u.created_at) AS created_at
@@ -26,11 +30,11 @@ export async function getProfile(db: D1Database, userId: string): Promise<Profil
 }
 
 export async function updateProfile(
-  db: D1Database,
+  db: Db,
   userId: string,
   input: { display_name: string | null; postal_code: string | null },
 ): Promise<Profile> {
-  await db
+  await db.$client
     .prepare(
       `INSERT INTO profiles (user_id, display_name, postal_code, updated_at) VALUES (?1, ?2, ?3, ?4)
        ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3, updated_at = ?4`,
@@ -40,14 +44,28 @@ export async function updateProfile(
   return getProfile(db, userId);
 }
 
-async function all<T = Record<string, unknown>>(db: D1Database, sql: string, ...params: unknown[]): Promise<T[]> {
-  return (await db.prepare(sql).bind(...params).all<T>()).results;
+async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await db.$client.prepare(sql).bind(...params).all<T>()).results;
+}
+
+/**
+ * Deleting the account and downloading the data export ask for the password again
+ * (docs/decisions/019-password-confirmation.md), so a session left open on a shared computer is
+ * not enough to take everything. A wrong password is 400 (not 401: the session itself is fine).
+ */
+export async function confirmPassword(db: Db, userId: string, password: string): Promise<void> {
+  const row = await db.$client
+    .prepare("SELECT password_hash FROM users WHERE id = ?1 AND deleted_at IS NULL")
+    .bind(userId)
+    .first<{ password_hash: string }>();
+  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
+  if (!row || !ok) throw new AppError("INVALID_CREDENTIALS", WRONG_PASSWORD_MESSAGE, { password: WRONG_PASSWORD_MESSAGE });
 }
 
 /** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
-export async function exportUserData(db: D1Database, userId: string): Promise<Record<string, unknown>> {
+export async function exportUserData(db: Db, userId: string): Promise<Record<string, unknown>> {
   const profile = await getProfile(db, userId);
-  const account = await db.prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1").bind(userId).first();
+  const account = await db.$client.prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1").bind(userId).first();
   const [listings, favourites, conversations, messages, tradeOffers, tradeTransactions, payments, transactions, reports, newsletter, contact, sessions, moderation] =
     await Promise.all([
       all(db, "SELECT * FROM listings WHERE user_id = ?1 ORDER BY created_at", userId),
@@ -55,8 +73,8 @@ export async function exportUserData(db: D1Database, userId: string): Promise<Re
       all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
       all(
         db,
-        `SELECT m.id, m.conversation_id, m.sender_id, m.content, m.read_at, m.created_at FROM messages m
-         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.created_at`,
+        `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.conversation_id, m.seq`,
         userId,
       ),
       all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
@@ -92,10 +110,11 @@ export async function exportUserData(db: D1Database, userId: string): Promise<Re
 /**
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
- * party, shown from an anonymous sender ("Anonym").
+ * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); the user's open chat
+ * sockets are closed.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
-  const profile = await getProfile(env.DB, userId);
+  const profile = await getProfile(getDb(env.DB), userId);
   const now = nowIso();
   const db = env.DB;
   await db.batch([
@@ -122,4 +141,5 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  await disconnectUser(env, userId);
 }

@@ -1,11 +1,12 @@
 import type { ListingCard } from "../../domain/schemas/listing";
 import type { Db } from "../db/client";
+import { publicListingSql } from "../db/listing-visibility";
 import { AppError } from "../lib/errors";
 import { listingsByIds } from "./listings";
 
 export async function addFavourite(db: Db, userId: string, listingId: string): Promise<void> {
   const visible = await db.$client
-    .prepare("SELECT 1 FROM listings WHERE id = ?1 AND status IN ('active', 'reserved') AND is_hidden = 0")
+    .prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`)
     .bind(listingId)
     .first();
   if (!visible) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
@@ -25,10 +26,10 @@ export async function favouriteIds(db: Db, userId: string): Promise<string[]> {
 export async function favouriteListings(db: Db, userId: string): Promise<ListingCard[]> {
   const ids = await favouriteIds(db, userId);
   const visible = await db.$client
-    .prepare("SELECT id FROM listings WHERE id IN (SELECT listing_id FROM favourites WHERE user_id = ?1) AND is_hidden = 0")
+    .prepare(`SELECT id FROM listings WHERE id IN (SELECT listing_id FROM favourites WHERE user_id = ?1) AND ${publicListingSql()}`)
     .bind(userId)
     .all<{ id: string }>();
   const cards = await listingsByIds(db, visible.results.map((r) => r.id));
-  const byId = new Map(cards.filter((c) => c.status === "active" || c.status === "reserved").map((c) => [c.id, c]));
+  const byId = new Map(cards.map((c) => [c.id, c]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }

@@ -2,13 +2,14 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../domain/limits";
 import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
-import type { ListingStatus } from "../../domain/taxonomy";
+import { canOwnerMove, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
+import { isOwnPhotoKey } from "../../domain/photos";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
+import { listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
-import { ownsImageKey } from "./images";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 
 type ListingRow = typeof listings.$inferSelect;
@@ -34,17 +35,15 @@ export function toListingCard(row: ListingRow): ListingCard {
   };
 }
 
-const isPublic = and(eq(listings.status, "active"), eq(listings.isHidden, false));
-
 /** The home page's three sections in one D1 round trip (one batch). */
 export async function homeSections(db: Db): Promise<HomeSections> {
   const [newest, free, trade] = await db.batch([
-    db.select().from(listings).where(isPublic).orderBy(desc(listings.createdAt)).limit(HOME_NEWEST_COUNT),
-    db.select().from(listings).where(and(isPublic, eq(listings.isFree, true))).orderBy(desc(listings.createdAt)).limit(HOME_FREE_COUNT),
+    db.select().from(listings).where(listedListing).orderBy(desc(listings.createdAt)).limit(HOME_NEWEST_COUNT),
+    db.select().from(listings).where(and(listedListing, eq(listings.isFree, true))).orderBy(desc(listings.createdAt)).limit(HOME_FREE_COUNT),
     db
       .select()
       .from(listings)
-      .where(and(isPublic, eq(listings.isTradeOffer, true)))
+      .where(and(listedListing, eq(listings.isTradeOffer, true)))
       .orderBy(desc(listings.createdAt))
       .limit(HOME_TRADE_COUNT),
   ]);
@@ -62,7 +61,7 @@ const isStaff = (actor: Actor | null) => actor?.role === "moderator" || actor?.r
 /** Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and staff. */
 export function canView(row: ListingRow, actor: Actor | null): boolean {
   if (actor && (actor.id === row.userId || isStaff(actor))) return true;
-  return (row.status === "active" || row.status === "reserved") && !row.isHidden;
+  return isPublicListing({ status: row.status, is_hidden: row.isHidden });
 }
 
 async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
@@ -84,7 +83,7 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       .bind(row.userId, row.postalCode),
     d1
       .prepare(
-        `SELECT id FROM listings WHERE user_id = ?1 AND id <> ?2 AND status = 'active' AND is_hidden = 0
+        `SELECT id FROM listings WHERE user_id = ?1 AND id <> ?2 AND ${listedListingSql()}
          ORDER BY created_at DESC LIMIT ?3`,
       )
       .bind(row.userId, row.id, SELLER_OTHER_LISTINGS),
@@ -133,7 +132,7 @@ async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string):
 /** Every image must be the owner's own upload that exists in R2. */
 async function checkImages(bucket: R2Bucket, userId: string, keys: string[]): Promise<void> {
   for (const key of keys) {
-    if (!ownsImageKey(userId, key)) throw new AppError("VALIDATION", "Ugyldig bilde", { images: "Ugyldig bilde" });
+    if (!isOwnPhotoKey(userId, key)) throw new AppError("VALIDATION", "Ugyldig bilde", { images: "Ugyldig bilde" });
     const head = await bucket.head(key);
     if (!head) throw new AppError("VALIDATION", "Bildet finnes ikke lenger. Last det opp på nytt.", { images: "Bildet finnes ikke" });
   }
@@ -166,7 +165,7 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
   await checkImages(bucket, actor.id, images);
   const id = crypto.randomUUID();
   const now = nowIso();
-  const payment = paymentColumnsForCreate(await sellerCanTakePayments(db.$client, actor.id), form);
+  const payment = paymentColumnsForCreate(await sellerCanTakePayments(db, actor.id), form);
   await db.insert(listings).values({
     id,
     userId: actor.id,
@@ -198,7 +197,7 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
-  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db.$client, actor.id), form, row);
+  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row);
   await db
     .update(listings)
     .set({
@@ -219,19 +218,14 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
   await db.update(listings).set({ status: "deleted", updatedAt: nowIso() }).where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
 }
 
-/** Seller-driven lifecycle (DESIGN): active ⇄ reserved, either → sold | given_away, and back to active. */
-export const OWNER_TRANSITIONS: Record<ListingStatus, ListingStatus[]> = {
-  active: ["reserved", "sold", "given_away"],
-  reserved: ["active", "sold", "given_away"],
-  sold: ["active"],
-  given_away: ["active"],
-  traded: [],
-  deleted: [],
-};
-
-export async function changeStatus(db: Db, actor: Actor, id: string, to: ListingStatus): Promise<ListingCard> {
+/**
+ * A seller-driven status change (domain/listing-lifecycle.ts). The UPDATE only applies while the
+ * status is still the one just read, so of two competing changes exactly one wins; the other gets
+ * 409 and changes nothing.
+ */
+export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerStatus): Promise<ListingCard> {
   const row = await ownedRow(db, id, actor);
-  if (!OWNER_TRANSITIONS[row.status].includes(to)) {
+  if (!canOwnerMove(row.status, to)) {
     throw new AppError("CONFLICT", "Annonsen kan ikke få denne statusen nå.");
   }
   const updated = await db
@@ -247,7 +241,7 @@ export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> 
   const rows = await db
     .select()
     .from(listings)
-    .where(and(eq(listings.userId, actor.id), inArray(listings.status, ["active", "reserved", "sold", "given_away", "traded"])))
+    .where(and(eq(listings.userId, actor.id), inArray(listings.status, [...OWN_LIST_STATUSES])))
     .orderBy(desc(listings.createdAt));
   return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden }));
 }

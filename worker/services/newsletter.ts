@@ -1,11 +1,12 @@
+import type { Db } from "../db/client";
 import { AppError } from "../lib/errors";
 
 export async function subscribe(
-  db: D1Database,
+  db: Db,
   input: { email: string; name: string | null; signup_page?: string; variant?: string },
 ): Promise<void> {
   const metadata = JSON.stringify({ signup_page: input.signup_page ?? "/", variant: input.variant ?? "default" });
-  const result = await db
+  const result = await db.$client
     .prepare(
       `INSERT INTO newsletter_subscribers (id, email, name, source, metadata) VALUES (?1, ?2, ?3, 'website', ?4)
        ON CONFLICT (email) DO NOTHING`,

@@ -1,6 +1,7 @@
 import { ftsString as quote, searchTerms } from "../../domain/search";
 import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams, type SearchResult, type SearchRow } from "../../domain/schemas/search";
 import type { PricingMode, ListingStatus } from "../../domain/taxonomy";
+import type { Db } from "../db/client";
 
 interface Row {
   id: string;
@@ -184,11 +185,12 @@ function toSearchRow(r: Row): SearchRow {
 }
 
 /** All statements of a search go to D1 in one batch (one round trip). */
-export async function searchListings(db: D1Database, p: SearchParams): Promise<SearchResult> {
+export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
   const plan = buildSearchPlan(p);
-  const results = await db.batch([
-    ...plan.tiers.map((t) => db.prepare(t.sql).bind(...t.params)),
-    db.prepare(plan.count.sql).bind(...plan.count.params),
+  const d1 = db.$client;
+  const results = await d1.batch([
+    ...plan.tiers.map((t) => d1.prepare(t.sql).bind(...t.params)),
+    d1.prepare(plan.count.sql).bind(...plan.count.params),
   ]);
   const tierRows = results.slice(0, plan.tiers.length).map((r) => (r.results as Row[]).map(toSearchRow));
   const counted = (results[plan.tiers.length].results[0] as { n: number } | undefined)?.n ?? 0;

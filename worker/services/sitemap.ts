@@ -1,9 +1,12 @@
 import type { Bindings } from "../env";
+import { listedListingSql } from "../db/listing-visibility";
 import { escapeHtml } from "../lib/html";
+import { sitemapPaths } from "../../domain/routes";
 
-/** The open pages besides listings (spec: robots.txt's Allow list plus the home page). */
-export const OPEN_PAGES = ["/", "/search", "/om-oss", "/kontakt", "/personvern"];
+/** The open pages besides listings: the route table's indexed pages without parameters. */
+export const OPEN_PAGES = sitemapPaths();
 export const URLS_PER_SITEMAP = 50_000;
+/** Sitemaps live in the PRIVATE bucket, which the image route can never read. */
 const PREFIX = "sitemaps/";
 
 interface Entry {
@@ -32,7 +35,7 @@ export async function generateSitemap(env: Bindings, origin: string, perFile = U
   const pageSize = 10_000;
   for (let offset = 0; ; offset += pageSize) {
     const { results } = await env.DB.prepare(
-      "SELECT seo_slug, updated_at FROM listings WHERE status = 'active' AND is_hidden = 0 ORDER BY created_at, id LIMIT ?1 OFFSET ?2",
+      `SELECT seo_slug, updated_at FROM listings WHERE ${listedListingSql()} ORDER BY created_at, id LIMIT ?1 OFFSET ?2`,
     )
       .bind(pageSize, offset)
       .all<{ seo_slug: string; updated_at: string }>();
@@ -43,34 +46,36 @@ export async function generateSitemap(env: Bindings, origin: string, perFile = U
   const now = new Date().toISOString().slice(0, 10);
   const written: string[] = [];
   if (entries.length <= perFile) {
-    await env.IMAGES.put(`${PREFIX}sitemap.xml`, urlset(entries), meta);
+    await env.PRIVATE.put(`${PREFIX}sitemap.xml`, urlset(entries), meta);
     written.push("sitemap.xml");
   } else {
     const parts: string[] = [];
     for (let i = 0; i * perFile < entries.length; i++) {
       const name = `sitemap-${i + 1}.xml`;
-      await env.IMAGES.put(`${PREFIX}${name}`, urlset(entries.slice(i * perFile, (i + 1) * perFile)), meta);
+      await env.PRIVATE.put(`${PREFIX}${name}`, urlset(entries.slice(i * perFile, (i + 1) * perFile)), meta);
       parts.push(name);
     }
-    await env.IMAGES.put(`${PREFIX}sitemap.xml`, sitemapIndex(origin, parts, now), meta);
+    await env.PRIVATE.put(`${PREFIX}sitemap.xml`, sitemapIndex(origin, parts, now), meta);
     written.push("sitemap.xml", ...parts);
   }
   // Parts left over from a larger earlier run would be stale.
-  const listed = await env.IMAGES.list({ prefix: `${PREFIX}sitemap-` });
+  const listed = await env.PRIVATE.list({ prefix: `${PREFIX}sitemap-` });
   const stale = listed.objects.map((o) => o.key).filter((k) => !written.includes(k.slice(PREFIX.length)));
-  if (stale.length) await env.IMAGES.delete(stale);
+  if (stale.length) await env.PRIVATE.delete(stale);
   return { urls: entries.length, files: written };
 }
 
-/** Serve a sitemap file from R2, generating it first when it is missing. */
-export async function sitemapResponse(env: Bindings, origin: string, file: string): Promise<Response> {
-  let object = await env.IMAGES.get(`${PREFIX}${file}`);
+export interface StoredSitemap {
+  body: ReadableStream;
+  etag: string;
+}
+
+/** A sitemap file from R2 (generated first when sitemap.xml is missing), or null. */
+export async function readSitemap(env: Bindings, origin: string, file: string): Promise<StoredSitemap | null> {
+  let object = await env.PRIVATE.get(`${PREFIX}${file}`);
   if (!object && file === "sitemap.xml") {
     await generateSitemap(env, origin);
-    object = await env.IMAGES.get(`${PREFIX}${file}`);
+    object = await env.PRIVATE.get(`${PREFIX}${file}`);
   }
-  if (!object) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  return new Response(object.body, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", ETag: object.httpEtag },
-  });
+  return object ? { body: object.body, etag: object.httpEtag } : null;
 }

@@ -3,20 +3,17 @@
 // the Worker.
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { createListing, createUser, type ListingOverrides, type TestUser } from "../../factories";
-import { Client } from "./http";
+import { createListing, createUser, signedInClient, type ListingOverrides, type TestUser } from "../../factories";
+import type { Client } from "./http";
 
 export const SANDBOX = env.TEST_SANDBOX_URL;
-export const PASSWORD = "hemmelig123";
 
 const stripeAuth = { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" };
 
+/** A user with a session (minted, without the cost of a real sign-in). */
 export async function signedIn(overrides: Parameters<typeof createUser>[0] = {}): Promise<{ user: TestUser; client: Client }> {
-  const user = await createUser({ password: PASSWORD, ...overrides });
-  const client = new Client();
-  const res = await client.post("/api/auth/signin", { email: user.email, password: PASSWORD });
-  expect(res.status).toBe(200);
-  return { user, client };
+  const user = await createUser(overrides);
+  return { user, client: await signedInClient(user.id) };
 }
 
 /** An Express account at the sandbox that finished onboarding (as a person would on its page). */

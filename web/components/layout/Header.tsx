@@ -1,8 +1,8 @@
 import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
 import { lazy, Suspense, type FormEvent, type KeyboardEvent } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { cn } from "../../lib/cn";
-import { formatUnreadCount, useUnreadCount } from "../../lib/useUnreadCount";
+import { formatUnreadCount, useLiveInbox, useUnreadCount } from "../../lib/useUnreadCount";
 import { useSession } from "../../lib/useSession";
 import { buttonClasses } from "../ui/Button";
 import { iconButtonClasses } from "./iconButton";
@@ -17,7 +17,10 @@ export function Header() {
   const session = useSession();
   const signedIn = session.status === "signed-in";
   const unread = useUnreadCount(signedIn);
+  useLiveInbox(signedIn);
   const navigate = useNavigate();
+  // /search has its own text field at the top of the page: one search box there, not two.
+  const onSearchPage = useLocation().pathname.replace(/\/+$/, "") === "/search";
 
   const openSearch = () => navigate("/search");
   const onSearchSubmit = (event: FormEvent) => {
@@ -35,27 +38,31 @@ export function Header() {
 
   return (
     <header className="border-b border-stone-200 bg-white">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-3 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 md:gap-y-3 md:py-3">
         <Link to="/" className="order-1 flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
           <LogoMark className="size-9" />
           <span>Lekebytte</span>
         </Link>
 
         {/* Read-only: the box only opens the search page, where the real text field is. */}
-        <form role="search" onSubmit={onSearchSubmit} className="order-3 w-full md:order-2 md:w-auto md:flex-1">
-          <div className="relative">
-            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
-            <input
-              type="search"
-              readOnly
-              aria-label="Søk etter leker"
-              placeholder="Søk etter leker..."
-              onClick={openSearch}
-              onKeyDown={onSearchKeyDown}
-              className="block min-h-11 w-full cursor-pointer rounded-full border border-stone-500 bg-stone-50 pr-4 pl-10 text-base text-stone-900 placeholder:text-stone-600 hover:border-brand-700"
-            />
-          </div>
-        </form>
+        {onSearchPage ? (
+          <div className="hidden md:order-2 md:block md:flex-1" />
+        ) : (
+          <form role="search" onSubmit={onSearchSubmit} className="order-3 w-full md:order-2 md:w-auto md:flex-1">
+            <div className="relative">
+              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
+              <input
+                type="search"
+                readOnly
+                aria-label="Søk etter leker"
+                placeholder="Søk etter leker..."
+                onClick={openSearch}
+                onKeyDown={onSearchKeyDown}
+                className="block min-h-11 w-full cursor-pointer rounded-full border border-stone-500 bg-stone-50 pr-4 pl-10 text-base text-stone-900 placeholder:text-stone-600 hover:border-brand-700"
+              />
+            </div>
+          </form>
+        )}
 
         {/* Wraps rather than overflows on the narrowest phones. */}
         <nav aria-label="Snarveier" className="order-4 flex w-full flex-wrap items-center gap-1.5 sm:gap-2 md:order-3 md:w-auto">

@@ -1,16 +1,18 @@
 import { Suspense, useEffect } from "react";
-import { Outlet, useLocation, useNavigationType } from "react-router-dom";
+import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 import { signOutState } from "../../lib/signOutState";
+import { useScrollRestoration } from "../../lib/useScrollRestoration";
 import { useSessionKeepAlive } from "../../lib/useSessionKeepAlive";
+import { DeferredAnalytics } from "../../analytics/DeferredAnalytics";
 
 export function RootLayout() {
   useSessionKeepAlive();
   const location = useLocation();
-  useScrollToTop(location.key);
+  useScrollRestoration();
   // A sign-out's navigation has rendered its target: guards may redirect again.
   useEffect(() => signOutState.end(), [location.key]);
 
@@ -23,7 +25,11 @@ export function RootLayout() {
         Hopp til innhold
       </a>
       <Header />
-      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+      {/*
+        At least a screen tall: while a page's code or data loads the main area keeps its height, so
+        the footer never shows in the first screen and never jumps down when the page arrives.
+      */}
+      <main id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
         {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
         <ErrorBoundary key={location.pathname}>
           <Suspense fallback={<PageSpinner />}>
@@ -32,14 +38,7 @@ export function RootLayout() {
         </ErrorBoundary>
       </main>
       <Footer />
+      <DeferredAnalytics />
     </div>
   );
-}
-
-/** New pages start at the top; back and forward keep the browser's own scroll restoration. */
-function useScrollToTop(key: string): void {
-  const navigationType = useNavigationType();
-  useEffect(() => {
-    if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
-  }, [key, navigationType]);
 }

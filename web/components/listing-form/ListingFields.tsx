@@ -2,6 +2,7 @@
 // react-hook-form's context; the schema is domain's listingFormSchema (one rule, written once).
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 import { useFormContext, useWatch } from "react-hook-form";
+import { DESCRIPTION_MAX_LENGTH, TITLE_MAX_LENGTH } from "../../../domain/limits";
 import type { ListingFormInput } from "../../../domain/schemas/listing";
 import { AGE_RANGES, CATEGORIES, CONDITIONS } from "../../../domain/taxonomy";
 import { cn } from "../../lib/cn";
@@ -48,7 +49,7 @@ export function TitleField() {
       label="Tittel"
       placeholder="F.eks. Lego Duplo brannstasjon"
       autoComplete="off"
-      maxLength={120}
+      maxLength={TITLE_MAX_LENGTH}
       error={errors.title?.message}
       {...register("title")}
     />
@@ -68,7 +69,7 @@ export function DescriptionField() {
       <textarea
         id={id}
         rows={6}
-        maxLength={5000}
+        maxLength={DESCRIPTION_MAX_LENGTH}
         placeholder="Fortell om leken: hva følger med, hvor mye den er brukt, eventuelle feil."
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

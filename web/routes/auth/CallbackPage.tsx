@@ -21,8 +21,13 @@ function exchangeFailureReason(error: unknown): string {
  * /auth/callback: finishes sign-in from the confirmation e-mail's link. Exchanges the one-time
  * `code` for a session, then goes on to /min-profil (replacing this entry) after 400 ms.
  */
+const TITLES: Record<CallbackState["status"], string> = {
+  loading: "Logger inn",
+  ok: "Du er logget inn",
+  error: "Innloggingen mislyktes",
+};
+
 export function CallbackPage() {
-  useDocumentTitle("Logger inn");
   const [params] = useSearchParams();
   const errorDescription = params.get("error_description");
   const code = params.get("code");
@@ -35,6 +40,8 @@ export function CallbackPage() {
     if (!code) return { status: "error", reason: "Mangler kode i URL." };
     return { status: "loading" };
   });
+  // The tab says what happened, not "Logger inn" after the link has failed.
+  useDocumentTitle(TITLES[state.status]);
 
   useEffect(() => {
     if (errorDescription || !code) return;

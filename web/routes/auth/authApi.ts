@@ -1,17 +1,13 @@
-import { apiFetch, isApiError } from "../../api/client";
+import type { InferRequestType } from "hono/client";
+import { api, call, isApiError } from "../../api/client";
 import type { Session } from "../../api/session";
 import { resendSchema } from "../../../domain/schemas/account";
 import { toastError, toastSuccess } from "../../lib/toast";
 
-export interface SignUpBody {
-  display_name: string;
-  email: string;
-  password: string;
-  postal_code?: string;
-}
+export type SignUpBody = InferRequestType<typeof api.auth.signup.$post>["json"];
 
-export function signUp(body: SignUpBody): Promise<{ ok: true }> {
-  return apiFetch<{ ok: true }>("/api/auth/signup", { method: "POST", body });
+export function signUp(body: SignUpBody) {
+  return call(api.auth.signup.$post({ json: body }));
 }
 
 /**
@@ -25,7 +21,7 @@ export async function resendConfirmation(email: string): Promise<void> {
     return;
   }
   try {
-    await apiFetch<{ ok: true }>("/api/auth/resend", { method: "POST", body: parsed.data });
+    await call(api.auth.resend.$post({ json: parsed.data }));
     toastSuccess("Ny bekreftelses-epost sendt", "Sjekk innboksen (og spam).");
   } catch (error) {
     if (isApiError(error)) toastError("Kunne ikke sende e-post", error.message);
@@ -40,7 +36,7 @@ const exchanges = new Map<string, Promise<Session>>();
 export function exchangeCodeOnce(code: string): Promise<Session> {
   let pending = exchanges.get(code);
   if (!pending) {
-    pending = apiFetch<Session>("/api/auth/callback", { method: "POST", body: { code } });
+    pending = call(api.auth.callback.$post({ json: { code } }));
     exchanges.set(code, pending);
   }
   return pending;

@@ -2,8 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { FormProvider, useForm } from "react-hook-form";
-import { useNavigate } from "react-router-dom";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
+import { useLocation, useNavigate } from "react-router-dom";
 import { listingFormSchema, type ListingForm } from "../../../domain/schemas/listing";
 import { isApiError } from "../../api/client";
 import { createListing, deleteImagesQuietly, invalidateListingViews, uploadImage } from "../../api/listings";
@@ -23,8 +23,12 @@ import { selectPhotos, tooManyPhotosText } from "../../components/listing-form/p
 import { Button } from "../../components/ui/Button";
 import { prepareImageForUpload } from "../../lib/imageScale";
 import { toastError, toastSuccess } from "../../lib/toast";
+import { listingImageUrl } from "../../lib/images";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
 import { profileQuery } from "../profile/profileApi";
+import { DraftOffer } from "./DraftOffer";
+import { clearDraft, loadDraft, saveDraft, type ListingDraft } from "./listingDraft";
 import { ListingPreview } from "./ListingPreview";
 import { PhotoPicker, type ChosenPhoto } from "./PhotoPicker";
 
@@ -41,20 +45,43 @@ function messageOf(error: unknown): string {
   return isApiError(error) || error instanceof Error ? error.message : "Noe gikk galt. Prøv igjen.";
 }
 
+/** The step is part of the address (`?steg=2`), so every step is a history entry: Back goes one step back. */
+function stepOf(search: string): number {
+  const n = Number(new URLSearchParams(search).get("steg") ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= STEP_COUNT ? n : 1;
+}
+
+function stepSearch(step: number): string {
+  return step > 1 ? `?steg=${step}` : "";
+}
+
+interface WizardLocationState {
+  /** This entry was pushed by the wizard's own "Neste", so the previous entry is the previous step. */
+  wizardStep?: boolean;
+}
+
 let photoCounter = 0;
 
 /** /create-listing: the four-step wizard "Ny annonse" (spec part 1 §2, §4, §5, §8). */
 export function CreateListingPage() {
   useDocumentTitle("Ny annonse");
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
-  const [step, setStep] = useState(1);
+  const session = useSession();
+  const userId = session.user?.id ?? "";
+  const step = stepOf(location.search);
   const [photos, setPhotos] = useState<ChosenPhoto[]>([]);
   const [photoError, setPhotoError] = useState<string>();
   const [phase, setPhase] = useState<Phase>("idle");
+  // A draft from an earlier visit: offered before anything else, and not overwritten until answered.
+  const [offeredDraft, setOfferedDraft] = useState<ListingDraft | null>(() => (userId ? loadDraft(userId) : null));
   const busy = phase !== "idle";
   const headingRef = useRef<HTMLHeadingElement>(null);
   const stepChanged = useRef(false);
+  /** Uploads in flight, by photo id: each resolves to the key, or null when it failed. */
+  const uploads = useRef(new Map<string, Promise<string | null>>());
+  const uploadQueue = useRef<Promise<unknown>>(Promise.resolve());
 
   const form = useForm<ListingFormValues, unknown, ListingForm>({
     resolver: zodResolver(listingFormSchema),
@@ -71,17 +98,81 @@ export function CreateListingPage() {
   // Object URLs live as long as their photo; free the rest when the wizard closes.
   const photosRef = useRef(photos);
   photosRef.current = photos;
-  useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
+  useEffect(() => () => photosRef.current.forEach((p) => p.url.startsWith("blob:") && URL.revokeObjectURL(p.url)), []);
+
+  // Keep the draft on the device as the user goes (text, step and uploaded photos).
+  const watched = useWatch({ control: form.control });
+  useEffect(() => {
+    if (!userId || offeredDraft || phase === "publishing") return;
+    const { images: _images, ...values } = watched;
+    const uploaded = photos.flatMap((p) => (p.key ? [{ key: p.key, name: p.name }] : []));
+    saveDraft(userId, { values: values as ListingDraft["values"], photos: uploaded, step, savedAt: Date.now() });
+  }, [watched, photos, step, userId, offeredDraft, phase]);
+
+  // A step may only be shown when the ones before it are done (a reload, a link or Forward).
+  useEffect(() => {
+    if (offeredDraft) return;
+    const values = form.getValues();
+    const allowed =
+      photos.length === 0
+        ? 1
+        : (values.title ?? "").trim().length < 3
+          ? 2
+          : !values.category || !values.age_range || values.condition_rating == null
+            ? 3
+            : STEP_COUNT;
+    if (step > allowed) navigate({ search: stepSearch(allowed) }, { replace: true });
+  }, [step, photos.length, offeredDraft, form, navigate]);
 
   // A new step moves focus to its heading, so keyboard and screen-reader users start at the top.
   useEffect(() => {
     if (!stepChanged.current) return;
-    headingRef.current?.focus();
-    window.scrollTo({ top: 0 });
+    headingRef.current?.focus({ preventScroll: true });
   }, [step]);
   const goTo = (next: number) => {
     stepChanged.current = true;
-    setStep(next);
+    navigate({ search: stepSearch(next) }, { state: { wizardStep: true } satisfies WizardLocationState });
+  };
+  const back = () => {
+    if (step === 1) return navigate("/");
+    stepChanged.current = true;
+    // The browser's Back and this arrow do the same: one step back.
+    if ((location.state as WizardLocationState | null)?.wizardStep) navigate(-1);
+    else navigate({ search: stepSearch(step - 1) }, { replace: true });
+  };
+
+  const dropPhoto = (id: string) => {
+    setPhotos((current) => {
+      const gone = current.find((p) => p.id === id);
+      if (gone?.url.startsWith("blob:")) URL.revokeObjectURL(gone.url);
+      return current.filter((p) => p.id !== id);
+    });
+  };
+
+  /** Photos upload as soon as they are chosen, so a draft can keep them; one at a time, in order (phone networks). */
+  const upload = (photo: ChosenPhoto, file: File) => {
+    const done = uploadQueue.current.then(async () => {
+      try {
+        if (!photosRef.current.some((p) => p.id === photo.id)) return null;
+        const { key } = await uploadImage(await prepareImageForUpload(file));
+        if (!photosRef.current.some((p) => p.id === photo.id)) {
+          // Removed while it uploaded.
+          await deleteImagesQuietly([key]);
+          return null;
+        }
+        setPhotos((current) => current.map((p) => (p.id === photo.id ? { ...p, key } : p)));
+        return key;
+      } catch (error) {
+        const index = photosRef.current.findIndex((p) => p.id === photo.id);
+        toastError("Feil", `Feil ved opplasting av bilde ${index + 1}: ${messageOf(error)}`);
+        dropPhoto(photo.id);
+        return null;
+      } finally {
+        uploads.current.delete(photo.id);
+      }
+    });
+    uploadQueue.current = done;
+    uploads.current.set(photo.id, done);
   };
 
   const addPhotos = (files: File[]) => {
@@ -90,14 +181,28 @@ export function CreateListingPage() {
     if (roomLeft !== null) toastError("For mange bilder", tooManyPhotosText(roomLeft));
     if (accepted.length === 0) return;
     setPhotoError(undefined);
-    setPhotos((current) => [...current, ...accepted.map((file) => ({ id: `photo-${++photoCounter}`, file, url: URL.createObjectURL(file) }))]);
+    const added = accepted.map((file) => ({ photo: { id: `photo-${++photoCounter}`, name: file.name, url: URL.createObjectURL(file) }, file }));
+    setPhotos((current) => [...current, ...added.map((a) => a.photo)]);
+    // After the state update, so an upload that finishes at once finds its photo.
+    queueMicrotask(() => added.forEach(({ photo, file }) => upload(photo, file)));
   };
   const removePhoto = (id: string) => {
-    setPhotos((current) => {
-      const gone = current.find((p) => p.id === id);
-      if (gone) URL.revokeObjectURL(gone.url);
-      return current.filter((p) => p.id !== id);
-    });
+    const key = photos.find((p) => p.id === id)?.key;
+    dropPhoto(id);
+    if (key) void deleteImagesQuietly([key]);
+  };
+
+  const continueDraft = (draft: ListingDraft) => {
+    form.reset({ ...emptyListingForm(profilePostalCode ?? ""), ...draft.values });
+    setPhotos(draft.photos.map((p) => ({ id: `photo-${++photoCounter}`, name: p.name, url: listingImageUrl(p.key), key: p.key })));
+    setOfferedDraft(null);
+    navigate({ search: stepSearch(draft.step) }, { replace: true });
+  };
+  const discardDraft = (draft: ListingDraft) => {
+    void deleteImagesQuietly(draft.photos.map((p) => p.key));
+    clearDraft(userId);
+    setOfferedDraft(null);
+    if (step !== 1) navigate({ search: "" }, { replace: true });
   };
 
   const next = async () => {
@@ -113,39 +218,37 @@ export function CreateListingPage() {
     }
     goTo(step + 1);
   };
-  const back = () => (step > 1 ? goTo(step - 1) : navigate("/"));
 
   const publish = async (values: ListingForm) => {
-    if (photos.length === 0) {
+    const chosen = photosRef.current;
+    if (chosen.length === 0) {
       setPhotoError(NO_PHOTOS);
       toastError("Feil", NO_PHOTOS);
       goTo(1);
       return;
     }
-    setPhase("uploading");
-    const keys: string[] = [];
-    for (const [index, photo] of photos.entries()) {
-      try {
-        const image = await prepareImageForUpload(photo.file);
-        keys.push((await uploadImage(image)).key);
-      } catch (error) {
-        toastError("Feil", `Feil ved opplasting av bilde ${index + 1}: ${messageOf(error)}`);
-        await deleteImagesQuietly(keys);
+    let keys = chosen.map((p) => p.key ?? null);
+    if (keys.some((k) => k === null)) {
+      // Photos still on their way up: "Laster opp bilder..." until they are there.
+      setPhase("uploading");
+      keys = await Promise.all(chosen.map((p) => (p.key ? Promise.resolve(p.key) : (uploads.current.get(p.id) ?? Promise.resolve(null)))));
+      if (keys.some((k) => k === null)) {
         setPhase("idle");
         return;
       }
+      toastSuccess("Bilder lastet opp");
     }
-    toastSuccess("Bilder lastet opp");
     setPhase("publishing");
     try {
-      await createListing({ ...values, images: keys });
+      await createListing({ ...values, images: keys as string[] });
     } catch (error) {
+      // The photos stay uploaded and in the draft: the user can try again.
       console.warn("Publishing the listing failed", error);
       toastError("Feil", "Kunne ikke publisere annonsen. Prøv igjen.");
-      await deleteImagesQuietly(keys);
       setPhase("idle");
       return;
     }
+    clearDraft(userId);
     void invalidateListingViews(queryClient);
     toastSuccess("Suksess!", "Annonsen din er publisert");
     navigate("/");
@@ -158,6 +261,8 @@ export function CreateListingPage() {
     if (step < STEP_COUNT) void next();
     else void form.handleSubmit(publish)(event);
   };
+
+  if (offeredDraft) return <DraftOffer draft={offeredDraft} onContinue={() => continueDraft(offeredDraft)} onDiscard={() => discardDraft(offeredDraft)} />;
 
   const submitLabel = phase === "uploading" ? "Laster opp bilder..." : phase === "publishing" ? "Publiserer annonse..." : "Publiser annonse";
 

@@ -24,7 +24,7 @@ export function ListingPreview({ photo }: { photo?: string }) {
       <h3 id="preview-heading" className="mb-2 text-base font-semibold text-stone-800">
         Forhåndsvisning
       </h3>
-      <div className="max-w-xs overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
+      <div className="w-full overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm">
         <div className="relative aspect-[4/3] bg-stone-100">
           <img src={photo ?? PLACEHOLDER_IMAGE} alt="" className="size-full object-cover" />
           <div className="absolute top-2 left-2 flex flex-wrap gap-1">

@@ -1,9 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { useNavigate, useParams } from "react-router-dom";
 import { MAX_IMAGES_PER_LISTING } from "../../../domain/limits";
 import { listingFormSchema, type ListingForm } from "../../../domain/schemas/listing";
 import { isApiError } from "../../api/client";
@@ -27,6 +26,7 @@ import {
   type ListingFormValues,
 } from "../../components/listing-form/ListingFields";
 import { PaymentFields } from "../../components/listing-form/PaymentFields";
+import { BackLink } from "../../components/BackLink";
 import { tooManyPhotosText } from "../../components/listing-form/photoFiles";
 import { Button } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
@@ -190,13 +190,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
   return (
     <div className="mx-auto max-w-2xl px-4 py-4 sm:py-8">
       <div className="flex items-center gap-2">
-        <Link
-          to="/profile"
-          aria-label="Tilbake til profilen"
-          className="-ml-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100"
-        >
-          <ArrowLeft aria-hidden="true" className="size-6" />
-        </Link>
+        <BackLink to="/profile" label="Tilbake til profilen" className="-ml-2" />
         <h1 className="text-2xl font-extrabold tracking-tight text-stone-900">Rediger annonse</h1>
       </div>
 

@@ -1,17 +1,15 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { Heart } from "lucide-react";
-import { Link } from "react-router-dom";
-import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
-import { apiFetch } from "../../api/client";
+import { api, call } from "../../api/client";
 import { ListingCard } from "../../components/ListingCard";
-import { buttonClasses } from "../../components/ui/Button";
+import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 
 export const favouritesQuery = () =>
   queryOptions({
     queryKey: ["favourites", "list"] as const,
-    queryFn: ({ signal }) => apiFetch<ListingCardData[]>("/api/favourites", { signal }),
+    queryFn: ({ signal }) => call(api.favourites.$get(undefined, { init: { signal } })),
   });
 
 /** /favoritter: the signed-in user's favourited listings (login required by the router). */
@@ -25,20 +23,13 @@ export function FavouritesPage() {
       {isPending ? (
         <Spinner label="Laster favoritter..." className="py-12" />
       ) : error ? (
-        <div className="mt-6 space-y-3">
-          <p className="text-stone-700">Kunne ikke hente favoritter. {error.message}</p>
-          <button type="button" className={buttonClasses("secondary", "sm")} onClick={() => void refetch()} disabled={isRefetching}>
-            Prøv igjen
-          </button>
-        </div>
+        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching}>
+          Kunne ikke hente favoritter. {error.message}
+        </ListLoadFailed>
       ) : data.length === 0 ? (
-        <div className="mt-6 flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white p-8 text-center">
-          <Heart aria-hidden="true" className="size-8 text-stone-500" />
+        <EmptyListFindToys icon={Heart}>
           <p className="mt-3 text-stone-700">Du har ingen favoritter ennå.</p>
-          <Link to="/search" className={buttonClasses("secondary", "sm", "mt-4")}>
-            Finn leker
-          </Link>
-        </div>
+        </EmptyListFindToys>
       ) : (
         <ul className="mt-4 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4">
           {data.map((listing) => (

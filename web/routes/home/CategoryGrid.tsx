@@ -11,26 +11,30 @@ const ICONS: Partial<Record<CategoryKey, LucideIcon>> = {
   dukker: PersonStanding,
 };
 
-/** The six home categories; unlike the prototype each opens search filtered by it (DESIGN). */
+/**
+ * The six home categories; unlike the prototype each opens search filtered by it (DESIGN). On a
+ * phone they are one row of chips that scrolls sideways, so the listings start in the first screen;
+ * from `sm` up, a grid of tiles.
+ */
 export function CategoryGrid() {
   return (
     <section aria-labelledby="categories-heading">
-      <h2 id="categories-heading" className="text-xl font-bold text-stone-900">
+      <h2 id="categories-heading" className="sr-only text-xl font-bold text-stone-900 sm:not-sr-only">
         Kategorier
       </h2>
-      <ul className="mt-3 grid grid-cols-3 gap-3 sm:grid-cols-6">
+      <ul className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:mt-3 sm:grid sm:grid-cols-6 sm:gap-3 sm:overflow-visible sm:px-0 sm:pb-0">
         {HOME_CATEGORIES.map((key) => {
           const Icon = ICONS[key] ?? ToyBrick;
           return (
-            <li key={key}>
+            <li key={key} className="shrink-0">
               <Link
                 to={`/search?categories=${encodeURIComponent(key)}`}
-                className="flex h-full flex-col items-center gap-2 rounded-2xl border border-stone-200 bg-white px-2 py-4 text-center shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50"
+                className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
               >
-                <span aria-hidden="true" className="flex size-12 items-center justify-center rounded-full bg-accent-100 text-accent-900">
-                  <Icon className="size-6" />
+                <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12">
+                  <Icon className="size-5 sm:size-6" />
                 </span>
-                <span className="text-sm font-semibold text-stone-900">{categoryLabel(key)}</span>
+                <span className="text-sm font-semibold whitespace-nowrap text-stone-900">{categoryLabel(key)}</span>
               </Link>
             </li>
           );

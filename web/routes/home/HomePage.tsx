@@ -2,9 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { PackagePlus } from "lucide-react";
 import { useEffect } from "react";
 import { Link } from "react-router-dom";
+import { HOME_NEWEST_COUNT } from "../../../domain/limits";
 import { homeQuery } from "../../api/queries";
 import { buttonClasses } from "../../components/ui/Button";
-import { Spinner } from "../../components/ui/Spinner";
+import { Button } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { CategoryGrid } from "./CategoryGrid";
@@ -18,7 +19,8 @@ export function HomePage() {
   // While the session loads, /create-listing itself sends a visitor on to /auth.
   const createTo = session.status === "signed-out" ? "/auth" : "/create-listing";
 
-  // Spec part 1 §8: home listing fetch failures are only logged; the page shows the empty state.
+  // Spec part 1 §8: home listing fetch failures are logged; the page says so instead of claiming
+  // the marketplace is empty, and offers a retry.
   useEffect(() => {
     if (home.error) console.error("Home listings fetch failed", home.error);
   }, [home.error]);
@@ -28,17 +30,23 @@ export function HomePage() {
   const trade = home.data?.trade ?? [];
 
   return (
-    <div className="mx-auto max-w-6xl space-y-10 px-4 py-6 sm:py-8">
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-4 sm:space-y-10 sm:py-8">
       <div>
-        <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Kjøp, selg, gi bort og bytt brukte leker</h1>
-        <p className="mt-2 text-stone-700">Gi lekene et nytt hjem – hos en familie i nærheten.</p>
+        <h1 className="text-xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Kjøp, selg, gi bort og bytt brukte leker</h1>
+        <p className="mt-2 hidden text-stone-700 sm:block">Gi lekene et nytt hjem – hos en familie i nærheten.</p>
       </div>
 
       <CategoryGrid />
 
-      {home.isPending ? (
-        <section aria-label="Annonser">
-          <Spinner label="Laster annonser..." className="py-12" />
+      {home.isError && !home.data ? (
+        <section aria-labelledby="home-error-heading" className="rounded-2xl border border-dashed border-stone-300 bg-white p-6 text-center">
+          <h2 id="home-error-heading" className="text-lg font-semibold text-stone-900">
+            Kunne ikke hente annonser
+          </h2>
+          <p className="mt-1 text-stone-700">Noe gikk galt da vi hentet annonsene. Sjekk nettforbindelsen og prøv igjen.</p>
+          <Button variant="secondary" className="mt-4" disabled={home.isFetching} onClick={() => void home.refetch()}>
+            {home.isFetching ? "Prøver igjen..." : "Prøv igjen"}
+          </Button>
         </section>
       ) : (
         <>
@@ -46,6 +54,8 @@ export function HomePage() {
             title="Nyeste annonser"
             listings={newest}
             seeAllTo="/search"
+            priorityCount={2}
+            loading={home.isPending ? { count: HOME_NEWEST_COUNT, label: "Laster annonser..." } : undefined}
             empty={
               <p className="mt-3 rounded-2xl border border-dashed border-stone-300 bg-white p-6 text-center text-stone-700">
                 Ingen annonser ennå. Vær den første til å legge ut en leke!

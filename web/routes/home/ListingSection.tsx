@@ -3,6 +3,7 @@ import { useId, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
 import { ListingCard } from "../../components/ListingCard";
+import { ListingCardSkeleton } from "../../components/ListingCardSkeleton";
 import { cn } from "../../lib/cn";
 
 export interface ListingSectionProps {
@@ -13,10 +14,15 @@ export interface ListingSectionProps {
   /** Shown instead of the grid when there are no listings. */
   empty?: ReactNode;
   columns?: 3 | 4;
+  /** While loading: this many skeleton cards of the final size, and the loading text for screen readers. */
+  loading?: { count: number; label: string };
+  /** Cards whose photos load first (the first screen's first row). */
+  priorityCount?: number;
 }
 
-export function ListingSection({ title, listings, seeAllTo, empty, columns = 3 }: ListingSectionProps) {
+export function ListingSection({ title, listings, seeAllTo, empty, columns = 3, loading, priorityCount = 0 }: ListingSectionProps) {
   const headingId = useId();
+  const gridClasses = cn("mt-3 grid grid-cols-2 gap-3 sm:gap-4", columns === 4 ? "md:grid-cols-4" : "md:grid-cols-3");
   return (
     <section aria-labelledby={headingId}>
       <div className="flex items-baseline justify-between gap-3">
@@ -34,14 +40,25 @@ export function ListingSection({ title, listings, seeAllTo, empty, columns = 3 }
           </Link>
         ) : null}
       </div>
-      {listings.length === 0 ? (
+      {loading ? (
+        <>
+          <p role="status" className="sr-only">
+            {loading.label}
+          </p>
+          <div className={gridClasses}>
+            {Array.from({ length: loading.count }, (_, i) => (
+              <ListingCardSkeleton key={i} />
+            ))}
+          </div>
+        </>
+      ) : listings.length === 0 ? (
         empty
       ) : (
-        <ul className={cn("mt-3 grid grid-cols-2 gap-3 sm:gap-4", columns === 4 ? "md:grid-cols-4" : "md:grid-cols-3")}>
-          {listings.map((listing) => (
+        <ul className={gridClasses}>
+          {listings.map((listing, index) => (
             <li key={listing.id} className="flex">
               <div className="flex w-full flex-col [&>article]:flex-1">
-                <ListingCard listing={listing} />
+                <ListingCard listing={listing} priority={index < priorityCount} />
               </div>
             </li>
           ))}

@@ -1,7 +1,7 @@
 import { Mail } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useLocation } from "react-router-dom";
-import { apiFetch, isApiError } from "../../api/client";
+import { api, call, isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
@@ -44,7 +44,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
         return;
       }
       setEmailError(null);
-      await apiFetch<unknown>("/api/newsletter", { method: "POST", body: parsed.data });
+      await call(api.newsletter.$post({ json: parsed.data }));
       toastSuccess("Takk for påmeldingen!", "Du er nå påmeldt vårt nyhetsbrev");
       setEmail("");
       setName("");

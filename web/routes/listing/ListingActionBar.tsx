@@ -2,31 +2,55 @@ import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
+import { onlineMethodsFor } from "../../../domain/payments";
+import { isApiError } from "../../api/client";
+import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
+import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 
+const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
 // The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
 const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
 export interface ListingActionBarProps {
   listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
   isOwner: boolean;
+  className?: string;
+}
+
+/**
+ * On a phone the bar sticks to the bottom of the screen while the whole listing scrolls past, and
+ * ends up after the seller's other listings (ListingView puts it last); from `md` on it sits in
+ * the details column. The owner gets owner tools in it instead.
+ */
+const barClasses =
+  "sticky bottom-0 z-20 space-y-2 border-t border-stone-200 bg-white/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mt-6 md:border-0 md:bg-transparent md:px-0 md:pb-0 md:backdrop-blur-none";
+
+/** The line under the buy button: how this listing can be paid (the chooser offers the same). */
+function buyNote(listing: Pick<ListingPage, "payment_enabled" | "pricing_mode">): string {
+  const online = onlineMethodsFor(listing);
+  if (online.length === 2) return "Trygg betaling med Vipps eller Stripe";
+  if (online[0] === "card") return "Trygg betaling med kort (Stripe)";
+  if (online[0] === "vipps") return "Trygg betaling med Vipps";
+  return "Kontant eller bankoverføring etter avtale med selgeren";
 }
 
 /**
  * The bottom bar (spec part 2 "Listing detail", §5; DESIGN "Payments"): buy for every non-owner on
  * non-free active listings, "Foreslå bytte" when trades are allowed, "Send melding".
  */
-export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
+export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
+  const [starting, setStarting] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
-  const showBuy = !isOwner && !listing.is_free && active;
+  const showBuy = !listing.is_free && active;
   const showTrade = listing.is_trade_offer && active;
 
   const loginRequired = (description: string) => {
@@ -47,26 +71,47 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
   const proposeTrade = () => {
     if (loading) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte");
-    if (isOwner) return toastError("Feil", "Du kan ikke foreslå bytte på din egen annonse");
     navigate(`/trade-offer/${listing.id}`);
   };
 
-  const sendMessage = () => {
-    if (loading) return;
+  const sendMessage = async () => {
+    if (loading || starting) return;
     if (!signedIn) return loginRequired("Du må være logget inn for å sende melding");
-    if (isOwner) return toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
-    // The conversation with the seller starts here once messaging is built; until then, the inbox.
-    navigate("/messages");
+    // The one conversation for this listing, buyer and seller: new, or the one from before. The
+    // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
+    setStarting(true);
+    try {
+      const { id } = await startConversation(listing.id);
+      navigate(`/chat/${id}`);
+    } catch (error) {
+      if (isApiError(error) && error.status === 403) toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
+      else toastError("Feil", "Kunne ikke starte samtale");
+      setStarting(false);
+    }
   };
 
+  if (isOwner) {
+    return (
+      <div className={cn(barClasses, className)}>
+        <Suspense fallback={<div className="min-h-11" />}>
+          <OwnerTools listing={listing} />
+        </Suspense>
+      </div>
+    );
+  }
+
   return (
-    <div className="sticky bottom-0 z-20 -mx-4 mt-6 space-y-2 border-t border-stone-200 bg-white/95 px-4 py-3 backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:px-0 md:backdrop-blur-none">
+    <div className={cn(barClasses, className)}>
       {showBuy ? (
         <div>
           <Button size="lg" className="w-full text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
-            Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
+            {/* The spec's label is the button's name; on screen it is one line, the rest below it. */}
+            <span className="whitespace-nowrap">
+              Kjøp nå <span className="sr-only">med trygg betaling (Vipps/Stripe)</span> - {formatPrice(listing.price, false)}
+            </span>
           </Button>
+          <p className="mt-1 text-center text-sm text-stone-700">{buyNote(listing)}</p>
           {choosing ? (
             <Suspense fallback={null}>
               <PaymentChooser listing={listing} open={choosing} onOpenChange={setChoosing} />
@@ -76,12 +121,20 @@ export function ListingActionBar({ listing, isOwner }: ListingActionBarProps) {
       ) : null}
       <div className="flex gap-2">
         {showTrade ? (
-          <Button variant="accent" className="flex-1" onClick={proposeTrade}>
+          <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
             <ArrowLeftRight aria-hidden="true" className="size-5" />
             Foreslå bytte
           </Button>
         ) : null}
-        <Button variant="secondary" className="flex-1" onClick={sendMessage}>
+        <Button
+          variant="secondary"
+          className="flex-1"
+          onClick={() => void sendMessage()}
+          disabled={starting}
+          aria-busy={starting || undefined}
+          data-analytics="message_click"
+          data-analytics-listing={listing.id}
+        >
           <MessageCircle aria-hidden="true" className="size-5" />
           Send melding
         </Button>

@@ -1,18 +1,20 @@
-import { ArrowLeft, Heart, Pencil, Share2, UserRound } from "lucide-react";
+import { ArrowLeft, Heart, Share2 } from "lucide-react";
 import { useId } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
 import { ListingCard } from "../../components/ListingCard";
+import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
-import { buttonClasses } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { useFavourite } from "../../lib/favourites";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { useSession } from "../../lib/useSession";
+import { isModerator, useSession } from "../../lib/useSession";
+import { useListingViewTracking } from "../../analytics/useListingViewTracking";
+import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingActionBar } from "./ListingActionBar";
 
@@ -46,10 +48,11 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const navigate = useNavigate();
   const favourite = useFavourite(listing.id);
   const isOwner = session.status === "signed-in" && session.user.id === listing.user_id;
+  // Visitors' views are counted (with their consent); the owner's own are not (docs/decisions/036).
+  useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
-  const sellerHeadingId = useId();
   const moreHeadingId = useId();
 
   const goBack = () => {
@@ -77,18 +80,14 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   };
 
   return (
-    <div className="mx-auto max-w-5xl pb-4 sm:px-4 sm:py-6">
-      <div className="flex items-center gap-1 px-2 py-1 sm:px-0">
+    // A column on phones with the action bar last (it sticks to the bottom of the screen until the
+    // page ends); from `md` a grid: photos on the left, details and the action bar on the right.
+    <div className="mx-auto flex max-w-5xl flex-col sm:px-4 sm:pt-6 md:grid md:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] md:gap-x-8 md:pb-6">
+      <div className="flex items-center gap-1 px-2 py-1 sm:px-0 md:col-span-2">
         <button type="button" onClick={goBack} aria-label="Tilbake" className={iconButton}>
           <ArrowLeft aria-hidden="true" className="size-6" />
         </button>
         <div className="ml-auto flex items-center gap-1">
-          {isOwner ? (
-            <Link to={`/edit-listing/${listing.id}`} className={buttonClasses("secondary", "sm", "mr-1")}>
-              <Pencil aria-hidden="true" className="size-4" />
-              Rediger
-            </Link>
-          ) : null}
           <button
             type="button"
             onClick={favourite.toggle}
@@ -104,77 +103,73 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         </div>
       </div>
 
-      <div className="md:grid md:grid-cols-[minmax(0,7fr)_minmax(0,5fr)] md:gap-8">
-        <div className="md:sticky md:top-4 md:self-start">
-          <ImageCarousel images={listing.images} title={listing.title} />
-        </div>
-
-        <div className="px-4 pt-4 md:px-0 md:pt-0">
-          {privateStatus ? (
-            <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
-              Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
-            </p>
-          ) : null}
-          <div className="flex flex-wrap gap-1.5">
-            {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
-            {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
-            {listing.status === "reserved" ? <span className={statusBadge}>Reservert</span> : null}
-            {privateStatus ? <span className={statusBadge}>{privateStatus}</span> : null}
-          </div>
-          <p className={cn("mt-2 text-3xl font-extrabold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
-            {formatPrice(listing.price, listing.is_free)}
-          </p>
-          <h1 className="mt-1 text-2xl leading-tight font-bold break-words text-stone-900">{listing.title}</h1>
-
-          <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-stone-800">
-            <dt className="font-medium text-stone-600">Tilstand</dt>
-            <dd>
-              {condition ? (
-                <span className="inline-flex rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-900">
-                  {condition.label} – {condition.description}
-                </span>
-              ) : null}
-            </dd>
-            <dt className="font-medium text-stone-600">Alder</dt>
-            <dd>{listing.age_range}</dd>
-            <dt className="font-medium text-stone-600">Kategori</dt>
-            <dd>{categoryLabel(listing.category)}</dd>
-            <dt className="font-medium text-stone-600">Sted</dt>
-            <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
-            <dt className="font-medium text-stone-600">Lagt ut</dt>
-            <dd>
-              <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now)}</time>
-            </dd>
-          </dl>
-
-          {listing.description ? (
-            <section className="mt-6" aria-labelledby="description-heading">
-              <h2 id="description-heading" className="text-lg font-bold text-stone-900">
-                Beskrivelse
-              </h2>
-              <p className="mt-2 break-words whitespace-pre-line text-stone-800">{listing.description}</p>
-            </section>
-          ) : null}
-
-          <section aria-labelledby={sellerHeadingId} className="mt-6 flex items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
-            <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800">
-              <UserRound className="size-6" />
-            </div>
-            <div className="min-w-0">
-              <h2 id={sellerHeadingId} className="text-sm font-medium text-stone-600">
-                Selger
-              </h2>
-              <p className="truncate font-semibold text-stone-900">{sellerName}</p>
-              <p className="text-sm text-stone-700">Medlem siden {formatDate(listing.seller.created_at)}</p>
-            </div>
-          </section>
-
-          <ListingActionBar listing={listing} isOwner={isOwner} />
-        </div>
+      <div className="md:sticky md:top-4 md:row-span-2 md:self-start">
+        <ImageCarousel images={listing.images} title={listing.title} />
       </div>
 
+      <div className="px-4 pt-4 md:px-0 md:pt-0">
+        {privateStatus ? (
+          <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
+            Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-1.5">
+          {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
+          {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+          {listing.status === "reserved" ? <span className={statusBadge}>Reservert</span> : null}
+          {privateStatus ? <span className={statusBadge}>{privateStatus}</span> : null}
+        </div>
+        <p className={cn("mt-2 text-3xl font-extrabold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
+          {formatPrice(listing.price, listing.is_free)}
+        </p>
+        <h1 className="mt-1 text-2xl leading-tight font-bold break-words text-stone-900">{listing.title}</h1>
+
+        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-stone-800">
+          <dt className="font-medium text-stone-600">Tilstand</dt>
+          <dd>
+            {condition ? (
+              <span className="inline-flex rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-900">
+                {condition.label} – {condition.description}
+              </span>
+            ) : null}
+          </dd>
+          <dt className="font-medium text-stone-600">Alder</dt>
+          <dd>{listing.age_range}</dd>
+          <dt className="font-medium text-stone-600">Kategori</dt>
+          <dd>{categoryLabel(listing.category)}</dd>
+          <dt className="font-medium text-stone-600">Sted</dt>
+          <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
+          <dt className="font-medium text-stone-600">Lagt ut</dt>
+          <dd>
+            <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now)}</time>
+          </dd>
+        </dl>
+
+        {listing.description ? (
+          <section className="mt-6" aria-labelledby="description-heading">
+            <h2 id="description-heading" className="text-lg font-bold text-stone-900">
+              Beskrivelse
+            </h2>
+            <p className="mt-2 break-words whitespace-pre-line text-stone-800">{listing.description}</p>
+          </section>
+        ) : null}
+
+        <SellerCard name={sellerName} className="mt-6">
+          Medlem siden {formatDate(listing.seller.created_at)}
+        </SellerCard>
+
+        {isOwner || isModerator(session.user) ? (
+          <div className="mt-6">
+            <LazyListingStats listingId={listing.id} />
+          </div>
+        ) : null}
+      </div>
+
+      {/* The bar itself is the column's child: a sticky element only sticks inside its parent. */}
+      <ListingActionBar listing={listing} isOwner={isOwner} className="order-last md:order-none md:col-start-2" />
+
       {listing.more_from_seller.length > 0 ? (
-        <section aria-labelledby={moreHeadingId} className="mt-10 px-4 sm:px-0">
+        <section aria-labelledby={moreHeadingId} className="mt-10 px-4 pb-6 sm:px-0 md:col-span-2">
           <h2 id={moreHeadingId} className="text-xl font-bold text-stone-900">
             Flere annonser fra {sellerName}
           </h2>

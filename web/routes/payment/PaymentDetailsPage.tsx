@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { CircleAlert, UserRound } from "lucide-react";
-import { lazy, Suspense, useEffect, useId } from "react";
+import { CircleAlert } from "lucide-react";
+import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS, shortTransactionId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
 import { paymentDetailsQuery } from "../../api/payments";
+import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
@@ -42,7 +43,6 @@ export function PaymentDetailsPage() {
 
 function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean }) {
   const openConversation = useOpenConversation();
-  const sellerHeading = useId();
   const { data, error } = useQuery({ ...paymentDetailsQuery(sessionId), retry: false });
 
   useEffect(() => {
@@ -93,18 +93,7 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
         </dl>
       </article>
 
-      <section aria-labelledby={sellerHeading} className="flex items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
-        <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800">
-          <UserRound className="size-6" />
-        </div>
-        <div className="min-w-0">
-          <h2 id={sellerHeading} className="text-sm font-medium text-stone-600">
-            {PAYMENT_TEXTS.seller}
-          </h2>
-          <p className="truncate font-semibold text-stone-900">{sellerName}</p>
-          <p className="text-sm text-stone-700">{PAYMENT_TEXTS.sellerNotified}</p>
-        </div>
-      </section>
+      <SellerCard name={sellerName}>{PAYMENT_TEXTS.sellerNotified}</SellerCard>
 
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button className="flex-1" onClick={contact} disabled={!signedIn}>

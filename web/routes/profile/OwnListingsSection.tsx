@@ -1,4 +1,3 @@
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Plus, Trash2 } from "lucide-react";
@@ -6,6 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { Link } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
+import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import {
   deleteListing,
@@ -13,24 +13,15 @@ import {
   listingKeys,
   ownListingsQuery,
   setListingStatus,
-  type OwnerStatus,
 } from "../../api/listings";
 import { isApiError } from "../../api/client";
+import { DeleteListingDialog } from "../../components/DeleteListingDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 import { toastError, toastSuccess } from "../../lib/toast";
-
-/** What the seller may change a listing to (the Worker's OWNER_TRANSITIONS; DESIGN "Listing lifecycle"). */
-export const OWNER_TRANSITIONS: Record<ListingStatus, OwnerStatus[]> = {
-  active: ["reserved", "sold", "given_away"],
-  reserved: ["active", "sold", "given_away"],
-  sold: ["active"],
-  given_away: ["active"],
-  traded: [],
-  deleted: [],
-};
+import { OwnListingStats } from "../../analytics/stats/OwnListingStats";
 
 /** The precise lifecycle state beside "Aktiv"/"Inaktiv". */
 export const STATUS_BADGES: Partial<Record<ListingStatus, string>> = {
@@ -40,26 +31,26 @@ export const STATUS_BADGES: Partial<Record<ListingStatus, string>> = {
   traded: "Byttet",
 };
 
-function transitionLabel(from: ListingStatus, to: OwnerStatus): string {
+export function transitionLabel(from: ListingStatus, to: OwnerStatus): string {
   if (to === "reserved") return "Marker som reservert";
   if (to === "sold") return "Marker som solgt";
   if (to === "given_away") return "Marker som gitt bort";
   return from === "reserved" ? "Fjern reservasjon" : "Aktiver igjen";
 }
 
-const DONE_TEXT: Record<OwnerStatus, string> = {
+export const DONE_TEXT: Record<OwnerStatus, string> = {
   active: "Annonsen er aktiv igjen",
   reserved: "Annonsen er markert som reservert",
   sold: "Annonsen er markert som solgt",
   given_away: "Annonsen er markert som gitt bort",
 };
 
-const menuItemClasses =
+export const menuItemClasses =
   "flex min-h-11 w-full cursor-pointer items-center rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
 
 /** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
 export function statusLabel(listing: Pick<ListingCard, "status" | "is_hidden">): "Aktiv" | "Inaktiv" {
-  return listing.status === "active" && !listing.is_hidden ? "Aktiv" : "Inaktiv";
+  return isListedListing({ status: listing.status, is_hidden: !!listing.is_hidden }) ? "Aktiv" : "Inaktiv";
 }
 
 /** The profile's "Mine annonser (n)": the owner's listings with view, edit, status and delete. */
@@ -156,29 +147,13 @@ export function OwnListingsSection() {
         </ul>
       )}
 
-      <AlertDialog.Root open={toDelete !== null} onOpenChange={(open) => !open && setToDelete(null)}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-900/50" />
-          <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl">
-            <AlertDialog.Title className="text-lg font-bold text-stone-900">Slette annonsen?</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-stone-700">
-              Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres.
-            </AlertDialog.Description>
-            {toDelete ? <p className="mt-2 font-semibold break-words text-stone-900">{toDelete.title}</p> : null}
-            <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-              <AlertDialog.Cancel className={buttonClasses("secondary")}>Avbryt</AlertDialog.Cancel>
-              <AlertDialog.Action
-                className="inline-flex min-h-11 items-center justify-center gap-2 rounded-xl bg-red-700 px-4 font-semibold text-white hover:bg-red-800"
-                onClick={() => {
-                  if (toDelete) void remove(toDelete);
-                }}
-              >
-                Slett annonsen
-              </AlertDialog.Action>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
+      <DeleteListingDialog
+        title={toDelete?.title ?? null}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => {
+          if (toDelete) void remove(toDelete);
+        }}
+      />
     </section>
   );
 }
@@ -265,6 +240,7 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
           Slett
         </button>
       </div>
+      <OwnListingStats listingId={listing.id} title={listing.title} />
     </li>
   );
 }

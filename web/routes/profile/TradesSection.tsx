@@ -4,8 +4,7 @@ import { MessageCircle, Receipt } from "lucide-react";
 import { useId } from "react";
 import { Link } from "react-router-dom";
 import { formatDate, formatMinorUnits } from "../../../domain/format";
-import type { TradeRecord } from "../../../domain/payments";
-import { tradesQuery } from "../../api/payments";
+import { tradesQuery, type TradeRecord } from "../../api/payments";
 import { Spinner } from "../../components/ui/Spinner";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 

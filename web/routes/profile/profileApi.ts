@@ -1,23 +1,12 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { Role } from "../../../domain/taxonomy";
-import { apiFetch } from "../../api/client";
+import type { InferRequestType } from "hono/client";
+import { api, call, type SuccessBody } from "../../api/client";
 import { sessionQuery, type Session } from "../../api/session";
 
 /** GET /api/me: the signed-in user's account and profile. */
-export interface Profile {
-  user_id: string;
-  email: string;
-  display_name: string | null;
-  postal_code: string | null;
-  role: Role;
-  stripe_account_id: string | null;
-  created_at: string;
-}
+export type Profile = SuccessBody<Awaited<ReturnType<typeof api.me.$get>>>;
 
-export interface ProfileUpdate {
-  display_name: string | null;
-  postal_code: string | null;
-}
+export type ProfileUpdate = InferRequestType<typeof api.me.profile.$patch>["json"];
 
 // Under "me" with the listings' own keys (["me", "listings"]); sign-out removes them all.
 export const profileKey = ["me", "profile"] as const;
@@ -25,11 +14,11 @@ export const profileKey = ["me", "profile"] as const;
 export const profileQuery = () =>
   queryOptions({
     queryKey: profileKey,
-    queryFn: ({ signal }) => apiFetch<Profile>("/api/me", { signal }),
+    queryFn: ({ signal }) => call(api.me.$get(undefined, { init: { signal } })),
   });
 
 export function updateProfile(body: ProfileUpdate): Promise<Profile> {
-  return apiFetch<Profile>("/api/me/profile", { method: "PATCH", body });
+  return call(api.me.profile.$patch({ json: body }));
 }
 
 /** Store the saved profile and keep the header's name (from the session) in step with it. */
@@ -40,16 +29,17 @@ export function applyProfile(queryClient: QueryClient, profile: Profile): void {
   );
 }
 
-export function deleteAccount(): Promise<void> {
-  return apiFetch<void>("/api/me", { method: "DELETE" });
+/** DELETE /api/me with the password again (decision 019). */
+export function deleteAccount(password: string): Promise<void> {
+  return call(api.me.$delete({ json: { password } }));
 }
 
 /**
- * GET /api/me/export through apiFetch (so an expired access cookie is refreshed first, which a
- * plain link cannot do), saved as a JSON file.
+ * POST /api/me/export with the password again, through the API client (so an expired access cookie
+ * is refreshed first, which a plain link cannot do), saved as a JSON file.
  */
-export async function downloadMyData(): Promise<void> {
-  const data = await apiFetch<unknown>("/api/me/export");
+export async function downloadMyData(password: string): Promise<void> {
+  const data = await call(api.me.export.$post({ json: { password } }));
   const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");

@@ -1,15 +1,16 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { useLocation, useNavigate } from "react-router-dom";
+import { useLocation, useNavigate, useNavigationType } from "react-router-dom";
 import { SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import { resultCountText, type SearchRow } from "../../../domain/schemas/search";
 import { ListingCard } from "../../components/ListingCard";
+import { ListingCardSkeleton } from "../../components/ListingCardSkeleton";
 import { Button } from "../../components/ui/Button";
-import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
 import {
   clearFilters,
@@ -20,8 +21,12 @@ import {
   type SearchFilters,
 } from "./searchFilters";
 import { searchResultsQuery } from "./searchQueries";
+import { useSearchTracking } from "../../analytics/useSearchTracking";
 
 const SEARCH_ERROR = "Kunne ikke søke i annonser";
+const gridClasses = "mt-3 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4";
+/** Placeholders while the first page loads: enough to fill a phone's first screen (and a desktop row). */
+const SKELETON_CARDS = 8;
 
 interface SearchLocationState {
   /** This entry was written by the text box; the next keystrokes replace it instead of piling up. */
@@ -68,9 +73,13 @@ export function SearchPage() {
 
   const inputRef = useRef<HTMLInputElement>(null);
   // Someone who opens a bare /search (the header's search box) came to type.
-  const [focusOnArrival] = useState(() => state.focusSearch === true || location.search === "");
+  // Not when Back returns to the results scrolled down: the visitor goes on where they were.
+  const navigationType = useNavigationType();
+  const [focusOnArrival] = useState(
+    () => !returnsScrolled(location, navigationType) && (state.focusSearch === true || location.search === ""),
+  );
   useEffect(() => {
-    if (focusOnArrival) inputRef.current?.focus();
+    if (focusOnArrival) inputRef.current?.focus({ preventScroll: true });
   }, [focusOnArrival]);
 
   function submitText(event: FormEvent<HTMLFormElement>) {
@@ -87,6 +96,7 @@ export function SearchPage() {
   const count = lastPage ? { total: lastPage.total, capped: lastPage.total_capped } : undefined;
   // With the previous filters' results on screen while the new ones load.
   const stale = results.isPlaceholderData;
+  useSearchTracking(location.search, stale ? undefined : total);
 
   useEffect(() => {
     if (!results.isError) return;
@@ -181,7 +191,14 @@ export function SearchPage() {
         </p>
 
         {results.isPending ? (
-          <Spinner label="Laster annonser..." className="py-12" />
+          <>
+            <p className="sr-only">Laster annonser...</p>
+            <div className={gridClasses}>
+              {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+                <ListingCardSkeleton key={i} />
+              ))}
+            </div>
+          </>
         ) : results.isError && rows.length === 0 ? (
           <div className="mt-3 rounded-2xl border border-dashed border-stone-300 bg-white p-6 text-center">
             <p className="font-semibold text-stone-900">{SEARCH_ERROR}</p>
@@ -201,14 +218,11 @@ export function SearchPage() {
           </div>
         ) : (
           <>
-            <ul
-              aria-busy={stale || undefined}
-              className={cn("mt-3 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 lg:grid-cols-4", stale && "opacity-60 transition-opacity")}
-            >
-              {rows.map((row) => (
+            <ul aria-busy={stale || undefined} className={cn(gridClasses, stale && "opacity-60 transition-opacity")}>
+              {rows.map((row, index) => (
                 <li key={row.id} className="flex">
                   <div className="flex w-full flex-col [&>article]:flex-1">
-                    <ListingCard listing={row} />
+                    <ListingCard listing={row} priority={index < 2} />
                   </div>
                 </li>
               ))}

@@ -1,8 +1,15 @@
-import { infiniteQueryOptions, keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData } from "@tanstack/react-query";
 import { SEARCH_PAGE_SIZE } from "../../../domain/limits";
 import type { SearchResult } from "../../../domain/schemas/search";
-import { apiFetch } from "../../api/client";
+import { api, call } from "../../api/client";
+import { preloadedData } from "../../api/preloaded";
 import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters";
+
+/** GET /api/search for one page, with the canonical query the URL carries. */
+function searchPage(filters: SearchFilters, offset: number, limit: number | undefined, signal: AbortSignal) {
+  const query = Object.fromEntries(new URLSearchParams(apiSearchQuery(filters, offset, limit)));
+  return call(api.search.$get({ query }, { init: { signal } }));
+}
 
 /**
  * Result pages of 50 (spec part 1 §9), keyed by the canonical URL query, so back/forward and a
@@ -11,8 +18,13 @@ import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters"
 export const searchResultsQuery = (filters: SearchFilters) =>
   infiniteQueryOptions({
     queryKey: ["search", "results", filtersKey(filters)] as const,
-    queryFn: ({ pageParam, signal }) => apiFetch<SearchResult>(`/api/search?${apiSearchQuery(filters, pageParam)}`, { signal }),
+    queryFn: ({ pageParam, signal }) => searchPage(filters, pageParam, undefined, signal),
     initialPageParam: 0,
+    // The first page of the address the page was loaded with comes inside the page (Worker preload).
+    ...preloadedData<SearchResult, InfiniteData<SearchResult, number>>(`/api/search?${apiSearchQuery(filters, 0)}`, (first) => ({
+      pages: [first],
+      pageParams: [0],
+    })),
     getNextPageParam: (lastPage, pages) => {
       const loaded = pages.reduce((n, page) => n + page.rows.length, 0);
       // A capped total ("Over 1 000 annonser") means there are more than it says.
@@ -32,7 +44,7 @@ export const searchCountQuery = (filters: SearchFilters, enabled = true) =>
   queryOptions<SearchCount>({
     queryKey: ["search", "count", filtersKey(filters)] as const,
     queryFn: ({ signal }) =>
-      apiFetch<SearchResult>(`/api/search?${apiSearchQuery(filters, 0, 1)}`, { signal }).then((result) => ({ total: result.total, capped: result.total_capped })),
+      searchPage(filters, 0, 1, signal).then((result) => ({ total: result.total, capped: result.total_capped })),
     placeholderData: keepPreviousData,
     enabled,
   });

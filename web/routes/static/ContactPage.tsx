@@ -4,7 +4,7 @@ import { useId, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import { contactSchema } from "../../../domain/schemas/content";
-import { apiFetch, isApiError } from "../../api/client";
+import { api, call, isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { Label } from "../../components/ui/Label";
 import { TextField } from "../../components/ui/TextField";
@@ -61,7 +61,7 @@ function ContactForm() {
 
   const onValid = async (values: Record<ContactFields, string>) => {
     try {
-      await apiFetch<unknown>("/api/contact", { method: "POST", body: values });
+      await call(api.contact.$post({ json: values }));
       toastSuccess("Takk for din henvendelse!", "Vi svarer deg normalt innen 24 timer på hverdager.");
       reset(EMPTY);
     } catch (error) {

@@ -1,11 +1,12 @@
 import { useEffect } from "react";
 import { Link, useLocation } from "react-router-dom";
+import { ConsentSettings } from "../../analytics/ConsentSettings";
 import { ContactDetails, Prose, StaticPage } from "./StaticPage";
 
 /*
  * What this says must match what the product stores (worker/db/schema.ts), the session cookies
- * (worker/lib/cookies.ts), the rate limits (docs/decisions/010) and account deletion
- * (docs/decisions/011). Change the text when one of those changes.
+ * (worker/lib/cookies.ts), the rate limits (docs/decisions/010), account deletion
+ * (docs/decisions/011) and analytics (docs/decisions/036, 037). Change the text when one of those changes.
  */
 
 const SECTIONS = [
@@ -121,12 +122,15 @@ export function PrivacyPage() {
           </li>
           <li>
             <strong>Beskyttelse mot misbruk:</strong> tellere for antall forsøk per IP-adresse og per e-postadresse ved
-            innlogging, registrering, nyhetsbrev og kontaktskjema. Tellerne slettes etter høyst ett døgn.
+            innlogging, registrering, nyhetsbrev og kontaktskjema, og per IP-adresse for statistikk. Tellerne slettes etter
+            høyst ett døgn.
           </li>
           <li>
-            <strong>Statistikk:</strong> vi registrerer bruk som sidevisninger og søk, med enhetstype, nettleser og hvilken side
-            du kom fra. Statistikken brukes bare samlet – en selger ser for eksempel hvor mange som har sett annonsen per dag,
-            aldri hvem.
+            <strong>Statistikk, bare hvis du godtar analyse:</strong> sidevisninger, hvilke annonser som blir sett, hvor lenge og
+            hvor langt ned du blar, søk med filtre, og klikk på «Send melding» og «Foreslå bytte», med enhetstype, nettleser,
+            operativsystem og hvilken side du kom fra. Statistikken knyttes ikke til kontoen din eller IP-adressen din, og
+            brukes bare samlet – en selger ser hvor mange som har sett annonsen per dag, aldri hvem. Derfor er den heller
+            ikke med i «Last ned mine data».
           </li>
         </ul>
 
@@ -147,7 +151,8 @@ export function PrivacyPage() {
             <strong>For å sende nyhetsbrevet</strong> (samtykke), bare hvis du har meldt deg på. Du kan melde deg av når du vil.
           </li>
           <li>
-            <strong>For å gjøre tjenesten bedre</strong> (berettiget interesse), ut fra samlet statistikk.
+            <strong>For å gjøre tjenesten bedre og vise selgere hvor mange som ser annonsene deres</strong> (samtykke), ut fra
+            samlet statistikk – bare hvis du har valgt «Godta analyse».
           </li>
         </ul>
         <p>Vi bruker ikke opplysningene dine til reklame, og vi deler dem ikke med annonsører.</p>
@@ -158,6 +163,10 @@ export function PrivacyPage() {
           <li>Innlogginger slettes når de utløper, senest etter 30 dager uten bruk.</li>
           <li>Tellerne som beskytter mot misbruk slettes etter høyst ett døgn.</li>
           <li>
+            Statistikk lagres som enkelthendelser i 90 dager og slettes deretter. Det som blir igjen, er tall per annonse og dag
+            (visninger, unike besøk og snittid), uten noe om hvem.
+          </li>
+          <li>
             Når du sletter kontoen, slettes innlogginger, favoritter og nyhetsbrevpåmelding, annonsene dine fjernes, profilen
             tømmes, e-postadressen erstattes og bildene dine slettes. Meldinger og bytter du har hatt med andre blir stående for
             dem, men med «Anonym» som avsender.
@@ -166,9 +175,12 @@ export function PrivacyPage() {
 
         <Heading id="informasjonskapsler" />
         <p>
-          Informasjonskapsler (cookies) er små tekstfiler som lagres i nettleseren din. Lekebytte bruker bare de to som er
-          nødvendige for innlogging, og derfor trenger vi ikke be om samtykke.
+          Informasjonskapsler (cookies) er små tekstfiler som lagres i nettleseren din; nettleseren har også annen lagring som
+          fungerer på samme måte. Lekebytte bruker bare det som er nødvendig for at tjenesten skal virke, og statistikk bare
+          hvis du sier ja. Du velger i meldingen nederst på siden første gang du besøker oss, og du kan endre valget her når
+          som helst.
         </p>
+        <ConsentSettings />
         <h3>Nødvendige informasjonskapsler</h3>
         <ul className="!list-none !pl-0">
           {COOKIES.map((cookie) => (
@@ -184,10 +196,23 @@ export function PrivacyPage() {
           de <code>__Host-lb_access</code> og <code>__Secure-lb_refresh</code>). De settes først når du logger inn, og
           slettes når du logger ut.
         </p>
+        <p>
+          I tillegg husker nettleseren valget ditt om analyse (<code>lb_consent</code> i lokal lagring), så vi ikke spør hver
+          gang. Det ligger der til du endrer valget eller sletter nettleserdataene dine.
+        </p>
         <h3>Analytiske informasjonskapsler</h3>
-        <p>Vi bruker ingen. Statistikken vår lages uten informasjonskapsler.</p>
+        <p>
+          Bare hvis du velger «Godta analyse»: en tilfeldig øktnøkkel (<code>lb_analytics_session</code> i nettleserens
+          øktlagring), slik at besøkene dine i én fane henger sammen. Den slettes når du lukker fanen, og med en gang du velger
+          «Bare nødvendige». Uten samtykke sender vi ingen statistikk og lagrer ingenting om bruken din.
+        </p>
         <h3>Funksjonelle informasjonskapsler</h3>
-        <p>Vi bruker ingen.</p>
+        <p>
+          Vi bruker ingen informasjonskapsler til dette, men nettleseren husker to ting for deg uten å sende dem til oss: hvor
+          langt ned du hadde rullet på forsiden og i søket, så «Tilbake» tar deg dit igjen (<code>lekebytte:scroll</code> i
+          øktlagringen, slettes når du lukker fanen), og en annonse du har begynt å skrive, så den ikke går tapt
+          (<code>lekebytte:listing-draft:…</code> i lokal lagring, slettes når du publiserer eller forkaster utkastet).
+        </p>
         <h3>Informasjonskapsler for markedsføring</h3>
         <p>
           Vi bruker ingen informasjonskapsler for markedsføring, og ingen sporingsverktøy, annonsenettverk eller

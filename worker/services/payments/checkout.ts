@@ -1,15 +1,16 @@
 // Starting a purchase: the buying rules, the price from D1 (never from the client), a pending payment
 // row, then the provider's hosted page (Stripe Checkout or a Vipps ePayment) for the browser.
 import { MIN_ONLINE_PAYMENT_KR, onlineMethodsFor, PAYMENT_TEXTS, platformFee, toMinorUnits, type CheckoutInput, type CheckoutResponse } from "../../../domain/payments";
-import type { PricingMode } from "../../../domain/taxonomy";
+import { isPurchasableListing } from "../../../domain/listing-lifecycle";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import type { ListingStatus, PricingMode } from "../../../domain/taxonomy";
+import { getDb } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { enforceRateLimit, type RateRule } from "../../lib/rate-limit";
+import { enforceRateLimit } from "../rate-limit";
 import { platformFeeBasisPoints } from "./config";
 import { requireStripe, requireVipps } from "./providers";
-
-export const CHECKOUT_RATE_RULE: RateRule = { scope: "payment:checkout", limit: 20, windowSeconds: 3600 };
 
 /** Stripe requires at least 30 minutes; a minute more keeps clear of the boundary. */
 const CHECKOUT_LIFETIME_S = 31 * 60;
@@ -20,7 +21,7 @@ interface Purchasable {
   title: string;
   price: number | null;
   is_free: number;
-  status: string;
+  status: ListingStatus;
   is_hidden: number;
   payment_enabled: number;
   pricing_mode: PricingMode;
@@ -38,7 +39,7 @@ export function assertPurchasable(listing: Purchasable | null, buyerId: string, 
   if (listing.is_free || listing.price === null) throw new AppError("VALIDATION", PAYMENT_TEXTS.freeListing);
   if (listing.paid || listing.status === "sold") throw new AppError("CONFLICT", PAYMENT_TEXTS.sold);
   if (listing.status === "reserved") throw new AppError("CONFLICT", PAYMENT_TEXTS.reserved);
-  if (listing.status !== "active") throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
+  if (!isPurchasableListing({ status: listing.status, is_hidden: !!listing.is_hidden })) throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
   if (listing.price < MIN_ONLINE_PAYMENT_KR) throw new AppError("VALIDATION", PAYMENT_TEXTS.tooCheap);
   const offered = onlineMethodsFor({ payment_enabled: !!listing.payment_enabled, pricing_mode: listing.pricing_mode });
   if (!offered.includes(method)) throw new AppError("VALIDATION", PAYMENT_TEXTS.methodNotOffered);
@@ -48,9 +49,10 @@ export function assertPurchasable(listing: Purchasable | null, buyerId: string, 
 }
 
 export async function startCheckout(env: Bindings, actor: Actor, input: CheckoutInput): Promise<CheckoutResponse> {
-  const db = env.DB;
-  await enforceRateLimit(db, CHECKOUT_RATE_RULE, actor.id);
-  const listing = await db
+  const db = getDb(env.DB);
+  const d1 = db.$client;
+  await enforceRateLimit(db, RATE_RULES.paymentCheckout, actor.id);
+  const listing = await d1
     .prepare(
       `SELECT l.id, l.user_id, l.title, l.price, l.is_free, l.status, l.is_hidden, l.payment_enabled, l.pricing_mode, l.seo_slug,
               p.stripe_account_id, p.stripe_charges_enabled, u.deleted_at AS seller_deleted,
@@ -70,7 +72,7 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
   const amount = toMinorUnits(listing.price!);
   const fee = platformFee(amount, platformFeeBasisPoints(env));
   const now = nowIso();
-  await db
+  await d1
     .prepare(
       `INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, amount, currency, status, platform_fee, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'NOK', 'pending', ?7, ?8, ?8)`,
@@ -126,9 +128,9 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
     }
   } catch (error) {
     console.error("Could not start checkout", paymentId, input.method, error instanceof Error ? error.message : error);
-    await db.prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'").bind(paymentId, nowIso()).run();
+    await d1.prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'").bind(paymentId, nowIso()).run();
     throw new AppError("PROVIDER_ERROR", PAYMENT_TEXTS.startFailed);
   }
-  await db.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();
+  await d1.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();
   return { payment_id: paymentId, url };
 }

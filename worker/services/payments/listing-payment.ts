@@ -3,6 +3,7 @@
 // seller get payment in marketplace mode unless the form says otherwise.
 import type { SellerPricingMode } from "../../../domain/payments";
 import type { PricingMode } from "../../../domain/taxonomy";
+import type { Db } from "../../db/client";
 
 export interface PaymentSettingsInput {
   payment_enabled?: boolean;
@@ -14,8 +15,8 @@ export interface PaymentColumns {
   pricingMode: PricingMode;
 }
 
-export async function sellerCanTakePayments(db: D1Database, userId: string): Promise<boolean> {
-  const row = await db
+export async function sellerCanTakePayments(db: Db, userId: string): Promise<boolean> {
+  const row = await db.$client
     .prepare("SELECT stripe_charges_enabled FROM profiles WHERE user_id = ?1 AND stripe_account_id IS NOT NULL")
     .bind(userId)
     .first<{ stripe_charges_enabled: number }>();

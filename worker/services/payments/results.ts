@@ -2,18 +2,17 @@
 // /betaling-fullfort, and the purchases and sales lists on the profile. Only the payment's buyer or
 // seller ever sees a payment; to anyone else it does not exist (404).
 import { PAYMENT_TEXTS, type PaymentDetails, type TradeRecord, type VerifyResponse } from "../../../domain/payments";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { enforceRateLimit, type RateRule } from "../../lib/rate-limit";
+import { enforceRateLimit } from "../rate-limit";
 import { stripeConfig, vippsConfig } from "./config";
 import { completeSale, settlePaidPayment } from "./settle";
 import { closePending, paymentById, paymentBySessionId, type PaymentRow } from "./store";
 import { stripeClient } from "./stripe-client";
 import { VippsClient } from "./vipps-client";
 import { onSessionPaid } from "./webhooks";
-
-/** The result page polls while a payment is pending; generous, but not unlimited. */
-export const VERIFY_RATE_RULE: RateRule = { scope: "payment:verify", limit: 300, windowSeconds: 3600 };
 
 const notFound = () => new AppError("NOT_FOUND", PAYMENT_TEXTS.transactionNotFound);
 
@@ -29,13 +28,14 @@ function roleOf(payment: PaymentRow, actor: Actor): "buyer" | "seller" | null {
  */
 async function refreshFromProvider(env: Bindings, payment: PaymentRow): Promise<void> {
   if (!payment.provider_ref) return;
+  const db = getDb(env.DB);
   try {
     if (payment.provider === "stripe") {
       const config = stripeConfig(env);
       if (!config) return;
       const session = await stripeClient(config).checkout.sessions.retrieve(payment.provider_ref);
       if (session.status === "complete") await onSessionPaid(env, session);
-      else if (session.status === "expired") await closePending(env.DB, payment.id, "expired");
+      else if (session.status === "expired") await closePending(db, payment.id, "expired");
     } else {
       const config = vippsConfig(env);
       if (!config) return;
@@ -43,9 +43,9 @@ async function refreshFromProvider(env: Bindings, payment: PaymentRow): Promise<
       if (remote.state === "AUTHORIZED") {
         await settlePaidPayment(env, payment, { amount: remote.aggregate.authorizedAmount.value, currency: remote.amount.currency, providerPaymentRef: remote.pspReference });
       } else if (remote.state === "ABORTED" || remote.state === "TERMINATED") {
-        await closePending(env.DB, payment.id, "cancelled");
+        await closePending(db, payment.id, "cancelled");
       } else if (remote.state === "EXPIRED") {
-        await closePending(env.DB, payment.id, "expired");
+        await closePending(db, payment.id, "expired");
       }
     }
   } catch (error) {
@@ -54,10 +54,10 @@ async function refreshFromProvider(env: Bindings, payment: PaymentRow): Promise<
 }
 
 /** Bring a payment up to date for its buyer or seller: settle it if the provider says it is paid. */
-async function current(env: Bindings, payment: PaymentRow, role: "buyer" | "seller"): Promise<PaymentRow> {
+async function current(env: Bindings, db: Db, payment: PaymentRow, role: "buyer" | "seller"): Promise<PaymentRow> {
   if (payment.status === "pending" && role === "buyer") {
     await refreshFromProvider(env, payment);
-    return (await paymentById(env.DB, payment.id)) ?? payment;
+    return (await paymentById(db, payment.id)) ?? payment;
   }
   if (payment.status === "completed") {
     // Finish follow-ups a failed webhook may have left (capture, message, e-mail); all idempotent.
@@ -67,12 +67,13 @@ async function current(env: Bindings, payment: PaymentRow, role: "buyer" | "sell
 }
 
 export async function verifyPayment(env: Bindings, actor: Actor, sessionId: string, paymentId: string): Promise<VerifyResponse> {
-  await enforceRateLimit(env.DB, VERIFY_RATE_RULE, actor.id);
-  const found = await paymentById(env.DB, paymentId);
+  const db = getDb(env.DB);
+  await enforceRateLimit(db, RATE_RULES.paymentVerify, actor.id);
+  const found = await paymentById(db, paymentId);
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role || found.provider_ref !== sessionId) throw notFound();
-  const payment = await current(env, found, role);
-  const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+  const payment = await current(env, db, found, role);
+  const tx = await db.$client.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
     .bind(payment.id)
     .first<{ id: string; conversation_id: string | null }>();
   const status = payment.status === "completed" ? "completed" : payment.status === "pending" ? "pending" : "failed";
@@ -89,12 +90,13 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
 }
 
 export async function paymentDetails(env: Bindings, actor: Actor, sessionId: string): Promise<PaymentDetails> {
-  await enforceRateLimit(env.DB, VERIFY_RATE_RULE, actor.id);
-  const found = await paymentBySessionId(env.DB, sessionId);
+  const db = getDb(env.DB);
+  await enforceRateLimit(db, RATE_RULES.paymentVerify, actor.id);
+  const found = await paymentBySessionId(db, sessionId);
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role) throw notFound();
-  const payment = await current(env, found, role);
-  const row = await env.DB.prepare(
+  const payment = await current(env, db, found, role);
+  const row = await db.$client.prepare(
     `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             u.id AS seller_id, u.deleted_at AS seller_deleted, p.user_id AS seller_profile, p.display_name AS seller_name
@@ -147,10 +149,10 @@ function parseImages(raw: string | null): string[] {
 }
 
 /** The buyer's purchases or the seller's sales, newest first. */
-export async function tradeRecords(env: Bindings, actor: Actor, side: "purchases" | "sales"): Promise<TradeRecord[]> {
+export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<TradeRecord[]> {
   const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
   const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
-  const { results } = await env.DB.prepare(
+  const { results } = await db.$client.prepare(
     `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             CASE WHEN ou.deleted_at IS NULL THEN op.display_name END AS counterpart_name
@@ -198,7 +200,7 @@ export async function tradeRecords(env: Bindings, actor: Actor, side: "purchases
  */
 export async function reconcilePendingPayments(env: Bindings, now: Date = new Date(), limit = 25): Promise<number> {
   const before = new Date(now.getTime() - 3600_000).toISOString();
-  const { results } = await env.DB.prepare(
+  const { results } = await getDb(env.DB).$client.prepare(
     "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
   )
     .bind(before, limit)

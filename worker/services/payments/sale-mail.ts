@@ -14,7 +14,8 @@ export interface SaleFacts {
   buyerName: string;
   sellerName: string;
   sellerEmail: string;
-  conversationId: string;
+  /** Null when there is no conversation (the buyer deleted their account in the meantime). */
+  conversationId: string | null;
   platformFee: number;
 }
 
@@ -24,18 +25,20 @@ export function saleMessage(f: Pick<SaleFacts, "title" | "amount" | "provider" |
 }
 
 export function saleMail(env: Bindings, f: SaleFacts): Mail {
-  const chat = `${env.APP_ORIGIN}/chat/${f.conversationId}`;
+  const origin = env.APP_ORIGIN.replace(/\/$/, "");
+  const chat = f.conversationId ? `${origin}/chat/${f.conversationId}` : null;
   const payout =
     f.provider === "stripe"
       ? "Pengene utbetales til kontoen din gjennom Stripe etter Stripes vanlige utbetalingsplan."
       : `Vipps-betalingen går til ${env.APP_NAME}, som betaler beløpet videre til Stripe-kontoen din.`;
   const fee = f.platformFee > 0 ? ` ${env.APP_NAME} trekker et gebyr på ${formatMinorUnits(f.platformFee)}.` : "";
-  const text = `Hei ${f.sellerName}!\n\n${f.buyerName} har kjøpt «${f.title}» for ${formatMinorUnits(f.amount)} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.\n\n${payout}${fee}\n\nAvtal henting eller levering med kjøperen i samtalen:\n${chat}\n\nHilsen ${env.APP_NAME}`;
+  const next = chat ? `Avtal henting eller levering med kjøperen i samtalen:\n${chat}` : `Salget står under «Mine salg» på profilen din: ${origin}/profile`;
+  const text = `Hei ${f.sellerName}!\n\n${f.buyerName} har kjøpt «${f.title}» for ${formatMinorUnits(f.amount)} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.\n\n${payout}${fee}\n\n${next}\n\nHilsen ${env.APP_NAME}`;
   return {
     to: f.sellerEmail,
     subject: `Du har solgt «${f.title}»`,
     text,
-    html: `<p>Hei ${escapeHtml(f.sellerName)}!</p><p>${escapeHtml(f.buyerName)} har kjøpt «${escapeHtml(f.title)}» for ${escapeHtml(formatMinorUnits(f.amount))} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.</p><p>${escapeHtml(payout)}${escapeHtml(fee)}</p><p><a href="${escapeHtml(chat)}">Gå til samtalen med kjøperen</a></p>`,
+    html: `<p>Hei ${escapeHtml(f.sellerName)}!</p><p>${escapeHtml(f.buyerName)} har kjøpt «${escapeHtml(f.title)}» for ${escapeHtml(formatMinorUnits(f.amount))} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.</p><p>${escapeHtml(payout)}${escapeHtml(fee)}</p><p>${chat ? `<a href="${escapeHtml(chat)}">Gå til samtalen med kjøperen</a>` : `<a href="${escapeHtml(`${origin}/profile`)}">Se salget på profilen din</a>`}</p>`,
   };
 }
 

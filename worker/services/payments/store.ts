@@ -1,4 +1,5 @@
 // Payment rows in D1 (raw SQL with bound parameters; the conditional updates carry the race safety).
+import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 
 export type PaymentStatus = "pending" | "completed" | "failed" | "cancelled" | "expired" | "refunded";
@@ -27,23 +28,23 @@ export function isUuid(value: string): boolean {
   return UUID_RE.test(value);
 }
 
-export async function paymentById(db: D1Database, id: string): Promise<PaymentRow | null> {
+export async function paymentById(db: Db, id: string): Promise<PaymentRow | null> {
   if (!isUuid(id)) return null;
-  return db.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<PaymentRow>();
+  return db.$client.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<PaymentRow>();
 }
 
-export async function paymentByRef(db: D1Database, provider: "stripe" | "vipps", ref: string): Promise<PaymentRow | null> {
-  return db.prepare("SELECT * FROM payments WHERE provider = ?1 AND provider_ref = ?2").bind(provider, ref).first<PaymentRow>();
+export async function paymentByRef(db: Db, provider: "stripe" | "vipps", ref: string): Promise<PaymentRow | null> {
+  return db.$client.prepare("SELECT * FROM payments WHERE provider = ?1 AND provider_ref = ?2").bind(provider, ref).first<PaymentRow>();
 }
 
 /** The result pages' `session_id`: a Stripe Checkout Session id or a Vipps reference. */
-export async function paymentBySessionId(db: D1Database, sessionId: string): Promise<PaymentRow | null> {
-  return db.prepare("SELECT * FROM payments WHERE provider IN ('stripe', 'vipps') AND provider_ref = ?1").bind(sessionId).first<PaymentRow>();
+export async function paymentBySessionId(db: Db, sessionId: string): Promise<PaymentRow | null> {
+  return db.$client.prepare("SELECT * FROM payments WHERE provider IN ('stripe', 'vipps') AND provider_ref = ?1").bind(sessionId).first<PaymentRow>();
 }
 
 /** Close a checkout that is still open (expired, aborted, failed). Returns whether this call closed it. */
-export async function closePending(db: D1Database, id: string, status: Exclude<PaymentStatus, "pending" | "completed">): Promise<boolean> {
-  const row = await db
+export async function closePending(db: Db, id: string, status: Exclude<PaymentStatus, "pending" | "completed">): Promise<boolean> {
+  const row = await db.$client
     .prepare("UPDATE payments SET status = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'pending' RETURNING id")
     .bind(id, status, nowIso())
     .first<{ id: string }>();

@@ -3,6 +3,7 @@
 // host and content hash), handled idempotently, and recorded once in webhook_events: a replayed or
 // duplicated event changes nothing and calls no provider.
 import { z } from "../../../domain/schemas/zod";
+import { getDb, type Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { stripeConfig, vippsConfig } from "./config";
@@ -17,12 +18,12 @@ export interface WebhookResult {
   duplicate: boolean;
 }
 
-async function seen(db: D1Database, id: string): Promise<boolean> {
-  return (await db.prepare("SELECT 1 AS ok FROM webhook_events WHERE id = ?1").bind(id).first()) !== null;
+async function seen(db: Db, id: string): Promise<boolean> {
+  return (await db.$client.prepare("SELECT 1 AS ok FROM webhook_events WHERE id = ?1").bind(id).first()) !== null;
 }
 
-async function remember(db: D1Database, id: string, provider: string, type: string): Promise<void> {
-  await db.prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING").bind(id, provider, type).run();
+async function remember(db: Db, id: string, provider: string, type: string): Promise<void> {
+  await db.$client.prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING").bind(id, provider, type).run();
 }
 
 export async function handleStripeWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
@@ -33,8 +34,9 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
   const event = await verifyStripeEvent(stripe, rawBody, signature, config.webhookSecrets);
   if (!event) throw new AppError("INVALID_SIGNATURE");
 
+  const db = getDb(env.DB);
   const key = `stripe:${event.id}`;
-  if (await seen(env.DB, key)) return { received: true, duplicate: true };
+  if (await seen(db, key)) return { received: true, duplicate: true };
 
   switch (event.type) {
     case "checkout.session.completed":
@@ -43,8 +45,8 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
       break;
     case "checkout.session.expired":
     case "checkout.session.async_payment_failed": {
-      const payment = await paymentByRef(env.DB, "stripe", event.data.object.id);
-      if (payment) await closePending(env.DB, payment.id, event.type === "checkout.session.expired" ? "expired" : "failed");
+      const payment = await paymentByRef(db, "stripe", event.data.object.id);
+      if (payment) await closePending(db, payment.id, event.type === "checkout.session.expired" ? "expired" : "failed");
       break;
     }
     case "account.updated":
@@ -54,14 +56,14 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
       // Other events (refunds, payment intents…) need nothing from us; they are still recorded.
       break;
   }
-  await remember(env.DB, key, "stripe", event.type);
+  await remember(db, key, "stripe", event.type);
   return { received: true, duplicate: false };
 }
 
 /** A Checkout Session completed. With async payment methods it may be completed but not yet paid. */
 export async function onSessionPaid(env: Bindings, session: Stripe.Checkout.Session): Promise<void> {
   if (session.payment_status !== "paid") return;
-  const payment = await paymentByRef(env.DB, "stripe", session.id);
+  const payment = await paymentByRef(getDb(env.DB), "stripe", session.id);
   if (!payment || session.metadata?.payment_id !== payment.id) {
     console.warn("Checkout Session without a matching payment", session.id);
     return;
@@ -99,10 +101,11 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
   const event = parsed.data;
   if (event.msn !== config.msn) throw new AppError("VALIDATION", "Ukjent salgssted.");
 
+  const db = getDb(env.DB);
   const key = `vipps:${event.reference}:${event.name}:${event.pspReference}`;
-  if (await seen(env.DB, key)) return { received: true, duplicate: true };
+  if (await seen(db, key)) return { received: true, duplicate: true };
 
-  const payment = await paymentByRef(env.DB, "vipps", event.reference);
+  const payment = await paymentByRef(db, "vipps", event.reference);
   if (!payment) {
     console.warn("Vipps event for an unknown reference", event.reference, event.name);
   } else if (event.success) {
@@ -112,16 +115,16 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
         break;
       case "ABORTED":
       case "TERMINATED":
-        await closePending(env.DB, payment.id, "cancelled");
+        await closePending(db, payment.id, "cancelled");
         break;
       case "EXPIRED":
-        await closePending(env.DB, payment.id, "expired");
+        await closePending(db, payment.id, "expired");
         break;
       default:
         // CREATED, CAPTURED, CANCELLED, REFUNDED: results of our own calls; nothing to do.
         break;
     }
   }
-  await remember(env.DB, key, "vipps", `epayments.payment.${event.name.toLowerCase()}.v1`);
+  await remember(db, key, "vipps", `epayments.payment.${event.name.toLowerCase()}.v1`);
   return { received: true, duplicate: false };
 }

@@ -1,0 +1,50 @@
+// The listing lifecycle and who may see a listing (DESIGN "Listing lifecycle", "Listing visibility").
+// The Worker's status route, its SQL visibility predicates and the web's owner menu all read these.
+import type { ListingStatus } from "./taxonomy";
+
+/** The states a seller may set through the status endpoint. */
+export const OWNER_STATUSES = ["active", "reserved", "sold", "given_away"] as const satisfies readonly ListingStatus[];
+export type OwnerStatus = (typeof OWNER_STATUSES)[number];
+
+/** Seller-driven moves: active ⇄ reserved, either → sold | given_away, and back to active. */
+export const OWNER_TRANSITIONS: Record<ListingStatus, readonly OwnerStatus[]> = {
+  active: ["reserved", "sold", "given_away"],
+  reserved: ["active", "sold", "given_away"],
+  sold: ["active"],
+  given_away: ["active"],
+  traded: [],
+  deleted: [],
+};
+
+export function canOwnerMove(from: ListingStatus, to: OwnerStatus): boolean {
+  return OWNER_TRANSITIONS[from].includes(to);
+}
+
+/** Everyone may open these (listing and slug pages, favourites, photos) unless moderation hid them. */
+export const PUBLIC_LISTING_STATUSES = ["active", "reserved"] as const satisfies readonly ListingStatus[];
+
+/** Only these are listed: home, search, the seller's other listings, the sitemap. */
+export const LISTED_LISTING_STATUSES = ["active"] as const satisfies readonly ListingStatus[];
+
+/** The owner's own list shows every state but deleted. */
+export const OWN_LIST_STATUSES = ["active", "reserved", "sold", "given_away", "traded"] as const satisfies readonly ListingStatus[];
+
+interface VisibilityFields {
+  status: ListingStatus;
+  is_hidden: boolean;
+}
+
+/** "Publicly visible listing": a public state and not hidden by moderation. */
+export function isPublicListing(listing: VisibilityFields): boolean {
+  return (PUBLIC_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
+}
+
+/** Listed in home, search and the sitemap: active and not hidden. */
+export function isListedListing(listing: VisibilityFields): boolean {
+  return (LISTED_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
+}
+
+/** Can be bought online (spec part 2 §5, DESIGN "Payments"): only a listed listing, active and not hidden. */
+export function isPurchasableListing(listing: VisibilityFields): boolean {
+  return isListedListing(listing);
+}

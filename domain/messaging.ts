@@ -1,0 +1,106 @@
+// Chat rules and the live protocol shared by the Worker, the Durable Objects and the SPA
+// (spec part 2 "Chat", §4, §5, §9; docs/decisions/028-live-chat.md).
+
+/** A message is trimmed and must hold 1 to 2,000 characters. */
+export const MESSAGE_MAX_LENGTH = 2000;
+/** The sender of system messages (notification test, later trades): migrations/0003_system_user.sql. */
+export const SYSTEM_USER_ID = "00000000-0000-0000-0000-000000000000";
+/** The other party's name when they have none, and when they deleted their account. */
+export const ANONYMOUS_NAME = "Anonym";
+export const DELETED_USER_NAME = "Slettet bruker";
+
+/** Heartbeat (spec part 1 §9): the client sends PING, the Durable Object's auto-response answers PONG without waking it. */
+export const HEARTBEAT_MS = 25_000;
+export const HEARTBEAT_PING = "ping";
+export const HEARTBEAT_PONG = "pong";
+/** Reconnect delays (spec part 1 §9): 1, 2, 5, then 10 s for every further attempt. */
+export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;
+/** How long the client waits for an acknowledgement before it sends the same message over HTTP. */
+export const SEND_ACK_TIMEOUT_MS = 8_000;
+
+/** E-mail about new messages: after 15 minutes away from the conversation, at most once an hour. */
+export const OFFLINE_MAIL_AFTER_MS = 15 * 60_000;
+export const OFFLINE_MAIL_INTERVAL_MS = 60 * 60_000;
+
+/** Messages per page when a chat opens (older ones load on request), and per catch-up frame. */
+export const MESSAGE_PAGE_SIZE = 100;
+export const CATCH_UP_PAGE_SIZE = 500;
+/** Largest frame a client may send over the socket (a 2,000-character message is far below). */
+export const MAX_CLIENT_FRAME_BYTES = 16 * 1024;
+
+export function reconnectDelay(attempt: number): number {
+  return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)];
+}
+
+/** A stored message as the API and the sockets send it. */
+export interface ChatMessage {
+  id: string;
+  conversation_id: string;
+  sender_id: string;
+  seq: number;
+  content: string;
+  read_at: string | null;
+  created_at: string;
+}
+
+export interface ConversationListing {
+  id: string;
+  title: string;
+  price: number | null;
+  is_free: boolean;
+  /** Empty when the listing is deleted or hidden (its photos are no longer served). */
+  images: string[];
+  status: string;
+}
+
+export interface ConversationOtherUser {
+  id: string;
+  /** Display name, "Anonym" without one, "Slettet bruker" after the account was deleted. */
+  display_name: string;
+  deleted: boolean;
+}
+
+/** GET /api/conversations/:id: the chat header. */
+export interface ConversationDetail {
+  id: string;
+  listing_id: string;
+  buyer_id: string;
+  seller_id: string;
+  last_seq: number;
+  updated_at: string;
+  listing: ConversationListing;
+  other_user: ConversationOtherUser;
+}
+
+/** GET /api/conversations: one entry of the inbox. */
+export interface ConversationSummary extends ConversationDetail {
+  last_message: Pick<ChatMessage, "content" | "created_at" | "sender_id"> | null;
+  unread_count: number;
+}
+
+/** GET /api/conversations/:id/messages: ascending by seq; `has_more` when older ones exist. */
+export interface MessagePage {
+  messages: ChatMessage[];
+  has_more: boolean;
+}
+
+/** Frames a client sends to a ConversationRoom (besides the plain-text heartbeat). */
+export type ClientFrame = { type: "send"; id: string; content: string } | { type: "read"; up_to_seq?: number };
+
+/** Frames a ConversationRoom sends. */
+export type RoomFrame =
+  /** After connecting: every message with seq > the client's `after`, in order (several frames if many). */
+  | { type: "sync"; messages: ChatMessage[]; last_seq: number; done: boolean }
+  /** To the socket that sent it: stored (or already stored by an earlier try with the same id). */
+  | { type: "ack"; id: string; message: ChatMessage }
+  /** A new message for every other socket in the room. */
+  | { type: "message"; message: ChatMessage }
+  /** `reader_id` has read every message up to `up_to_seq` not sent by them. */
+  | { type: "read"; reader_id: string; up_to_seq: number; read_at: string }
+  /** A send (with its id) or another frame was refused. */
+  | { type: "error"; id?: string; code: string; message: string; retry_after?: number }
+  /** Pushed by other features (e.g. a trade offer changed): `name` says what, `data` is theirs. */
+  | { type: "event"; name: string; data: unknown };
+
+/** Frames a UserInbox sends to every open tab of its user. */
+export type InboxFrame = { type: "unread"; count: number; conversation_id?: string };

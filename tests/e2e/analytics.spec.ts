@@ -1,0 +1,193 @@
+// Analytics in Chromium against the app as `npm start` runs it (local Queue, consumer, R2, D1): the
+// consent banner, what is stored without consent, and a visitor's view reaching the owner's
+// statistics through the queue (issue 14 "Done when").
+import type { APIRequestContext, Page, Request } from "@playwright/test";
+import jpeg from "jpeg-js";
+import { expect, test } from "./fixtures";
+
+test.use({ analyticsConsent: null });
+
+const OWNER = { email: "kari@lekebytte.test", password: "lekebytte123" };
+
+interface CreatedListing {
+  id: string;
+  title: string;
+  seo_slug: string;
+}
+
+async function createOwnListing(request: APIRequestContext): Promise<CreatedListing> {
+  const signin = await request.post("/api/auth/signin", { data: OWNER });
+  expect(signin.status(), await signin.text()).toBe(200);
+  // A listing needs a photo: a small plain JPEG.
+  const width = 64;
+  const height = 48;
+  const pixels = Buffer.alloc(width * height * 4, 200);
+  const upload = await request.post("/api/images", { data: jpeg.encode({ data: pixels, width, height }, 80).data, headers: { "Content-Type": "image/jpeg" } });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const { key } = (await upload.json()) as { key: string };
+  const title = `Analysetest dukkehus ${Date.now().toString(36)}`;
+  const res = await request.post("/api/listings", {
+    data: { title, category: "dukker", age_range: "3-5 år", condition_rating: 4, price: "300", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as CreatedListing;
+}
+
+const banner = (page: Page) => page.getByRole("region", { name: "Hjelp oss å gjøre Lekebytte bedre" });
+
+/**
+ * Record layout shifts and the moment the consent banner appears, from the first byte of the page
+ * (an init script), so a test can tell the banner's effect from the page's own.
+ */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shifts: { at: number; value: number; banner: boolean }[]; __bannerAt: number | null };
+    w.__shifts = [];
+    w.__bannerAt = null;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] })[]) {
+        if (entry.hadRecentInput) continue;
+        const banner = (entry.sources ?? []).some((s) => s.node instanceof Element && s.node.closest("[data-testid=consent-banner]") !== null);
+        w.__shifts.push({ at: entry.startTime, value: entry.value, banner });
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+    new MutationObserver((_, observer) => {
+      if (document.querySelector("[data-testid=consent-banner]")) {
+        w.__bannerAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+async function layoutShifts(page: Page) {
+  await page.waitForTimeout(500);
+  return page.evaluate(() => {
+    const w = window as unknown as { __shifts: { at: number; value: number; banner: boolean }[]; __bannerAt: number | null };
+    const after = w.__shifts.filter((s) => w.__bannerAt !== null && s.at >= w.__bannerAt);
+    return {
+      bannerAt: w.__bannerAt,
+      ofBanner: w.__shifts.filter((s) => s.banner).length,
+      afterBanner: after.reduce((sum, s) => sum + s.value, 0),
+    };
+  });
+}
+
+/**
+ * What the page stored on the device, leaving out the functional keys the privacy page lists
+ * (`lekebytte:scroll`, `lekebytte:listing-draft:…`): they never leave the browser and are no analytics.
+ */
+async function storageOf(page: Page) {
+  return page.evaluate(() => {
+    const keys = (storage: Storage) => Object.keys(storage).filter((k) => !k.startsWith("lekebytte:")).sort();
+    return { local: keys(window.localStorage), session: keys(window.sessionStorage), cookies: document.cookie };
+  });
+}
+
+test("the consent banner overlays the page without shifting it, and 'Bare nødvendige' stores only the choice", async ({ page }) => {
+  const analytics: Request[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/analytics/")) analytics.push(r);
+  });
+
+  await recordLayoutShifts(page);
+  await page.goto("/om-oss");
+  await expect(banner(page)).toBeVisible();
+  // A fixed overlay at the bottom: nothing of the page moves when it appears, and it does not move.
+  const box = await banner(page).boundingBox();
+  expect(box!.y + box!.height).toBeCloseTo(page.viewportSize()!.height, 0);
+  const shifts = await layoutShifts(page);
+  expect(shifts.bannerAt).not.toBeNull();
+  expect(shifts.ofBanner).toBe(0);
+  expect(shifts.afterBanner).toBe(0);
+  expect(await storageOf(page)).toEqual({ local: [], session: [], cookies: "" });
+
+  await banner(page).getByRole("button", { name: "Bare nødvendige" }).click();
+  await expect(banner(page)).toBeHidden();
+  expect(await storageOf(page)).toEqual({ local: ["lb_consent"], session: [], cookies: "" });
+
+  // Browsing on: no analytics request, nothing more stored, no banner.
+  await page.goto("/search?q=lego");
+  await expect(page.getByText(/annonse/).first()).toBeVisible();
+  await page.goto("/");
+  await page.locator('a[href^="/annonse/"]').first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(analytics.map((r) => r.url())).toEqual([]);
+  expect(await storageOf(page)).toEqual({ local: ["lb_consent"], session: [], cookies: "" });
+  await expect(banner(page)).toBeHidden();
+
+  // The choice can be changed on the privacy page, and withdrawn again.
+  await page.goto("/personvern#informasjonskapsler");
+  const settings = page.getByTestId("consent-settings");
+  await expect(settings.getByRole("status")).toContainText("Du har valgt bare nødvendige.");
+  const session = page.waitForRequest((r) => r.url().endsWith("/api/analytics/sessions"));
+  await settings.getByRole("button", { name: "Godta analyse" }).click();
+  await session;
+  expect((await storageOf(page)).session).toEqual(["lb_analytics_session"]);
+  await settings.getByRole("button", { name: "Bare nødvendige" }).click();
+  await expect(settings.getByRole("status")).toContainText("Du har valgt bare nødvendige.");
+  await expect.poll(async () => (await storageOf(page)).session).toEqual([]);
+});
+
+test("a visitor who accepts analytics views a listing, and its owner sees the view counted", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const listing = await createOwnListing(request);
+
+  try {
+    // The visitor: accept analytics, open the listing, stay a while, leave.
+    await page.goto("/");
+    await banner(page).getByRole("button", { name: "Godta analyse" }).click();
+    await expect(banner(page)).toBeHidden();
+    const firstReport = page.waitForResponse((r) => r.url().endsWith("/api/analytics/listing-views") && r.request().method() === "POST");
+    await page.goto(`/annonse/${listing.seo_slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: listing.title })).toBeVisible();
+    expect((await firstReport).status()).toBe(202);
+    await page.mouse.wheel(0, 600);
+    await page.waitForTimeout(6_000);
+    const finalReport = page.waitForRequest((r) => r.url().endsWith("/api/analytics/listing-views") && (JSON.parse(r.postData() ?? "{}") as { viewDurationMs?: number }).viewDurationMs! > 5_000);
+    await page.getByRole("banner").getByRole("link", { name: /Lekebytte/ }).first().click();
+    await finalReport;
+
+    // The owner signs in (same browser, so the visit above is the only one) and opens the listing.
+    const signin = await page.request.post("/api/auth/signin", { data: OWNER });
+    expect(signin.status()).toBe(200);
+    await page.goto(`/annonse/${listing.seo_slug}`);
+    const stats = page.getByRole("region", { name: "Statistikk" });
+    const figure = (label: string) => stats.getByTestId("listing-stats-figures").locator("div", { hasText: label }).locator("dd");
+    // The consumer receives the queue's batch after at most 5 s.
+    await expect(async () => {
+      await page.reload();
+      await expect(figure("Visninger")).toHaveText("1", { timeout: 2_000 });
+    }).toPass({ timeout: 40_000, intervals: [1_000, 2_000] });
+    await expect(figure("Unike besøk")).toHaveText("1");
+    await expect(figure("Snittid på annonsen")).toHaveText(/^\d+ s$/);
+    await expect(stats.getByRole("img", { name: /1 i alt/ })).toBeVisible();
+    await stats.getByText("Vis tall per dag").click();
+    await expect(stats.getByRole("table")).toBeVisible();
+
+    // "Mine annonser": the row's figure and its statistics.
+    await page.goto("/my-listings");
+    const row = page.getByRole("listitem").filter({ hasText: listing.title });
+    await expect(row.getByText("1 visning siste 30 dager")).toBeVisible();
+    await row.getByRole("button", { name: `Statistikk ${listing.title}` }).click();
+    await expect(row.getByRole("img", { name: /1 i alt/ })).toBeVisible();
+  } finally {
+    await request.delete(`/api/listings/${listing.id}`);
+  }
+});
+
+test("nobody else can read a listing's statistics", async ({ page, request }) => {
+  const listing = await createOwnListing(request);
+  try {
+    expect((await page.request.get(`/api/analytics/listings/${listing.id}`)).status()).toBe(401);
+    const signin = await page.request.post("/api/auth/signin", { data: { email: "ola@lekebytte.test", password: "lekebytte123" } });
+    expect(signin.status()).toBe(200);
+    expect((await page.request.get(`/api/analytics/listings/${listing.id}`)).status()).toBe(404);
+    await page.goto(`/annonse/${listing.seo_slug}`);
+    await expect(page.getByRole("heading", { level: 1, name: listing.title })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Statistikk" })).toHaveCount(0);
+  } finally {
+    await request.delete(`/api/listings/${listing.id}`);
+  }
+});

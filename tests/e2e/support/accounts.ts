@@ -1,0 +1,34 @@
+// Accounts for end-to-end tests: each test signs up its own users (confirmed through the local
+// outbox) and deletes them at the end.
+import type { APIRequestContext } from "@playwright/test";
+import { expect } from "../fixtures";
+
+export const E2E_PASSWORD = "hemmelig-e2e-1";
+
+export function uniqueEmail(prefix: string): string {
+  return `e2e-${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+/** Sign up and confirm through the local outbox with the request context's cookie jar (so its pages are signed in). */
+export async function signUpAndSignIn(request: APIRequestContext, email: string, displayName = "E2E Selger"): Promise<void> {
+  const signUp = await request.post("/api/auth/signup", { data: { display_name: displayName, email, password: E2E_PASSWORD } });
+  expect(signUp.status(), await signUp.text()).toBe(201);
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await request.get(`/api/dev/mail.json?to=${encodeURIComponent(email)}`)).json()) as { text_body: string }[];
+        code = mails.map((m) => /\/auth\/callback\?code=([^\s"<>&]+)/.exec(m.text_body)?.[1]).find(Boolean);
+        return code;
+      },
+      { message: "a confirmation mail", timeout: 10_000 },
+    )
+    .toBeTruthy();
+  const callback = await request.post("/api/auth/callback", { data: { code: decodeURIComponent(code!) } });
+  expect(callback.status(), await callback.text()).toBe(200);
+}
+
+/** Delete the request context's account at the end of a test (the API asks for the password again). */
+export async function deleteAccount(request: APIRequestContext): Promise<void> {
+  await request.delete("/api/me", { data: { password: E2E_PASSWORD } });
+}

@@ -1,0 +1,208 @@
+// Response bodies exactly as the Worker sends them, for the web tests' fake fetch. Their types come
+// from the Worker's routes (AppType through Hono's client types), and
+// tests/worker/response-shapes.integration.test.ts compares each builder with the real answer of its
+// endpoint, so a web test cannot fake a shape the Worker never sends. No Workers runtime here: the
+// web tests (jsdom) import this file too.
+import type { hc, InferResponseType } from "hono/client";
+import type { ApiErrorBody, ErrorCode } from "../../domain/errors";
+import { SYSTEM_USER_ID } from "../../domain/messaging";
+import type { AppType } from "../../worker/app";
+
+type Api = ReturnType<typeof hc<AppType>>;
+
+export type SessionBody = NonNullable<InferResponseType<Api["auth"]["session"]["$get"], 200>>;
+export type SiteConfigBody = InferResponseType<Api["config"]["$get"], 200>;
+export type HomeBody = InferResponseType<Api["home"]["$get"], 200>;
+export type ListingCardBody = HomeBody["newest"][number];
+export type ListingPageBody = InferResponseType<Api["listings"][":id"]["$get"], 200>;
+export type OwnListingBody = InferResponseType<Api["me"]["listings"][":id"]["$get"], 200>;
+export type ProfileBody = InferResponseType<Api["me"]["$get"], 200>;
+export type SearchBody = InferResponseType<Api["search"]["$get"], 200>;
+export type SearchRowBody = SearchBody["rows"][number];
+export type ConversationSummaryBody = InferResponseType<Api["conversations"]["$get"], 200>[number];
+export type ConversationDetailBody = InferResponseType<Api["conversations"][":id"]["$get"], 200>;
+export type MessagePageBody = InferResponseType<Api["conversations"][":id"]["messages"]["$get"], 200>;
+export type ChatMessageBody = MessagePageBody["messages"][number];
+export type StartConversationBody = InferResponseType<Api["conversations"]["$post"], 201>;
+export type MarkReadBody = InferResponseType<Api["conversations"][":id"]["read"]["$post"], 200>;
+export type UnreadCountBody = InferResponseType<Api["conversations"]["unread-count"]["$get"], 200>;
+export type TestNotificationBody = InferResponseType<Api["test-notifications"]["$post"], 201>;
+export type TestNotificationsAvailableBody = InferResponseType<Api["test-notifications"]["$get"], 200>;
+
+export const TEST_USER_ID = "11111111-1111-4111-8111-111111111111";
+export const TEST_SELLER_ID = "22222222-2222-4222-8222-222222222222";
+export const TEST_CONVERSATION_ID = "c0c0c0c0-0000-4000-8000-000000000001";
+export const TEST_LISTING_ID = "33333333-3333-4333-8333-333333333333";
+
+/** GET /api/auth/session: the access cookie's expiry is epoch seconds (15 minutes from now). */
+export function sessionBody(overrides: { user?: Partial<SessionBody["user"]>; expires_at?: number } = {}): SessionBody {
+  return {
+    user: { id: TEST_USER_ID, email: "kari@example.no", display_name: "Kari", role: "user", ...overrides.user },
+    expires_at: overrides.expires_at ?? Math.floor(Date.now() / 1000) + 15 * 60,
+  };
+}
+
+/** GET /api/config (the values of wrangler.toml's [vars]). */
+export function siteConfigBody(overrides: Partial<SiteConfigBody> = {}): SiteConfigBody {
+  return {
+    appName: "Lekebytte",
+    contactEmail: "hei@lekebytte.no",
+    contactPhone: "+47 22 12 34 56",
+    contactAddress: "Storgata 1, 0155 Oslo",
+    ...overrides,
+  };
+}
+
+let counter = 0;
+
+/** A listing as cards and lists carry it (home, search, favourites, own listings). */
+export function listingCardBody(overrides: Partial<ListingCardBody> = {}): ListingCardBody {
+  counter += 1;
+  const id = `0000000${counter}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`.slice(-36);
+  return {
+    id,
+    user_id: TEST_SELLER_ID,
+    title: `Lego Duplo brannstasjon ${counter}`,
+    price: 250,
+    is_free: false,
+    is_trade_offer: false,
+    condition_rating: 4,
+    category: "lego",
+    age_range: "3-5 år",
+    postal_code: "0155",
+    images: [],
+    status: "active",
+    seo_slug: `lego-duplo-brannstasjon-${counter}-000000`,
+    pricing_mode: "standard",
+    payment_enabled: false,
+    created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** GET /api/listings/:id and /by-slug/:slug: the detail, its seller and more from the seller. */
+export function listingPageBody(overrides: Partial<ListingPageBody> = {}): ListingPageBody {
+  const card = listingCardBody({ images: ["u2/a.jpg", "u2/b.jpg"], ...overrides });
+  return {
+    ...card,
+    description: "Komplett sett.\nLite brukt.",
+    updated_at: card.created_at,
+    place_name: "OSLO",
+    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z" },
+    more_from_seller: [],
+    ...overrides,
+  };
+}
+
+/** GET /api/me/listings/:id: the owner's listing with its description (the edit form). */
+export function ownListingBody(overrides: Partial<OwnListingBody> = {}): OwnListingBody {
+  return { ...listingCardBody({ user_id: TEST_USER_ID, images: ["u1/a.jpg", "u1/b.jpg"] }), description: "Fin stand", ...overrides };
+}
+
+/** GET /api/home. */
+export function homeBody(overrides: Partial<HomeBody> = {}): HomeBody {
+  return { newest: [], free: [], trade: [], ...overrides };
+}
+
+/** GET /api/search: `rows` cards with their rank. */
+export function searchBody(rows: ListingCardBody[], total = rows.length, totalCapped = false): SearchBody {
+  return { rows: rows.map((row) => ({ ...row, search_rank: 0 })), total, total_capped: totalCapped };
+}
+
+/** GET /api/me: the signed-in user's account and profile. */
+export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
+  return {
+    user_id: TEST_USER_ID,
+    email: "kari@example.no",
+    display_name: "Kari",
+    postal_code: "0155",
+    role: "user",
+    stripe_account_id: null,
+    created_at: "2024-03-05T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
+/**
+ * GET /api/conversations/:id: the chat header, seen by the test user (the buyer) about a listing of
+ * TEST_SELLER_ID.
+ */
+export function conversationDetailBody(overrides: Partial<ConversationDetailBody> = {}): ConversationDetailBody {
+  return {
+    id: TEST_CONVERSATION_ID,
+    listing_id: TEST_LISTING_ID,
+    buyer_id: TEST_USER_ID,
+    seller_id: TEST_SELLER_ID,
+    last_seq: 0,
+    updated_at: new Date().toISOString(),
+    listing: { id: TEST_LISTING_ID, title: "Brio togbane", price: 350, is_free: false, images: [], status: "active" },
+    other_user: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
+    ...overrides,
+  };
+}
+
+/** One entry of GET /api/conversations (the inbox): the header plus the last message and the unread count. */
+export function conversationSummaryBody(overrides: Partial<ConversationSummaryBody> = {}): ConversationSummaryBody {
+  return {
+    ...conversationDetailBody({ last_seq: 1 }),
+    last_message: { content: "Hei!", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID },
+    unread_count: 0,
+    ...overrides,
+  };
+}
+
+let messageCounter = 0;
+
+/** A stored message (GET …/messages, POST …/messages, and the socket's frames). */
+export function chatMessageBody(overrides: Partial<ChatMessageBody> = {}): ChatMessageBody {
+  messageCounter += 1;
+  return {
+    id: `${String(messageCounter).padStart(8, "0")}-0000-4000-8000-000000000000`,
+    conversation_id: TEST_CONVERSATION_ID,
+    sender_id: TEST_SELLER_ID,
+    seq: messageCounter,
+    content: `Melding ${messageCounter}`,
+    read_at: null,
+    created_at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** GET /api/conversations/:id/messages: ascending by seq. */
+export function messagePageBody(messages: ChatMessageBody[] = [], hasMore = false): MessagePageBody {
+  return { messages, has_more: hasMore };
+}
+
+/** POST /api/conversations ("Send melding"): the conversation's id (201 new, 200 existing). */
+export function startConversationBody(id = TEST_CONVERSATION_ID): StartConversationBody {
+  return { id };
+}
+
+/** POST /api/conversations/:id/read. */
+export function markReadBody(count = 0, upToSeq = 0): MarkReadBody {
+  return { count, up_to_seq: upToSeq };
+}
+
+/** GET /api/conversations/unread-count. */
+export function unreadCountBody(count = 0): UnreadCountBody {
+  return { count };
+}
+
+/** GET /api/test-notifications: the page exists (local mode only; production answers 404). */
+export function testNotificationsAvailableBody(): TestNotificationsAvailableBody {
+  return { enabled: true };
+}
+
+/** POST /api/test-notifications (local mode): the conversation written into and the system message. */
+export function testNotificationBody(overrides: Partial<TestNotificationBody> = {}): TestNotificationBody {
+  return {
+    conversation_id: TEST_CONVERSATION_ID,
+    message: chatMessageBody({ sender_id: SYSTEM_USER_ID, content: "Test melding for notifikasjoner" }),
+    ...overrides,
+  };
+}
+
+/** The one error envelope of every API error. */
+export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ApiErrorBody {
+  return { error: { code, message, ...(fields ? { fields } : {}) } };
+}

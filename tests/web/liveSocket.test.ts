@@ -1,0 +1,80 @@
+// The reconnecting socket (spec part 1 §9): heartbeat every 25 s, reconnect after 1, 2, 5, then 10 s.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LiveSocket, type LiveStatus } from "../../web/lib/liveSocket";
+import { FakeWebSocket } from "./fakeWebSocket";
+
+vi.mock("../../web/api/client", () => ({ refreshSessionOnce: vi.fn(() => Promise.resolve(true)) }));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function start() {
+  const frames: unknown[] = [];
+  const statuses: LiveStatus[] = [];
+  const socket = new LiveSocket({ url: () => "ws://test/live", onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s) });
+  socket.start();
+  return { socket, frames, statuses };
+}
+
+describe("LiveSocket", () => {
+  it("reconnects after 1, 2, 5, then every 10 seconds while the server is away", async () => {
+    const { socket } = start();
+    const gaps: number[] = [];
+    let last = Date.now();
+    for (let i = 0; i < 6; i++) {
+      const before = FakeWebSocket.instances.length;
+      FakeWebSocket.last().drop();
+      while (FakeWebSocket.instances.length === before) await vi.advanceTimersByTimeAsync(100);
+      gaps.push(Math.round((Date.now() - last) / 100) * 100);
+      last = Date.now();
+    }
+    expect(gaps).toEqual([1000, 2000, 5000, 10000, 10000, 10000]);
+    socket.stop();
+  });
+
+  it("starts again at 1 s once a connection has worked", async () => {
+    const { socket } = start();
+    FakeWebSocket.last().drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    FakeWebSocket.last().drop();
+    await vi.advanceTimersByTimeAsync(2000);
+    const ws = FakeWebSocket.last();
+    ws.open();
+    ws.receive({ type: "hello" });
+    const before = FakeWebSocket.instances.length;
+    ws.drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(FakeWebSocket.instances.length).toBe(before + 1);
+    socket.stop();
+  });
+
+  it("sends a heartbeat every 25 s and passes frames on (not the pong)", async () => {
+    const { socket, frames, statuses } = start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    expect(statuses).toEqual(["connecting", "open"]);
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(ws.sent).toEqual(["ping"]);
+    ws.receive("pong");
+    ws.receive({ type: "unread", count: 3 });
+    expect(frames).toEqual([{ type: "unread", count: 3 }]);
+    await vi.advanceTimersByTimeAsync(25_000);
+    expect(ws.sent).toEqual(["ping", "ping"]);
+    socket.stop();
+    expect(statuses.at(-1)).toBe("closed");
+  });
+
+  it("a connection that stays silent through two heartbeats is replaced", async () => {
+    const { socket } = start();
+    const ws = FakeWebSocket.last();
+    ws.open();
+    await vi.advanceTimersByTimeAsync(75_000);
+    expect(ws.readyState).toBe(FakeWebSocket.CLOSED);
+    expect(FakeWebSocket.instances.length).toBeGreaterThan(1);
+    socket.stop();
+  });
+});

@@ -1,0 +1,148 @@
+// The builders the web tests answer fake requests with (tests/factories/api.ts) have the shapes the
+// Worker really sends: the same keys at every level and the same JSON types wherever both sides have
+// a value. A web test built on a shape the Worker never sends (an ISO `expires_at` where the Worker
+// sends epoch seconds) fails here.
+import { describe, expect, it } from "vitest";
+import {
+  chatMessageBody,
+  conversationDetailBody,
+  conversationSummaryBody,
+  errorBody,
+  homeBody,
+  markReadBody,
+  messagePageBody,
+  startConversationBody,
+  testNotificationBody,
+  testNotificationsAvailableBody,
+  unreadCountBody,
+  listingCardBody,
+  listingPageBody,
+  ownListingBody,
+  profileBody,
+  searchBody,
+  sessionBody,
+  siteConfigBody,
+} from "../factories/api";
+import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
+import { Client } from "./support/http";
+
+const PASSWORD = "hemmelig-passord-1";
+
+/** Where `actual` (from the Worker) and `built` (a builder) differ: missing/extra keys, other JSON types. */
+function shapeDifferences(actual: unknown, built: unknown, path = "$"): string[] {
+  const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+  if (actual === null || built === null || actual === undefined || built === undefined) return [];
+  if (kind(actual) !== kind(built)) return [`${path}: the Worker sends ${kind(actual)} (${JSON.stringify(actual)}), the builder ${kind(built)} (${JSON.stringify(built)})`];
+  if (Array.isArray(actual) && Array.isArray(built)) {
+    if (actual.length === 0 || built.length === 0) return [];
+    return shapeDifferences(actual[0], built[0], `${path}[0]`);
+  }
+  if (kind(actual) !== "object") return [];
+  const a = actual as Record<string, unknown>;
+  const b = built as Record<string, unknown>;
+  const differences: string[] = [];
+  for (const key of Object.keys(a)) if (!(key in b)) differences.push(`${path}.${key}: sent by the Worker, missing from the builder`);
+  for (const key of Object.keys(b)) if (!(key in a)) differences.push(`${path}.${key}: in the builder, never sent by the Worker`);
+  for (const key of Object.keys(a)) if (key in b) differences.push(...shapeDifferences(a[key], b[key], `${path}.${key}`));
+  return differences;
+}
+
+async function signedIn() {
+  const user = await createUser({ password: PASSWORD, displayName: "Kari" });
+  const client = new Client();
+  const res = await client.post("/api/auth/signin", { email: user.email, password: PASSWORD });
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+  return { user, client };
+}
+
+async function jsonOf(res: Response): Promise<unknown> {
+  expect(res.status, res.url).toBeLessThan(300);
+  return res.json();
+}
+
+describe("tests/factories/api.ts builds what the Worker sends", () => {
+  it("session", async () => {
+    const { client } = await signedIn();
+    const actual = await jsonOf(await client.get("/api/auth/session"));
+    expect(shapeDifferences(actual, sessionBody())).toEqual([]);
+    // Epoch seconds, about 15 minutes ahead, as the builder makes it.
+    const { expires_at } = actual as { expires_at: number };
+    expect(Math.abs(expires_at - sessionBody().expires_at)).toBeLessThan(60);
+  });
+
+  it("site config", async () => {
+    const actual = await jsonOf(await new Client().get("/api/config"));
+    expect(shapeDifferences(actual, siteConfigBody())).toEqual([]);
+    expect(actual).toEqual(siteConfigBody());
+  });
+
+  it("home, search and a listing page", async () => {
+    const seller = await createUser();
+    const listing = await createListing({ userId: seller.id, title: "Duplo brannstasjon", images: [`${seller.id}/a.jpg`] });
+    await createListing({ userId: seller.id, title: "Duplo politistasjon" });
+
+    const home = (await jsonOf(await new Client().get("/api/home"))) as { newest: unknown[] };
+    expect(home.newest.length).toBeGreaterThan(0);
+    expect(shapeDifferences(home, homeBody({ newest: [listingCardBody()], free: [listingCardBody()], trade: [listingCardBody()] }))).toEqual([]);
+
+    const search = await jsonOf(await new Client().get("/api/search?q=duplo"));
+    expect((search as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+    expect(shapeDifferences(search, searchBody([listingCardBody()]))).toEqual([]);
+
+    const page = (await jsonOf(await new Client().get(`/api/listings/${listing.id}`))) as { more_from_seller: unknown[] };
+    expect(page.more_from_seller.length).toBeGreaterThan(0);
+    expect(shapeDifferences(page, listingPageBody({ more_from_seller: [listingCardBody()] }))).toEqual([]);
+  });
+
+  it("profile and the owner's listing", async () => {
+    const { user, client } = await signedIn();
+    const listing = await createListing({ userId: user.id });
+    expect(shapeDifferences(await jsonOf(await client.get("/api/me")), profileBody())).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await client.get(`/api/me/listings/${listing.id}`)), ownListingBody())).toEqual([]);
+  });
+
+  it("conversations: start, inbox, header, messages, send, read, unread count, notification test", async () => {
+    const conv = await createConversation({ listing: { images: [] } });
+    await addMessages(conv.id, [{ from: conv.seller.id, content: "Hei!" }]);
+    const buyer = await signedInClient(conv.buyer.id);
+
+    const other = await createListing({ userId: conv.seller.id });
+    const started = await buyer.post("/api/conversations", { listing_id: other.id });
+    expect(started.status).toBe(201);
+    expect(shapeDifferences(await started.json(), startConversationBody())).toEqual([]);
+
+    const inbox = (await jsonOf(await buyer.get("/api/conversations"))) as unknown[];
+    expect(inbox.length).toBe(1);
+    expect(shapeDifferences(inbox, [conversationSummaryBody()])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get(`/api/conversations/${conv.id}`)), conversationDetailBody())).toEqual([]);
+    const page = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(page, messagePageBody([chatMessageBody()]))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/conversations/unread-count")), unreadCountBody(1))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await buyer.post(`/api/conversations/${conv.id}/read`, {})), markReadBody(1, 1))).toEqual([]);
+
+    // Now read: read_at is a timestamp string (null values are not compared).
+    const read = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
+    expect(shapeDifferences(read, messagePageBody([chatMessageBody({ read_at: new Date().toISOString() })]))).toEqual([]);
+    const sent = await jsonOf(await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" }));
+    expect(shapeDifferences(sent, chatMessageBody())).toEqual([]);
+
+    expect(shapeDifferences(await jsonOf(await buyer.get("/api/test-notifications")), testNotificationsAvailableBody())).toEqual([]);
+    const test = await buyer.post("/api/test-notifications", { content: "Test melding for notifikasjoner" });
+    expect(test.status).toBe(201);
+    expect(shapeDifferences(await test.json(), testNotificationBody())).toEqual([]);
+  });
+
+  it("the error envelope", async () => {
+    const res = await new Client().get("/api/me");
+    expect(res.status).toBe(401);
+    expect(shapeDifferences(await res.json(), errorBody("UNAUTHENTICATED", "Du er ikke logget inn"))).toEqual([]);
+  });
+
+  it("the comparison catches a wrong type and a missing key", () => {
+    const iso = { ...sessionBody(), expires_at: new Date().toISOString() };
+    expect(shapeDifferences(sessionBody(), iso)).toEqual([expect.stringContaining("$.expires_at: the Worker sends number")]);
+    const { expires_at: _dropped, ...withoutExpiry } = sessionBody();
+    expect(shapeDifferences(sessionBody(), withoutExpiry)).toEqual(["$.expires_at: sent by the Worker, missing from the builder"]);
+  });
+});

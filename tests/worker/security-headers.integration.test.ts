@@ -1,0 +1,114 @@
+// The security headers (docs/decisions/024-content-security-policy.md): their exact values on every
+// kind of response the Worker sends, the static copy in public/_headers for /assets/*, and the
+// hashes a shell with inline scripts (Vite's dev server) gets.
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import headersFile from "../../public/_headers?raw";
+import type { Bindings } from "../../worker/env";
+import { contentSecurityPolicy, inlineScriptHashes, PERMISSIONS_POLICY, securityHeaders } from "../../worker/lib/security-headers";
+import { fetchShell } from "../../worker/routes/pages";
+import { createListing } from "../factories";
+
+const POLICY_FOR_LOCALHOST = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self' ws://localhost",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join("; ");
+
+const fetchWorker = (url: string, init?: RequestInit) => exports.default.fetch(new Request(url, init));
+
+function expectSecurityHeaders(response: Response, csp = POLICY_FOR_LOCALHOST) {
+  expect(response.headers.get("Content-Security-Policy")).toBe(csp);
+  expect(response.headers.get("Permissions-Policy")).toBe(PERMISSIONS_POLICY);
+  expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  expect(response.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+  expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+}
+
+describe("security headers on every response", () => {
+  it.each([
+    ["the home page", "/", 200],
+    ["a login-required page", "/profile", 200],
+    ["an unknown path (404 shell)", "/finnes-ikke", 404],
+    ["a missing slug page", "/annonse/finnes-ikke-abc123", 404],
+    ["an API answer", "/api/home", 200],
+    ["an API error", "/api/finnes-ikke", 404],
+    ["a missing image", "/images/missing", 404],
+    ["robots.txt", "/robots.txt", 200],
+    ["a file path, passed to the asset server", "/favicon.svg", 200],
+  ])("%s (%s)", async (_label, path, status) => {
+    const response = await fetchWorker(`http://localhost${path}`, { headers: { Accept: "text/html" } });
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response);
+    await response.arrayBuffer();
+  });
+
+  it("an edge-rendered slug page with its JSON-LD and preloaded listing needs no script hash", async () => {
+    const listing = await createListing({ title: "Brio togbane </script><script>alert(1)</script>" });
+    const response = await fetchWorker(`http://localhost/annonse/${listing.seoSlug}`);
+    expect(response.status).toBe(200);
+    expectSecurityHeaders(response);
+    const html = await response.text();
+    expect(html).toContain('<script type="application/ld+json">');
+    expect(html).toContain('<script id="preloaded-listing" type="application/json">');
+  });
+
+  it("allows the page's own WebSocket: wss: on https, ws: on http", async () => {
+    const secure = await fetchWorker("https://lekebytte.example/", { headers: { Accept: "text/html" } });
+    expect(secure.headers.get("Content-Security-Policy")).toContain("connect-src 'self' wss://lekebytte.example;");
+    expect(secure.headers.get("Content-Security-Policy")).not.toContain("ws://");
+    await secure.arrayBuffer();
+    const local = await fetchWorker("http://127.0.0.1:8787/api/home");
+    expect(local.headers.get("Content-Security-Policy")).toContain("connect-src 'self' ws://127.0.0.1:8787;");
+    await local.arrayBuffer();
+  });
+});
+
+describe("public/_headers (built assets bypass the Worker)", () => {
+  it("gives /assets/* the Worker's headers (the policy without an origin)", () => {
+    const lines = headersFile.split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
+    expect(lines[0]).toBe("/assets/*");
+    const rules = lines.slice(1).map((line) => {
+      expect(line).toMatch(/^ {2}\S/);
+      const colon = line.indexOf(":");
+      return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+    });
+    expect(Object.fromEntries(rules)).toEqual(securityHeaders());
+  });
+});
+
+describe("inline scripts in the shell", () => {
+  it("hashes executable inline scripts only (not data blocks, not external scripts)", async () => {
+    const html = `<html><head>
+      <script>alert(1)</script>
+      <script type="module">alert(1)</script>
+      <script type="application/ld+json">{"@type":"Product"}</script>
+      <script id="preloaded-listing" type="application/json">{"id":"x"}</script>
+      <script type="module" src="/assets/index.js"></script>
+    </head></html>`;
+    // sha256("alert(1)") in base64, computed outside the Worker.
+    const hash = "bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=";
+    expect(await inlineScriptHashes(html)).toEqual([hash, hash]);
+    expect(await inlineScriptHashes('<script type="module" crossorigin src="/assets/index.js"></script>')).toEqual([]);
+  });
+
+  it("a shell with an inline script (Vite's dev server) is served with a policy that allows exactly it", async () => {
+    const env = {
+      ASSETS: { fetch: async () => new Response("<!doctype html><html><head><script>alert(1)</script></head><body></body></html>", { headers: { "Content-Type": "text/html" } }) },
+    } as unknown as Bindings;
+    const shell = await fetchShell(env, new URL("http://localhost:5173/"), new Headers());
+    expect(shell.headers.get("Content-Security-Policy")).toBe(
+      contentSecurityPolicy({ origin: "http://localhost:5173", scriptHashes: ["bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI="] }),
+    );
+    expect(shell.headers.get("Content-Security-Policy")).toContain("script-src 'self' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=';");
+    expect(await shell.text()).toContain("<script>alert(1)</script>");
+  });
+});

@@ -1,0 +1,52 @@
+// Forcing a race (SECURITY.md "How we test it"): a D1 binding that holds every read matching
+// `pattern` until `parties` requests have made it, so each of them acts on the same, soon stale,
+// read. Only a conditional write can then keep the outcome right.
+import { env } from "cloudflare:workers";
+import type { Bindings } from "../../../worker/env";
+
+export interface StaleReads {
+  /** The Worker's bindings with the barrier in front of D1. */
+  env: Bindings;
+  /** How many reads have passed the barrier so far. */
+  readonly arrived: number;
+}
+
+export function staleReads(pattern: RegExp, parties = 2): StaleReads {
+  let arrived = 0;
+  let release!: () => void;
+  const allRead = new Promise<void>((resolve) => (release = resolve));
+  const hold = async <T>(result: Promise<T>): Promise<T> => {
+    const value = await result;
+    if (arrived < parties) {
+      arrived += 1;
+      if (arrived === parties) release();
+      await allRead;
+    }
+    return value;
+  };
+  const statement = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (typeof value !== "function") return value;
+        if (prop === "bind") return (...args: unknown[]) => statement(target.bind(...args), sql);
+        if (["all", "raw", "first", "run"].includes(String(prop)) && pattern.test(sql)) {
+          return (...args: unknown[]) => hold((value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        }
+        return value.bind(target);
+      },
+    });
+  const db = new Proxy(env.DB, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql), sql);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    env: { ...(env as Bindings), DB: db },
+    get arrived() {
+      return arrived;
+    },
+  };
+}

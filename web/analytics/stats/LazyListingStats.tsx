@@ -1,0 +1,13 @@
+import { lazy, Suspense } from "react";
+import { Spinner } from "../../components/ui/Spinner";
+
+// The statistics and their chart load only for the few who may see them (owner, moderators).
+const ListingStatsPanel = lazy(() => import("./ListingStatsPanel").then((m) => ({ default: m.ListingStatsPanel })));
+
+export function LazyListingStats({ listingId, heading }: { listingId: string; heading?: "h2" | "h3" }) {
+  return (
+    <Suspense fallback={<Spinner label="Laster statistikk..." className="py-6" />}>
+      <ListingStatsPanel listingId={listingId} heading={heading} />
+    </Suspense>
+  );
+}

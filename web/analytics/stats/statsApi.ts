@@ -1,0 +1,25 @@
+import { queryOptions } from "@tanstack/react-query";
+import { LISTING_ANALYTICS_DEFAULT_DAYS } from "../../../domain/analytics";
+import { api, call } from "../../api/client";
+
+// Under "me": sign-out removes the signed-in user's data, statistics included.
+export const statsKeys = {
+  listing: (id: string, days: number) => ["me", "listing-stats", id, days] as const,
+  summary: (days: number) => ["me", "listing-stats-summary", days] as const,
+};
+
+/** GET /api/analytics/listings/:id?days= (spec part 2 §7 get_listing_analytics). */
+export const listingStatsQuery = (listingId: string, days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
+  queryOptions({
+    queryKey: statsKeys.listing(listingId, days),
+    queryFn: ({ signal }) => call(api.analytics.listings[":id"].$get({ param: { id: encodeURIComponent(listingId) }, query: { days: String(days) } }, { init: { signal } })),
+    staleTime: 60_000,
+  });
+
+/** GET /api/analytics/my-listings: views per own listing, for "Mine annonser". */
+export const ownListingsStatsQuery = (days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
+  queryOptions({
+    queryKey: statsKeys.summary(days),
+    queryFn: ({ signal }) => call(api.analytics["my-listings"].$get({ query: { days: String(days) } }, { init: { signal } })),
+    staleTime: 60_000,
+  });

@@ -1,0 +1,35 @@
+import { useEffect } from "react";
+import { useLocation } from "react-router-dom";
+import { referrerTypeOf, searchContextOf } from "../../domain/analytics";
+import type { ListingViewHandle } from "./tracker";
+import { pathBefore, withTracker } from "./track";
+import { useConsent } from "./useConsent";
+
+/**
+ * Report a visit to a listing page (spec part 2 §7 analytics-track-listing-view) while it is shown:
+ * where the visitor came from, the search that led here, scroll depth and time. `skip` while the
+ * viewer is unknown or is the owner (a seller's own visits are not views).
+ */
+export function useListingViewTracking(listingId: string, skip: boolean): void {
+  const location = useLocation();
+  const consent = useConsent();
+  const path = location.pathname + location.search;
+
+  useEffect(() => {
+    if (skip) return;
+    const previous = pathBefore(path);
+    const search = searchContextOf(previous) ?? { searchQuery: null, filterContext: null };
+    const context = { listingId, referrerType: referrerTypeOf(previous, document.referrer, window.location.origin), ...search };
+    let handle: ListingViewHandle | null = null;
+    let left = false;
+    withTracker((tracker) => {
+      if (!left) handle = tracker.startListingView(context);
+    });
+    return () => {
+      left = true;
+      handle?.end();
+    };
+    // A new view per listing, and when consent is given on the page; the path is read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [listingId, skip, consent]);
+}

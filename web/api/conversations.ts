@@ -1,0 +1,76 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { ChatMessage } from "../../domain/messaging";
+import { api, call, type SuccessBody } from "./client";
+
+type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+
+/** GET /api/conversations: the inbox, newest activity first. */
+export type ConversationSummary = Body<typeof api.conversations.$get>[number];
+
+/** GET /api/conversations/:id: the chat header (listing, price, the other party). */
+export type ConversationDetail = Body<(typeof api.conversations)[":id"]["$get"]>;
+
+/** GET /api/conversations/:id/messages: ascending by seq; `has_more` when older ones exist. */
+export type MessagePage = Body<(typeof api.conversations)[":id"]["messages"]["$get"]>;
+
+/** A stored message, as the API and the chat socket send it (the socket's frames are in domain/messaging.ts). */
+export type { ChatMessage };
+
+const param = (value: string) => encodeURIComponent(value);
+
+export const conversationKeys = {
+  all: ["conversations"] as const,
+  list: ["conversations", "list"] as const,
+  detail: (id: string) => ["conversations", "detail", id] as const,
+  messages: (id: string) => ["conversations", "messages", id] as const,
+};
+
+export const conversationsQuery = () =>
+  queryOptions({
+    queryKey: conversationKeys.list,
+    queryFn: ({ signal }) => call(api.conversations.$get(undefined, { init: { signal } })),
+  });
+
+export const conversationQuery = (id: string) =>
+  queryOptions({
+    queryKey: conversationKeys.detail(id),
+    queryFn: ({ signal }) => call(api.conversations[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
+  });
+
+/** The newest page; the chat keeps its own live copy from there (web/routes/chat/useChat.ts). */
+export const messagesQuery = (id: string) =>
+  queryOptions({
+    queryKey: conversationKeys.messages(id),
+    queryFn: ({ signal }) => call(api.conversations[":id"].messages.$get({ param: { id: param(id) }, query: {} }, { init: { signal } })),
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+export function fetchOlderMessages(id: string, beforeSeq: number): Promise<MessagePage> {
+  return call(api.conversations[":id"].messages.$get({ param: { id: param(id) }, query: { before: String(beforeSeq) } }));
+}
+
+/** "Send melding" on a listing: the one conversation with its seller, new or existing. */
+export function startConversation(listingId: string): Promise<{ id: string }> {
+  return call(api.conversations.$post({ json: { listing_id: listingId } }));
+}
+
+/** The HTTP send path (no socket, or no acknowledgement in time): the same id lands once. */
+export function postMessage(conversationId: string, message: { id: string; content: string }): Promise<ChatMessage> {
+  return call(api.conversations[":id"].messages.$post({ param: { id: param(conversationId) }, json: message }));
+}
+
+export function markRead(conversationId: string, upToSeq?: number): Promise<{ count: number; up_to_seq: number }> {
+  return call(api.conversations[":id"].read.$post({ param: { id: param(conversationId) }, json: upToSeq === undefined ? {} : { up_to_seq: upToSeq } }));
+}
+
+export async function fetchUnreadCount(): Promise<number> {
+  return (await call(api.conversations["unread-count"].$get())).count;
+}
+
+/** ws(s)://this-host/path: the socket goes to the same origin as the page (cookies, Origin check). */
+export function liveUrl(path: string): string {
+  const { protocol, host } = window.location;
+  return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${path}`;
+}

@@ -1,0 +1,29 @@
+import type { LucideIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { buttonClasses } from "./ui/Button";
+
+/** A page's list that could not be loaded: what failed, and "Prøv igjen" (disabled while it retries). */
+export function ListLoadFailed({ children, onRetry, retrying }: { children: ReactNode; onRetry: () => void; retrying: boolean }) {
+  return (
+    <div className="mt-6 space-y-3">
+      <p className="text-stone-700">{children}</p>
+      <button type="button" className={buttonClasses("secondary", "sm")} onClick={onRetry} disabled={retrying}>
+        Prøv igjen
+      </button>
+    </div>
+  );
+}
+
+/** A page's list with nothing in it yet: an icon, the text, and "Finn leker" to /search. */
+export function EmptyListFindToys({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode }) {
+  return (
+    <div className="mt-6 flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white p-8 text-center">
+      <Icon aria-hidden="true" className="size-8 text-stone-500" />
+      {children}
+      <Link to="/search" className={buttonClasses("secondary", "sm", "mt-4")}>
+        Finn leker
+      </Link>
+    </div>
+  );
+}

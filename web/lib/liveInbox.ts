@@ -1,0 +1,23 @@
+// The header's live unread badge (docs/decisions/029-live-unread-badge.md): one socket per tab to
+// the user's UserInbox, which pushes the unread count whenever a message arrives or is read in any
+// of the user's conversations. Loaded lazily once the user is signed in.
+import type { QueryClient } from "@tanstack/react-query";
+import type { InboxFrame } from "../../domain/messaging";
+import { conversationKeys, liveUrl } from "../api/conversations";
+import { LiveSocket } from "./liveSocket";
+import { unreadCountKey } from "./unreadCountKey";
+
+export function startLiveInbox(queryClient: QueryClient): () => void {
+  const socket = new LiveSocket({
+    url: () => liveUrl("/api/conversations/live"),
+    onFrame: (frame) => {
+      const f = frame as InboxFrame;
+      if (f?.type !== "unread" || typeof f.count !== "number") return;
+      queryClient.setQueryData(unreadCountKey, f.count);
+      // The inbox page shows last messages and per-conversation counts: refetch it if it is open.
+      void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+    },
+  });
+  socket.start();
+  return () => socket.stop();
+}

@@ -1,0 +1,160 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { MessageCircleX, WifiOff } from "lucide-react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router-dom";
+import type { ChatMessage } from "../../../domain/messaging";
+import { isApiError } from "../../api/client";
+import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { Button, buttonClasses } from "../../components/ui/Button";
+import { PageSpinner, Spinner } from "../../components/ui/Spinner";
+import { toastError } from "../../lib/toast";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
+import { FallbackScreen } from "../fallback/FallbackScreen";
+import { mergeMessages } from "./chatState";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { MessageList } from "./MessageList";
+import { useChat } from "./useChat";
+
+/** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
+export function ChatPage() {
+  const { conversationId = "" } = useParams();
+  // A new conversation is a new chat: no state carries over.
+  return <ChatLoader key={conversationId} conversationId={conversationId} />;
+}
+
+function ChatLoader({ conversationId }: { conversationId: string }) {
+  const navigate = useNavigate();
+  const session = useSession();
+  const conversation = useQuery({ ...conversationQuery(conversationId), retry: false });
+  const missing = isApiError(conversation.error) && (conversation.error.status === 404 || conversation.error.status === 400);
+  useDocumentTitle(conversation.data ? `Samtale om ${conversation.data.listing.title}` : "Samtale");
+
+  useEffect(() => {
+    if (conversation.error && !missing) {
+      toastError("Feil", "Kunne ikke hente samtale", { id: "chat-load" });
+      navigate("/messages", { replace: true });
+    }
+  }, [conversation.error, missing, navigate]);
+
+  if (missing) {
+    return (
+      <FallbackScreen icon={<MessageCircleX className="size-8" />} title="Samtale ikke funnet" text="Samtalen finnes ikke, eller du har ikke tilgang til den.">
+        <Link to="/messages" className={buttonClasses()}>
+          Tilbake til meldinger
+        </Link>
+      </FallbackScreen>
+    );
+  }
+  if (!conversation.data || session.status !== "signed-in") return <PageSpinner label="Laster samtale..." />;
+  return <ChatView conversation={conversation.data} myId={session.user.id} />;
+}
+
+/** Shows the "connecting" note only when the socket stays down for a moment (no flash on every load). */
+function useDelayed(flag: boolean, ms: number): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!flag) return setShown(false);
+    const timer = setTimeout(() => setShown(true), ms);
+    return () => clearTimeout(timer);
+  }, [flag, ms]);
+  return shown;
+}
+
+/** The chat fills the screen below the site header, so the list scrolls and the composer stays put. */
+function useFillViewport() {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const fit = () => {
+      const top = el.getBoundingClientRect().top + window.scrollY;
+      el.style.height = `max(24rem, calc(100dvh - ${Math.round(top)}px))`;
+    };
+    fit();
+    window.addEventListener("resize", fit);
+    return () => window.removeEventListener("resize", fit);
+  }, []);
+  return ref;
+}
+
+function ChatView({ conversation, myId }: { conversation: ConversationDetail; myId: string }) {
+  const queryClient = useQueryClient();
+  const page = useQuery({ ...messagesQuery(conversation.id), retry: 1 });
+  const onEvent = useCallback(
+    (name: string) => void queryClient.invalidateQueries({ queryKey: ["conversations", "event", conversation.id, name] }),
+    [queryClient, conversation.id],
+  );
+  const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
+  const [older, setOlder] = useState<{ messages: ChatMessage[]; hasMore: boolean } | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const frame = useFillViewport();
+  const showConnecting = useDelayed(!!page.data && chat.status !== "open", 800);
+
+  useEffect(() => {
+    if (page.error) toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages" });
+  }, [page.error]);
+
+  const messages = older ? mergeMessages(older.messages, chat.messages) : chat.messages;
+  const hasMore = older ? older.hasMore : !!page.data?.has_more;
+
+  const loadOlder = async () => {
+    const el = scrollRef.current;
+    const before = messages[0]?.seq;
+    if (!before) return;
+    setLoadingOlder(true);
+    try {
+      const fromBottom = el ? el.scrollHeight - el.scrollTop : 0;
+      const result = await fetchOlderMessages(conversation.id, before);
+      setOlder((current) => ({ messages: mergeMessages(current?.messages ?? [], result.messages), hasMore: result.has_more }));
+      // Keep the reader where they were once the older messages are above.
+      requestAnimationFrame(() => {
+        if (el) el.scrollTop = el.scrollHeight - fromBottom;
+      });
+    } catch {
+      toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages" });
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+
+  const goneReason = conversation.other_user.deleted ? "Brukeren har slettet kontoen sin. Du kan lese samtalen, men ikke sende nye meldinger." : undefined;
+
+  return (
+    <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
+      <ChatHeader conversation={conversation} />
+      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
+        {page.isPending ? (
+          <Spinner label="Laster samtale..." className="h-full" />
+        ) : page.error ? (
+          <div className="flex h-full flex-col items-center justify-center gap-3 p-6 text-center">
+            <p className="text-stone-700">Kunne ikke hente meldinger</p>
+            <Button variant="secondary" size="sm" onClick={() => void page.refetch()}>
+              Prøv igjen
+            </Button>
+          </div>
+        ) : (
+          <>
+            {hasMore ? (
+              <div className="flex justify-center pt-3">
+                <Button variant="secondary" size="sm" onClick={() => void loadOlder()} disabled={loadingOlder}>
+                  {loadingOlder ? "Laster..." : "Vis eldre meldinger"}
+                </Button>
+              </div>
+            ) : null}
+            <MessageList messages={messages} myId={myId} otherName={conversation.other_user.display_name} scrollRef={scrollRef} />
+          </>
+        )}
+      </div>
+      {showConnecting ? (
+        <p role="status" className="flex items-center justify-center gap-2 bg-accent-100 px-3 py-1.5 text-sm font-semibold text-accent-900">
+          <WifiOff aria-hidden="true" className="size-4" />
+          Kobler til … Meldinger du sender, kommer fram likevel.
+        </p>
+      ) : null}
+      <Composer onSend={chat.send} disabledReason={goneReason} />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useLayoutEffect, useRef, type RefObject } from "react";
+import { groupByOsloDay } from "../../../domain/chat-days";
+import type { ChatMessage } from "../../../domain/messaging";
+import { MessageBubble } from "./MessageBubble";
+
+export interface MessageListProps {
+  messages: ChatMessage[];
+  myId: string;
+  otherName: string;
+  /** The scroll container (owned by the page, which also keeps the composer below it). */
+  scrollRef: RefObject<HTMLDivElement | null>;
+}
+
+/** Within this distance of the bottom the list follows new messages. */
+const STICKY_PX = 96;
+
+/**
+ * Messages grouped by Oslo day ("I dag", "I går", a date), newest at the bottom. It stays scrolled to
+ * the newest message unless the reader has scrolled up; new messages are announced politely.
+ */
+export function MessageList({ messages, myId, otherName, scrollRef }: MessageListProps) {
+  const stick = useRef(true);
+  const lastOwn = useRef<string | null>(null);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const onScroll = () => {
+      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICKY_PX;
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    // The composer growing (a long message) or the keyboard opening shrinks the list: keep the newest in view.
+    const resize = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    resize.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      resize.disconnect();
+    };
+  }, [scrollRef]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const newest = messages[messages.length - 1];
+    const sentByMe = newest && newest.sender_id === myId && newest.id !== lastOwn.current;
+    if (sentByMe) lastOwn.current = newest.id;
+    if (stick.current || sentByMe) el.scrollTop = el.scrollHeight;
+  }, [messages, myId, scrollRef]);
+
+  if (messages.length === 0) {
+    return (
+      <p role="log" aria-live="polite" className="flex h-full items-center justify-center p-6 text-center text-stone-700">
+        Ingen meldinger ennå. Send den første!
+      </p>
+    );
+  }
+
+  return (
+    <div role="log" aria-live="polite" aria-label="Meldinger" className="space-y-4 px-3 py-4">
+      {groupByOsloDay(messages, (m) => m.created_at).map((group) => (
+        <section key={group.day} aria-label={group.label}>
+          <h2 className="sticky top-1 z-10 mx-auto mb-3 w-fit rounded-full bg-stone-200/90 px-3 py-0.5 text-xs font-semibold text-stone-800">
+            {group.label}
+          </h2>
+          <ol className="space-y-2">
+            {group.items.map((m) => (
+              <MessageBubble key={m.id} message={m} own={m.sender_id === myId} otherName={otherName} />
+            ))}
+          </ol>
+        </section>
+      ))}
+    </div>
+  );
+}

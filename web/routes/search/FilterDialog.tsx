@@ -1,0 +1,358 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import * as Slider from "@radix-ui/react-slider";
+import { useQuery } from "@tanstack/react-query";
+import { X } from "lucide-react";
+import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { PRICE_MAX, PRICE_MIN, PRICE_STEP, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
+import { resultCountText } from "../../../domain/schemas/search";
+import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
+import { Button } from "../../components/ui/Button";
+import { Input } from "../../components/ui/Input";
+import { Label } from "../../components/ui/Label";
+import { cn } from "../../lib/cn";
+import { clearFilters, filtersKey, formatKroner, parseFilters, type SearchFilters } from "./searchFilters";
+import { searchCountQuery, type SearchCount } from "./searchQueries";
+import { useDebouncedValue } from "./useDebouncedValue";
+
+export interface FilterSheetProps {
+  filters: SearchFilters;
+  /** The current result count, if known (the sheet's button shows it until the draft differs). */
+  total: SearchCount | undefined;
+  onApply: (filters: SearchFilters) => void;
+}
+
+export interface FilterDialogProps extends FilterSheetProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Where focus goes when the sheet closes (the "Filter" button, which is outside this dialog). */
+  returnFocusTo: () => HTMLElement | null;
+}
+
+/**
+ * The bottom sheet (85% of the viewport height), loaded when first opened (FilterSheet.tsx). It edits
+ * a draft; "Vis n annonser" applies it as one history entry, closing the sheet any other way discards it.
+ */
+export function FilterDialog({ open, onOpenChange, returnFocusTo, filters, total, onApply }: FilterDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-900/50" />
+        <Dialog.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocusTo()?.focus();
+          }}
+          className={cn(
+            "fixed inset-x-0 bottom-0 z-50 flex flex-col rounded-t-3xl bg-white shadow-2xl focus:outline-none",
+            // 85% of the viewport; dvh where supported so the phone's browser bars do not hide the buttons.
+            "h-[85vh] supports-[height:1dvh]:h-[85dvh] sm:mx-auto sm:max-w-2xl",
+          )}
+        >
+          <FilterForm
+            filters={filters}
+            total={total}
+            onApply={(next) => {
+              onApply(next);
+              onOpenChange(false);
+            }}
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+interface Draft {
+  categories: CategoryKey[];
+  conditions: number[];
+  ages: AgeRange[];
+  /** The number inputs' text: empty min means 0, empty max means 10000 (spec part 1 "/search"). */
+  minText: string;
+  maxText: string;
+  free: boolean;
+  trade: boolean;
+  postal: string;
+}
+
+function draftOf(f: SearchFilters): Draft {
+  return {
+    categories: f.categories,
+    conditions: f.conditions,
+    ages: f.ages,
+    minText: f.min === null ? "" : String(f.min),
+    maxText: f.max === null ? "" : String(f.max),
+    free: f.free,
+    trade: f.trade,
+    postal: f.postal,
+  };
+}
+
+function priceOf(text: string, fallback: number): number {
+  if (text.trim() === "") return fallback;
+  const n = Math.round(Number(text));
+  return Number.isFinite(n) ? Math.min(Math.max(n, PRICE_MIN), PRICE_MAX) : fallback;
+}
+
+/** The slider's two values: the inputs' prices, in order. */
+function sliderValues(d: Draft): [number, number] {
+  const a = priceOf(d.minText, PRICE_MIN);
+  const b = priceOf(d.maxText, PRICE_MAX);
+  return a <= b ? [a, b] : [b, a];
+}
+
+function filtersOf(d: Draft, base: SearchFilters): SearchFilters {
+  const [min, max] = sliderValues(d);
+  return {
+    ...base,
+    categories: d.categories,
+    conditions: d.conditions,
+    ages: d.ages,
+    min: min > PRICE_MIN ? min : null,
+    max: max < PRICE_MAX ? max : null,
+    free: d.free,
+    trade: d.trade,
+    postal: d.postal.replace(/\D/g, "").slice(0, 4),
+  };
+}
+
+function toggle<T>(list: T[], value: T, on: boolean): T[] {
+  return on ? (list.includes(value) ? list : [...list, value]) : list.filter((v) => v !== value);
+}
+
+function FilterForm({ filters, total, onApply }: FilterSheetProps) {
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
+  const update = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  const next = filtersOf(draft, filters);
+  // The preview count follows the draft once it rests (typing a price is many changes).
+  const previewKey = useDebouncedValue(filtersKey(next), SEARCH_DEBOUNCE_MS);
+  const unchanged = previewKey === filtersKey(filters);
+  const preview = useQuery(searchCountQuery(parseFilters(previewKey), !unchanged));
+  const count = unchanged ? total : preview.data;
+
+  const [low, high] = sliderValues(draft);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onApply(next);
+  }
+
+  return (
+    <form onSubmit={handleSubmit} className="flex min-h-0 flex-1 flex-col" noValidate>
+      <div className="flex items-center justify-between gap-3 border-b border-stone-200 px-4 py-3">
+        <div>
+          <Dialog.Title className="text-xl font-bold text-stone-900">Filter</Dialog.Title>
+          <Dialog.Description className="sr-only">Velg filtre, og trykk på knappen nederst for å vise annonsene.</Dialog.Description>
+        </div>
+        <Dialog.Close className="inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100" aria-label="Lukk">
+          <X aria-hidden="true" className="size-6" />
+        </Dialog.Close>
+      </div>
+
+      <div className="min-h-0 flex-1 space-y-6 overflow-y-auto overscroll-contain px-4 py-5">
+        <Group legend="Kategori">
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {CATEGORIES.map((c) => (
+              <CheckOption
+                key={c.key}
+                label={c.label}
+                checked={draft.categories.includes(c.key)}
+                onChange={(on) => update({ categories: toggle(draft.categories, c.key, on) })}
+              />
+            ))}
+          </div>
+        </Group>
+
+        <Group legend="Tilstand">
+          <div className="grid gap-2 sm:grid-cols-2">
+            {CONDITIONS.map((c) => (
+              <CheckOption
+                key={c.rating}
+                label={c.label}
+                hint={c.description}
+                checked={draft.conditions.includes(c.rating)}
+                onChange={(on) => update({ conditions: toggle(draft.conditions, c.rating as number, on) })}
+              />
+            ))}
+          </div>
+        </Group>
+
+        <Group legend="Alder">
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {AGE_RANGES.map((age) => (
+              <CheckOption
+                key={age}
+                label={age}
+                checked={draft.ages.includes(age)}
+                onChange={(on) => update({ ages: toggle(draft.ages, age, on) })}
+              />
+            ))}
+          </div>
+        </Group>
+
+        <Group legend="Pris">
+          <CheckOption
+            label="Kun gratis"
+            hint="Bare leker som gis bort"
+            checked={draft.free}
+            onChange={(on) => update({ free: on })}
+          />
+          <div className="mt-4">
+            <p id={`${id}-price-range`} className="text-sm font-medium text-stone-800" aria-live="polite">
+              {draft.free ? "Prisen gjelder ikke når du bare viser gratis leker" : priceRangeText(low, high)}
+            </p>
+            <Slider.Root
+              className="relative mt-3 flex h-11 touch-none items-center select-none data-[disabled]:cursor-not-allowed"
+              min={PRICE_MIN}
+              max={PRICE_MAX}
+              step={PRICE_STEP}
+              minStepsBetweenThumbs={1}
+              value={[low, high]}
+              disabled={draft.free}
+              onValueChange={([a, b]) => update({ minText: String(a), maxText: String(b) })}
+            >
+              <Slider.Track className="relative h-2 grow rounded-full bg-stone-200">
+                <Slider.Range className="absolute h-full rounded-full bg-brand-700 data-[disabled]:bg-stone-400" />
+              </Slider.Track>
+              {(
+                [
+                  ["Minstepris", low],
+                  ["Makspris", high],
+                ] as const
+              ).map(([label, value]) => (
+                <Slider.Thumb
+                  key={label}
+                  aria-label={label}
+                  aria-valuetext={formatKroner(value)}
+                  aria-disabled={draft.free || undefined}
+                  aria-describedby={`${id}-price-range`}
+                  className="block size-7 rounded-full border-2 border-brand-700 bg-white shadow data-[disabled]:border-stone-400"
+                />
+              ))}
+            </Slider.Root>
+            <div className="mt-2 grid grid-cols-2 gap-3">
+              <div>
+                <Label htmlFor={`${id}-min`}>Fra (kr)</Label>
+                <Input
+                  id={`${id}-min`}
+                  type="number"
+                  inputMode="numeric"
+                  min={PRICE_MIN}
+                  max={PRICE_MAX}
+                  placeholder={String(PRICE_MIN)}
+                  value={draft.minText}
+                  disabled={draft.free}
+                  onChange={(e) => update({ minText: e.target.value })}
+                />
+              </div>
+              <div>
+                <Label htmlFor={`${id}-max`}>Til (kr)</Label>
+                <Input
+                  id={`${id}-max`}
+                  type="number"
+                  inputMode="numeric"
+                  min={PRICE_MIN}
+                  max={PRICE_MAX}
+                  placeholder={String(PRICE_MAX)}
+                  value={draft.maxText}
+                  disabled={draft.free}
+                  onChange={(e) => update({ maxText: e.target.value })}
+                />
+              </div>
+            </div>
+          </div>
+        </Group>
+
+        <Group legend="Bytte">
+          <CheckOption
+            label="Åpen for bytte"
+            hint="Selgeren vil gjerne bytte"
+            checked={draft.trade}
+            onChange={(on) => update({ trade: on })}
+          />
+        </Group>
+
+        <div>
+          <label htmlFor={`${id}-postal`} className="block text-base font-bold text-stone-900">
+            Postnummer
+          </label>
+          <p id={`${id}-postal-hint`} className="mb-2 text-sm text-stone-700">
+            Hele postnummeret, eller starten av det (for eksempel 03).
+          </p>
+          <Input
+            id={`${id}-postal`}
+            inputMode="numeric"
+            autoComplete="postal-code"
+            maxLength={4}
+            pattern="[0-9]*"
+            aria-describedby={`${id}-postal-hint`}
+            className="max-w-40"
+            value={draft.postal}
+            onChange={(e) => update({ postal: e.target.value.replace(/\D/g, "").slice(0, 4) })}
+          />
+        </div>
+      </div>
+
+      <div className="flex gap-3 border-t border-stone-200 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
+        <Button
+          variant="secondary"
+          onClick={() => setDraft(draftOf(clearFilters(filters)))}
+        >
+          Nullstill
+        </Button>
+        <Button type="submit" className="flex-1">
+          {showButtonText(count)}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function showButtonText(count: SearchCount | undefined): string {
+  if (count === undefined) return "Vis annonser";
+  if (count.capped) return `Vis over ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
+  return `Vis ${resultCountText(count.total)}`;
+}
+
+function priceRangeText(low: number, high: number): string {
+  if (low <= PRICE_MIN && high >= PRICE_MAX) return "Alle priser";
+  const upper = high >= PRICE_MAX ? `${formatKroner(PRICE_MAX)} eller mer` : formatKroner(high);
+  return `${formatKroner(low)} – ${upper}`;
+}
+
+function Group({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset>
+      <legend className="mb-2 text-base font-bold text-stone-900">{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function CheckOption({ label, hint, checked, onChange }: { label: string; hint?: string; checked: boolean; onChange: (on: boolean) => void }) {
+  const id = useId();
+  // The whole box is the click target; the checkbox's name is the label alone, the hint describes it.
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-stone-300 bg-white px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
+      <input
+        type="checkbox"
+        className="size-5 shrink-0 accent-brand-700"
+        checked={checked}
+        aria-labelledby={`${id}-label`}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <span className="leading-tight">
+        <span id={`${id}-label`} className="block font-medium text-stone-900">
+          {label}
+        </span>
+        {hint ? (
+          <span id={`${id}-hint`} className="block text-sm text-stone-700">
+            {hint}
+          </span>
+        ) : null}
+      </span>
+    </label>
+  );
+}

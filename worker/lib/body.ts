@@ -1,0 +1,31 @@
+import { MAX_IMAGE_BYTES } from "../../domain/limits";
+import { AppError } from "./errors";
+
+export const TOO_LARGE_MESSAGE = "Filen er for stor (maks 5MB)";
+
+/** Read a request body, refusing (413) as soon as it passes the limit instead of buffering it all. */
+export async function readLimited(body: ReadableStream<Uint8Array> | null, declaredLength: number | null, limit = MAX_IMAGE_BYTES): Promise<Uint8Array> {
+  if (declaredLength !== null && declaredLength > limit) throw new AppError("PAYLOAD_TOO_LARGE", TOO_LARGE_MESSAGE);
+  if (!body) throw new AppError("VALIDATION", "Mangler bildefil");
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw new AppError("PAYLOAD_TOO_LARGE", TOO_LARGE_MESSAGE);
+    }
+    chunks.push(value);
+  }
+  if (total === 0) throw new AppError("VALIDATION", "Mangler bildefil");
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}

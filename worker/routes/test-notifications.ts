@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import { testMessageSchema } from "../../domain/schemas/messaging";
+import { getDb } from "../db/client";
+import type { AppEnv } from "../env";
+import { isLocal } from "../env";
+import { AppError } from "../lib/errors";
+import { validate } from "../lib/validate";
+import { actorOf } from "../middleware/session";
+import { postSystemMessage } from "../services/chat";
+import { latestConversationId } from "../services/conversations";
+
+/**
+ * The notification test (spec part 2 "Notification test", §5, §6): a message from the system user
+ * into the signed-in user's most recent conversation, so the badge and inbox can be tried out.
+ * Local mode only; in production the endpoint answers 404, and so does the page (its route is
+ * `localOnly` in domain/routes.ts).
+ */
+export const testNotificationRoutes = new Hono<AppEnv>()
+  .use(async (c, next) => {
+    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
+    await next();
+  })
+  .get("/", (c) => c.json({ enabled: true }))
+  .post("/", validate("json", testMessageSchema), async (c) => {
+    if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", "Ikke logget inn");
+    const actor = actorOf(c);
+    const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
+    if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
+    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content);
+    return c.json({ conversation_id: conversationId, message }, 201);
+  });
+

@@ -1,0 +1,85 @@
+// The live side of messaging for routes and other features (trades, payments, moderation): every
+// message goes through its ConversationRoom, which stores it in D1 before anyone hears of it and
+// fans it out in order. Nothing here writes messages directly.
+import type { ChatMessage } from "../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../domain/messaging";
+import type { Bindings } from "../env";
+import { getDb } from "../db/client";
+import { AppError } from "../lib/errors";
+import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, ROOM_USER_HEADER, type RoomResult } from "../durable-objects/conversation-room";
+import { INBOX_USER_HEADER } from "../durable-objects/user-inbox";
+import { inboxStub, roomStub } from "../durable-objects/stubs";
+import { conversationIdsOf } from "./conversations";
+
+function unwrap<T>(result: RoomResult<T>): T {
+  if (result.ok) return result.value;
+  throw new AppError(result.code, result.message, undefined, result.retryAfter ? { "Retry-After": String(result.retryAfter) } : undefined);
+}
+
+export interface PostMessageInput {
+  conversationId: string;
+  senderId: string;
+  /** Client-generated UUID: the same id sent twice is stored once. */
+  id: string;
+  content: string;
+}
+
+/**
+ * Send a message as a participant (HTTP clients without a socket). Validated, rate limited per
+ * sender, stored with the next seq, then fanned out to the open sockets. Throws AppError.
+ */
+export async function postMessage(env: Bindings, input: PostMessageInput): Promise<ChatMessage> {
+  return unwrap(await roomStub(env, input.conversationId).post(input));
+}
+
+/**
+ * A message from the system user (nil UUID) into a conversation, e.g. "Bytteforslaget ble
+ * akseptert". Not rate limited; both participants see it as unread. Pass a stable `id` to make a
+ * retried call land once. `offlineMail: false` when the caller e-mails the participants about the
+ * same thing itself (a sale), so an away participant does not also get the unread-message mail.
+ */
+export async function postSystemMessage(
+  env: Bindings,
+  conversationId: string,
+  content: string,
+  id: string = crypto.randomUUID(),
+  { offlineMail = true }: { offlineMail?: boolean } = {},
+): Promise<ChatMessage> {
+  return unwrap(await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, offlineMail }));
+}
+
+/** Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live. */
+export async function markConversationRead(env: Bindings, conversationId: string, readerId: string, upToSeq?: number): Promise<{ count: number; up_to_seq: number }> {
+  return unwrap(await roomStub(env, conversationId).read({ conversationId, readerId, upToSeq }));
+}
+
+/**
+ * Push a live event to both participants' open chats, in order with the messages: the client gets
+ * `{ type: "event", name, data }` (e.g. name "trade_offer" when an offer changed, so the chat
+ * reloads its offers). Returns how many sockets received it. Write to D1 first, then push.
+ */
+export async function pushConversationEvent(env: Bindings, conversationId: string, name: string, data: unknown): Promise<number> {
+  return roomStub(env, conversationId).push(conversationId, name, data);
+}
+
+/** Recount a user's unread messages and push the badge to their open tabs. */
+export async function notifyInbox(env: Bindings, userId: string, conversationId?: string): Promise<void> {
+  await inboxStub(env, userId).changed(userId, conversationId);
+}
+
+/** Forward an upgrade the Worker has authenticated (session, Origin, participation) to the room. */
+export async function openRoomSocket(env: Bindings, conversationId: string, userId: string, after: number): Promise<Response> {
+  const headers = new Headers({ Upgrade: "websocket", [ROOM_USER_HEADER]: userId, [ROOM_CONVERSATION_HEADER]: conversationId, [ROOM_AFTER_HEADER]: String(after) });
+  return roomStub(env, conversationId).fetch(new Request("https://room.internal/connect", { headers }));
+}
+
+export async function openInboxSocket(env: Bindings, userId: string): Promise<Response> {
+  const headers = new Headers({ Upgrade: "websocket", [INBOX_USER_HEADER]: userId });
+  return inboxStub(env, userId).fetch(new Request("https://inbox.internal/connect", { headers }));
+}
+
+/** After account deletion: close the user's live connections everywhere (best effort). */
+export async function disconnectUser(env: Bindings, userId: string): Promise<void> {
+  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  await Promise.allSettled([...ids.map((id) => roomStub(env, id).disconnect(userId)), inboxStub(env, userId).disconnect()]);
+}
