@@ -16,3 +16,5 @@ export * from "./text";
 export * from "./photos";
 export * from "./rate-limits";
 export * from "./payments";
+export * from "./trades";
+export * from "./schemas/trades";

@@ -43,6 +43,10 @@ export const RATE_RULES = {
   // over the socket and HTTP together (system messages are not limited).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },
   messageSend: { scope: "message:send", limit: 60, windowSeconds: MINUTE },
+  // Swaps (docs/decisions/046-trade-lifecycle.md): new offers per sender, and the answers (accept,
+  // reject, withdraw or cancel, confirm the handover) per party.
+  tradeOfferCreate: { scope: "trade-offer:create", limit: 20, windowSeconds: HOUR },
+  tradeOfferAction: { scope: "trade-offer:action", limit: 120, windowSeconds: HOUR },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

@@ -49,6 +49,8 @@ const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPag
 const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
 const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
 const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
+const TradeOfferPage = page(() => import("./routes/trades/TradeOfferPage"), "TradeOfferPage");
+const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), "TradeHistoryPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
@@ -73,8 +75,8 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   chat: <ChatPage />,
   editListingIndex: <Navigate to="/profile" replace />,
   editListing: <EditListingPage />,
-  tradeOffer: <Placeholder title="Foreslå bytte" />,
-  tradeHistory: <Placeholder title="Byttehistorikk" />,
+  tradeOffer: <TradeOfferPage />,
+  tradeHistory: <TradeHistoryPage />,
   createListing: <CreateListingPage />,
   myListings: <MyListingsPage />,
   favourites: <FavouritesPage />,

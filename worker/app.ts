@@ -27,6 +27,7 @@ import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { conversationRoutes } from "./routes/conversations";
 import { testNotificationRoutes } from "./routes/test-notifications";
+import { tradeOfferRoutes } from "./routes/trade-offers";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -61,7 +62,8 @@ const api = new Hono<AppEnv>()
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
-  .route("/test-notifications", testNotificationRoutes);
+  .route("/test-notifications", testNotificationRoutes)
+  .route("/trade-offers", tradeOfferRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

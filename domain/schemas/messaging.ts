@@ -40,8 +40,3 @@ export const messagePageQuerySchema = z.object({
 export const testMessageSchema = z.object({
   content: messageContentSchema,
 });
-
-export const tradeOfferSchema = z.object({
-  offered_listing_id: z.uuid({ error: "Velg hva du vil tilby i bytte" }),
-  message: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
-});

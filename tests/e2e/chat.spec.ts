@@ -2,29 +2,22 @@
 // conversation from the listing page, both exchange messages without reloading, and each sees the
 // other's messages raise the header badge, which falls again when the chat is opened.
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
-import { publishListing } from "./support/listings";
+import { createListing } from "./support/listings";
+import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 const badge = (page: Page) => page.getByRole("banner").getByRole("link", { name: /^Meldinger/ });
 
 test("buyer and seller chat live from a listing; each header badge rises and falls", async ({ page: buyer, browser }) => {
   test.setTimeout(120_000);
-  const sellerContext = await browser.newContext();
-  // The fixture guards only the test's own page: the second browser answers the consent banner the
-  // same way and fails the test on a Content-Security-Policy report too.
-  await sellerContext.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
-  const seller = await sellerContext.newPage();
-  const sellerPolicyReports: string[] = [];
-  seller.on("console", (message) => {
-    if (/Content.Security.Policy/i.test(message.text())) sellerPolicyReports.push(`${seller.url()}: ${message.text()}`);
-  });
+  const { context: sellerContext, page: seller, policyReports: sellerPolicyReports } = await openSecondBrowser(browser);
   const suffix = Date.now().toString(36);
   const title = `E2E Duplo brannstasjon ${suffix}`;
   await signUpAndSignIn(seller.request, uniqueEmail("chat-seller"), "Selma Selger");
   await signUpAndSignIn(buyer.request, uniqueEmail("chat-buyer"), "Kjell Kjøper");
   try {
-    const { id: listingId } = await publishListing(seller.request, { title });
+    const listingId = await createListing(seller.request, title);
 
     // The seller waits on the home page. The poll is cut off, so only a live push can raise the badge.
     await seller.goto("/");

@@ -170,17 +170,6 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 
 export { expect };
 
-/**
- * axe (the same tags and impacts) on a page the fixture does not watch: a second browser context's
- * page, or the test's own page at a moment a background scan could miss (an open dialog).
- */
-export async function expectAccessible(page: Page, what = page.url()): Promise<void> {
-  await settle(page);
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
-  const serious = results.violations.filter((v) => FAILING_IMPACTS.has(v.impact ?? ""));
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${what}`).toEqual([]);
-}
-
 /** Wait until the page has loaded and the network has been quiet for a moment (bounded). */
 async function settle(page: Page): Promise<void> {
   try {

@@ -3,20 +3,11 @@
 // sandbox's Checkout page and another with Vipps on its landing page and "app", lands on
 // /payment-success and /betaling-fullfort with the right amounts; the seller sees the sales (chat
 // message, sold listings, e-mails in the local outbox).
-import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
-
-/** A signed-in user in a browser of their own (a phone), who has answered the consent banner as the fixture does. */
-async function newUserPage(browser: Browser, baseURL: string | undefined, role: string, name: string): Promise<{ page: Page; email: string }> {
-  const context = await browser.newContext({ baseURL, locale: "nb-NO", timezoneId: "Europe/Oslo", viewport: { width: 390, height: 844 } });
-  await context.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
-  const page = await context.newPage();
-  const email = uniqueEmail(`pay-${role}`);
-  await signUpAndSignIn(page.request, email, name);
-  return { page, email };
-}
+import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 /** The sale's system message, as the chat shows it to both sides. */
 function saleMessage(title: string, amount: string, method: string): string {
@@ -29,24 +20,25 @@ async function buy(page: Page, slug: string, price: string, method: "card" | "vi
   const dialog = page.getByRole("dialog", { name: "Velg betalingsmåte" });
   await expect(dialog.getByRole("radio", { name: /Kort, Apple Pay eller Google Pay/ })).toBeChecked();
   if (method === "vipps") await dialog.getByText("Vipps", { exact: true }).click();
-  await expectAccessible(page, "the payment chooser");
+  await expectAccessible(page);
   await dialog.getByRole("button", { name: /^Gå til betaling/ }).click();
 }
 
-test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox; the seller sees both sales", async ({ page, browser, baseURL }) => {
+test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox; the seller sees both sales", async ({ page, browser }) => {
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   const cardTitle = `E2E Sparkesykkel ${suffix}`;
   const vippsTitle = `E2E Dukkevogn ${suffix}`;
 
   // The seller (a second context, checked with axe explicitly): connect Stripe on the sandbox's onboarding page.
-  const seller = await newUserPage(browser, baseURL, "selger", "Siri Selger");
-  const sellerPage = seller.page;
+  const { context: sellerContext, page: sellerPage, policyReports } = await openSecondBrowser(browser);
+  const sellerEmail = uniqueEmail("pay-selger");
+  await signUpAndSignIn(sellerPage.request, sellerEmail, "Siri Selger");
   try {
     await sellerPage.goto("/profile");
     await sellerPage.getByRole("button", { name: "Koble til Stripe" }).click();
     await sellerPage.waitForURL(/\/connect\/onboarding\//);
-    await expectAccessible(sellerPage, "the sandbox's onboarding page");
+    await expectAccessible(sellerPage);
     await sellerPage.getByLabel("Fornavn").fill("Siri");
     await sellerPage.getByLabel("Etternavn").fill("Selger");
     await sellerPage.getByLabel("Kontonummer for utbetaling").fill("1234 56 78903");
@@ -54,7 +46,7 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await sellerPage.waitForURL(/\/profile\?stripe=return/);
     await expect(sellerPage.getByText("Utbetalinger er aktivert")).toBeVisible();
     await expect(sellerPage.getByRole("button", { name: /Åpne Stripe-dashbord/ })).toBeVisible();
-    await expectAccessible(sellerPage, "/profile with a connected account");
+    await expectAccessible(sellerPage);
 
     const toy = { category: "ute-lek", age_range: "6-8 år", description: "Pent brukt." };
     const cardListing = await publishListing(sellerPage.request, { ...toy, title: cardTitle, price: "250" });
@@ -121,7 +113,7 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await expect(sales.getByText(cardTitle)).toBeVisible();
     await expect(sales.getByText(vippsTitle)).toBeVisible();
     await expect(sales.getByText("Kjøper: Kari Kjøper")).toHaveCount(2);
-    await expectAccessible(sellerPage, "the seller's sales");
+    await expectAccessible(sellerPage);
 
     for (const listing of [cardListing, vippsListing]) {
       await sellerPage.goto(`/annonse/${listing.seo_slug}`);
@@ -139,12 +131,13 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
       await sellerPage.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
       await expect(sellerPage.getByRole("log", { name: "Meldinger" }).getByText(text)).toBeVisible();
     }
-    await expectAccessible(sellerPage, "the seller's chat with the sale message");
+    await expectAccessible(sellerPage);
 
-    await sellerPage.goto(`/dev/mail?to=${encodeURIComponent(seller.email)}`);
+    await sellerPage.goto(`/dev/mail?to=${encodeURIComponent(sellerEmail)}`);
     await expect(sellerPage.getByRole("heading", { name: `Du har solgt «${cardTitle}»` })).toBeVisible();
     await expect(sellerPage.getByRole("heading", { name: `Du har solgt «${vippsTitle}»` })).toBeVisible();
+    expect(policyReports).toEqual([]);
   } finally {
-    await sellerPage.context().close();
+    await sellerContext.close();
   }
 });

@@ -29,6 +29,12 @@ export type UnreadCountBody = InferResponseType<Api["conversations"]["unread-cou
 export type TestNotificationBody = InferResponseType<Api["test-notifications"]["$post"], 201>;
 export type TestNotificationsAvailableBody = InferResponseType<Api["test-notifications"]["$get"], 200>;
 
+export type TradeProposalBody = InferResponseType<Api["trade-offers"]["proposal"][":listingId"]["$get"], 200>;
+export type TradeOfferBody = InferResponseType<Api["trade-offers"][":id"]["$get"], 200>;
+export type TradeOffersPageBody = InferResponseType<Api["trade-offers"]["history"][":direction"]["$get"], 200>;
+export type CompletedSwapsBody = InferResponseType<Api["trade-offers"]["history"]["completed"]["$get"], 200>;
+export type CreateTradeOfferBody = InferResponseType<Api["trade-offers"]["$post"], 201>;
+
 export const TEST_USER_ID = "11111111-1111-4111-8111-111111111111";
 export const TEST_SELLER_ID = "22222222-2222-4222-8222-222222222222";
 export const TEST_CONVERSATION_ID = "c0c0c0c0-0000-4000-8000-000000000001";
@@ -199,6 +205,70 @@ export function testNotificationBody(overrides: Partial<TestNotificationBody> = 
     conversation_id: TEST_CONVERSATION_ID,
     message: chatMessageBody({ sender_id: SYSTEM_USER_ID, content: "Test melding for notifikasjoner" }),
     ...overrides,
+  };
+}
+
+/** A listing in a swap (cards, proposal, history). */
+export function tradeListingBody(overrides: Partial<TradeOfferBody["offered_listing"]> = {}): TradeOfferBody["offered_listing"] {
+  return { id: TEST_LISTING_ID, title: "Brio togbane", price: 350, is_free: false, images: [], status: "active", seo_slug: "brio-togbane-333333", ...overrides };
+}
+
+/** GET /api/trade-offers/proposal/:listingId: Ola's listing wanted, the test user's own active ones. */
+export function tradeProposalBody(ownTitles: string[] = ["Duplo båt"]): TradeProposalBody {
+  return {
+    listing: { ...tradeListingBody(), owner_name: "Ola Hansen" },
+    own_listings: ownTitles.map((title, i) => ({ ...tradeListingBody({ id: `44444444-4444-4444-8444-${String(i).padStart(12, "0")}`, title, price: 200 }), already_offered: false })),
+  };
+}
+
+/** An offer from the test user (sender) to Ola Hansen (recipient), seen by the test user; pending for 7 days. */
+export function tradeOfferBody(overrides: Partial<TradeOfferBody> = {}): TradeOfferBody {
+  const now = Date.now();
+  return {
+    id: "55555555-5555-4555-8555-555555555555",
+    conversation_id: TEST_CONVERSATION_ID,
+    from_user_id: TEST_USER_ID,
+    to_user_id: TEST_SELLER_ID,
+    status: "pending",
+    message: "Vil du bytte?",
+    created_at: new Date(now).toISOString(),
+    updated_at: new Date(now).toISOString(),
+    expires_at: new Date(now + 7 * 86_400_000).toISOString(),
+    other_user: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
+    offered_listing: tradeListingBody({ id: "44444444-4444-4444-8444-000000000000", title: "Duplo båt", price: 200 }),
+    requested_listing: tradeListingBody(),
+    handover: null,
+    ...overrides,
+  };
+}
+
+/** POST /api/trade-offers: the new offer and its conversation. */
+export function createTradeOfferBody(): CreateTradeOfferBody {
+  return { id: "55555555-5555-4555-8555-555555555555", conversation_id: TEST_CONVERSATION_ID };
+}
+
+/** GET /api/trade-offers/history/sent|received. */
+export function tradeOffersPageBody(items: TradeOfferBody[] = [], counts = { sent: items.length, received: 0, completed: 0 }): TradeOffersPageBody {
+  return { counts, items, has_more: false };
+}
+
+/** GET /api/trade-offers/history/completed: swaps of the test user with Ola Hansen. */
+export function completedSwapsBody(items: Partial<CompletedSwapsBody["items"][number]>[] = [], counts = { sent: 0, received: 0, completed: items.length }): CompletedSwapsBody {
+  const at = new Date().toISOString();
+  return {
+    counts,
+    items: items.map((item) => ({
+      id: crypto.randomUUID(),
+      trade_offer_id: "55555555-5555-4555-8555-555555555555",
+      conversation_id: TEST_CONVERSATION_ID,
+      other_user: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
+      my_listing: tradeListingBody({ id: "44444444-4444-4444-8444-000000000000", title: "Duplo båt", price: 200 }),
+      their_listing: tradeListingBody(),
+      created_at: at,
+      completed_at: at,
+      ...item,
+    })),
+    has_more: false,
   };
 }
 

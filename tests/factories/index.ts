@@ -5,3 +5,4 @@ export * from "./conversations";
 export * from "./signed-in";
 export * from "./analytics";
 export * from "./images";
+export * from "./trades";

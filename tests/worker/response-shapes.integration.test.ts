@@ -15,6 +15,11 @@ import {
   testNotificationBody,
   testNotificationsAvailableBody,
   unreadCountBody,
+  completedSwapsBody,
+  createTradeOfferBody,
+  tradeOfferBody,
+  tradeOffersPageBody,
+  tradeProposalBody,
   listingCardBody,
   listingPageBody,
   ownListingBody,
@@ -23,7 +28,7 @@ import {
   sessionBody,
   siteConfigBody,
 } from "../factories/api";
-import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
+import { addMessages, createConversation, createListing, createSwap, createUser, signedInClient } from "../factories";
 import { Client } from "./support/http";
 
 const PASSWORD = "hemmelig-passord-1";
@@ -131,6 +136,23 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     const test = await buyer.post("/api/test-notifications", { content: "Test melding for notifikasjoner" });
     expect(test.status).toBe(201);
     expect(shapeDifferences(await test.json(), testNotificationBody())).toEqual([]);
+  });
+
+  it("swaps: proposal, offer, cards, history", async () => {
+    const swap = await createSwap({ status: "completed" });
+    const open = await createSwap({ sender: swap.sender, status: "accepted", confirmedBy: ["recipient"] });
+    const sender = await signedInClient(swap.sender.id);
+    const wanted = await createListing({ isTradeOffer: true });
+    const mine = await createListing({ userId: swap.sender.id });
+    expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/proposal/${wanted.id}`)), tradeProposalBody())).toEqual([]);
+    const created = await sender.post("/api/trade-offers", { requested_listing_id: wanted.id, offered_listing_id: mine.id });
+    expect(created.status).toBe(201);
+    expect(shapeDifferences(await created.json(), createTradeOfferBody())).toEqual([]);
+    const handover = { confirmed_by_me: false, confirmed_by_other: true, completed_at: null };
+    expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/${open.offerId}`)), tradeOfferBody({ handover }))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/conversation/${open.conversationId}`)), [tradeOfferBody({ handover })])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()]))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedSwapsBody([{}]))).toEqual([]);
   });
 
   it("the error envelope", async () => {

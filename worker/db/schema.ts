@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { LISTING_STATUSES, PRICING_MODES, ROLES } from "../../domain/taxonomy";
+import { TRADE_OFFER_STATUSES } from "../../domain/trades";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -233,12 +234,19 @@ export const tradeOffers = sqliteTable(
       .notNull()
       .references(() => listings.id),
     message: text("message"),
-    status: text("status", { enum: ["pending", "accepted", "rejected", "completed", "cancelled"] })
+    status: text("status", { enum: TRADE_OFFER_STATUSES })
       .notNull()
       .default("pending"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     expiresAt: text("expires_at").notNull(),
+    /**
+     * The id of the request that made the last status change. A change is one D1 batch whose first
+     * statement moves the offer and stamps this request's fresh id; the batch's later statements
+     * apply only where the offer carries that id, so they follow exactly the request that won
+     * (decision 046).
+     */
+    changeId: text("change_id"),
   },
   (t) => [
     index("trade_offers_conversation_idx").on(t.conversationId, t.createdAt),
@@ -268,9 +276,13 @@ export const tradeTransactions = sqliteTable(
     user2ListingId: text("user2_listing_id")
       .notNull()
       .references(() => listings.id),
+    /** pending from the accept until both parties confirm the handover (completed) or either cancels. */
     status: text("status", { enum: ["pending", "completed", "cancelled"] }).notNull().default("completed"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
+    /** When each party confirmed the handover (user1 sent the offer, user2 received it). */
+    user1ConfirmedAt: text("user1_confirmed_at"),
+    user2ConfirmedAt: text("user2_confirmed_at"),
   },
   (t) => [
     uniqueIndex("trade_transactions_offer_unique").on(t.tradeOfferId),

@@ -55,11 +55,8 @@ export interface PostInput {
   senderId: string;
   id: string;
   content: string;
-  /**
-   * false: the caller tells the participants by e-mail itself (a sale: the seller's sale mail), so
-   * this message schedules no offline mail (decision 030). Default true.
-   */
-  offlineMail?: boolean;
+  /** The feature that posts it has e-mailed the recipients itself (a new trade offer): no offline mail for it. */
+  mailed?: boolean;
 }
 
 export interface ReadInput {
@@ -227,7 +224,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       });
       if (stored.created) {
         const participants = [stored.buyerId, stored.sellerId];
-        if (input.offlineMail !== false) await this.afterMessage(input.senderId, participants, !origin && !system);
+        if (!input.mailed) await this.afterMessage(input.senderId, participants, !origin && !system);
         // The recipients' badges and inboxes; the sender's own unread count has not changed.
         this.notifyInboxes(
           participants.filter((id) => id !== input.senderId),

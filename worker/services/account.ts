@@ -5,6 +5,7 @@ import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
 import { disconnectUser } from "./chat";
+import { callOffSwapsOf } from "./trade-offers";
 
 export interface Profile {
   user_id: string;
@@ -110,7 +111,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
 /**
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
- * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); the user's open chat
+ * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
+ * swaps are called off (decision 046); the user's open chat
  * sockets are closed.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
@@ -118,6 +120,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
   const now = nowIso();
   const db = env.DB;
   await db.batch([
+    // Live offers and agreed swaps are called off first, so the other party's listings are free again.
+    ...callOffSwapsOf(db, userId, now),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),

@@ -35,17 +35,17 @@ export async function postMessage(env: Bindings, input: PostMessageInput): Promi
 /**
  * A message from the system user (nil UUID) into a conversation, e.g. "Bytteforslaget ble
  * akseptert". Not rate limited; both participants see it as unread. Pass a stable `id` to make a
- * retried call land once. `offlineMail: false` when the caller e-mails the participants about the
- * same thing itself (a sale), so an away participant does not also get the unread-message mail.
+ * retried call land once. `mailed`: the caller has e-mailed the participants about it already, so
+ * the room does not send its offline e-mail for this message (decision 030).
  */
 export async function postSystemMessage(
   env: Bindings,
   conversationId: string,
   content: string,
   id: string = crypto.randomUUID(),
-  { offlineMail = true }: { offlineMail?: boolean } = {},
+  options: { mailed?: boolean } = {},
 ): Promise<ChatMessage> {
-  return unwrap(await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, offlineMail }));
+  return unwrap(await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, mailed: options.mailed }));
 }
 
 /** Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live. */

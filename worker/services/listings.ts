@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../domain/limits";
 import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
 import { canOwnerMove, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
 import { isOwnPhotoKey } from "../../domain/photos";
+import { TRADE_ERROR_TEXTS } from "../../domain/trades";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
 import { listedListing, listedListingSql } from "../db/listing-visibility";
@@ -11,6 +12,7 @@ import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
+import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -212,10 +214,18 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   return getListingDetail(db, id, actor);
 }
 
+/** A listing promised in an agreed swap stays as it is until the swap is completed or called off (decision 046). */
+const notPromised = sql.raw(`NOT ${promisedInSwapSql("listings")}`);
+
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
   await ownedRow(db, id, actor);
-  await db.update(listings).set({ status: "deleted", updatedAt: nowIso() }).where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
+  const deleted = await db
+    .update(listings)
+    .set({ status: "deleted", updatedAt: nowIso() })
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), notPromised))
+    .returning({ id: listings.id });
+  if (deleted.length === 0) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
 }
 
 /**
@@ -231,9 +241,12 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   const updated = await db
     .update(listings)
     .set({ status: to, updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status)))
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised))
     .returning();
-  if (updated.length === 0) throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+  if (updated.length === 0) {
+    if (await isPromisedInSwap(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+    throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+  }
   return toListingCard(updated[0]);
 }
 

@@ -1,5 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { CircleUser, Heart, List, LogOut, Shield, UserRound } from "lucide-react";
+import { ArrowLeftRight, CircleUser, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import type { SessionUser } from "../../api/session";
 import { isModerator } from "../../lib/useSession";
@@ -8,6 +8,15 @@ import { iconButtonClasses } from "./iconButton";
 
 const itemClasses =
   "flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
+
+/** The account menu's pages for every signed-in user. */
+const LINKS: { to: string; label: string; icon: LucideIcon }[] = [
+  { to: "/profile", label: "Profil", icon: UserRound },
+  { to: "/my-listings", label: "Mine annonser", icon: List },
+  { to: "/favoritter", label: "Favoritter", icon: Heart },
+  { to: "/trade-history", label: "Byttehistorikk", icon: ArrowLeftRight },
+];
+const MODERATION = { to: "/moderation", label: "Moderasjon", icon: Shield };
 
 /** The signed-in user's account menu (loaded lazily: visitors never download Radix). */
 export default function UserMenu({ user }: { user: SessionUser }) {
@@ -27,32 +36,14 @@ export default function UserMenu({ user }: { user: SessionUser }) {
         >
           <DropdownMenu.Label className="truncate px-3 py-2 text-sm text-stone-700">{name}</DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/profile">
-              <UserRound aria-hidden="true" className="size-5" />
-              Profil
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/my-listings">
-              <List aria-hidden="true" className="size-5" />
-              Mine annonser
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={itemClasses}>
-            <Link to="/favoritter">
-              <Heart aria-hidden="true" className="size-5" />
-              Favoritter
-            </Link>
-          </DropdownMenu.Item>
-          {isModerator(user) ? (
-            <DropdownMenu.Item asChild className={itemClasses}>
-              <Link to="/moderation">
-                <Shield aria-hidden="true" className="size-5" />
-                Moderasjon
+          {(isModerator(user) ? [...LINKS, MODERATION] : LINKS).map(({ to, label, icon: Icon }) => (
+            <DropdownMenu.Item key={to} asChild className={itemClasses}>
+              <Link to={to}>
+                <Icon aria-hidden="true" className="size-5" />
+                {label}
               </Link>
             </DropdownMenu.Item>
-          ) : null}
+          ))}
           <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
           <DropdownMenu.Item className={itemClasses} onSelect={() => void handleSignOut()}>
             <LogOut aria-hidden="true" className="size-5" />

@@ -15,6 +15,7 @@ import { mergeMessages } from "./chatState";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
+import { TradeOfferCards } from "./TradeOfferCards";
 import { useChat } from "./useChat";
 
 /** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
@@ -125,6 +126,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   return (
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
+      <TradeOfferCards conversationId={conversation.id} myId={myId} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />

@@ -149,7 +149,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       conversationId,
       saleMessage({ title: sale.title, amount: sale.amount, provider: sale.provider, buyerName }),
       await stableUuid(`sale-message:${sale.id}`),
-      { offlineMail: false },
+      { mailed: true },
     );
     await d1.prepare("UPDATE transactions SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL").bind(sale.transaction_id, conversationId).run();
   }

@@ -1,0 +1,31 @@
+import { TRADE_MESSAGE_MAX_LENGTH } from "../trades";
+import { messageLength } from "./messaging";
+import { z } from "./zod";
+
+export const TRADE_CHOOSE_LISTING_TEXT = "Velg hva du vil tilby i bytte";
+export const TRADE_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(TRADE_MESSAGE_MAX_LENGTH)} tegn`;
+
+/**
+ * "Send bytteforslag" (spec part 2 §5): the listing wanted, one of the sender's own listings, and
+ * an optional message, trimmed and stored as null when empty. The sender, the recipient and the
+ * status are the server's.
+ */
+export const createTradeOfferSchema = z.object({
+  requested_listing_id: z.uuid({ error: "Ugyldig annonse" }),
+  offered_listing_id: z.uuid({ error: TRADE_CHOOSE_LISTING_TEXT }),
+  message: z
+    .string()
+    .trim()
+    .refine((text) => messageLength(text) <= TRADE_MESSAGE_MAX_LENGTH, TRADE_MESSAGE_TOO_LONG_TEXT)
+    .nullish()
+    .transform((text) => (text ? text : null)),
+});
+export type CreateTradeOfferInput = z.input<typeof createTradeOfferSchema>;
+
+export const tradeHistoryQuerySchema = z.object({
+  offset: z.coerce.number().int().min(0).max(10_000).default(0),
+});
+
+export const tradeOffersDirectionSchema = z.object({
+  direction: z.enum(["sent", "received"], { error: "Ugyldig fane" }),
+});

@@ -1,0 +1,203 @@
+import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
+import { ArrowLeftRight, Inbox, Send, Trophy, type LucideIcon } from "lucide-react";
+import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from "react";
+import { Link } from "react-router-dom";
+import { formatDate } from "../../../domain/format";
+import type { TradeHistoryCounts } from "../../../domain/trades";
+import { completedSwapsQuery, tradeOffersQuery, type CompletedSwapsBody, type TradeOfferBody } from "../../api/trades";
+import { ListLoadFailed } from "../../components/ListStates";
+import { Button } from "../../components/ui/Button";
+import { Spinner } from "../../components/ui/Spinner";
+import { cn } from "../../lib/cn";
+import { toastError } from "../../lib/toast";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { Handover, TradeListingRow, TradeStatusBadge } from "./TradeParts";
+
+type Tab = "sent" | "received" | "completed";
+const TABS: { id: Tab; label: string }[] = [
+  { id: "sent", label: "Sendt" },
+  { id: "received", label: "Mottatt" },
+  { id: "completed", label: "Fullført" },
+];
+const EMPTY: Record<Tab, { text: string; icon: LucideIcon }> = {
+  sent: { text: "Ingen sendte forslag", icon: Send },
+  received: { text: "Ingen mottatte forslag", icon: Inbox },
+  completed: { text: "Ingen fullførte bytter", icon: Trophy },
+};
+
+/** /trade-history "Byttehistorikk" (spec part 2 "Trade history"); login required by the router. */
+export function TradeHistoryPage() {
+  useDocumentTitle("Byttehistorikk");
+  const [tab, setTab] = useState<Tab>("sent");
+  const tabsId = useId();
+  // Each tab is one request (its list and the three counts); the counts shown are the freshest.
+  const [counts, setCounts] = useState<TradeHistoryCounts | null>(null);
+
+  const onKey = (event: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const next = event.key === "ArrowRight" ? (i + 1) % TABS.length : event.key === "ArrowLeft" ? (i + TABS.length - 1) % TABS.length : -1;
+    if (next < 0) return;
+    event.preventDefault();
+    setTab(TABS[next].id);
+    document.getElementById(`${tabsId}-${TABS[next].id}`)?.focus();
+  };
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-6 sm:py-8">
+      <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Byttehistorikk</h1>
+      <div role="tablist" aria-label="Byttehistorikk" className="mt-4 grid grid-cols-3 gap-1 rounded-xl bg-stone-100 p-1" onKeyDown={onKey}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            id={`${tabsId}-${t.id}`}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.id}
+            aria-controls={`${tabsId}-panel`}
+            tabIndex={tab === t.id ? 0 : -1}
+            onClick={() => setTab(t.id)}
+            className={cn(
+              "min-h-11 rounded-lg px-2 text-sm font-semibold sm:text-base",
+              tab === t.id ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60",
+            )}
+          >
+            {t.label} ({counts ? counts[t.id] : "…"})
+          </button>
+        ))}
+      </div>
+      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="mt-4">
+        {tab === "completed" ? (
+          <CompletedList onCounts={setCounts} />
+        ) : (
+          <OffersList key={tab} direction={tab} onCounts={setCounts} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function useHistoryError(error: unknown) {
+  useEffect(() => {
+    if (error) toastError("Feil", "Kunne ikke hente byttehistorikk", { id: "trade-history" });
+  }, [error]);
+}
+
+function ListBody<T extends { counts: TradeHistoryCounts; items: unknown[]; has_more: boolean }>({
+  query,
+  tab,
+  onCounts,
+  children,
+}: {
+  query: {
+    data?: InfiniteData<T>;
+    isPending: boolean;
+    error: unknown;
+    refetch: () => unknown;
+    isRefetching: boolean;
+    hasNextPage: boolean;
+    fetchNextPage: () => unknown;
+    isFetchingNextPage: boolean;
+  };
+  tab: Tab;
+  onCounts: (counts: TradeHistoryCounts) => void;
+  children: (items: T["items"]) => ReactNode;
+}) {
+  const lastCounts = query.data?.pages[query.data.pages.length - 1]?.counts;
+  useEffect(() => {
+    if (lastCounts) onCounts(lastCounts);
+  }, [lastCounts, onCounts]);
+  useHistoryError(query.error);
+  if (query.isPending) return <Spinner label="Laster byttehistorikk..." className="py-12" />;
+  if (query.error || !query.data) {
+    return (
+      <ListLoadFailed onRetry={() => void query.refetch()} retrying={query.isRefetching}>
+        Kunne ikke hente byttehistorikk
+      </ListLoadFailed>
+    );
+  }
+  const items = query.data.pages.flatMap((p) => p.items) as T["items"];
+  if (items.length === 0) {
+    const { text, icon: Icon } = EMPTY[tab];
+    return (
+      <div className="flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white p-8 text-center">
+        <Icon aria-hidden="true" className="size-8 text-stone-500" />
+        <p className="mt-3 text-stone-700">{text}</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <ul className="space-y-3">{children(items)}</ul>
+      {query.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+            {query.isFetchingNextPage ? "Laster..." : "Vis flere"}
+          </Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function OffersList({ direction, onCounts }: { direction: "sent" | "received"; onCounts: (c: TradeHistoryCounts) => void }) {
+  const query = useInfiniteQuery(tradeOffersQuery(direction));
+  return (
+    <ListBody query={query} tab={direction} onCounts={onCounts}>
+      {(items) => (items as TradeOfferBody[]).map((offer) => <OfferCard key={offer.id} offer={offer} sent={direction === "sent"} />)}
+    </ListBody>
+  );
+}
+
+function CompletedList({ onCounts }: { onCounts: (c: TradeHistoryCounts) => void }) {
+  const query = useInfiniteQuery(completedSwapsQuery());
+  return (
+    <ListBody query={query} tab="completed" onCounts={onCounts}>
+      {(items) => (items as CompletedSwapsBody["items"]).map((swap) => <CompletedCard key={swap.id} swap={swap} />)}
+    </ListBody>
+  );
+}
+
+function OfferCard({ offer, sent }: { offer: TradeOfferBody; sent: boolean }) {
+  const name = offer.other_user.display_name;
+  return (
+    <li className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <p className="font-semibold text-stone-900">
+            {sent ? "Sendt til" : "Mottatt fra"} {name}
+          </p>
+          <p className="text-sm text-stone-700">{formatDate(offer.created_at)}</p>
+        </div>
+        <TradeStatusBadge offer={offer} />
+      </div>
+      {offer.message ? <p className="mt-2 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
+      <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <TradeListingRow label={sent ? "Du tilbød" : "De tilbød"} listing={offer.offered_listing} />
+        <TradeListingRow label={sent ? "Du ville ha" : "De ville ha"} listing={offer.requested_listing} />
+      </div>
+      {offer.status === "accepted" ? <Handover offer={offer} other={name} /> : null}
+      {offer.status === "accepted" || offer.status === "pending" ? (
+        <Link to={`/chat/${offer.conversation_id}`} className="mt-3 inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline">
+          <ArrowLeftRight aria-hidden="true" className="size-4" />
+          {offer.status === "accepted" ? "Bekreft overleveringen i samtalen" : "Gå til samtalen"}
+        </Link>
+      ) : null}
+    </li>
+  );
+}
+
+function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) {
+  return (
+    <li className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <p className="font-semibold text-stone-900">Bytte med {swap.other_user.display_name}</p>
+        <p className="text-sm text-stone-700">Fullført {formatDate(swap.completed_at)}</p>
+      </div>
+      <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <TradeListingRow label="Din leke" listing={swap.my_listing} />
+        <TradeListingRow label="Deres leke" listing={swap.their_listing} />
+      </div>
+    </li>
+  );
+}
+
