@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "INVALID_SIGNATURE",
   "PROVIDER_ERROR",
   "SERVICE_UNAVAILABLE",
+  "SUSPENDED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -40,6 +41,7 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   INVALID_SIGNATURE: "Ugyldig signatur.",
   PROVIDER_ERROR: "Kunne ikke starte betalingsprosessen. Prøv igjen.",
   SERVICE_UNAVAILABLE: "Tjenesten er ikke tilgjengelig akkurat nå. Prøv igjen senere.",
+  SUSPENDED: "Kontoen din er utestengt. Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe nå.",
   INTERNAL: "Noe gikk galt. Prøv igjen.",
 };
 
@@ -59,5 +61,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   INVALID_SIGNATURE: 400,
   PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
+  SUSPENDED: 403,
   INTERNAL: 500,
 };

@@ -16,5 +16,7 @@ export * from "./text";
 export * from "./photos";
 export * from "./rate-limits";
 export * from "./payments";
+export * from "./moderation";
+export * from "./schemas/moderation";
 export * from "./trades";
 export * from "./schemas/trades";

@@ -2,12 +2,15 @@
 // that the price always comes from D1, and what the provider is asked for.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { suspensionMessage } from "../../domain/moderation";
 import { RATE_RULES } from "../../domain/rate-limits";
 import { createUser } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, errorOf } from "./support/http";
 import { checkout, connectedSeller, payableListing, sandboxRequests, signedIn, stripeGet } from "./support/payments";
 import { countAttempts } from "./support/rate-limits";
+
+const SUSPENDED_UNTIL = new Date(Date.now() + 7 * 86_400_000).toISOString();
 
 async function paymentsFor(listingId: string): Promise<number> {
   const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments WHERE listing_id = ?1").bind(listingId).first<{ n: number }>();
@@ -124,6 +127,19 @@ const RULES: RuleCase[] = [
     arrange: async () => ({ listingId: (await payableListing((await createUser()).id)).id, client: (await signedIn()).client }),
     status: 409,
     message: "Selgeren kan ikke ta imot betaling i Lekebytte akkurat nå",
+  },
+  {
+    // Moderation (decision 051): a suspended user may not buy; the message says until when and why.
+    name: "a suspended buyer",
+    arrange: async () => {
+      const { user, client } = await signedIn();
+      await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, ?3)")
+        .bind(user.id, SUSPENDED_UNTIL, "Svindelforsøk")
+        .run();
+      return { listingId: (await payableListing((await connectedSeller()).id)).id, client };
+    },
+    status: 403,
+    message: suspensionMessage(SUSPENDED_UNTIL, "Svindelforsøk"),
   },
   {
     name: "a price below the providers' minimum",

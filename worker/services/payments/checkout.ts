@@ -9,6 +9,7 @@ import type { Actor, Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { enforceRateLimit } from "../rate-limit";
+import { assertNotSuspended } from "../suspension";
 import { platformFeeBasisPoints } from "./config";
 import { requireStripe, requireVipps } from "./providers";
 
@@ -52,6 +53,8 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
   const db = getDb(env.DB);
   const d1 = db.$client;
   await enforceRateLimit(db, RATE_RULES.paymentCheckout, actor.id);
+  // A suspended user may not buy (docs/decisions/051-suspensions.md).
+  await assertNotSuspended(db, actor.id);
   const listing = await d1
     .prepare(
       `SELECT l.id, l.user_id, l.title, l.price, l.is_free, l.status, l.is_hidden, l.payment_enabled, l.pricing_mode, l.seo_slug,
