@@ -23,6 +23,7 @@ import { DatabaseSync } from "node:sqlite";
 import { searchParamsSchema, type SearchParams } from "../../domain/schemas/search";
 import { buildSearchPlan } from "../../worker/services/search";
 import { generateListings } from "./listing-generator";
+import { benchWriter, d1File, waitFor } from "./support";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const RESULTS = path.join(ROOT, "tests/bench/results");
@@ -111,13 +112,6 @@ function stats(samples: number[]): Stat {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-function d1File(state: string): string {
-  const dir = path.join(state, "v3/d1/miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 file in ${dir}`);
-  return path.join(dir, file);
-}
-
 /** What the data depends on: the migrations and the generator. A change rebuilds the cached copy. */
 function dataStamp(size: number): string {
   const h = createHash("sha256");
@@ -147,23 +141,12 @@ function ensureData(size: number): { state: string; buildSeconds: number | null 
   const users = Array.from({ length: Math.max(200, Math.round(size / 500)) }, (_, i) => `00000000-0000-4000-a000-${String(i + 1).padStart(12, "0")}`);
   const started = performance.now();
   db.exec("BEGIN");
-  const insertUser = db.prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at) VALUES (?, ?, '!', '2025-01-01T00:00:00Z')");
-  const insertProfile = db.prepare("INSERT INTO profiles (user_id, display_name) VALUES (?, ?)");
-  users.forEach((id, i) => {
-    insertUser.run(id, `bench${i}@lekebytte.test`);
-    insertProfile.run(id, `Bruker ${i}`);
-  });
-  const insert = db.prepare(
-    `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free, is_trade_offer,
-       postal_code, images, status, is_hidden, seo_slug, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const put = benchWriter(db, users);
   // One row at a time through the FTS triggers, in creation order, as production inserts them (the
   // search rowid follows it). The generator yields rows oldest first.
   let i = 0;
   for (const l of generateListings(size, users)) {
-    insert.run(l.id, l.user_id, l.title, l.description, l.category, l.age_range, l.condition_rating, l.price, l.is_free, l.is_trade_offer,
-      l.postal_code, l.images, l.status, l.is_hidden, l.seo_slug, l.created_at, l.updated_at);
+    put(l);
     if (++i % 100_000 === 0) console.log(`  ${i.toLocaleString("en")} listings, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   db.exec("COMMIT");
@@ -173,19 +156,6 @@ function ensureData(size: number): { state: string; buildSeconds: number | null 
   writeFileSync(stampFile, stamp);
   console.log(`Inserted ${size.toLocaleString("en")} listings (FTS triggers included) in ${buildSeconds.toFixed(1)} s`);
   return { state, buildSeconds };
-}
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not answer`);
 }
 
 async function measure(size: number): Promise<SizeResult> {
