@@ -55,6 +55,10 @@ export const RATE_RULES = {
   // reject, withdraw or cancel, confirm the handover) per party.
   tradeOfferCreate: { scope: "trade-offer:create", limit: 20, windowSeconds: HOUR },
   tradeOfferAction: { scope: "trade-offer:action", limit: 120, windowSeconds: HOUR },
+  // The give-away queue (docs/decisions/075-giveaway-queue.md): "Jeg vil ha den" per taker (joining
+  // again while in the queue counts too), and the queue moves (leave, reserve, release, give) per user.
+  giveawayJoin: { scope: "giveaway:join", limit: 30, windowSeconds: HOUR },
+  giveawayAction: { scope: "giveaway:action", limit: 120, windowSeconds: HOUR },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

@@ -32,6 +32,7 @@ import { testNotificationRoutes } from "./routes/test-notifications";
 import { reportRoutes } from "./routes/reports";
 import { moderationRoutes } from "./routes/moderation";
 import { tradeOfferRoutes } from "./routes/trade-offers";
+import { giveawayRoutes } from "./routes/giveaways";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -70,6 +71,7 @@ const api = new Hono<AppEnv>()
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)
   .route("/trade-offers", tradeOfferRoutes)
+  .route("/giveaways", giveawayRoutes)
   .route("/reports", reportRoutes)
   .route("/moderation", moderationRoutes);
 

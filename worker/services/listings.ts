@@ -14,6 +14,8 @@ import { nowIso } from "../lib/crypto";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 import { assertNotSuspended } from "./suspension";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
+import { heldByQueueSql, isHeldByQueue } from "./giveaways";
+import { GIVEAWAY_ERROR_TEXTS } from "../../domain/giveaways";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -221,6 +223,9 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
 
 /** A listing promised in an agreed swap stays as it is until the swap is completed or called off (decision 046). */
 const notPromised = sql.raw(`NOT ${promisedInSwapSql("listings")}`);
+/** …and one reserved or given through the give-away queue is changed through the queue (decision 075). */
+const notHeldByQueue = sql.raw(`NOT ${heldByQueueSql("listings")}`);
+const notReservedInQueue = sql.raw(`NOT ${heldByQueueSql("listings", "reserved")}`);
 
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
@@ -228,9 +233,12 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
   const deleted = await db
     .update(listings)
     .set({ status: "deleted", updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), notPromised))
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), notPromised, notReservedInQueue))
     .returning({ id: listings.id });
-  if (deleted.length === 0) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+  if (deleted.length === 0) {
+    if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
+    throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+  }
 }
 
 /**
@@ -248,10 +256,11 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   const updated = await db
     .update(listings)
     .set({ status: to, updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised))
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised, notHeldByQueue))
     .returning();
   if (updated.length === 0) {
     if (await isPromisedInSwap(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+    if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
   }
   return toListingCard(updated[0]);
