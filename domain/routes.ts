@@ -52,6 +52,8 @@ export const PAGE_ROUTES = {
   myListings: { path: "/my-listings", access: "login-form", indexed: false },
   favourites: { path: "/favoritter", access: "login-form", indexed: false },
   savedSearches: { path: "/lagrede-sok", access: "login-form", indexed: false },
+  // The user's places in give-away queues, with the giver's moves as notices (docs/decisions/075).
+  giveawayPlaces: { path: "/mine-koplasser", access: "login-form", indexed: false },
   moderation: { path: "/moderation", access: "login-form", indexed: false },
 } as const satisfies Record<string, PageRoute>;
 

@@ -45,6 +45,7 @@ const CreateListingPage = page(() => import("./routes/create-listing/CreateListi
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
 const SavedSearchesPage = page(() => import("./routes/saved-searches/SavedSearchesPage"), "SavedSearchesPage");
+const GiveawayPlacesPage = page(() => import("./routes/giveaways/GiveawayPlacesPage"), "GiveawayPlacesPage");
 const UnsubscribePage = page(() => import("./routes/saved-searches/UnsubscribePage"), "UnsubscribePage");
 const PaymentSuccessPage = page(() => import("./routes/payment/PaymentSuccessPage"), "PaymentSuccessPage");
 const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPage"), "PaymentDetailsPage");
@@ -84,6 +85,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   myListings: <MyListingsPage />,
   favourites: <FavouritesPage />,
   savedSearches: <SavedSearchesPage />,
+  giveawayPlaces: <GiveawayPlacesPage />,
   moderation: <ModerationPage />,
 };
 

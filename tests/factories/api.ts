@@ -37,6 +37,11 @@ export type TradeOfferBody = InferResponseType<Api["trade-offers"][":id"]["$get"
 export type TradeOffersPageBody = InferResponseType<Api["trade-offers"]["history"][":direction"]["$get"], 200>;
 export type CompletedSwapsBody = InferResponseType<Api["trade-offers"]["history"]["completed"]["$get"], 200>;
 export type CreateTradeOfferBody = InferResponseType<Api["trade-offers"]["$post"], 201>;
+export type GiveawayViewBody = InferResponseType<Api["giveaways"]["listings"][":listingId"]["$get"], 200>;
+export type GiveawayQueueEntryBody = NonNullable<GiveawayViewBody["queue"]>[number];
+export type GiveawayMineBody = NonNullable<GiveawayViewBody["mine"]>;
+export type GiveawayPlaceBody = InferResponseType<Api["giveaways"]["mine"]["$get"], 200>[number];
+export type GiveawayUnseenBody = InferResponseType<Api["giveaways"]["mine"]["unseen"]["$get"], 200>;
 
 export const TEST_USER_ID = "11111111-1111-4111-8111-111111111111";
 export const TEST_SELLER_ID = "22222222-2222-4222-8222-222222222222";
@@ -297,6 +302,44 @@ export function completedSwapsBody(items: Partial<CompletedSwapsBody["items"][nu
     })),
     has_more: false,
   };
+}
+
+/** GET /api/giveaways/listings/:id: the queue panel (`queue` only for the giver, `mine` for a signed-in viewer). */
+export function giveawayViewBody(overrides: Partial<GiveawayViewBody> = {}): GiveawayViewBody {
+  return { listing_id: TEST_LISTING_ID, waiting_count: 0, reserved: false, given: false, mine: null, queue: null, ...overrides };
+}
+
+/** One person in the giver's queue. */
+export function giveawayQueueEntryBody(overrides: Partial<GiveawayQueueEntryBody> = {}): GiveawayQueueEntryBody {
+  return {
+    id: "66666666-6666-4666-8666-666666666666",
+    display_name: "Kari Nordmann",
+    message: "Kan hente i kveld",
+    status: "waiting",
+    joined_at: new Date().toISOString(),
+    conversation_id: null,
+    ...overrides,
+  };
+}
+
+/** The viewer's own place in a queue. */
+export function giveawayMineBody(overrides: Partial<GiveawayMineBody> = {}): GiveawayMineBody {
+  return { status: "waiting", message: "Kan hente i kveld", joined_at: new Date().toISOString(), position: 1, conversation_id: null, ...overrides };
+}
+
+/** One entry of GET /api/giveaways/mine ("Mine køplasser"). */
+export function giveawayPlaceBody(overrides: Partial<GiveawayPlaceBody> = {}): GiveawayPlaceBody {
+  return {
+    ...giveawayMineBody(),
+    listing: { id: TEST_LISTING_ID, title: "Duplo brannstasjon", seo_slug: "duplo-brannstasjon-333333", images: [], public: true },
+    unseen: false,
+    ...overrides,
+  };
+}
+
+/** GET /api/giveaways/mine/unseen. */
+export function giveawayUnseenBody(count = 0): GiveawayUnseenBody {
+  return { count };
 }
 
 /** The one error envelope of every API error. */

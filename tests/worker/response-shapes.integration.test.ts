@@ -20,6 +20,11 @@ import {
   createTradeOfferBody,
   tradeOfferBody,
   tradeOffersPageBody,
+  giveawayMineBody,
+  giveawayPlaceBody,
+  giveawayQueueEntryBody,
+  giveawayUnseenBody,
+  giveawayViewBody,
   tradeProposalBody,
   listingCardBody,
   listingPageBody,
@@ -168,6 +173,20 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/conversation/${open.conversationId}`)), [tradeOfferBody({ handover })])).toEqual([]);
     expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()]))).toEqual([]);
     expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedSwapsBody([{}]))).toEqual([]);
+  });
+
+  it("give-away queue: the panel for giver and taker, my places, the notice count", async () => {
+    const giver = await createUser();
+    const listing = await createListing({ userId: giver.id, isFree: true, images: [] });
+    const taker = await signedInClient((await createUser()).id);
+    const giverClient = await signedInClient(giver.id);
+    const joined = await taker.post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Kan hente" });
+    expect(shapeDifferences(await joined.json(), giveawayViewBody({ mine: giveawayMineBody() }))).toEqual([]);
+    const reserved = await jsonOf(await giverClient.post(`/api/giveaways/listings/${listing.id}/reserve`, {}));
+    expect(shapeDifferences(reserved, giveawayViewBody({ queue: [giveawayQueueEntryBody({ conversation_id: "c" })] }))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await taker.get(`/api/giveaways/listings/${listing.id}`)), giveawayViewBody({ mine: giveawayMineBody({ position: null, conversation_id: "c" }) }))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await taker.get("/api/giveaways/mine")), [giveawayPlaceBody()])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await taker.get("/api/giveaways/mine/unseen")), giveawayUnseenBody())).toEqual([]);
   });
 
   it("the error envelope", async () => {

@@ -79,6 +79,7 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
           className="size-full object-cover"
         />
         <div className="absolute top-2 left-2 flex max-w-[calc(100%-3.5rem)] flex-wrap gap-1">
+          {listing.status === "reserved" ? <Badge tone="reserved">Reservert</Badge> : null}
           {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
           {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
           {payment ? (

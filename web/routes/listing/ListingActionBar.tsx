@@ -12,6 +12,8 @@ import { toastError } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 
 const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
+// The give-away queue's taker side loads only on free listings (docs/decisions/075).
+const GiveawayTakerBar = lazy(() => import("./giveaway/GiveawayTakerBar"));
 // The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
 const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
@@ -102,6 +104,11 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
 
   return (
     <div className={cn(barClasses, className)}>
+      {listing.is_free ? (
+        <Suspense fallback={<div className="min-h-12" />}>
+          <GiveawayTakerBar listing={listing} />
+        </Suspense>
+      ) : null}
       {showBuy ? (
         <div>
           <Button size="lg" className="w-full text-base" onClick={buy} aria-haspopup="dialog">

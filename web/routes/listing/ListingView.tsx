@@ -1,5 +1,5 @@
 import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
-import { useId } from "react";
+import { lazy, Suspense, useId } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
@@ -19,6 +19,9 @@ import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingActionBar } from "./ListingActionBar";
+
+// The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
+const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
 
 const iconButton =
   "inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100 hover:text-brand-800 aria-pressed:text-red-700";
@@ -189,6 +192,12 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         >
           Medlem siden {formatDate(listing.seller.created_at)}
         </SellerCard>
+
+        {isOwner && listing.is_free ? (
+          <Suspense fallback={null}>
+            <GiveawayQueuePanel listingId={listing.id} giverId={listing.user_id} now={now} />
+          </Suspense>
+        ) : null}
 
         {isOwner || isModerator(session.user) ? (
           <div className="mt-6">

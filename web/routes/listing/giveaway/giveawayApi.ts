@@ -1,0 +1,53 @@
+// The give-away queue's endpoints through the typed client, and their react-query keys
+// (docs/decisions/075-giveaway-queue.md). Loaded with the queue parts of a free listing's page and
+// with "Mine køplasser".
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { api, call, type SuccessBody } from "../../../api/client";
+import { invalidateListingViews } from "../../../api/listings";
+
+const endpoint = api.giveaways;
+
+export type GiveawayView = SuccessBody<Awaited<ReturnType<(typeof endpoint.listings)[":listingId"]["$get"]>>>;
+export type MyGiveawayPlace = SuccessBody<Awaited<ReturnType<typeof endpoint.mine.$get>>>[number];
+
+/** Every queue query starts with this key (invalidate it after a move). */
+export const GIVEAWAYS_KEY = ["giveaways"] as const;
+/** The account menu's notice count refreshes every minute and when the tab comes back. */
+const UNSEEN_REFRESH_MS = 60_000;
+
+const param = (listingId: string) => ({ listingId: encodeURIComponent(listingId) });
+
+export const giveawayViewQuery = (listingId: string, viewer: string | null) =>
+  queryOptions({
+    queryKey: [...GIVEAWAYS_KEY, "listing", listingId, viewer] as const,
+    queryFn: ({ signal }) => call(endpoint.listings[":listingId"].$get({ param: param(listingId) }, { init: { signal } })),
+  });
+
+export const myGiveawayPlacesQuery = () =>
+  queryOptions({
+    queryKey: [...GIVEAWAYS_KEY, "mine"] as const,
+    queryFn: ({ signal }) => call(endpoint.mine.$get(undefined, { init: { signal } })),
+  });
+
+export const unseenGiveawaysQuery = () =>
+  queryOptions({
+    queryKey: [...GIVEAWAYS_KEY, "unseen"] as const,
+    queryFn: ({ signal }) => call(endpoint.mine.unseen.$get(undefined, { init: { signal } })).then((body) => body.count),
+    refetchInterval: UNSEEN_REFRESH_MS,
+    refetchOnWindowFocus: true,
+    staleTime: 15_000,
+  });
+
+export const joinQueue = (listingId: string, message: string) => call(endpoint.listings[":listingId"].queue.$post({ param: param(listingId), json: { message } }));
+export const leaveQueue = (listingId: string) => call(endpoint.listings[":listingId"].leave.$post({ param: param(listingId) }));
+/** Without `entryId`: "Første i køen". */
+export const reserveEntry = (listingId: string, entryId?: string) =>
+  call(endpoint.listings[":listingId"].reserve.$post({ param: param(listingId), json: entryId ? { entry_id: entryId } : {} }));
+export const releaseReservation = (listingId: string) => call(endpoint.listings[":listingId"].release.$post({ param: param(listingId) }));
+export const markGiven = (listingId: string) => call(endpoint.listings[":listingId"].give.$post({ param: param(listingId) }));
+export const markNoticesSeen = () => call(endpoint.mine.seen.$post());
+
+/** After a move: the queue views, and the listing itself (its status and "Reservert" badge). */
+export async function refreshAfterMove(queryClient: QueryClient): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: GIVEAWAYS_KEY }), invalidateListingViews(queryClient)]);
+}
