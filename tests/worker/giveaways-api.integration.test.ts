@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { GIVEAWAY_CHAT_TEXTS, GIVEAWAY_ERROR_TEXTS as G, type GiveawayListingView } from "../../domain/giveaways";
 import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
-import { deleteAccount } from "../../worker/services/account";
-import type { MyGiveawayPlace } from "../../worker/services/giveaway-views";
+import { getDb } from "../../worker/db/client";
+import { deleteAccount, exportUserData } from "../../worker/services/account";
+import { giveawayDeal, type MyGiveawayPlace } from "../../worker/services/giveaway-views";
 import { createConversation, createListing, createUser, signedInClient } from "../factories";
 import { Client, ORIGIN, errorOf } from "./support/http";
 import { staleReads } from "./support/race";
@@ -245,16 +246,21 @@ describe("reserving (POST …/reserve)", () => {
     expect(await systemMessages(giverAndFirst.id)).toEqual([GIVEAWAY_CHAT_TEXTS.reserved("Babygym")]);
   });
 
-  it("only the giver reserves: takers and strangers 403, visitors 401; nothing changes", async () => {
+  it("only the giver reserves, releases and gives: takers, strangers and moderators 403, visitors 401; nothing changes", async () => {
     const { listing, clients } = await freeListing(2);
     await join(clients[0], listing.id);
     const stranger = await signedInClient((await createUser()).id);
-    for (const client of [clients[0], clients[1], stranger]) {
-      const res = await client.post(`${base(listing.id)}/reserve`, {});
-      expect(res.status).toBe(403);
-      expect((await errorOf(res)).message).toBe(G.onlyGiver);
+    const moderator = await signedInClient((await createUser({ role: "moderator" })).id);
+    for (const move of ["reserve", "release", "give"]) {
+      for (const client of [clients[0], clients[1], stranger, moderator]) {
+        const res = await client.post(`${base(listing.id)}/${move}`, {});
+        expect(res.status).toBe(403);
+        expect((await errorOf(res)).message).toBe(G.onlyGiver);
+      }
+      expect((await new Client().post(`${base(listing.id)}/${move}`, {})).status).toBe(401);
     }
-    expect((await new Client().post(`${base(listing.id)}/reserve`, {})).status).toBe(401);
+    // Nobody but the giver reads who is in the queue, moderators included.
+    expect((await view(moderator, listing.id)).queue).toBeNull();
     expect(await listingStatus(listing.id)).toBe("active");
     expect((await entries(listing.id)).map((e) => e.status)).toEqual(["waiting"]);
   });
@@ -329,9 +335,12 @@ describe("giving it away (POST …/give)", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as GiveawayListingView).given).toBe(true);
     expect(await listingStatus(listing.id)).toBe("given_away");
-    const record = await env.DB.prepare("SELECT giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE listing_id = ?1").bind(listing.id).first<Record<string, string>>();
+    const record = await env.DB.prepare("SELECT id, giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE listing_id = ?1").bind(listing.id).first<Record<string, string>>();
     expect(record).toMatchObject({ giver_id: giver.id, taker_id: bo.id, conversation_id: conversationId });
     expect(record!.given_at >= before).toBe(true);
+    // The deal reviews can refer to (sale, swap, give-away).
+    expect(await giveawayDeal(getDb(env.DB), record!.id)).toEqual({ kind: "giveaway", id: record!.id, listing_id: listing.id, giver_id: giver.id, taker_id: bo.id, completed_at: record!.given_at });
+    expect(await giveawayDeal(getDb(env.DB), crypto.randomUUID())).toBeNull();
     expect(Object.fromEntries((await entries(listing.id)).map((e) => [e.user_id, e.status]))).toEqual({ [anna.id]: "passed", [bo.id]: "given", [cato.id]: "passed", [dina.id]: "withdrawn" });
     expect(await systemMessages(conversationId)).toEqual([GIVEAWAY_CHAT_TEXTS.reserved("Sparkesykkel"), GIVEAWAY_CHAT_TEXTS.given("Sparkesykkel")]);
     // E-mail to each one still waiting, none to the one who got it or the one who left.
@@ -385,6 +394,50 @@ describe("the listing's own status menu and deletion while the queue holds it", 
     await giverClient.post(`${base(listing.id)}/give`, {});
     expect((await errorOf(await giverClient.post(`/api/listings/${listing.id}/status`, { status: "active" }))).message).toBe(G.heldByQueue);
     expect(await listingStatus(listing.id)).toBe("given_away");
+  });
+});
+
+describe("the data export", () => {
+  it("holds the user's own places with their messages and the give-aways they took part in, not others' messages", async () => {
+    const { listing, clients, people, giverClient, giver } = await freeListing(2);
+    await join(clients[0], listing.id, "Min melding");
+    await join(clients[1], listing.id, "Den andres melding");
+    await giverClient.post(`${base(listing.id)}/reserve`, {});
+    await giverClient.post(`${base(listing.id)}/give`, {});
+    const mine = (await exportUserData(getDb(env.DB), people[0].id)) as { giveaway_queue: { message: string; status: string }[]; giveaways: { taker_id: string }[] };
+    expect(mine.giveaway_queue.map((e) => [e.message, e.status])).toEqual([["Min melding", "given"]]);
+    expect(mine.giveaways.map((g) => g.taker_id)).toEqual([people[0].id]);
+    const givers = (await exportUserData(getDb(env.DB), giver.id)) as { giveaway_queue: unknown[]; giveaways: unknown[] };
+    expect(givers.giveaway_queue).toEqual([]);
+    expect(givers.giveaways).toHaveLength(1);
+  });
+});
+
+describe("taking the listing off the market outside the queue", () => {
+  it.each(["given_away", "sold"] as const)("status menu '%s': everyone waiting is passed and told in the app", async (status) => {
+    const { listing, clients, giverClient } = await freeListing(2);
+    await join(clients[0], listing.id);
+    await join(clients[1], listing.id);
+    expect((await giverClient.post(`/api/listings/${listing.id}/status`, { status })).status).toBe(200);
+    expect((await entries(listing.id)).map((e) => [e.status, e.unseen])).toEqual([
+      ["passed", 1],
+      ["passed", 1],
+    ]);
+    expect(await (await clients[0].get("/api/giveaways/mine/unseen")).json()).toEqual({ count: 1 });
+  });
+
+  it("reserving by hand keeps the queue waiting", async () => {
+    const { listing, clients, giverClient } = await freeListing(1);
+    await join(clients[0], listing.id);
+    expect((await giverClient.post(`/api/listings/${listing.id}/status`, { status: "reserved" })).status).toBe(200);
+    expect((await entries(listing.id)).map((e) => e.status)).toEqual(["waiting"]);
+  });
+
+  it("deleting the listing passes everyone waiting", async () => {
+    const { listing, clients, giverClient } = await freeListing(1);
+    await join(clients[0], listing.id);
+    expect((await giverClient.delete(`/api/listings/${listing.id}`)).status).toBe(204);
+    expect((await entries(listing.id)).map((e) => e.status)).toEqual(["passed"]);
   });
 });
 

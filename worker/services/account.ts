@@ -108,6 +108,9 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     sessions,
     moderation_status: moderation,
     saved_searches: await exportSavedSearches(db, userId),
+    // The user's own places in give-away queues (with their messages) and the give-aways they took part in.
+    giveaway_queue: await all(db, "SELECT listing_id, message, status, created_at, updated_at, reserved_at, conversation_id FROM giveaway_queue WHERE user_id = ?1 ORDER BY created_at", userId),
+    giveaways: await all(db, "SELECT id, listing_id, giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE giver_id = ?1 OR taker_id = ?1 ORDER BY given_at", userId),
   };
 }
 

@@ -115,3 +115,24 @@ export async function unseenGiveawayCount(db: Db, userId: string): Promise<numbe
 export async function markGiveawayNoticesSeen(db: Db, userId: string): Promise<void> {
   await db.$client.prepare("UPDATE giveaway_queue SET unseen = 0 WHERE user_id = ?1 AND unseen = 1").bind(userId).run();
 }
+
+/**
+ * A completed give-away as a deal between two parties (for reviews, issue 16: the deal kinds sale,
+ * swap and give-away): who gave, who took, when. Null for an unknown id.
+ */
+export interface GiveawayDeal {
+  kind: "giveaway";
+  id: string;
+  listing_id: string;
+  giver_id: string;
+  taker_id: string;
+  completed_at: string;
+}
+
+export async function giveawayDeal(db: Db, giveawayId: string): Promise<GiveawayDeal | null> {
+  const row = await db.$client
+    .prepare("SELECT id, listing_id, giver_id, taker_id, given_at FROM giveaways WHERE id = ?1")
+    .bind(giveawayId)
+    .first<{ id: string; listing_id: string; giver_id: string; taker_id: string; given_at: string }>();
+  return row ? { kind: "giveaway", id: row.id, listing_id: row.listing_id, giver_id: row.giver_id, taker_id: row.taker_id, completed_at: row.given_at } : null;
+}

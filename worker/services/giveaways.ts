@@ -321,6 +321,17 @@ export async function isHeldByQueue(db: Db, listingId: string): Promise<boolean>
 }
 
 /**
+ * The owner took the listing off the market outside the queue (sold, given away, deleted):
+ * everyone waiting is passed and sees it on "Mine køplasser" (decision 075).
+ */
+export async function closeQueue(db: Db, listingId: string, now: Date = new Date()): Promise<void> {
+  await db.$client
+    .prepare("UPDATE giveaway_queue SET status = 'passed', updated_at = ?2, unseen = 1 WHERE listing_id = ?1 AND status = 'waiting'")
+    .bind(listingId, now.toISOString())
+    .run();
+}
+
+/**
  * Account deletion: the user leaves every queue (a listing reserved for them is active again), and
  * the queues of their own listings are closed (statements for the deletion's own batch).
  */

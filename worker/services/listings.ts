@@ -14,7 +14,7 @@ import { nowIso } from "../lib/crypto";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 import { assertNotSuspended } from "./suspension";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
-import { heldByQueueSql, isHeldByQueue } from "./giveaways";
+import { closeQueue, heldByQueueSql, isHeldByQueue } from "./giveaways";
 import { GIVEAWAY_ERROR_TEXTS } from "../../domain/giveaways";
 
 type ListingRow = typeof listings.$inferSelect;
@@ -239,6 +239,7 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
   }
+  await closeQueue(db, id);
 }
 
 /**
@@ -263,6 +264,9 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
   }
+  // Sold or given away outside the queue: nobody waiting can get it any more. (Reserved by hand
+  // keeps the queue: the owner may put it back on the market.)
+  if (to === "sold" || to === "given_away") await closeQueue(db, id);
   return toListingCard(updated[0]);
 }
 

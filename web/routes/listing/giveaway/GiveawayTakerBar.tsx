@@ -56,16 +56,30 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
     }
   };
 
+  const leaveButton = (
+    <Button variant="secondary" size="sm" className="shrink-0" onClick={() => void leave()} disabled={leaving} aria-busy={leaving || undefined}>
+      {T.leave}
+    </Button>
+  );
+
   return (
     <div className="space-y-2">
       {mine && mine.status !== "withdrawn" ? (
         <div role="status" className="rounded-xl border border-emerald-300 bg-emerald-50 px-3 py-2 text-stone-900">
-          <p className="font-semibold">{mineLabel(mine)}</p>
-          {mine.status === "reserved" && mine.conversation_id ? (
-            <Link to={`/chat/${mine.conversation_id}`} className={buttonClasses("primary", "md", "mt-2 w-full")}>
-              <MessageCircle aria-hidden="true" className="size-5" />
-              {T.openChat}
-            </Link>
+          <div className="flex items-center gap-2">
+            <p className="min-w-0 flex-1 font-semibold">{mineLabel(mine)}</p>
+            {mine.status === "waiting" ? leaveButton : null}
+          </div>
+          {mine.status === "reserved" ? (
+            <div className="mt-2 flex items-center gap-2">
+              {mine.conversation_id ? (
+                <Link to={`/chat/${mine.conversation_id}`} className={buttonClasses("primary", "sm", "flex-1")}>
+                  <MessageCircle aria-hidden="true" className="size-4" />
+                  {T.openChat}
+                </Link>
+              ) : null}
+              {leaveButton}
+            </div>
           ) : null}
         </div>
       ) : null}
@@ -73,11 +87,6 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
         <Button size="lg" className="w-full text-base" onClick={want} aria-haspopup="dialog">
           <Gift aria-hidden="true" className="size-5" />
           {T.want}
-        </Button>
-      ) : null}
-      {inQueue ? (
-        <Button variant="secondary" className="w-full" onClick={() => void leave()} disabled={leaving} aria-busy={leaving || undefined}>
-          {T.leave}
         </Button>
       ) : null}
       {view.data && view.data.waiting_count > 0 && !inQueue ? <p className="text-center text-sm text-stone-700">{T.queueCount(view.data.waiting_count)}</p> : null}
