@@ -5,14 +5,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GIVEAWAY_CHAT_TEXTS, GIVEAWAY_ERROR_TEXTS as G, type GiveawayListingView } from "../../domain/giveaways";
-import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
 import { getDb } from "../../worker/db/client";
 import { deleteAccount, exportUserData } from "../../worker/services/account";
 import { giveawayDeal, type MyGiveawayPlace } from "../../worker/services/giveaway-views";
 import { createConversation, createListing, createUser, signedInClient } from "../factories";
-import { Client, ORIGIN, errorOf } from "./support/http";
-import { staleReads } from "./support/race";
+import { Client, errorOf } from "./support/http";
+import { postWith, staleReads } from "./support/race";
 
 const SYSTEM = "00000000-0000-0000-0000-000000000000";
 
@@ -50,18 +49,6 @@ async function view(client: Client, listingId: string): Promise<GiveawayListingV
   const res = await client.get(base(listingId));
   expect(res.status).toBe(200);
   return (await res.json()) as GiveawayListingView;
-}
-
-/** The same request as Client.post, but through the Worker with other bindings (a forced race). */
-async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
-  return app.fetch(
-    new Request(ORIGIN + path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-      body: JSON.stringify(json),
-    }),
-    bindings,
-  );
 }
 
 describe("joining the queue (POST …/queue, 'Jeg vil ha den')", () => {

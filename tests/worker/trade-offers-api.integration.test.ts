@@ -4,14 +4,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { TRADE_ACTIONS, TRADE_CHAT_TEXTS, TRADE_ERROR_TEXTS as T, type TradeAction, type TradeOfferStatus, type TradeOfferView } from "../../domain/trades";
-import { app } from "../../worker/app";
 import { getDb } from "../../worker/db/client";
 import type { Bindings } from "../../worker/env";
 import { deleteAccount } from "../../worker/services/account";
 import { tradeHistoryCompleted, tradeHistoryOffers } from "../../worker/services/trade-views";
 import { createListing, createSwap, createUser, signedInClient, type SwapFixture } from "../factories";
-import { Client, ORIGIN, errorOf } from "./support/http";
-import { staleReads } from "./support/race";
+import { Client, errorOf } from "./support/http";
+import { postWith, staleReads } from "./support/race";
 import { ALLOWED_MOVES } from "./support/trade-moves";
 
 const offerRow = (id: string) =>
@@ -35,18 +34,6 @@ const systemMessages = async (conversationId: string) =>
       .bind(conversationId)
       .all<{ content: string }>()
   ).results.map((r) => r.content);
-
-/** The same request as Client.post, but through the Worker with other bindings (a forced race). */
-async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
-  return app.fetch(
-    new Request(ORIGIN + path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-      body: JSON.stringify(json),
-    }),
-    bindings,
-  );
-}
 
 /** offerFor's read: every change starts with it, so holding it makes both requests act on the same state. */
 const OFFER_READ = /FROM trade_offers o WHERE o\.id = \?1 AND/;

@@ -2,7 +2,9 @@
 // `pattern` until `parties` requests have made it, so each of them acts on the same, soon stale,
 // read. Only a conditional write can then keep the outcome right.
 import { env } from "cloudflare:workers";
+import { app } from "../../../worker/app";
 import type { Bindings } from "../../../worker/env";
+import { type Client, ORIGIN } from "./http";
 
 export interface StaleReads {
   /** The Worker's bindings with the barrier in front of D1. */
@@ -49,4 +51,16 @@ export function staleReads(pattern: RegExp, parties = 2): StaleReads {
       return arrived;
     },
   };
+}
+
+/** The same request as Client.post, but through the Worker with other bindings (a forced race). */
+export async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
+  return app.fetch(
+    new Request(ORIGIN + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+      body: JSON.stringify(json),
+    }),
+    bindings,
+  );
 }
