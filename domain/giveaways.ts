@@ -4,6 +4,8 @@
 // away, and everyone still waiting is told. The Worker enforces these rules in SQL
 // (worker/services/giveaways.ts) and explains a refusal with them; the web shows the buttons they allow.
 
+import type { ListingStatus } from "./taxonomy";
+
 /** One person's place in one listing's queue. */
 export const GIVEAWAY_ENTRY_STATUSES = ["waiting", "reserved", "released", "given", "withdrawn", "passed"] as const;
 export type GiveawayEntryStatus = (typeof GIVEAWAY_ENTRY_STATUSES)[number];
@@ -51,7 +53,11 @@ export function isInQueue(status: GiveawayEntryStatus): boolean {
 }
 
 /** The listing states in which people may join the queue: on the market, or reserved for someone else. */
-export const GIVEAWAY_JOINABLE_LISTING_STATUSES = ["active", "reserved"] as const;
+export const GIVEAWAY_JOINABLE_LISTING_STATUSES = ["active", "reserved"] as const satisfies readonly ListingStatus[];
+
+export function isJoinableListing(status: ListingStatus): boolean {
+  return (GIVEAWAY_JOINABLE_LISTING_STATUSES as readonly ListingStatus[]).includes(status);
+}
 
 /** The short message with "Jeg vil ha den": required, trimmed, at most this many characters. */
 export const GIVEAWAY_MESSAGE_MAX_LENGTH = 300;
@@ -73,7 +79,6 @@ export const GIVEAWAY_TEXTS = {
   release: "Frigi",
   give: "Marker som gitt bort",
   openChat: "Åpne samtalen",
-  reservedBadge: "Reservert",
   reservedFor: (name: string) => `Reservert for ${name}`,
   reservedForYou: "Reservert for deg. Avtal hentingen i samtalen.",
   position: (n: number) => `Du er nr. ${n} i køen`,

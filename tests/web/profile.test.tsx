@@ -9,7 +9,7 @@ import { FavouritesPage } from "../../web/routes/favourites/FavouritesPage";
 import { MyListingsPage } from "../../web/routes/profile/MyListingsPage";
 import { ProfilePage } from "../../web/routes/profile/ProfilePage";
 import type { Profile } from "../../web/routes/profile/profileApi";
-import { profileBody } from "../factories/api";
+import { giveawayUnseenBody, profileBody, savedSearchBadgeBody } from "../factories/api";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -291,15 +291,28 @@ describe("/favoritter", () => {
 });
 
 describe("header menu", () => {
-  it("lists 'Favoritter', 'Lagrede søk' and 'Byttehistorikk' between 'Mine annonser' and 'Moderasjon'", async () => {
+  it("lists 'Favoritter', 'Lagrede søk', 'Mine køplasser' and 'Byttehistorikk' between 'Mine annonser' and 'Moderasjon'", async () => {
     renderWithProviders(<Header />, { seed: { session: sessionFor("moderator") } });
     await userEvent.click(await screen.findByRole("button", { name: "Min konto" }));
     const items = within(await screen.findByRole("menu"))
       .getAllByRole("menuitem")
       .map((item) => item.textContent);
-    expect(items).toEqual(["Profil", "Mine annonser", "Favoritter", "Lagrede søk", "Byttehistorikk", "Moderasjon", "Logg ut"]);
+    expect(items).toEqual(["Profil", "Mine annonser", "Favoritter", "Lagrede søk", "Mine køplasser", "Byttehistorikk", "Moderasjon", "Logg ut"]);
     expect(screen.getByRole("menuitem", { name: "Favoritter" })).toHaveAttribute("href", "/favoritter");
     expect(screen.getByRole("menuitem", { name: "Lagrede søk" })).toHaveAttribute("href", "/lagrede-sok");
+    expect(screen.getByRole("menuitem", { name: "Mine køplasser" })).toHaveAttribute("href", "/mine-koplasser");
     expect(screen.getByRole("menuitem", { name: "Byttehistorikk" })).toHaveAttribute("href", "/trade-history");
+  });
+
+  it("counts new give-away queue notices on the account button and on 'Mine køplasser' (decision 075)", async () => {
+    mockApi((url) => {
+      if (url === "/api/giveaways/mine/unseen") return jsonResponse(giveawayUnseenBody(2));
+      if (url === "/api/saved-searches/badge") return jsonResponse(savedSearchBadgeBody(1));
+    });
+    renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
+    const account = await screen.findByRole("button", { name: "Min konto, 1 lagret søk med nye treff, 2 nye køvarsler" });
+    expect(account).toHaveTextContent("3");
+    await userEvent.click(account);
+    expect(await screen.findByRole("menuitem", { name: "Mine køplasser, 2 nye" })).toHaveAttribute("href", "/mine-koplasser");
   });
 });

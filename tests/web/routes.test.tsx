@@ -84,7 +84,8 @@ describe("router and layout", () => {
     "/personvern",
   ])("open route %s renders a page (not the 404)", async (path) => {
     renderRoutes(routes, { seed: { session: null, home: emptyHome }, path });
-    expect(await screen.findByRole("heading", { level: 1 })).toBeInTheDocument();
+    // Pages are lazy chunks: on a busy machine loading one (the listing page's is the largest) can take longer than findBy's 1 s.
+    expect(await screen.findByRole("heading", { level: 1 }, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.queryByText("404 - Siden finnes ikke")).not.toBeInTheDocument();
   });
 

@@ -6,6 +6,7 @@
 // request that loses writes nothing and is told why from a fresh read.
 import {
   GIVEAWAY_ERROR_TEXTS as G,
+  GIVEAWAY_JOINABLE_LISTING_STATUSES,
   giveawayTransition,
   isInQueue,
   type GiveawayEntryStatus,
@@ -15,6 +16,9 @@ import type { ListingStatus } from "../../domain/taxonomy";
 import type { Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { assertNotSuspended } from "./suspension";
+
+/** The joinable states as SQL (domain constants, never user input). */
+const JOINABLE_SQL = GIVEAWAY_JOINABLE_LISTING_STATUSES.map((status) => `'${status}'`).join(", ");
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -116,7 +120,7 @@ export async function joinQueue(db: Db, listingId: string, userId: string, messa
     .prepare(
       `INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message, status, created_at, updated_at, change_id, unseen)
        SELECT ?3, l.id, l.user_id, ?2, ?4, 'waiting', ?5, ?5, ?6, 0 FROM listings l
-       WHERE l.id = ?1 AND l.is_free = 1 AND l.user_id <> ?2 AND l.status IN ('active', 'reserved') AND l.is_hidden = 0
+       WHERE l.id = ?1 AND l.is_free = 1 AND l.user_id <> ?2 AND l.status IN (${JOINABLE_SQL}) AND l.is_hidden = 0
        ON CONFLICT (listing_id, user_id) DO UPDATE
          SET status = 'waiting', message = excluded.message, created_at = excluded.created_at, updated_at = excluded.updated_at,
              change_id = excluded.change_id, conversation_id = NULL, reserved_at = NULL, unseen = 0

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import { GIVEAWAY_MESSAGE_MAX_LENGTH, GIVEAWAY_TEXTS as T, isInQueue, mineLabel } from "../../../../domain/giveaways";
+import { GIVEAWAY_MESSAGE_MAX_LENGTH, GIVEAWAY_TEXTS as T, isInQueue, isJoinableListing, mineLabel } from "../../../../domain/giveaways";
 import { joinGiveawaySchema } from "../../../../domain/schemas/giveaways";
 import { isApiError } from "../../../api/client";
 import type { ListingPage } from "../../../api/listings";
@@ -31,7 +31,7 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
   const [leaving, setLeaving] = useState(false);
   const mine = view.data?.mine ?? null;
   const inQueue = mine ? isInQueue(mine.status) : false;
-  const joinable = (listing.status === "active" || listing.status === "reserved") && (!mine || mine.status === "withdrawn");
+  const joinable = isJoinableListing(listing.status) && (!mine || mine.status === "withdrawn");
 
   const want = () => {
     if (session.status === "loading") return;
