@@ -97,7 +97,7 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
     description: "Komplett sett.\nLite brukt.",
     updated_at: card.created_at,
     place_name: "OSLO",
-    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z" },
+    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z", rating: { average: 4.5, count: 2 } },
     more_from_seller: [],
     ...overrides,
   };
