@@ -18,6 +18,7 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TradeOfferCards } from "./TradeOfferCards";
+import { ConversationReviews } from "./ConversationReviews";
 import { useChat } from "./useChat";
 
 /** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
@@ -130,6 +131,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
       <TradeOfferCards conversationId={conversation.id} myId={myId} />
+      <ConversationReviews conversationId={conversation.id} />
       <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />
