@@ -132,7 +132,9 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
       <ChatHeader conversation={conversation} />
       <TradeOfferCards conversationId={conversation.id} myId={myId} />
       <ConversationReviews conversationId={conversation.id} />
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
+      {/* Focusable, so the messages can be scrolled with the keyboard when the offer cards and the
+          review prompt leave them little room (axe: scrollable-region-focusable). */}
+      <div ref={scrollRef} tabIndex={0} className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600">
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />
         ) : page.error ? (
