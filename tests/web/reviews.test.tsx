@@ -5,7 +5,8 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DealReviewPanel } from "../../web/components/reviews/DealReviewPanel";
 import { PublicProfilePage } from "../../web/routes/profile/PublicProfilePage";
-import { TEST_DEAL_ID, TEST_SELLER_ID, dealReviewStateBody, publicProfileBody, reviewBody } from "../factories/api";
+import { TEST_DEAL_ID, TEST_SELLER_ID, completedSwapsBody, dealReviewStateBody, publicProfileBody, reviewBody, tradeOffersPageBody } from "../factories/api";
+import { TradeHistoryPage } from "../../web/routes/trades/TradeHistoryPage";
 import { apiError, bodyOf, listingPage, method, mockApi, stubBrowserApis } from "./listingHelpers";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
@@ -124,5 +125,24 @@ describe("the seller card", () => {
     renderRoutes([{ path: "/listing/:id", element: <ListingByIdPage /> }], { seed: { session: null }, path: `/listing/${page.id}` });
     const link = await screen.findByRole("link", { name: "4,5 av 5 (2 vurderinger)" });
     expect(link).toHaveAttribute("href", `/bruker/${TEST_SELLER_ID}`);
+  });
+});
+
+describe("the trade history's 'Fullført'", () => {
+  it("offers 'Gi vurdering' on a swap not yet reviewed and says so on one that is", async () => {
+    const counts = { sent: 0, received: 0, completed: 2 };
+    mockApi((url) => {
+      if (url.startsWith("/api/trade-offers/history/completed")) {
+        return jsonResponse(completedSwapsBody([{ id: TEST_DEAL_ID }, { reviewed_by_me: true, other_user: { id: TEST_SELLER_ID, display_name: "Per Post", deleted: false } }], counts));
+      }
+      if (url.startsWith("/api/trade-offers/history/")) return jsonResponse(tradeOffersPageBody([], counts));
+    });
+    renderRoutes([{ path: "/trade-history", element: <TradeHistoryPage /> }], { seed: { session: sessionFor("user") }, path: "/trade-history" });
+    await userEvent.click(await screen.findByRole("tab", { name: "Fullført (2)" }));
+    const [open, done] = await screen.findAllByRole("listitem");
+    expect(done).toHaveTextContent("Du har gitt Per Post en vurdering.");
+    expect(within(done).queryByRole("button", { name: "Gi vurdering" })).not.toBeInTheDocument();
+    await userEvent.click(within(open).getByRole("button", { name: "Gi vurdering" }));
+    expect(await screen.findByRole("dialog", { name: "Gi Ola Hansen en vurdering" })).toBeInTheDocument();
   });
 });

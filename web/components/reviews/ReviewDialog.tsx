@@ -7,7 +7,7 @@ import { isApiError } from "../../api/client";
 import { submitReview } from "../../api/reviews";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
-import { fieldClasses, Modal } from "../Modal";
+import { fieldClasses, Modal, ModalFormActions } from "../Modal";
 import { Button } from "../ui/Button";
 import { Label } from "../ui/Label";
 
@@ -115,14 +115,7 @@ function ReviewForm({ target, onDone }: { target: ReviewTarget; onDone: () => vo
           {text.length}/{REVIEW_TEXT_MAX_LENGTH}
         </p>
       </div>
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Avbryt
-        </Button>
-        <Button type="submit" disabled={sending}>
-          {sending ? "Sender..." : "Send vurdering"}
-        </Button>
-      </div>
+      <ModalFormActions onCancel={onDone} sending={sending} submitLabel="Send vurdering" />
     </form>
   );
 }
