@@ -118,3 +118,16 @@ export function ratingSummaryText(summary: { average: number | null; count: numb
 export function reviewDeadlineText(windowClosesAt: string): string {
   return `Du kan gi vurdering til og med ${formatDate(new Date(Date.parse(windowClosesAt) - 1).toISOString())}.`;
 }
+
+/** The chat's live event when a review of one of its deals was written (the prompt reloads). */
+export const REVIEW_EVENT = "review";
+
+/** The system message when the first of the two has written (it never says what). */
+export function reviewWrittenText(reviewerName: string, windowClosesAt: string): string {
+  return `${reviewerName} har gitt en vurdering av handelen. Gi din vurdering innen ${formatDate(new Date(Date.parse(windowClosesAt) - 1).toISOString())} – vurderingene vises når dere begge har skrevet.`;
+}
+
+/** The system message when the second has written: both reviews are visible now. */
+export function reviewsRevealedText(): string {
+  return "Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres.";
+}

@@ -4,6 +4,7 @@
 // average, and reporting and hiding a review.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { reviewWindowClosesAt } from "../../domain/reviews";
 import type { Actor } from "../../worker/env";
 import { getDb } from "../../worker/db/client";
@@ -161,6 +162,13 @@ describe("blind visibility", () => {
     expect((await profileOf(deal.a)).reviews).toMatchObject([{ rating: 3, text: "Litt sen, ellers greit.", reviewer: { id: deal.b.id } }]);
     expect(await stateOf(deal.a, deal)).toMatchObject({ their_review: { rating: 3 }, my_review: { rating: 5 } });
     expect(await stateOf(deal.b, deal)).toMatchObject({ their_review: { rating: 5 }, my_review: { rating: 3 } });
+
+    // The conversation was told twice, from Lekebytte, without the reviews' content.
+    const { results } = await env.DB.prepare("SELECT sender_id, content FROM messages WHERE conversation_id = ?1 ORDER BY seq").bind(deal.conversationId).all<{ sender_id: string; content: string }>();
+    expect(results.map((m) => m.sender_id)).toEqual([SYSTEM_USER_ID, SYSTEM_USER_ID]);
+    expect(results[0].content).toMatch(/^Siri Sender har gitt en vurdering av handelen\. Gi din vurdering innen \d+\. \S+ \d{4} – vurderingene vises når dere begge har skrevet\.$/);
+    expect(results[1].content).toBe("Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres.");
+    expect(results.some((m) => m.content.includes("Supert bytte"))).toBe(false);
   });
 
   it("shows a lone review from the instant the window closes, not a millisecond before", async () => {

@@ -1,10 +1,9 @@
 // Reviews and the public profile through the typed client (decision 070, 071).
 import { queryOptions } from "@tanstack/react-query";
-import type { DealKind } from "../../domain/reviews";
+import { REVIEW_EVENT, type DealKind } from "../../domain/reviews";
 import type { CreateReviewInput } from "../../domain/schemas/reviews";
 import { api, call, type SuccessBody } from "./client";
 import { preloadedData } from "./preloaded";
-import { TRADE_OFFER_EVENT } from "./trades";
 
 type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
 
@@ -17,8 +16,9 @@ export type ReviewBody = PublicProfileBody["reviews"][number];
 const param = (value: string) => encodeURIComponent(value);
 
 export const reviewKeys = {
-  // Under the chat's live-event key for trade offers: when a swap completes, the prompt refetches too.
-  conversation: (conversationId: string) => ["conversations", "event", conversationId, TRADE_OFFER_EVENT, "reviews"] as const,
+  // The chat's live-event key for reviews: the chat invalidates it on "review" and on "trade_offer"
+  // (a swap that completes opens the prompt).
+  conversation: (conversationId: string) => ["conversations", "event", conversationId, REVIEW_EVENT] as const,
   deal: (kind: DealKind, id: string) => ["reviews", "deal", kind, id] as const,
   profile: (userId: string) => ["users", userId] as const,
 };

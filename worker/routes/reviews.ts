@@ -8,6 +8,7 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enforceRateLimit } from "../services/rate-limit";
+import { announceReview } from "../services/review-notices";
 import { conversationReviewStates, dealReviewState, submitReview } from "../services/reviews";
 
 function dealKind(value: string): DealKind {
@@ -29,7 +30,10 @@ export const reviewRoutes = new Hono<AppEnv>()
     const actor = actorOf(c);
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, RATE_RULES.reviewWrite, actor.id);
-    return c.json(await submitReview(db, actor, c.req.valid("json")), 201);
+    const input = c.req.valid("json");
+    const review = await submitReview(db, actor, input);
+    await announceReview(c.env, input.deal_kind, input.deal_id, { id: review.id, reviewerName: actor.displayName });
+    return c.json(review, 201);
   })
   .get("/deals/:kind/:id", async (c) => {
     return c.json(await dealReviewState(getDb(c.env.DB), actorOf(c), dealKind(c.req.param("kind")), c.req.param("id")));
