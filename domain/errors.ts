@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
+  "SUSPENDED",
   "INTERNAL",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -34,6 +35,7 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: "Forespørselen er for stor.",
   UNSUPPORTED_MEDIA_TYPE: "Filtypen eller innholdstypen støttes ikke.",
   RATE_LIMITED: "For mange forsøk. Vent litt og prøv igjen.",
+  SUSPENDED: "Kontoen din er utestengt. Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe nå.",
   INTERNAL: "Noe gikk galt. Prøv igjen.",
 };
 
@@ -50,5 +52,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  SUSPENDED: 403,
   INTERNAL: 500,
 };

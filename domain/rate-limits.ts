@@ -43,6 +43,9 @@ export const RATE_RULES = {
   // over the socket and HTTP together (system messages are not limited).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },
   messageSend: { scope: "message:send", limit: 60, windowSeconds: MINUTE },
+  // Reports (the report dialog; a repeat that updates an open report counts too): far more than an
+  // honest user files, few enough that nobody floods the moderators' queue.
+  reportUser: { scope: "report:user", limit: 20, windowSeconds: HOUR },
   // Swaps (docs/decisions/046-trade-lifecycle.md): new offers per sender, and the answers (accept,
   // reject, withdraw or cancel, confirm the handover) per party.
   tradeOfferCreate: { scope: "trade-offer:create", limit: 20, windowSeconds: HOUR },

@@ -47,6 +47,7 @@ const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), 
 const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
 const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
 const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
+const ModerationPage = page(() => import("./routes/moderation/ModerationPage"), "ModerationPage");
 const TradeOfferPage = page(() => import("./routes/trades/TradeOfferPage"), "TradeOfferPage");
 const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), "TradeHistoryPage");
 const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
@@ -78,7 +79,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   createListing: <CreateListingPage />,
   myListings: <MyListingsPage />,
   favourites: <FavouritesPage />,
-  moderation: <Placeholder title="Moderering" />,
+  moderation: <ModerationPage />,
 };
 
 /** The guard a visitor meets on each kind of route (domain/routes.ts `access`). */

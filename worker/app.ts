@@ -25,6 +25,8 @@ import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { conversationRoutes } from "./routes/conversations";
 import { testNotificationRoutes } from "./routes/test-notifications";
+import { reportRoutes } from "./routes/reports";
+import { moderationRoutes } from "./routes/moderation";
 import { tradeOfferRoutes } from "./routes/trade-offers";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
@@ -58,7 +60,9 @@ const api = new Hono<AppEnv>()
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)
-  .route("/trade-offers", tradeOfferRoutes);
+  .route("/trade-offers", tradeOfferRoutes)
+  .route("/reports", reportRoutes)
+  .route("/moderation", moderationRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

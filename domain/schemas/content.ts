@@ -1,4 +1,6 @@
 import { z } from "./zod";
+import { REPORT_DESCRIPTION_MAX_LENGTH, REPORT_PRIORITY_KEYS, REPORT_TARGET_TYPES, type ReportPriority } from "../moderation";
+import { cleanMultiLine } from "../text";
 
 /** "text, at sign, text, dot, text" (spec part 1 §5). */
 export const NEWSLETTER_EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -41,12 +43,25 @@ export const REPORT_PRIORITIES = [
   { key: "normal", label: "Normal" },
   { key: "high", label: "Høy" },
   { key: "urgent", label: "Haster" },
-] as const;
+] as const satisfies readonly { key: ReportPriority; label: string }[];
 
+/**
+ * POST /api/reports (the report dialog, spec part 2 §5): a reason from the list (stored as its
+ * Norwegian label), optional extra info, priority low/normal (default)/high/urgent. Unknown keys
+ * (reporter_id, status, …) are stripped.
+ */
 export const reportSchema = z.object({
-  target_type: z.enum(["listing", "message", "user", "profile"]),
-  target_id: z.uuid(),
+  target_type: z.enum(REPORT_TARGET_TYPES, { error: "Ukjent type innhold" }),
+  target_id: z.uuid({ error: "Fant ikke det du vil rapportere" }),
   reason: z.enum(REPORT_REASONS, { error: "Velg en årsak" }),
-  description: z.string().trim().max(2000).nullish().transform((v) => (v ? v : null)),
-  priority: z.enum(["low", "normal", "high", "urgent"]).default("normal"),
+  description: z
+    .string({ error: "Tilleggsinformasjonen må være tekst" })
+    .nullish()
+    .transform((v) => (v == null ? "" : cleanMultiLine(v)))
+    .pipe(z.string().trim().max(REPORT_DESCRIPTION_MAX_LENGTH, `Tilleggsinformasjonen kan være maks ${REPORT_DESCRIPTION_MAX_LENGTH} tegn`))
+    .transform((v) => (v ? v : null)),
+  priority: z.enum(REPORT_PRIORITY_KEYS, { error: "Velg en prioritet" }).default("normal"),
 });
+
+export type ReportInput = z.input<typeof reportSchema>;
+export type Report = z.output<typeof reportSchema>;

@@ -132,8 +132,17 @@ export interface ListingCard {
   pricing_mode: PricingMode;
   payment_enabled: boolean;
   created_at: string;
-  /** Only in the owner's own lists: hidden by moderation. */
+  /** Only in the owner's own lists: hidden by moderation, and why. */
   is_hidden?: boolean;
+  hidden_reason?: string | null;
+}
+
+/** Why moderation hid a listing: only its owner and moderators get this (on a hidden listing). */
+export interface ListingHidden {
+  reason: string | null;
+  hidden_at: string | null;
+  /** Hidden automatically after reports from several users, until a moderator decides. */
+  auto: boolean;
 }
 
 export interface ListingDetail extends ListingCard {
@@ -141,6 +150,7 @@ export interface ListingDetail extends ListingCard {
   updated_at: string;
   place_name: string | null;
   seller: { user_id: string; display_name: string | null; created_at: string };
+  hidden?: ListingHidden;
 }
 
 export interface HomeSections {

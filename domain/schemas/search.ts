@@ -66,19 +66,29 @@ export interface SearchRow extends ListingCard {
 
 export interface SearchResult {
   rows: SearchRow[];
-  /** Exact up to SEARCH_TOTAL_CAP matches; above that the cap. */
+  /** Exact up to SEARCH_TOTAL_CAP matches; above that the cap; an estimate when `total_capped` says so. */
   total: number;
-  /** True when there are more than `total` matches ("Over 1 000 annonser"). */
+  /**
+   * True when `total` is not exact: SEARCH_TOTAL_CAP means there are more ("Over 1 000 annonser"); a
+   * smaller figure is an estimate ("Ca. 560 annonser"), see SEARCH_COUNT_SCAN.
+   */
   total_capped: boolean;
 }
 
 /** A search counts its matches up to this number (docs/decisions/004-search-index.md). */
 export const SEARCH_TOTAL_CAP = 1000;
 
-/** "1 annonse", "12 annonser", "Over 1 000 annonser". */
+/**
+ * A free-text search checks the filters of at most this many of its newest text matches when it
+ * counts. When they hold fewer than SEARCH_TOTAL_CAP hits and older text matches exist, the total is
+ * estimated from the share of the listings they span (docs/decisions/044-search-at-scale.md).
+ */
+export const SEARCH_COUNT_SCAN = 1000;
+
+/** "1 annonse", "12 annonser", "Over 1 000 annonser", "Ca. 560 annonser" (an estimate). */
 export function resultCountText(total: number, capped = false): string {
   const n = new Intl.NumberFormat("nb-NO").format(total);
-  if (capped) return `Over ${n} annonser`;
+  if (capped) return total >= SEARCH_TOTAL_CAP ? `Over ${n} annonser` : `Ca. ${n} annonser`;
   return total === 1 ? "1 annonse" : `${n} annonser`;
 }
 

@@ -1,4 +1,4 @@
-// Deterministic, realistic Norwegian listings for benchmarks (100,000 rows and more).
+// Deterministic, realistic Norwegian listings for benchmarks (10,000 to 1,000,000 rows), oldest first.
 import { listingSlug } from "../../domain/slug";
 import { AGE_RANGES, CATEGORY_KEYS } from "../../domain/taxonomy";
 
@@ -70,12 +70,15 @@ export function* generateListings(count: number, userIds: string[], seed = 1): G
   const r = rng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const start = Date.parse("2025-11-22T00:00:00Z");
+  // A year of listings, oldest first (each row gets a random moment in its own slice of the year), so
+  // a million rows stream into the database in creation order without being held and sorted.
+  const slice = (365 * 86_400_000) / count;
   for (let i = 0; i < count; i++) {
     const category = pick(CATEGORY_KEYS);
     const title = `${pick(ADJ)} ${pick(NOUNS[category]).toLowerCase()}`.replace(/^./, (c) => c.toUpperCase());
     const free = r() < 0.12;
     const id = uuid(r);
-    const created = new Date(start + Math.floor(r() * 365 * 86_400_000)).toISOString();
+    const created = new Date(start + Math.floor((i + r()) * slice)).toISOString();
     const status = r() < 0.9 ? "active" : pick(["reserved", "sold", "given_away", "deleted"]);
     yield {
       id,

@@ -114,11 +114,61 @@ describe("chat header and messages", () => {
     expect(within(todayGroup).getByText("Mitt svar")).toBeInTheDocument();
     expect(within(todayGroup).getByRole("img", { name: "Lest" })).toBeInTheDocument();
     expect(within(todayGroup).getByRole("img", { name: "Sendt" })).toBeInTheDocument();
-    // Only the other party's message has a menu, with "Rapporter melding" (disabled until moderation lands).
+    // Only the other party's message has a menu, with "Rapporter melding".
     const menus = within(log).getAllByRole("button", { name: "Valg for meldingen" });
     expect(menus).toHaveLength(1);
     await userEvent.click(menus[0]);
-    expect(await screen.findByRole("menuitem", { name: /Rapporter melding/ })).toHaveAttribute("aria-disabled", "true");
+    expect(await screen.findByRole("menuitem", { name: "Rapporter melding" })).toBeEnabled();
+  });
+
+  it("'Rapporter melding' opens 'Rapporter melding': a reason is required, then the report names the message", async () => {
+    const other = msg({ content: "Kjøp billig her" });
+    const reports: unknown[] = [];
+    const { user } = renderChat({
+      page: messagePageBody([other]),
+      routes: [
+        (url, init) => {
+          if (url !== "/api/reports") return undefined;
+          reports.push(bodyOf(init));
+          return jsonResponse({ id: crypto.randomUUID(), created: true }, 201);
+        },
+      ],
+    });
+    await user.click(await screen.findByRole("button", { name: "Valg for meldingen" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Rapporter melding" }));
+    const dialog = await screen.findByRole("dialog", { name: "Rapporter melding" });
+    await user.click(within(dialog).getByRole("button", { name: "Send rapport" }));
+    expect(within(dialog).getAllByText("Velg en årsak").length).toBeGreaterThan(0);
+    expect(reports).toEqual([]);
+    await user.selectOptions(within(dialog).getByLabelText("Årsak"), "Spam/reklame");
+    expect(within(dialog).getByLabelText("Prioritet")).toHaveValue("normal");
+    await user.click(within(dialog).getByRole("button", { name: "Send rapport" }));
+    await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Rapport sendt"));
+    expect(reports).toEqual([{ target_type: "message", target_id: other.id, reason: "Spam/reklame", description: "", priority: "normal" }]);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("a failed report says 'Kunne ikke sende rapport. Prøv igjen senere.'", async () => {
+    const { user } = renderChat({
+      page: messagePageBody([msg()]),
+      routes: [(url) => (url === "/api/reports" ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : undefined)],
+    });
+    await user.click(await screen.findByRole("button", { name: "Valg for meldingen" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Rapporter melding" }));
+    const dialog = await screen.findByRole("dialog", { name: "Rapporter melding" });
+    await user.selectOptions(within(dialog).getByLabelText("Årsak"), "Trakassering");
+    await user.click(within(dialog).getByRole("button", { name: "Send rapport" }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke sende rapport. Prøv igjen senere."));
+  });
+
+  it("a message a moderator removed changes live to 'Meldingen er fjernet av moderator'", async () => {
+    const bad = msg({ content: "Stygg melding" });
+    renderChat({ page: messagePageBody([bad]) });
+    const ws = await connect(bad.seq);
+    expect(await screen.findByText("Stygg melding")).toBeInTheDocument();
+    act(() => ws.receive({ type: "event", name: "message_removed", data: { id: bad.id, seq: bad.seq, content: "Meldingen er fjernet av moderator" } }));
+    expect(await screen.findByText("Meldingen er fjernet av moderator")).toBeInTheDocument();
+    expect(screen.queryByText("Stygg melding")).not.toBeInTheDocument();
   });
 });
 

@@ -214,6 +214,15 @@ describe("/search: text, history and results", () => {
     expect(await screen.findByRole("button", { name: /^Vis over 1\s000 annonser$/ })).toBeInTheDocument();
   });
 
+  it("an estimated total reads 'Ca. 560 annonser' and paging goes on while pages are full", async () => {
+    mockSearch((p) => (p.get("limit") === "1" ? result(1, 560, true) : result(50, 560, true)));
+    renderRoutes(routes, { path: "/search?q=traktor&postal=0150" });
+    expect(await screen.findByText("Ca. 560 annonser")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Vis flere" })).toBeInTheDocument();
+    await userEvent.click(filterButton());
+    expect(await screen.findByRole("button", { name: "Vis ca. 560 annonser" })).toBeInTheDocument();
+  });
+
   it("a failed search gives the 'Kunne ikke søke i annonser' toast", async () => {
     const errors = allowConsoleError();
     mockSearch(() => jsonResponse({ error: { code: "INTERNAL", message: "Noe gikk galt." } }, 500));

@@ -61,11 +61,13 @@ describe("search", () => {
     expect(titles(r).indexOf("Dukkevogn")).toBe(r.rows.length - 1);
     expect(titles(r)).not.toContain("Skjult lego");
     expect(titles(r)).not.toContain("Solgt lego");
-    // Tiers: 2 title words, 1 inside a title word, 0 description only.
-    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(2);
+    // Tiers: 3 a whole title word or the end of one, 2 the start of a title word, 1 inside a title
+    // word, 0 description only.
+    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(3);
     expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(2);
     expect(r.rows.find((row) => row.title === "Dukkevogn")?.search_rank).toBe(0);
-    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 1 });
+    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 3 });
+    expect((await search("q=klos")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 1 });
     expect(titles(await search("q=lego+båt"))).toEqual(["Lego Duplo båt"]);
   });
 
@@ -125,6 +127,37 @@ describe("search", () => {
     const exact = await search("q=kosebamse+999");
     expect(exact).toMatchObject({ total: 1, total_capped: false });
     await env.DB.prepare("DELETE FROM listings WHERE title LIKE 'Kosebamse %'").run();
+  });
+
+  it("estimates the total when the filters pass few of many text matches, and counts exactly otherwise", async () => {
+    const seller = await createUser();
+    const insert = env.DB.prepare(
+      `INSERT INTO listings (id, user_id, title, category, age_range, condition_rating, price, postal_code, seo_slug, created_at)
+       VALUES (?1, ?2, ?3, 'ute-lek', '6-8 år', 3, 10, ?4, ?5, ?6)`,
+    );
+    // 2,500 scooters, one in ten in Tromsø (9008): more text matches than a count checks (1,000).
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    await env.DB.batch(
+      Array.from({ length: 2500 }, (_, i) => {
+        const id = crypto.randomUUID();
+        const postal = i % 10 === 0 ? "9008" : "0150";
+        return insert.bind(id, seller.id, `Sparkesykkel ${i}`, postal, `sparkesykkel-${i}-${id.slice(0, 8)}`, new Date(start + i * 60_000).toISOString());
+      }),
+    );
+    const estimated = await search("q=sparkesykkel&postal=9008");
+    expect(estimated.rows).toHaveLength(50);
+    expect(estimated.total_capped).toBe(true);
+    // 250 in truth; 100 among the newest 1,000 scooters, which span about two fifths of the rids.
+    expect(estimated.total).toBeGreaterThanOrEqual(220);
+    expect(estimated.total).toBeLessThanOrEqual(280);
+    expect(estimated.total % 10).toBe(0);
+    // Exact: all matches found by the page (fewer than it holds), or no text match beyond the counted ones.
+    expect(await search("q=sparkesykkel+2499&postal=9008")).toMatchObject({ total: 0, total_capped: false });
+    expect(await search("q=sparkesykkel+249")).toMatchObject({ total: 13, total_capped: false });
+    // 611 text matches (numbers starting with 2), all checked: 61 of them in Tromsø, exactly.
+    expect(await search("q=sparkesykkel+2&postal=9008")).toMatchObject({ total: 61, total_capped: false });
+    expect(await search("q=sparkesykkel&postal=0150")).toMatchObject({ total: 1000, total_capped: true });
+    await env.DB.prepare("DELETE FROM listings WHERE title LIKE 'Sparkesykkel %'").run();
   });
 
   it("sorts by price both ways and by newest", async () => {

@@ -102,7 +102,18 @@ describe("FTS5 search index", () => {
     });
     const found = await search("togbane");
     expect(ids(found)).toEqual([titleHit.id, descriptionHit.id]);
-    expect(found.map((r) => r.search_rank)).toEqual([2, 0]);
+    expect(found.map((r) => r.search_rank)).toEqual([3, 0]);
+  });
+
+  it("ranks a word that ends a title word (the thing a compound names) above one that starts it", async () => {
+    const owner = await createUser();
+    // Oldest to newest: the helmet and the scooter's bell are newer, so only the tiers put the bike first.
+    const bike = await createListing({ userId: owner.id, title: "Barnesykkel 16 tommer", description: "Med støttehjul" });
+    const helmet = await createListing({ userId: owner.id, title: "Sykkelhjelm (barn)", description: "Passer til sykkel og sparkesykkel" });
+    const inside = await createListing({ userId: owner.id, title: "Sparkesykkelbjelle", description: "Ny" });
+    const found = await search("sykkel");
+    expect(ids(found)).toEqual([bike.id, helmet.id, inside.id]);
+    expect(found.map((r) => r.search_rank)).toEqual([3, 2, 1]);
   });
 
   it("indexes as public exactly what domain/listing-lifecycle.ts calls listed", async () => {

@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { LISTING_STATUSES, PRICING_MODES, ROLES } from "../../domain/taxonomy";
+import { MODERATION_ACTION_TYPES, REPORT_PRIORITY_KEYS, REPORT_STATUSES, REPORT_TARGET_TYPES } from "../../domain/moderation";
 import { TRADE_OFFER_STATUSES } from "../../domain/trades";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
@@ -354,17 +355,21 @@ export const webhookEvents = sqliteTable("webhook_events", {
   receivedAt: createdAt(),
 });
 
+/**
+ * A user's report (spec part 2 §3). At most one open (pending or reviewed) report per reporter and
+ * target: a repeat updates it (partial unique index). `reason` is the Norwegian label.
+ */
 export const reports = sqliteTable(
   "reports",
   {
     id: text("id").primaryKey(),
     reporterId: text("reporter_id").references(() => users.id, { onDelete: "set null" }),
-    targetType: text("target_type", { enum: ["listing", "message", "user", "profile"] }).notNull(),
+    targetType: text("target_type", { enum: REPORT_TARGET_TYPES }).notNull(),
     targetId: text("target_id").notNull(),
     reason: text("reason").notNull(),
     description: text("description"),
-    priority: text("priority", { enum: ["low", "normal", "high", "urgent"] }).notNull().default("normal"),
-    status: text("status", { enum: ["pending", "reviewed", "resolved", "dismissed"] }).notNull().default("pending"),
+    priority: text("priority", { enum: REPORT_PRIORITY_KEYS }).notNull().default("normal"),
+    status: text("status", { enum: REPORT_STATUSES }).notNull().default("pending"),
     resolutionAction: text("resolution_action"),
     moderatorNotes: text("moderator_notes"),
     resolvedAt: text("resolved_at"),
@@ -374,9 +379,17 @@ export const reports = sqliteTable(
     index("reports_status_idx").on(t.status, t.createdAt),
     index("reports_target_idx").on(t.targetType, t.targetId, t.status),
     index("reports_reporter_idx").on(t.reporterId, t.createdAt),
+    uniqueIndex("reports_open_unique")
+      .on(t.reporterId, t.targetType, t.targetId)
+      .where(sql`status IN ('pending', 'reviewed')`),
   ],
 );
 
+/**
+ * Every moderation decision, with the moderator and the reason (the report's). `target_user_id` is
+ * the user the action concerns (the listing's owner, the message's sender, the user), so a user's
+ * warnings and suspensions can be listed; `expires_at` is a suspension's end.
+ */
 export const moderationActions = sqliteTable(
   "moderation_actions",
   {
@@ -385,17 +398,25 @@ export const moderationActions = sqliteTable(
       .notNull()
       .references(() => users.id),
     reportId: text("report_id").references(() => reports.id),
-    targetType: text("target_type", { enum: ["listing", "message", "user", "profile"] }).notNull(),
+    targetType: text("target_type", { enum: REPORT_TARGET_TYPES }).notNull(),
     targetId: text("target_id").notNull(),
-    actionType: text("action_type", { enum: ["hide", "delete", "warn", "approve", "dismiss"] }).notNull(),
+    targetUserId: text("target_user_id"),
+    actionType: text("action_type", { enum: MODERATION_ACTION_TYPES }).notNull(),
     reason: text("reason"),
     notes: text("notes"),
     expiresAt: text("expires_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("moderation_actions_target_idx").on(t.targetType, t.targetId, t.createdAt)],
+  (t) => [
+    index("moderation_actions_target_idx").on(t.targetType, t.targetId, t.createdAt),
+    index("moderation_actions_target_user_idx").on(t.targetUserId, t.createdAt),
+  ],
 );
 
+/**
+ * Warnings and suspensions per user. A suspension is `is_suspended` with `suspended_until` in the
+ * future (it ends by itself); `suspension_reason` is what the user is told.
+ */
 export const userModerationStatus = sqliteTable("user_moderation_status", {
   userId: text("user_id")
     .primaryKey()
@@ -403,6 +424,7 @@ export const userModerationStatus = sqliteTable("user_moderation_status", {
   warningCount: integer("warning_count").notNull().default(0),
   isSuspended: integer("is_suspended", { mode: "boolean" }).notNull().default(false),
   suspendedUntil: text("suspended_until"),
+  suspensionReason: text("suspension_reason"),
   lastActionAt: text("last_action_at"),
   updatedAt: updatedAt(),
 });

@@ -25,6 +25,7 @@ import { AppError } from "../lib/errors";
 import { mailUnreadMessages } from "../services/chat-mail";
 import { markRead, messagesAfter, readHorizon, storeMessage } from "../services/messages";
 import { enforceRateLimit } from "../services/rate-limit";
+import { assertNotSuspended } from "../services/suspension";
 import { inboxStub } from "./stubs";
 
 /** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
@@ -214,7 +215,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
       if (!parsed.success) throw new AppError("VALIDATION", parsed.error.issues[0]?.message);
       this.bind(input.conversationId);
       const system = input.senderId === SYSTEM_USER_ID;
-      if (!system) await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
+      if (!system) {
+        // A suspended user sends nothing, over the socket or HTTP (services/suspension.ts).
+        await assertNotSuspended(this.db, input.senderId);
+        await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
+      }
       const stored = await this.serial(async () => {
         const result = await storeMessage(this.db, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data });
         // Stored: only now does anyone hear about it.

@@ -11,6 +11,7 @@ import { markConversationRead, openInboxSocket, openRoomSocket, postMessage } fr
 import { getConversation, listConversations, requireParticipant, startConversation, unreadCount } from "../services/conversations";
 import { messagePage } from "../services/messages";
 import { enforceRateLimit } from "../services/rate-limit";
+import { assertNotSuspended } from "../services/suspension";
 
 const FOREIGN_ORIGIN_TEXT = "Forespørselen kom fra et annet nettsted og ble avvist.";
 
@@ -57,6 +58,7 @@ export const conversationRoutes = new Hono<AppEnv>()
   .post("/", validate("json", startConversationSchema), async (c) => {
     const actor = actorOf(c);
     const db = getDb(c.env.DB);
+    await assertNotSuspended(db, actor.id);
     await enforceRateLimit(db, RATE_RULES.conversationStart, actor.id);
     const { id, created } = await startConversation(db, c.req.valid("json").listing_id, actor.id);
     return c.json({ id }, created ? 201 : 200);

@@ -10,6 +10,7 @@ import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfi
 import { getDb } from "../db/client";
 import { getOwnListing, ownListings, toListingCard } from "../services/listings";
 import { enforceRateLimits } from "../services/rate-limit";
+import { ownModerationStatus } from "../services/moderation";
 
 /** The password again, limited like sign-in guesses (per account first, then per address). */
 async function reauthenticate(env: Bindings, actor: Actor, address: string, password: string): Promise<void> {
@@ -30,6 +31,11 @@ export const meRoutes = new Hono<AppEnv>()
   })
   .patch("/profile", validate("json", profileUpdateSchema), async (c) => {
     return c.json(await updateProfile(getDb(c.env.DB), actorOf(c).id, c.req.valid("json")));
+  })
+  // Warnings and a suspension from moderators, shown on the profile (docs/decisions/051-suspensions.md).
+  .get("/moderation", async (c) => {
+    c.header("Cache-Control", "no-store");
+    return c.json(await ownModerationStatus(getDb(c.env.DB), actorOf(c).id));
   })
   .get("/listings", async (c) => {
     c.header("Cache-Control", "no-store");

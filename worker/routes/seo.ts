@@ -8,6 +8,21 @@ import { headTags, listingBody, listingMeta, type PreloadedListing } from "../se
 import { readSitemap } from "../services/sitemap";
 import { fetchShell, notFoundPage } from "./pages";
 import { robotsRules } from "../../domain/routes";
+import type { Db } from "../db/client";
+import { readAccessCookie } from "../lib/cookies";
+import { actorForAccessToken } from "../services/session";
+
+/** The listing as its owner or a moderator sees it, when the request carries such a session; else null. */
+async function privateView(env: AppEnv["Bindings"], db: Db, id: string, token: string | undefined): Promise<PreloadedListing | null> {
+  const actor = token ? await actorForAccessToken(env, token) : null;
+  if (!actor) return null;
+  try {
+    return await getListingDetail(db, id, actor);
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
 
 async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: string): Promise<Response> {
   const sitemap = await readSitemap(env, origin, file);
@@ -32,6 +47,22 @@ export const seoRoutes = new Hono<AppEnv>()
         listing = await getListingDetail(db, id, null);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+      }
+    }
+    if (!listing && id) {
+      // Hidden or not public: a 404 for everyone, except the owner and moderators, who get the plain
+      // shell (never cached, never indexed) and load the listing through the API with their cookie
+      // (the owner sees it marked hidden with the reason).
+      const own = await privateView(c.env, db, id, readAccessCookie(c));
+      if (own) {
+        if (own.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${own.seo_slug}`, 301);
+        const shell = await fetchShell(c.env, url, c.req.raw.headers);
+        const page = withPreload(new HTMLRewriter(), { api: { "/api/config": siteConfig(c.env) }, modules: await pageModules(c.env, url) }).transform(shell);
+        const headers = new Headers(page.headers);
+        headers.set("Cache-Control", "private, no-store");
+        headers.set("X-Robots-Tag", "noindex");
+        headers.delete("ETag");
+        return new Response(page.body, { status: 200, headers });
       }
     }
     if (!listing) return notFoundPage(c.env, url, c.req.raw.headers);
@@ -59,7 +90,9 @@ export const seoRoutes = new Hono<AppEnv>()
       .transform(page);
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
-    headers.set("Cache-Control", "public, max-age=60");
+    // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
+    // not live on in a browser or shared cache (docs/decisions/050-moderation.md).
+    headers.set("Cache-Control", "public, no-cache");
     headers.delete("ETag");
     return new Response(rewritten.body, { status: 200, headers });
   })

@@ -11,6 +11,7 @@ import { listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
+import { assertNotSuspended } from "./suspension";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 
 type ListingRow = typeof listings.$inferSelect;
@@ -103,6 +104,8 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       created_at: info.member_since ?? row.createdAt,
     },
     more_from_seller: moreCards,
+    // Only the owner and moderators can open a hidden listing; they see why it is hidden.
+    ...(row.isHidden ? { hidden: { reason: row.hiddenReason, hidden_at: row.hiddenAt, auto: row.autoHidden } } : {}),
   };
 }
 
@@ -162,6 +165,7 @@ function formColumns(form: ListingForm, images: string[]) {
 }
 
 export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+  await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   await checkImages(bucket, actor.id, images);
   const id = crypto.randomUUID();
@@ -192,6 +196,7 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
 
 export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
   const row = await ownedRow(db, id, actor);
+  await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
@@ -230,6 +235,8 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
  */
 export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerStatus): Promise<ListingCard> {
   const row = await ownedRow(db, id, actor);
+  // A suspended seller may still reserve or close a listing, but not put one (back) on the market.
+  if (to === "active") await assertNotSuspended(db, actor.id);
   if (!canOwnerMove(row.status, to)) {
     throw new AppError("CONFLICT", "Annonsen kan ikke få denne statusen nå.");
   }
@@ -251,5 +258,5 @@ export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> 
     .from(listings)
     .where(and(eq(listings.userId, actor.id), inArray(listings.status, [...OWN_LIST_STATUSES])))
     .orderBy(desc(listings.createdAt));
-  return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden }));
+  return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden, hidden_reason: r.isHidden ? r.hiddenReason : null }));
 }

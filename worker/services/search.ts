@@ -1,5 +1,12 @@
 import { ftsString as quote, searchTerms } from "../../domain/search";
-import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams, type SearchResult, type SearchRow } from "../../domain/schemas/search";
+import {
+  priceBounds,
+  SEARCH_COUNT_SCAN,
+  SEARCH_TOTAL_CAP,
+  type SearchParams,
+  type SearchResult,
+  type SearchRow,
+} from "../../domain/schemas/search";
 import type { PricingMode, ListingStatus } from "../../domain/taxonomy";
 import type { Db } from "../db/client";
 
@@ -32,11 +39,35 @@ export interface SearchStatement {
 }
 
 export interface SearchPlan {
-  /** Row statements in tier order (best first); each returns up to offset + limit rows. */
-  tiers: SearchStatement[];
+  /**
+   * One statement: up to offset + limit rows of every relevance tier, each row with its `search_rank`,
+   * ordered best tier first and newest first within a tier (a row may come once per tier it is in).
+   * A tier runs only while the better ones hold fewer rows than that; the last tier holds every match.
+   */
+  rows: SearchStatement;
+  /** The tiers of `rows`, best first (a search without text, or sorted otherwise: just 0). */
+  ranks: number[];
+  /** One row: `n`, the matches counted (up to SEARCH_TOTAL_CAP + 1); for free text also `edge`, `top`, `bottom` (see CountRow). */
   count: SearchStatement;
-  /** True when the count stops at SEARCH_TOTAL_CAP (every search today). */
-  capped: boolean;
+}
+
+/**
+ * The count statement's row. A free-text count checks the filters of the newest SEARCH_COUNT_SCAN text
+ * matches only: `edge` is the rid of the next older text match (null when there is none, so `n` is
+ * exact), and `top`/`bottom` are the highest and lowest rid of all listings.
+ */
+export interface CountRow {
+  n: number;
+  edge?: number | null;
+  top?: number | null;
+  bottom?: number | null;
+}
+
+/** One relevance tier: listings (`f` joined to the projection `s`) matching `extra` besides the filters. */
+interface Tier {
+  rank: number;
+  from: string;
+  extra: (bind: (v: unknown) => string) => string;
 }
 
 /**
@@ -47,11 +78,14 @@ export interface SearchPlan {
  * Free text: candidates come from the trigram index (substrings, so "klosser" finds "legoklosser"),
  * every term required; a query with a term shorter than 3 characters uses the word index with
  * prefixes instead.
- * Relevance is tiered — 2: all terms start words of the title; 1: all terms occur in the title;
- * 0: the rest — and newest first within a tier. Each tier is a separate statement that streams in
- * index order (rowid = creation order) and stops after offset + limit rows, so a common word costs
- * the same as a rare one; the tiers are merged in `mergeTiers`. The total is exact up to
- * SEARCH_TOTAL_CAP. See docs/decisions/004-search-index.md.
+ * Relevance is tiered — 3: all terms end words of the title (whole words, compound heads); 2: all
+ * terms start or end words of the title; 1: all terms occur in the title; 0: the rest (a query
+ * matched by word prefixes: 3 whole title words, 2 title word starts) — and newest first within a
+ * tier. Each tier streams in index order (rowid = creation order) and stops after offset + limit
+ * rows, so a common word costs the same as a rare one, and a tier runs only when the better ones
+ * did not fill the page; the tiers are merged in `mergeTiers`. The total is exact up to
+ * SEARCH_TOTAL_CAP, or estimated when the filters pass few of many text matches (`searchTotal`).
+ * See docs/decisions/004-search-index.md and 044-search-at-scale.md.
  */
 export function buildSearchPlan(p: SearchParams): SearchPlan {
   const params: unknown[] = [];
@@ -85,21 +119,25 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
 
   const terms = searchTerms(p.q);
   const sortKey = {
-    // Without text the filter indexes (is_public, …, created_at) give newest first.
-    newest: terms.length ? "s.rid DESC" : "s.created_at DESC",
-    relevance: "s.rid DESC",
+    // Without text the filter indexes (is_public, …, created_at) give newest first; with text the FTS
+    // rowid (= rid, creation order) does, streamed by the index instead of sorting every match.
+    newest: terms.length ? "f.rowid DESC" : "s.created_at DESC",
+    relevance: terms.length ? "f.rowid DESC" : "s.rid DESC",
     price_asc: "s.price ASC, s.rid DESC",
     price_desc: "s.price DESC, s.rid DESC",
   }[p.sort ?? (terms.length ? "relevance" : "newest")];
-  const page = (rank: string, from: string, extra: string, order: string, b: (v: unknown) => string) =>
-    `SELECT ${COLUMNS}, ${rank} AS search_rank FROM (SELECT s.listing_id, s.rid, s.price FROM ${from} WHERE ${where}${extra}
-       ORDER BY ${order} LIMIT ${b(n)}) h JOIN listings l ON l.id = h.listing_id`;
+  /** One ordered pass, one tier (0). */
+  const page = (from: string, extra: (b: (v: unknown) => string) => string) =>
+    statement(
+      (b) => `SELECT ${COLUMNS}, 0 AS search_rank FROM (SELECT s.listing_id, s.rid, s.price FROM ${from} WHERE ${where}${extra(b)}
+       ORDER BY ${sortKey} LIMIT ${b(n)}) h JOIN listings l ON l.id = h.listing_id`,
+    );
 
   if (terms.length === 0) {
     return {
-      tiers: [statement((b) => page("0", "listing_search_map s", "", sortKey, b))],
+      rows: page("listing_search_map s", () => ""),
+      ranks: [0],
       count: statement((b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`),
-      capped: true,
     };
   }
 
@@ -109,43 +147,66 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   const long = wordsOnly ? [] : terms;
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
   // All matches: substrings in the trigram index, or word prefixes in the word index.
-  // `titleOnly` restricts the terms to the title column (FTS5 column filter).
-  const matchAll = (b: (v: unknown) => string, titleOnly = false) => {
-    const terms = long.length ? long.map(quote).join(" ") : words;
-    const expr = titleOnly ? `title : (${terms})` : terms;
-    return long.length
-      ? { from: "listings_fts_trigram f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts_trigram MATCH ${b(expr)}` }
-      : { from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", extra: ` AND listings_fts MATCH ${b(expr)}` };
-  };
+  const fts = long.length ? "listings_fts_trigram" : "listings_fts";
+  const text = long.length ? long.map(quote).join(" ") : words;
+  const matchAll: Tier = { rank: 0, from: `${fts} f JOIN listing_search_map s ON s.rid = f.rowid`, extra: (b) => ` AND ${fts} MATCH ${b(text)}` };
 
+  // The count checks the filters of the newest SEARCH_COUNT_SCAN text matches and stops at the cap, so
+  // a common word with a rare filter costs the same as a rare word. One more text match is read: when
+  // it exists (`edge`), older matches were not checked and the total is estimated (see searchTotal).
   const count = statement((b) => {
-    const m = matchAll(b);
-    return `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${m.from} WHERE ${where}${m.extra} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`;
+    const scan = b(SEARCH_COUNT_SCAN + 1);
+    return `WITH c AS MATERIALIZED (SELECT rowid AS rid FROM ${fts} WHERE ${fts} MATCH ${b(text)} ORDER BY rowid DESC LIMIT ${scan}),
+        e AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${scan} THEN MIN(rid) END AS edge FROM c)
+      SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM c JOIN listing_search_map s ON s.rid = c.rid
+          WHERE ${where} AND c.rid > coalesce((SELECT edge FROM e), 0) LIMIT ${b(SEARCH_TOTAL_CAP + 1)})) AS n,
+        (SELECT edge FROM e) AS edge, (SELECT max(rid) FROM listing_search_map) AS top, (SELECT min(rid) FROM listing_search_map) AS bottom`;
   });
 
   if (p.sort && p.sort !== "relevance") {
     // Newest or by price: one ordered pass over all matches.
-    return { tiers: [statement((b) => { const m = matchAll(b); return page("0", m.from, m.extra, sortKey, b); })], count, capped: true };
+    return { rows: page(matchAll.from, matchAll.extra), ranks: [0], count };
   }
 
-  const tiers: SearchStatement[] = [
-    // 2: every term starts a word of the title.
-    statement((b) =>
-      page("2", "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", ` AND listings_fts MATCH ${b(`title : (${words})`)}`, "f.rowid DESC", b),
-    ),
-  ];
+  // The title tiers run on the title-only trigram index (migrations/0008_search_scale.sql), whose
+  // text has a space before and after every word: "ski " ends a word ("Barneski": in Norwegian the
+  // last part of a compound names the thing), " ski" starts one ("Skihjelm", or a word still being
+  // typed), "ski" is anywhere. A title tier must stay inside what the query matches at all: a query matched by word
+  // prefixes (a short term) ranks whole title words (" ski ") over title word starts (" ski"), and one
+  // with a one-letter term (no trigram) finds its title word starts in the word index.
+  const title = "listings_title_trigram f JOIN listing_search_map s ON s.rid = f.rowid";
+  const titleTier = (rank: number, expr: string): Tier => ({ rank, from: title, extra: (b) => ` AND listings_title_trigram MATCH ${b(expr)}` });
+  const tiers: Tier[] = [];
   if (long.length) {
-    // 1: every long term occurs in the title (inside compound words too); short terms anywhere.
-    tiers.push(
-      statement((b) => {
-        const m = matchAll(b, true);
-        return page("1", m.from, m.extra, "f.rowid DESC", b);
-      }),
-    );
+    // 3: every term ends a word of the title (or is one); 2: every term starts or ends one.
+    tiers.push(titleTier(3, terms.map((t) => quote(`${t} `)).join(" ")));
+    tiers.push(titleTier(2, terms.map((t) => `(${quote(` ${t}`)} OR ${quote(`${t} `)})`).join(" AND ")));
+    // 1: every term occurs in the title (inside compound words too).
+    tiers.push(titleTier(1, long.map(quote).join(" ")));
+  } else if (terms.every((t) => t.length >= 2)) {
+    // 3: every term is a word of the title; 2: every term starts one.
+    tiers.push(titleTier(3, terms.map((t) => quote(` ${t} `)).join(" ")));
+    tiers.push(titleTier(2, terms.map((t) => quote(` ${t}`)).join(" ")));
+  } else {
+    tiers.push({ rank: 2, from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}` });
   }
   // 0: everything that matches.
-  tiers.push(statement((b) => { const m = matchAll(b); return page("0", m.from, m.extra, "f.rowid DESC", b); }));
-  return { tiers, count, capped: true };
+  tiers.push(matchAll);
+
+  // One statement: each tier is materialized once, newest first, up to n rows; a tier whose better
+  // tiers already hold n rows gets LIMIT 0 and never touches its index.
+  const rows = statement((b) => {
+    const limit = b(n);
+    const ctes = tiers.map((t, i) => {
+      const better = tiers.slice(0, i).map((u) => `(SELECT COUNT(*) FROM t${u.rank}) < ${limit}`);
+      const lim = better.length ? `CASE WHEN ${better.join(" AND ")} THEN ${limit} ELSE 0 END` : limit;
+      return `t${t.rank} AS MATERIALIZED (SELECT s.listing_id, s.rid FROM ${t.from} WHERE ${where}${t.extra(b)} ORDER BY f.rowid DESC LIMIT ${lim})`;
+    });
+    const union = tiers.map((t) => `SELECT ${t.rank} AS search_rank, listing_id, rid FROM t${t.rank}`).join(" UNION ALL ");
+    return `WITH ${ctes.join(",\n  ")}
+      SELECT ${COLUMNS}, h.search_rank FROM (${union}) h JOIN listings l ON l.id = h.listing_id ORDER BY h.search_rank DESC, h.rid DESC`;
+  });
+  return { rows, ranks: tiers.map((t) => t.rank), count };
 }
 
 /** Tiers are nested (a title-word hit is also a title hit and a hit): keep each id's best tier. */
@@ -184,16 +245,41 @@ function toSearchRow(r: Row): SearchRow {
   };
 }
 
-/** All statements of a search go to D1 in one batch (one round trip). */
+/**
+ * The total a search reports. `allMatches` is the number of rows of the last tier (every match) when
+ * it returned fewer than offset + limit, i.e. when it found them all; null otherwise.
+ * - all matches found by the tiers: exact;
+ * - more than SEARCH_TOTAL_CAP counted: the cap, "Over 1 000";
+ * - no text match beyond the ones counted: exact;
+ * - else the counted hits among the newest SEARCH_COUNT_SCAN text matches, scaled by the share of all
+ *   listings (by rid, i.e. by age) those matches span: an estimate, two significant figures.
+ */
+export function searchTotal(c: CountRow, allMatches: number | null, shown: number): { total: number; total_capped: boolean } {
+  if (allMatches !== null) return { total: allMatches, total_capped: false };
+  if (c.n > SEARCH_TOTAL_CAP) return { total: SEARCH_TOTAL_CAP, total_capped: true };
+  if (c.edge === null || c.edge === undefined || !c.top || !c.bottom) return { total: Math.max(c.n, shown), total_capped: false };
+  const estimate = (c.n * (c.top - c.bottom + 1)) / (c.top - c.edge);
+  if (estimate > SEARCH_TOTAL_CAP) return { total: SEARCH_TOTAL_CAP, total_capped: true };
+  return { total: Math.max(twoFigures(estimate), c.n, shown), total_capped: true };
+}
+
+function twoFigures(x: number): number {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(Math.max(1, x))) - 1);
+  return Math.round(x / step) * step;
+}
+
+/** Both statements of a search go to D1 in one batch (one round trip). */
 export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
   const plan = buildSearchPlan(p);
   const d1 = db.$client;
-  const results = await d1.batch([
-    ...plan.tiers.map((t) => d1.prepare(t.sql).bind(...t.params)),
-    d1.prepare(plan.count.sql).bind(...plan.count.params),
-  ]);
-  const tierRows = results.slice(0, plan.tiers.length).map((r) => (r.results as Row[]).map(toSearchRow));
-  const counted = (results[plan.tiers.length].results[0] as { n: number } | undefined)?.n ?? 0;
-  const total = plan.capped ? Math.min(counted, SEARCH_TOTAL_CAP) : counted;
-  return { rows: mergeTiers(tierRows, p.offset, p.limit), total, total_capped: plan.capped && counted > SEARCH_TOTAL_CAP };
+  const [found, counted] = await d1.batch([d1.prepare(plan.rows.sql).bind(...plan.rows.params), d1.prepare(plan.count.sql).bind(...plan.count.params)]);
+  const all = (found.results as Row[]).map(toSearchRow);
+  const tiers = plan.ranks.map((rank) => all.filter((r) => r.search_rank === rank));
+  const n = p.offset + p.limit;
+  // The last tier (every match) ran when the better ones held fewer than n rows; then, if it holds
+  // fewer than n itself, it holds all of them.
+  const last = tiers[tiers.length - 1];
+  const allMatches = tiers.slice(0, -1).every((t) => t.length < n) && last.length < n ? last.length : null;
+  const rows = mergeTiers(tiers, p.offset, p.limit);
+  return { rows, ...searchTotal((counted.results[0] as CountRow | undefined) ?? { n: 0 }, allMatches, p.offset + rows.length) };
 }

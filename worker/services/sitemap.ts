@@ -70,12 +70,26 @@ export interface StoredSitemap {
   etag: string;
 }
 
-/** A sitemap file from R2 (generated first when sitemap.xml is missing), or null. */
+/**
+ * A sitemap file from R2, or null. When sitemap.xml is missing (never written, or dropped by
+ * `invalidateSitemap`) the whole sitemap is generated first; a part that does not exist while
+ * sitemap.xml does stays a 404 without regenerating anything.
+ */
 export async function readSitemap(env: Bindings, origin: string, file: string): Promise<StoredSitemap | null> {
   let object = await env.PRIVATE.get(`${PREFIX}${file}`);
-  if (!object && file === "sitemap.xml") {
+  if (!object && (file === "sitemap.xml" || !(await env.PRIVATE.head(`${PREFIX}sitemap.xml`)))) {
     await generateSitemap(env, origin);
     object = await env.PRIVATE.get(`${PREFIX}${file}`);
   }
   return object ? { body: object.body, etag: object.httpEtag } : null;
+}
+
+/**
+ * Drop the stored sitemap (every file) so the next request writes it afresh: a moderation decision
+ * (hide, delete, unhide, auto-hide) must not wait for the hourly cron.
+ */
+export async function invalidateSitemap(env: Bindings): Promise<void> {
+  const listed = await env.PRIVATE.list({ prefix: PREFIX });
+  const keys = listed.objects.map((o) => o.key);
+  if (keys.length) await env.PRIVATE.delete(keys);
 }

@@ -17,6 +17,7 @@ import {
 import type { Db } from "../db/client";
 import { listedListingSql } from "../db/listing-visibility";
 import { AppError } from "../lib/errors";
+import { assertNotSuspended } from "./suspension";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -82,6 +83,8 @@ export interface NewTradeOffer {
  * nothing, not even the conversation.
  */
 export async function createTradeOffer(db: Db, senderId: string, input: NewTradeOffer, now: Date = new Date()): Promise<TradeChangeResult> {
+  // A suspended user offers no swaps (docs/decisions/051-suspensions.md).
+  await assertNotSuspended(db, senderId);
   const at = now.toISOString();
   const offerId = crypto.randomUUID();
   // ?1 wanted listing, ?2 sender, ?3 offered listing, ?4 now
@@ -162,6 +165,7 @@ async function whyNoOffer(db: Db, senderId: string, input: NewTradeOffer, at: st
 /** "Aksepter": the recipient promises both listings to each other (reserved) and voids the rival offers. */
 export async function acceptTradeOffer(db: Db, offerId: string, userId: string, now: Date = new Date()): Promise<TradeChangeResult> {
   const offer = await offerFor(db, offerId, userId);
+  await assertNotSuspended(db, userId);
   const at = now.toISOString();
   const change = crypto.randomUUID();
   const d1 = db.$client;

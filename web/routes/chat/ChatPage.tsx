@@ -5,10 +5,12 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { ReportDialog } from "../../components/ReportDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useReport } from "../../lib/useReport";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { mergeMessages } from "./chatState";
@@ -88,6 +90,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     [queryClient, conversation.id],
   );
   const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
+  const report = useReport();
   const [older, setOlder] = useState<{ messages: ChatMessage[]; hasMore: boolean } | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -146,7 +149,13 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
                 </Button>
               </div>
             ) : null}
-            <MessageList messages={messages} myId={myId} otherName={conversation.other_user.display_name} scrollRef={scrollRef} />
+            <MessageList
+              messages={messages}
+              myId={myId}
+              otherName={conversation.other_user.display_name}
+              scrollRef={scrollRef}
+              onReport={(id) => report.open({ type: "message", id })}
+            />
           </>
         )}
       </div>
@@ -157,6 +166,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         </p>
       ) : null}
       <Composer onSend={chat.send} disabledReason={goneReason} />
+      <ReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }

@@ -8,10 +8,11 @@ export interface MessageBubbleProps {
   message: ChatMessage;
   own: boolean;
   otherName: string;
+  onReport: (messageId: string) => void;
 }
 
 /** One message: own on the right with its read state, others' on the left with a menu. */
-export function MessageBubble({ message, own, otherName }: MessageBubbleProps) {
+export function MessageBubble({ message, own, otherName, onReport }: MessageBubbleProps) {
   const system = message.sender_id === SYSTEM_USER_ID;
   const time = messageTime(message.created_at);
   return (
@@ -41,13 +42,13 @@ export function MessageBubble({ message, own, otherName }: MessageBubbleProps) {
           ) : null}
         </p>
       </div>
-      {!own && !system ? <MessageMenu /> : null}
+      {!own && !system ? <MessageMenu onReport={() => onReport(message.id)} /> : null}
     </li>
   );
 }
 
-/** Others' messages have "Rapporter melding" (the report dialog arrives with moderation). */
-function MessageMenu() {
+/** Others' messages have "Rapporter melding" (spec part 2 "Chat"), which opens the report dialog. */
+function MessageMenu({ onReport }: { onReport: () => void }) {
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -59,14 +60,11 @@ function MessageMenu() {
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg">
           <DropdownMenu.Item
-            disabled
-            className="flex min-h-11 items-center gap-3 rounded-lg px-3 text-base text-stone-700 outline-none select-none data-[disabled]:cursor-not-allowed"
+            onSelect={onReport}
+            className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-3 text-base text-stone-800 outline-none select-none data-[highlighted]:bg-stone-100"
           >
             <Flag aria-hidden="true" className="size-5" />
-            <span>
-              Rapporter melding
-              <span className="block text-xs text-stone-600">Kommer snart</span>
-            </span>
+            Rapporter melding
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>

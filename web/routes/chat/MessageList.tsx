@@ -4,6 +4,8 @@ import type { ChatMessage } from "../../../domain/messaging";
 import { MessageBubble } from "./MessageBubble";
 
 export interface MessageListProps {
+  /** "Rapporter melding" on another person's message. */
+  onReport: (messageId: string) => void;
   messages: ChatMessage[];
   myId: string;
   otherName: string;
@@ -18,7 +20,7 @@ const STICKY_PX = 96;
  * Messages grouped by Oslo day ("I dag", "I går", a date), newest at the bottom. It stays scrolled to
  * the newest message unless the reader has scrolled up; new messages are announced politely.
  */
-export function MessageList({ messages, myId, otherName, scrollRef }: MessageListProps) {
+export function MessageList({ messages, myId, otherName, scrollRef, onReport }: MessageListProps) {
   const stick = useRef(true);
   const lastOwn = useRef<string | null>(null);
 
@@ -66,7 +68,7 @@ export function MessageList({ messages, myId, otherName, scrollRef }: MessageLis
           </h2>
           <ol className="space-y-2">
             {group.items.map((m) => (
-              <MessageBubble key={m.id} message={m} own={m.sender_id === myId} otherName={otherName} />
+              <MessageBubble key={m.id} message={m} own={m.sender_id === myId} otherName={otherName} onReport={onReport} />
             ))}
           </ol>
         </section>

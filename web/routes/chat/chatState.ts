@@ -50,3 +50,9 @@ export function unreadIncomingUpTo(messages: readonly ChatMessage[], myId: strin
 export function lastSeq(messages: readonly ChatMessage[]): number {
   return messages.length ? messages[messages.length - 1].seq : 0;
 }
+
+/** A moderator removed a message: its text becomes the removal notice (the live "message_removed" event). */
+export function applyRemoved(current: readonly ChatMessage[], removed: { id: string; content: string }): ChatMessage[] {
+  if (!current.some((m) => m.id === removed.id && m.content !== removed.content)) return current as ChatMessage[];
+  return current.map((m) => (m.id === removed.id ? { ...m, content: removed.content } : m));
+}

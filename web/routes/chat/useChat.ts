@@ -8,7 +8,8 @@ import { ApiError } from "../../api/client";
 import { liveUrl, markRead, postMessage, type MessagePage } from "../../api/conversations";
 import { LiveSocket, type LiveStatus } from "../../lib/liveSocket";
 import { newMessageId } from "../../lib/messageId";
-import { applyOwnReadHorizon, applyRead, lastSeq, mergeMessages, unreadIncomingUpTo } from "./chatState";
+import { MESSAGE_REMOVED_EVENT, type MessageRemovedEvent } from "../../../domain/moderation";
+import { applyOwnReadHorizon, applyRead, applyRemoved, lastSeq, mergeMessages, unreadIncomingUpTo } from "./chatState";
 
 interface PendingSend {
   resolve: (message: ChatMessage) => void;
@@ -90,6 +91,7 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
             break;
           }
           case "event":
+            if (frame.name === MESSAGE_REMOVED_EVENT) setMessages((current) => applyRemoved(current, frame.data as MessageRemovedEvent));
             onEventRef.current?.(frame.name, frame.data);
             break;
         }

@@ -1,16 +1,18 @@
-import { ArrowLeft, Heart, Share2, UserRound } from "lucide-react";
+import { ArrowLeft, EyeOff, Flag, Heart, Share2, UserRound } from "lucide-react";
 import { useId } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
 import { ListingCard } from "../../components/ListingCard";
+import { ReportDialog } from "../../components/ReportDialog";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
 import { useFavourite } from "../../lib/favourites";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useReport } from "../../lib/useReport";
 import { isModerator, useSession } from "../../lib/useSession";
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
@@ -54,6 +56,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
   const sellerHeadingId = useId();
   const moreHeadingId = useId();
+  const report = useReport();
 
   const goBack = () => {
     // Back where the visitor came from; a page opened directly goes to the home page.
@@ -97,6 +100,11 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           >
             <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-6" />
           </button>
+          {isOwner ? null : (
+            <button type="button" onClick={() => report.open({ type: "listing", id: listing.id })} aria-label="Rapporter annonse" className={iconButton}>
+              <Flag aria-hidden="true" className="size-6" />
+            </button>
+          )}
           <button type="button" onClick={() => void share()} aria-label="Del annonsen" className={iconButton}>
             <Share2 aria-hidden="true" className="size-6" />
           </button>
@@ -108,6 +116,15 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
       </div>
 
       <div className="px-4 pt-4 md:px-0 md:pt-0">
+        {listing.hidden ? (
+          <div role="status" className="mb-3 flex gap-2 rounded-xl border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-950">
+            <EyeOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <p>
+              <strong>Skjult av moderator.</strong> Annonsen vises ikke for andre.
+              {listing.hidden.reason ? <span className="block">Årsak: {listing.hidden.reason}</span> : null}
+            </p>
+          </div>
+        ) : null}
         {privateStatus ? (
           <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
             Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
@@ -165,6 +182,16 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
             <p className="truncate font-semibold text-stone-900">{sellerName}</p>
             <p className="text-sm text-stone-700">Medlem siden {formatDate(listing.seller.created_at)}</p>
           </div>
+          {isOwner ? null : (
+            <button
+              type="button"
+              onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
+              className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
+            >
+              <Flag aria-hidden="true" className="size-4" />
+              Rapporter bruker
+            </button>
+          )}
         </section>
 
         {isOwner || isModerator(session.user) ? (
@@ -193,6 +220,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </ul>
         </section>
       ) : null}
+      <ReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }

@@ -203,6 +203,7 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
               <span className="inline-flex rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Skjult av moderator</span>
             ) : null}
           </p>
+          {listing.is_hidden && listing.hidden_reason ? <p className="mt-1 text-sm text-red-900">Årsak: {listing.hidden_reason}</p> : null}
         </div>
       </div>
       <div className="mt-3 flex flex-wrap gap-2">

@@ -4,6 +4,7 @@ import { Button } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSignOut } from "../../lib/useSignOut";
 import { DataSection } from "./DataSection";
+import { ModerationNotices } from "./ModerationNotices";
 import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
@@ -32,6 +33,7 @@ export function ProfilePage() {
           Logg ut
         </Button>
       </div>
+      <ModerationNotices />
       <ProfileInfoCard />
       <PaymentsSection />
       <OwnListingsSection />

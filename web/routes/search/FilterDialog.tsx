@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
-import { resultCountText } from "../../../domain/schemas/search";
+import { resultCountText, SEARCH_TOTAL_CAP } from "../../../domain/schemas/search";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
@@ -311,7 +311,7 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
 
 function showButtonText(count: SearchCount | undefined): string {
   if (count === undefined) return "Vis annonser";
-  if (count.capped) return `Vis over ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
+  if (count.capped) return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
   return `Vis ${resultCountText(count.total)}`;
 }
 

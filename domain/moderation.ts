@@ -1,0 +1,134 @@
+// Reports and moderation (spec part 2 "Report dialog", "Moderation dashboard", §3–§9; issue 13;
+// docs/decisions/050-moderation.md). The rules and texts the Worker, the dashboard and the report
+// dialog share.
+import { formatDate } from "./format";
+
+export const REPORT_TARGET_TYPES = ["listing", "message", "user", "profile"] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+
+/** The word in "Rapporter {annonse|melding|bruker|profil|innhold}". */
+export const REPORT_TARGET_WORDS: Record<ReportTargetType, string> = {
+  listing: "annonse",
+  message: "melding",
+  user: "bruker",
+  profile: "profil",
+};
+
+/** The report dialog's title for a target type; anything else is "innhold" (the spec's fallback). */
+export function reportDialogTitle(type: string | undefined): string {
+  const word = type && type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
+  return `Rapporter ${word}`;
+}
+
+export const REPORT_STATUSES = ["pending", "reviewed", "resolved", "dismissed"] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
+  pending: "Venter",
+  reviewed: "Vurdert",
+  resolved: "Løst",
+  dismissed: "Avvist",
+};
+
+/** Open reports: a moderator has not decided yet. One open report per reporter and target. */
+export const OPEN_REPORT_STATUSES = ["pending", "reviewed"] as const satisfies readonly ReportStatus[];
+
+export const REPORT_PRIORITY_KEYS = ["low", "normal", "high", "urgent"] as const;
+export type ReportPriority = (typeof REPORT_PRIORITY_KEYS)[number];
+
+/** DESIGN: "Haster", not the spec's English "Urgent". */
+export const REPORT_PRIORITY_LABELS: Record<ReportPriority, string> = {
+  low: "Lav",
+  normal: "Normal",
+  high: "Høy",
+  urgent: "Haster",
+};
+
+/** The actions "Moderer rapport" offers (spec §4, §9). Dismissing is its own call. */
+export const MODERATION_ACTIONS = ["hide", "delete", "warn", "approve"] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+/** What moderation_actions.action_type may hold: the four actions, a dismissal and an unhide. */
+export const MODERATION_ACTION_TYPES = [...MODERATION_ACTIONS, "dismiss", "unhide"] as const;
+export type ModerationActionType = (typeof MODERATION_ACTION_TYPES)[number];
+
+/**
+ * The actions that make sense for each kind of target. A message has no hidden state (both parties
+ * keep the conversation), so it can only be removed; for users and profiles hide and delete are
+ * suspensions (SUSPENSION_DEFAULT_DAYS).
+ */
+export const ACTIONS_FOR_TARGET: Record<ReportTargetType, readonly ModerationAction[]> = {
+  listing: ["hide", "delete", "warn", "approve"],
+  message: ["delete", "warn", "approve"],
+  user: ["hide", "delete", "warn", "approve"],
+  profile: ["hide", "delete", "warn", "approve"],
+};
+
+export function isUserTarget(type: ReportTargetType): boolean {
+  return type === "user" || type === "profile";
+}
+
+/** The dialog's label for each action on each kind of target. */
+export function actionLabel(action: ModerationAction, type: ReportTargetType): string {
+  if (action === "warn") return "Gi advarsel";
+  if (action === "approve") return "Godkjenn (ingen brudd)";
+  if (isUserTarget(type)) return action === "hide" ? "Steng ute midlertidig" : "Steng ute";
+  if (type === "message") return "Fjern meldingen";
+  return action === "hide" ? "Skjul annonsen" : "Slett annonsen";
+}
+
+/**
+ * A suspension's length when the moderator does not choose one: "hide" a user is a short time out,
+ * "delete" a long one. Every suspension has an end date (issue 13); at most a year.
+ */
+export const SUSPENSION_DEFAULT_DAYS: Record<"hide" | "delete", number> = { hide: 7, delete: 365 };
+export const SUSPENSION_MAX_DAYS = 365;
+
+/** Auto-hide: this many distinct users reporting one listing within the window hide it until a moderator decides. */
+export const AUTO_HIDE_REPORTERS = 3;
+export const AUTO_HIDE_WINDOW_HOURS = 24;
+
+/** Dashboard page size (spec §9: "Moderation dashboard limit default 50"). */
+export const MODERATION_PAGE_SIZE = 50;
+export const MODERATION_PAGE_MAX = 100;
+
+export const REPORT_DESCRIPTION_MAX_LENGTH = 2000;
+export const MODERATION_NOTES_MAX_LENGTH = 1000;
+
+/** What both parties see instead of a message a moderator removed. */
+export const REMOVED_MESSAGE_TEXT = "Meldingen er fjernet av moderator";
+
+/** The live chat event (services/chat.ts pushConversationEvent) when a moderator removed a message. */
+export const MESSAGE_REMOVED_EVENT = "message_removed";
+export interface MessageRemovedEvent {
+  id: string;
+  seq: number;
+  content: string;
+}
+
+/** hidden_reason of an auto-hidden listing (its owner sees it on the listing). */
+export const AUTO_HIDDEN_REASON = "Rapportert av flere brukere. Annonsen er skjult til en moderator har sett på saken.";
+
+/** hidden_reason and the other texts a user is shown: the report's reason, then the moderator's note. */
+export function reasonWithNotes(reason: string | null, notes: string | null): string | null {
+  if (reason && notes) return `${reason}: ${notes}`;
+  return reason || notes || null;
+}
+
+/** "Annonse 1a2b3c4d" when a target has no title (spec "Moderation dashboard"). */
+export function fallbackTargetTitle(type: string, id: string): string {
+  const word = type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
+  return `${word.charAt(0).toUpperCase()}${word.slice(1)} ${id.slice(0, 8)}`;
+}
+
+/** What a suspended user is told when they try to post, message, offer a trade or buy. */
+export function suspensionMessage(until: string, reason: string | null): string {
+  const why = reason ? ` Årsak: ${reason.trim().replace(/[.!?]+$/, "")}.` : "";
+  return `Kontoen din er utestengt til ${formatDate(until)}.${why} Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe før da.`;
+}
+
+/** Roles that may moderate (spec §6: "admin or moderator"); only admins change roles. */
+export const STAFF_ROLES = ["moderator", "admin"] as const;
+export function isStaffRole(role: string | null | undefined): boolean {
+  return role === "moderator" || role === "admin";
+}

@@ -1,0 +1,114 @@
+// Reports and moderation end to end (issue 13 "Done when"): a user reports a listing from its page,
+// the demo moderator hides it from the dashboard, after which a visitor finds it neither on the home
+// page, in search, nor at its slug URL; the moderator shows it again and it is back everywhere.
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { createListing } from "./support/listings";
+
+const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
+
+/** What a visitor (no session) finds of the listing: on home, in search, at its slug URL. */
+async function visitorFinds(visitor: Page, word: string, title: string, slug: string) {
+  await visitor.goto("/");
+  const newest = visitor.getByRole("region", { name: "Nyeste annonser" });
+  await expect(newest.getByRole("heading", { level: 3 }).first()).toBeVisible();
+  const home = await visitor.getByRole("main").getByText(title).count();
+  await visitor.goto(`/search?q=${encodeURIComponent(word)}`);
+  await expect(visitor.getByText(/annonser? funnet|^\d+ annonser?$|Ingen annonser funnet/).first()).toBeVisible();
+  const search = await visitor.getByRole("main").getByText(title).count();
+  const response = await visitor.goto(`/annonse/${slug}`);
+  const slugStatus = response?.status();
+  if (slugStatus === 404) await expect(visitor.getByRole("heading", { name: "404 - Siden finnes ikke" })).toBeVisible();
+  else await expect(visitor.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  return { home: home > 0, search: search > 0, slug: slugStatus };
+}
+
+test("a reported listing hidden by the moderator is gone for visitors until it is shown again", async ({ page: reporter, browser }) => {
+  test.setTimeout(150_000);
+  const word = `Moderasjonsbil${Date.now().toString(36)}`;
+  const title = `${word} med lys og lyd`;
+  const sellerContext = await browser.newContext();
+  const moderatorContext = await browser.newContext();
+  const visitorContext = await browser.newContext();
+  for (const context of [sellerContext, moderatorContext, visitorContext]) await context.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
+  const seller = await sellerContext.newPage();
+  const moderator = await moderatorContext.newPage();
+  const visitor = await visitorContext.newPage();
+  await signUpAndSignIn(seller.request, uniqueEmail("mod-seller"), "Siri Selger");
+  await signUpAndSignIn(reporter.request, uniqueEmail("mod-reporter"), "Rune Rapportør");
+  try {
+    const id = await createListing(seller.request, title);
+    const listing = (await (await seller.request.get(`/api/listings/${id}`)).json()) as { seo_slug: string };
+    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: true, search: true, slug: 200 });
+
+    // The user reports it from the listing page's header.
+    await reporter.goto(`/annonse/${listing.seo_slug}`);
+    await reporter.getByRole("button", { name: "Rapporter annonse" }).click();
+    const dialog = reporter.getByRole("dialog", { name: "Rapporter annonse" });
+    await dialog.getByRole("button", { name: "Send rapport" }).click();
+    await expect(dialog.getByText("Velg en årsak", { exact: true }).last()).toBeVisible();
+    await dialog.getByLabel("Årsak").selectOption("Falsk annonse");
+    await dialog.getByLabel("Tilleggsinformasjon (valgfritt)").fill("Bildene er hentet fra en nettbutikk.");
+    await expect(dialog.getByLabel("Prioritet")).toHaveValue("normal");
+    await dialog.getByLabel("Prioritet").selectOption("high");
+    await dialog.getByRole("button", { name: "Send rapport" }).click();
+    await expect(reporter.getByText("Rapport sendt")).toBeVisible();
+    await expect(dialog).toBeHidden();
+
+    // The demo moderator hides it from the dashboard.
+    const signin = await moderator.request.post("/api/auth/signin", { data: MODERATOR });
+    expect(signin.status(), await signin.text()).toBe(200);
+    await moderator.goto("/moderation");
+    await expect(moderator.getByRole("heading", { level: 1, name: "Moderering" })).toBeVisible();
+    const card = moderator.getByRole("article").filter({ hasText: title });
+    await expect(card.getByText("Høy", { exact: true })).toBeVisible();
+    await expect(card.getByText("Rune Rapportør")).toBeVisible();
+    await card.getByRole("button", { name: new RegExp(title) }).click();
+    await expect(card.getByText("Bildene er hentet fra en nettbutikk.")).toBeVisible();
+    await card.getByRole("button", { name: "Behandle" }).click();
+    const moderate = moderator.getByRole("dialog", { name: "Moderer rapport" });
+    await moderate.getByRole("button", { name: "Utfør handling" }).click();
+    await expect(moderate.getByText("Velg en handling")).toBeVisible();
+    await moderate.getByRole("radio", { name: "Skjul annonsen" }).check();
+    await moderate.getByLabel("Notater (valgfritt)").fill("Kopierte bilder");
+    await moderate.getByRole("button", { name: "Utfør handling" }).click();
+    await expect(moderator.getByText("Handling utført")).toBeVisible();
+    await expect(moderate).toBeHidden();
+    await expect(moderator.getByRole("article").filter({ hasText: title })).toHaveCount(0);
+
+    // A visitor finds it nowhere; the slug URL is a 404.
+    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: false, search: false, slug: 404 });
+
+    // The owner still sees it, marked hidden with the reason.
+    await seller.goto(`/annonse/${listing.seo_slug}`);
+    await expect(seller.getByText("Skjult av moderator.")).toBeVisible();
+    await expect(seller.getByText("Årsak: Falsk annonse: Kopierte bilder")).toBeVisible();
+
+    // The moderator shows it again from the resolved reports.
+    await moderator.getByRole("button", { name: "Løst" }).click();
+    const resolved = moderator.getByRole("article").filter({ hasText: title });
+    await resolved.getByRole("button", { name: new RegExp(title) }).click();
+    await resolved.getByRole("button", { name: "Vis annonsen igjen" }).click();
+    await expect(moderator.getByText("Handling utført")).toBeVisible();
+
+    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: true, search: true, slug: 200 });
+  } finally {
+    await deleteAccount(seller.request);
+    await deleteAccount(reporter.request);
+    await Promise.all([sellerContext.close(), moderatorContext.close(), visitorContext.close()]);
+  }
+});
+
+test("a signed-in user without the moderator role is told they have no access", async ({ page }) => {
+  await signUpAndSignIn(page.request, uniqueEmail("mod-nobody"), "Nina Nysgjerrig");
+  try {
+    const api = await page.request.get("/api/moderation/reports");
+    expect(api.status()).toBe(403);
+    await page.goto("/moderation");
+    await expect(page.getByRole("heading", { level: 1, name: "Ingen tilgang" })).toBeVisible();
+    await expect(page.getByText("Du har ikke tilgang til moderering.", { exact: false })).toBeVisible();
+  } finally {
+    await deleteAccount(page.request);
+  }
+});

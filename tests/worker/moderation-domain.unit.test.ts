@@ -1,0 +1,94 @@
+// The moderation rules and texts shared by the Worker and the web (domain/moderation.ts,
+// domain/schemas/moderation.ts, the report schema in domain/schemas/content.ts).
+import { describe, expect, it } from "vitest";
+import {
+  ACTIONS_FOR_TARGET,
+  actionLabel,
+  fallbackTargetTitle,
+  REPORT_PRIORITY_LABELS,
+  REPORT_STATUS_LABELS,
+  reportDialogTitle,
+  reasonWithNotes,
+  suspensionMessage,
+} from "../../domain/moderation";
+import { REPORT_REASONS, reportSchema } from "../../domain/schemas/content";
+import { moderationActionSchema, moderationQuerySchema } from "../../domain/schemas/moderation";
+
+const ID = "0b0c8f6e-2a4d-4c1e-9f7a-1d2e3f4a5b6c";
+
+describe("texts", () => {
+  it("the dialog title names the target, 'innhold' for anything else", () => {
+    expect(["listing", "message", "user", "profile", undefined, "x"].map(reportDialogTitle)).toEqual([
+      "Rapporter annonse",
+      "Rapporter melding",
+      "Rapporter bruker",
+      "Rapporter profil",
+      "Rapporter innhold",
+      "Rapporter innhold",
+    ]);
+  });
+
+  it("statuses, priorities and the ten reasons as the spec words them (Haster, not Urgent)", () => {
+    expect(Object.values(REPORT_STATUS_LABELS)).toEqual(["Venter", "Vurdert", "Løst", "Avvist"]);
+    expect(Object.values(REPORT_PRIORITY_LABELS)).toEqual(["Lav", "Normal", "Høy", "Haster"]);
+    expect(REPORT_REASONS).toEqual([
+      "Upassende innhold",
+      "Spam/reklame",
+      "Falsk annonse",
+      "Villedende informasjon",
+      "Trakassering",
+      "Hatefulle ytringer",
+      "Ulovlig innhold",
+      "Opphavsrett-brudd",
+      "Personlig informasjon",
+      "Annet",
+    ]);
+  });
+
+  it("a card without a title shows the type and the first 8 characters of the id", () => {
+    expect(fallbackTargetTitle("message", ID)).toBe("Melding 0b0c8f6e");
+    expect(fallbackTargetTitle("user", ID)).toBe("Bruker 0b0c8f6e");
+  });
+
+  it("the reason shown to the user joins the report's reason and the notes", () => {
+    expect(reasonWithNotes("Spam/reklame", "Gjentatte annonser")).toBe("Spam/reklame: Gjentatte annonser");
+    expect(reasonWithNotes("Spam/reklame", null)).toBe("Spam/reklame");
+    expect(reasonWithNotes(null, null)).toBeNull();
+  });
+
+  it("a suspended user is told until when and why", () => {
+    expect(suspensionMessage("2026-03-05T12:00:00.000Z", "Trakassering.")).toBe(
+      "Kontoen din er utestengt til 5. mars 2026. Årsak: Trakassering. Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe før da.",
+    );
+  });
+
+  it("a message can only be removed, warned about or approved; on users hide and delete are suspensions", () => {
+    expect(ACTIONS_FOR_TARGET.message).toEqual(["delete", "warn", "approve"]);
+    expect(actionLabel("hide", "user")).toBe("Steng ute midlertidig");
+    expect(actionLabel("hide", "listing")).toBe("Skjul annonsen");
+  });
+});
+
+describe("schemas", () => {
+  it("a report needs a reason ('Velg en årsak'); priority defaults to normal; extra info is trimmed, empty is null; unknown keys are dropped", () => {
+    const none = reportSchema.safeParse({ target_type: "listing", target_id: ID });
+    expect(none.success).toBe(false);
+    expect(none.error?.issues.find((i) => i.path[0] === "reason")?.message).toBe("Velg en årsak");
+    const ok = reportSchema.parse({ target_type: "listing", target_id: ID, reason: "Annet", description: "   ", status: "resolved", reporter_id: ID });
+    expect(ok).toEqual({ target_type: "listing", target_id: ID, reason: "Annet", description: null, priority: "normal" });
+    expect(reportSchema.safeParse({ target_type: "listing", target_id: ID, reason: "Annet", priority: "Urgent" }).success).toBe(false);
+    expect(reportSchema.safeParse({ target_type: "listing", target_id: ID, reason: "Annet", description: "x".repeat(2001) }).success).toBe(false);
+  });
+
+  it("an action must be chosen ('Velg en handling'); notes optional; suspension 1–365 days", () => {
+    expect(moderationActionSchema.safeParse({}).error?.issues[0]?.message).toBe("Velg en handling");
+    expect(moderationActionSchema.parse({ action: "warn", notes: "" })).toEqual({ action: "warn", notes: null });
+    expect(moderationActionSchema.safeParse({ action: "hide", suspension_days: 0 }).success).toBe(false);
+    expect(moderationActionSchema.safeParse({ action: "dismiss" }).success).toBe(false);
+  });
+
+  it("the dashboard lists pending reports, 50 at a time by default", () => {
+    expect(moderationQuerySchema.parse({})).toEqual({ status: "pending", limit: 50, offset: 0 });
+    expect(moderationQuerySchema.safeParse({ limit: "500" }).success).toBe(false);
+  });
+});

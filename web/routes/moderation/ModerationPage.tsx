@@ -1,0 +1,124 @@
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { Inbox, RefreshCw, ShieldAlert } from "lucide-react";
+import { useEffect, useState } from "react";
+import { REPORT_STATUS_LABELS, REPORT_STATUSES, type ReportStatus } from "../../../domain/moderation";
+import { isApiError } from "../../api/client";
+import { moderationKeys, moderationPage, type ModerationCard } from "../../api/moderation";
+import { Button } from "../../components/ui/Button";
+import { Spinner } from "../../components/ui/Spinner";
+import { cn } from "../../lib/cn";
+import { toastError } from "../../lib/toast";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
+import { ModerateDialog } from "./ModerateDialog";
+import { ReportCard } from "./ReportCard";
+import { RolesPanel } from "./RolesPanel";
+
+/**
+ * /moderation "Moderering" (spec part 2 "Moderation dashboard"; issue 13). Login is required by the
+ * router; the role is checked by the server on every call, so a user without it sees "Ingen tilgang".
+ */
+export function ModerationPage() {
+  useDocumentTitle("Moderering");
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<ReportStatus>("pending");
+  const [handling, setHandling] = useState<ModerationCard | null>(null);
+  const reports = useInfiniteQuery({
+    queryKey: moderationKeys.reports(status),
+    queryFn: ({ pageParam, signal }) => moderationPage(status, pageParam, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next_offset ?? undefined,
+    // A failure is shown at once ("Prøv igjen" and "Oppdater" ask again); a 403 is final.
+    retry: false,
+  });
+  const forbidden = isApiError(reports.error) && reports.error.status === 403;
+
+  useEffect(() => {
+    if (reports.error && !forbidden) toastError("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" });
+  }, [reports.error, forbidden]);
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
+
+  if (forbidden) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-10 text-center">
+        <ShieldAlert aria-hidden="true" className="mx-auto size-10 text-stone-500" />
+        <h1 className="mt-3 text-2xl font-bold text-stone-900">Ingen tilgang</h1>
+        <p className="mt-2 text-stone-700">Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer.</p>
+      </div>
+    );
+  }
+
+  const cards = reports.data?.pages.flatMap((p) => p.items) ?? [];
+  const label = REPORT_STATUS_LABELS[status];
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-6">
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-stone-900">Moderering</h1>
+        <Button variant="secondary" size="sm" onClick={refresh} disabled={reports.isFetching}>
+          <RefreshCw aria-hidden="true" className={cn("size-4", reports.isFetching && "animate-spin")} />
+          Oppdater
+        </Button>
+      </div>
+
+      <div role="group" aria-label="Status" className="mt-4 flex gap-1 overflow-x-auto rounded-xl bg-stone-100 p-1">
+        {REPORT_STATUSES.map((s) => (
+          <button
+            key={s}
+            type="button"
+            aria-pressed={status === s}
+            onClick={() => setStatus(s)}
+            className="min-h-11 flex-1 rounded-lg px-3 text-sm font-semibold whitespace-nowrap text-stone-700 aria-pressed:bg-white aria-pressed:text-brand-800 aria-pressed:shadow-sm"
+          >
+            {REPORT_STATUS_LABELS[s]}
+          </button>
+        ))}
+      </div>
+
+      {reports.isPending ? (
+        <Spinner label="Laster rapporter..." className="py-12" />
+      ) : reports.error ? (
+        <div className="mt-6 space-y-3">
+          <p className="text-stone-700">Kunne ikke laste moderering-dashboard</p>
+          <Button variant="secondary" size="sm" onClick={refresh}>
+            Prøv igjen
+          </Button>
+        </div>
+      ) : cards.length === 0 ? (
+        <div className="mt-6 flex flex-col items-center rounded-2xl border border-dashed border-stone-300 bg-white p-8 text-center">
+          <Inbox aria-hidden="true" className="size-8 text-stone-500" />
+          <h2 className="mt-2 text-lg font-bold text-stone-900">Ingen rapporter</h2>
+          <p className="mt-1 text-stone-700">Det er ingen rapporter med status {label.toLowerCase()} for øyeblikket.</p>
+        </div>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {cards.map((card) => (
+            <li key={`${card.target_type}:${card.target_id}`}>
+              <ReportCard card={card} onHandle={() => setHandling(card)} onChanged={refresh} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {reports.hasNextPage ? (
+        <div className="mt-4 flex justify-center">
+          <Button variant="secondary" onClick={() => void reports.fetchNextPage()} disabled={reports.isFetchingNextPage}>
+            {reports.isFetchingNextPage ? "Laster..." : "Vis flere"}
+          </Button>
+        </div>
+      ) : null}
+
+      {session.user?.role === "admin" ? <RolesPanel /> : null}
+
+      <ModerateDialog
+        card={handling}
+        onClose={() => setHandling(null)}
+        onDone={() => {
+          setHandling(null);
+          refresh();
+        }}
+      />
+    </div>
+  );
+}
