@@ -1,8 +1,8 @@
 // Dates and times show Europe/Oslo whatever the device's time zone (DESIGN "Texts and formats"):
 // every formatter the web uses, and the chat bubble, run with the process's zone set to UTC and to
-// Europe/Oslo. Node re-reads TZ when it is assigned, for Date and Intl alike.
+// Europe/Oslo (vi.stubEnv assigns process.env.TZ, which Node re-reads for Date and Intl alike).
 import { render, screen } from "@testing-library/react";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { chatDayLabel, groupByOsloDay, messageTime } from "../../domain/chat-days";
 import { currentYear, formatDate, osloDay, relativeTime } from "../../domain/format";
 import { formatLongDay, formatShortDay } from "../../web/analytics/stats/format";
@@ -16,12 +16,11 @@ const LATE_SUMMER = "2026-07-14T22:15:00.000Z";
 const NEW_YEAR_EVE = "2026-12-31T23:10:00.000Z";
 
 describe.each(["UTC", "Europe/Oslo"])("with the device's time zone %s", (zone) => {
-  const before = process.env.TZ;
   beforeAll(() => {
-    process.env.TZ = zone;
+    vi.stubEnv("TZ", zone);
   });
   afterAll(() => {
-    process.env.TZ = before;
+    vi.unstubAllEnvs();
   });
 
   it("really runs in that zone", () => {
@@ -69,7 +68,7 @@ describe.each(["UTC", "Europe/Oslo"])("with the device's time zone %s", (zone) =
   it("a chat bubble shows the Oslo time", () => {
     render(
       <ul>
-        <MessageBubble message={chatMessageBody({ created_at: LATE_SUMMER, content: "Sent på kvelden" })} own={false} otherName="Ola" />
+        <MessageBubble message={chatMessageBody({ created_at: LATE_SUMMER, content: "Sent på kvelden" })} own={false} otherName="Ola" onReport={() => undefined} />
       </ul>,
     );
     const time = screen.getByText("00:15");
