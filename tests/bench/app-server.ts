@@ -85,10 +85,12 @@ export class AppServer {
   readonly origin: string;
   private child: ChildProcess | null = null;
 
+  /** `sandboxPort`: the offline payment sandbox `npm start` runs beside the app (its default is PORT + 30). */
   constructor(
     readonly port: number,
     readonly stateDir: string,
     readonly logFile: string,
+    readonly sandboxPort?: number,
   ) {
     this.base = `http://127.0.0.1:${port}`;
     this.origin = `http://localhost:${port}`;
@@ -102,7 +104,13 @@ export class AppServer {
       cwd: ROOT,
       detached: true, // its own process group; wrangler runs in a group of its own below it
       stdio: ["ignore", log, log],
-      env: { ...benchEnv, PORT: String(this.port), STATE_DIR: this.stateDir, SKIP_BUILD: existsSync(path.join(ROOT, "dist/client/index.html")) ? "1" : "0" },
+      env: {
+        ...benchEnv,
+        PORT: String(this.port),
+        STATE_DIR: this.stateDir,
+        SKIP_BUILD: existsSync(path.join(ROOT, "dist/client/index.html")) ? "1" : "0",
+        ...(this.sandboxPort ? { PAYMENT_SANDBOX_PORT: String(this.sandboxPort) } : {}),
+      },
     });
   }
 

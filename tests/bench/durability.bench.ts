@@ -6,8 +6,9 @@
 // without its search rows, a gap in a conversation's sequence, an accepted swap without its
 // transaction or reserved listings, a raw analytics record stored twice).
 //
-//   npm run bench:durability   # BENCH_PORT (8864), BENCH_SECONDS (40: 20 s before the kill, 20 s
-//                              # from the kill on, 20 s more), BENCH_OUT (results file)
+//   npm run bench:durability   # BENCH_PORT (8864), BENCH_SANDBOX_PORT (8867, the payment sandbox),
+//                              # BENCH_SECONDS (40: 20 s before the kill, 20 s from the kill on, 20 s
+//                              # more), BENCH_OUT (results file)
 //
 // Chat messages carry their client id, so a send that got no answer (the kill) is sent again after
 // the restart, as the web client does; they must all end up stored exactly once. Listings, accepts
@@ -24,7 +25,7 @@ import { BenchDb, simpleListing } from "./bench-db";
 const STATE = path.join(ROOT, ".bench/durability-state");
 const PORT = Number(process.env.BENCH_PORT ?? 8864);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
-const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/durability-server.log"));
+const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/durability-server.log"), Number(process.env.BENCH_SANDBOX_PORT ?? 8867));
 
 /** Writes per second of each kind. */
 const RATES = { listing: 1, message: 6, accept: 1, analytics: 2 } as const;

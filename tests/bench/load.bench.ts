@@ -4,9 +4,9 @@
 // slower client). Per endpoint it prints requests/s, p50/p99/max latency and errors; the target is
 // 0 errors and p99 ≤ 100 ms at 200 requests/s.
 //
-//   npm run bench:load      # BENCH_PORT (8863), BENCH_RATE (200 req/s), BENCH_SECONDS (60),
-//                           # BENCH_LISTINGS (10,000), BENCH_MIX (e.g. "signin=0" to leave sign-in out),
-//                           # BENCH_OUT (results file)
+//   npm run bench:load      # BENCH_PORT (8863), BENCH_SANDBOX_PORT (8866, the payment sandbox),
+//                           # BENCH_RATE (200 req/s), BENCH_SECONDS (60), BENCH_LISTINGS (10,000),
+//                           # BENCH_MIX (e.g. "signin=0" to leave sign-in out), BENCH_OUT (results file)
 //
 // The crowd: 2,000 visitor addresses (CF-Connecting-IP, as Cloudflare sets it in production; the
 // app's rate limits are per address and per user, decision 010, and stay as they are), 400 signed-in
@@ -31,7 +31,7 @@ const VISITORS = 2_000;
 const CONVERSATIONS = 200;
 const SIGNIN_ACCOUNTS = 100;
 const PASSWORD = "benk-passord-123";
-const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/load-server.log"));
+const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/load-server.log"), Number(process.env.BENCH_SANDBOX_PORT ?? 8866));
 
 /** Requests per 200 (0.5 % sign-ins: sessions last for weeks, so a sign-in is rare next to browsing). */
 const DEFAULT_MIX = {
