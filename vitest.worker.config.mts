@@ -1,9 +1,11 @@
 // Worker tests run inside workerd through @cloudflare/vitest-plugin (tests/worker, tests/factories).
 // Bindings come from wrangler.toml; storage (D1, R2) is isolated per test file.
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { SANDBOX_KEYS } from "./scripts/payment-sandbox/dev-keys.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -16,14 +18,27 @@ export default defineConfig(async () => {
     queries: m.queries.filter((q) => !isOnlyComments(q)),
   }));
 
+  // The payment tests talk to the real payment sandbox (a Node server started by the global setup
+  // below) through the same clients the app uses in production; only keys and base URLs differ.
+  process.env.TEST_PAYMENT_SANDBOX_PORT ||= String(await freePort());
+  const sandboxUrl = `http://127.0.0.1:${process.env.TEST_PAYMENT_SANDBOX_PORT}`;
+
   return {
     plugins: [
       cloudflareTest({
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
           // wrangler.toml defaults to production; the tests run the Worker in local mode, as
-          // `npm start` does (tests/worker/deploy-safety.integration.test.ts covers production).
-          bindings: { TEST_MIGRATIONS: migrations, APP_ENV: "local" },
+          // `npm start` does (tests/worker/deploy-safety.integration.test.ts covers production),
+          // with the payment providers pointed at the sandbox (keys and base URLs only).
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            APP_ENV: "local",
+            TEST_SANDBOX_URL: sandboxUrl,
+            ...SANDBOX_KEYS,
+            STRIPE_API_BASE: sandboxUrl,
+            VIPPS_API_BASE: sandboxUrl,
+          },
           // wrangler.toml serves ./dist/client, which only exists after `vite build`. Worker tests must
           // not depend on a build, so the ASSETS binding points at a tiny committed shell instead
           // (tests/worker/fixtures/assets/index.html); the page handler's status logic is tested
@@ -35,6 +50,7 @@ export default defineConfig(async () => {
     test: {
       include: ["tests/worker/**/*.test.ts"],
       setupFiles: ["tests/worker/setup.ts"],
+      globalSetup: ["tests/worker/support/payment-sandbox.global.ts"],
       // The build machines have two cores: two test files at a time, and a timeout that leaves room
       // for scrypt (~260 ms per password hash) when both run at once.
       maxWorkers: 2,
@@ -48,3 +64,15 @@ export default defineConfig(async () => {
 function isOnlyComments(sql: string): boolean {
   return sql.split("\n").every((line) => line.trim() === "" || line.trim().startsWith("--"));
 }
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+

@@ -12,6 +12,9 @@ export const ERROR_CODES = [
   "PAYLOAD_TOO_LARGE",
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_LIMITED",
+  "INVALID_SIGNATURE",
+  "PROVIDER_ERROR",
+  "SERVICE_UNAVAILABLE",
   "SUSPENDED",
   "INTERNAL",
 ] as const;
@@ -35,6 +38,9 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: "Forespørselen er for stor.",
   UNSUPPORTED_MEDIA_TYPE: "Filtypen eller innholdstypen støttes ikke.",
   RATE_LIMITED: "For mange forsøk. Vent litt og prøv igjen.",
+  INVALID_SIGNATURE: "Ugyldig signatur.",
+  PROVIDER_ERROR: "Kunne ikke starte betalingsprosessen. Prøv igjen.",
+  SERVICE_UNAVAILABLE: "Tjenesten er ikke tilgjengelig akkurat nå. Prøv igjen senere.",
   SUSPENDED: "Kontoen din er utestengt. Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe nå.",
   INTERNAL: "Noe gikk galt. Prøv igjen.",
 };
@@ -52,6 +58,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  INVALID_SIGNATURE: 400,
+  PROVIDER_ERROR: 502,
+  SERVICE_UNAVAILABLE: 503,
   SUSPENDED: 403,
   INTERNAL: 500,
 };

@@ -45,3 +45,10 @@ export function relativeTime(value: string | Date, now: Date = new Date()): stri
 export function currentYear(now: Date = new Date()): number {
   return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
 }
+
+const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: TIME_ZONE });
+
+/** "12. november 2026 kl. 14:05" in Oslo time (payment times). */
+export function formatDateTime(value: string | Date): string {
+  return dateTimeFormat.format(typeof value === "string" ? new Date(value) : value);
+}

@@ -15,6 +15,7 @@ export * from "./listing-lifecycle";
 export * from "./text";
 export * from "./photos";
 export * from "./rate-limits";
+export * from "./payments";
 export * from "./moderation";
 export * from "./schemas/moderation";
 export * from "./trades";

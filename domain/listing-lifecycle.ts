@@ -43,3 +43,8 @@ export function isPublicListing(listing: VisibilityFields): boolean {
 export function isListedListing(listing: VisibilityFields): boolean {
   return (LISTED_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
 }
+
+/** Can be bought online (spec part 2 §5, DESIGN "Payments"): only a listed listing, active and not hidden. */
+export function isPurchasableListing(listing: VisibilityFields): boolean {
+  return isListedListing(listing);
+}

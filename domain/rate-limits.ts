@@ -53,6 +53,12 @@ export const RATE_RULES = {
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },
+  // Payments (docs/decisions/032-payment-sandbox.md), per user: starting a checkout (each creates a
+  // Checkout Session or a Vipps payment at the provider), Stripe onboarding and dashboard links, and
+  // the result pages' checks, which poll while a payment is pending.
+  paymentCheckout: { scope: "payment:checkout", limit: 20, windowSeconds: HOUR },
+  paymentConnect: { scope: "payment:connect", limit: 10, windowSeconds: HOUR },
+  paymentVerify: { scope: "payment:verify", limit: 300, windowSeconds: HOUR },
 } as const satisfies Record<string, RateRule>;
 
 export const RATE_LIMITED_MESSAGE = "For mange forsøk. Vent litt og prøv igjen.";

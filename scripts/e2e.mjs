@@ -5,6 +5,7 @@
 //   npm run test:e2e                       # everything
 //   npm run test:e2e -- --grep "404"       # arguments go to `playwright test`
 //   E2E_BASE_URL=http://localhost:8787 npm run test:e2e   # use a server that is already running
+//   E2E_SANDBOX_PORT=8855                  # the payment sandbox's port (default E2E_PORT + 30)
 //
 // The app runs in its own process group (wrangler starts workerd and more below it), and the whole
 // group is stopped afterwards, whatever happened. Only that group is ever signalled.
@@ -79,6 +80,9 @@ function startServer() {
       ...process.env,
       PORT: String(PORT),
       STATE_DIR,
+      // Payments always go to the offline sandbox in e2e, whatever keys .dev.vars holds.
+      PAYMENT_SANDBOX: "1",
+      PAYMENT_SANDBOX_PORT: process.env.E2E_SANDBOX_PORT ?? process.env.PAYMENT_SANDBOX_PORT ?? String(PORT + 30),
       NO_COLOR: "1",
       FORCE_COLOR: "0",
       // Offline: no Request.cf download from workers.cloudflare.com (miniflare) and no telemetry.

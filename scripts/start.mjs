@@ -7,16 +7,25 @@
 //   SKIP_BUILD=1           reuse the existing dist/ (no `vite build`)
 //   START_TIMEOUT=180      seconds to wait for the server to answer
 //   BIND_ADDRESS=127.0.0.1 address to listen on (0.0.0.0 to try the app from a phone on your network)
+//   PAYMENT_SANDBOX_PORT   port of the offline payment sandbox (default PORT + 30)
+//   PAYMENT_SANDBOX=1      use the sandbox even when .dev.vars has provider keys (the e2e runner does);
+//                          PAYMENT_SANDBOX=0 never starts it
+//
+// Payments: for each provider without keys in .dev.vars (Stripe: STRIPE_SECRET_KEY; Vipps: all
+// VIPPS_* credentials) the offline payment sandbox (scripts/payment-sandbox) is started as its own
+// process, and the Worker gets the sandbox's base URL and local-only keys as --var. With real test
+// keys in .dev.vars the Worker talks to the providers' test environments instead.
 //
 // Everything runs offline and non-interactively. Ctrl-C / SIGTERM is forwarded to the child's whole
 // process group (wrangler and its workerd), so nothing keeps running; we exit with wrangler's code.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { formatDemoLogins } from "./demo-accounts.mjs";
 import { ROOT, WRANGLER_CONFIG, binPath, port, seedMarker, shownPath, stateDir, toolEnv } from "./local-env.mjs";
+import { SANDBOX_KEYS, sandboxPort } from "./payment-sandbox/dev-keys.mjs";
 
 const PORT = port();
 const STATE_DIR = stateDir();
@@ -28,6 +37,8 @@ const TIMEOUT_S = Number(process.env.START_TIMEOUT || 180);
 
 /** The child currently running (build, migrate, seed or the server); signals go to its process group. */
 let current = null;
+/** The payment sandbox, when it runs beside the server. */
+let sandbox = null;
 let stopping = false;
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -85,12 +96,17 @@ function onSignal(signal) {
     return;
   }
   stopping = true;
+  const sandboxChild = sandbox;
+  killGroup(sandboxChild, signal);
   if (!current) process.exit(128 + (os.constants.signals[signal] ?? 2));
   console.log(`\nStopper Lekebytte (${signal}) …`);
   const child = current;
   killGroup(child, signal);
   // workerd normally exits with wrangler; make sure nothing lingers.
-  setTimeout(() => killGroup(child, "SIGKILL"), 10_000).unref();
+  setTimeout(() => {
+    killGroup(child, "SIGKILL");
+    killGroup(sandboxChild, "SIGKILL");
+  }, 10_000).unref();
 }
 process.on("SIGINT", () => onSignal("SIGINT"));
 process.on("SIGTERM", () => onSignal("SIGTERM"));
@@ -160,6 +176,55 @@ async function waitForHttp(url, deadline, isAlive) {
   return false;
 }
 
+/** KEY="value" lines of .dev.vars (dotenv style; enough to see whether provider keys are set). */
+function readDevVars(file) {
+  if (!existsSync(file)) return {};
+  const vars = {};
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m) continue;
+    vars[m[1]] = m[2].replace(/^"(.*)"$/, "$1").replace(/^'(.*)'$/, "$1");
+  }
+  return vars;
+}
+
+/** Which providers run against the sandbox: those without keys, or both when PAYMENT_SANDBOX=1. */
+function sandboxProviders(vars) {
+  if (process.env.PAYMENT_SANDBOX === "0") return { stripe: false, vipps: false };
+  const force = process.env.PAYMENT_SANDBOX === "1";
+  const vippsKeys = ["VIPPS_CLIENT_ID", "VIPPS_CLIENT_SECRET", "VIPPS_SUBSCRIPTION_KEY", "VIPPS_MERCHANT_SERIAL_NUMBER"].every((k) => vars[k]);
+  return { stripe: force || !vars.STRIPE_SECRET_KEY, vipps: force || !vippsKeys };
+}
+
+/** Start the payment sandbox in its own process group and wait until it answers. */
+async function startSandbox(sbPort) {
+  const child = spawn(binPath("tsx"), [path.join(ROOT, "scripts/payment-sandbox/main.ts")], {
+    cwd: ROOT,
+    env: toolEnv({
+      PAYMENT_SANDBOX_PORT: String(sbPort),
+      PAYMENT_SANDBOX_APP_URL: `http://${HOST === "0.0.0.0" ? "127.0.0.1" : HOST}:${PORT}`,
+      PAYMENT_SANDBOX_PUBLIC_URL: `http://localhost:${sbPort}`,
+      // Accounts and payments live with the rest of the local state (npm run reset deletes them too).
+      PAYMENT_SANDBOX_STATE: path.join(STATE_DIR, "payment-sandbox.json"),
+    }),
+    detached: true,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  sandbox = child;
+  guard(child.pid);
+  let exited = false;
+  child.on("exit", (code) => {
+    exited = true;
+    if (sandbox === child) sandbox = null;
+    if (!stopping) console.error(`✗ Betalingssandkassen stoppet (kode ${code}).`);
+  });
+  const up = await waitForHttp(`http://127.0.0.1:${sbPort}/__sandbox/health`, Date.now() + 30_000, () => !exited && !stopping);
+  if (!up) {
+    killGroup(child, "SIGTERM");
+    throw new Error(`Betalingssandkassen svarte ikke på port ${sbPort}.`);
+  }
+}
+
 async function main() {
   const t0 = performance.now();
   console.log(`Lekebytte – lokal oppstart (port ${PORT}, data i ${shownPath(STATE_DIR)})`);
@@ -210,7 +275,41 @@ async function main() {
     step("Demodata er allerede lastet (npm run reset for å starte på nytt)");
   }
 
-  // (e) the server
+  // (e) the payment sandbox, for providers without keys
+  const providers = sandboxProviders(readDevVars(devVars));
+  const paymentVars = [];
+  let sandboxUrl = null;
+  if (providers.stripe || providers.vipps) {
+    const sbPort = sandboxPort(PORT);
+    if (!(await portFree("127.0.0.1", sbPort))) {
+      console.error(`✗ Port ${sbPort} (betalingssandkassen) er i bruk. Velg en annen med PAYMENT_SANDBOX_PORT.`);
+      process.exit(1);
+    }
+    step(`Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps"].filter(Boolean).join(" og ")}) på port ${sbPort} …`);
+    await startSandbox(sbPort);
+    sandboxUrl = `http://localhost:${sbPort}`;
+    const base = `http://127.0.0.1:${sbPort}`;
+    const sandboxVars = {
+      ...(providers.stripe
+        ? { STRIPE_SECRET_KEY: SANDBOX_KEYS.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: SANDBOX_KEYS.STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: base }
+        : {}),
+      ...(providers.vipps
+        ? {
+            VIPPS_CLIENT_ID: SANDBOX_KEYS.VIPPS_CLIENT_ID,
+            VIPPS_CLIENT_SECRET: SANDBOX_KEYS.VIPPS_CLIENT_SECRET,
+            VIPPS_SUBSCRIPTION_KEY: SANDBOX_KEYS.VIPPS_SUBSCRIPTION_KEY,
+            VIPPS_MERCHANT_SERIAL_NUMBER: SANDBOX_KEYS.VIPPS_MERCHANT_SERIAL_NUMBER,
+            VIPPS_WEBHOOK_SECRET: SANDBOX_KEYS.VIPPS_WEBHOOK_SECRET,
+            VIPPS_API_BASE: base,
+          }
+        : {}),
+    };
+    for (const [k, v] of Object.entries(sandboxVars)) paymentVars.push("--var", `${k}:${v}`);
+  } else {
+    step("Betaling: bruker nøklene i .dev.vars (ingen sandkasse)");
+  }
+
+  // (f) the server
   step("Starter wrangler dev …");
   const tDev = performance.now();
   const server = run(binPath("wrangler"), [
@@ -231,11 +330,12 @@ async function main() {
     // built-in JWT fallback), whatever an older .dev.vars says.
     "--var",
     "APP_ENV:local",
+    ...paymentVars,
   ]);
   let exited = false;
   server.then(() => (exited = true));
 
-  // (f) wait until it answers, then say so
+  // (g) wait until it answers, then say so
   const up = await waitForHttp(`http://${HOST}:${PORT}/`, Date.now() + TIMEOUT_S * 1000, () => !exited && !stopping);
   if (up && !stopping) {
     const lines = [
@@ -247,6 +347,7 @@ async function main() {
       ...formatDemoLogins(),
       "",
       `E-post sendt lokalt vises på ${URL_SHOWN}/dev/mail`,
+      ...(sandboxUrl ? [`Betalingssandkasse på ${sandboxUrl} (testkort 4242 4242 4242 4242, Vipps: et hvilket som helst norsk mobilnummer)`] : []),
       "Stopp med Ctrl+C. Data beholdes til «npm run reset».",
       "",
     ];
@@ -259,11 +360,13 @@ async function main() {
   }
 
   const { code } = await server;
+  killGroup(sandbox, "SIGTERM");
   process.exit(code);
 }
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
   killGroup(current, "SIGTERM");
+  killGroup(sandbox, "SIGTERM");
   process.exit(1);
 });

@@ -44,13 +44,14 @@ const EditListingPage = page(() => import("./routes/edit-listing/EditListingPage
 const CreateListingPage = page(() => import("./routes/create-listing/CreateListingPage"), "CreateListingPage");
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
+const PaymentSuccessPage = page(() => import("./routes/payment/PaymentSuccessPage"), "PaymentSuccessPage");
+const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPage"), "PaymentDetailsPage");
 const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
 const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
 const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const ModerationPage = page(() => import("./routes/moderation/ModerationPage"), "ModerationPage");
 const TradeOfferPage = page(() => import("./routes/trades/TradeOfferPage"), "TradeOfferPage");
 const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), "TradeHistoryPage");
-const Placeholder = page(() => import("./routes/placeholder/PlaceholderPage"), "PlaceholderPage") as ComponentType<{ title: string }>;
 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
 
@@ -63,8 +64,8 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,
   testNotifications: <TestNotificationsPage />,
-  paymentSuccess: <Placeholder title="Betaling" />,
-  paymentDetails: <Placeholder title="Betalingsdetaljer" />,
+  paymentSuccess: <PaymentSuccessPage />,
+  paymentDetails: <PaymentDetailsPage />,
   about: <AboutPage />,
   contact: <ContactPage />,
   privacy: <PrivacyPage />,

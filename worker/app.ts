@@ -21,6 +21,8 @@ import { imageRoutes } from "./routes/images";
 import { meRoutes } from "./routes/me";
 import { newsletterRoutes } from "./routes/newsletter";
 import { pageRoutes } from "./routes/pages";
+import { paymentRoutes } from "./routes/payments";
+import { paymentWebhookRoutes } from "./routes/payment-webhooks";
 import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
 import { conversationRoutes } from "./routes/conversations";
@@ -33,6 +35,8 @@ import { tradeOfferRoutes } from "./routes/trade-offers";
 const JSON_BODY_LIMIT = 64 * 1024;
 
 const api = new Hono<AppEnv>()
+  // Provider webhooks authenticate by signature over the raw body, before any browser middleware.
+  .route("/payments/webhooks", paymentWebhookRoutes)
   .use(sameOriginOnly)
   .use(loadActor)
   // Uploads carry raw image bytes with their own limit; everything after this is JSON only.
@@ -55,6 +59,7 @@ const api = new Hono<AppEnv>()
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/payments", paymentRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev", devRoutes)

@@ -10,6 +10,13 @@ export interface Secrets {
   VIPPS_SUBSCRIPTION_KEY?: string;
   VIPPS_MERCHANT_SERIAL_NUMBER?: string;
   VIPPS_WEBHOOK_SECRET?: string;
+  /** Optional second signing secret: a Connect webhook endpoint (account.updated) has its own. */
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string;
+  /**
+   * Base URL of Stripe's API when it is not api.stripe.com: only the local payment sandbox
+   * (http://127.0.0.1:PORT, set by scripts/start.mjs). Outside local mode it must be https.
+   */
+  STRIPE_API_BASE?: string;
   /** IndexNow key and endpoint; both set only on the production host. */
   INDEXNOW_KEY?: string;
   INDEXNOW_ENDPOINT?: string;

@@ -10,6 +10,7 @@ import {
 } from "../limits";
 import { OWNER_STATUSES } from "../listing-lifecycle";
 import { cleanMultiLine, cleanSingleLine } from "../text";
+import { SELLER_PRICING_MODES } from "../payments";
 
 const category = z
   .string({ error: "Velg en kategori" })
@@ -52,7 +53,7 @@ export function parsePrice(value: number | string | null | undefined): number | 
 
 /**
  * The listing form (create and edit, spec part 1 §5). Unknown keys (user_id, status, is_hidden,
- * seo_slug, payment fields) are stripped by zod's default object behaviour. Control characters are
+ * seo_slug, payment records) are stripped by zod's default object behaviour. Control characters are
  * removed before the length checks, so what is checked is what is stored.
  */
 export const listingFormSchema = z
@@ -85,6 +86,10 @@ export const listingFormSchema = z
       .min(POSTAL_CODE_MIN_LENGTH, "Postnummer må være minst 4 siffer")
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
     images: z.array(z.string().min(1)).max(MAX_IMAGES_PER_LISTING, "For mange bilder").default([]),
+    // Payment settings; the server applies them only for a seller whose Stripe account can take
+    // charges (worker/services/payments/listing-payment.ts).
+    payment_enabled: z.boolean().optional(),
+    pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })
   .transform((v, ctx) => {
     // Free is stored as null; otherwise the digits are read and an empty value is 0 (spec part 1 §5).

@@ -143,12 +143,15 @@ describe("listing detail: actions", () => {
     await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
   });
 
-  it("a signed-in buyer sees the buy button disabled with 'Betaling kommer snart'; trade and message go on", async () => {
-    const page = listingPage({ is_trade_offer: true });
+  it("a signed-in buyer's buy button opens the payment chooser; trade and message go on", async () => {
+    const page = listingPage({ is_trade_offer: true, payment_enabled: true, pricing_mode: "marketplace" });
     let view = renderListing(page, sessionFor("user"));
     const buy = await screen.findByRole("button", { name: BUY });
-    expect(buy).toBeDisabled();
-    expect(buy).toHaveAccessibleDescription("Betaling kommer snart");
+    expect(buy).toBeEnabled();
+    await view.user.click(buy);
+    const dialog = await screen.findByRole("dialog", { name: "Velg betalingsmåte" });
+    expect(within(dialog).getByRole("radio", { name: /Kort, Apple Pay eller Google Pay/ })).toBeChecked();
+    await view.user.click(within(dialog).getByRole("button", { name: "Lukk" }));
     expect(screen.queryByRole("link", { name: "Rediger" })).not.toBeInTheDocument();
     await view.user.click(screen.getByRole("button", { name: "Foreslå bytte" }));
     await waitFor(() => expect(view.router.state.location.pathname).toBe(`/trade-offer/${page.id}`));

@@ -71,12 +71,6 @@ describe("router and layout", () => {
     expect(warn).toHaveBeenCalled();
   });
 
-  it("a page that is not built yet shows its title and a note", async () => {
-    renderRoutes(routes, { seed: { session: null }, path: "/payment-success" });
-    expect(await screen.findByRole("heading", { level: 1, name: "Betaling" })).toBeInTheDocument();
-    expect(screen.getByText(/Denne siden er under arbeid\./)).toBeInTheDocument();
-  });
-
   it.each([
     "/",
     "/auth",

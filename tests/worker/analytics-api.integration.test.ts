@@ -10,6 +10,7 @@ import { RATE_RULES } from "../../domain/rate-limits";
 import { getListingAnalytics } from "../../worker/services/analytics-stats";
 import { createListing, createUser, eventBody, sessionBody, viewBody } from "../factories";
 import { Client, errorOf, ORIGIN } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
 
 interface Sent {
   body: unknown;
@@ -93,9 +94,7 @@ describe("ingest endpoints", () => {
     const ip = freshIp();
     const rule = RATE_RULES.analyticsAddress;
     // The address's allowance used up, as earlier requests would have left it.
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${rule.scope}:${ip}`, Date.now() - 1000, rule.limit)
-      .run();
+    await countAttempts(rule, ip);
 
     const limited = await post("/api/analytics/listing-views", viewBody({ listingId: LISTING }), { "CF-Connecting-IP": ip });
     expect(limited.res.status).toBe(429);

@@ -9,6 +9,7 @@ import type { Bindings } from "../../worker/env";
 import { REFRESH_ABSOLUTE_TTL_SECONDS, REFRESH_REUSE_GRACE_SECONDS, REFRESH_TTL_SECONDS } from "../../worker/services/auth";
 import { createListing, createUser } from "../factories";
 import { Client, errorOf, ORIGIN } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
 
 const PASSWORD = "hemmelig123";
 
@@ -180,9 +181,7 @@ describe("sign-in", () => {
 
   /** Attempts already counted for a rule (as earlier requests would have left them), without paying scrypt for each. */
   async function counted(rule: RateRule, subject: string, count: number) {
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${rule.scope}:${subject}`, Date.now() - 60_000, count)
-      .run();
+    await countAttempts(rule, subject, count, 60_000);
   }
 
   it("does not let strangers guessing from ten addresses lock the owner out", async () => {

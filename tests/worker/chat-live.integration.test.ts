@@ -11,6 +11,7 @@ import { addMessages, createConversation, createUser, signedInClient } from "../
 import { allowConsoleError } from "./support/console-guard";
 import { Client } from "./support/http";
 import { openChat, upgrade, type LiveSocket } from "./support/live";
+import { countAttempts } from "./support/rate-limits";
 
 type Ack = Extract<RoomFrame, { type: "ack" }>;
 type Msg = Extract<RoomFrame, { type: "message" }>;
@@ -198,9 +199,7 @@ describe("sending", () => {
     const b = await openChat(seller, conv.id);
     // Use up the allowance of the sliding window: a second ago, the whole limit (the limiter's own table).
     const rule = RATE_RULES.messageSend;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${rule.scope}:${conv.buyer.id}`, Date.now() - 1000, rule.limit)
-      .run();
+    await countAttempts(rule, conv.buyer.id);
     const id = sendOn(a, "En for mye");
     const err = await errorFor(a, id);
     expect(err.code).toBe("RATE_LIMITED");

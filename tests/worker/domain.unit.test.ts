@@ -234,12 +234,18 @@ describe("listingFormSchema", () => {
       status: "sold",
       is_hidden: true,
       seo_slug: "x",
-      payment_enabled: true,
+      stripe_account_id: "acct_x",
       role: "admin",
     }) as Record<string, unknown>;
-    for (const key of ["user_id", "status", "is_hidden", "seo_slug", "payment_enabled", "role"]) {
+    for (const key of ["user_id", "status", "is_hidden", "seo_slug", "stripe_account_id", "role"]) {
       expect(form, key).not.toHaveProperty(key);
     }
+  });
+
+  it("keeps the seller's payment settings (the server applies them only for a seller who can take payments)", () => {
+    const form = listingFormSchema.parse({ ...valid, payment_enabled: false, pricing_mode: "vipps" });
+    expect(form).toMatchObject({ payment_enabled: false, pricing_mode: "vipps" });
+    expect(listingFormSchema.safeParse({ ...valid, pricing_mode: "standard" }).success).toBe(false);
   });
 
   it("allows at most 5 images", () => {

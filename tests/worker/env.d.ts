@@ -3,6 +3,13 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** The payment sandbox the global setup started (tests/worker/support/payment-sandbox.global.ts). */
+    TEST_SANDBOX_URL: string;
+    /** The sandbox's keys (scripts/payment-sandbox/dev-keys.mjs), bound as the Worker's secrets. */
+    STRIPE_SECRET_KEY: string;
+    STRIPE_WEBHOOK_SECRET: string;
+    VIPPS_WEBHOOK_SECRET: string;
+    VIPPS_MERCHANT_SERIAL_NUMBER: string;
   }
 }
 

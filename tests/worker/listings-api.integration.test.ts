@@ -3,10 +3,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createListing, createUser, jpegPhoto, pngPhoto } from "../factories";
-import { RATE_RULES, type RateRule } from "../../domain/rate-limits";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { PRICE_MESSAGE } from "../../domain/schemas/listing";
 import { app } from "../../worker/app";
 import { Client, errorOf, ORIGIN } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
 import { staleReads } from "./support/race";
 
 const PASSWORD = "hemmelig123";
@@ -298,12 +299,6 @@ describe("favourites", () => {
 
 describe("rate limits on changes", () => {
   /** The user's allowance for `rule` used up, as earlier requests would have left it. */
-  async function usedUp(rule: RateRule, userId: string) {
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
-      .bind(`${rule.scope}:${userId}`, Date.now() - 1000, rule.limit)
-      .run();
-  }
-
   it.each([
     ["editing", RATE_RULES.listingEdit, (c: Client, id: string) => c.request(`/api/listings/${id}`, { method: "PUT", json: form([], { title: "Endret" }) })],
     ["a status change", RATE_RULES.listingStatus, (c: Client, id: string) => c.post(`/api/listings/${id}/status`, { status: "reserved" })],
@@ -312,7 +307,7 @@ describe("rate limits on changes", () => {
   ] as const)("%s over the limit answers 429 with Retry-After and changes nothing", async (_name, rule, call) => {
     const { client, user } = await signedIn();
     const listing = await createListing({ userId: user.id, title: "Uendret" });
-    await usedUp(rule, user.id);
+    await countAttempts(rule, user.id);
     const res = await call(client, listing.id);
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);

@@ -2,18 +2,21 @@ import type { Bindings } from "../env";
 import { getDb } from "../db/client";
 import { purgeExpired } from "../services/housekeeping";
 import { notifySearchEngines } from "../services/indexnow";
+import { reconcilePendingPayments } from "../services/payments/results";
 import { generateSitemap } from "../services/sitemap";
 import { purgeAnalytics } from "../services/analytics-housekeeping";
 
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
- * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention) and,
- * on the production host, notify IndexNow.
+ * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention),
+ * on the production host notify IndexNow, and settle payments whose webhook never arrived.
  */
 export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
+  const now = new Date();
   await generateSitemap(env, origin);
-  await purgeExpired(getDb(env.DB));
-  await purgeAnalytics(env, new Date());
+  await purgeExpired(getDb(env.DB), now);
+  await purgeAnalytics(env, now);
   await notifySearchEngines(env, origin);
+  await reconcilePendingPayments(env, now);
 }

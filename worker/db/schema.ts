@@ -33,6 +33,10 @@ export const profiles = sqliteTable("profiles", {
   postalCode: text("postal_code"),
   role: text("role", { enum: ROLES }).notNull().default("user"),
   stripeAccountId: text("stripe_account_id"),
+  /** Cached from the connected account (retrieve and account.updated): may it take card payments, get payouts. */
+  stripeChargesEnabled: integer("stripe_charges_enabled", { mode: "boolean" }).notNull().default(false),
+  stripePayoutsEnabled: integer("stripe_payouts_enabled", { mode: "boolean" }).notNull().default(false),
+  stripeDetailsSubmitted: integer("stripe_details_submitted", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -303,10 +307,26 @@ export const payments = sqliteTable(
       .notNull()
       .references(() => users.id),
     provider: text("provider", { enum: ["stripe", "vipps"] }).notNull(),
+    /** Stripe Checkout Session id, or the Vipps ePayment reference: the result pages' `session_id`. */
     providerRef: text("provider_ref"),
     amount: integer("amount").notNull(), // øre
     currency: text("currency").notNull().default("NOK"),
-    status: text("status", { enum: ["pending", "completed", "failed", "cancelled"] }).notNull().default("pending"),
+    /**
+     * pending (checkout open) → completed (paid, this buyer got the listing) | expired (closed unpaid) |
+     * cancelled (buyer aborted, or an authorised Vipps payment released) | refunded (paid but the listing
+     * was gone) | failed (could not start, or the provider's amount did not match).
+     */
+    status: text("status", { enum: ["pending", "completed", "failed", "cancelled", "expired", "refunded"] })
+      .notNull()
+      .default("pending"),
+    /** Lekebytte's fee in øre (docs/decisions/033-platform-fee.md). */
+    platformFee: integer("platform_fee").notNull().default(0),
+    /** Stripe PaymentIntent id (for refunds) once paid. */
+    providerPaymentRef: text("provider_payment_ref"),
+    /** Vipps: when the winning payment was captured. */
+    capturedAt: text("captured_at"),
+    /** Stripe refund id, when a paid payment lost the listing. */
+    refundRef: text("refund_ref"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -339,11 +359,21 @@ export const transactions = sqliteTable(
     currency: text("currency").notNull().default("NOK"),
     stripeSessionId: text("stripe_session_id"),
     paidAt: text("paid_at").notNull(),
+    platformFee: integer("platform_fee").notNull().default(0),
+    /** stripe: Stripe pays the seller (destination charge); owed: Lekebytte owes the seller (Vipps, decision 035); paid: paid out. */
+    sellerPayout: text("seller_payout", { enum: ["stripe", "owed", "paid"] })
+      .notNull()
+      .default("stripe"),
+    /** The buyer–seller conversation that got the sale's system message. */
+    conversationId: text("conversation_id").references(() => conversations.id),
+    /** Set once the seller has been e-mailed about the sale (claimed before sending, so only once). */
+    sellerNotifiedAt: text("seller_notified_at"),
   },
   (t) => [
     uniqueIndex("transactions_payment_unique").on(t.paymentId),
     uniqueIndex("transactions_stripe_session_unique").on(t.stripeSessionId),
     index("transactions_seller_idx").on(t.sellerId, t.paidAt),
+    index("transactions_buyer_idx").on(t.buyerId, t.paidAt),
   ],
 );
 

@@ -60,7 +60,21 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
   }
   const seller = await db.$client.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(listing.user_id).first<{ deleted_at: string | null }>();
   if (!seller || seller.deleted_at) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
-  const id = crypto.randomUUID();
+  return openConversation(db, listingId, buyerId, listing.user_id);
+}
+
+/**
+ * The conversation about a completed sale (payments): found or created whatever state the listing
+ * is in now (the sale has just marked it sold, so "Send melding"'s visibility rule would refuse a
+ * new one). The payment itself shows that these two deal with each other about this listing.
+ */
+export async function conversationForSale(db: Db, listingId: string, buyerId: string, sellerId: string): Promise<string> {
+  const existing = await findConversation(db, listingId, buyerId, sellerId);
+  return existing ?? (await openConversation(db, listingId, buyerId, sellerId)).id;
+}
+
+/** Create the conversation, or read back the one a concurrent start created first. */
+async function openConversation(db: Db, listingId: string, buyerId: string, sellerId: string): Promise<{ id: string; created: boolean }> {
   const now = nowIso();
   const inserted = await db.$client
     .prepare(
@@ -68,10 +82,10 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
        VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)
        ON CONFLICT (listing_id, buyer_id, seller_id) DO NOTHING RETURNING id`,
     )
-    .bind(id, listingId, buyerId, listing.user_id, now)
+    .bind(crypto.randomUUID(), listingId, buyerId, sellerId, now)
     .first<{ id: string }>();
   if (inserted) return { id: inserted.id, created: true };
-  const winner = await findConversation(db, listingId, buyerId, listing.user_id);
+  const winner = await findConversation(db, listingId, buyerId, sellerId);
   if (!winner) throw new Error("conversation insert ignored but no row found");
   return { id: winner, created: false };
 }

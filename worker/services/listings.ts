@@ -11,6 +11,7 @@ import { listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
+import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 import { assertNotSuspended } from "./suspension";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 
@@ -170,10 +171,12 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
   await checkImages(bucket, actor.id, images);
   const id = crypto.randomUUID();
   const now = nowIso();
+  const payment = paymentColumnsForCreate(await sellerCanTakePayments(db, actor.id), form);
   await db.insert(listings).values({
     id,
     userId: actor.id,
     ...formColumns(form, images),
+    ...payment,
     status: "active",
     seoSlug: await uniqueSlug(db, form.title, id),
     createdAt: now,
@@ -201,10 +204,12 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
+  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row);
   await db
     .update(listings)
     .set({
       ...formColumns(form, images),
+      ...payment,
       seoSlug: slug,
       updatedAt: nowIso(),
     })

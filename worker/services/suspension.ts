@@ -2,8 +2,9 @@
 // suspends the account until an end date. A suspended user cannot post or edit listings, message,
 // offer trades or buy. Every one of those write paths calls `assertNotSuspended` before it writes:
 // listing create/edit and status (services/listings.ts via routes/listings.ts), starting a
-// conversation and every message (the ConversationRoom's write path, socket and HTTP alike), and
-// offering or accepting a swap (services/trade-offers.ts); checkout calls it when payments land.
+// conversation and every message (the ConversationRoom's write path, socket and HTTP alike),
+// offering or accepting a swap (services/trade-offers.ts), and starting a checkout
+// (services/payments/checkout.ts).
 import { suspensionMessage } from "../../domain/moderation";
 import type { Db } from "../db/client";
 import { nowIso } from "../lib/crypto";

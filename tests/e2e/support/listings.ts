@@ -17,14 +17,26 @@ export function photo(): Buffer {
   return jpeg.encode({ data, width, height }, 80).data;
 }
 
-/** An active listing with one photo; `trade` opens it for swap offers. */
-export async function createListing(request: APIRequestContext, title: string, { trade = false }: { trade?: boolean } = {}): Promise<string> {
+export interface PublishedListing {
+  id: string;
+  seo_slug: string;
+  payment_enabled: boolean;
+  pricing_mode: string;
+}
+
+/** An active listing with one photo; `fields` replace the defaults (price in kr, as the form sends it). */
+export async function publishListing(request: APIRequestContext, fields: { title: string } & Record<string, unknown>): Promise<PublishedListing> {
   const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
   expect(upload.status(), await upload.text()).toBe(201);
   const { key } = (await upload.json()) as { key: string };
   const res = await request.post("/api/listings", {
-    data: { title, description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: trade, postal_code: "0150", images: [key] },
+    data: { description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key], ...fields },
   });
   expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
+  return (await res.json()) as PublishedListing;
+}
+
+/** An active listing with one photo; `trade` opens it for swap offers. */
+export async function createListing(request: APIRequestContext, title: string, { trade = false }: { trade?: boolean } = {}): Promise<string> {
+  return (await publishListing(request, { title, is_trade_offer: trade })).id;
 }

@@ -24,6 +24,9 @@ export function emptyListingForm(postalCode = ""): ListingFormValues {
     is_trade_offer: false,
     postal_code: postalCode,
     images: [],
+    // Used only when the seller can take payments (PaymentFields); the server decides.
+    payment_enabled: true,
+    pricing_mode: "marketplace",
   };
 }
 

@@ -18,6 +18,7 @@ import {
   TitleField,
   type ListingFormValues,
 } from "../../components/listing-form/ListingFields";
+import { PaymentFields } from "../../components/listing-form/PaymentFields";
 import { selectPhotos, tooManyPhotosText } from "../../components/listing-form/photoFiles";
 import { Button } from "../../components/ui/Button";
 import { prepareImageForUpload } from "../../lib/imageScale";
@@ -320,6 +321,7 @@ export function CreateListingPage() {
             {step === 4 ? (
               <div className="space-y-6">
                 <PriceFields />
+                <PaymentFields />
                 <PostalCodeField />
                 <ListingPreview photo={photos[0]?.url} />
               </div>

@@ -25,6 +25,7 @@ import {
   TitleField,
   type ListingFormValues,
 } from "../../components/listing-form/ListingFields";
+import { PaymentFields } from "../../components/listing-form/PaymentFields";
 import { BackLink } from "../../components/BackLink";
 import { tooManyPhotosText } from "../../components/listing-form/photoFiles";
 import { Button } from "../../components/ui/Button";
@@ -75,6 +76,8 @@ function formValuesOf(listing: OwnListing): ListingFormValues {
     is_trade_offer: listing.is_trade_offer,
     postal_code: listing.postal_code,
     images: listing.images,
+    payment_enabled: listing.payment_enabled,
+    pricing_mode: listing.pricing_mode === "standard" ? "marketplace" : listing.pricing_mode,
   };
 }
 
@@ -208,6 +211,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
             <AgeRangeField />
             <ConditionField />
             <PriceFields />
+            <PaymentFields />
             <PostalCodeField />
           </fieldset>
           <Button type="submit" size="lg" disabled={busy} aria-busy={saving || undefined} className="w-full">

@@ -1,7 +1,8 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
+import { onlineMethodsFor } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
 import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
@@ -11,9 +12,11 @@ import { toastError } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 
 const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
+// The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
+const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
 export interface ListingActionBarProps {
-  listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status">;
+  listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
   isOwner: boolean;
   className?: string;
 }
@@ -26,6 +29,15 @@ export interface ListingActionBarProps {
 const barClasses =
   "sticky bottom-0 z-20 space-y-2 border-t border-stone-200 bg-white/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mt-6 md:border-0 md:bg-transparent md:px-0 md:pb-0 md:backdrop-blur-none";
 
+/** The line under the buy button: how this listing can be paid (the chooser offers the same). */
+function buyNote(listing: Pick<ListingPage, "payment_enabled" | "pricing_mode">): string {
+  const online = onlineMethodsFor(listing);
+  if (online.length === 2) return "Trygg betaling med Vipps eller Stripe";
+  if (online[0] === "card") return "Trygg betaling med kort (Stripe)";
+  if (online[0] === "vipps") return "Trygg betaling med Vipps";
+  return "Kontant eller bankoverføring etter avtale med selgeren";
+}
+
 /**
  * The bottom bar (spec part 2 "Listing detail", §5; DESIGN "Payments"): buy for every non-owner on
  * non-free active listings, "Foreslå bytte" when trades are allowed, "Send melding".
@@ -33,8 +45,8 @@ const barClasses =
 export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
-  const noteId = useId();
   const [starting, setStarting] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
   const active = listing.status === "active";
@@ -51,7 +63,9 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     if (!signedIn) {
       toastError("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
       navigate("/auth");
+      return;
     }
+    setChoosing(true);
   };
 
   const proposeTrade = () => {
@@ -90,23 +104,19 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     <div className={cn(barClasses, className)}>
       {showBuy ? (
         <div>
-          {/* Payments arrive with their own issue: a signed-in buyer sees the button, honestly disabled. */}
-          <Button
-            size="lg"
-            className="w-full text-base"
-            onClick={buy}
-            disabled={signedIn}
-            aria-describedby={signedIn ? noteId : undefined}
-          >
+          <Button size="lg" className="w-full text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
             {/* The spec's label is the button's name; on screen it is one line, the rest below it. */}
             <span className="whitespace-nowrap">
               Kjøp nå <span className="sr-only">med trygg betaling (Vipps/Stripe)</span> - {formatPrice(listing.price, false)}
             </span>
           </Button>
-          <p className="mt-1 text-center text-sm text-stone-700">
-            {signedIn ? <span id={noteId}>Betaling kommer snart</span> : "Trygg betaling med Vipps eller Stripe"}
-          </p>
+          <p className="mt-1 text-center text-sm text-stone-700">{buyNote(listing)}</p>
+          {choosing ? (
+            <Suspense fallback={null}>
+              <PaymentChooser listing={listing} open={choosing} onOpenChange={setChoosing} />
+            </Suspense>
+          ) : null}
         </div>
       ) : null}
       <div className="flex gap-2">

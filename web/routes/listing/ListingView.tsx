@@ -1,4 +1,4 @@
-import { ArrowLeft, EyeOff, Flag, Heart, Share2, UserRound } from "lucide-react";
+import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
 import { useId } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
@@ -6,6 +6,7 @@ import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
 import { ListingCard } from "../../components/ListingCard";
 import { ReportDialog } from "../../components/ReportDialog";
+import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
 import { useFavourite } from "../../lib/favourites";
@@ -54,7 +55,6 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
-  const sellerHeadingId = useId();
   const moreHeadingId = useId();
   const report = useReport();
 
@@ -171,28 +171,24 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </section>
         ) : null}
 
-        <section aria-labelledby={sellerHeadingId} className="mt-6 flex items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
-          <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800">
-            <UserRound className="size-6" />
-          </div>
-          <div className="min-w-0">
-            <h2 id={sellerHeadingId} className="text-sm font-medium text-stone-600">
-              Selger
-            </h2>
-            <p className="truncate font-semibold text-stone-900">{sellerName}</p>
-            <p className="text-sm text-stone-700">Medlem siden {formatDate(listing.seller.created_at)}</p>
-          </div>
-          {isOwner ? null : (
-            <button
-              type="button"
-              onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
-              className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
-            >
-              <Flag aria-hidden="true" className="size-4" />
-              Rapporter bruker
-            </button>
-          )}
-        </section>
+        <SellerCard
+          name={sellerName}
+          className="mt-6"
+          action={
+            isOwner ? null : (
+              <button
+                type="button"
+                onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
+                className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
+              >
+                <Flag aria-hidden="true" className="size-4" />
+                Rapporter bruker
+              </button>
+            )
+          }
+        >
+          Medlem siden {formatDate(listing.seller.created_at)}
+        </SellerCard>
 
         {isOwner || isModerator(session.user) ? (
           <div className="mt-6">

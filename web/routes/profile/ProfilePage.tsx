@@ -8,6 +8,7 @@ import { ModerationNotices } from "./ModerationNotices";
 import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
+import { TradesSection } from "./TradesSection";
 
 /** /profile and /min-profil: "Min profil" (spec part 1 §2 "/profile"). Login required by the router. */
 export function ProfilePage() {
@@ -36,6 +37,7 @@ export function ProfilePage() {
       <ModerationNotices />
       <ProfileInfoCard />
       <PaymentsSection />
+      <TradesSection />
       <OwnListingsSection />
       <DataSection />
     </div>

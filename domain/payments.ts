@@ -1,0 +1,163 @@
+// Payments: which methods a listing offers, request schemas, response shapes and the Norwegian texts
+// both the Worker and the web use (spec part 2 "Payment success", "Payment details", §4, §5, §8, §9).
+import { z } from "./schemas/zod";
+import type { PricingMode } from "./taxonomy";
+
+/** Online methods go through a provider; cash and bank transfer are agreed with the seller. */
+export const ONLINE_PAYMENT_METHODS = ["card", "vipps"] as const;
+export type OnlinePaymentMethod = (typeof ONLINE_PAYMENT_METHODS)[number];
+export type PaymentMethod = OnlinePaymentMethod | "cash" | "bank_transfer";
+
+/** Modes a seller can choose for a listing (standard = never configured, no online payment). */
+export const SELLER_PRICING_MODES = ["marketplace", "stripe", "vipps"] as const satisfies readonly PricingMode[];
+export type SellerPricingMode = (typeof SELLER_PRICING_MODES)[number];
+
+export const PRICING_MODE_LABELS: Record<SellerPricingMode, string> = {
+  marketplace: "Kort og Vipps",
+  stripe: "Kun kort (Stripe)",
+  vipps: "Kun Vipps",
+};
+
+/**
+ * Spec part 2 §9: card/Apple Pay/Google Pay for stripe or marketplace, Vipps for vipps or
+ * marketplace, only when payment is enabled.
+ */
+export function onlineMethodsFor(listing: { payment_enabled: boolean; pricing_mode: PricingMode }): OnlinePaymentMethod[] {
+  if (!listing.payment_enabled) return [];
+  const methods: OnlinePaymentMethod[] = [];
+  if (listing.pricing_mode === "stripe" || listing.pricing_mode === "marketplace") methods.push("card");
+  if (listing.pricing_mode === "vipps" || listing.pricing_mode === "marketplace") methods.push("vipps");
+  return methods;
+}
+
+/** Stripe's smallest charge in NOK is kr 3.00; Vipps takes 1 kr. One minimum for both keeps it simple. */
+export const MIN_ONLINE_PAYMENT_KR = 3;
+
+/** Whole kroner (D1) → øre (the providers). */
+export function toMinorUnits(kroner: number): number {
+  return Math.round(kroner * 100);
+}
+
+/** Lekebytte's fee in øre for an amount in øre, from basis points (docs/decisions/033-platform-fee.md). */
+export function platformFee(amountMinor: number, basisPoints: number): number {
+  if (!Number.isFinite(basisPoints) || basisPoints <= 0) return 0;
+  return Math.min(amountMinor, Math.round((amountMinor * basisPoints) / 10_000));
+}
+
+/** The first 8 characters, as the details page shows a transaction id. */
+export function shortTransactionId(id: string): string {
+  return id.replace(/-/g, "").slice(0, 8).toUpperCase();
+}
+
+const uuid = (message: string) => z.string({ error: message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
+
+/** POST /api/payments/checkout. The amount is never part of it: the server prices from D1. */
+export const checkoutSchema = z.object({
+  listing_id: uuid("Ugyldig annonse"),
+  method: z.enum(ONLINE_PAYMENT_METHODS, { error: "Velg en betalingsmåte" }),
+});
+export type CheckoutInput = z.infer<typeof checkoutSchema>;
+
+const NO_SESSION_ID = "Ingen session ID funnet i URL";
+const sessionId = z.string({ error: NO_SESSION_ID }).trim().min(1, NO_SESSION_ID).max(200, "Ugyldig session ID");
+
+/** POST /api/payments/verify (spec §7 verify-payment: session_id and payment_id). */
+export const verifySchema = z.object({
+  session_id: sessionId,
+  payment_id: uuid("Ugyldig betaling"),
+});
+
+/** GET /api/payments/details?session_id=… (/betaling-fullfort). */
+export const detailsQuerySchema = z.object({ session_id: sessionId });
+
+export interface CheckoutResponse {
+  payment_id: string;
+  /** The provider's hosted page; the browser opens it in the same window. */
+  url: string;
+}
+
+/** Spec §7 verify-payment: status (completed expected), amount_paid (minor units), transaction_id. */
+export interface VerifyResponse {
+  status: "completed" | "pending" | "failed";
+  amount_paid: number | null;
+  currency: string;
+  transaction_id: string | null;
+  session_id: string;
+  listing_id: string;
+  conversation_id: string | null;
+  role: "buyer" | "seller";
+}
+
+/** A completed purchase as both result pages and the profile lists show it. */
+interface PaidTransaction {
+  transaction_id: string;
+  /** The provider's id for the checkout: Stripe Checkout Session id or Vipps reference. */
+  session_id: string;
+  provider: OnlinePaymentMethod;
+  /** Minor units (øre). */
+  amount: number;
+  currency: string;
+  paid_at: string;
+  conversation_id: string | null;
+}
+
+export interface PaymentDetails extends PaidTransaction {
+  role: "buyer" | "seller";
+  listing: { id: string; title: string; images: string[]; seo_slug: string } | null;
+  /** Null when the seller's profile is gone ("Ukjent selger"). */
+  seller: { user_id: string; display_name: string | null } | null;
+}
+
+export interface TradeRecord extends PaidTransaction {
+  listing: { id: string; title: string; images: string[]; seo_slug: string };
+  /** The seller for a purchase, the buyer for a sale; null when the account is gone. */
+  counterpart_name: string | null;
+  /** Whether Stripe pays the seller, or Lekebytte owes the seller (Vipps, decision 035). */
+  seller_payout: "stripe" | "owed" | "paid";
+}
+
+export interface SellerPaymentStatus {
+  connected: boolean;
+  details_submitted: boolean;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+}
+
+/** Texts from the spec, word for word, plus the server's refusals. */
+export const PAYMENT_TEXTS = {
+  startFailedTitle: "Feil ved betaling",
+  startFailed: "Kunne ikke starte betalingsprosessen. Prøv igjen.",
+  started: "Betaling startet",
+  offlineChosenTitle: "Betalingsmetode valgt",
+  offlineChosen: "Kontakt selger for videre instruksjoner.",
+  loginTitle: "Innlogging påkrevd",
+  login: "Du må være innlogget for å kjøpe",
+  verifying: "Bekrefter betaling...",
+  successTitle: "Betaling fullført!",
+  successToast: "Din betaling er behandlet og bekreftet.",
+  failedTitle: "Betalingsfeil",
+  failed: "Noe gikk galt med betalingen",
+  verifyFailedTitle: "Feil ved betalingsbekreftelse",
+  verifyFailed: "Kunne ikke bekrefte betalingsstatus. Kontakt support hvis du har betalt.",
+  chatFailed: "Kunne ikke starte samtale med selger",
+  detailsTitle: "Betalingsdetaljer",
+  paid: "Betalt",
+  sellerNotified: "Selger har mottatt beskjed om salget",
+  unknownSeller: "Ukjent selger",
+  contactSeller: "Kontakt selger",
+  backHome: "Tilbake til forsiden",
+  noSessionId: "Ingen session ID funnet i URL",
+  transactionNotFound: "Transaksjon ikke funnet",
+  listingNotFound: "Annonse ikke funnet",
+  detailsFailed: "Kunne ikke hente betalingsdetaljer",
+  stripeConnectFailed: "Kunne ikke koble til Stripe. Prøv igjen.",
+  ownListing: "Du kan ikke kjøpe din egen annonse",
+  freeListing: "Gratis annonser kan ikke betales",
+  sold: "Annonsen er allerede solgt",
+  reserved: "Annonsen er reservert",
+  unavailable: "Annonsen er ikke tilgjengelig",
+  methodNotOffered: "Denne betalingsmåten tilbys ikke for annonsen",
+  sellerCannotReceive: "Selgeren kan ikke ta imot betaling i Lekebytte akkurat nå",
+  tooCheap: `Beløpet er for lavt for betaling i Lekebytte (minst ${MIN_ONLINE_PAYMENT_KR} kr)`,
+  providerUnavailable: "Betaling med denne betalingsmåten er ikke tilgjengelig akkurat nå",
+} as const;

@@ -1,0 +1,170 @@
+// The offline payment sandbox: one small HTTP server that speaks the parts of Stripe's and Vipps
+// MobilePay's APIs Lekebytte uses, serves their hosted pages, and sends signed webhooks with retries.
+// It runs as its own process (scripts/payment-sandbox/main.ts) and is never part of the Worker.
+//
+// Besides the provider APIs it answers a few sandbox-only paths under /__sandbox/ for tests and
+// debugging: the webhook deliveries (with the signed requests) and the API calls it received.
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
+import { messagePage } from "./pages";
+import { StripeSandbox, type StripeState } from "./stripe-api";
+import { VippsSandbox, type VippsState } from "./vipps-api";
+import { DEFAULT_RETRY, WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from "./webhooks";
+
+export interface WebhookTarget {
+  /** Receiver URL. Leave empty to keep deliveries signed but unsent (see /__sandbox/deliveries). */
+  url: string;
+  secret: string;
+  /** Default true. */
+  deliver?: boolean;
+}
+
+export interface SandboxConfig {
+  port: number;
+  host?: string;
+  /** Base URL for links the browser follows (hosted pages); default http://localhost:<port>. */
+  publicUrl?: string;
+  stripe: { secretKey: string; webhook?: WebhookTarget };
+  vipps: { clientId: string; clientSecret: string; subscriptionKey: string; msn: string; webhook?: WebhookTarget };
+  retry?: Partial<RetryPolicy>;
+  /** How long a Vipps payment waits for approval before it expires; default 10 minutes. */
+  vippsPaymentLifetimeMs?: number;
+  /** JSON file that keeps accounts and payments across restarts (npm start keeps it in its state dir). */
+  stateFile?: string;
+  log?: (line: string) => void;
+}
+
+export interface PaymentSandbox {
+  url: string;
+  port: number;
+  stripe: StripeSandbox;
+  vipps: VippsSandbox;
+  dispatcher: WebhookDispatcher;
+  close(): Promise<void>;
+}
+
+const VIPPS_EVENTS = ["created", "aborted", "expired", "cancelled", "captured", "refunded", "authorized", "terminated"].map((e) => `epayments.payment.${e}.v1`);
+
+export async function startPaymentSandbox(config: SandboxConfig): Promise<PaymentSandbox> {
+  const log = config.log ?? ((line: string) => console.log(`[payment-sandbox] ${line}`));
+  const host = config.host ?? "127.0.0.1";
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const publicUrl = (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, "");
+  const dispatcher = new WebhookDispatcher({ ...DEFAULT_RETRY, ...config.retry }, log);
+
+  const endpoint = (provider: "stripe" | "vipps", target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
+    target ? [{ id: `${provider}-configured`, provider, url: target.url, secret: target.secret, events, deliver: target.deliver ?? true }] : [];
+
+  const stripe = new StripeSandbox({ secretKey: config.stripe.secretKey, publicUrl, endpoints: endpoint("stripe", config.stripe.webhook, ["*"]), dispatcher });
+  const vipps = new VippsSandbox({
+    ...config.vipps,
+    publicUrl,
+    dispatcher,
+    hooks: endpoint("vipps", config.vipps.webhook, VIPPS_EVENTS),
+    paymentLifetimeMs: config.vippsPaymentLifetimeMs ?? 10 * 60 * 1000,
+  });
+
+  const persistence = persist(config.stateFile, stripe, vipps, log);
+
+  server.on("request", (req, res) => {
+    void (async () => {
+      let reply: Reply;
+      try {
+        const body = await readBody(req);
+        const request: SandboxRequest = { method: req.method ?? "GET", url: new URL(req.url ?? "/", publicUrl), headers: req.headers, body };
+        reply = stripe.handle(request) ?? vipps.handle(request) ?? sandboxRoutes(request, stripe, vipps, dispatcher);
+      } catch (error) {
+        log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        reply = json(500, { error: { type: "api_error", message: "The sandbox failed to handle the request." } });
+      }
+      res.writeHead(reply.status, reply.headers);
+      res.end(reply.body);
+      if (req.method !== "GET") persistence.soon();
+    })();
+  });
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    stripe,
+    vipps,
+    dispatcher,
+    close: async () => {
+      persistence.now();
+      stripe.close();
+      vipps.close();
+      dispatcher.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsSandbox, dispatcher: WebhookDispatcher): Reply {
+  const path = req.url.pathname;
+  if (req.method === "GET" && path === "/__sandbox/health") return json(200, { ok: true });
+  if (req.method === "GET" && path === "/__sandbox/deliveries") {
+    const provider = req.url.searchParams.get("provider");
+    const object = req.url.searchParams.get("object");
+    const type = req.url.searchParams.get("type");
+    return json(
+      200,
+      dispatcher.deliveries.filter((d) => (!provider || d.provider === provider) && (!object || d.objectId === object) && (!type || d.eventType === type)),
+    );
+  }
+  if (req.method === "GET" && path === "/__sandbox/requests") {
+    const prefix = req.url.searchParams.get("path") ?? "";
+    return json(200, [...stripe.requests, ...vipps.requests].filter((r) => r.path.startsWith(prefix)));
+  }
+  if (req.method === "GET" && path === "/") {
+    return html(
+      200,
+      messagePage(
+        "Lekebyttes betalingssandkasse",
+        "Denne serveren etterligner Stripe og Vipps MobilePay for lokal utvikling. Betalingssidene åpnes fra Lekebytte når du kjøper noe.",
+      ),
+    );
+  }
+  if (path.startsWith("/v1/")) return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
+  return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
+}
+
+interface SavedState {
+  stripe: StripeState;
+  vipps: VippsState;
+}
+
+/** Load the saved state, and save it shortly after changes (and on close). Without a file: nothing. */
+function persist(file: string | undefined, stripe: StripeSandbox, vipps: VippsSandbox, log: (line: string) => void) {
+  if (!file) return { soon: () => undefined, now: () => undefined };
+  if (existsSync(file)) {
+    try {
+      const saved = JSON.parse(readFileSync(file, "utf8")) as SavedState;
+      stripe.restore(saved.stripe);
+      vipps.restore(saved.vipps);
+    } catch (error) {
+      log(`could not read ${file}; starting empty (${error instanceof Error ? error.message : error})`);
+    }
+  }
+  let timer: NodeJS.Timeout | null = null;
+  const now = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const saved: SavedState = { stripe: stripe.snapshot(), vipps: vipps.snapshot() };
+    writeFileSync(`${file}.tmp`, JSON.stringify(saved));
+    renameSync(`${file}.tmp`, file);
+  };
+  return {
+    now,
+    soon: () => {
+      timer ??= setTimeout(now, 200);
+    },
+  };
+}

@@ -1,0 +1,269 @@
+// The sandbox's Stripe, driven by the official SDK (as the app drives it) and by a browser's forms;
+// its webhooks checked with the SDK's own signature verification.
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseForm } from "../../scripts/payment-sandbox/form";
+import type { PaymentSandbox } from "../../scripts/payment-sandbox/server";
+import { stripeSignatureHeader } from "../../scripts/payment-sandbox/webhooks";
+import { form, KEYS, receiver, sandbox } from "./helpers";
+
+let sb: PaymentSandbox;
+let hooks: Awaited<ReturnType<typeof receiver>>;
+let stripe: Stripe;
+
+beforeAll(async () => {
+  hooks = await receiver();
+  sb = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: `${hooks.url}/hooks/stripe`, secret: KEYS.stripeWebhookSecret } } });
+  stripe = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: sb.port, protocol: "http", maxNetworkRetries: 0 });
+});
+
+afterAll(async () => {
+  await sb.close();
+  await hooks.close();
+});
+
+/** Hosted-page URLs carry the public host (localhost); reach them on the address the sandbox listens on. */
+const local = (url: string) => {
+  const u = new URL(url);
+  return `${sb.url}${u.pathname}${u.search}`;
+};
+
+async function onboardedAccount(): Promise<Stripe.Account> {
+  const account = await stripe.accounts.create({ type: "express", country: "NO", email: "selger@test.no", capabilities: { transfers: { requested: true } } });
+  const link = await stripe.accountLinks.create({ account: account.id, type: "account_onboarding", refresh_url: "http://app.test/refresh", return_url: "http://app.test/return" });
+  const done = await fetch(local(link.url), form({ first_name: "Siri", last_name: "Selger", account_number: "1234 56 78903" }));
+  expect(done.status).toBe(303);
+  expect(done.headers.get("location")).toBe("http://app.test/return");
+  return stripe.accounts.retrieve(account.id);
+}
+
+function sessionParams(destination?: string): Stripe.Checkout.SessionCreateParams {
+  return {
+    mode: "payment",
+    line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: 125000, product_data: { name: "Lekekjøkken" } } }],
+    success_url: "http://app.test/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=p1",
+    cancel_url: "http://app.test/annonse/lekekjokken",
+    metadata: { payment_id: "p1" },
+    ...(destination ? { payment_intent_data: { transfer_data: { destination }, application_fee_amount: 5000 } } : {}),
+  };
+}
+
+describe("form encoding", () => {
+  it("reads Stripe's bracket notation into nested objects and arrays", () => {
+    expect(parseForm("line_items[0][price_data][currency]=nok&line_items[0][quantity]=1&metadata[a]=b&expand[]=x&expand[]=y&mode=payment")).toEqual({
+      line_items: [{ price_data: { currency: "nok" }, quantity: "1" }],
+      metadata: { a: "b" },
+      expand: ["x", "y"],
+      mode: "payment",
+    });
+  });
+
+  it("receives what the SDK sends as the same structure", async () => {
+    const params = sessionParams();
+    await stripe.checkout.sessions.create(params);
+    const logged = sb.stripe.requests.at(-1)!;
+    expect(logged.params).toMatchObject({ mode: "payment", line_items: [{ quantity: "1", price_data: { currency: "nok", unit_amount: "125000", product_data: { name: "Lekekjøkken" } } }], metadata: { payment_id: "p1" } });
+  });
+});
+
+describe("Connect Express", () => {
+  it("creates an account that can take charges only after onboarding, with the dashboard link after", async () => {
+    const account = await stripe.accounts.create({ type: "express", country: "NO", email: "ny@test.no", capabilities: { card_payments: { requested: true } } });
+    expect(account).toMatchObject({ object: "account", type: "express", country: "NO", charges_enabled: false, payouts_enabled: false, details_submitted: false });
+    await expect(stripe.accounts.createLoginLink(account.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", statusCode: 400 });
+    const finished = await onboardedAccount();
+    expect(finished).toMatchObject({ charges_enabled: true, payouts_enabled: true, details_submitted: true });
+    const login = await stripe.accounts.createLoginLink(finished.id);
+    expect(login.object).toBe("login_link");
+    const page = await fetch(local(login.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Utbetalinger er aktivert.");
+  });
+
+  it("an account link is used once; a used link sends the browser to refresh_url", async () => {
+    const account = await stripe.accounts.create({ type: "express" });
+    const link = await stripe.accountLinks.create({ account: account.id, type: "account_onboarding", refresh_url: "http://app.test/refresh", return_url: "http://app.test/return" });
+    expect(link).toMatchObject({ object: "account_link" });
+    expect(link.expires_at - link.created).toBe(300);
+    await fetch(local(link.url), form({ first_name: "A", last_name: "B", account_number: "12345678903" }));
+    const again = await fetch(local(link.url), { redirect: "manual" });
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("http://app.test/refresh");
+  });
+
+  it("refuses missing and unknown parameters the way Stripe does", async () => {
+    await expect(stripe.accountLinks.create({ account: "acct_missing", type: "account_onboarding", refresh_url: "http://a.test", return_url: "http://a.test" })).rejects.toMatchObject({
+      type: "StripeInvalidRequestError",
+      code: "resource_missing",
+      param: "account",
+    });
+    await expect(stripe.accountLinks.create({ type: "account_onboarding" } as Stripe.AccountLinkCreateParams)).rejects.toMatchObject({
+      code: "parameter_missing",
+      param: "account",
+      message: "Missing required param: account.",
+    });
+    await expect(stripe.accounts.create({ type: "express", shoe_size: 42 } as unknown as Stripe.AccountCreateParams)).rejects.toMatchObject({ code: "parameter_unknown", param: "shoe_size" });
+  });
+});
+
+describe("Checkout Sessions", () => {
+  it("creates, retrieves and expires a session; an expired one cannot be expired again", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    expect(session).toMatchObject({ object: "checkout.session", status: "open", payment_status: "unpaid", amount_total: 125000, currency: "nok", payment_intent: null });
+    expect(session.url).toContain(`/c/pay/${session.id}`);
+    expect((await stripe.checkout.sessions.retrieve(session.id)).id).toBe(session.id);
+    expect((await stripe.checkout.sessions.expire(session.id)).status).toBe("expired");
+    await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
+    await expect(stripe.checkout.sessions.retrieve("cs_test_nope")).rejects.toMatchObject({ statusCode: 404, code: "resource_missing" });
+  });
+
+  it("validates like Stripe: success_url, amounts, expires_at and the transfer destination", async () => {
+    await expect(stripe.checkout.sessions.create({ ...sessionParams(), success_url: undefined })).rejects.toMatchObject({ param: "success_url", code: "parameter_missing" });
+    await expect(
+      stripe.checkout.sessions.create({ ...sessionParams(), line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: 200, product_data: { name: "Klinkekule" } } }] }),
+    ).rejects.toMatchObject({ code: "amount_too_small" });
+    await expect(stripe.checkout.sessions.create({ ...sessionParams(), expires_at: Math.floor(Date.now() / 1000) + 60 })).rejects.toMatchObject({ param: "expires_at" });
+    const unfinished = await stripe.accounts.create({ type: "express" });
+    await expect(stripe.checkout.sessions.create(sessionParams(unfinished.id))).rejects.toMatchObject({
+      code: "insufficient_capabilities_for_transfer",
+      param: "payment_intent_data[transfer_data][destination]",
+    });
+  });
+
+  it("replays an idempotent request and refuses the key with other parameters", async () => {
+    const key = `idem-${Math.random()}`;
+    const first = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
+    const second = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
+    expect(second.id).toBe(first.id);
+    await expect(stripe.checkout.sessions.create({ ...sessionParams(), metadata: { payment_id: "other" } }, { idempotencyKey: key })).rejects.toMatchObject({
+      type: "StripeIdempotencyError",
+    });
+  });
+
+  it("refuses a wrong API key with Stripe's authentication error", async () => {
+    const wrong = new Stripe("sk_wrong", { host: "127.0.0.1", port: sb.port, protocol: "http", maxNetworkRetries: 0 });
+    await expect(wrong.checkout.sessions.retrieve("cs_test_x")).rejects.toMatchObject({ type: "StripeAuthenticationError", statusCode: 401 });
+  });
+});
+
+describe("the hosted Checkout page", () => {
+  it("shows the amount, refuses a bad or declined card, and pays with the test card", async () => {
+    const account = await onboardedAccount();
+    const session = await stripe.checkout.sessions.create(sessionParams(account.id));
+    const page = await fetch(local(session.url!));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/1\s250,00 kr/);
+    expect(html).toContain("Lekekjøkken");
+
+    const card = (number: string) => form({ email: "kari@test.no", card: number, expiry: "12 / 40", cvc: "123", name: "Kari" });
+    const invalid = await fetch(local(session.url!), card("4242 4242 4242 4241"));
+    expect(invalid.status).toBe(400);
+    expect(await invalid.text()).toContain("Kortnummeret er ugyldig.");
+    const declined = await fetch(local(session.url!), card("4000 0000 0000 0002"));
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain("Kortet ble avvist.");
+
+    const paid = await fetch(local(session.url!), card("4242 4242 4242 4242"));
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toBe(`http://app.test/payment-success?session_id=${session.id}&payment_id=p1`);
+    const after = await stripe.checkout.sessions.retrieve(session.id);
+    expect(after).toMatchObject({ status: "complete", payment_status: "paid", customer_details: { email: "kari@test.no" } });
+    expect(after.payment_intent).toMatch(/^pi_/);
+    // The page is closed once paid.
+    expect((await fetch(local(session.url!))).status).toBe(410);
+  });
+});
+
+describe("refunds", () => {
+  it("refunds a paid session's PaymentIntent once, reversing the transfer", async () => {
+    const account = await onboardedAccount();
+    const session = await stripe.checkout.sessions.create(sessionParams(account.id));
+    await fetch(local(session.url!), form({ email: "k@test.no", card: "4242424242424242", expiry: "12/40", cvc: "123", name: "" }));
+    const pi = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
+    const refund = await stripe.refunds.create({ payment_intent: pi, reverse_transfer: true, refund_application_fee: true });
+    expect(refund).toMatchObject({ object: "refund", amount: 125000, currency: "nok", status: "succeeded", payment_intent: pi });
+    expect(refund.transfer_reversal).toMatch(/^trr_/);
+    await expect(stripe.refunds.create({ payment_intent: pi })).rejects.toMatchObject({ code: "charge_already_refunded" });
+    await expect(stripe.refunds.create({ payment_intent: "pi_unknown" })).rejects.toMatchObject({ code: "resource_missing", param: "payment_intent" });
+  });
+});
+
+describe("webhooks", () => {
+  it("signs every event as Stripe does (the SDK's constructEvent accepts it) and delivers it", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    await stripe.checkout.sessions.expire(session.id);
+    await sb.dispatcher.idle();
+    const hit = hooks.received.find((r) => JSON.parse(r.body).data.object.id === session.id);
+    expect(hit).toBeDefined();
+    expect(hit!.url).toBe("/hooks/stripe");
+    const event = stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret);
+    expect(event).toMatchObject({ object: "event", type: "checkout.session.expired", data: { object: { id: session.id, status: "expired" } } });
+    expect(() => stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, "whsec_other")).toThrow();
+  });
+
+  it("matches Stripe's own test header for the same payload, secret and time", async () => {
+    const payload = '{"id":"evt_1","object":"event"}';
+    const expected = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_x", timestamp: 1700000000 });
+    expect(stripeSignatureHeader(payload, "whsec_x", 1700000000)).toBe(expected);
+  });
+
+  it("retries a failing receiver with backoff, signing each attempt anew, until it answers 2xx", async () => {
+    const flaky = await receiver([500, 503]);
+    const retrying = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: flaky.url, secret: KEYS.stripeWebhookSecret } } });
+    try {
+      const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: retrying.port, protocol: "http" });
+      const session = await client.checkout.sessions.create(sessionParams());
+      await client.checkout.sessions.expire(session.id);
+      await retrying.dispatcher.idle();
+      expect(flaky.received).toHaveLength(3);
+      for (const attempt of flaky.received) {
+        expect(() => client.webhooks.constructEvent(attempt.body, attempt.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret)).not.toThrow();
+      }
+      const [delivery] = retrying.dispatcher.deliveries;
+      expect(delivery.state).toBe("delivered");
+      expect(delivery.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
+    } finally {
+      await retrying.close();
+      await flaky.close();
+    }
+  });
+
+  it("gives up after the last attempt", async () => {
+    const down = await receiver([500, 500, 500, 500, 500]);
+    const retrying = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: down.url, secret: KEYS.stripeWebhookSecret } } });
+    try {
+      const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: retrying.port, protocol: "http" });
+      await client.checkout.sessions.expire((await client.checkout.sessions.create(sessionParams())).id);
+      await retrying.dispatcher.idle();
+      expect(retrying.dispatcher.deliveries[0]).toMatchObject({ state: "failed" });
+      expect(down.received).toHaveLength(4);
+    } finally {
+      await retrying.close();
+      await down.close();
+    }
+  });
+});
+
+describe("state across restarts", () => {
+  it("keeps accounts and sessions in its state file", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "sandbox-")), "state.json");
+    const first = await sandbox({ stateFile });
+    const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: first.port, protocol: "http" });
+    const account = await client.accounts.create({ type: "express" });
+    const session = await client.checkout.sessions.create(sessionParams());
+    await first.close();
+
+    const second = await sandbox({ stateFile });
+    try {
+      const again = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: second.port, protocol: "http" });
+      expect((await again.accounts.retrieve(account.id)).id).toBe(account.id);
+      expect((await again.checkout.sessions.retrieve(session.id)).status).toBe("open");
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+// The payments API for the SPA: buying, the result pages, purchases and sales, seller onboarding.
+// Everything lives under the "me" query key, so signing out removes it. Request and response types
+// come from the Worker's routes (worker/routes/payments.ts) through the typed client.
+import { queryOptions } from "@tanstack/react-query";
+import type { OnlinePaymentMethod } from "../../domain/payments";
+import { api, call, type SuccessBody } from "./client";
+
+type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+
+/** GET /api/payments/stripe/account: the seller's Stripe Connect state. */
+export type SellerPaymentStatus = Body<typeof api.payments.stripe.account.$get>;
+
+/** GET /api/payments/purchases and /sales: the profile's lists. */
+export type TradeRecord = Body<typeof api.payments.purchases.$get>[number];
+
+/** GET /api/payments/details?session_id=…: /betaling-fullfort. */
+export type PaymentDetails = Body<typeof api.payments.details.$get>;
+
+/** POST /api/payments/verify: /payment-success. */
+export type VerifyResponse = Body<typeof api.payments.verify.$post>;
+
+/** POST /api/payments/checkout: the provider's hosted page to open. */
+export type CheckoutResponse = Body<typeof api.payments.checkout.$post>;
+
+export const sellerPaymentStatusQuery = () =>
+  queryOptions({
+    queryKey: ["me", "payments", "stripe-account"] as const,
+    queryFn: ({ signal }) => call(api.payments.stripe.account.$get(undefined, { init: { signal } })),
+  });
+
+export const tradesQuery = (side: "purchases" | "sales") =>
+  queryOptions({
+    queryKey: ["me", "payments", side] as const,
+    queryFn: ({ signal }) => call((side === "purchases" ? api.payments.purchases : api.payments.sales).$get(undefined, { init: { signal } })),
+  });
+
+export const paymentDetailsQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: ["me", "payments", "details", sessionId] as const,
+    queryFn: ({ signal }) => call(api.payments.details.$get({ query: { session_id: sessionId } }, { init: { signal } })),
+  });
+
+export function verifyPayment(sessionId: string, paymentId: string): Promise<VerifyResponse> {
+  return call(api.payments.verify.$post({ json: { session_id: sessionId, payment_id: paymentId } }));
+}
+
+export function startCheckout(listingId: string, method: OnlinePaymentMethod): Promise<CheckoutResponse> {
+  return call(api.payments.checkout.$post({ json: { listing_id: listingId, method } }));
+}
+
+/** The spec's create-stripe-account-link: onboarding for a new or unfinished account. */
+export function createStripeAccountLink(): Promise<{ url: string }> {
+  return call(api.payments.stripe["account-link"].$post());
+}
+
+export function createStripeDashboardLink(): Promise<{ url: string }> {
+  return call(api.payments.stripe["dashboard-link"].$post());
+}
+
+/** Leave the SPA for a provider's hosted page (same window: phones). A seam for tests. */
+export const browser = {
+  assign(url: string): void {
+    window.location.assign(url);
+  },
+};

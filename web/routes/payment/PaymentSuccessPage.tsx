@@ -1,0 +1,104 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { CircleCheck, CircleX } from "lucide-react";
+import { lazy, Suspense, useEffect } from "react";
+import { Link, useSearchParams } from "react-router-dom";
+import { formatMinorUnits } from "../../../domain/format";
+import { PAYMENT_TEXTS } from "../../../domain/payments";
+import { verifyPayment } from "../../api/payments";
+import { Button, buttonClasses } from "../../components/ui/Button";
+import { PageSpinner } from "../../components/ui/Spinner";
+import { toastError, toastSuccess } from "../../lib/toast";
+import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { useSession } from "../../lib/useSession";
+import { FallbackScreen } from "../fallback/FallbackScreen";
+import { useOpenConversation } from "./useOpenConversation";
+
+const SignInGate = lazy(() => import("../../components/SignInGate"));
+
+/** While the provider has not confirmed yet (webhook on its way), ask again for about half a minute. */
+export const VERIFY_POLL_MS = 2000;
+export const VERIFY_MAX_POLLS = 15;
+
+/**
+ * /payment-success?session_id=…&payment_id=… (spec part 2 "Payment success", §4): verifies the
+ * payment, then "Betaling fullført!" with the amount, or "Betalingsfeil". A missing id fails at once.
+ */
+export function PaymentSuccessPage() {
+  useDocumentTitle("Betaling");
+  const [params] = useSearchParams();
+  const sessionId = params.get("session_id") ?? "";
+  const paymentId = params.get("payment_id") ?? "";
+  const session = useSession();
+  const complete = sessionId !== "" && paymentId !== "";
+
+  if (!complete) return <PaymentFailed />;
+  if (session.status === "loading") return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
+  if (session.status === "signed-out") {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <SignInGate />
+      </Suspense>
+    );
+  }
+  return <Verification sessionId={sessionId} paymentId={paymentId} />;
+}
+
+function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: string }) {
+  const openConversation = useOpenConversation();
+  const queryClient = useQueryClient();
+  const queryKey = ["me", "payments", "verify", sessionId, paymentId];
+  const verification = useQuery({
+    queryKey,
+    queryFn: () => verifyPayment(sessionId, paymentId),
+    refetchInterval: (query) => (query.state.data?.status === "pending" && query.state.dataUpdateCount < VERIFY_MAX_POLLS ? VERIFY_POLL_MS : false),
+    retry: false,
+    staleTime: Infinity,
+  });
+  const result = verification.data;
+  const polls = queryClient.getQueryState(queryKey)?.dataUpdateCount ?? 0;
+  const gaveUp = result?.status === "pending" && polls >= VERIFY_MAX_POLLS;
+  const failed = verification.isError || result?.status === "failed" || gaveUp;
+  const completed = result?.status === "completed";
+
+  useEffect(() => {
+    if (completed) toastSuccess(PAYMENT_TEXTS.successTitle, PAYMENT_TEXTS.successToast, { id: `payment-${paymentId}` });
+  }, [completed, paymentId]);
+
+  if (failed) return <PaymentFailed />;
+  if (!completed) return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
+
+  const contact = () => openConversation(result.conversation_id);
+
+  return (
+    <FallbackScreen icon={<CircleCheck className="size-8" />} title={PAYMENT_TEXTS.successTitle} text="Takk for kjøpet! Selgeren har fått beskjed.">
+      <dl className="w-full rounded-2xl border border-stone-200 bg-white p-4 text-left shadow-sm">
+        <dt className="text-sm font-medium text-stone-600">Beløp</dt>
+        <dd className="text-2xl font-extrabold text-stone-900">{formatMinorUnits(result.amount_paid ?? 0)}</dd>
+        <dt className="mt-3 text-sm font-medium text-stone-600">Transaksjons-ID</dt>
+        <dd className="font-mono text-sm break-all text-stone-900">{result.transaction_id}</dd>
+      </dl>
+      <Button className="w-full" onClick={contact}>
+        {result.role === "seller" ? "Kontakt kjøper" : PAYMENT_TEXTS.contactSeller}
+      </Button>
+      <Link to={`/betaling-fullfort?session_id=${encodeURIComponent(sessionId)}`} className={buttonClasses("secondary", "md", "w-full")}>
+        Se betalingsdetaljer
+      </Link>
+      <Link to="/" className={buttonClasses("ghost", "md", "w-full")}>
+        {PAYMENT_TEXTS.backHome}
+      </Link>
+    </FallbackScreen>
+  );
+}
+
+function PaymentFailed() {
+  useEffect(() => {
+    toastError(PAYMENT_TEXTS.verifyFailedTitle, PAYMENT_TEXTS.verifyFailed, { id: "payment-verify-failed" });
+  }, []);
+  return (
+    <FallbackScreen icon={<CircleX className="size-8" />} title={PAYMENT_TEXTS.failedTitle} text={PAYMENT_TEXTS.failed}>
+      <Link to="/" className={buttonClasses()}>
+        {PAYMENT_TEXTS.backHome}
+      </Link>
+    </FallbackScreen>
+  );
+}

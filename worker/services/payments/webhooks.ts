@@ -1,0 +1,130 @@
+// Provider webhooks, the source of truth for payments. Each is verified as its provider documents
+// (Stripe: constructEventAsync over the raw body; Vipps: HMAC over method, path and query, date,
+// host and content hash), handled idempotently, and recorded once in webhook_events: a replayed or
+// duplicated event changes nothing and calls no provider.
+import { z } from "../../../domain/schemas/zod";
+import { getDb, type Db } from "../../db/client";
+import type { Bindings } from "../../env";
+import { AppError } from "../../lib/errors";
+import { stripeConfig, vippsConfig } from "./config";
+import { refreshAccount } from "./connect";
+import { settlePaidPayment } from "./settle";
+import { closePending, paymentByRef } from "./store";
+import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";
+import { verifyVippsWebhook, type WebhookRequest } from "./vipps-signature";
+
+export interface WebhookResult {
+  received: true;
+  duplicate: boolean;
+}
+
+async function seen(db: Db, id: string): Promise<boolean> {
+  return (await db.$client.prepare("SELECT 1 AS ok FROM webhook_events WHERE id = ?1").bind(id).first()) !== null;
+}
+
+async function remember(db: Db, id: string, provider: string, type: string): Promise<void> {
+  await db.$client.prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING").bind(id, provider, type).run();
+}
+
+export async function handleStripeWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
+  const config = stripeConfig(env);
+  if (!config || config.webhookSecrets.length === 0) throw new AppError("SERVICE_UNAVAILABLE");
+  if (!signature) throw new AppError("INVALID_SIGNATURE");
+  const stripe = stripeClient(config);
+  const event = await verifyStripeEvent(stripe, rawBody, signature, config.webhookSecrets);
+  if (!event) throw new AppError("INVALID_SIGNATURE");
+
+  const db = getDb(env.DB);
+  const key = `stripe:${event.id}`;
+  if (await seen(db, key)) return { received: true, duplicate: true };
+
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      await onSessionPaid(env, event.data.object);
+      break;
+    case "checkout.session.expired":
+    case "checkout.session.async_payment_failed": {
+      const payment = await paymentByRef(db, "stripe", event.data.object.id);
+      if (payment) await closePending(db, payment.id, event.type === "checkout.session.expired" ? "expired" : "failed");
+      break;
+    }
+    case "account.updated":
+      await refreshAccount(env, event.account ?? event.data.object.id);
+      break;
+    default:
+      // Other events (refunds, payment intents…) need nothing from us; they are still recorded.
+      break;
+  }
+  await remember(db, key, "stripe", event.type);
+  return { received: true, duplicate: false };
+}
+
+/** A Checkout Session completed. With async payment methods it may be completed but not yet paid. */
+export async function onSessionPaid(env: Bindings, session: Stripe.Checkout.Session): Promise<void> {
+  if (session.payment_status !== "paid") return;
+  const payment = await paymentByRef(getDb(env.DB), "stripe", session.id);
+  if (!payment || session.metadata?.payment_id !== payment.id) {
+    console.warn("Checkout Session without a matching payment", session.id);
+    return;
+  }
+  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+  await settlePaidPayment(env, payment, { amount: session.amount_total ?? -1, currency: session.currency ?? "", providerPaymentRef: paymentIntent });
+}
+
+/** The ePayment webhook body (vipps-epayment-api WebhookEvent). */
+const vippsEventSchema = z.object({
+  msn: z.string(),
+  reference: z.string().min(1).max(50),
+  pspReference: z.string(),
+  name: z.enum(["CREATED", "ABORTED", "EXPIRED", "CANCELLED", "CAPTURED", "REFUNDED", "AUTHORIZED", "TERMINATED"]),
+  amount: z.object({ currency: z.string(), value: z.number().int() }),
+  timestamp: z.string(),
+  idempotencyKey: z.string().nullish(),
+  success: z.boolean(),
+});
+
+export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Promise<WebhookResult> {
+  const config = vippsConfig(env);
+  if (!config?.webhookSecret) throw new AppError("SERVICE_UNAVAILABLE");
+  const verdict = await verifyVippsWebhook(req, config.webhookSecret);
+  if (verdict !== "ok") throw new AppError("INVALID_SIGNATURE");
+
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body);
+  } catch {
+    throw new AppError("VALIDATION", "Ugyldig JSON.");
+  }
+  const parsed = vippsEventSchema.safeParse(body);
+  if (!parsed.success) throw new AppError("VALIDATION", "Ugyldig hendelse.");
+  const event = parsed.data;
+  if (event.msn !== config.msn) throw new AppError("VALIDATION", "Ukjent salgssted.");
+
+  const db = getDb(env.DB);
+  const key = `vipps:${event.reference}:${event.name}:${event.pspReference}`;
+  if (await seen(db, key)) return { received: true, duplicate: true };
+
+  const payment = await paymentByRef(db, "vipps", event.reference);
+  if (!payment) {
+    console.warn("Vipps event for an unknown reference", event.reference, event.name);
+  } else if (event.success) {
+    switch (event.name) {
+      case "AUTHORIZED":
+        await settlePaidPayment(env, payment, { amount: event.amount.value, currency: event.amount.currency, providerPaymentRef: event.pspReference });
+        break;
+      case "ABORTED":
+      case "TERMINATED":
+        await closePending(db, payment.id, "cancelled");
+        break;
+      case "EXPIRED":
+        await closePending(db, payment.id, "expired");
+        break;
+      default:
+        // CREATED, CAPTURED, CANCELLED, REFUNDED: results of our own calls; nothing to do.
+        break;
+    }
+  }
+  await remember(db, key, "vipps", `epayments.payment.${event.name.toLowerCase()}.v1`);
+  return { received: true, duplicate: false };
+}
