@@ -46,6 +46,11 @@ export function currentYear(now: Date = new Date()): number {
   return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
 }
 
+/** The hour (0–23) on Oslo's clock. */
+export function osloHour(d: Date): number {
+  return Number(new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" }).format(d));
+}
+
 const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: TIME_ZONE });
 
 /** "12. november 2026 kl. 14:05" in Oslo time (payment times). */

@@ -39,6 +39,11 @@ export const RATE_RULES = {
   listingEdit: { scope: "listing-edit:user", limit: 120, windowSeconds: HOUR },
   listingStatus: { scope: "listing-status:user", limit: 120, windowSeconds: HOUR },
   favourite: { scope: "favourite:user", limit: 300, windowSeconds: HOUR },
+  // Saved searches: creating, renaming, changing the alert and deleting, per user; the
+  // unsubscribe link (no sign-in) per address. Its tokens cannot be guessed; the limit only keeps
+  // someone from hammering the HMAC check.
+  savedSearchWrite: { scope: "saved-search:user", limit: 120, windowSeconds: HOUR },
+  unsubscribeAddress: { scope: "unsubscribe:address", limit: 30, windowSeconds: 15 * MINUTE },
   // Messaging (docs/decisions/028-live-chat.md): "Send melding" per buyer, and messages per sender
   // over the socket and HTTP together (system messages are not limited).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },

@@ -34,6 +34,8 @@ export const PAGE_ROUTES = {
   about: { path: "/om-oss", access: "open", indexed: true },
   contact: { path: "/kontakt", access: "open", indexed: true },
   privacy: { path: "/personvern", access: "open", indexed: true },
+  // The unsubscribe link of saved-search alert e-mails works signed out (docs/decisions/041).
+  savedSearchUnsubscribe: { path: "/lagrede-sok/avmeld", access: "open", indexed: false },
 
   profile: { path: "/profile", access: "login-redirect", indexed: false },
   profileNorwegian: { path: "/min-profil", access: "login-redirect", indexed: false },
@@ -49,6 +51,7 @@ export const PAGE_ROUTES = {
 
   myListings: { path: "/my-listings", access: "login-form", indexed: false },
   favourites: { path: "/favoritter", access: "login-form", indexed: false },
+  savedSearches: { path: "/lagrede-sok", access: "login-form", indexed: false },
   moderation: { path: "/moderation", access: "login-form", indexed: false },
 } as const satisfies Record<string, PageRoute>;
 

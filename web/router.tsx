@@ -44,6 +44,8 @@ const EditListingPage = page(() => import("./routes/edit-listing/EditListingPage
 const CreateListingPage = page(() => import("./routes/create-listing/CreateListingPage"), "CreateListingPage");
 const MyListingsPage = page(() => import("./routes/profile/MyListingsPage"), "MyListingsPage");
 const FavouritesPage = page(() => import("./routes/favourites/FavouritesPage"), "FavouritesPage");
+const SavedSearchesPage = page(() => import("./routes/saved-searches/SavedSearchesPage"), "SavedSearchesPage");
+const UnsubscribePage = page(() => import("./routes/saved-searches/UnsubscribePage"), "UnsubscribePage");
 const PaymentSuccessPage = page(() => import("./routes/payment/PaymentSuccessPage"), "PaymentSuccessPage");
 const PaymentDetailsPage = page(() => import("./routes/payment/PaymentDetailsPage"), "PaymentDetailsPage");
 const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage");
@@ -69,6 +71,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   about: <AboutPage />,
   contact: <ContactPage />,
   privacy: <PrivacyPage />,
+  savedSearchUnsubscribe: <UnsubscribePage />,
   profile: <ProfilePage />,
   profileNorwegian: <ProfilePage />,
   messages: <InboxPage />,
@@ -80,6 +83,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   createListing: <CreateListingPage />,
   myListings: <MyListingsPage />,
   favourites: <FavouritesPage />,
+  savedSearches: <SavedSearchesPage />,
   moderation: <ModerationPage />,
 };
 
@@ -123,6 +127,9 @@ const FIRST_PAGES: [RegExp, Preloadable][] = [
   [/^\/om-oss\/?$/, AboutPage],
   [/^\/kontakt\/?$/, ContactPage],
   [/^\/personvern\/?$/, PrivacyPage],
+  // Opened from alert e-mails.
+  [/^\/lagrede-sok\/?$/, SavedSearchesPage],
+  [/^\/lagrede-sok\/avmeld\/?$/, UnsubscribePage],
 ];
 
 /** Load the code of the page at `pathname` (resolves also when it fails: the router shows the error then). */

@@ -25,6 +25,8 @@ import { paymentRoutes } from "./routes/payments";
 import { paymentWebhookRoutes } from "./routes/payment-webhooks";
 import { analyticsRoutes } from "./routes/analytics";
 import { devAnalyticsRoutes } from "./routes/dev-analytics";
+import { savedSearchRoutes } from "./routes/saved-searches";
+import { devSavedSearchRoutes } from "./routes/dev-saved-searches";
 import { conversationRoutes } from "./routes/conversations";
 import { testNotificationRoutes } from "./routes/test-notifications";
 import { reportRoutes } from "./routes/reports";
@@ -61,7 +63,9 @@ const api = new Hono<AppEnv>()
   .route("/contact", contactRoutes)
   .route("/payments", paymentRoutes)
   .route("/analytics", analyticsRoutes)
+  .route("/saved-searches", savedSearchRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
+  .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)

@@ -17,16 +17,14 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChatMessage, MessagePage } from "../../domain/messaging";
-import { AppServer, ROOT, ensureBuild, freshState, mintAccessTokens, percentile as pct, sleep } from "./app-server";
-import { BenchDb, simpleListing } from "./bench-db";
+import { AppServer, BenchDb, ROOT, ensureBuild, freshState, mintAccessTokens, percentile as pct, simpleListing, sleep } from "./support";
 import { ChatClient, type Sent } from "./chat-client";
 
-const STATE = path.join(ROOT, ".bench/chat-state");
-const PORT = Number(process.env.BENCH_PORT ?? 8834);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/chat-server.log"));
+const server = AppServer.forBench("chat", 8834);
+const STATE = server.stateDir;
 const BASE = server.base;
 const ORIGIN = server.origin;
 

@@ -18,14 +18,12 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { AppServer, LoadSampler, ROOT, cores, d1File, ensureBuild, freshState, mintAccessTokens, sleep } from "./app-server";
+import { AppServer, BenchDb, LoadSampler, ROOT, cores, d1File, ensureBuild, freshState, mintAccessTokens, simpleListing, sleep } from "./support";
 import { jpegPhoto } from "../factories/images";
-import { BenchDb, simpleListing } from "./bench-db";
 
-const STATE = path.join(ROOT, ".bench/durability-state");
-const PORT = Number(process.env.BENCH_PORT ?? 8864);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 40);
-const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/durability-server.log"), Number(process.env.BENCH_SANDBOX_PORT ?? 8867));
+const server = AppServer.forBench("durability", 8864, 8867);
+const STATE = server.stateDir;
 
 /** Writes per second of each kind. */
 const RATES = { listing: 1, message: 6, accept: 1, analytics: 2 } as const;

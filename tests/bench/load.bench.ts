@@ -17,12 +17,9 @@ import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../worker/lib/password";
-import { AppServer, LoadSampler, ROOT, cores, ensureBuild, freshState, mintAccessTokens, percentile, sleep } from "./app-server";
-import { BenchDb, simpleListing } from "./bench-db";
+import { AppServer, BenchDb, LoadSampler, ROOT, cores, ensureBuild, freshState, mintAccessTokens, percentile, simpleListing, sleep } from "./support";
 import { generateListings, type BenchListing } from "./listing-generator";
 
-const STATE = path.join(ROOT, ".bench/load-state");
-const PORT = Number(process.env.BENCH_PORT ?? 8863);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const WARMUP_SECONDS = 5;
@@ -31,7 +28,8 @@ const VISITORS = 2_000;
 const CONVERSATIONS = 200;
 const SIGNIN_ACCOUNTS = 100;
 const PASSWORD = "benk-passord-123";
-const server = new AppServer(PORT, STATE, path.join(ROOT, ".bench/load-server.log"), Number(process.env.BENCH_SANDBOX_PORT ?? 8866));
+const server = AppServer.forBench("load", 8863, 8866);
+const STATE = server.stateDir;
 
 /** Requests per 200 (0.5 % sign-ins: sessions last for weeks, so a sign-in is rare next to browsing). */
 const DEFAULT_MIX = {
@@ -86,7 +84,7 @@ async function populate(): Promise<World> {
     return { id: db.conversation(listing.id, buyerId, sellerId), buyerId, sellerId };
   });
   const hash = await hashPassword(PASSWORD); // one scrypt hash (its own salt) for every sign-in account
-  const signinEmails = Array.from({ length: SIGNIN_ACCOUNTS }, () => db.user("bench-load-signin", hash).email);
+  const signinEmails = Array.from({ length: SIGNIN_ACCOUNTS }, () => db.user("bench-load-signin", { passwordHash: hash }).email);
   db.close();
   const chatUsers = new Map([...db.families].filter(([id]) => conversations.some((c) => c.buyerId === id || c.sellerId === id)));
   return { listings, conversations, signinEmails, tokens: await mintAccessTokens(chatUsers) };
@@ -111,7 +109,7 @@ function send(req: Req, address: string): Promise<{ status: number; ms: number }
     const r = http.request(
       {
         host: "127.0.0.1",
-        port: PORT,
+        port: server.port,
         method: req.method,
         path: req.path,
         agent,
@@ -294,7 +292,7 @@ function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, 
 }
 
 async function main() {
-  ensureBuild();
+  ensureBuild({ fresh: true });
   console.log(`Writing ${LISTINGS.toLocaleString("en")} listings, ${CONVERSATIONS} conversations and ${SIGNIN_ACCOUNTS} sign-in accounts into ${path.relative(ROOT, STATE)} …`);
   const world = await populate();
   process.on("SIGINT", () => process.exit(130));

@@ -4,19 +4,18 @@
 // and reports the median of each figure. Writes tests/bench/results/pages.{md,json} and prints the
 // table. Lighthouse's figures move by a few points from run to run on a shared 2-core machine.
 //
-//   npm run bench:pages                 BENCH_PAGES_PORT=8832, BENCH_PAGES_RUNS=3, CHROME_PATH=/usr/bin/chromium
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+//   npm run bench:pages       BENCH_PORT=8832, BENCH_SANDBOX_PORT (PORT + 30), BENCH_PAGES_RUNS=3,
+//                             CHROME_PATH=/usr/bin/chromium, SKIP_BUILD=1 (reuse dist/)
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { AppServer, ROOT, ensureBuild, freshState } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const STATE_DIR = ".bench/pages-state";
-const PORT = Number(process.env.BENCH_PAGES_PORT ?? 8832);
+const server = AppServer.forBench("pages", 8832);
 const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 3);
 const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const BASE = `http://localhost:${PORT}`;
+const BASE = server.origin;
 const RESULTS = path.join(ROOT, "tests/bench/results");
 
 const TARGETS = { performance: 95, accessibility: 100, cls: 0.05, lcpMs: 2000 };
@@ -53,61 +52,6 @@ function log(message: string): void {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
-}
-
-/** `npm start`'s script, in its own process group (wrangler and workerd below it are stopped with it). */
-function startApp(): ChildProcess {
-  rmSync(path.join(ROOT, STATE_DIR), { recursive: true, force: true });
-  mkdirSync(path.join(ROOT, ".bench"), { recursive: true });
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(PORT), STATE_DIR, NO_COLOR: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  child.once("exit", (code) => {
-    if (!stopping) console.error(`[bench:pages] the app exited early (code ${code}):\n${output.slice(-3000)}`);
-  });
-  return child;
-}
-
-let stopping = false;
-async function stopApp(child: ChildProcess): Promise<void> {
-  stopping = true;
-  if (child.exitCode !== null || !child.pid) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }, 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitForApp(): Promise<void> {
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`${BASE}/api/home`, { signal: AbortSignal.timeout(5_000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the app did not answer on ${BASE}/api/home`);
 }
 
 async function audit(url: string): Promise<Figures> {
@@ -214,10 +158,12 @@ function table(results: PageResult[]): string {
 }
 
 async function main(): Promise<number> {
-  log(`starting the app as npm start does (PORT=${PORT}, STATE_DIR=${STATE_DIR}) …`);
-  const app = startApp();
+  log(`building, then starting the app as npm start does (PORT=${server.port}, STATE_DIR=${path.relative(ROOT, server.stateDir)}) …`);
+  ensureBuild({ fresh: true });
+  freshState(server.stateDir, { demoData: true });
+  server.start();
   try {
-    await waitForApp();
+    await server.waitUntilReady();
     const home = (await (await fetch(`${BASE}/api/home`)).json()) as { newest: { id: string; seo_slug: string }[] };
     const listing = home.newest[0];
     const pages = [
@@ -267,7 +213,7 @@ async function main(): Promise<number> {
     log(`written to ${path.relative(ROOT, RESULTS)}/pages.md and pages.json`);
     return 0;
   } finally {
-    await stopApp(app);
+    await server.stop();
   }
 }
 

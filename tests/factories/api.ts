@@ -19,6 +19,9 @@ export type OwnListingBody = InferResponseType<Api["me"]["listings"][":id"]["$ge
 export type ProfileBody = InferResponseType<Api["me"]["$get"], 200>;
 export type SearchBody = InferResponseType<Api["search"]["$get"], 200>;
 export type SearchRowBody = SearchBody["rows"][number];
+export type SavedSearchBody = InferResponseType<Api["saved-searches"]["$get"], 200>[number];
+export type SavedSearchBadgeBody = InferResponseType<Api["saved-searches"]["badge"]["$get"], 200>;
+export type UnsubscribeBody = InferResponseType<Api["saved-searches"]["unsubscribe"]["$post"], 200>;
 export type ConversationSummaryBody = InferResponseType<Api["conversations"]["$get"], 200>[number];
 export type ConversationDetailBody = InferResponseType<Api["conversations"][":id"]["$get"], 200>;
 export type MessagePageBody = InferResponseType<Api["conversations"][":id"]["messages"]["$get"], 200>;
@@ -129,6 +132,20 @@ export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
   };
 }
 
+/** GET /api/saved-searches: one saved search of the signed-in user. */
+export function savedSearchBody(overrides: Partial<SavedSearchBody> = {}): SavedSearchBody {
+  counter += 1;
+  return {
+    id: `0000000${counter}-bbbb-4bbb-8bbb-bbbbbbbbbbbb`.slice(-36),
+    name: "Lego Duplo",
+    query: "q=duplo&categories=lego",
+    alert: "immediate",
+    new_count: 0,
+    created_at: "2026-03-05T10:00:00.000Z",
+    ...overrides,
+  };
+}
+
 /**
  * GET /api/conversations/:id: the chat header, seen by the test user (the buyer) about a listing of
  * TEST_SELLER_ID.
@@ -145,6 +162,16 @@ export function conversationDetailBody(overrides: Partial<ConversationDetailBody
     other_user: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
     ...overrides,
   };
+}
+
+/** GET /api/saved-searches/badge. */
+export function savedSearchBadgeBody(count = 0): SavedSearchBadgeBody {
+  return { count };
+}
+
+/** POST /api/saved-searches/unsubscribe. */
+export function unsubscribeBody(name = "Lego Duplo"): UnsubscribeBody {
+  return { name };
 }
 
 /** One entry of GET /api/conversations (the inbox): the header plus the last message and the unread count. */

@@ -5,4 +5,5 @@ export * from "./conversations";
 export * from "./signed-in";
 export * from "./analytics";
 export * from "./images";
+export * from "./saved-searches";
 export * from "./trades";

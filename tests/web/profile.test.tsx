@@ -291,14 +291,15 @@ describe("/favoritter", () => {
 });
 
 describe("header menu", () => {
-  it("lists 'Favoritter' and 'Byttehistorikk' between 'Mine annonser' and 'Moderasjon'", async () => {
+  it("lists 'Favoritter', 'Lagrede søk' and 'Byttehistorikk' between 'Mine annonser' and 'Moderasjon'", async () => {
     renderWithProviders(<Header />, { seed: { session: sessionFor("moderator") } });
     await userEvent.click(await screen.findByRole("button", { name: "Min konto" }));
     const items = within(await screen.findByRole("menu"))
       .getAllByRole("menuitem")
       .map((item) => item.textContent);
-    expect(items).toEqual(["Profil", "Mine annonser", "Favoritter", "Byttehistorikk", "Moderasjon", "Logg ut"]);
+    expect(items).toEqual(["Profil", "Mine annonser", "Favoritter", "Lagrede søk", "Byttehistorikk", "Moderasjon", "Logg ut"]);
     expect(screen.getByRole("menuitem", { name: "Favoritter" })).toHaveAttribute("href", "/favoritter");
+    expect(screen.getByRole("menuitem", { name: "Lagrede søk" })).toHaveAttribute("href", "/lagrede-sok");
     expect(screen.getByRole("menuitem", { name: "Byttehistorikk" })).toHaveAttribute("href", "/trade-history");
   });
 });

@@ -2,6 +2,7 @@
 // Worker really sends: the same keys at every level and the same JSON types wherever both sides have
 // a value. A web test built on a shape the Worker never sends (an ISO `expires_at` where the Worker
 // sends epoch seconds) fails here.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   chatMessageBody,
@@ -24,10 +25,14 @@ import {
   listingPageBody,
   ownListingBody,
   profileBody,
+  savedSearchBadgeBody,
+  savedSearchBody,
   searchBody,
   sessionBody,
   siteConfigBody,
+  unsubscribeBody,
 } from "../factories/api";
+import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
 import { addMessages, createConversation, createListing, createSwap, createUser, signedInClient } from "../factories";
 import { Client } from "./support/http";
 
@@ -105,6 +110,16 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     const listing = await createListing({ userId: user.id });
     expect(shapeDifferences(await jsonOf(await client.get("/api/me")), profileBody())).toEqual([]);
     expect(shapeDifferences(await jsonOf(await client.get(`/api/me/listings/${listing.id}`)), ownListingBody())).toEqual([]);
+  });
+
+  it("saved searches, their badge and the unsubscribe answer", async () => {
+    const { user, client } = await signedIn();
+    const saved = (await jsonOf(await client.post("/api/saved-searches", { name: "Duplo", query: "q=duplo" }))) as { id: string };
+    expect(shapeDifferences(saved, savedSearchBody())).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await client.get("/api/saved-searches")), [savedSearchBody()])).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await client.get("/api/saved-searches/badge")), savedSearchBadgeBody())).toEqual([]);
+    const token = await signUnsubscribeToken(env, saved.id, user.id);
+    expect(shapeDifferences(await jsonOf(await new Client().post("/api/saved-searches/unsubscribe", { token })), unsubscribeBody())).toEqual([]);
   });
 
   it("conversations: start, inbox, header, messages, send, read, unread count, notification test", async () => {

@@ -5,11 +5,13 @@ import { notifySearchEngines } from "../services/indexnow";
 import { reconcilePendingPayments } from "../services/payments/results";
 import { generateSitemap } from "../services/sitemap";
 import { purgeAnalytics } from "../services/analytics-housekeeping";
+import { runSavedSearchCron } from "../services/saved-search-alerts";
 
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
  * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention),
- * on the production host notify IndexNow, and settle payments whose webhook never arrived.
+ * on the production host notify IndexNow, settle payments whose webhook never arrived, and run the
+ * saved searches' catch-up matching, pending alerts, daily digest (from 18:00 Oslo) and purge.
  */
 export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
@@ -19,4 +21,5 @@ export async function runScheduled(env: Bindings): Promise<void> {
   await purgeAnalytics(env, now);
   await notifySearchEngines(env, origin);
   await reconcilePendingPayments(env, now);
+  await runSavedSearchCron(env, now);
 }

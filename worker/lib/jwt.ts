@@ -33,6 +33,15 @@ export async function refreshSuccessorToken(env: Bindings, token: string): Promi
   return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/**
+ * An HMAC-SHA256 key under the server secret, for links the server signs (the saved-search
+ * unsubscribe link). Every use puts its own label in front of what it signs, so a signature made
+ * for one purpose never verifies for another.
+ */
+export function serverHmacKey(env: Bindings): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", secretKey(env), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+
 export interface AccessClaims {
   userId: string;
   family: string;

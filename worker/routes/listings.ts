@@ -8,6 +8,7 @@ import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { changeStatus, createListing, deleteListing, getListingDetail, resolveSlug, updateListing } from "../services/listings";
 import { enforceRateLimit } from "../services/rate-limit";
+import { queueListingForAlerts } from "../services/saved-search-alerts";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
@@ -23,7 +24,11 @@ export const listingRoutes = new Hono<AppEnv>()
     const actor = actorOf(c);
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, RATE_RULES.listingCreate, actor.id);
-    return c.json(await createListing(db, c.env.IMAGES, actor, c.req.valid("json")), 201);
+    const listing = await createListing(db, c.env.IMAGES, actor, c.req.valid("json"));
+    // Saved-search alerts are matched by the queue consumer, after the answer (decision 040); the
+    // hourly cron matches the listing should the message be lost.
+    c.executionCtx.waitUntil(queueListingForAlerts(c.env, listing.id).catch((error) => console.error("Could not queue listing for saved searches", listing.id, error)));
+    return c.json(listing, 201);
   })
   .put("/:id", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);

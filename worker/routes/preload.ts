@@ -39,6 +39,9 @@ const PAGE_MODULES: [RegExp, string][] = [
   [/^\/om-oss\/?$/, "AboutPage"],
   [/^\/kontakt\/?$/, "ContactPage"],
   [/^\/personvern\/?$/, "PrivacyPage"],
+  // Opened from saved-search alert e-mails.
+  [/^\/lagrede-sok\/?$/, "SavedSearchesPage"],
+  [/^\/lagrede-sok\/avmeld\/?$/, "UnsubscribePage"],
 ];
 
 /** route-chunks.json from the client build (vite.config.ts), read once per isolate; {} when absent. */

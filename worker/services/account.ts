@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
+import { exportSavedSearches } from "./saved-searches";
 import { disconnectUser } from "./chat";
 import { callOffSwapsOf } from "./trade-offers";
 
@@ -105,6 +106,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     contact_messages: contact,
     sessions,
     moderation_status: moderation,
+    saved_searches: await exportSavedSearches(db, userId),
   };
 }
 
@@ -125,6 +127,9 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
+    // Saved searches with their index keys and matches (foreign keys cascade), and digest claims.
+    db.prepare("DELETE FROM saved_searches WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM saved_search_digests WHERE user_id = ?1").bind(userId),
     db.prepare("UPDATE listings SET status = 'deleted', images = '[]', updated_at = ?2 WHERE user_id = ?1").bind(userId, now),
     db.prepare("DELETE FROM newsletter_subscribers WHERE email = ?1").bind(profile.email),
     db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),

@@ -141,14 +141,11 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
     };
   }
 
-  // A query with a one- or two-letter word ("nesten ny", "lego 3") is matched as word prefixes
-  // only: the trigram index needs 3 characters, and intersecting it with a short prefix is slow.
-  const wordsOnly = terms.some((t) => t.length < 3);
-  const long = wordsOnly ? [] : terms;
+  // All matches (`textMatch`, shared with saved-search matching): substrings in the trigram index,
+  // or word prefixes in the word index.
+  const { table: fts, expr: text } = textMatch(terms)!;
+  const long = fts === "listings_fts_trigram" ? terms : [];
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
-  // All matches: substrings in the trigram index, or word prefixes in the word index.
-  const fts = long.length ? "listings_fts_trigram" : "listings_fts";
-  const text = long.length ? long.map(quote).join(" ") : words;
   const matchAll: Tier = { rank: 0, from: `${fts} f JOIN listing_search_map s ON s.rid = f.rowid`, extra: (b) => ` AND ${fts} MATCH ${b(text)}` };
 
   // The count checks the filters of the newest SEARCH_COUNT_SCAN text matches and stops at the cap, so
@@ -207,6 +204,26 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
       SELECT ${COLUMNS}, h.search_rank FROM (${union}) h JOIN listings l ON l.id = h.listing_id ORDER BY h.search_rank DESC, h.rid DESC`;
   });
   return { rows, ranks: tiers.map((t) => t.rank), count };
+}
+
+/** Which FTS5 table matches a search's free text, and the MATCH expression (always bound, never inlined). */
+export interface TextMatch {
+  table: "listings_fts" | "listings_fts_trigram";
+  expr: string;
+}
+
+/**
+ * What "matches the text" means for a search, given its terms (`searchTerms`): every term as a
+ * substring in the trigram index; a query with a one- or two-letter word ("nesten ny", "lego 3")
+ * as word prefixes in the word index instead (the trigram index needs 3 characters, and
+ * intersecting it with a short prefix is slow). Null without terms. Saved-search matching uses the same function,
+ * so an alert agrees with what /search returns (docs/decisions/040-saved-search-matching.md).
+ */
+export function textMatch(terms: readonly string[]): TextMatch | null {
+  if (terms.length === 0) return null;
+  const wordsOnly = terms.some((t) => t.length < 3);
+  const expr = wordsOnly ? terms.map((t) => `${quote(t)}*`).join(" ") : terms.map(quote).join(" ");
+  return { table: wordsOnly ? "listings_fts" : "listings_fts_trigram", expr };
 }
 
 /** Tiers are nested (a title-word hit is also a title hit and a hit): keep each id's best tier. */

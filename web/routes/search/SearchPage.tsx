@@ -12,6 +12,7 @@ import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
+import { SaveSearchButton } from "./SaveSearchButton";
 import {
   clearFilters,
   filterChips,
@@ -186,9 +187,12 @@ export function SearchPage() {
         <h2 id="search-results-heading" className="sr-only">
           Søkeresultater
         </h2>
-        <p role="status" className="min-h-6 font-semibold text-stone-900">
-          {count && !stale ? resultCountText(count.total, count.capped) : results.isPending || stale ? "Søker..." : ""}
-        </p>
+        <div className="flex min-h-9 flex-wrap items-center justify-between gap-2">
+          <p role="status" className="min-h-6 font-semibold text-stone-900">
+            {count && !stale ? resultCountText(count.total, count.capped) : results.isPending || stale ? "Søker..." : ""}
+          </p>
+          <SaveSearchButton filters={filters} />
+        </div>
 
         {results.isPending ? (
           <>
