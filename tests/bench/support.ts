@@ -216,6 +216,8 @@ export class AppServer {
   readonly base: string;
   /** APP_ORIGIN as scripts/start.mjs sets it (the same-origin checks compare Origin with it). */
   readonly origin: string;
+  /** More environment for the start script and what it starts (the payment sandbox reads PAYMENT_SANDBOX_*). */
+  readonly env: Record<string, string> = {};
   private child: ChildProcess | null = null;
 
   /** `sandboxPort`: the offline payment sandbox `npm start` runs beside the app (its default is PORT + 30). */
@@ -263,6 +265,7 @@ export class AppServer {
         STATE_DIR: this.stateDir,
         SKIP_BUILD: hasBuild() ? "1" : "0",
         ...(this.sandboxPort ? { PAYMENT_SANDBOX_PORT: String(this.sandboxPort) } : {}),
+        ...this.env,
       },
     });
   }
