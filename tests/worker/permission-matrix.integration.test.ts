@@ -3,8 +3,8 @@
 // (domain/routes.ts PAGE_ROUTES) and both WebSocket upgrades, each × {visitor, other user,
 // owner/participant, moderator, admin, suspended user}, with the expected status. Real requests
 // through the Worker's fetch with a real session per role, and real ids per role. For every refusal
-// (4xx) the test also proves that nothing changed: no D1 write (triggers count every insert, update
-// and delete on every table) and no R2 object added, changed or removed.
+// (4xx) the test also proves that nothing changed: every D1 table's rows and every R2 object are the
+// same before and after (support/state.ts).
 //
 // A route the app registers without a row here fails "every registered route has a row".
 //
@@ -38,6 +38,7 @@ import { allowConsoleError } from "./support/console-guard";
 import { Client } from "./support/http";
 import { upgrade } from "./support/live";
 import { connectedSeller, payableListing } from "./support/payments";
+import { stateChanges, storedState } from "./support/state";
 
 const ROLES = ["visitor", "other", "owner", "moderator", "admin", "suspended"] as const;
 type Role = (typeof ROLES)[number];
@@ -530,61 +531,13 @@ const MIDDLEWARE = new Set([
 const ROWS = [...API_ROWS, ...PAGE_ROWS, ...QUEUEING_ROWS];
 
 // ------------------------------------------------------------------------------------------------
-// Nothing changed: every table's row count and content (one string per table, built in SQL) and the
-// objects of both R2 buckets, before and after a refusal. (Triggers counting writes would be cheaper,
-// but D1 counts their writes in `meta.changes`, which the app's conditional updates check.)
 
-/** Rate-limit windows count attempts, refused ones too (that is what limits probing): not state. */
-const NOT_STATE = new Set(["rate_limits"]);
-
-async function checksumStatements(): Promise<{ table: string; sql: string }[]> {
-  const { results } = await env.DB.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all<{ name: string; sql: string }>();
-  const virtual = results.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
-  const tables = results
-    .map((t) => t.name)
-    .filter((name) => !/^(sqlite_|_cf_|d1_)/.test(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)) && !NOT_STATE.has(name));
-  const out: { table: string; sql: string }[] = [];
-  for (const table of tables) {
-    const { results: columns } = await env.DB.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();
-    const row = columns.map((c) => `quote("${c.name}")`).join(" || ',' || ");
-    // Mail from an earlier case's success (chat alarms, trade notices, after the answer) may land at
-    // any time; every case has its own people, so only mail to them counts here.
-    const where = table === "dev_outbox" ? " WHERE to_address IN (SELECT email FROM users WHERE created_at >= ?1)" : "";
-    out.push({ table, sql: `SELECT COUNT(*) AS n, group_concat(${row}, '|') AS content FROM "${table}"${where}` });
-  }
-  return out;
-}
-
-async function r2Keys(bucket: R2Bucket): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ cursor });
-    keys.push(...listed.objects.map((o) => `${o.key}@${o.etag}`));
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
-  return keys.sort();
-}
-
-async function snapshot(caseStart: string) {
-  const results = await env.DB.batch(checksums.map((c) => (c.sql.includes("?1") ? env.DB.prepare(c.sql).bind(caseStart) : env.DB.prepare(c.sql))));
-  return {
-    tables: Object.fromEntries(results.map((r, i) => [checksums[i].table, r.results[0] as { n: number; content: string | null }])),
-    images: await r2Keys(env.IMAGES),
-    private: await r2Keys(env.PRIVATE),
-  };
-}
-
-// ------------------------------------------------------------------------------------------------
-
-let checksums: { table: string; sql: string }[] = [];
 /** scrypt costs ~260 ms a hash: one hash for every owner that needs a password, one user to sign in. */
 let passwordHash = "";
 let signInUser: TestUser;
 let ipCounter = 0;
 
 beforeAll(async () => {
-  checksums = await checksumStatements();
   await sitemapInTwoFiles();
   passwordHash = await hashPassword(PASSWORD);
   signInUser = await createUser({ password: PASSWORD });
@@ -621,7 +574,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   const client = actor ? await signedInClient(actor.id) : new Client();
   const req = await row.request(world);
   // Only a refusal must leave everything as it was; successes are not snapshotted (it is costly).
-  const before = row.expected[role] >= 400 ? await snapshot(caseStart) : null;
+  const before = row.expected[role] >= 400 ? await storedState(caseStart) : null;
   let status: number;
   if (req.ws) {
     const { res, socket } = await upgrade(client, req.path);
@@ -636,15 +589,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   }
   let changed: string | null = null;
   if (before) {
-    const after = await snapshot(caseStart);
-    const diffs: string[] = [];
-    for (const { table } of checksums) {
-      const [b, a] = [before.tables[table], after.tables[table]];
-      if (a.n !== b.n) diffs.push(`D1 ${table}: ${b.n} → ${a.n} rows`);
-      else if (a.content !== b.content) diffs.push(`D1 ${table}: a row changed`);
-    }
-    if (after.images.join() !== before.images.join()) diffs.push("R2 IMAGES");
-    if (after.private.join() !== before.private.join()) diffs.push("R2 PRIVATE");
+    const diffs = stateChanges(before, await storedState(caseStart));
     if (diffs.length) changed = diffs.join(", ");
   }
   await settle(caseStart);
