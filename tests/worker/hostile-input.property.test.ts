@@ -337,3 +337,46 @@ describe("analytics payloads", () => {
     expect(stateChanges(before, await storedState())).toEqual([]);
   });
 });
+
+// ------------------------------------------------------------------------------------------------
+
+describe("webhook forgery", () => {
+  // The fixed cases (another secret, a tampered body, a stale timestamp, replays) are in
+  // payments-stripe-webhooks and payments-vipps-webhooks; here any header and body at all.
+  const header = fc.oneof(text, fc.tuple(fc.integer(), text, text).map(([t, v1, v0]) => `t=${t},v1=${v1},v0=${v0}`));
+
+  it("any Stripe-Signature and body: a Norwegian 4xx, nothing stored", async () => {
+    const before = await storedState();
+    await fc.assert(
+      fc.asyncProperty(fc.option(header), fc.oneof(text, fc.constant(JSON.stringify({ id: "evt_1", type: "checkout.session.completed", data: { object: { id: "cs_1" } } }))), async (signature, body) => {
+        const headers: Record<string, string> = { "Content-Type": "application/json" };
+        if (signature !== null) headers["Stripe-Signature"] = signature;
+        const res = await new Client().request("/api/payments/webhooks/stripe", { method: "POST", body, headers });
+        expect(await judge(res)).toBeGreaterThanOrEqual(400);
+      }),
+      RUNS,
+    );
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+
+  it("any Vipps authentication headers and body: a Norwegian 4xx, nothing stored", async () => {
+    const before = await storedState();
+    const names = fc.constantFrom("Authorization", "x-ms-date", "x-ms-content-sha256", "Merchant-Serial-Number", "x-ms-signature");
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(names, text, { maxKeys: 5 }), text, async (extra, body) => {
+        const headers = new Headers({ "Content-Type": "application/json" });
+        for (const [k, v] of Object.entries(extra)) {
+          try {
+            headers.set(k, v);
+          } catch {
+            // a value no HTTP client can send
+          }
+        }
+        const res = await new Client().request("/api/payments/webhooks/vipps", { method: "POST", body, headers });
+        expect(await judge(res)).toBeGreaterThanOrEqual(400);
+      }),
+      RUNS,
+    );
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
