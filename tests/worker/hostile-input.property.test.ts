@@ -349,8 +349,14 @@ describe("webhook forgery", () => {
     const before = await storedState();
     await fc.assert(
       fc.asyncProperty(fc.option(header), fc.oneof(text, fc.constant(JSON.stringify({ id: "evt_1", type: "checkout.session.completed", data: { object: { id: "cs_1" } } }))), async (signature, body) => {
-        const headers: Record<string, string> = { "Content-Type": "application/json" };
-        if (signature !== null) headers["Stripe-Signature"] = signature;
+        const headers = new Headers({ "Content-Type": "application/json" });
+        if (signature !== null) {
+          try {
+            headers.set("Stripe-Signature", signature);
+          } catch {
+            // a value no HTTP client can send: the header stays away, which is a case of its own
+          }
+        }
         const res = await new Client().request("/api/payments/webhooks/stripe", { method: "POST", body, headers });
         expect(await judge(res)).toBeGreaterThanOrEqual(400);
       }),

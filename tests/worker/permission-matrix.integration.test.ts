@@ -35,7 +35,7 @@ import {
   type TestUser,
 } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
-import { Client } from "./support/http";
+import { Client, errorOf, isNorwegianMessage } from "./support/http";
 import { upgrade } from "./support/live";
 import { connectedSeller, payableListing } from "./support/payments";
 import { stateChanges, storedState } from "./support/state";
@@ -549,7 +549,7 @@ async function sitemapInTwoFiles() {
   await generateSitemap(env, "http://localhost", Math.ceil(urls / 2));
 }
 
-async function runCase(row: Row, role: Role): Promise<{ status: number; changed: string | null }> {
+async function runCase(row: Row, role: Role): Promise<{ status: number; changed: string | null; unreadable: string | null }> {
   const caseStart = new Date().toISOString();
   const owner = await createUser();
   if (row.ownerPassword) await env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(owner.id, passwordHash).run();
@@ -576,6 +576,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   // Only a refusal must leave everything as it was; successes are not snapshotted (it is costly).
   const before = row.expected[role] >= 400 ? await storedState(caseStart) : null;
   let status: number;
+  let unreadable: string | null = null;
   if (req.ws) {
     const { res, socket } = await upgrade(client, req.path);
     status = res.status;
@@ -585,7 +586,12 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
     const headers = new Headers(req.headers);
     const res = await client.request(req.path, { method: req.method ?? "GET", json: req.json, body: req.body, headers });
     status = res.status;
-    await res.arrayBuffer();
+    if (status >= 400 && res.headers.get("Content-Type")?.includes("application/json")) {
+      const { message } = await errorOf(res);
+      if (!isNorwegianMessage(message)) unreadable = `${status} ${JSON.stringify(message)}`;
+    } else {
+      await res.arrayBuffer();
+    }
   }
   let changed: string | null = null;
   if (before) {
@@ -593,7 +599,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
     if (diffs.length) changed = diffs.join(", ");
   }
   await settle(caseStart);
-  return { status, changed };
+  return { status, changed, unreadable };
 }
 
 /**
@@ -625,14 +631,17 @@ describe("permission matrix", () => {
     if (row.allowErrors) allowConsoleError(...row.allowErrors);
     const got = {} as Record<Role, number>;
     const changes: string[] = [];
+    const messages: string[] = [];
     for (const role of roleOrder(row.expected)) {
-      const { status, changed } = await runCase(row, role);
+      const { status, changed, unreadable } = await runCase(row, role);
       got[role] = status;
       if (changed) changes.push(`${role} (${status}): ${changed}`);
+      if (unreadable) messages.push(`${role}: ${unreadable}`);
     }
     const line = (e: Expected) => ROLES.map((role) => `${role} ${e[role]}`).join(", ");
     expect(line(got), "status per role").toBe(line(row.expected));
     expect(changes, "a refusal changed stored state").toEqual([]);
+    expect(messages, "every refusal of the API says why in Norwegian").toEqual([]);
     expect(Object.values(got)).not.toContain(BUSY);
   });
 });
