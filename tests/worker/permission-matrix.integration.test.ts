@@ -157,6 +157,15 @@ class World {
     });
   }
 
+  /** The owner's purchase as a review deal: the transaction id of the completed payment. */
+  sale() {
+    return this.once("sale", async () => {
+      const { paymentId } = await this.purchase();
+      const row = await env.DB.prepare("SELECT id FROM transactions WHERE payment_id = ?1").bind(paymentId).first<{ id: string }>();
+      return row!.id;
+    });
+  }
+
   savedSearch() {
     return this.once("savedSearch", () => createSavedSearch(this.owner.id, "q=duplo", { name: "Duplo" }));
   }
@@ -424,6 +433,18 @@ const API_ROWS: Row[] = [
     },
     expected: all(200),
   },
+  // Reviews (decision 070): the two parties of a deal only; everyone else 404. A suspended party may
+  // read its deal's state but not write (403).
+  {
+    route: "POST /api/reviews",
+    request: async (w) => ({ path: "/api/reviews", method: "POST", json: { deal_kind: "sale", deal_id: await w.sale(), rating: 5, text: "Hyggelig handel." } }),
+    expected: ownerOnly(201, 403),
+  },
+  { route: "GET /api/reviews/deals/:kind/:id", request: async (w) => ({ path: `/api/reviews/deals/sale/${await w.sale()}` }), expected: ownerOnly(200) },
+  { route: "GET /api/reviews/conversations/:id", request: async (w) => ({ path: `/api/reviews/conversations/${(await w.conversation()).id}` }), expected: ownerOnly(200) },
+  // The public profile: open to everyone, a suspended user's too (decision 071).
+  { route: "GET /api/users/:id", request: (w) => ({ path: `/api/users/${w.owner.id}` }), expected: all(200) },
+  { route: "GET /bruker/:id", request: (w) => ({ path: `/bruker/${w.owner.id}` }), expected: all(200) },
   // No INDEXNOW_KEY in the tests: the key file does not exist.
   { route: "GET /:file{[A-Za-z0-9-]{8,128}\\.txt}", request: () => ({ path: "/abcdef123456.txt" }), expected: all(404) },
   { route: "ALL /api/*", variant: "an unknown API path", request: () => ({ path: "/api/finnes-ikke" }), expected: all(404) },
@@ -488,6 +509,8 @@ async function pagePath(id: PageRouteId, w: World): Promise<string> {
     listingId: async () => (await w.listing()).id,
     conversationId: async () => (await w.conversation()).id,
   };
+  // The public profile's id is a user's: the owner's.
+  if (id === "publicProfile") return PAGE_ROUTES[id].path.replace(":id", w.owner.id);
   let path: string = PAGE_ROUTES[id].path;
   for (const [, name] of path.matchAll(/:([A-Za-z]+)/g)) path = path.replace(`:${name}`, await params[name]());
   return path;
@@ -522,6 +545,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/moderation/*", // requireRole("moderator", "admin"), no-store
   "ALL /api/payments/*", // requireUser, no-store
   "ALL /api/payments/webhooks/*", // the webhooks' body limit
+  "ALL /api/reviews/*", // requireUser, no-store
   "ALL /api/test-notifications/*", // local mode only
   "ALL /api/trade-offers/*", // requireUser
   "ALL /dev/*", // local mode only
