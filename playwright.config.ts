@@ -4,6 +4,12 @@ import { defineConfig } from "@playwright/test";
 
 const CI = !!process.env.CI;
 
+// Debian's Chromium: nothing may download a browser on these machines (PLATFORM.md).
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
 export default defineConfig({
   testDir: "tests/e2e",
   // Two cores on the build machines: one browser for the tests, one core for the Worker.
@@ -32,16 +38,8 @@ export default defineConfig({
     reducedMotion: "reduce",
   },
   projects: [
-    {
-      name: "chromium",
-      use: {
-        browserName: "chromium",
-        // Debian's Chromium: nothing may download a browser on these machines (PLATFORM.md).
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        },
-      },
-    },
+    { name: "chromium", use: { browserName: "chromium", launchOptions } },
+    // The same browser in UTC: the spec of dates and times again (they show Europe/Oslo either way).
+    { name: "chromium-utc", testMatch: /time-zones\.spec\.ts$/, use: { browserName: "chromium", launchOptions, timezoneId: "UTC" } },
   ],
 });

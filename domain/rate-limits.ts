@@ -59,6 +59,8 @@ export const RATE_RULES = {
   // again while in the queue counts too), and the queue moves (leave, reserve, release, give) per user.
   giveawayJoin: { scope: "giveaway:join", limit: 30, windowSeconds: HOUR },
   giveawayAction: { scope: "giveaway:action", limit: 120, windowSeconds: HOUR },
+  // Reviews (decision 070): one per deal and party anyway; this only stops a script walking ids.
+  reviewWrite: { scope: "review:write", limit: 30, windowSeconds: HOUR },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

@@ -33,6 +33,8 @@ import { reportRoutes } from "./routes/reports";
 import { moderationRoutes } from "./routes/moderation";
 import { tradeOfferRoutes } from "./routes/trade-offers";
 import { giveawayRoutes } from "./routes/giveaways";
+import { reviewRoutes } from "./routes/reviews";
+import { userRoutes } from "./routes/users";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -73,7 +75,9 @@ const api = new Hono<AppEnv>()
   .route("/trade-offers", tradeOfferRoutes)
   .route("/giveaways", giveawayRoutes)
   .route("/reports", reportRoutes)
-  .route("/moderation", moderationRoutes);
+  .route("/moderation", moderationRoutes)
+  .route("/reviews", reviewRoutes)
+  .route("/users", userRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

@@ -7,6 +7,9 @@
 //   PAYMENT_SANDBOX_PUBLIC_URL=http://localhost:8817 base of the hosted pages the browser opens
 //   PAYMENT_SANDBOX_RETRY_BASE_MS=1000     first webhook retry delay (doubles per attempt, 8 attempts)
 //   PAYMENT_SANDBOX_STATE=path.json        keep accounts and payments across restarts (npm start sets it)
+//   PAYMENT_SANDBOX_HOLD_WEBHOOKS=1        sign webhooks but keep them (GET /__sandbox/deliveries) instead
+//                                          of sending them: for a client that delivers them itself
+//                                          (the crash durability benchmark)
 //   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_* override the local-only keys in dev-keys.mjs
 import { SANDBOX_KEYS } from "./dev-keys.mjs";
 import { startPaymentSandbox } from "./server";
@@ -14,6 +17,7 @@ import { startPaymentSandbox } from "./server";
 const env = (name: keyof typeof SANDBOX_KEYS) => process.env[name] || SANDBOX_KEYS[name];
 const port = Number(process.env.PAYMENT_SANDBOX_PORT || 8817);
 const appUrl = (process.env.PAYMENT_SANDBOX_APP_URL || "http://127.0.0.1:8787").replace(/\/$/, "");
+const deliver = process.env.PAYMENT_SANDBOX_HOLD_WEBHOOKS !== "1";
 
 const sandbox = await startPaymentSandbox({
   port,
@@ -21,19 +25,19 @@ const sandbox = await startPaymentSandbox({
   stateFile: process.env.PAYMENT_SANDBOX_STATE || undefined,
   stripe: {
     secretKey: env("STRIPE_SECRET_KEY"),
-    webhook: { url: `${appUrl}/api/payments/webhooks/stripe`, secret: env("STRIPE_WEBHOOK_SECRET") },
+    webhook: { url: `${appUrl}/api/payments/webhooks/stripe`, secret: env("STRIPE_WEBHOOK_SECRET"), deliver },
   },
   vipps: {
     clientId: env("VIPPS_CLIENT_ID"),
     clientSecret: env("VIPPS_CLIENT_SECRET"),
     subscriptionKey: env("VIPPS_SUBSCRIPTION_KEY"),
     msn: env("VIPPS_MERCHANT_SERIAL_NUMBER"),
-    webhook: { url: `${appUrl}/api/payments/webhooks/vipps`, secret: env("VIPPS_WEBHOOK_SECRET") },
+    webhook: { url: `${appUrl}/api/payments/webhooks/vipps`, secret: env("VIPPS_WEBHOOK_SECRET"), deliver },
   },
   retry: process.env.PAYMENT_SANDBOX_RETRY_BASE_MS ? { baseMs: Number(process.env.PAYMENT_SANDBOX_RETRY_BASE_MS) } : undefined,
 });
 
-console.log(`[payment-sandbox] Stripe and Vipps sandbox on ${sandbox.url} (webhooks to ${appUrl})`);
+console.log(`[payment-sandbox] Stripe and Vipps sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`);
 
 const stop = () => {
   void sandbox.close().then(() => process.exit(0));

@@ -9,19 +9,14 @@
 // report, one search. Views are reported twice (start, then leaving with the duration), as the
 // browser does, so the rollups must count each view once.
 //
-// Run: npm run bench:analytics   (BENCH_EVENTS, BENCH_CLIENTS, BENCH_PORT, SKIP_BUILD=1 to reuse dist/)
+// Run: npm run bench:analytics   (BENCH_EVENTS, BENCH_CLIENTS, BENCH_PORT, BENCH_SANDBOX_PORT)
 // Prints a table and writes tests/bench/results/analytics.md.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ANALYTICS_MAX_EVENTS_PER_REQUEST } from "../../domain/analytics";
+import { AppServer, ROOT, ensureBuild, freshState, sleep } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const STATE = path.join(ROOT, ".bench/analytics-state");
-const LOG = path.join(ROOT, ".bench/analytics-server.log");
-const PORT = Number(process.env.BENCH_PORT ?? 8846);
-const BASE = `http://127.0.0.1:${PORT}`;
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 50_000);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 40);
 const SESSIONS_PER_CLIENT = 10;
@@ -43,59 +38,9 @@ interface Summary {
 
 // ---------------------------------------------------------------- the server, as `npm start` runs it
 
-let server: ChildProcess | null = null;
-
-function startServer(): ChildProcess {
-  rmSync(STATE, { recursive: true, force: true });
-  mkdirSync(path.dirname(LOG), { recursive: true });
-  const out = [] as Buffer[];
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: ROOT,
-    detached: true, // its own process group: wrangler and workerd are stopped together
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(PORT), STATE_DIR: STATE, NO_COLOR: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-  });
-  child.stdout!.on("data", (d: Buffer) => out.push(d));
-  child.stderr!.on("data", (d: Buffer) => out.push(d));
-  child.on("exit", () => writeFileSync(LOG, Buffer.concat(out)));
-  process.on("exit", () => writeFileSync(LOG, Buffer.concat(out)));
-  return child;
-}
-
-async function stopServer(): Promise<void> {
-  if (!server?.pid || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server!.once("exit", resolve));
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-server!.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }, 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function waitUntilReady(): Promise<void> {
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (server?.exitCode !== null) throw new Error(`the app exited early; see ${path.relative(ROOT, LOG)}`);
-    try {
-      const res = await fetch(`${BASE}/api/home`, { signal: AbortSignal.timeout(5_000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not yet
-    }
-    await sleep(500);
-  }
-  throw new Error("the app did not become ready");
-}
+const server = AppServer.forBench("analytics", 8846);
+const STATE = server.stateDir;
+const BASE = server.base;
 
 // ---------------------------------------------------------------- the plan: what each client sends
 
@@ -244,14 +189,13 @@ function distribution(values: number[]) {
   return { n: s.length, min: s[0] ?? 0, p50: percentile(s, 50) ?? 0, max: s[s.length - 1] ?? 0, mean };
 }
 
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 async function main() {
   console.log(`Analytics benchmark: ${TOTAL.toLocaleString("en")} records from ${CLIENTS} concurrent clients, app on ${BASE} (state ${path.relative(ROOT, STATE)})`);
-  server = startServer();
-  await waitUntilReady();
+  ensureBuild();
+  freshState(STATE, { demoData: true });
+  server.start();
+  await server.waitUntilReady();
   console.log("app ready");
 
   const search = (await (await fetch(`${BASE}/api/search?limit=50`)).json()) as { rows: { id: string }[] };
@@ -308,7 +252,7 @@ async function main() {
   console.log(`batch sizes (messages): ${full.objects.map((o) => o.messages).join(" ")}`);
 
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-  const md = `# Analytics benchmark\n\nLatest run of \`npm run bench:analytics\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${cpu}, shared with other work).\nThe app runs as \`npm start\` runs it (wrangler dev, local Queue, R2 and D1) on port ${PORT} with its own state directory; ${CLIENTS} clients push concurrently, each with its own address.\n\n${table}\n\nBatch sizes (messages per consumer batch, in R2 key order): ${full.objects.map((o) => o.messages).join(", ")}\n`;
+  const md = `# Analytics benchmark\n\nLatest run of \`npm run bench:analytics\` (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, ${cpu}, shared with other work).\nThe app runs as \`npm start\` runs it (wrangler dev, local Queue, R2 and D1) on port ${server.port} with its own state directory; ${CLIENTS} clients push concurrently, each with its own address.\n\n${table}\n\nBatch sizes (messages per consumer batch, in R2 key order): ${full.objects.map((o) => o.messages).join(", ")}\n`;
   mkdirSync(path.join(ROOT, "tests/bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "tests/bench/results/analytics.md"), md);
   if (!ok) process.exitCode = 1;
@@ -318,14 +262,10 @@ try {
   await main();
 } catch (error) {
   console.error(error);
-  try {
-    console.error(readFileSync(LOG, "utf8").split("\n").slice(-30).join("\n"));
-  } catch {
-    // no log
-  }
+  console.error(server.logTail());
   process.exitCode = 1;
 } finally {
-  await stopServer();
+  await server.stop();
   // Keep the state for a look afterwards only when asked; it is large.
-  if (!process.env.BENCH_KEEP_STATE && readdirSync(path.dirname(STATE)).includes(path.basename(STATE))) rmSync(STATE, { recursive: true, force: true });
+  if (!process.env.BENCH_KEEP_STATE) rmSync(STATE, { recursive: true, force: true });
 }

@@ -13,26 +13,20 @@
 // Bench users, listings, conversations and sessions are written into a fresh local D1 (its own
 // state directory, .bench/chat-state) before the server starts; the access cookies are minted with
 // the app's own JWT code and the local secret, the way a sign-in would mint them.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import type { ChatMessage, MessagePage } from "../../domain/messaging";
-import { signAccessToken } from "../../worker/lib/jwt";
+import { AppServer, BenchDb, ROOT, ensureBuild, freshState, mintAccessTokens, percentile as pct, simpleListing, sleep } from "./support";
 import { ChatClient, type Sent } from "./chat-client";
-import { d1File } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const STATE = path.join(ROOT, ".bench/chat-state");
-const PORT = Number(process.env.BENCH_PORT ?? 8834);
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 200);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
-const BASE = `http://127.0.0.1:${PORT}`;
-const ORIGIN = `http://localhost:${PORT}`; // APP_ORIGIN as scripts/start.mjs sets it
-const LOG = path.join(ROOT, ".bench/chat-server.log");
-const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" };
+const server = AppServer.forBench("chat", 8834);
+const STATE = server.stateDir;
+const BASE = server.base;
+const ORIGIN = server.origin;
 
 interface Pair {
   conversationId: string;
@@ -42,158 +36,25 @@ interface Pair {
 
 // ---- setup ------------------------------------------------------------------------------------
 
-function run(cmd: string, args: string[]) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, env, encoding: "utf8" });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
-}
-
 /** Two sets of conversations (one per phase), each with its own buyer and seller, and a session per user. */
 function populate(sets: number): { pairs: Pair[][]; families: Map<string, string> } {
-  rmSync(STATE, { recursive: true, force: true });
-  mkdirSync(STATE, { recursive: true });
-  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE, "-c", "wrangler.toml"]);
-  const db = new DatabaseSync(d1File(STATE));
-  const now = new Date().toISOString();
-  const expires = new Date(Date.now() + 86_400_000).toISOString();
-  const families = new Map<string, string>();
+  freshState(STATE, { demoData: false });
+  const db = new BenchDb(STATE);
   const pairs: Pair[][] = [];
-  db.exec("BEGIN");
-  const user = db.prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at) VALUES (?, ?, '!', ?)");
-  const profile = db.prepare("INSERT INTO profiles (user_id, display_name) VALUES (?, ?)");
-  const session = db.prepare("INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at) VALUES (?, ?, ?, ?, ?)");
-  const listing = db.prepare(
-    `INSERT INTO listings (id, user_id, title, category, age_range, condition_rating, price, postal_code, images, seo_slug, created_at, updated_at)
-     VALUES (?, ?, ?, 'lego', '3-5 år', 4, 100, '0150', '[]', ?, ?, ?)`,
-  );
-  const conversation = db.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq) VALUES (?, ?, ?, ?, 0)");
-  let n = 0;
-  const newUser = () => {
-    const id = randomUUID();
-    n++;
-    user.run(id, `bench-chat-${n}@lekebytte.test`, now);
-    profile.run(id, `Bruker ${n}`);
-    const family = randomUUID();
-    session.run(randomUUID(), id, family, randomBytes(32).toString("hex"), expires);
-    families.set(id, family);
-    return id;
-  };
   for (let s = 0; s < sets; s++) {
     const set: Pair[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
-      const sellerId = newUser();
-      const buyerId = newUser();
-      const listingId = randomUUID();
-      listing.run(listingId, sellerId, `Benkeleke ${s}-${i}`, `benkeleke-${s}-${i}-${listingId.slice(0, 6)}`, now, now);
-      const conversationId = randomUUID();
-      conversation.run(conversationId, listingId, buyerId, sellerId);
-      set.push({ conversationId, buyerId, sellerId });
+      const sellerId = db.user("bench-chat").id;
+      const buyerId = db.user("bench-chat").id;
+      const listing = simpleListing(sellerId, `Benkeleke ${s}-${i}`);
+      db.listing(listing);
+      set.push({ conversationId: db.conversation(listing.id, buyerId, sellerId), buyerId, sellerId });
     }
     pairs.push(set);
   }
-  db.exec("COMMIT");
   db.close();
-  // The demo data is not needed here: tell the start script it is done.
-  writeFileSync(path.join(STATE, "lekebytte-seed.json"), JSON.stringify({ skipped: true, bench: true }));
-  return { pairs, families };
+  return { pairs, families: db.families };
 }
-
-function jwtSecret(): string {
-  const devVars = path.join(ROOT, ".dev.vars");
-  if (!existsSync(devVars)) copyFileSync(path.join(ROOT, ".dev.vars.example"), devVars); // as npm start does
-  const match = /^JWT_SECRET\s*=\s*"?([^"\n]*)"?/m.exec(readFileSync(devVars, "utf8"));
-  return match?.[1] ?? "";
-}
-
-// ---- the server, started as `npm start` starts it ---------------------------------------------
-
-let server: ChildProcess | null = null;
-
-function startServer(): ChildProcess {
-  const log = openSync(LOG, "a");
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: ROOT,
-    detached: true, // its own process group; wrangler runs in a group of its own below it
-    stdio: ["ignore", log, log],
-    env: { ...env, PORT: String(PORT), STATE_DIR: STATE, SKIP_BUILD: existsSync(path.join(ROOT, "dist/client/index.html")) ? "1" : "0" },
-  });
-  server = child;
-  return child;
-}
-
-/** Process groups started below `pid` (start.mjs runs wrangler, and so workerd, in its own group). */
-function childGroups(pid: number): number[] {
-  const groups = new Set<number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const ppid = Number(fields[1]);
-      const pgid = Number(fields[2]);
-      if (ppid === pid && pgid === Number(entry)) groups.add(pgid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return [...groups];
-}
-
-function signalServer(signal: NodeJS.Signals): void {
-  const child = server;
-  if (!child?.pid) return;
-  // Only what this benchmark started: wrangler's group (with workerd), then the start script's.
-  for (const group of childGroups(child.pid)) {
-    try {
-      process.kill(-group, signal);
-    } catch {
-      /* already gone */
-    }
-  }
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    /* already gone */
-  }
-}
-
-/** CPU seconds used so far by every process in the server's process groups (start script, wrangler, workerd). */
-function serverCpuSeconds(byName?: Map<string, number>): number {
-  const child = server;
-  if (!child?.pid) return 0;
-  const groups = new Set([child.pid, ...childGroups(child.pid)]);
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (!groups.has(Number(f[2]))) continue;
-      const cpu = (Number(f[11]) + Number(f[12])) / tick;
-      total += cpu;
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      byName?.set(name, (byName.get(name) ?? 0) + cpu);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
-
-async function waitForServer(ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${BASE}/api/config`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(250);
-  }
-  throw new Error(`${BASE} did not answer within ${ms / 1000} s`);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- one phase ----------------------------------------------------------------------------------
 
@@ -270,7 +131,7 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
 
   const total = RATE * SECONDS;
   const cpuByNameBefore = new Map<string, number>();
-  const cpuBefore = serverCpuSeconds(cpuByNameBefore);
+  const cpuBefore = server.cpuSeconds(cpuByNameBefore);
   const started = performance.now();
   let sent = 0;
   let killedAt: number | null = null;
@@ -290,10 +151,9 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     if (kill && killedAt === null && elapsed >= (SECONDS * 1000) / 2) {
       killedAt = performance.now();
       console.log(`[${name}] SIGKILL to the server's process groups at ${(elapsed / 1000).toFixed(1)} s; restarting it`);
-      signalServer("SIGKILL");
-      await sleep(200);
-      startServer();
-      restart = waitForServer(180_000).then(() => {
+      await server.kill();
+      server.start();
+      restart = server.waitUntilReady(180_000).then(() => {
         backAt = performance.now();
         console.log(`[${name}] server answers again after ${((backAt - killedAt!) / 1000).toFixed(1)} s`);
       });
@@ -323,7 +183,7 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
   }
 
   const cpuByName = new Map<string, number>();
-  const cpuDuringLoad = kill ? NaN : serverCpuSeconds(cpuByName) - cpuBefore;
+  const cpuDuringLoad = kill ? NaN : server.cpuSeconds(cpuByName) - cpuBefore;
   if (!kill) {
     const parts = [...cpuByName].map(([n, v]) => `${n} ${(v - (cpuByNameBefore.get(n) ?? 0)).toFixed(1)} s`).join(", ");
     console.log(`[${name}] server CPU while loaded: ${cpuDuringLoad.toFixed(1)} s (${parts})`);
@@ -404,12 +264,6 @@ async function fetchHistory(conversationId: string, token: string): Promise<Chat
 
 // ---- report -------------------------------------------------------------------------------------
 
-function pct(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-
 function report(results: PhaseResult[]): string {
   const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(1));
   const lines = [
@@ -424,25 +278,18 @@ function report(results: PhaseResult[]): string {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, "dist/client/index.html"))) run("vite", ["build"]);
-  mkdirSync(path.dirname(LOG), { recursive: true });
+  ensureBuild();
   console.log(`Seeding ${2 * CONVERSATIONS} conversations and ${4 * CONVERSATIONS} users into ${path.relative(ROOT, STATE)} …`);
   const { pairs, families } = populate(2);
-  const secret = jwtSecret();
-  const mint = async () => {
-    const tokens = new Map<string, string>();
-    for (const [userId, family] of families) tokens.set(userId, (await signAccessToken({ JWT_SECRET: secret, APP_ENV: "local" } as never, userId, family)).token);
-    return tokens;
-  };
+  const mint = () => mintAccessTokens(families);
 
-  process.on("exit", () => signalServer("SIGTERM"));
   process.on("SIGINT", () => process.exit(130));
-  startServer();
-  await waitForServer(180_000);
+  server.start();
+  await server.waitUntilReady(180_000);
   const results: PhaseResult[] = [];
   results.push(await runPhase("steady", pairs[0], await mint(), false));
   results.push(await runPhase("SIGKILL + restart", pairs[1], await mint(), true));
-  signalServer("SIGTERM");
+  await server.stop();
 
   const table = report(results);
   const kill = results[1];
@@ -477,6 +324,6 @@ const ms1 = (v: number) => v.toFixed(1);
 
 main().catch((err) => {
   console.error(err);
-  signalServer("SIGTERM");
+  server.signal("SIGTERM");
   process.exit(1);
 });

@@ -8,9 +8,9 @@
 // `buildSearchPlan`, the statements /api/search runs) on the same SQLite file, one per saved search.
 //
 // Run: npm run bench:saved-searches   (BENCH_SAVED_SEARCHES, BENCH_NEW_LISTINGS, BENCH_BASE_LISTINGS,
-// BENCH_SINGLE, BENCH_PORT; SKIP_BUILD=1 reuses dist/). Writes tests/bench/results/saved-searches.md.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
+// BENCH_SINGLE, BENCH_PORT, BENCH_SANDBOX_PORT). Writes tests/bench/results/saved-searches.md. The server is
+// `npm start`'s (scripts/start.mjs, via tests/bench/support.ts) on .bench/saved-searches-state.
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { SavedSearchAlert } from "../../domain/saved-searches";
@@ -19,28 +19,18 @@ import { AGE_RANGES, CATEGORY_KEYS, type CategoryKey } from "../../domain/taxono
 import { searchParamsSchema } from "../../domain/schemas/search";
 import { indexKeys, matchSpec } from "../../worker/services/saved-search-index";
 import { buildSearchPlan } from "../../worker/services/search";
-import { binPath, toolEnv, WRANGLER_CONFIG } from "../../scripts/local-env.mjs";
-import { generateListings } from "./listing-generator";
+import { generateListings, type BenchListing } from "./listing-generator";
 import { rng } from "../../scripts/seed/raster";
-import { benchWriter, d1File, stopOnExit, waitFor } from "./support";
+import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const STATE = path.join(ROOT, ".bench/saved-search-state");
-const PORT = Number(process.env.BENCH_PORT ?? 8842);
-const BASE_URL = `http://127.0.0.1:${PORT}`;
+const server = AppServer.forBench("saved-searches", 8842);
+const STATE = server.stateDir;
+const BASE_URL = server.base;
 const SEARCHES = Number(process.env.BENCH_SAVED_SEARCHES ?? 10_000);
 const NEW = Number(process.env.BENCH_NEW_LISTINGS ?? 1_000);
 const BASE = Number(process.env.BENCH_BASE_LISTINGS ?? 20_000);
 const SINGLE = Number(process.env.BENCH_SINGLE ?? 100);
 const USERS = Math.max(200, Math.ceil(SEARCHES / 10));
-// The project's tool environment (its own Node first, no update check, no metrics, no request.cf
-// download): with the plain environment wrangler dev sometimes never answered its first request.
-const env = toolEnv({ CI: "true", NO_D1_WARNING: "true" });
-
-function run(cmd: string, args: string[]) {
-  const res = spawnSync(binPath(cmd), args, { cwd: ROOT, env, encoding: "utf8" });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
-}
 
 const userId = (i: number) => `00000000-0000-4000-b000-${String(i + 1).padStart(12, "0")}`;
 
@@ -86,14 +76,13 @@ interface SavedRow {
 }
 
 function populate(): { newIds: string[]; saved: SavedRow[]; sinceRid: number } {
-  rmSync(STATE, { recursive: true, force: true });
-  mkdirSync(STATE, { recursive: true });
-  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE]);
-  const db = new DatabaseSync(d1File(STATE));
+  freshState(STATE, { demoData: false });
+  const bench = new BenchDb(STATE, { bulk: true });
+  const { db } = bench;
   const started = performance.now();
-  db.exec("BEGIN");
   const users = Array.from({ length: USERS }, (_, i) => userId(i));
-  const put = benchWriter(db, users);
+  for (const id of users) bench.user("bench", { id, session: false });
+  const put = (l: BenchListing) => bench.listing(l);
   // Older listings in creation order, as production inserts them (the search rowid follows it).
   for (const l of [...generateListings(BASE, users, 7)].sort((a, b) => a.created_at.localeCompare(b.created_at))) put(l);
   const sinceRid = (db.prepare("SELECT MAX(rid) AS rid FROM listing_search_map").get() as { rid: number }).rid;
@@ -124,9 +113,7 @@ function populate(): { newIds: string[]; saved: SavedRow[]; sinceRid: number } {
     return { ...l, created_at: at, updated_at: at };
   });
   for (const l of fresh) put(l);
-  db.exec("COMMIT");
-  db.exec("ANALYZE");
-  db.close();
+  bench.close();
   console.log(
     `Inserted ${USERS} users, ${BASE.toLocaleString("en")} older listings, ${saved.length.toLocaleString("en")} saved searches and ${NEW.toLocaleString("en")} new listings in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -156,11 +143,6 @@ async function match(listingIds: string[]): Promise<MatchAnswer & { http: number
   const http = performance.now() - t0;
   if (!res.ok) throw new Error(`match answered ${res.status}: ${JSON.stringify(body)}`);
   return { ...body, http };
-}
-
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
 /** The reference: each saved search's own /search statements on the SQLite file, one search at a time. */
@@ -197,23 +179,12 @@ function compare(name: string, found: Set<string>, expected: Set<string>): strin
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, "dist/client/index.html")) && process.env.SKIP_BUILD !== "1") run("vite", ["build"]);
+  ensureBuild();
   const { newIds, saved } = populate();
 
-  const log = openSync(path.join(ROOT, ".bench/saved-search-wrangler.log"), "w");
-  const server = spawn(
-    binPath("wrangler"),
-    ["dev", "-c", WRANGLER_CONFIG, "--local", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", STATE, "--show-interactive-dev-session=false", "--var", "APP_ENV:local"],
-    {
-      cwd: ROOT,
-      env,
-      detached: true, // its own process group: wrangler and workerd stop together
-      stdio: ["ignore", log, log],
-    },
-  );
-  const stop = stopOnExit(server);
+  server.start();
   try {
-    await waitFor(`${BASE_URL}/api/home`, 120_000);
+    await server.waitUntilReady();
     await match(newIds.slice(0, 10)); // warm-up (isolate, statement caches)
 
     const batch = await match(newIds);
@@ -294,7 +265,7 @@ async function main() {
     writeFileSync(path.join(ROOT, "tests/bench/results/saved-searches.md"), text);
     if (rows.some((r) => r.check !== "identical")) process.exitCode = 1;
   } finally {
-    stop();
+    await server.stop();
   }
 }
 

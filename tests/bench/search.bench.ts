@@ -8,14 +8,16 @@
 // Run: npm run bench:search                                        (10,000 and 100,000 listings)
 //      npm run bench:search -- --sizes 10000,100000,1000000        (adds 1,000,000: ~10 min to build)
 //      options: --runs N (25), --fresh (rebuild the data even if a cached copy matches)
-//      env: BENCH_PORT (8797), BENCH_SIZES and BENCH_RUNS as defaults for the options
+//      env: BENCH_PORT (8797), BENCH_SANDBOX_PORT (PORT + 30), BENCH_SIZES and BENCH_RUNS as defaults
+//      for the options
+// The server is `npm start`'s (scripts/start.mjs, via tests/bench/support.ts) on the size's state.
 // Each size's data is built once into .bench/search-<size>/ and reused while the migrations and the
 // generator are unchanged. Each size's figures go to tests/bench/results/search-<size>.json, and
 // tests/bench/results/search.md is rebuilt from every size measured so far (each row says when it was
 // run and what the machine's load was).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -23,12 +25,11 @@ import { DatabaseSync } from "node:sqlite";
 import { searchParamsSchema, type SearchParams } from "../../domain/schemas/search";
 import { buildSearchPlan } from "../../worker/services/search";
 import { generateListings } from "./listing-generator";
-import { benchWriter, d1File, waitFor } from "./support";
+import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile, skipDemoData } from "./support";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const RESULTS = path.join(ROOT, "tests/bench/results");
 const PORT = Number(process.env.BENCH_PORT ?? 8797);
-const env = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", NO_D1_WARNING: "true" };
+const SANDBOX_PORT = process.env.BENCH_SANDBOX_PORT ? Number(process.env.BENCH_SANDBOX_PORT) : undefined;
 
 const { values: opts } = parseArgs({
   options: {
@@ -96,18 +97,8 @@ interface SizeResult {
   dropped_connections: number;
 }
 
-function run(cmd: string, args: string[]) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, env, encoding: "utf8" });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 function stats(samples: number[]): Stat {
-  const s = [...samples].sort((a, b) => a - b);
-  return { p50: round(percentile(s, 50)), p95: round(percentile(s, 95)) };
+  return { p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)) };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -131,26 +122,19 @@ function ensureData(size: number): { state: string; buildSeconds: number | null 
     console.log(`${size.toLocaleString("en")} listings: reusing ${path.relative(ROOT, state)}`);
     return { state, buildSeconds: null };
   }
-  rmSync(state, { recursive: true, force: true });
-  mkdirSync(state, { recursive: true });
-  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", state, "-c", "wrangler.toml"]);
-  const db = new DatabaseSync(d1File(state));
-  // Loading only: no fsync, and a page cache large enough for the FTS segments and the indexes.
-  db.exec("PRAGMA synchronous = OFF");
-  db.exec("PRAGMA cache_size = -1000000");
+  freshState(state, { demoData: false });
+  // Loading only (bulk): no fsync, and a page cache large enough for the FTS segments and the indexes.
+  const db = new BenchDb(state, { bulk: true });
   const users = Array.from({ length: Math.max(200, Math.round(size / 500)) }, (_, i) => `00000000-0000-4000-a000-${String(i + 1).padStart(12, "0")}`);
   const started = performance.now();
-  db.exec("BEGIN");
-  const put = benchWriter(db, users);
+  for (const id of users) db.user("bench", { id, session: false });
   // One row at a time through the FTS triggers, in creation order, as production inserts them (the
   // search rowid follows it). The generator yields rows oldest first.
   let i = 0;
   for (const l of generateListings(size, users)) {
-    put(l);
+    db.listing(l);
     if (++i % 100_000 === 0) console.log(`  ${i.toLocaleString("en")} listings, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
-  db.exec("COMMIT");
-  db.exec("ANALYZE");
   db.close();
   const buildSeconds = (performance.now() - started) / 1000;
   writeFileSync(stampFile, stamp);
@@ -161,25 +145,12 @@ function ensureData(size: number): { state: string; buildSeconds: number | null 
 async function measure(size: number): Promise<SizeResult> {
   const { state, buildSeconds } = ensureData(size);
   const file = d1File(state);
-  // `-c wrangler.toml`: the Worker is bundled from the sources, as `npm start` does. Without it wrangler
-  // follows the redirect a `vite build` leaves in .wrangler/deploy/ and serves dist/lekebytte/, the
-  // Worker as it was at the last build, so the benchmark would time stale code.
-  const server = spawn("wrangler", ["dev", "-c", "wrangler.toml", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", state, "--log-level", "warn", "--var", "APP_ENV:local"], {
-    cwd: ROOT,
-    env,
-    detached: true, // its own process group: wrangler and workerd stop together
-    stdio: ["ignore", "ignore", openSync(path.join(state, "server-errors.log"), "w")],
-  });
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, "SIGTERM");
-    } catch {
-      /* already gone */
-    }
-  };
-  process.on("exit", stop);
+  // A copy cached before the seed marker existed must not get the demo data on top.
+  skipDemoData(state);
+  const server = new AppServer(PORT, state, path.join(state, "server.log"), SANDBOX_PORT);
+  server.start();
   try {
-    await waitFor(`http://127.0.0.1:${PORT}/api/home`, 180_000);
+    await server.waitUntilReady();
     const db = new DatabaseSync(file, { readOnly: true });
     const all = { http: [] as number[], inWorker: [] as number[], floor: [] as number[], floorCpu: [] as number[], like: [] as number[] };
     const perQuery: SizeResult["per_query"] = [];
@@ -199,13 +170,13 @@ async function measure(size: number): Promise<SizeResult> {
         let t0 = performance.now();
         let res: Response;
         try {
-          res = await fetch(`http://127.0.0.1:${PORT}/api/search?${q}`);
+          res = await fetch(`${server.base}/api/search?${q}`);
         } catch (err) {
           // wrangler dev's proxy now and then closes a kept-alive connection: count it, ask again.
           dropped++;
           console.warn(`${q}: ${String((err as Error).cause ?? err)}, asking again`);
           t0 = performance.now();
-          res = await fetch(`http://127.0.0.1:${PORT}/api/search?${q}`);
+          res = await fetch(`${server.base}/api/search?${q}`);
         }
         const body = (await res.json()) as { total: number };
         const t1 = performance.now();
@@ -257,9 +228,7 @@ async function measure(size: number): Promise<SizeResult> {
       dropped_connections: dropped,
     };
   } finally {
-    stop();
-    process.off("exit", stop);
-    await new Promise((r) => setTimeout(r, 1000));
+    await server.stop();
   }
 }
 
@@ -336,7 +305,7 @@ function report(): string {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, "dist/client/index.html"))) run("vite", ["build"]);
+  ensureBuild();
   mkdirSync(RESULTS, { recursive: true });
   for (const size of SIZES) {
     const r = await measure(size);

@@ -13,12 +13,21 @@ export interface ConversationFixture {
 }
 
 export async function createConversation(
-  options: { buyer?: UserOverrides; seller?: UserOverrides; listing?: Parameters<typeof createListing>[0] } = {},
+  options: {
+    buyer?: UserOverrides;
+    seller?: UserOverrides;
+    /** Existing people instead of new ones (e.g. a test's signed-in user as one side). */
+    buyerUser?: TestUser;
+    sellerUser?: TestUser;
+    listing?: Parameters<typeof createListing>[0];
+    /** An existing listing of the seller instead of a new one. */
+    listingRow?: ListingRow;
+  } = {},
   db: D1Database = env.DB,
 ): Promise<ConversationFixture> {
-  const seller = await createUser(options.seller ?? {}, db);
-  const buyer = await createUser(options.buyer ?? {}, db);
-  const listing = await createListing({ ...options.listing, userId: seller.id }, db);
+  const seller = options.sellerUser ?? (await createUser(options.seller ?? {}, db));
+  const buyer = options.buyerUser ?? (await createUser(options.buyer ?? {}, db));
+  const listing = options.listingRow ?? (await createListing({ ...options.listing, userId: seller.id }, db));
   const id = crypto.randomUUID();
   const at = nextTimestamp();
   await db

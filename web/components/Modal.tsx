@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "./ui/Button";
 
 export interface ModalProps {
   open: boolean;
@@ -36,3 +37,17 @@ export function Modal({ open, onOpenChange, title, description, children }: Moda
 /** A labelled select and textarea style shared by the dialogs' forms. */
 export const fieldClasses =
   "block w-full rounded-xl border border-stone-300 bg-white px-3 py-2.5 text-base text-stone-900 focus:border-brand-600 focus:ring-2 focus:ring-brand-200 focus:outline-none aria-invalid:border-red-600";
+
+/** A dialog form's "Avbryt" and its submit button ("Sender..." while sending). */
+export function ModalFormActions({ onCancel, sending, submitLabel }: { onCancel: () => void; sending: boolean; submitLabel: string }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Avbryt
+      </Button>
+      <Button type="submit" disabled={sending}>
+        {sending ? "Sender..." : submitLabel}
+      </Button>
+    </div>
+  );
+}

@@ -46,7 +46,16 @@ export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise
  */
 export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
   const url = new URL(c.req.url);
-  if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) return c.env.ASSETS.fetch(c.req.raw);
+  if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) {
+    const asset = await c.env.ASSETS.fetch(c.req.raw);
+    // The asset server answers a missing file with the SPA shell (not_found_handling): a file that
+    // does not exist is a real 404, not a 200 page (docs/decisions/060).
+    if (asset.ok && !/\.html?$/i.test(url.pathname) && asset.headers.get("Content-Type")?.startsWith("text/html")) {
+      await asset.body?.cancel();
+      return notFoundPage(c.env, url, c.req.raw.headers);
+    }
+    return asset;
+  }
   const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
   const head = c.req.method === "HEAD";
   if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);

@@ -6,6 +6,7 @@ import { readLimited } from "../lib/body";
 import { actorOf, requireUser } from "../middleware/session";
 import { removeUpload, storeImage } from "../services/images";
 import { enforceRateLimit } from "../services/rate-limit";
+import { assertNotSuspended } from "../services/suspension";
 
 /**
  * Photo uploads: the raw image bytes as the request body (the browser has already scaled and
@@ -16,7 +17,10 @@ export const uploadRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .post("/", async (c) => {
     const actor = actorOf(c);
-    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.upload, actor.id);
+    const db = getDb(c.env.DB);
+    // Photos are only for listings, which a suspended user cannot post or edit (decision 051).
+    await assertNotSuspended(db, actor.id);
+    await enforceRateLimit(db, RATE_RULES.upload, actor.id);
     const length = c.req.header("Content-Length");
     const bytes = await readLimited(c.req.raw.body, length ? Number(length) : null);
     const stored = await storeImage(c.env.IMAGES, actor.id, bytes);

@@ -1,5 +1,6 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
+import { osloDay } from "../../../domain/format";
 import { api, call, type SuccessBody } from "../../api/client";
 import { sessionQuery, type Session } from "../../api/session";
 
@@ -34,6 +35,11 @@ export function deleteAccount(password: string): Promise<void> {
   return call(api.me.$delete({ json: { password } }));
 }
 
+/** "lekebytte-mine-data-2026-03-03.json": the Oslo date, whatever the device's time zone. */
+export function exportFileName(now: Date = new Date()): string {
+  return `lekebytte-mine-data-${osloDay(now)}.json`;
+}
+
 /**
  * POST /api/me/export with the password again, through the API client (so an expired access cookie
  * is refreshed first, which a plain link cannot do), saved as a JSON file.
@@ -44,7 +50,7 @@ export async function downloadMyData(password: string): Promise<void> {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
-  link.download = `lekebytte-mine-data-${new Date().toISOString().slice(0, 10)}.json`;
+  link.download = exportFileName();
   document.body.append(link);
   link.click();
   link.remove();

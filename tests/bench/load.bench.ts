@@ -1,0 +1,356 @@
+// Load benchmark (issue 15): a realistic mix of requests against `npm start`'s server (its own port
+// and state directory), sent from this process over loopback at a bounded rate (open loop: requests
+// leave on schedule whether or not earlier ones have answered, so a slow server is not hidden by a
+// slower client). Per endpoint it prints requests/s, p50/p99/max latency and errors; the target is
+// 0 errors and p99 ≤ 100 ms at 200 requests/s.
+//
+//   npm run bench:load      # BENCH_PORT (8863), BENCH_SANDBOX_PORT (8866, the payment sandbox),
+//                           # BENCH_RATE (200 req/s), BENCH_SECONDS (60), BENCH_LISTINGS (10,000),
+//                           # BENCH_MIX (e.g. "signin=0" to leave sign-in out), BENCH_OUT (results file)
+//
+// The crowd: 2,000 visitor addresses (CF-Connecting-IP, as Cloudflare sets it in production; the
+// app's rate limits are per address and per user, decision 010, and stay as they are), 400 signed-in
+// users each in a conversation, 100 accounts that sign in with their password. Bench rows are written
+// into a fresh local D1 before the server starts; access cookies are minted with the app's JWT code.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { hashPassword } from "../../worker/lib/password";
+import { AppServer, BenchDb, LoadSampler, ROOT, cores, ensureBuild, freshState, mintAccessTokens, percentile, simpleListing, sleep } from "./support";
+import { generateListings, type BenchListing } from "./listing-generator";
+
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const WARMUP_SECONDS = 5;
+const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
+const VISITORS = 2_000;
+const CONVERSATIONS = 200;
+const SIGNIN_ACCOUNTS = 100;
+const PASSWORD = "benk-passord-123";
+const server = AppServer.forBench("load", 8863, 8866);
+const STATE = server.stateDir;
+
+/** Requests per 200 (0.5 % sign-ins: sessions last for weeks, so a sign-in is rare next to browsing). */
+const DEFAULT_MIX = {
+  "home page": 30,
+  "home API": 10,
+  "search, filters only": 24,
+  "search with text": 30,
+  "listing page (slug)": 30,
+  "listing API": 30,
+  signin: 1,
+  "message send": 15,
+  "analytics events": 20,
+  "analytics listing view": 10,
+} as const;
+type Endpoint = keyof typeof DEFAULT_MIX;
+
+function mix(): Record<Endpoint, number> {
+  const out: Record<Endpoint, number> = { ...DEFAULT_MIX };
+  for (const part of (process.env.BENCH_MIX ?? "").split(",").filter(Boolean)) {
+    const [name, weight] = part.split("=");
+    const key = (Object.keys(out) as Endpoint[]).find((k) => k === name || k.startsWith(name));
+    if (!key || !Number.isFinite(Number(weight))) throw new Error(`BENCH_MIX: unknown part "${part}"`);
+    out[key] = Number(weight);
+  }
+  return out;
+}
+
+const TEXT_QUERIES = ["lego", "bøker", "boker", "klosser", "sparkesykkel", "lego duplo", "bil", "dukke", "puslespill", "ski", "nesten ny", "traktor", "babygym", "trampoline"];
+const FILTER_QUERIES = ["categories=biler", "free=true", "trade=true&categories=lego,biler", "min=100&max=1000&sort=price_asc", "conditions=4,5", "categories=dukker&postal=0150", "sort=newest", ""];
+
+interface World {
+  listings: BenchListing[];
+  conversations: { id: string; buyerId: string; sellerId: string }[];
+  signinEmails: string[];
+  tokens: Map<string, string>;
+}
+
+async function populate(): Promise<World> {
+  freshState(STATE, { demoData: false });
+  const db = new BenchDb(STATE);
+  const sellers = Array.from({ length: 300 }, () => db.user("bench-load-seller").id);
+  const listings: BenchListing[] = [];
+  for (const l of generateListings(LISTINGS, sellers, 15)) {
+    db.listing(l);
+    if (l.status === "active" && !l.is_hidden) listings.push(l);
+  }
+  const conversations = Array.from({ length: CONVERSATIONS }, (_, i) => {
+    const sellerId = db.user("bench-load-chat").id;
+    const buyerId = db.user("bench-load-chat").id;
+    const listing = simpleListing(sellerId, `Samtaleleke ${i}`);
+    db.listing(listing);
+    return { id: db.conversation(listing.id, buyerId, sellerId), buyerId, sellerId };
+  });
+  const hash = await hashPassword(PASSWORD); // one scrypt hash (its own salt) for every sign-in account
+  const signinEmails = Array.from({ length: SIGNIN_ACCOUNTS }, () => db.user("bench-load-signin", { passwordHash: hash }).email);
+  db.close();
+  const chatUsers = new Map([...db.families].filter(([id]) => conversations.some((c) => c.buyerId === id || c.sellerId === id)));
+  return { listings, conversations, signinEmails, tokens: await mintAccessTokens(chatUsers) };
+}
+
+// ---- the requests ---------------------------------------------------------------------------------
+
+interface Req {
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  cookie?: string;
+  expect: number;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function send(req: Req, address: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  return new Promise((resolve) => {
+    const r = http.request(
+      {
+        host: "127.0.0.1",
+        port: server.port,
+        method: req.method,
+        path: req.path,
+        agent,
+        headers: {
+          "CF-Connecting-IP": address,
+          "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+          Accept: req.path.startsWith("/api/") ? "application/json" : "text/html",
+          ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Origin: server.origin } : {}),
+          ...(req.cookie ? { Cookie: req.cookie } : {}),
+        },
+        timeout: 30_000,
+      },
+      (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
+      },
+    );
+    r.on("timeout", () => r.destroy(new Error("timeout")));
+    r.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
+    r.end(body);
+  });
+}
+
+function makeRequests(world: World) {
+  let n = 0;
+  const pick = <T>(xs: readonly T[]) => xs[n++ % xs.length];
+  const sessionIds = Array.from({ length: VISITORS }, () => randomUUID());
+  let chatTurn = 0;
+  const make: Record<Endpoint, () => Req> = {
+    "home page": () => ({ method: "GET", path: "/", expect: 200 }),
+    "home API": () => ({ method: "GET", path: "/api/home", expect: 200 }),
+    "search, filters only": () => ({ method: "GET", path: `/api/search?${pick(FILTER_QUERIES)}`, expect: 200 }),
+    "search with text": () => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(pick(TEXT_QUERIES))}`, expect: 200 }),
+    "listing page (slug)": () => ({ method: "GET", path: `/annonse/${world.listings[Math.floor(Math.random() * world.listings.length)].seo_slug}`, expect: 200 }),
+    "listing API": () => ({ method: "GET", path: `/api/listings/${world.listings[Math.floor(Math.random() * world.listings.length)].id}`, expect: 200 }),
+    signin: () => ({ method: "POST", path: "/api/auth/signin", body: { email: pick(world.signinEmails), password: PASSWORD }, expect: 200 }),
+    "message send": () => {
+      const c = world.conversations[chatTurn % world.conversations.length];
+      const from = Math.floor(chatTurn++ / world.conversations.length) % 2 === 0 ? c.buyerId : c.sellerId;
+      return {
+        method: "POST",
+        path: `/api/conversations/${c.id}/messages`,
+        body: { id: randomUUID(), content: `Hei! Er den fortsatt ledig? (${chatTurn})` },
+        cookie: `lb_access=${world.tokens.get(from)}`,
+        expect: 201,
+      };
+    },
+    "analytics events": () => {
+      const sessionId = pick(sessionIds);
+      const events = Array.from({ length: 1 + (n % 10) }, (_, i) => ({
+        eventType: i % 3 === 0 ? "search" : "page_view",
+        eventCategory: i % 3 === 0 ? "search" : "navigation",
+        eventAction: "view",
+        eventLabel: "/sok",
+        eventValue: null,
+        metadata: { sessionId, timestamp: new Date().toISOString(), page: "/sok", userAgent: "bench", referrer: null, pageUrl: `${server.origin}/sok` },
+      }));
+      return { method: "POST", path: "/api/analytics/events", body: { sessionId, events }, expect: 202 };
+    },
+    "analytics listing view": () => ({
+      method: "POST",
+      path: "/api/analytics/listing-views",
+      body: {
+        sessionId: pick(sessionIds),
+        viewId: randomUUID(),
+        listingId: world.listings[Math.floor(Math.random() * world.listings.length)].id,
+        referrerType: "search",
+        searchQuery: "lego",
+        filterContext: { categories: "lego" },
+        scrollDepthPercent: 40,
+        viewDurationMs: 0,
+      },
+      expect: 202,
+    }),
+  };
+  return make;
+}
+
+/** A deck of endpoint names in proportion to the mix, spread evenly (not in runs of one kind). */
+function deck(weights: Record<Endpoint, number>): Endpoint[] {
+  const total = Object.values(weights).reduce((a, b) => a + b, 0);
+  const out: { e: Endpoint; at: number }[] = [];
+  for (const [e, w] of Object.entries(weights) as [Endpoint, number][]) {
+    for (let i = 0; i < w; i++) out.push({ e, at: (i + 0.5) / w + Math.random() * 1e-6 });
+  }
+  if (total === 0) throw new Error("BENCH_MIX leaves nothing to send");
+  return out.sort((a, b) => a.at - b.at).map((x) => x.e);
+}
+
+interface Stats {
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+/** Open loop: request i leaves at i / rate seconds; its latency counts from when it left. */
+async function drive(world: World, seconds: number, record: boolean): Promise<{ stats: Map<Endpoint, Stats>; wallSeconds: number }> {
+  const make = makeRequests(world);
+  const order = deck(mix());
+  const stats = new Map<Endpoint, Stats>();
+  const total = Math.round(RATE * seconds);
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE) + 1);
+    while (sent < due) {
+      const endpoint = order[sent % order.length];
+      const address = `198.18.${Math.floor((sent % VISITORS) / 250)}.${((sent * 7919) % 250) + 1}`;
+      const p = send(make[endpoint](), address).then(({ status, ms }) => {
+        if (!record) return;
+        const s = stats.get(endpoint) ?? { latencies: [], errors: 0, statuses: {} };
+        stats.set(endpoint, s);
+        s.latencies.push(ms);
+        s.statuses[status] = (s.statuses[status] ?? 0) + 1;
+        if (status !== expected(endpoint)) s.errors++;
+      });
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      sent++;
+    }
+    await sleep(Math.max(0, started + (sent / RATE) * 1000 - performance.now()));
+  }
+  await Promise.all(inFlight);
+  return { stats, wallSeconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Server CPU per request of each endpoint on its own: `count` requests, two at a time, after the
+ * run. With the CPU a rate needs, this says what the server's time goes to.
+ */
+async function cpuPerRequest(world: World, count = 40): Promise<Map<Endpoint, number>> {
+  const make = makeRequests(world);
+  const out = new Map<Endpoint, number>();
+  for (const endpoint of Object.keys(DEFAULT_MIX) as Endpoint[]) {
+    if (mix()[endpoint] === 0) continue;
+    const before = server.cpuSeconds();
+    let i = 0;
+    await Promise.all(
+      [0, 1].map(async () => {
+        while (i < count) await send(make[endpoint](), `198.18.9.${(i++ % 250) + 1}`);
+      }),
+    );
+    out.set(endpoint, ((server.cpuSeconds() - before) * 1000) / count);
+  }
+  return out;
+}
+
+const EXPECTED: Partial<Record<Endpoint, number>> = { "message send": 201, "analytics events": 202, "analytics listing view": 202 };
+const expected = (e: Endpoint) => EXPECTED[e] ?? 200;
+
+// ---- report ---------------------------------------------------------------------------------------
+
+function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, number>): { text: string; p99: number; errors: number } {
+  const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(1));
+  const rows: string[] = [];
+  const all: number[] = [];
+  let errors = 0;
+  for (const endpoint of Object.keys(DEFAULT_MIX) as Endpoint[]) {
+    const s = stats.get(endpoint);
+    if (!s) continue;
+    all.push(...s.latencies);
+    errors += s.errors;
+    const other = Object.entries(s.statuses).filter(([code]) => Number(code) !== expected(endpoint)).map(([code, k]) => `${k}× ${code === "0" ? "no answer" : code}`);
+    rows.push(
+      `| ${endpoint} | ${s.latencies.length} | ${(s.latencies.length / seconds).toFixed(1)} | ${ms(percentile(s.latencies, 50))} | ${ms(percentile(s.latencies, 99))} | ${ms(Math.max(...s.latencies))} | ${s.errors}${other.length ? ` (${other.join(", ")})` : ""} | ${ms(cpu.get(endpoint) ?? NaN)} |`,
+    );
+  }
+  const p99 = percentile(all, 99);
+  const weights = mix();
+  const total = Object.values(weights).reduce((a, b) => a + b, 0);
+  const mixCpu = [...cpu].reduce((sum, [e, v]) => sum + (v * weights[e]) / total, 0);
+  rows.push(`| **all** | ${all.length} | ${(all.length / seconds).toFixed(1)} | ${ms(percentile(all, 50))} | ${ms(p99)} | ${ms(Math.max(...all))} | ${errors} | ${ms(mixCpu)} (mix) |`);
+  return {
+    text: ["| endpoint | requests | answered req/s | p50 ms | p99 ms | max ms | errors | server CPU ms/req (alone) |", "|---|---|---|---|---|---|---|---|", ...rows].join("\n"),
+    p99,
+    errors,
+  };
+}
+
+async function main() {
+  ensureBuild({ fresh: true });
+  console.log(`Writing ${LISTINGS.toLocaleString("en")} listings, ${CONVERSATIONS} conversations and ${SIGNIN_ACCOUNTS} sign-in accounts into ${path.relative(ROOT, STATE)} …`);
+  const world = await populate();
+  process.on("SIGINT", () => process.exit(130));
+  server.start();
+  await server.waitUntilReady();
+  console.log(`Server up on ${server.base}; warm-up ${WARMUP_SECONDS} s at ${RATE} req/s (not counted)`);
+  await drive(world, WARMUP_SECONDS, false);
+  await sleep(2_000);
+
+  console.log(`Sending ${RATE} req/s for ${SECONDS} s …`);
+  const load = new LoadSampler();
+  load.start();
+  const cpuByNameBefore = new Map<string, number>();
+  const cpuBefore = server.cpuSeconds(cpuByNameBefore);
+  const { stats, wallSeconds } = await drive(world, SECONDS, true);
+  const cpuByName = new Map<string, number>();
+  const serverCpu = server.cpuSeconds(cpuByName) - cpuBefore;
+  const loadAvg = load.stop();
+  await sleep(6_000); // the analytics consumer takes its last batch (5 s window) before the CPU is measured
+  console.log("Server CPU per request of each endpoint alone …");
+  const cpu = await cpuPerRequest(world);
+  await server.stop();
+
+  const { text, p99, errors } = table(stats, wallSeconds, cpu);
+  const requests = [...stats.values()].reduce((n, s) => n + s.latencies.length, 0);
+  const cpuParts = [...cpuByName]
+    .map(([name, v]) => [name === "MainThread" ? "wrangler (node)" : name, v - (cpuByNameBefore.get(name) ?? 0)] as const)
+    .filter(([, v]) => v >= 0.05)
+    .map(([name, v]) => `${name} ${v.toFixed(1)} s`)
+    .join(", ");
+  const weights = mix();
+  const mixText = (Object.entries(weights) as [Endpoint, number][]).filter(([, w]) => w > 0).map(([e, w]) => `${e} ${w}`).join(", ");
+  const when = new Date().toISOString().slice(0, 16) + "Z";
+  const header =
+    `${RATE} req/s for ${SECONDS} s (open loop, ${VISITORS} visitor addresses), ${LISTINGS.toLocaleString("en")} listings, ${when}, command: \`${["BENCH_RATE", "BENCH_SECONDS", "BENCH_LISTINGS", "BENCH_MIX"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join("")}npm run bench:load\`\n\n` +
+    `Mix per ${Object.values(weights).reduce((a, b) => a + b, 0)} requests: ${mixText}.\n\n` +
+    `Machine: ${cores()} cores, 1-minute load average during the run ${loadAvg.min.toFixed(1)}–${loadAvg.max.toFixed(1)} (mean ${loadAvg.mean.toFixed(1)}); ` +
+    `server CPU ${serverCpu.toFixed(1)} s in ${wallSeconds.toFixed(1)} s (${cpuParts}), ` +
+    `${((serverCpu * 1000) / requests).toFixed(1)} ms per request: ${RATE} req/s need ${((serverCpu / requests) * RATE).toFixed(2)} cores, ` +
+    `and the server got ${(serverCpu / wallSeconds).toFixed(2)} cores on average.`;
+  const verdict = `Target 0 errors and p99 ≤ 100 ms: errors ${errors}, p99 ${p99.toFixed(1)} ms — ${errors === 0 && p99 <= 100 ? "met" : "NOT met"}.`;
+  console.log(`\n${header}\n\n${text}\n\n${verdict}`);
+  const out = process.env.BENCH_OUT ?? path.join(ROOT, "tests/bench/results/load.md");
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `# Load benchmark\n\n${header}\n\n${text}\n\n${verdict}\n\n` +
+      "Latency: from the moment a request leaves (on its schedule) to the last byte of the answer, over loopback. " +
+      "An error is any answer other than the endpoint's success status (200; 201 for a message; 202 for analytics), or no answer (30 s idle socket). " +
+      "`answered req/s`: answers over the time from the first request to the last answer. " +
+      "`server CPU ms/req (alone)`: CPU of the server's processes (start script, wrangler, workerd) per request when 40 requests of that endpoint " +
+      "run on their own after the run, two at a time; `(mix)` weights them by the mix.\n",
+  );
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  server.signal("SIGTERM");
+  process.exit(1);
+});

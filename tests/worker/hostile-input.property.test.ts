@@ -1,0 +1,388 @@
+// Hostile input through the Worker's real fetch (issue 15, SECURITY.md; docs/decisions/061): tables
+// and fast-check properties for what the other suites do not already cover. Every property holds the
+// same three rules: no 5xx, a refusal is a 4xx with a Norwegian message, and a refusal changes
+// nothing stored (support/state.ts). Already covered elsewhere, and not repeated here: forged,
+// re-signed, tampered, stale and replayed webhooks (payments-*-webhooks), alg:none, foreign-key,
+// expired and tampered-claim JWTs (auth), cross-site POSTs and non-JSON bodies (auth), foreign-Origin
+// WebSocket upgrades (chat-live), a 6 MB image and a text file as a photo (listings-api), 64 KB+ JSON
+// bodies (auth, analytics), the FTS5 escaper (search-fts.property) and fixed escaping cases (seo).
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MAX_CLIENT_FRAME_BYTES } from "../../domain/messaging";
+import { app } from "../../worker/app";
+import { createConversation, createListing, createUser, jpegPhoto, pngPhoto, signedInClient, type ListingRow, type TestUser } from "../factories";
+import { Client, errorOf, isNorwegianMessage } from "./support/http";
+import { openChat } from "./support/live";
+import { stateChanges, storedState, type StoredState } from "./support/state";
+
+/** Few runs: the machine is shared and each run is a real request (fast-check's seed is printed on failure). */
+const RUNS = { numRuns: 40 };
+
+/** The three rules for one answer; returns the status. `before` given: a refusal must change nothing. */
+async function judge(res: Response, before?: StoredState): Promise<number> {
+  expect(res.status, `no 5xx (${res.status})`).toBeLessThan(500);
+  if (res.status >= 400) {
+    const type = res.headers.get("Content-Type") ?? "";
+    if (type.includes("application/json")) {
+      const error = await errorOf(res);
+      expect(isNorwegianMessage(error.message), `a Norwegian message: ${JSON.stringify(error.message)}`).toBe(true);
+    } else {
+      await res.arrayBuffer();
+    }
+    if (before) expect(stateChanges(before, await storedState())).toEqual([]);
+  } else {
+    await res.arrayBuffer();
+  }
+  return res.status;
+}
+
+// Text that breaks naive code: markup, quotes, SQL and FTS syntax, path tricks, control and
+// combining characters, emoji, very long runs.
+const nasty = fc.constantFrom(
+  "", " ", '"', "'", "`", "<", ">", "&", "</script>", "<script>alert(1)</script>", "<!--", "]]>", '"><img src=x onerror=alert(1)>',
+  "\\", "\\u003c", "%", "%00", "%2e%2e%2f", "../", "..\\", "/etc/passwd", "//evil.example", "https://evil.example", "javascript:alert(1)",
+  "' OR 1=1 --", "'; DROP TABLE listings; --", "NEAR(", "title:", "*", "^", "\u0000", "\u0007", "\u202e", "\u2028", "\ufeff", "e\u0301",
+  "😀", "👨‍👩‍👧", "日本語", "Ærlig øl på å", "x".repeat(5000), "-1", "1e309", "NaN", "Infinity", "0x10", "[]", "{}", "null", "true",
+);
+const text = fc.oneof(nasty, fc.string({ maxLength: 30 }), fc.string({ unit: "grapheme", maxLength: 12 }), fc.array(nasty, { maxLength: 4 }).map((p) => p.join("")));
+
+// ------------------------------------------------------------------------------------------------
+
+describe("search text, filters and sort", () => {
+  const KEYS = ["q", "categories", "conditions", "ages", "min", "max", "free", "trade", "postal", "sort", "limit", "offset", "page", "category", "__proto__", "q[]"];
+
+  beforeAll(async () => {
+    await createListing({ title: "Lego Duplo togbane" });
+  });
+
+  it("any query string: 200 or a Norwegian 4xx, never a 5xx, nothing stored", async () => {
+    const before = await storedState();
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...KEYS), text), { maxLength: 8 }), async (pairs) => {
+        const query = new URLSearchParams(pairs).toString();
+        const status = await judge(await new Client().get(`/api/search?${query}`));
+        expect([200, 400]).toContain(status);
+      }),
+      RUNS,
+    );
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("redirect targets", () => {
+  let listing: ListingRow;
+  beforeAll(async () => {
+    listing = await createListing({ title: "Brio tog" });
+  });
+
+  /** A Location the browser resolves to our own origin. */
+  function sameSite(location: string): boolean {
+    if (!location.startsWith("/") || location.startsWith("//") || location.startsWith("/\\")) return false;
+    return new URL(location, "http://localhost").origin === "http://localhost";
+  }
+
+  const PATHS = ["/", "/auth", "/auth/callback", "/search", "/profile", "/payment-success", "/betaling-fullfort", "/lagrede-sok/avmeld"];
+
+  it("no page sends the browser off the site, whatever ?next=, ?redirect= or the slug say", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.tuple(fc.constantFrom(...PATHS), fc.constantFrom("next", "redirect", "returnTo", "return_url", "url", "to"), text).map(
+            ([path, key, value]) => `${path}?${new URLSearchParams({ [key]: value })}`,
+          ),
+          // Old-slug redirects: anything before the listing's id prefix.
+          text.map((prefix) => `/annonse/${encodeURIComponent(prefix)}-${listing.id.slice(0, 6)}`),
+          text.map((slug) => `/annonse/${encodeURIComponent(slug)}`),
+        ),
+        async (path) => {
+          const res = await new Client().get(path, { redirect: "manual", headers: { Accept: "text/html" } });
+          await judge(res);
+          const location = res.headers.get("Location");
+          if (res.status >= 300 && res.status < 400) expect(location !== null && sameSite(location), `${path} → ${location}`).toBe(true);
+        },
+      ),
+      RUNS,
+    );
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("uploads", () => {
+  let owner: TestUser;
+  let client: Client;
+  beforeAll(async () => {
+    owner = await createUser();
+    client = await signedInClient(owner.id);
+  });
+
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
+  const CASES: { name: string; body: () => Uint8Array; type: string; headers?: Record<string, string> }[] = [
+    { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
+    { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
+    { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
+    { name: "a JPEG start followed by HTML", body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]), type: "image/jpeg" },
+    { name: "a PNG signature and nothing else", body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), type: "image/png" },
+    { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
+    { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
+    { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
+  ];
+
+  it.each(CASES)("$name: refused with a Norwegian 4xx, nothing stored", async ({ body, type, headers }) => {
+    const before = await storedState();
+    const res = await client.request("/api/images", { method: "POST", body: body(), headers: { "Content-Type": type, ...headers } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    await judge(res, before);
+  });
+
+  it("a body larger than its Content-Length says is refused before it is stored", async () => {
+    const before = await storedState();
+    const res = await client.request("/api/images", { method: "POST", body: new Uint8Array(6 * 1024 * 1024), headers: { "Content-Type": "image/jpeg", "Content-Length": "1000" } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    await judge(res, before);
+  });
+
+  it("a file name with path tricks cannot choose the key: the server's key under the owner", async () => {
+    const res = await client.request("/api/images", {
+      method: "POST",
+      body: await pngPhoto(),
+      headers: { "Content-Type": "image/png", "Content-Disposition": 'attachment; filename="../../sitemaps/sitemap.xml"', "X-File-Name": "../../x.png" },
+    });
+    expect(res.status).toBe(201);
+    const { key } = (await res.json()) as { key: string };
+    expect(key).toMatch(new RegExp(`^${owner.id}/[0-9]+-[0-9a-f]{12}\\.png$`));
+  });
+
+  it("deleting with path tricks reaches no one else's object", async () => {
+    const victim = await createUser();
+    const key = `${victim.id}/${crypto.randomUUID()}.jpg`;
+    await env.IMAGES.put(key, jpegPhoto());
+    const tricks = [
+      `${owner.id}/../${key}`,
+      `${owner.id}/%2e%2e/${key}`,
+      `${owner.id}%2F..%2F${key}`,
+      `./${key}`,
+      `${owner.id}/..%5c${key}`,
+      encodeURIComponent(key),
+      `${owner.id}/${"../".repeat(5)}sitemaps/sitemap.xml`,
+    ];
+    for (const trick of tricks) {
+      const before = await storedState();
+      const res = await client.request(`/api/images/${trick}`, { method: "DELETE" });
+      expect(res.status, trick).toBeGreaterThanOrEqual(400);
+      await judge(res, before);
+    }
+    expect(await env.IMAGES.head(key)).not.toBeNull();
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("meta tags and JSON-LD on the listing page", () => {
+  /** The attribute value as a browser reads it. */
+  const unescapeAttr = (v: string) => v.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+
+  it("whatever the title and description, the page's markup stays ours", async () => {
+    const owner = await createUser();
+    await fc.assert(
+      fc.asyncProperty(text, text, async (title, description) => {
+        const listing = await createListing({ userId: owner.id, title: `Leke ${title}`.slice(0, 120), description });
+        const res = await new Client().get(`/annonse/${listing.seoSlug}`);
+        expect(res.status).toBe(200);
+        const html = await res.text();
+        // Exactly the script elements of the shell plus ours: no text closed a script or opened one.
+        const scripts = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)];
+        for (const [, body] of scripts) expect(body.toLowerCase()).not.toContain("<script");
+        const ld = scripts.find(([tag]) => tag.includes("application/ld+json"));
+        expect(ld, "JSON-LD present").toBeDefined();
+        expect(ld![1]).not.toMatch(/<\/?[a-z!]/i);
+        expect((JSON.parse(ld![1]) as { name: string }).name).toBe(listing.title);
+        const preloaded = scripts.find(([tag]) => tag.includes('id="preloaded-listing"'));
+        expect((JSON.parse(preloaded![1]) as { title: string }).title).toBe(listing.title);
+        // og:title's attribute holds the title (as the page names it) and nothing breaks out of it.
+        const og = /<meta property="og:title" content="([^"]*)"/.exec(html);
+        expect(og, "og:title present").not.toBeNull();
+        expect(unescapeAttr(og![1])).toContain("Leke");
+        expect(html).not.toMatch(/<img src=x onerror/i);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("oversized bodies and WebSocket frames", () => {
+  it("a JSON body over the limit on every JSON route: 413 with a Norwegian message, nothing changed", async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await signedInClient(admin.id);
+    const big = JSON.stringify({ padding: "x".repeat(70 * 1024) });
+    const routes = mutatingRoutes().filter((r) => !r.path.startsWith("/api/images") && !r.path.startsWith("/api/payments/webhooks"));
+    const before = await storedState();
+    for (const route of routes) {
+      const res = await client.request(route.path, { method: route.method, body: big, headers: { "Content-Type": "application/json" } });
+      expect(res.status, `${route.method} ${route.path}`).toBe(413);
+      await judge(res);
+    }
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+
+  it("a chat frame over the limit is answered with an error frame and stores nothing", async () => {
+    const conv = await createConversation();
+    const socket = await openChat(await signedInClient(conv.buyer.id), conv.id);
+    const before = await storedState();
+    socket.send({ type: "send", id: crypto.randomUUID(), content: "x".repeat(MAX_CLIENT_FRAME_BYTES + 1) });
+    const error = await socket.waitFor((f) => f.type === "error");
+    expect(isNorwegianMessage((error as { message: string }).message)).toBe(true);
+    expect(stateChanges(before, await storedState())).toEqual([]);
+    socket.close();
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("JWT tampering", () => {
+  it("any change to a valid access token makes it a visitor's request, never a 5xx", async () => {
+    const user = await createUser();
+    const token = (await signedInClient(user.id)).cookies.get("lb_access")!;
+    const b64 = (s: string) => btoa(s).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+    const [header, payload, signature] = token.split(".");
+    const claims = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as Record<string, unknown>;
+    const mutation = fc.oneof(
+      // One character of the token replaced.
+      fc.tuple(fc.nat(token.length - 1), fc.constantFrom(..."ABCabc019-_.=+/ ")).map(([i, c]) => token.slice(0, i) + c + token.slice(i + 1)),
+      // A claim changed (or added) under the original signature.
+      fc.tuple(fc.constantFrom("sub", "exp", "iss", "aud", "token_type", "sid", "role", "nbf"), fc.oneof(fc.string(), fc.integer(), fc.constant(null))).map(
+        ([k, v]) => `${header}.${b64(JSON.stringify({ ...claims, [k]: v }))}.${signature}`,
+      ),
+      // Another header: another algorithm, a key id, no signature.
+      fc.constantFrom("none", "HS512", "RS256", "ES256", "HS256 ", "").map((alg) => `${b64(JSON.stringify({ alg, typ: "JWT" }))}.${payload}.${alg === "none" ? "" : signature}`),
+      // Structure broken.
+      fc.constantFrom(`${header}.${payload}`, `${header}..${signature}`, `${token}.`, token.repeat(2), "", "a.b.c"),
+    );
+    await fc.assert(
+      fc.asyncProperty(mutation, async (forged) => {
+        fc.pre(forged !== token);
+        const client = new Client();
+        client.cookies.set("lb_access", forged);
+        const res = await client.get("/api/me");
+        expect(await judge(res)).toBe(401);
+      }),
+      RUNS,
+    );
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+/** Every state-changing API route the app registers, with its parameters filled in. */
+function mutatingRoutes(): { method: string; path: string }[] {
+  const seen = new Set<string>();
+  const out: { method: string; path: string }[] = [];
+  for (const r of app.routes) {
+    if (!["POST", "PUT", "PATCH", "DELETE"].includes(r.method) || !r.path.startsWith("/api/")) continue;
+    const path = r.path.replace(/:key\{[^}]*\}/, "x/y.jpg").replace(/:type/, "listing").replace(/:direction/, "sent").replace(/:[A-Za-z]+/g, () => crypto.randomUUID());
+    const key = `${r.method} ${r.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ method: r.method, path });
+  }
+  return out;
+}
+
+describe("cross-site requests", () => {
+  it("every state-changing route refuses another site's Origin and Sec-Fetch-Site, with a Norwegian 403, nothing changed", async () => {
+    const admin = await createUser({ role: "admin" });
+    const client = await signedInClient(admin.id);
+    const routes = mutatingRoutes().filter((r) => !r.path.startsWith("/api/payments/webhooks"));
+    expect(routes.length).toBeGreaterThan(40);
+    const before = await storedState();
+    for (const route of routes) {
+      const foreign: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "http://localhost.evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }];
+      for (const headers of foreign) {
+        const res = await client.request(route.path, { method: route.method, json: {}, headers });
+        expect(res.status, `${route.method} ${route.path} ${JSON.stringify(headers)}`).toBe(403);
+        expect((await errorOf(res)).message).toBe("Forespørselen kom fra et annet nettsted og ble avvist.");
+      }
+    }
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("analytics payloads", () => {
+  const ENDPOINTS = ["/api/analytics/sessions", "/api/analytics/events", "/api/analytics/listing-views", "/api/analytics/searches"];
+  const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(text, tie("value"), { maxKeys: 5 })),
+  })).value;
+  const field = fc.constantFrom("sessionId", "events", "eventType", "metadata", "viewId", "listingId", "query", "filters", "resultCount", "userAgent", "deviceType", "scrollDepthPercent", "viewDurationMs", "__proto__", "constructor");
+
+  it("any JSON body: 202 or a Norwegian 400, never a 5xx, and nothing written to D1 or R2", async () => {
+    let n = 0;
+    const before = await storedState();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ENDPOINTS), fc.oneof(json, fc.dictionary(field, json, { maxKeys: 8 })), async (path, body) => {
+        n += 1;
+        const res = await new Client().post(path, body, { headers: { "CF-Connecting-IP": `10.61.0.${n % 250}` } });
+        expect([202, 400]).toContain(await judge(res));
+      }),
+      RUNS,
+    );
+    // Accepted events go to the queue; none of these bodies is valid, so nothing was accepted either.
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("webhook forgery", () => {
+  // The fixed cases (another secret, a tampered body, a stale timestamp, replays) are in
+  // payments-stripe-webhooks and payments-vipps-webhooks; here any header and body at all.
+  const header = fc.oneof(text, fc.tuple(fc.integer(), text, text).map(([t, v1, v0]) => `t=${t},v1=${v1},v0=${v0}`));
+
+  it("any Stripe-Signature and body: a Norwegian 4xx, nothing stored", async () => {
+    const before = await storedState();
+    await fc.assert(
+      fc.asyncProperty(fc.option(header), fc.oneof(text, fc.constant(JSON.stringify({ id: "evt_1", type: "checkout.session.completed", data: { object: { id: "cs_1" } } }))), async (signature, body) => {
+        const headers = new Headers({ "Content-Type": "application/json" });
+        if (signature !== null) {
+          try {
+            headers.set("Stripe-Signature", signature);
+          } catch {
+            // a value no HTTP client can send: the header stays away, which is a case of its own
+          }
+        }
+        const res = await new Client().request("/api/payments/webhooks/stripe", { method: "POST", body, headers });
+        expect(await judge(res)).toBeGreaterThanOrEqual(400);
+      }),
+      RUNS,
+    );
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+
+  it("any Vipps authentication headers and body: a Norwegian 4xx, nothing stored", async () => {
+    const before = await storedState();
+    const names = fc.constantFrom("Authorization", "x-ms-date", "x-ms-content-sha256", "Merchant-Serial-Number", "x-ms-signature");
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(names, text, { maxKeys: 5 }), text, async (extra, body) => {
+        const headers = new Headers({ "Content-Type": "application/json" });
+        for (const [k, v] of Object.entries(extra)) {
+          try {
+            headers.set(k, v);
+          } catch {
+            // a value no HTTP client can send
+          }
+        }
+        const res = await new Client().request("/api/payments/webhooks/vipps", { method: "POST", body, headers });
+        expect(await judge(res)).toBeGreaterThanOrEqual(400);
+      }),
+      RUNS,
+    );
+    expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
