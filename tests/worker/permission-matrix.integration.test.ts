@@ -166,6 +166,37 @@ class World {
     });
   }
 
+  /**
+   * The owner's free listing with the partner in its give-away queue: waiting, or reserved for the
+   * partner (the listing reserved, the chat the reservation opened).
+   */
+  giveaway(status: "waiting" | "reserved") {
+    return this.once(`giveaway-${status}`, async () => {
+      const listing = await createListing({ userId: this.owner.id, isFree: true, images: [] });
+      const partner = await this.partner();
+      const conversationId = status === "reserved" ? (await createConversation({ sellerUser: this.owner, buyerUser: partner, listingRow: listing })).id : null;
+      await env.DB.batch([
+        env.DB.prepare(
+          "INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message, status, reserved_at, conversation_id) VALUES (?1, ?2, ?3, ?4, 'Kan hente i dag', ?5, ?6, ?7)",
+        ).bind(crypto.randomUUID(), listing.id, this.owner.id, partner.id, status, status === "reserved" ? new Date().toISOString() : null, conversationId),
+        env.DB.prepare("UPDATE listings SET status = ?2 WHERE id = ?1").bind(listing.id, status === "reserved" ? "reserved" : "active"),
+      ]);
+      return listing;
+    });
+  }
+
+  /** The partner's free listing with the owner waiting in its queue (what the owner may leave). */
+  giveawayPlace() {
+    return this.once("giveawayPlace", async () => {
+      const partner = await this.partner();
+      const listing = await createListing({ userId: partner.id, isFree: true, images: [] });
+      await env.DB.prepare("INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message) VALUES (?1, ?2, ?3, ?4, 'Vil gjerne ha den')")
+        .bind(crypto.randomUUID(), listing.id, partner.id, this.owner.id)
+        .run();
+      return listing;
+    });
+  }
+
   savedSearch() {
     return this.once("savedSearch", () => createSavedSearch(this.owner.id, "q=duplo", { name: "Duplo" }));
   }
@@ -445,6 +476,25 @@ const API_ROWS: Row[] = [
   // The public profile: open to everyone, a suspended user's too (decision 071).
   { route: "GET /api/users/:id", request: (w) => ({ path: `/api/users/${w.owner.id}` }), expected: all(200) },
   { route: "GET /bruker/:id", request: (w) => ({ path: `/bruker/${w.owner.id}` }), expected: all(200) },
+  // The give-away queue (decision 075): anyone signed in may queue for someone else's free listing
+  // (not a suspended user); only the giver reserves, releases and gives (403 for anyone else).
+  { route: "GET /api/giveaways/mine", request: () => ({ path: "/api/giveaways/mine" }), expected: signedIn(200) },
+  { route: "GET /api/giveaways/mine/unseen", request: () => ({ path: "/api/giveaways/mine/unseen" }), expected: signedIn(200) },
+  { route: "POST /api/giveaways/mine/seen", request: () => ({ path: "/api/giveaways/mine/seen", method: "POST" }), expected: signedIn(204) },
+  { route: "GET /api/giveaways/listings/:listingId", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("waiting")).id}` }), expected: all(200) },
+  {
+    route: "POST /api/giveaways/listings/:listingId/queue",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.partnersListing({ isFree: true, isTradeOffer: false, images: [] })).id}/queue`, method: "POST", json: { message: "Kan hente i kveld" } }),
+    expected: s(401, 201, 201, 201, 201, 403),
+  },
+  { route: "POST /api/giveaways/listings/:listingId/leave", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveawayPlace()).id}/leave`, method: "POST" }), expected: s(401, 409, 200, 409, 409, 200) },
+  {
+    route: "POST /api/giveaways/listings/:listingId/reserve",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("waiting")).id}/reserve`, method: "POST", json: {} }),
+    expected: s(401, 403, 200, 403, 403, 403),
+  },
+  { route: "POST /api/giveaways/listings/:listingId/release", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/release`, method: "POST" }), expected: s(401, 403, 200, 403, 403, 200) },
+  { route: "POST /api/giveaways/listings/:listingId/give", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/give`, method: "POST" }), expected: s(401, 403, 200, 403, 403, 200) },
   // No INDEXNOW_KEY in the tests: the key file does not exist.
   { route: "GET /:file{[A-Za-z0-9-]{8,128}\\.txt}", request: () => ({ path: "/abcdef123456.txt" }), expected: all(404) },
   { route: "ALL /api/*", variant: "an unknown API path", request: () => ({ path: "/api/finnes-ikke" }), expected: all(404) },
