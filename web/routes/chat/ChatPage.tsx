@@ -130,7 +130,17 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
       <TradeOfferCards conversationId={conversation.id} myId={myId} />
-      <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto overscroll-contain">
+      {/*
+        Focusable, so the messages can be scrolled with the arrow keys even when none of them has a
+        button (own and system messages only); the ring is drawn inside, as the frame clips outside.
+      */}
+      <div
+        ref={scrollRef}
+        role="region"
+        aria-label="Samtalen"
+        tabIndex={0}
+        className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-offset-[-3px]"
+      >
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />
         ) : page.error ? (
