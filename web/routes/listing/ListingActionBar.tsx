@@ -104,11 +104,11 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     <div className={cn(barClasses, className)}>
       {showBuy ? (
         <div>
-          <Button size="lg" className="w-full text-base" onClick={buy} aria-haspopup="dialog">
+          <Button size="lg" className="h-auto min-h-12 w-full py-2 text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
-            {/* The spec's label is the button's name; on screen it is one line, the rest below it. */}
-            <span className="whitespace-nowrap">
-              Kjøp nå <span className="sr-only">med trygg betaling (Vipps/Stripe)</span> - {formatPrice(listing.price, false)}
+            {/* The spec's label word for word; on a narrow phone it wraps to two balanced lines. */}
+            <span className="text-balance text-center leading-snug">
+              Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
             </span>
           </Button>
           <p className="mt-1 text-center text-sm text-stone-700">{buyNote(listing)}</p>

@@ -14,10 +14,11 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { Handover, TradeListingRow, TradeStatusBadge } from "./TradeParts";
 
 type Tab = "sent" | "received" | "completed";
+/** The spec's tab labels; "(n)" becomes the tab's count. */
 const TABS: { id: Tab; label: string }[] = [
-  { id: "sent", label: "Sendt" },
-  { id: "received", label: "Mottatt" },
-  { id: "completed", label: "Fullført" },
+  { id: "sent", label: "Sendt (n)" },
+  { id: "received", label: "Mottatt (n)" },
+  { id: "completed", label: "Fullført (n)" },
 ];
 const EMPTY: Record<Tab, { text: string; icon: LucideIcon }> = {
   sent: { text: "Ingen sendte forslag", icon: Send },
@@ -61,7 +62,7 @@ export function TradeHistoryPage() {
               tab === t.id ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60",
             )}
           >
-            {t.label} ({counts ? counts[t.id] : "…"})
+            {t.label.replace("(n)", `(${counts ? counts[t.id] : "…"})`)}
           </button>
         ))}
       </div>
