@@ -41,9 +41,11 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("button", { name: "Min konto" })).toBeVisible();
+    // The form's button is gone with the old page: the new page's main area has focus.
+    await expect(page.getByRole("main")).toBeFocused();
 
-    // The wizard, from the header's "Legg ut annonse".
-    await tabAndPress(page, page.getByRole("banner").getByRole("link", { name: /Legg ut/ }));
+    // The wizard, from the header's "Legg ut annonse" (just before the main area).
+    await tabAndPress(page, page.getByRole("banner").getByRole("link", { name: /Legg ut/ }), "Enter", { backwards: true });
     await expect(page.getByRole("heading", { level: 1, name: "Ny annonse" })).toBeVisible();
     // Step 1: Space on the focused file input opens the file chooser.
     const fileInput = page.locator('input[type="file"]');

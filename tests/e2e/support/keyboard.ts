@@ -83,7 +83,7 @@ export async function stopsWithoutVisibleFocus(page: Page, max = 60): Promise<st
       const key = await page.evaluate(() => {
         const el = document.activeElement!;
         const path: number[] = [];
-        for (let node: Element | null = el; node?.parentElement; node = node.parentElement) path.push([...node.parentElement.children].indexOf(node));
+        for (let node: Element | null = el; node?.parentElement; node = node.parentElement) path.push(Array.prototype.indexOf.call(node.parentElement.children, node));
         return path.join(".");
       });
       if (seen.has(key)) break;
