@@ -63,6 +63,27 @@ export function focusStop(page: Page): Promise<FocusStop | null> {
       if (label) candidates.push([label, null]);
     }
     const visible = candidates.some(([node, pseudo]) => ring(node, pseudo));
+    if (visible && ring(el, null)) {
+      // The element's own ring must not be cut off by a scroller or an overflow-hidden box around it.
+      const s = getComputedStyle(el);
+      const reach = parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
+      const box = { left: rect.left - reach, right: rect.right + reach, top: rect.top - reach, bottom: rect.bottom + reach };
+      for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        const clipsX = style.overflowX !== "visible";
+        const clipsY = style.overflowY !== "visible";
+        if (!clipsX && !clipsY) continue;
+        const edge = node.getBoundingClientRect();
+        const inner = {
+          left: edge.left + node.clientLeft,
+          top: edge.top + node.clientTop,
+          right: edge.left + node.clientLeft + node.clientWidth,
+          bottom: edge.top + node.clientTop + node.clientHeight,
+        };
+        const cut = (clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) || (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5));
+        if (cut) return { element: describe(el), visible: false, reason: `ring cut off by ${describe(node).slice(0, 60)} (overflow ${style.overflowX}/${style.overflowY}; ring ${JSON.stringify(box)}, visible area ${JSON.stringify(inner)})` };
+      }
+    }
     if (visible) return { element: describe(el), visible };
     const s = getComputedStyle(el);
     return { element: describe(el), visible, reason: `outline ${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}, box-shadow ${s.boxShadow}` };

@@ -60,7 +60,7 @@ function InboxRow({ conversation: c, myId }: { conversation: ConversationSummary
   const last = c.last_message;
   const prefix = last ? (last.sender_id === myId ? "Du: " : last.sender_id === SYSTEM_USER_ID ? "Lekebytte: " : "") : "";
   return (
-    <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 sm:px-4">
+    <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 focus-visible:outline-offset-[-3px] sm:px-4">
       <img
         src={firstImageUrl(c.listing.images) ?? PLACEHOLDER_IMAGE}
         alt=""
