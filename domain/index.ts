@@ -20,3 +20,5 @@ export * from "./moderation";
 export * from "./schemas/moderation";
 export * from "./trades";
 export * from "./schemas/trades";
+export * from "./reviews";
+export * from "./schemas/reviews";

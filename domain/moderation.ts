@@ -3,7 +3,7 @@
 // dialog share.
 import { formatDate } from "./format";
 
-export const REPORT_TARGET_TYPES = ["listing", "message", "user", "profile"] as const;
+export const REPORT_TARGET_TYPES = ["listing", "message", "user", "profile", "review"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
 /** The word in "Rapporter {annonse|melding|bruker|profil|innhold}". */
@@ -12,6 +12,7 @@ export const REPORT_TARGET_WORDS: Record<ReportTargetType, string> = {
   message: "melding",
   user: "bruker",
   profile: "profil",
+  review: "vurdering",
 };
 
 /** The report dialog's title for a target type; anything else is "innhold" (the spec's fallback). */
@@ -62,6 +63,9 @@ export const ACTIONS_FOR_TARGET: Record<ReportTargetType, readonly ModerationAct
   message: ["delete", "warn", "approve"],
   user: ["hide", "delete", "warn", "approve"],
   profile: ["hide", "delete", "warn", "approve"],
+  // A review is hidden (gone from the profile and the average) or left; it has nothing to delete
+  // beyond that, and its author may be warned (decision 072).
+  review: ["hide", "warn", "approve"],
 };
 
 export function isUserTarget(type: ReportTargetType): boolean {
@@ -74,6 +78,7 @@ export function actionLabel(action: ModerationAction, type: ReportTargetType): s
   if (action === "approve") return "Godkjenn (ingen brudd)";
   if (isUserTarget(type)) return action === "hide" ? "Steng ute midlertidig" : "Steng ute";
   if (type === "message") return "Fjern meldingen";
+  if (type === "review") return "Skjul vurderingen";
   return action === "hide" ? "Skjul annonsen" : "Slett annonsen";
 }
 

@@ -55,6 +55,8 @@ export const RATE_RULES = {
   // reject, withdraw or cancel, confirm the handover) per party.
   tradeOfferCreate: { scope: "trade-offer:create", limit: 20, windowSeconds: HOUR },
   tradeOfferAction: { scope: "trade-offer:action", limit: 120, windowSeconds: HOUR },
+  // Reviews (decision 070): one per deal and party anyway; this only stops a script walking ids.
+  reviewWrite: { scope: "review:write", limit: 30, windowSeconds: HOUR },
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },

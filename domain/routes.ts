@@ -29,6 +29,8 @@ export const PAGE_ROUTES = {
   listingById: { path: "/listing/:id", access: "open", indexed: false },
   // The notification test page and its endpoint exist only in local mode (docs/product.md).
   testNotifications: { path: "/test-notifications", access: "open", indexed: false, localOnly: true },
+  // The public profile (decision 071): open to all, but not for search engines (private people).
+  publicProfile: { path: "/bruker/:id", access: "open", indexed: false },
   paymentSuccess: { path: "/payment-success", access: "open", indexed: false },
   paymentDetails: { path: "/betaling-fullfort", access: "open", indexed: false },
   about: { path: "/om-oss", access: "open", indexed: true },

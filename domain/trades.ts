@@ -186,6 +186,8 @@ export interface CompletedSwap {
   their_listing: TradeListing;
   created_at: string;
   completed_at: string;
+  /** The user has reviewed the other party for this swap (decision 070). */
+  reviewed_by_me: boolean;
 }
 
 export interface TradeHistoryCounts {

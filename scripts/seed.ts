@@ -17,6 +17,7 @@ import { OFFLINE_ENV, ROOT, WRANGLER_CONFIG, persistPath, seedMarker, stateDir }
 import {
   type AccountKey,
   CONVERSATIONS,
+  DEMO_DEALS,
   FAVOURITES,
   LISTINGS,
   REPORTS,
@@ -24,6 +25,7 @@ import {
   minutes,
 } from "./seed/data";
 import type { ImageSpec } from "./seed/images";
+import { reviewWindowClosesAt } from "../domain/reviews";
 
 // Offline and quiet unless the caller chose otherwise (npm start passes the same settings).
 for (const [key, value] of Object.entries(OFFLINE_ENV)) process.env[key] ??= value;
@@ -243,6 +245,73 @@ async function main(): Promise<void> {
         ),
     );
 
+    // ---- completed deals and their reviews (decision 070) --------------------------------------------
+    for (const d of DEMO_DEALS) {
+      const listing = LISTINGS.find((l) => l.ref === d.listing)!;
+      const owner = listing.owner;
+      const completed = iso(d.completed);
+      const convId = randomUUID();
+      const dealId = randomUUID();
+      stmts.push(
+        db
+          .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .bind(convId, lid(d.listing), uid(d.other), uid(owner), d.messages.length, iso(d.completed + 60), iso(d.messages[d.messages.length - 1].ago)),
+      );
+      d.messages.forEach((m, i) => {
+        stmts.push(
+          db
+            .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .bind(randomUUID(), convId, uid(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
+        );
+      });
+      if (d.kind === "sale") {
+        const paymentId = randomUUID();
+        const amount = (listing.price ?? 0) * 100;
+        stmts.push(
+          db
+            .prepare(
+              `INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status, created_at, updated_at)
+               VALUES (?, ?, ?, ?, 'stripe', ?, ?, 'completed', ?, ?)`,
+            )
+            .bind(paymentId, lid(d.listing), uid(owner), uid(d.other), `cs_demo_${paymentId}`, amount, completed, completed),
+          db
+            .prepare(
+              `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .bind(dealId, paymentId, lid(d.listing), uid(owner), uid(d.other), amount, completed, convId, completed),
+        );
+      } else {
+        const offerId = randomUUID();
+        const proposed = iso(d.completed + 2 * 24 * 60);
+        stmts.push(
+          db
+            .prepare(
+              `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, message,
+                 status, created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?)`,
+            )
+            .bind(offerId, convId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), null, proposed, completed, iso(d.completed - 5 * 24 * 60)),
+          db
+            .prepare(
+              `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at,
+                 completed_at, user1_confirmed_at, user2_confirmed_at) VALUES (?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?, ?)`,
+            )
+            .bind(dealId, offerId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), proposed, completed, completed, completed),
+        );
+      }
+      for (const r of d.reviews) {
+        const reviewee = r.from === owner ? d.other : owner;
+        stmts.push(
+          db
+            .prepare(
+              `INSERT INTO reviews (id, deal_kind, deal_id, reviewer_id, reviewee_id, rating, text, window_closes_at, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .bind(randomUUID(), d.kind, dealId, uid(r.from), uid(reviewee), r.rating, r.text, reviewWindowClosesAt(completed), iso(r.ago)),
+        );
+      }
+    }
+
     // ---- favourites, moderation ------------------------------------------------------------------
     for (const f of FAVOURITES) {
       stmts.push(
@@ -293,7 +362,7 @@ async function main(): Promise<void> {
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     log(
       `Demodata lastet: ${DEMO_ACCOUNTS.length} brukere, ${LISTINGS.length} annonser, ${puts.length} bilder, ` +
-        `${CONVERSATIONS.length} samtaler, 1 bytteforslag (${secs} s).`,
+        `${CONVERSATIONS.length + DEMO_DEALS.length} samtaler, 1 bytteforslag, ${DEMO_DEALS.length} fullførte handler med vurderinger (${secs} s).`,
     );
   } finally {
     await proxy.dispose();

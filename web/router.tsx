@@ -36,6 +36,7 @@ const CallbackPage = page(() => import("./routes/auth/CallbackPage"), "CallbackP
 const SearchPage = page(() => import("./routes/search/SearchPage"), "SearchPage");
 const SlugListingPage = page(() => import("./routes/listing/SlugListingPage"), "SlugListingPage");
 const ListingByIdPage = page(() => import("./routes/listing/ListingByIdPage"), "ListingByIdPage");
+const PublicProfilePage = page(() => import("./routes/profile/PublicProfilePage"), "PublicProfilePage");
 const AboutPage = page(() => import("./routes/static/AboutPage"), "AboutPage");
 const ContactPage = page(() => import("./routes/static/ContactPage"), "ContactPage");
 const PrivacyPage = page(() => import("./routes/static/PrivacyPage"), "PrivacyPage");
@@ -65,6 +66,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   search: <SearchPage />,
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,
+  publicProfile: <PublicProfilePage />,
   testNotifications: <TestNotificationsPage />,
   paymentSuccess: <PaymentSuccessPage />,
   paymentDetails: <PaymentDetailsPage />,

@@ -32,6 +32,8 @@ import { testNotificationRoutes } from "./routes/test-notifications";
 import { reportRoutes } from "./routes/reports";
 import { moderationRoutes } from "./routes/moderation";
 import { tradeOfferRoutes } from "./routes/trade-offers";
+import { reviewRoutes } from "./routes/reviews";
+import { userRoutes } from "./routes/users";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -71,7 +73,9 @@ const api = new Hono<AppEnv>()
   .route("/test-notifications", testNotificationRoutes)
   .route("/trade-offers", tradeOfferRoutes)
   .route("/reports", reportRoutes)
-  .route("/moderation", moderationRoutes);
+  .route("/moderation", moderationRoutes)
+  .route("/reviews", reviewRoutes)
+  .route("/users", userRoutes);
 
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)

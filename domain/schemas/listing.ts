@@ -154,7 +154,8 @@ export interface ListingDetail extends ListingCard {
   description: string | null;
   updated_at: string;
   place_name: string | null;
-  seller: { user_id: string; display_name: string | null; created_at: string };
+  /** `rating`: the seller's shown reviews (average null without any), linking to /bruker/{user_id}. */
+  seller: { user_id: string; display_name: string | null; created_at: string; rating: { average: number | null; count: number } };
   hidden?: ListingHidden;
 }
 

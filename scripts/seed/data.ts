@@ -578,6 +578,52 @@ export const LISTINGS: DemoListing[] = [
     ago: 50 * DAY,
     image: { motif: "beachball", color: "#e63946", count: 1 },
   },
+  // Finished deals behind the demo reviews (DEMO_DEALS): a swap between Kari and Ola, a sale by Lars.
+  {
+    ref: "K8",
+    owner: "kari",
+    title: "Brio togbane med bro og tunnel",
+    description: "Brio togbane med 30 skinner, bro, tunnel og to tog. Byttet bort.",
+    category: "biler",
+    age: "3-5 år",
+    condition: 4,
+    price: 300,
+    trade: true,
+    postalCode: "0150",
+    ago: 30 * DAY,
+    status: "traded",
+    image: { motif: "train", color: "#c0392b", count: 1 },
+  },
+  {
+    ref: "O7",
+    owner: "ola",
+    title: "Duplo dyrehage",
+    description: "Duplo dyrehage med dyr, gjerder og dyrepasser. Byttet bort.",
+    category: "lego",
+    age: "0-2 år",
+    condition: 4,
+    price: 250,
+    trade: true,
+    postalCode: "5003",
+    ago: 28 * DAY,
+    status: "traded",
+    image: { motif: "bricks", color: "#2e86de", count: 1 },
+  },
+  {
+    ref: "L6",
+    owner: "lars",
+    title: "Sparkesykkel med lys i hjulene",
+    description: "Sparkesykkel for 3–6 år med lys i hjulene og justerbart styre. Solgt.",
+    category: "ute-lek",
+    age: "3-5 år",
+    condition: 4,
+    price: 200,
+    trade: false,
+    postalCode: "4006",
+    ago: 6 * DAY,
+    status: "sold",
+    image: { motif: "scooter", color: "#8e44ad", count: 1 },
+  },
 ];
 
 export interface DemoMessage {
@@ -644,6 +690,63 @@ export const TRADE_OFFER = {
   ago: 85 * MIN,
   validDays: 7,
 };
+
+/**
+ * Completed deals with reviews (issue 16, decision 070). A sale: `listing` sold by its owner to
+ * `other`. A swap: `other` offered `offered` for `listing` and both confirmed the handover.
+ * `completed` is minutes ago; a review's reviewee is the deal's other party.
+ */
+export interface DemoDeal {
+  kind: "sale" | "swap";
+  listing: string;
+  other: AccountKey;
+  offered?: string;
+  completed: number;
+  messages: DemoMessage[];
+  reviews: { from: AccountKey; rating: 1 | 2 | 3 | 4 | 5; text: string | null; ago: number }[];
+}
+
+export const DEMO_DEALS: DemoDeal[] = [
+  {
+    kind: "sale",
+    listing: "I2",
+    other: "kari",
+    completed: 40 * DAY,
+    messages: [
+      { from: "kari", text: "Hei! Da er skøytene betalt. Kan jeg hente dem i morgen ettermiddag?", ago: 40 * DAY - 10 * MIN, read: true },
+      { from: "ingrid", text: "Supert, det passer fint. Jeg er hjemme etter kl. 16.", ago: 40 * DAY - 30 * MIN, read: true },
+    ],
+    reviews: [
+      { from: "kari", rating: 5, text: "Skøytene var akkurat som beskrevet, og Ingrid var hyggelig og fleksibel med hentingen.", ago: 39 * DAY },
+      { from: "ingrid", rating: 5, text: "Betalte med en gang og kom som avtalt. Anbefales!", ago: 38 * DAY },
+    ],
+  },
+  {
+    kind: "swap",
+    listing: "O7",
+    other: "kari",
+    offered: "K8",
+    completed: 20 * DAY,
+    messages: [
+      { from: "kari", text: "Byttet er bekreftet her. Takk, dyrehagen er allerede i full bruk!", ago: 20 * DAY - 5 * MIN, read: true },
+      { from: "ola", text: "Så bra! Togbanen er en stor hit her også 🚂", ago: 20 * DAY - 20 * MIN, read: true },
+    ],
+    reviews: [
+      { from: "ola", rating: 4, text: "Fint bytte. Togbanen var litt mer brukt enn bildene viste, men alt fungerer.", ago: 19 * DAY },
+      { from: "kari", rating: 5, text: "Rask å svare og godt pakket. Gjerne flere bytter!", ago: 19 * DAY },
+    ],
+  },
+  {
+    kind: "sale",
+    listing: "L6",
+    other: "ola",
+    completed: 2 * DAY,
+    messages: [{ from: "ola", text: "Takk! Sparkesykkelen kom fram i dag, sønnen min er i himmelen.", ago: 1 * DAY, read: false }],
+    // Only Ola has written: hidden until Lars writes his or the 14 days are over (the prompt shows
+    // for Lars in the chat).
+    reviews: [{ from: "ola", rating: 5, text: "Rask sending og akkurat som beskrevet.", ago: 20 * HOUR }],
+  },
+];
 
 export const FAVOURITES: { user: AccountKey; listing: string; ago: number }[] = [
   { user: "kari", listing: "I1", ago: 20 * HOUR },

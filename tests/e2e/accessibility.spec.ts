@@ -20,7 +20,7 @@ const ADMIN = "admin@lekebytte.test";
 
 interface DemoData {
   /** A listing of someone else's, open for swaps. */
-  otherTradeListing: { id: string; seo_slug: string };
+  otherTradeListing: { id: string; seo_slug: string; user_id: string };
   /** One of the signed-in user's own listings. */
   ownListing: { id: string; seo_slug: string };
   /** The user's conversation with the pending swap offer. */
@@ -35,6 +35,7 @@ const ROUTE_PATHS: Record<PageRouteId, (d: DemoData) => string> = {
   search: () => "/search?q=lego",
   listingBySlug: (d) => `/annonse/${d.otherTradeListing.seo_slug}`,
   listingById: (d) => `/listing/${d.ownListing.id}`,
+  publicProfile: (d) => `/bruker/${d.otherTradeListing.user_id}`,
   testNotifications: () => "/test-notifications",
   paymentSuccess: () => "/payment-success?session_id=cs_test_unknown",
   paymentDetails: () => "/betaling-fullfort?session_id=cs_test_unknown",
@@ -89,7 +90,7 @@ async function scanNow(page: Page) {
 
 test("every route of the table has a path here, and each path is the route's", () => {
   expect(Object.keys(ROUTE_PATHS).sort()).toEqual([...PAGE_ROUTE_IDS].sort());
-  const sample: DemoData = { otherTradeListing: { id: "x-id", seo_slug: "x-slug" }, ownListing: { id: "o-id", seo_slug: "o-slug" }, tradeConversationId: "c-id" };
+  const sample: DemoData = { otherTradeListing: { id: "x-id", seo_slug: "x-slug", user_id: "u-id" }, ownListing: { id: "o-id", seo_slug: "o-slug" }, tradeConversationId: "c-id" };
   for (const id of PAGE_ROUTE_IDS) {
     const path = new URL(ROUTE_PATHS[id](sample), "http://x").pathname;
     expect(routeRegExp(PAGE_ROUTES[id].path).test(path), `${id}: ${path}`).toBe(true);

@@ -97,7 +97,7 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
     description: "Komplett sett.\nLite brukt.",
     updated_at: card.created_at,
     place_name: "OSLO",
-    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z" },
+    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z", rating: { average: 4.5, count: 2 } },
     more_from_seller: [],
     ...overrides,
   };
@@ -293,6 +293,7 @@ export function completedSwapsBody(items: Partial<CompletedSwapsBody["items"][nu
       their_listing: tradeListingBody(),
       created_at: at,
       completed_at: at,
+      reviewed_by_me: false,
       ...item,
     })),
     has_more: false,
@@ -302,4 +303,60 @@ export function completedSwapsBody(items: Partial<CompletedSwapsBody["items"][nu
 /** The one error envelope of every API error. */
 export function errorBody(code: ErrorCode, message: string, fields?: Record<string, string>): ApiErrorBody {
   return { error: { code, message, ...(fields ? { fields } : {}) } };
+}
+
+export type DealReviewStateBody = InferResponseType<Api["reviews"]["deals"][":kind"][":id"]["$get"], 200>;
+export type PublicProfileBody = InferResponseType<Api["users"][":id"]["$get"], 200>;
+export type ReviewViewBody = PublicProfileBody["reviews"][number];
+
+export const TEST_DEAL_ID = "d0d0d0d0-0000-4000-8000-000000000001";
+
+/** A review as the profile and the deal prompt show it (by Ola Hansen, who bought). */
+export function reviewBody(overrides: Partial<ReviewViewBody> = {}): ReviewViewBody {
+  return {
+    id: crypto.randomUUID(),
+    deal_kind: "sale",
+    rating: 5,
+    text: "Rask og hyggelig handel.",
+    created_at: "2026-05-02T10:00:00.000Z",
+    reviewer: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
+    reviewer_role: "buyer",
+    ...overrides,
+  };
+}
+
+/** GET /api/reviews/deals/:kind/:id: a swap with Ola Hansen completed just now, nobody has written. */
+export function dealReviewStateBody(overrides: Partial<DealReviewStateBody> = {}): DealReviewStateBody {
+  const completed = new Date().toISOString();
+  return {
+    deal_kind: "swap",
+    deal_id: TEST_DEAL_ID,
+    title: "Ønsket leke",
+    conversation_id: TEST_CONVERSATION_ID,
+    other_user: { id: TEST_SELLER_ID, display_name: "Ola Hansen", deleted: false },
+    completed_at: completed,
+    window_closes_at: new Date(Date.parse(completed) + 14 * 86_400_000).toISOString(),
+    window_open: true,
+    can_review: true,
+    my_review: null,
+    other_has_reviewed: false,
+    their_review: null,
+    ...overrides,
+  };
+}
+
+/** GET /api/users/:id: Ola Hansen's public profile. */
+export function publicProfileBody(overrides: Partial<PublicProfileBody> = {}): PublicProfileBody {
+  return {
+    id: TEST_SELLER_ID,
+    display_name: "Ola Hansen",
+    member_since: "2024-03-05T10:00:00.000Z",
+    rating: { average: 4.5, count: 2 },
+    listings: [listingCardBody({ user_id: TEST_SELLER_ID })],
+    listing_count: 1,
+    reviews: [reviewBody({ reviewer: { id: TEST_USER_ID, display_name: "Kari Nordmann", deleted: false } }), reviewBody({ rating: 4, text: null, reviewer_role: "seller" })],
+    has_more_reviews: false,
+    next_offset: null,
+    ...overrides,
+  };
 }

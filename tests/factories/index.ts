@@ -7,3 +7,4 @@ export * from "./analytics";
 export * from "./images";
 export * from "./saved-searches";
 export * from "./trades";
+export * from "./reviews";

@@ -88,7 +88,7 @@ describe("listing detail", () => {
   });
 
   it("a free listing shows 'Gratis', the 'Gi bort' badge and no buy button; no photos show the stock picture", async () => {
-    renderListing(listingPage({ is_free: true, price: null, images: [], seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z" } }));
+    renderListing(listingPage({ is_free: true, price: null, images: [], seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z", rating: { average: null, count: 0 } } }));
     expect(await screen.findByText("Gratis")).toBeInTheDocument();
     expect(screen.getByText("Gi bort")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();

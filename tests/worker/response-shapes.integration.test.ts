@@ -31,9 +31,12 @@ import {
   sessionBody,
   siteConfigBody,
   unsubscribeBody,
+  dealReviewStateBody,
+  publicProfileBody,
+  reviewBody,
 } from "../factories/api";
 import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
-import { addMessages, createConversation, createListing, createSwap, createUser, signedInClient } from "../factories";
+import { addMessages, createCompletedSwap, createConversation, createListing, createReview, createSwap, createUser, signedInClient } from "../factories";
 import { Client } from "./support/http";
 
 const PASSWORD = "hemmelig-passord-1";
@@ -168,6 +171,19 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/conversation/${open.conversationId}`)), [tradeOfferBody({ handover })])).toEqual([]);
     expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()]))).toEqual([]);
     expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedSwapsBody([{}]))).toEqual([]);
+  });
+
+  it("reviews: a deal's state, a conversation's deals, a new review, the public profile", async () => {
+    const deal = await createCompletedSwap();
+    const a = await signedInClient(deal.a.id);
+    expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/deals/swap/${deal.id}`)), dealReviewStateBody())).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/conversations/${deal.conversationId}`)), [dealReviewStateBody()])).toEqual([]);
+    const created = await a.post("/api/reviews", { deal_kind: "swap", deal_id: deal.id, rating: 5, text: "Fint" });
+    expect(created.status).toBe(201);
+    expect(shapeDifferences(await created.json(), reviewBody({ reviewer_role: "swapper" }))).toEqual([]);
+    await createReview(deal, deal.b, deal.a);
+    await createListing({ userId: deal.b.id });
+    expect(shapeDifferences(await jsonOf(await new Client().get(`/api/users/${deal.b.id}`)), publicProfileBody())).toEqual([]);
   });
 
   it("the error envelope", async () => {

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PAGE_ROUTE_IDS, PAGE_ROUTES, isKnownRoute, type PageRoute, type PageRouteId } from "../../domain/routes";
 import { generateSitemap } from "../../worker/services/sitemap";
-import { createListing } from "../factories";
+import { createListing, createUser } from "../factories";
 import { Client } from "./support/http";
 
 /** A concrete path for a route pattern: every `:param` becomes a plausible segment. */
@@ -27,7 +27,8 @@ function crawlable(robots: string, path: string): boolean {
 }
 
 describe("the Worker agrees with the route table", () => {
-  it.each(PAGE_ROUTE_IDS.filter((id) => id !== "listingBySlug"))("%s: the SPA shell with 200", async (id) => {
+  // The two edge-rendered pages answer 404 for a parameter that names nothing; they have their own test below.
+  it.each(PAGE_ROUTE_IDS.filter((id) => id !== "listingBySlug" && id !== "publicProfile"))("%s: the SPA shell with 200", async (id) => {
     const path = samplePath(id);
     // The tests run the Worker in local mode, where the local-only pages exist too.
     expect(isKnownRoute(path, { local: true })).toBe(true);
@@ -41,6 +42,16 @@ describe("the Worker agrees with the route table", () => {
     const res = await new Client().get(PAGE_ROUTES.listingBySlug.path.replace(":slug", listing.seoSlug));
     expect(res.status).toBe(200);
     await res.text();
+  });
+
+  it("publicProfile: the edge-rendered page for a user, a real 404 for an unknown one", async () => {
+    const user = await createUser();
+    const res = await new Client().get(PAGE_ROUTES.publicProfile.path.replace(":id", user.id));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("data-test-shell");
+    const unknown = await new Client().get(samplePath("publicProfile"), { headers: { Accept: "text/html" } });
+    expect(unknown.status).toBe(404);
+    await unknown.text();
   });
 
   it.each(["/finnes-ikke", "/search/mer", "/annonse", "/auth/callback/x", "/profile/abc", "/chat"])("%s is not a route: 404", async (path) => {

@@ -112,6 +112,7 @@ describe("robots.txt and sitemap", () => {
       "Disallow: /test-notifications",
       "Disallow: /auth",
       "Disallow: /listing/",
+      "Disallow: /bruker/",
       "Disallow: /*?",
       "Allow: /annonse/",
       "Allow: /search",

@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "./ui/Button";
 
 export interface ModalProps {
   open: boolean;
@@ -39,3 +40,17 @@ export function Modal({ open, onOpenChange, title, description, children }: Moda
  */
 export const fieldClasses =
   "block w-full rounded-xl border border-stone-500 bg-white px-3 py-2.5 text-base text-stone-900 focus-visible:border-brand-700 aria-invalid:border-red-700";
+
+/** A dialog form's "Avbryt" and its submit button ("Sender..." while sending). */
+export function ModalFormActions({ onCancel, sending, submitLabel }: { onCancel: () => void; sending: boolean; submitLabel: string }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Avbryt
+      </Button>
+      <Button type="submit" disabled={sending}>
+        {sending ? "Sender..." : submitLabel}
+      </Button>
+    </div>
+  );
+}

@@ -7,7 +7,7 @@ import { fileReport } from "../api/moderation";
 import { toastError, toastSuccess } from "../lib/toast";
 import { Button } from "./ui/Button";
 import { Label } from "./ui/Label";
-import { fieldClasses, Modal } from "./Modal";
+import { fieldClasses, Modal, ModalFormActions } from "./Modal";
 
 export interface ReportTarget {
   type: ReportTargetType;
@@ -113,14 +113,7 @@ function ReportForm({ target, onDone }: { target: ReportTarget; onDone: () => vo
           ))}
         </select>
       </div>
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onDone}>
-          Avbryt
-        </Button>
-        <Button type="submit" disabled={sending}>
-          {sending ? "Sender..." : "Send rapport"}
-        </Button>
-      </div>
+      <ModalFormActions onCancel={onDone} sending={sending} submitLabel="Send rapport" />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { LISTING_STATUSES, PRICING_MODES, ROLES } from "../../domain/taxonomy";
 import { SAVED_SEARCH_ALERTS } from "../../domain/saved-searches";
 import { MODERATION_ACTION_TYPES, REPORT_PRIORITY_KEYS, REPORT_STATUSES, REPORT_TARGET_TYPES } from "../../domain/moderation";
 import { TRADE_OFFER_STATUSES } from "../../domain/trades";
+import { DEAL_KINDS } from "../../domain/reviews";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -413,6 +414,40 @@ export const reports = sqliteTable(
     uniqueIndex("reports_open_unique")
       .on(t.reporterId, t.targetType, t.targetId)
       .where(sql`status IN ('pending', 'reviewed')`),
+  ],
+);
+
+/**
+ * A review of one party of a completed deal by the other (issue 16; decision 070). A deal is
+ * (deal_kind, deal_id): a sale's `transactions.id`, a swap's `trade_transactions.id`, a give-away's
+ * id. One review per reviewer and deal (unique index: of two submits at once exactly one lands).
+ * `window_closes_at` is the deal's completion plus 14 days, copied so the blind-visibility rule
+ * (the other party has written, or the window has closed) needs no join to the deal tables.
+ */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: text("id").primaryKey(),
+    dealKind: text("deal_kind", { enum: DEAL_KINDS }).notNull(),
+    dealId: text("deal_id").notNull(),
+    reviewerId: text("reviewer_id")
+      .notNull()
+      .references(() => users.id),
+    revieweeId: text("reviewee_id")
+      .notNull()
+      .references(() => users.id),
+    rating: integer("rating").notNull(),
+    text: text("text"),
+    windowClosesAt: text("window_closes_at").notNull(),
+    /** Hidden by a moderator: shown to nobody and left out of the average. */
+    isHidden: integer("is_hidden", { mode: "boolean" }).notNull().default(false),
+    hiddenReason: text("hidden_reason"),
+    hiddenAt: text("hidden_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("reviews_deal_reviewer_unique").on(t.dealKind, t.dealId, t.reviewerId),
+    index("reviews_reviewee_idx").on(t.revieweeId, t.createdAt),
   ],
 );
 

@@ -34,6 +34,7 @@ const PAGE_MODULES: [RegExp, string][] = [
   [/^\/search\/?$/, "SearchPage"],
   [/^\/annonse\/[^/]+\/?$/, "SlugListingPage"],
   [/^\/listing\/[^/]+\/?$/, "ListingByIdPage"],
+  [/^\/bruker\/[^/]+\/?$/, "PublicProfilePage"],
   [/^\/auth\/?$/, "AuthPage"],
   [/^\/auth\/callback\/?$/, "CallbackPage"],
   [/^\/om-oss\/?$/, "AboutPage"],

@@ -4,7 +4,8 @@ import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
 import { getListingDetail, resolveSlug } from "../services/listings";
 import { jsonForScript } from "../lib/html";
-import { headTags, listingBody, listingMeta, type PreloadedListing } from "../services/seo";
+import { headTags, listingBody, listingMeta, profileBody, profileHeadTags, profileMeta, type PreloadedListing } from "../services/seo";
+import { publicProfile, type PublicProfile } from "../services/reviews";
 import { readSitemap } from "../services/sitemap";
 import { fetchShell, notFoundPage } from "./pages";
 import { robotsRules } from "../../domain/routes";
@@ -93,6 +94,38 @@ export const seoRoutes = new Hono<AppEnv>()
     // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
     // not live on in a browser or shared cache (docs/decisions/050-moderation.md).
     headers.set("Cache-Control", "public, no-cache");
+    headers.delete("ETag");
+    return new Response(rewritten.body, { status: 200, headers });
+  })
+  // The public profile (decision 071): the same edge treatment as a listing page — meta tags, a
+  // readable body and the API answer inlined — and a real 404 for unknown or deleted users.
+  .get("/bruker/:id", async (c) => {
+    const url = new URL(c.req.url);
+    const id = c.req.param("id");
+    let profile: PublicProfile;
+    try {
+      profile = await publicProfile(getDb(c.env.DB), id);
+    } catch (err) {
+      if (err instanceof AppError) return notFoundPage(c.env, url, c.req.raw.headers);
+      throw err;
+    }
+    const meta = profileMeta(profile, url.origin, c.env.APP_NAME);
+    const page = await fetchShell(c.env, url, c.req.raw.headers);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env), [`/api/users/${encodeURIComponent(id)}`]: profile },
+      modules: await pageModules(c.env, url),
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
+      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
+      .on('meta[name="description"]', { element: (el) => void el.remove() })
+      .on("head", { element: (el) => void el.append(profileHeadTags(meta, c.env.APP_NAME), { html: true }) })
+      .on("#root", { element: (el) => void el.setInnerContent(profileBody(profile), { html: true }) })
+      .transform(page);
+    const headers = new Headers(rewritten.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    // Reviews and hides show at once (as on listing pages); never indexed.
+    headers.set("Cache-Control", "public, no-cache");
+    headers.set("X-Robots-Tag", "noindex");
     headers.delete("ETag");
     return new Response(rewritten.body, { status: 200, headers });
   })

@@ -4,6 +4,7 @@ import { getDb, type Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
+import { exportReviews } from "./reviews";
 import { exportSavedSearches } from "./saved-searches";
 import { disconnectUser } from "./chat";
 import { callOffSwapsOf } from "./trade-offers";
@@ -107,6 +108,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     sessions,
     moderation_status: moderation,
     saved_searches: await exportSavedSearches(db, userId),
+    reviews: await exportReviews(db, userId),
   };
 }
 
@@ -130,6 +132,9 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     // Saved searches with their index keys and matches (foreign keys cascade), and digest claims.
     db.prepare("DELETE FROM saved_searches WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM saved_search_digests WHERE user_id = ?1").bind(userId),
+    // Reviews they wrote keep their stars (the other party's average) but lose their words, shown
+    // from "Slettet bruker"; reviews about them go with their profile page (404), decision 071.
+    db.prepare("UPDATE reviews SET text = NULL WHERE reviewer_id = ?1").bind(userId),
     db.prepare("UPDATE listings SET status = 'deleted', images = '[]', updated_at = ?2 WHERE user_id = ?1").bind(userId, now),
     db.prepare("DELETE FROM newsletter_subscribers WHERE email = ?1").bind(profile.email),
     db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),

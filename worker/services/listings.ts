@@ -13,6 +13,7 @@ import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 import { assertNotSuspended } from "./suspension";
+import { shownReviewSql } from "../db/review-visibility";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 
 type ListingRow = typeof listings.$inferSelect;
@@ -76,7 +77,7 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
   const row = await loadRow(db, id);
   if (!row || !canView(row, actor)) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   const d1 = db.$client;
-  const [extra, more] = await d1.batch<Record<string, unknown>>([
+  const [extra, more, rating] = await d1.batch<Record<string, unknown>>([
     d1
       .prepare(
         `SELECT p.display_name, COALESCE(p.created_at, u.created_at) AS member_since, u.deleted_at, pp.place_name
@@ -90,7 +91,12 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
          ORDER BY created_at DESC LIMIT ?3`,
       )
       .bind(row.userId, row.id, SELLER_OTHER_LISTINGS),
+    // The seller card's average and count (shown reviews only, decision 070).
+    d1
+      .prepare(`SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`)
+      .bind(row.userId, nowIso()),
   ]);
+  const stars = rating.results[0] as { count: number; average: number | null };
   const info = (extra.results[0] ?? {}) as { display_name?: string | null; member_since?: string; deleted_at?: string | null; place_name?: string | null };
   const moreIds = (more.results as { id: string }[]).map((r) => r.id);
   const moreCards = (await listingsByIds(db, moreIds)).sort((a, b) => b.created_at.localeCompare(a.created_at));
@@ -103,6 +109,7 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       user_id: row.userId,
       display_name: info.deleted_at ? null : (info.display_name ?? null),
       created_at: info.member_since ?? row.createdAt,
+      rating: { count: stars.count, average: stars.average },
     },
     more_from_seller: moreCards,
     // Only the owner and moderators can open a hidden listing; they see why it is hidden.

@@ -13,6 +13,7 @@ export type ModerationNotice =
   | { kind: "listing-hidden"; listingId: string; title: string; reason: string | null }
   | { kind: "listing-deleted"; title: string; reason: string | null }
   | { kind: "message-removed"; conversationId: string; reason: string | null }
+  | { kind: "review-hidden"; reason: string | null }
   | { kind: "warning"; reason: string | null }
   | { kind: "suspended"; until: string; reason: string | null };
 
@@ -51,6 +52,11 @@ function content(env: Bindings, notice: ModerationNotice): Content {
         subject: "En melding fra deg er fjernet",
         lines: ["En moderator har fjernet en melding du sendte. Begge i samtalen ser nå «Meldingen er fjernet av moderator».", ...why(notice.reason)],
         link: { href: `${origin}/chat/${notice.conversationId}`, label: "Åpne samtalen" },
+      };
+    case "review-hidden":
+      return {
+        subject: "En vurdering du skrev er skjult",
+        lines: ["En moderator har skjult en vurdering du skrev. Den vises ikke lenger på profilen og teller ikke i snittet.", ...why(notice.reason)],
       };
     case "warning":
       return {

@@ -134,6 +134,17 @@ interface ReportRow {
   reporter_deleted: string | null;
 }
 
+interface ReviewTargetRow {
+  id: string;
+  rating: number;
+  text: string | null;
+  is_hidden: number;
+  hidden_reason: string | null;
+  reviewee_id: string;
+  reviewee_name: string | null;
+  reviewee_deleted: string | null;
+}
+
 interface UserRow {
   user_id: string;
   display_name: string | null;
@@ -186,7 +197,7 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
   const pairs = JSON.stringify(page.map((g) => [g.target_type, g.target_id]));
   const ofType = (type: ReportTargetType | ReportTargetType[]) =>
     JSON.stringify(page.filter((g) => (Array.isArray(type) ? type.includes(g.target_type) : g.target_type === type)).map((g) => g.target_id));
-  const [reports, listingRows, messageRows, userRows] = await d1.batch<Record<string, unknown>>([
+  const [reports, listingRows, messageRows, userRows, reviewRows] = await d1.batch<Record<string, unknown>>([
     d1
       .prepare(
         `SELECT r.id, r.target_type, r.target_id, r.reason, r.description, r.priority, r.status, r.created_at, r.resolution_action,
@@ -215,6 +226,14 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
          FROM json_each(?1) t ${USER_JOINS("t.value")} WHERE u.id IS NOT NULL`,
       )
       .bind(ofType(["user", "profile"])),
+    d1
+      .prepare(
+        `SELECT r.id, r.rating, r.text, r.is_hidden, r.hidden_reason, r.reviewee_id, r.reviewer_id AS user_id, ep.display_name AS reviewee_name,
+                eu.deleted_at AS reviewee_deleted, ${USER_COLUMNS}
+         FROM reviews r ${USER_JOINS("r.reviewer_id")} LEFT JOIN users eu ON eu.id = r.reviewee_id LEFT JOIN profiles ep ON ep.user_id = r.reviewee_id
+         WHERE r.id IN (SELECT value FROM json_each(?1))`,
+      )
+      .bind(ofType("review")),
   ]);
   const now = nowIso();
   const byTarget = new Map<string, ReportRow[]>();
@@ -225,6 +244,9 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
   const listings = new Map((listingRows.results as unknown as (UserRow & { id: string; title: string; status: string; is_hidden: number; auto_hidden: number; hidden_reason: string | null })[]).map((r) => [r.id, r]));
   const messages = new Map((messageRows.results as unknown as (UserRow & { id: string; content: string })[]).map((r) => [r.id, r]));
   const users = new Map((userRows.results as unknown as UserRow[]).map((r) => [r.user_id, r]));
+  const reviews = new Map(
+    (reviewRows.results as unknown as (UserRow & ReviewTargetRow)[]).map((r) => [r.id, r]),
+  );
 
   const items = page.flatMap((g): ModerationReportGroup[] => {
     const entries = byTarget.get(`${g.target_type}:${g.target_id}`) ?? [];
@@ -246,6 +268,20 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
           auto_hidden: !!l.auto_hidden,
           hidden_reason: l.hidden_reason,
           user: targetUser(l, now),
+        };
+      }
+    } else if (g.target_type === "review") {
+      const r = reviews.get(g.target_id);
+      if (r) {
+        title = `Vurdering av ${personName(r.reviewee_name, r.reviewee_deleted)}`;
+        target = {
+          ...target,
+          exists: true,
+          url: r.reviewee_deleted ? null : `/bruker/${r.reviewee_id}`,
+          preview: `${r.rating} av 5 stjerner${r.text ? `: ${r.text}` : ""}`,
+          is_hidden: !!r.is_hidden,
+          hidden_reason: r.hidden_reason,
+          user: targetUser(r, now),
         };
       }
     } else if (g.target_type === "message") {
@@ -348,6 +384,10 @@ async function targetFacts(db: Db, type: ReportTargetType, id: string): Promise<
       .first<{ sender_id: string; conversation_id: string; seq: number }>();
     return row ? { userId: row.sender_id, title: null, conversationId: row.conversation_id, seq: row.seq } : null;
   }
+  if (type === "review") {
+    const row = await d1.prepare("SELECT reviewer_id FROM reviews WHERE id = ?1").bind(id).first<{ reviewer_id: string }>();
+    return row ? { userId: row.reviewer_id, title: null, conversationId: null, seq: null } : null;
+  }
   const row = await d1.prepare("SELECT id FROM users WHERE id = ?1").bind(id).first<{ id: string }>();
   return row ? { userId: row.id, title: null, conversationId: null, seq: null } : null;
 }
@@ -434,6 +474,8 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
         now,
       ),
     );
+  } else if (type === "review" && input.action === "hide") {
+    statements.push(effect(`UPDATE reviews SET is_hidden = 1, hidden_reason = ?2, hidden_at = ?3 WHERE id = ?1 AND ${recorded}`, report.target_id, shownReason, now));
   } else if (type === "message" && input.action === "delete") {
     statements.push(effect(`UPDATE messages SET content = ?2 WHERE id = ?1 AND ${recorded}`, report.target_id, REMOVED_MESSAGE_TEXT));
   } else if (suspend) {
@@ -500,6 +542,7 @@ function noticeFor(
   if (until) return { kind: "suspended", until, reason };
   if (type === "listing" && action === "hide") return { kind: "listing-hidden", listingId: targetId, title: facts.title ?? "", reason };
   if (type === "listing" && action === "delete") return { kind: "listing-deleted", title: facts.title ?? "", reason };
+  if (type === "review" && action === "hide") return { kind: "review-hidden", reason };
   if (type === "message" && action === "delete" && facts.conversationId) return { kind: "message-removed", conversationId: facts.conversationId, reason };
   return null;
 }
@@ -544,8 +587,8 @@ export async function dismissReport(env: Bindings, moderator: Actor, reportId: s
 }
 
 /**
- * Undo a hide: a listing is shown again (is_hidden, hidden_reason, hidden_at and auto_hidden
- * cleared); a user's suspension is lifted. Recorded as "unhide". 409 when there is nothing to undo.
+ * Undo a hide: a listing or a review is shown again (is_hidden, hidden_reason, hidden_at and
+ * auto_hidden cleared); a user's suspension is lifted. Recorded as "unhide". 409 when there is nothing to undo.
  */
 export async function unhideTarget(env: Bindings, moderator: Actor, type: ReportTargetType, targetId: string, notes: string | null): Promise<{ target_type: ReportTargetType; target_id: string }> {
   if (!UUID_RE.test(targetId)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
@@ -557,9 +600,12 @@ export async function unhideTarget(env: Bindings, moderator: Actor, type: Report
   const now = nowIso();
   const actionId = crypto.randomUUID();
   const listing = type === "listing";
+  const review = type === "review";
   const undoable = listing
     ? "EXISTS (SELECT 1 FROM listings WHERE id = ?5 AND is_hidden = 1)"
-    : "EXISTS (SELECT 1 FROM user_moderation_status WHERE user_id = ?5 AND is_suspended = 1 AND suspended_until > ?8)";
+    : review
+      ? "EXISTS (SELECT 1 FROM reviews WHERE id = ?5 AND is_hidden = 1)"
+      : "EXISTS (SELECT 1 FROM user_moderation_status WHERE user_id = ?5 AND is_suspended = 1 AND suspended_until > ?8)";
   const recorded = "EXISTS (SELECT 1 FROM moderation_actions WHERE id = ?1)";
   const results = await d1.batch([
     d1
@@ -572,7 +618,9 @@ export async function unhideTarget(env: Bindings, moderator: Actor, type: Report
       ? d1
           .prepare(`UPDATE listings SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL, auto_hidden = 0, updated_at = ?3 WHERE id = ?2 AND ${recorded}`)
           .bind(actionId, targetId, now)
-      : d1
+      : review
+        ? d1.prepare(`UPDATE reviews SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL WHERE id = ?2 AND ${recorded}`).bind(actionId, targetId)
+        : d1
           .prepare(
             `UPDATE user_moderation_status SET is_suspended = 0, suspended_until = NULL, suspension_reason = NULL, last_action_at = ?3, updated_at = ?3
              WHERE user_id = ?2 AND ${recorded}`,
@@ -580,7 +628,7 @@ export async function unhideTarget(env: Bindings, moderator: Actor, type: Report
           .bind(actionId, targetId, now),
   ]);
   if (results[0].results.length === 0) {
-    throw new AppError("CONFLICT", listing ? "Annonsen er ikke skjult." : "Brukeren er ikke utestengt.");
+    throw new AppError("CONFLICT", listing ? "Annonsen er ikke skjult." : review ? "Vurderingen er ikke skjult." : "Brukeren er ikke utestengt.");
   }
   if (listing) await invalidateSitemap(env);
   return { target_type: type, target_id: targetId };

@@ -11,6 +11,7 @@ import type { ListingStatus } from "../../domain/taxonomy";
 import type { Actor, Bindings } from "../env";
 import { getDb, type Db } from "../db/client";
 import { publicListingSql } from "../db/listing-visibility";
+import { revealedReviewSql } from "../db/review-visibility";
 import { nowIso } from "../lib/crypto";
 import { AppError } from "../lib/errors";
 import { notifyUser } from "./moderation-mail";
@@ -51,6 +52,17 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
     if (!row) throw new AppError("NOT_FOUND", "Fant ikke meldingen.");
     if (row.sender_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen melding.");
     if (row.sender_id === SYSTEM_USER_ID) throw new AppError("FORBIDDEN", "Meldinger fra Lekebytte kan ikke rapporteres.");
+    return;
+  }
+  if (type === "review") {
+    // A review can be reported where it is shown: revealed and not hidden (staff see hidden ones too).
+    const row = await d1
+      .prepare(`SELECT r.reviewer_id, r.is_hidden, ${revealedReviewSql("r", "?2")} AS revealed FROM reviews r WHERE r.id = ?1`)
+      .bind(id, nowIso())
+      .first<{ reviewer_id: string; is_hidden: number; revealed: number }>();
+    const visible = row && row.revealed && (!row.is_hidden || isStaffRole(actor.role));
+    if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke vurderingen.");
+    if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen vurdering.");
     return;
   }
   const user = await d1.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(id).first<{ deleted_at: string | null }>();

@@ -1,5 +1,7 @@
 import { DESCRIPTION_SNIPPET_CHARS } from "../../domain/limits";
-import { formatPrice } from "../../domain/format";
+import { formatDate, formatPrice } from "../../domain/format";
+import { ratingSummaryText } from "../../domain/reviews";
+import type { PublicProfile } from "./reviews";
 import { escapeHtml, jsonForScript } from "../lib/html";
 import { titleCasePlace } from "../../domain/place";
 import { categoryLabel, conditionLabel } from "../../domain/taxonomy";
@@ -87,3 +89,38 @@ export function listingBody(listing: ListingDetail): string {
 }
 
 export type PreloadedListing = ListingDetail & { more_from_seller: ListingCard[] };
+
+/** The public profile's edge page (/bruker/{id}, decision 071): title, description and Open Graph tags. */
+export function profileMeta(profile: PublicProfile, origin: string, appName: string): { title: string; description: string; canonical: string } {
+  const parts = [`${profile.display_name} har vært medlem av ${appName} siden ${formatDate(profile.member_since)}.`, `${ratingSummaryText(profile.rating)}.`];
+  parts.push(profile.listing_count === 1 ? "1 aktiv annonse." : `${profile.listing_count} aktive annonser.`);
+  return { title: `${profile.display_name} | ${appName}`, description: parts.join(" "), canonical: `${origin}/bruker/${profile.id}` };
+}
+
+export function profileHeadTags(meta: { title: string; description: string; canonical: string }, appName: string): string {
+  return [
+    `<meta name="description" content="${escapeHtml(meta.description)}" />`,
+    // Private people's pages are for Lekebytte's users and shared links, not for search engines.
+    `<meta name="robots" content="noindex" />`,
+    `<link rel="canonical" href="${escapeHtml(meta.canonical)}" />`,
+    `<meta property="og:type" content="profile" />`,
+    `<meta property="og:site_name" content="${escapeHtml(appName)}" />`,
+    `<meta property="og:locale" content="nb_NO" />`,
+    `<meta property="og:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(meta.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(meta.canonical)}" />`,
+    `<meta name="twitter:card" content="summary" />`,
+    `<meta name="twitter:title" content="${escapeHtml(meta.title)}" />`,
+    `<meta name="twitter:description" content="${escapeHtml(meta.description)}" />`,
+  ].join("\n    ");
+}
+
+/** The profile inside #root for readers without JavaScript; React replaces it. */
+export function profileBody(profile: PublicProfile): string {
+  const reviews = profile.reviews
+    .map((r) => `<li><strong>${r.rating} av 5</strong> – ${escapeHtml(r.reviewer.display_name)}${r.text ? `: ${escapeHtml(r.text)}` : ""}</li>`)
+    .join("");
+  return `<main style="max-width:40rem;margin:0 auto;padding:1rem;font-family:system-ui,sans-serif"><h1>${escapeHtml(profile.display_name)}</h1><p>Medlem siden ${escapeHtml(
+    formatDate(profile.member_since),
+  )}</p><p>${escapeHtml(ratingSummaryText(profile.rating))}</p>${reviews ? `<ul>${reviews}</ul>` : ""}<p><a href="/">Lekebytte</a></p></main>`;
+}

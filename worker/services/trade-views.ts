@@ -179,7 +179,7 @@ export async function tradeHistoryOffers(db: Db, userId: string, direction: "sen
 
 type SwapRow = PartyColumns &
   ListingColumns<"m"> &
-  ListingColumns<"t"> & { id: string; trade_offer_id: string; conversation_id: string; created_at: string; completed_at: string };
+  ListingColumns<"t"> & { id: string; trade_offer_id: string; conversation_id: string; created_at: string; completed_at: string; reviewed_by_me: number };
 
 /** "Fullført": the user's completed swaps, most recently completed first, with the three counts. */
 export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0): Promise<TradeHistoryPage<CompletedSwap>> {
@@ -188,6 +188,7 @@ export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0):
     db.$client
       .prepare(
         `SELECT s.id, s.trade_offer_id, o.conversation_id, s.created_at, s.completed_at,
+                EXISTS (SELECT 1 FROM reviews r WHERE r.deal_kind = 'swap' AND r.deal_id = s.id AND r.reviewer_id = ?1) AS reviewed_by_me,
                 ou.id AS other_id, op.display_name AS other_name, ou.deleted_at AS other_deleted_at,
                 ${listingColumns("ml", "m")}, ${listingColumns("tl", "t")}
          FROM trade_transactions s
@@ -213,6 +214,7 @@ export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0):
       their_listing: toListing(row, "t"),
       created_at: row.created_at,
       completed_at: row.completed_at,
+      reviewed_by_me: !!row.reviewed_by_me,
     })),
     has_more: rows.length > TRADE_HISTORY_PAGE_SIZE,
   };

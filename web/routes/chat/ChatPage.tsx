@@ -5,6 +5,8 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { reviewKeys } from "../../api/reviews";
+import { TRADE_OFFER_EVENT } from "../../api/trades";
 import { ReportDialog } from "../../components/ReportDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
@@ -18,6 +20,7 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TradeOfferCards } from "./TradeOfferCards";
+import { ConversationReviews } from "./ConversationReviews";
 import { useChat } from "./useChat";
 
 /** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
@@ -86,7 +89,11 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const queryClient = useQueryClient();
   const page = useQuery({ ...messagesQuery(conversation.id), retry: 1 });
   const onEvent = useCallback(
-    (name: string) => void queryClient.invalidateQueries({ queryKey: ["conversations", "event", conversation.id, name] }),
+    (name: string) => {
+      void queryClient.invalidateQueries({ queryKey: ["conversations", "event", conversation.id, name] });
+      // A swap that completes opens the review prompt (decision 070).
+      if (name === TRADE_OFFER_EVENT) void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
+    },
     [queryClient, conversation.id],
   );
   const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
@@ -130,6 +137,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
       <TradeOfferCards conversationId={conversation.id} myId={myId} />
+      <ConversationReviews conversationId={conversation.id} />
       {/*
         Focusable, so the messages can be scrolled with the arrow keys even when none of them has a
         button (own and system messages only); the ring is drawn inside, as the frame clips outside.

@@ -174,6 +174,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         <SellerCard
           name={sellerName}
           className="mt-6"
+          profile={{ userId: listing.seller.user_id, rating: listing.seller.rating }}
           action={
             isOwner ? null : (
               <button

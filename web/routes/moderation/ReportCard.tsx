@@ -124,6 +124,11 @@ export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard
                 Vis annonsen igjen
               </Button>
             ) : null}
+            {card.target_type === "review" && target.is_hidden ? (
+              <Button size="sm" variant="secondary" onClick={() => void unhide()} disabled={busy}>
+                Vis vurderingen igjen
+              </Button>
+            ) : null}
             {suspended ? (
               <Button size="sm" variant="secondary" onClick={() => void unhide()} disabled={busy}>
                 Opphev utestenging

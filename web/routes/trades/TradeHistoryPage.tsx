@@ -1,11 +1,13 @@
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
-import { ArrowLeftRight, Inbox, Send, Trophy, type LucideIcon } from "lucide-react";
+import { ArrowLeftRight, Inbox, Send, Star, Trophy, type LucideIcon } from "lucide-react";
 import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { formatDate } from "../../../domain/format";
+import { isReviewWindowOpen } from "../../../domain/reviews";
 import type { TradeHistoryCounts } from "../../../domain/trades";
 import { completedSwapsQuery, tradeOffersQuery, type CompletedSwapsBody, type TradeOfferBody } from "../../api/trades";
 import { ListLoadFailed } from "../../components/ListStates";
+import { ReviewDialog } from "../../components/reviews/ReviewDialog";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
@@ -188,6 +190,9 @@ function OfferCard({ offer, sent }: { offer: TradeOfferBody; sent: boolean }) {
 }
 
 function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) {
+  const [reviewing, setReviewing] = useState(false);
+  const name = swap.other_user.display_name;
+  const open = isReviewWindowOpen(swap.completed_at, new Date().toISOString());
   return (
     <li className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
@@ -198,6 +203,21 @@ function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) 
         <TradeListingRow label="Din leke" listing={swap.my_listing} />
         <TradeListingRow label="Deres leke" listing={swap.their_listing} />
       </div>
+      <div className="mt-3 flex flex-wrap items-center gap-3">
+        {!swap.reviewed_by_me && open && !swap.other_user.deleted ? (
+          <Button size="sm" onClick={() => setReviewing(true)}>
+            <Star aria-hidden="true" className="size-4" />
+            Gi vurdering
+          </Button>
+        ) : swap.reviewed_by_me ? (
+          <p className="text-sm text-stone-700">Du har gitt {name} en vurdering.</p>
+        ) : null}
+        <Link to={`/chat/${swap.conversation_id}`} className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline">
+          <ArrowLeftRight aria-hidden="true" className="size-4" />
+          {swap.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
+        </Link>
+      </div>
+      <ReviewDialog target={reviewing ? { kind: "swap", id: swap.id, otherName: name } : null} onClose={() => setReviewing(false)} />
     </li>
   );
 }

@@ -1,0 +1,65 @@
+// Completed deals and reviews inserted straight into D1 for worker tests, as the payment and swap
+// services and the review service write them.
+import { env } from "cloudflare:workers";
+import { reviewWindowClosesAt, type DealKind } from "../../domain/reviews";
+import { nextTimestamp } from "./clock";
+import { createListing } from "./listings";
+import { createSwap } from "./trades";
+import { createUser, type TestUser } from "./users";
+
+export interface DealFixture {
+  kind: DealKind;
+  id: string;
+  conversationId: string;
+  /** The seller, or the swap's sender. */
+  a: TestUser;
+  /** The buyer, or the swap's recipient. */
+  b: TestUser;
+  completedAt: string;
+}
+
+/** A paid order: the listing sold, a completed payment and its transaction in a conversation. */
+export async function createSale(options: { seller?: TestUser; buyer?: TestUser; paidAt?: string; paymentStatus?: string } = {}, db: D1Database = env.DB): Promise<DealFixture> {
+  const seller = options.seller ?? (await createUser({ displayName: "Selma Selger" }, db));
+  const buyer = options.buyer ?? (await createUser({ displayName: "Kjell Kjøper" }, db));
+  const listing = await createListing({ userId: seller.id, title: "Solgt dukkehus", price: 250, status: "sold" }, db);
+  const paidAt = options.paidAt ?? nextTimestamp();
+  const paymentId = crypto.randomUUID();
+  const conversationId = crypto.randomUUID();
+  const id = crypto.randomUUID();
+  await db.batch([
+    db
+      .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)")
+      .bind(conversationId, listing.id, buyer.id, seller.id, paidAt),
+    db
+      .prepare(
+        "INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 'stripe', ?5, 25000, ?6, ?7, ?7)",
+      )
+      .bind(paymentId, listing.id, seller.id, buyer.id, `cs_test_${paymentId}`, options.paymentStatus ?? "completed", paidAt),
+    db
+      .prepare("INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7)")
+      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId),
+  ]);
+  return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt };
+}
+
+/** A swap whose handover both confirmed (`completedAt` moves the completion back in time). */
+export async function createCompletedSwap(options: { completedAt?: string; status?: "accepted" | "completed" } = {}, db: D1Database = env.DB): Promise<DealFixture> {
+  const swap = await createSwap({ status: options.status ?? "completed" }, db);
+  const row = await db.prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1").bind(swap.offerId).first<{ id: string; completed_at: string | null }>();
+  if (options.completedAt) await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
+  return { kind: "swap", id: row!.id, conversationId: swap.conversationId, a: swap.sender, b: swap.recipient, completedAt: options.completedAt ?? row!.completed_at ?? "" };
+}
+
+/** A review as the service stores it. */
+export async function createReview(deal: DealFixture, reviewer: TestUser, reviewee: TestUser, overrides: { rating?: number; text?: string | null; hidden?: boolean; createdAt?: string } = {}, db: D1Database = env.DB): Promise<string> {
+  const id = crypto.randomUUID();
+  await db
+    .prepare(
+      `INSERT INTO reviews (id, deal_kind, deal_id, reviewer_id, reviewee_id, rating, text, window_closes_at, is_hidden, created_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
+    )
+    .bind(id, deal.kind, deal.id, reviewer.id, reviewee.id, overrides.rating ?? 5, overrides.text === undefined ? "Alt gikk fint." : overrides.text, reviewWindowClosesAt(deal.completedAt), overrides.hidden ? 1 : 0, overrides.createdAt ?? nextTimestamp())
+    .run();
+  return id;
+}
