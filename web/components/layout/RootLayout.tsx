@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
@@ -16,6 +16,18 @@ export function RootLayout() {
   // A sign-out's navigation has rendered its target: guards may redirect again.
   useEffect(() => signOutState.end(), [location.key]);
 
+  // A new page whose navigation took the focused element away (a form's submit button, a link in
+  // the old page): focus the main area, so Tab goes on from the new page's content instead of from
+  // wherever the removed element was. Focus a page or dialog moved on purpose is left alone.
+  const main = useRef<HTMLElement>(null);
+  const shownPath = useRef(location.pathname);
+  useEffect(() => {
+    if (location.pathname === shownPath.current) return;
+    shownPath.current = location.pathname;
+    const active = document.activeElement;
+    if (!active || active === document.body) main.current?.focus({ preventScroll: true });
+  }, [location.pathname]);
+
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -29,7 +41,7 @@ export function RootLayout() {
         At least a screen tall: while a page's code or data loads the main area keeps its height, so
         the footer never shows in the first screen and never jumps down when the page arrives.
       */}
-      <main id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
+      <main ref={main} id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
         {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
         <ErrorBoundary key={location.pathname}>
           <Suspense fallback={<PageSpinner />}>

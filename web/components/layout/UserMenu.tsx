@@ -13,7 +13,7 @@ import { iconButtonClasses } from "./iconButton";
 const badgeClasses = "rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white";
 
 const itemClasses =
-  "flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
+  "flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-base text-stone-900 select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
 
 const SAVED_SEARCHES = "/lagrede-sok";
 const GIVEAWAY_PLACES = "/mine-koplasser";

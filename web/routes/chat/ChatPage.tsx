@@ -138,9 +138,17 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
       <ChatHeader conversation={conversation} />
       <TradeOfferCards conversationId={conversation.id} myId={myId} />
       <ConversationReviews conversationId={conversation.id} />
-      {/* Focusable, so the messages can be scrolled with the keyboard when the offer cards and the
-          review prompt leave them little room (axe: scrollable-region-focusable). */}
-      <div ref={scrollRef} tabIndex={0} className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-2 focus-visible:outline-brand-600">
+      {/*
+        Focusable, so the messages can be scrolled with the arrow keys even when none of them has a
+        button (own and system messages only); the ring is drawn inside, as the frame clips outside.
+      */}
+      <div
+        ref={scrollRef}
+        role="region"
+        aria-label="Samtalen"
+        tabIndex={0}
+        className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-offset-[-3px]"
+      >
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />
         ) : page.error ? (

@@ -27,9 +27,14 @@ export function CategoryGrid() {
           const Icon = ICONS[key] ?? ToyBrick;
           return (
             <li key={key} className="shrink-0">
+              {/*
+                The row scrolls sideways on phones: the ring is drawn inside the chip, and a chip that
+                gets focus is scrolled fully into the row (Chromium leaves a half-hidden one as it is).
+              */}
               <Link
                 to={`/search?categories=${encodeURIComponent(key)}`}
-                className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
+                onFocus={(event) => event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" })}
+                className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-offset-[-3px] sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
               >
                 <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12">
                   <Icon className="size-5 sm:size-6" />

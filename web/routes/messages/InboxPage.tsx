@@ -43,7 +43,7 @@ export function InboxPage() {
           <p className="mt-1 text-stone-700">Finn en leke du liker og trykk «Send melding» for å starte en samtale med selgeren.</p>
         </EmptyListFindToys>
       ) : (
-        <ul className="mt-4 divide-y divide-stone-200 overflow-hidden rounded-2xl border border-stone-200 bg-white">
+        <ul className="mt-4 divide-y divide-stone-200 rounded-2xl border border-stone-200 bg-white">
           {data.map((c) => (
             <li key={c.id}>
               <InboxRow conversation={c} myId={myId} />
@@ -60,7 +60,7 @@ function InboxRow({ conversation: c, myId }: { conversation: ConversationSummary
   const last = c.last_message;
   const prefix = last ? (last.sender_id === myId ? "Du: " : last.sender_id === SYSTEM_USER_ID ? "Lekebytte: " : "") : "";
   return (
-    <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 sm:px-4">
+    <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 focus-visible:outline-offset-[-3px] sm:px-4 [li:first-child>&]:rounded-t-2xl [li:last-child>&]:rounded-b-2xl">
       <img
         src={firstImageUrl(c.listing.images) ?? PLACEHOLDER_IMAGE}
         alt=""

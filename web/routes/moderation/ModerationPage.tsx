@@ -70,7 +70,7 @@ export function ModerationPage() {
             type="button"
             aria-pressed={status === s}
             onClick={() => setStatus(s)}
-            className="min-h-11 flex-1 rounded-lg px-3 text-sm font-semibold whitespace-nowrap text-stone-700 aria-pressed:bg-white aria-pressed:text-brand-800 aria-pressed:shadow-sm"
+            className="min-h-11 flex-1 rounded-lg px-3 text-sm font-semibold whitespace-nowrap text-stone-700 focus-visible:outline-offset-0 aria-pressed:bg-white aria-pressed:text-brand-800 aria-pressed:shadow-sm"
           >
             {REPORT_STATUS_LABELS[s]}
           </button>

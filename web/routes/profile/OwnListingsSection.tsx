@@ -46,7 +46,7 @@ export const DONE_TEXT: Record<OwnerStatus, string> = {
 };
 
 export const menuItemClasses =
-  "flex min-h-11 w-full cursor-pointer items-center rounded-lg px-3 text-base text-stone-900 outline-none select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
+  "flex min-h-11 w-full cursor-pointer items-center rounded-lg px-3 text-base text-stone-900 select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
 
 /** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
 export function statusLabel(listing: Pick<ListingCard, "status" | "is_hidden">): "Aktiv" | "Inaktiv" {

@@ -150,7 +150,7 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
         </Dialog.Close>
       </div>
 
-      <div className="min-h-0 flex-1 space-y-6 overflow-y-auto overscroll-contain px-4 py-5">
+      <div className="min-h-0 flex-1 scroll-py-4 space-y-6 overflow-y-auto overscroll-contain px-4 py-5">
         <Group legend="Kategori">
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
             {CATEGORIES.map((c) => (

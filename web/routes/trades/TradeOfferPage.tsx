@@ -151,7 +151,7 @@ function ProposalForm({ proposal }: { proposal: TradeProposalBody }) {
               maxLength={TRADE_MESSAGE_MAX_LENGTH}
               rows={4}
               disabled={sending}
-              className="mt-1 w-full rounded-xl border border-stone-300 bg-white px-3 py-2 text-base text-stone-900 placeholder:text-stone-500 focus:border-brand-600 focus:ring-2 focus:ring-brand-600 focus:outline-none"
+              className="mt-1 w-full rounded-xl border border-stone-500 bg-white px-3 py-2 text-base text-stone-900 placeholder:text-stone-500 focus-visible:border-brand-700"
             />
           </div>
           <Button type="submit" size="lg" className="w-full" disabled={!chosen || sending} aria-busy={sending || undefined} data-analytics="trade_offer_send" data-analytics-listing={wanted.id}>
