@@ -55,6 +55,7 @@ const ROUTE_PATHS: Record<PageRouteId, (d: DemoData) => string> = {
   myListings: () => "/my-listings",
   favourites: () => "/favoritter",
   savedSearches: () => "/lagrede-sok",
+  giveawayPlaces: () => "/mine-koplasser",
   moderation: () => "/moderation",
 };
 
