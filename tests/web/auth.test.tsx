@@ -268,6 +268,15 @@ describe("/auth/callback", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Kunne ikke logge inn: Lenken er ugyldig, allerede brukt eller utløpt.");
   });
 
+  it("a used link opened again while signed in goes on to /min-profil instead of the error", async () => {
+    mockFetch(() => errorBody("INVALID_CODE", "Lenken er ugyldig, allerede brukt eller utløpt.", 400));
+    const { router } = renderRoutes(routes, { seed: { session: sessionFor() }, path: "/auth/callback?code=used-code" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/min-profil"));
+    expect(router.state.historyAction).toBe("REPLACE");
+    expect(screen.getByRole("heading", { name: "Min profil" })).toBeInTheDocument();
+    expect(screen.queryByText("Innloggingen mislyktes")).not.toBeInTheDocument();
+  });
+
   it("the tab title follows the state: 'Logger inn' only while signing in", async () => {
     const exchange = deferred();
     mockFetch(() => exchange.promise);

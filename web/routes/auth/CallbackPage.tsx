@@ -19,7 +19,8 @@ function exchangeFailureReason(error: unknown): string {
 
 /**
  * /auth/callback: finishes sign-in from the confirmation e-mail's link. Exchanges the one-time
- * `code` for a session, then goes on to /min-profil (replacing this entry) after 400 ms.
+ * `code` for a session, then goes on to /min-profil (replacing this entry) after 400 ms. A failed
+ * exchange while already signed in (the link opened again) goes straight on to /min-profil.
  */
 const TITLES: Record<CallbackState["status"], string> = {
   loading: "Logger inn",
@@ -54,14 +55,19 @@ export function CallbackPage() {
         applySignedIn(queryClient, session);
         if (active) setState({ status: "ok" });
       },
-      (error: unknown) => {
-        if (active) setState({ status: "error", reason: exchangeFailureReason(error) });
+      async (error: unknown) => {
+        // A link opened again (already used) while this browser is signed in: the sign-in it was
+        // for has happened, so the user goes on to the profile instead of reading an error.
+        const session = await queryClient.fetchQuery(sessionQuery()).catch(() => null);
+        if (!active) return;
+        if (session) navigate("/min-profil", { replace: true });
+        else setState({ status: "error", reason: exchangeFailureReason(error) });
       },
     );
     return () => {
       active = false;
     };
-  }, [code, errorDescription, queryClient]);
+  }, [code, errorDescription, queryClient, navigate]);
 
   useEffect(() => {
     if (state.status !== "ok") return;
