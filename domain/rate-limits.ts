@@ -48,6 +48,9 @@ export const RATE_RULES = {
   // over the socket and HTTP together (system messages are not limited).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },
   messageSend: { scope: "message:send", limit: 60, windowSeconds: MINUTE },
+  // The notification test (local mode only): each press writes a system message and pushes badges;
+  // a handful a minute is all a person trying the badge out needs.
+  testNotification: { scope: "test-notification:user", limit: 10, windowSeconds: MINUTE },
   // Reports (the report dialog; a repeat that updates an open report counts too): far more than an
   // honest user files, few enough that nobody floods the moderators' queue.
   reportUser: { scope: "report:user", limit: 20, windowSeconds: HOUR },

@@ -4,6 +4,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DELETED_USER_NAME, SYSTEM_USER_ID, type ConversationDetail, type ConversationSummary, type MessagePage } from "../../domain/messaging";
+import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../domain/rate-limits";
 import { app } from "../../worker/app";
 import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
 import { Client, errorOf } from "./support/http";
@@ -227,6 +228,20 @@ describe("notification test (local mode only)", () => {
     // Unread for both participants: neither sent it.
     expect(await (await buyer.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
     expect(await (await (await signedInClient(conv.seller.id)).get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
+  });
+
+  it("is rate limited per user: the press after the limit answers 429 in Norwegian and writes nothing", async () => {
+    const conv = await createConversation();
+    const buyer = await signedInClient(conv.buyer.id);
+    for (let i = 0; i < RATE_RULES.testNotification.limit; i++) {
+      expect((await buyer.post("/api/test-notifications", { content: `Test ${i}` })).status).toBe(201);
+    }
+    const refused = await buyer.post("/api/test-notifications", { content: "En for mye" });
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).message).toBe(RATE_LIMITED_MESSAGE);
+    expect((await snapshot(conv.id)).messages).toHaveLength(RATE_RULES.testNotification.limit);
+    // Per user: the other participant may still press.
+    expect((await (await signedInClient(conv.seller.id)).post("/api/test-notifications", { content: "Hei" })).status).toBe(201);
   });
 
   it("answers 'Ingen samtaler funnet' without a conversation and 401 for a visitor", async () => {

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { testMessageSchema } from "../../domain/schemas/messaging";
 import { getDb } from "../db/client";
 import type { AppEnv } from "../env";
@@ -8,6 +9,7 @@ import { validate } from "../lib/validate";
 import { actorOf } from "../middleware/session";
 import { postSystemMessage } from "../services/chat";
 import { latestConversationId } from "../services/conversations";
+import { enforceRateLimit } from "../services/rate-limit";
 
 /**
  * The notification test (spec part 2 "Notification test", §5, §6): a message from the system user
@@ -24,6 +26,7 @@ export const testNotificationRoutes = new Hono<AppEnv>()
   .post("/", validate("json", testMessageSchema), async (c) => {
     if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", "Ikke logget inn");
     const actor = actorOf(c);
+    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.testNotification, actor.id);
     const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
     const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content);
