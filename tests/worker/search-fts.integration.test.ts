@@ -40,6 +40,32 @@ describe("FTS5 search index", () => {
     expect(ids(await search("Ærlig"))).toContain(honest.id);
   });
 
+  it("keyboard spellings meet the letters both ways: boeker ↔ bøker, haakon ↔ håkon, in titles, descriptions and edits", async () => {
+    const typed = await createListing({ title: "Gamle BOEKER fra Haakon", description: "Moebler til dukkehuset" });
+    const written = await createListing({ title: "Bøker om hester", description: "Fra Håkon" });
+    for (const q of ["bøker", "boeker", "boker", "Bøker", "BOEKER", "bø", "boe"]) {
+      const found = ids(await search(q));
+      expect(found, q).toContain(typed.id);
+      expect(found, q).toContain(written.id);
+    }
+    for (const q of ["håkon", "haakon", "hakon", "HÅKON"]) {
+      const found = ids(await search(q));
+      expect(found, q).toContain(typed.id);
+      expect(found, q).toContain(written.id);
+    }
+    expect(ids(await search("møbler"))).toContain(typed.id);
+    // The title tiers (title-only index) fold the same way: a title hit ranks above a description hit.
+    expect((await search("håkon")).find((r) => r.id === typed.id)?.search_rank).toBeGreaterThan(0);
+    // An edit is indexed with the same fold.
+    await env.DB.prepare("UPDATE listings SET title = ?1 WHERE id = ?2").bind("Blaabaerplukker", typed.id).run();
+    expect(ids(await search("blåbærplukker"))).toContain(typed.id);
+  });
+
+  it("a real oe/aa/ae in a word still finds that word (Saab, Joel, Michael)", async () => {
+    const car = await createListing({ title: "Saab lekebil fra Joel", description: "Michael sin gamle bil" });
+    for (const q of ["saab", "SAAB", "joel", "michael", "saab joel"]) expect(ids(await search(q)), q).toContain(car.id);
+  });
+
   it("matches word prefixes of one or two letters (le → Legoklosser)", async () => {
     const bricks = await createListing({ title: "Legoklosser i boks" });
     expect(ids(await search("le"))).toContain(bricks.id);

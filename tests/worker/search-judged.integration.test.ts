@@ -41,6 +41,15 @@ const JUDGED: [string, string[]][] = [
   ["botte", ["Sandkassesett: bøtte, spade og former"]],
   ["bøker", ["Bøker om dinosaurer (6 stk)"]],
   ["boker", ["Bøker om dinosaurer (6 stk)"]],
+  // Keyboard spellings: oe for ø, aa for å, ae for æ (decision 090)
+  ["boeker", ["Bøker om dinosaurer (6 stk)"]],
+  ["Boeker", ["Bøker om dinosaurer (6 stk)"]],
+  ["moebler", ["Dukkehus i tre med møbler"]],
+  ["boette", ["Sandkassesett: bøtte, spade og former"]],
+  ["baat", ["Lego Duplo båt"]],
+  ["lego baat", ["Lego Duplo båt"]],
+  ["skyvehaandtak", ["Trehjulssykkel med skyvehåndtak"]],
+  ["utkledningsklaer", ["Utkledningsklær: ridder og prinsesse"]],
   // Parts of compound words
   ["klosser", ["Legoklosser i stor boks"]],
   ["bamse", ["Kosebamse, stor brun"]],
