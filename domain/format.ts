@@ -57,3 +57,8 @@ const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month:
 export function formatDateTime(value: string | Date): string {
   return dateTimeFormat.format(typeof value === "string" ? new Date(value) : value);
 }
+
+/** A count with its noun in Norwegian singular or plural: "1 advarsel", "2 advarsler", "1 250 annonser". */
+export function countText(n: number, singular: string, plural: string): string {
+  return n === 1 ? `1 ${singular}` : `${new Intl.NumberFormat("nb-NO").format(n)} ${plural}`;
+}

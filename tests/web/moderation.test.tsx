@@ -69,6 +69,18 @@ describe("/moderation", () => {
     expect(statuses.slice(0, 2)).toEqual(["pending", "resolved"]);
   });
 
+  it.each([
+    [1, "Kari Nordmann · 1 advarsel"],
+    [3, "Kari Nordmann · 3 advarsler"],
+  ])("a reported user with %i warning(s) reads '%s' (singular for one)", async (warnings, text) => {
+    const user: NonNullable<ModerationCard["target"]["user"]> = { id: "u1", display_name: "Kari Nordmann", deleted: false, warning_count: warnings, suspended_until: null, suspension_reason: null };
+    mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ target: { ...card().target, user } })])) : undefined));
+    renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
+    const article = await screen.findByRole("article");
+    await userEvent.setup().click(within(article).getByRole("button", { name: /Fjernstyrt bil/ }));
+    expect(within(article).getByText(text)).toBeInTheDocument();
+  });
+
   it("a card shows title, badges, count, date and reporter; 'Behandle' needs an action, then 'Handling utført'", async () => {
     const calls: { url: string; body: unknown }[] = [];
     mockApi((url, init) => {

@@ -1,7 +1,7 @@
 import { ChevronDown, ExternalLink } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { formatDate } from "../../../domain/format";
+import { countText, formatDate } from "../../../domain/format";
 import { REPORT_PRIORITY_LABELS, REPORT_STATUS_LABELS, REPORT_TARGET_WORDS, type ReportPriority, type ReportStatus } from "../../../domain/moderation";
 import { unhideTarget, type ModerationCard } from "../../api/moderation";
 import { Button } from "../../components/ui/Button";
@@ -82,7 +82,7 @@ export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard
                 <dt className="font-medium text-stone-600">Bruker</dt>
                 <dd className="text-stone-900">
                   {target.user.display_name}
-                  {target.user.warning_count ? ` · ${target.user.warning_count} advarsler` : ""}
+                  {target.user.warning_count ? ` · ${countText(target.user.warning_count, "advarsel", "advarsler")}` : ""}
                   {target.user.suspended_until ? ` · utestengt til ${formatDate(target.user.suspended_until)}` : ""}
                 </dd>
               </>
