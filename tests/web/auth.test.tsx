@@ -14,6 +14,7 @@ const routes: RouteObject[] = [
   { path: "/auth", element: <AuthPage /> },
   { path: "/auth/callback", element: <CallbackPage /> },
   { path: "/min-profil", element: <h1>Min profil</h1> },
+  { path: "/listing/:id", element: <h1>Annonsen</h1> },
 ];
 
 function errorBody(code: string, message: string, status: number, fields?: Record<string, string>) {
@@ -86,6 +87,33 @@ describe("/auth", () => {
       await waitFor(() => expect(router.state.location.pathname).toBe("/"));
       expect(toast.toastSuccess).toHaveBeenCalledWith("Velkommen tilbake!", "Du er nå logget inn.");
     });
+
+    it("signing in from a listing goes back to it (?next=), with its query", async () => {
+      mockFetch(() => jsonResponse(sessionFor()));
+      const next = "/listing/abc?handling=melding";
+      const { router } = renderRoutes(routes, { seed: { session: null }, path: `/auth?next=${encodeURIComponent(next)}` });
+      const form = await screen.findByRole("form", { name: "Logg inn" });
+      await userEvent.type(within(form).getByLabelText("E-post"), "kari@example.no");
+      await userEvent.type(within(form).getByLabelText("Passord"), "hemmelig1");
+      await userEvent.click(within(form).getByRole("button", { name: "Logg inn" }));
+      await waitFor(() => expect(router.state.location.pathname).toBe("/listing/abc"));
+      expect(router.state.location.search).toBe("?handling=melding");
+      expect(router.state.historyAction).toBe("REPLACE");
+    });
+
+    it.each(["//evil.example/x", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/\t/evil.example", "/auth?next=/x", "listing/abc"])(
+      "a ?next= that is not a path on this site (%s) goes to / instead",
+      async (next) => {
+        mockFetch(() => jsonResponse(sessionFor()));
+        const { router } = renderRoutes(routes, { seed: { session: null }, path: `/auth?next=${encodeURIComponent(next)}` });
+        const form = await screen.findByRole("form", { name: "Logg inn" });
+        await userEvent.type(within(form).getByLabelText("E-post"), "kari@example.no");
+        await userEvent.type(within(form).getByLabelText("Passord"), "hemmelig1");
+        await userEvent.click(within(form).getByRole("button", { name: "Logg inn" }));
+        await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalled());
+        await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe("/"));
+      },
+    );
 
     it("wrong credentials: 'Feil innloggingsopplysninger'; an unconfirmed e-mail: 'Feil ved innlogging' with the message", async () => {
       let answer = errorBody("INVALID_CREDENTIALS", "E-post eller passord er feil. Prøv igjen.", 400);

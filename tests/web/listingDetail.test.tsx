@@ -135,12 +135,35 @@ describe("listing detail: actions", () => {
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
     expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å sende melding", { id: "login-required" });
     await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
+    // Sign-in comes back to this listing and carries on with the message.
+    expect(new URLSearchParams(view.router.state.location.search).get("next")).toBe(`/listing/${page.id}?handling=melding`);
     view.unmount();
 
     view = renderListing(page);
     await view.user.click(await screen.findByRole("button", { name: "Foreslå bytte" }));
     expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å foreslå bytte", { id: "login-required" });
     await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
+    expect(new URLSearchParams(view.router.state.location.search).get("next")).toBe(`/trade-offer/${page.id}`);
+  });
+
+  it("back from sign-in with ?handling=melding: starts the conversation once and opens the chat", async () => {
+    const page = listingPage();
+    const fetch = mockApi(
+      (url, init) => (url === "/api/conversations" && method(init) === "POST" ? jsonResponse(startConversationBody(), 201) : undefined),
+      (url) => {
+        if (url === `/api/listings/${page.id}`) return jsonResponse(page);
+        if (url === "/api/favourites/ids") return jsonResponse([]);
+      },
+    );
+    const { router } = renderRoutes(routes, { seed: { session: sessionFor("user") }, path: `/listing/${page.id}?handling=melding` });
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/chat/${TEST_CONVERSATION_ID}`));
+    const starts = fetch.mock.calls.filter(([url, init]) => url === "/api/conversations" && method(init) === "POST");
+    expect(starts).toHaveLength(1);
+    expect(bodyOf(starts[0][1])).toEqual({ listing_id: page.id });
+    // Back from the chat: the marker is gone, so the listing does not start it again.
+    router.navigate(-1);
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/listing/${page.id}`));
+    expect(router.state.location.search).toBe("");
   });
 
   it("a signed-in buyer's buy button opens the payment chooser; trade and message go on", async () => {

@@ -10,6 +10,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_CLIENT_FRAME_BYTES } from "../../domain/messaging";
+import { safeReturnPath, signInPath } from "../../domain/return-path";
 import { app } from "../../worker/app";
 import { createConversation, createListing, createUser, jpegPhoto, pngPhoto, signedInClient, type ListingRow, type TestUser } from "../factories";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
@@ -85,6 +86,28 @@ describe("redirect targets", () => {
   }
 
   const PATHS = ["/", "/auth", "/auth/callback", "/search", "/profile", "/payment-success", "/betaling-fullfort", "/lagrede-sok/avmeld"];
+
+  it("sign-in's way back (/auth?next=, resolved in the browser) is a path on this site or nothing", () => {
+    const prefix = fc.constantFrom("", "/", "//", "/\\", "\\", "/\t/", "https:", "http://evil.example", "javascript:", "/%2F/", "/auth", "/./", "/..//");
+    fc.assert(
+      fc.property(prefix, text, (start, rest) => {
+        const next = safeReturnPath(start + rest);
+        if (next !== null) {
+          expect(sameSite(next), next).toBe(true);
+          expect(new URL(next, "http://localhost").pathname, next).not.toMatch(/^\/auth(\/|$)/);
+          // What the browser would resolve it to is itself: nothing left for it to reinterpret.
+          expect(safeReturnPath(next)).toBe(next);
+        }
+        const auth = new URL(signInPath(start + rest), "http://localhost");
+        expect(auth.pathname).toBe("/auth");
+      }),
+      { numRuns: 400 },
+    );
+    for (const hostile of ["//evil.example", "/\\evil.example", "/\t/evil.example", "https://evil.example/", "javascript:alert(1)", "/auth?next=//evil.example"]) {
+      expect(safeReturnPath(hostile), hostile).toBeNull();
+    }
+    expect(safeReturnPath("/listing/abc?handling=melding")).toBe("/listing/abc?handling=melding");
+  });
 
   it("no page sends the browser off the site, whatever ?next=, ?redirect= or the slug say", async () => {
     await fc.assert(

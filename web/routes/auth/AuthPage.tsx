@@ -1,5 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { Navigate, useNavigate } from "react-router-dom";
+import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { safeReturnPath } from "../../../domain/return-path";
 import { SignInForm } from "../../components/SignInForm";
 import { PageSpinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
@@ -13,15 +14,21 @@ const tabClasses = cn(
   "hover:text-stone-900 data-[state=active]:bg-white data-[state=active]:text-brand-800 data-[state=active]:shadow-sm",
 );
 
-/** /auth: "Logg inn" (default) and "Registrer" tabs (spec part 1 §2 "/auth"). */
+/**
+ * /auth: "Logg inn" (default) and "Registrer" tabs (spec part 1 §2 "/auth"). `?next=` (a path on
+ * this site only, `safeReturnPath`) is where sign-in goes back to, e.g. the listing whose "Send
+ * melding" asked for it; without it, the front page.
+ */
 export function AuthPage() {
   useDocumentTitle("Logg inn");
   const session = useSession();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeReturnPath(params.get("next")) ?? "/";
 
   if (session.status === "loading") return <PageSpinner />;
-  // Someone who already has a session has nothing to do here (spec: sent to /).
-  if (session.status === "signed-in") return <Navigate to="/" replace />;
+  // Someone who already has a session has nothing to do here (spec: sent to /, or back to `next`).
+  if (session.status === "signed-in") return <Navigate to={next} replace />;
 
   return (
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
@@ -38,7 +45,7 @@ export function AuthPage() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="signin" className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
-          <SignInForm onSignedIn={() => navigate("/", { replace: true })} onResend={resendConfirmation} />
+          <SignInForm onSignedIn={() => navigate(next, { replace: true })} onResend={resendConfirmation} />
         </Tabs.Content>
         <Tabs.Content value="signup" className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
           <SignUpForm />

@@ -1,8 +1,9 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import { onlineMethodsFor } from "../../../domain/payments";
+import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
 import { startConversation } from "../../api/conversations";
 import type { ListingPage } from "../../api/listings";
@@ -47,6 +48,8 @@ function buyNote(listing: Pick<ListingPage, "payment_enabled" | "pricing_mode">)
 export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
   const [starting, setStarting] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
@@ -55,16 +58,18 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
   const showBuy = !listing.is_free && active;
   const showTrade = listing.is_trade_offer && active;
 
-  const loginRequired = (description: string) => {
+  /** Sign-in comes back to `next` (this listing, or where the action goes on) instead of the front page. */
+  const loginRequired = (description: string, next: string) => {
     toastError("Logg inn påkrevd", description, { id: "login-required" });
-    navigate("/auth");
+    navigate(signInPath(next));
   };
+  const here = `${location.pathname}${location.search}`;
 
   const buy = () => {
     if (loading) return;
     if (!signedIn) {
       toastError("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
-      navigate("/auth");
+      navigate(signInPath(here));
       return;
     }
     setChoosing(true);
@@ -72,13 +77,17 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
 
   const proposeTrade = () => {
     if (loading) return;
-    if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte");
+    if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte", `/trade-offer/${listing.id}`);
     navigate(`/trade-offer/${listing.id}`);
   };
 
   const sendMessage = async () => {
     if (loading || starting) return;
-    if (!signedIn) return loginRequired("Du må være logget inn for å sende melding");
+    if (!signedIn) {
+      const back = new URLSearchParams(location.search);
+      back.set(CONTINUE_PARAM, CONTINUE_MESSAGE);
+      return loginRequired("Du må være logget inn for å sende melding", `${location.pathname}?${back}`);
+    }
     // The one conversation for this listing, buyer and seller: new, or the one from before. The
     // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
     setStarting(true);
@@ -91,6 +100,18 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
       setStarting(false);
     }
   };
+
+  // Back from sign-in with "?handling=melding": carry on with "Send melding" once, and take the
+  // marker out of the URL (replace) so a reload or Back does not start it again.
+  const carriedOn = useRef(false);
+  useEffect(() => {
+    if (carriedOn.current || !signedIn || params.get(CONTINUE_PARAM) !== CONTINUE_MESSAGE) return;
+    carriedOn.current = true;
+    const rest = new URLSearchParams(params);
+    rest.delete(CONTINUE_PARAM);
+    setParams(rest, { replace: true });
+    if (!isOwner) void sendMessage();
+  });
 
   if (isOwner) {
     return (
