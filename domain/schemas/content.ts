@@ -18,11 +18,12 @@ export const newsletterSchema = z.object({
   variant: z.string().max(50).optional(),
 });
 
+/** The contact form: an empty field says "Fyll ut …"; only an e-mail address that is there but wrong says "gyldig". */
 export const contactSchema = z.object({
   name: z.string().trim().min(1, "Fyll ut navn").max(100),
-  email: z.string().trim().toLowerCase().pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254)),
+  email: z.string().trim().toLowerCase().min(1, "Fyll ut e-post").pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254)),
   subject: z.string().trim().min(1, "Fyll ut emne").max(200),
-  message: z.string().trim().min(1, "Skriv en melding").max(5000),
+  message: z.string().trim().min(1, "Fyll ut melding").max(5000),
 });
 
 export const REPORT_REASONS = [

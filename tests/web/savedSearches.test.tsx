@@ -49,6 +49,18 @@ describe("'Lagre søk' on /search", () => {
     expect(screen.queryByRole("button", { name: "Lagre søk" })).not.toBeInTheDocument();
   });
 
+  it.each([
+    ["/search?q=lego&categories=lego", "Lego"],
+    ["/search?q=LEGO&categories=lego,biler", "LEGO, Biler"],
+    ["/search?q=duplo&categories=lego", "Duplo, Lego"],
+  ])("%s suggests the name '%s' (the text and a filter with the same word are said once)", async (path, suggested) => {
+    api();
+    renderRoutes(routes, { path, seed: { session: sessionFor() } });
+    await userEvent.click(await screen.findByRole("button", { name: "Lagre søk" }));
+    const dialog = await screen.findByRole("dialog", { name: "Lagre søk" });
+    expect(within(dialog).getByLabelText("Navn på søket")).toHaveValue(suggested);
+  });
+
   it("saves the canonical filters under the suggested or typed name with the chosen alert", async () => {
     const fetch = api((url) => (url.pathname === "/api/saved-searches" ? jsonResponse(savedSearchBody(), 201) : undefined));
     renderRoutes(routes, { path: "/search?categories=cars,lego&q=duplo&free=true", seed: { session: sessionFor() } });
