@@ -119,6 +119,37 @@ describe("/search: URL ↔ filters", () => {
     expect(screen.getByRole("button", { name: /^Fjern filter 200–1\s500 kr$/ })).toBeInTheDocument();
   });
 
+  it.each([
+    { min: "-50", max: "", field: "Fra (kr)", message: "Fra-pris kan ikke være under 0 kr." },
+    { min: "", max: "99,999", field: "Til (kr)", message: "Skriv til-prisen i hele kroner, bare med sifre." },
+    { min: "", max: "99 999", field: "Til (kr)", message: /^Til-pris kan være høyst 10\s000 kr\. La feltet stå tomt for alle priser\.$/ },
+    { min: "20000", max: "", field: "Fra (kr)", message: /^Fra-pris kan være høyst 10\s000 kr\.$/ },
+    { min: "500", max: "200", field: "Til (kr)", message: "Til-pris må være minst like høy som fra-pris." },
+  ])("price $min–$max: '$message' under the box, and nothing is applied until it is fixed", async ({ min, max, field, message }) => {
+    mockSearch();
+    const { router } = renderRoutes(routes, { path: "/search?q=bil" });
+    await userEvent.click(await screen.findByRole("button", { name: /^Filter/ }));
+    const sheet = await screen.findByRole("dialog", { name: "Filter" });
+    if (min) await userEvent.type(within(sheet).getByLabelText("Fra (kr)"), min);
+    if (max) await userEvent.type(within(sheet).getByLabelText("Til (kr)"), max);
+    await userEvent.click(within(sheet).getByRole("button", { name: /^Vis / }));
+    const box = within(sheet).getByLabelText(field);
+    expect(box).toHaveAttribute("aria-invalid", "true");
+    expect(box).toHaveAccessibleDescription(message);
+    expect(box).toHaveFocus();
+    expect(screen.getByRole("dialog", { name: "Filter" })).toBeInTheDocument();
+    expect(router.state.location.search).toBe("?q=bil");
+
+    // Fixed: the message goes and the sheet applies.
+    await userEvent.clear(within(sheet).getByLabelText("Fra (kr)"));
+    await userEvent.clear(within(sheet).getByLabelText("Til (kr)"));
+    await userEvent.type(within(sheet).getByLabelText("Fra (kr)"), "100");
+    await userEvent.type(within(sheet).getByLabelText("Til (kr)"), "300");
+    expect(within(sheet).getByLabelText(field)).not.toHaveAttribute("aria-invalid");
+    await userEvent.click(within(sheet).getByRole("button", { name: /^Vis / }));
+    await waitFor(() => expect(router.state.location.search).toBe("?q=bil&min=100&max=300"));
+  });
+
   it("an empty min means 0 and an empty max means 10000 (no bound)", async () => {
     mockSearch();
     const { router } = renderRoutes(routes, { path: "/search?min=100&max=400" });

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import * as Slider from "@radix-ui/react-slider";
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PRICE_MAX, PRICE_MIN, PRICE_STEP, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import { resultCountText, SEARCH_TOTAL_CAP } from "../../../domain/schemas/search";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
@@ -10,7 +10,7 @@ import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
 import { cn } from "../../lib/cn";
-import { clearFilters, filtersKey, formatKroner, parseFilters, type SearchFilters } from "./searchFilters";
+import { clearFilters, filtersKey, formatKroner, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
 import { searchCountQuery, type SearchCount } from "./searchQueries";
 import { useDebouncedValue } from "./useDebouncedValue";
 
@@ -87,10 +87,11 @@ function draftOf(f: SearchFilters): Draft {
   };
 }
 
+/** A box's price for the slider and the preview count: within the range (the errors say what is wrong). */
 function priceOf(text: string, fallback: number): number {
-  if (text.trim() === "") return fallback;
-  const n = Math.round(Number(text));
-  return Number.isFinite(n) ? Math.min(Math.max(n, PRICE_MIN), PRICE_MAX) : fallback;
+  const price = readPriceText(text);
+  if (price.kind === "negative") return PRICE_MIN;
+  return price.kind === "kroner" ? Math.min(price.value, PRICE_MAX) : fallback;
 }
 
 /** The slider's two values: the inputs' prices, in order. */
@@ -133,8 +134,22 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
 
   const [low, high] = sliderValues(draft);
 
+  // A price box says what is wrong once it has been left (or the form sent), not while typing; free
+  // only ignores the prices, so nothing there blocks it.
+  const [checked, setChecked] = useState({ min: false, max: false });
+  const errors = draft.free ? {} : priceErrors(draft.minText, draft.maxText);
+  const minError = checked.min ? errors.min : undefined;
+  const maxError = checked.max ? errors.max : undefined;
+  const minRef = useRef<HTMLInputElement>(null);
+  const maxRef = useRef<HTMLInputElement>(null);
+
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (errors.min || errors.max) {
+      setChecked({ min: true, max: true });
+      (errors.min ? minRef : maxRef).current?.focus();
+      return;
+    }
     onApply(next);
   }
 
@@ -234,31 +249,46 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
             <div className="mt-2 grid grid-cols-2 gap-3">
               <div>
                 <Label htmlFor={`${id}-min`}>Fra (kr)</Label>
+                {/* Text, not type=number: the box must see "-50" or "99,999" to say what is wrong with it. */}
                 <Input
+                  ref={minRef}
                   id={`${id}-min`}
-                  type="number"
                   inputMode="numeric"
-                  min={PRICE_MIN}
-                  max={PRICE_MAX}
+                  autoComplete="off"
                   placeholder={String(PRICE_MIN)}
                   value={draft.minText}
                   disabled={draft.free}
+                  aria-invalid={minError ? true : undefined}
+                  aria-describedby={minError ? `${id}-min-error` : undefined}
                   onChange={(e) => update({ minText: e.target.value })}
+                  onBlur={() => setChecked((c) => ({ ...c, min: true }))}
                 />
+                {minError ? (
+                  <p id={`${id}-min-error`} className="mt-1 text-sm font-medium text-red-700">
+                    {minError}
+                  </p>
+                ) : null}
               </div>
               <div>
                 <Label htmlFor={`${id}-max`}>Til (kr)</Label>
                 <Input
+                  ref={maxRef}
                   id={`${id}-max`}
-                  type="number"
                   inputMode="numeric"
-                  min={PRICE_MIN}
-                  max={PRICE_MAX}
+                  autoComplete="off"
                   placeholder={String(PRICE_MAX)}
                   value={draft.maxText}
                   disabled={draft.free}
+                  aria-invalid={maxError ? true : undefined}
+                  aria-describedby={maxError ? `${id}-max-error` : undefined}
                   onChange={(e) => update({ maxText: e.target.value })}
+                  onBlur={() => setChecked((c) => ({ ...c, max: true }))}
                 />
+                {maxError ? (
+                  <p id={`${id}-max-error`} className="mt-1 text-sm font-medium text-red-700">
+                    {maxError}
+                  </p>
+                ) : null}
               </div>
             </div>
           </div>
@@ -297,7 +327,10 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
       <div className="flex gap-3 border-t border-stone-200 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">
         <Button
           variant="secondary"
-          onClick={() => setDraft(draftOf(clearFilters(filters)))}
+          onClick={() => {
+            setDraft(draftOf(clearFilters(filters)));
+            setChecked({ min: false, max: false });
+          }}
         >
           Nullstill
         </Button>

@@ -68,3 +68,40 @@ export const SORT_OPTIONS: { value: SearchSort; label: string }[] = [
   { value: "price_asc", label: "Pris lav–høy" },
   { value: "price_desc", label: "Pris høy–lav" },
 ];
+
+/** A price box's text: empty, a whole number of kroner (spaces between digits allowed), or why not. */
+export type PriceText = { kind: "empty" } | { kind: "kroner"; value: number } | { kind: "negative" } | { kind: "not-whole" };
+
+export function readPriceText(text: string): PriceText {
+  const t = text.replace(/[\s\u00a0\u202f]/g, "");
+  if (t === "") return { kind: "empty" };
+  if (/^[-−–]/.test(t)) return { kind: "negative" };
+  if (!/^\d+$/.test(t)) return { kind: "not-whole" };
+  return { kind: "kroner", value: Number(t) };
+}
+
+export interface PriceErrors {
+  min?: string;
+  max?: string;
+}
+
+/**
+ * The filter sheet's price boxes, checked against the search's range (PRICE_MIN–PRICE_MAX kr, whole
+ * kroner): a message for each box that is wrong, and "til" below "fra".
+ */
+export function priceErrors(minText: string, maxText: string): PriceErrors {
+  const top = formatKroner(PRICE_MAX);
+  const min = readPriceText(minText);
+  const max = readPriceText(maxText);
+  const errors: PriceErrors = {};
+  if (min.kind === "negative") errors.min = `Fra-pris kan ikke være under ${formatKroner(PRICE_MIN)}.`;
+  else if (min.kind === "not-whole") errors.min = "Skriv fra-prisen i hele kroner, bare med sifre.";
+  else if (min.kind === "kroner" && min.value > PRICE_MAX) errors.min = `Fra-pris kan være høyst ${top}.`;
+  if (max.kind === "negative") errors.max = `Til-pris kan ikke være under ${formatKroner(PRICE_MIN)}.`;
+  else if (max.kind === "not-whole") errors.max = "Skriv til-prisen i hele kroner, bare med sifre.";
+  else if (max.kind === "kroner" && max.value > PRICE_MAX) errors.max = `Til-pris kan være høyst ${top}. La feltet stå tomt for alle priser.`;
+  else if (!errors.min && min.kind === "kroner" && max.kind === "kroner" && min.value > max.value) {
+    errors.max = "Til-pris må være minst like høy som fra-pris.";
+  }
+  return errors;
+}
