@@ -25,6 +25,22 @@ describe("Header", () => {
     expect(screen.queryByRole("button", { name: "Min konto" })).not.toBeInTheDocument();
   });
 
+  it.each([
+    ["a visitor", null, ["Lekebytte", "Meldinger", "Logg inn", "Søk etter leker", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
+    ["a user", sessionFor("user"), ["Lekebytte", "Meldinger", "Min konto", "Søk etter leker", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
+  ] as const)("for %s, Tab follows the screen: logo, the icons beside it, then the search and the quick links", async (_, session, expected) => {
+    renderWithProviders(<Header />, { seed: { session } });
+    if (session) await screen.findByRole("button", { name: "Min konto" });
+    const user = userEvent.setup();
+    const reached: string[] = [];
+    for (let i = 0; i < expected.length; i++) {
+      await user.tab();
+      const el = document.activeElement as HTMLElement;
+      reached.push(el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "");
+    }
+    expect(reached).toEqual(expected);
+  });
+
   it("on /search, whose page has its own text field, shows no second search box", () => {
     renderWithProviders(<Header />, { seed: { session: null }, path: "/search?q=lego" });
     expect(screen.queryByRole("searchbox")).not.toBeInTheDocument();
