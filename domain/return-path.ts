@@ -1,9 +1,8 @@
 /**
- * Where sign-in sends the user back to (`/auth?next=…`, docs/decisions/
- * 090-keyboard-spellings-and-return-after-sign-in.md): only a path on this site. Anything
- * that a browser could resolve to another origin ("//evil.example", "/\evil.example", "https:…",
- * "javascript:…"), a control character, or a path back into /auth (a loop) gives null, and the
- * caller falls back to its default.
+ * Where sign-in sends the user back to (`/auth?next=…`, docs/decisions/090-phone-findings.md):
+ * only a path on this site. Anything that a browser could resolve to another origin
+ * ("//evil.example", "/\evil.example", "https:…", "javascript:…"), a control character, or a path
+ * back into /auth (a loop) gives null, and the caller falls back to its default.
  */
 export function safeReturnPath(value: string | null | undefined): string | null {
   if (!value || value.length > 512) return null;

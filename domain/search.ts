@@ -3,8 +3,7 @@
  * (migrations/0013, same steps in the same order): ø→o, æ→ae, å→a, lowercase, then oe→o and aa→a.
  * "bøker" and "boeker" both become "boker", "Håkon" and "Haakon" "hakon", "ærlig" and "aerlig"
  * "aerlig". A real "oe"/"aa" ("Joel", "Saab") folds the same way in the index and the query, so it
- * still finds itself (docs/decisions/090-keyboard-spellings-and-return-after-sign-in.md). The
- * result is lowercase.
+ * still finds itself (docs/decisions/090-phone-findings.md). The result is lowercase.
  */
 export function foldNorwegian(text: string): string {
   return text

@@ -4,7 +4,7 @@
 -- and then "oe"→"o" and "aa"→"a", so "bøker", "Bøker" and "boeker" all index as "boker", "Håkon" and
 -- "Haakon" as "hakon". The query is folded the same way (domain/search.ts `foldNorwegian`), so a word
 -- with a real "oe"/"aa" ("Joel", "Saab") indexes and searches as "jol"/"sab" and still finds itself.
--- See docs/decisions/004-search-index.md and 090-keyboard-spellings-and-return-after-sign-in.md.
+-- See docs/decisions/004-search-index.md and 090-phone-findings.md.
 -- The triggers are replaced (same events and order as 0008) and the three FTS tables rebuilt.
 DROP TRIGGER `listings_search_ai`;
 --> statement-breakpoint

@@ -8,6 +8,7 @@ import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../domain/rate-limits";
 import { app } from "../../worker/app";
 import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
 import { Client, errorOf } from "./support/http";
+import { openChat } from "./support/live";
 
 async function snapshot(conversationId: string) {
   const conv = await env.DB.prepare("SELECT last_seq, updated_at FROM conversations WHERE id = ?1").bind(conversationId).first();
@@ -225,9 +226,57 @@ describe("notification test (local mode only)", () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { conversation_id: string; message: { sender_id: string; seq: number } };
     expect(body).toMatchObject({ conversation_id: conv.id, message: { sender_id: SYSTEM_USER_ID, seq: 1 } });
-    // Unread for both participants: neither sent it.
+    // Unread for the user who pressed the button only.
     expect(await (await buyer.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
-    expect(await (await (await signedInClient(conv.seller.id)).get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
+    expect(await (await (await signedInClient(conv.seller.id)).get("/api/conversations/unread-count")).json()).toEqual({ count: 0 });
+  });
+
+  it("reaches only the user who pressed it: the other participant's badge, inbox, messages, live room and read marks never see it", async () => {
+    const conv = await createConversation();
+    await addMessages(conv.id, [{ from: conv.seller.id, content: "Hei, den er ledig", readAt: new Date().toISOString() }]);
+    const buyer = await signedInClient(conv.buyer.id);
+    const seller = await signedInClient(conv.seller.id);
+    // The inbox as its owner reads it; only the sequence counter may move (a gap they never see).
+    const sellerInbox = async () =>
+      ((await (await seller.get("/api/conversations")).json()) as (ConversationSummary & { last_seq?: number })[]).map(({ last_seq: _, ...rest }) => rest);
+    const sellerInboxBefore = await sellerInbox();
+    const sellerLive = await openChat(seller, conv.id);
+    const buyerLive = await openChat(buyer, conv.id);
+    const res = await buyer.post("/api/test-notifications", { content: "Bare til kjøperen" });
+    expect(res.status).toBe(201);
+    // The presser's open chat gets it live (and by then the other socket would have had it too).
+    await buyerLive.waitFor((f) => f.type === "message");
+
+    // The presser: badge, inbox preview and the message page have it.
+    expect(await (await buyer.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
+    const buyerInbox = (await (await buyer.get("/api/conversations")).json()) as ConversationSummary[];
+    expect(buyerInbox.find((c) => c.id === conv.id)).toMatchObject({ unread_count: 1, last_message: { content: "Bare til kjøperen", sender_id: SYSTEM_USER_ID } });
+    const buyerPage = (await (await buyer.get(`/api/conversations/${conv.id}/messages`)).json()) as MessagePage;
+    expect(buyerPage.messages.map((m) => m.content)).toEqual(["Hei, den er ledig", "Bare til kjøperen"]);
+
+    // The other participant: nothing changed, not even the inbox order or preview.
+    expect(await (await seller.get("/api/conversations/unread-count")).json()).toEqual({ count: 0 });
+    expect(await sellerInbox()).toEqual(sellerInboxBefore);
+    const sellerPage = (await (await seller.get(`/api/conversations/${conv.id}/messages`)).json()) as MessagePage;
+    expect(sellerPage.messages.map((m) => m.content)).toEqual(["Hei, den er ledig"]);
+    // Their open chat got no frame, and a fresh catch-up does not bring it either.
+    const late = await openChat(seller, conv.id);
+    expect(late.ofType("sync").flatMap((f) => f.messages.map((m) => m.content))).toEqual(["Hei, den er ledig"]);
+    expect(sellerLive.ofType("message")).toEqual([]);
+    for (const socket of [sellerLive, buyerLive, late]) socket.close();
+    // Marking the conversation read on their side does not read it for the presser.
+    expect((await seller.post(`/api/conversations/${conv.id}/read`, {})).status).toBe(200);
+    expect(await (await buyer.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
+  });
+
+  it("in a conversation with no messages yet, the other participant's inbox does not list it", async () => {
+    const conv = await createConversation();
+    const buyer = await signedInClient(conv.buyer.id);
+    expect((await buyer.post("/api/test-notifications", { content: "Test melding for notifikasjoner" })).status).toBe(201);
+    const sellerInbox = (await (await (await signedInClient(conv.seller.id)).get("/api/conversations")).json()) as ConversationSummary[];
+    expect(sellerInbox.map((c) => c.id)).not.toContain(conv.id);
+    const buyerInbox = (await (await buyer.get("/api/conversations")).json()) as ConversationSummary[];
+    expect(buyerInbox.map((c) => c.id)).toContain(conv.id);
   });
 
   it("is rate limited per user: the press after the limit answers 429 in Norwegian and writes nothing", async () => {

@@ -209,6 +209,11 @@ export const messages = sqliteTable(
       .references(() => users.id),
     seq: integer("seq").notNull(),
     content: text("content").notNull(),
+    /**
+     * Null: both participants see it. Set: only this participant does (the notification test's
+     * message, docs/decisions/090-phone-findings.md).
+     */
+    recipientId: text("recipient_id").references(() => users.id),
     readAt: text("read_at"),
     createdAt: createdAt(),
   },

@@ -58,6 +58,8 @@ export interface PostInput {
   content: string;
   /** The feature that posts it has e-mailed the recipients itself (a new trade offer): no offline mail for it. */
   mailed?: boolean;
+  /** System messages only: the one participant who sees it (the notification test); both when absent. */
+  recipientId?: string;
 }
 
 export interface ReadInput {
@@ -128,7 +130,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     try {
       let cursor = after;
       for (;;) {
-        const messages = await messagesAfter(this.db, conversationId, cursor, CATCH_UP_PAGE_SIZE);
+        const messages = await messagesAfter(this.db, conversationId, userId, cursor, CATCH_UP_PAGE_SIZE);
         cursor = messages.at(-1)?.seq ?? cursor;
         const done = messages.length < CATCH_UP_PAGE_SIZE;
         const frame: RoomFrame & { read_up_to?: number } = { type: "sync", messages, last_seq: cursor, done };
@@ -221,14 +223,16 @@ export class ConversationRoom extends DurableObject<Bindings> {
         await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
       }
       const stored = await this.serial(async () => {
-        const result = await storeMessage(this.db, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data });
+        const recipientId = system ? input.recipientId : undefined;
+        const result = await storeMessage(this.db, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data, recipientId });
         // Stored: only now does anyone hear about it.
         if (origin) send(origin, { type: "ack", id: result.message.id, message: result.message });
-        if (result.created) this.fanOut({ type: "message", message: result.message }, origin);
+        if (result.created) this.fanOut({ type: "message", message: result.message }, origin, recipientId);
         return result;
       });
       if (stored.created) {
-        const participants = [stored.buyerId, stored.sellerId];
+        const recipientId = system ? input.recipientId : undefined;
+        const participants = recipientId ? [recipientId] : [stored.buyerId, stored.sellerId];
         if (!input.mailed) await this.afterMessage(input.senderId, participants, !origin && !system);
         // The recipients' badges and inboxes; the sender's own unread count has not changed.
         this.notifyInboxes(
@@ -272,10 +276,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
     for (const ws of this.ctx.getWebSockets(userId)) closeQuietly(ws, 1008, "account deleted");
   }
 
-  private fanOut(frame: RoomFrame, except?: WebSocket): number {
+  /** Send to every ready socket (only `onlyUserId`'s when given), except `except`. */
+  private fanOut(frame: RoomFrame, except?: WebSocket, onlyUserId?: string): number {
     const text = JSON.stringify(frame);
     let sent = 0;
-    for (const ws of this.ctx.getWebSockets()) {
+    for (const ws of onlyUserId ? this.ctx.getWebSockets(onlyUserId) : this.ctx.getWebSockets()) {
       if (ws === except) continue;
       const state = ws.deserializeAttachment() as SocketState | null;
       if (!state?.ready) continue; // its catch-up (queued after this write) will include it

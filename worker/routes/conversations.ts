@@ -75,7 +75,7 @@ export const conversationRoutes = new Hono<AppEnv>()
     const db = getDb(c.env.DB);
     const conv = await requireParticipant(db, c.req.param("id"), actorOf(c).id);
     c.header("Cache-Control", "no-store");
-    return c.json(await messagePage(db, conv.id, MESSAGE_PAGE_SIZE, c.req.valid("query").before));
+    return c.json(await messagePage(db, conv.id, actorOf(c).id, MESSAGE_PAGE_SIZE, c.req.valid("query").before));
   })
   // For clients without a socket: the same path through the room, which still fans it out.
   .post("/:id/messages", validate("json", sendMessageSchema), async (c) => {

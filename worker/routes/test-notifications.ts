@@ -13,7 +13,8 @@ import { enforceRateLimit } from "../services/rate-limit";
 
 /**
  * The notification test (spec part 2 "Notification test", §5, §6): a message from the system user
- * into the signed-in user's most recent conversation, so the badge and inbox can be tried out.
+ * into the signed-in user's most recent conversation, so the badge and inbox can be tried out. Only
+ * that user sees it (`recipient_id`), and it is rate limited per user.
  * Local mode only; in production the endpoint answers 404, and so does the page (its route is
  * `localOnly` in domain/routes.ts).
  */
@@ -29,7 +30,8 @@ export const testNotificationRoutes = new Hono<AppEnv>()
     await enforceRateLimit(getDb(c.env.DB), RATE_RULES.testNotification, actor.id);
     const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
-    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content);
+    // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.
+    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), { recipientId: actor.id });
     return c.json({ conversation_id: conversationId, message }, 201);
   });
 

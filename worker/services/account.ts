@@ -78,7 +78,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
       all(
         db,
         `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
-         JOIN conversations c ON c.id = m.conversation_id WHERE c.buyer_id = ?1 OR c.seller_id = ?1 ORDER BY m.conversation_id, m.seq`,
+         JOIN conversations c ON c.id = m.conversation_id WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND (m.recipient_id IS NULL OR m.recipient_id = ?1)
+         ORDER BY m.conversation_id, m.seq`,
         userId,
       ),
       all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),

@@ -43,9 +43,11 @@ export async function postSystemMessage(
   conversationId: string,
   content: string,
   id: string = crypto.randomUUID(),
-  options: { mailed?: boolean } = {},
+  options: { mailed?: boolean; recipientId?: string } = {},
 ): Promise<ChatMessage> {
-  return unwrap(await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, mailed: options.mailed }));
+  return unwrap(
+    await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, mailed: options.mailed, recipientId: options.recipientId }),
+  );
 }
 
 /** Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live. */

@@ -166,9 +166,9 @@ export async function listConversations(db: Db, viewerId: string, offset = 0): P
     .prepare(
       `${DETAIL_SELECT},
          m.content AS last_content, m.created_at AS last_created_at, m.sender_id AS last_sender_id,
-         (SELECT COUNT(*) FROM messages u WHERE u.conversation_id = c.id AND u.sender_id <> ?1 AND u.read_at IS NULL) AS unread_count
+         (SELECT COUNT(*) FROM messages u WHERE u.conversation_id = c.id AND u.sender_id <> ?1 AND u.read_at IS NULL AND (u.recipient_id IS NULL OR u.recipient_id = ?1)) AS unread_count
        ${DETAIL_FROM}
-       LEFT JOIN messages m ON m.conversation_id = c.id AND m.seq = c.last_seq
+       JOIN messages m ON m.id = (SELECT v.id FROM messages v WHERE v.conversation_id = c.id AND (v.recipient_id IS NULL OR v.recipient_id = ?1) ORDER BY v.seq DESC LIMIT 1)
        WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND c.last_seq > 0
        ORDER BY c.updated_at DESC, c.id
        LIMIT ?2 OFFSET ?3`,
@@ -190,7 +190,7 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
   const row = await db.$client
     .prepare(
       `SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
-       WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND m.sender_id <> ?1 AND m.read_at IS NULL`,
+       WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND m.sender_id <> ?1 AND m.read_at IS NULL AND (m.recipient_id IS NULL OR m.recipient_id = ?1)`,
     )
     .bind(userId)
     .first<{ n: number }>();

@@ -23,6 +23,13 @@ export interface StoreInput {
   id: string;
   /** Already validated and trimmed (domain/schemas/messaging.ts). */
   content: string;
+  /** Only this participant sees the message (system messages only); both when absent. */
+  recipientId?: string;
+}
+
+/** SQL: the message is one `viewer` (a bound parameter) may see: for both participants, or for them. */
+function visibleTo(viewer: string): string {
+  return `(recipient_id IS NULL OR recipient_id = ${viewer})`;
 }
 
 /**
@@ -39,22 +46,29 @@ export async function storeMessage(db: Db, input: StoreInput): Promise<StoreResu
   const d1 = db.$client;
   const now = nowIso();
   const system = input.senderId === SYSTEM_USER_ID ? 1 : 0;
-  // ?1 conversation, ?2 message id, ?3 sender, ?4 system sender
+  // Only the system user writes to one participant; that participant must take part.
+  const recipient = system && input.recipientId ? input.recipientId : null;
+  // ?1 conversation, ?2 message id, ?3 sender, ?4 system sender, ?7 recipient (or null)
   const mayWrite = `c.id = ?1
     AND (?3 IN (c.buyer_id, c.seller_id) OR ?4 = 1)
     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = ?2)
-    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id IN (c.buyer_id, c.seller_id) AND u.deleted_at IS NOT NULL)`;
+    AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id IN (c.buyer_id, c.seller_id) AND u.deleted_at IS NOT NULL)
+    AND (?7 IS NULL OR ?7 IN (c.buyer_id, c.seller_id))`;
   const [bumped, inserted] = await d1.batch<Record<string, unknown>>([
     d1
-      .prepare(`UPDATE conversations AS c SET last_seq = last_seq + 1, updated_at = ?5 WHERE ${mayWrite} RETURNING buyer_id, seller_id`)
-      .bind(input.conversationId, input.id, input.senderId, system, now),
+      // A message for one participant leaves updated_at alone: the other's inbox order must not move.
+      .prepare(
+        `UPDATE conversations AS c SET last_seq = last_seq + 1, updated_at = CASE WHEN ?7 IS NULL THEN ?5 ELSE updated_at END
+         WHERE ${mayWrite} RETURNING buyer_id, seller_id`,
+      )
+      .bind(input.conversationId, input.id, input.senderId, system, now, null, recipient),
     d1
       .prepare(
-        `INSERT INTO messages (id, conversation_id, sender_id, seq, content, created_at)
-         SELECT ?2, c.id, ?3, c.last_seq, ?6, ?5 FROM conversations c WHERE ${mayWrite}
+        `INSERT INTO messages (id, conversation_id, sender_id, seq, content, recipient_id, created_at)
+         SELECT ?2, c.id, ?3, c.last_seq, ?6, ?7, ?5 FROM conversations c WHERE ${mayWrite}
          RETURNING ${MESSAGE_COLUMNS}`,
       )
-      .bind(input.conversationId, input.id, input.senderId, system, now, input.content),
+      .bind(input.conversationId, input.id, input.senderId, system, now, input.content, recipient),
   ]);
   const created = inserted.results[0] as unknown as ChatMessage | undefined;
   if (created) {
@@ -93,20 +107,20 @@ async function refusal(db: Db, input: StoreInput): Promise<AppError> {
   return new AppError("CONFLICT", "Meldingen kunne ikke lagres. Prøv å sende den på nytt.");
 }
 
-/** Every message after `afterSeq`, ascending, at most `limit`. */
-export async function messagesAfter(db: Db, conversationId: string, afterSeq: number, limit: number): Promise<ChatMessage[]> {
+/** Every message `viewerId` may see after `afterSeq`, ascending, at most `limit`. */
+export async function messagesAfter(db: Db, conversationId: string, viewerId: string, afterSeq: number, limit: number): Promise<ChatMessage[]> {
   const { results } = await db.$client
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`)
-    .bind(conversationId, afterSeq, limit)
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq > ?2 AND ${visibleTo("?4")} ORDER BY seq LIMIT ?3`)
+    .bind(conversationId, afterSeq, limit, viewerId)
     .all<ChatMessage>();
   return results;
 }
 
-/** The newest `limit` messages (before `beforeSeq` when given), returned ascending. */
-export async function messagePage(db: Db, conversationId: string, limit: number, beforeSeq?: number): Promise<MessagePage> {
+/** The newest `limit` messages `viewerId` may see (before `beforeSeq` when given), returned ascending. */
+export async function messagePage(db: Db, conversationId: string, viewerId: string, limit: number, beforeSeq?: number): Promise<MessagePage> {
   const { results } = await db.$client
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3`)
-    .bind(conversationId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1)
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq < ?2 AND ${visibleTo("?4")} ORDER BY seq DESC LIMIT ?3`)
+    .bind(conversationId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1, viewerId)
     .all<ChatMessage>();
   const hasMore = results.length > limit;
   return { messages: results.slice(0, limit).reverse(), has_more: hasMore };
@@ -128,7 +142,7 @@ export async function markRead(db: Db, conversationId: string, readerId: string,
   const { results } = await db.$client
     .prepare(
       `UPDATE messages SET read_at = ?3
-       WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND seq <= ?4
+       WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND seq <= ?4 AND ${visibleTo("?2")}
          AND EXISTS (SELECT 1 FROM conversations c WHERE c.id = ?1 AND ?2 IN (c.buyer_id, c.seller_id))
        RETURNING seq`,
     )
@@ -149,7 +163,7 @@ export async function readHorizon(db: Db, conversationId: string, senderId: stri
 /** Unread messages in one conversation for `userId` (sent by anyone else). */
 export async function unreadInConversation(db: Db, conversationId: string, userId: string): Promise<{ count: number; senders: string[] }> {
   const { results } = await db.$client
-    .prepare("SELECT sender_id, COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL GROUP BY sender_id")
+    .prepare(`SELECT sender_id, COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND ${visibleTo("?2")} GROUP BY sender_id`)
     .bind(conversationId, userId)
     .all<{ sender_id: string; n: number }>();
   return { count: results.reduce((sum, r) => sum + r.n, 0), senders: results.map((r) => r.sender_id) };

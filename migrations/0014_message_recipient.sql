@@ -1,0 +1,1 @@
+ALTER TABLE `messages` ADD `recipient_id` text REFERENCES users(id);
