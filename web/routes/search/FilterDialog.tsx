@@ -147,7 +147,10 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
     event.preventDefault();
     if (errors.min || errors.max) {
       setChecked({ min: true, max: true });
-      (errors.min ? minRef : maxRef).current?.focus();
+      const box = (errors.min ? minRef : maxRef).current;
+      box?.focus();
+      // On a phone the message under the box would sit behind the sheet's button bar.
+      box?.parentElement?.scrollIntoView?.({ block: "center" });
       return;
     }
     onApply(next);
