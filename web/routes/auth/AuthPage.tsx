@@ -15,7 +15,7 @@ const tabClasses = cn(
 );
 
 /**
- * /auth: "Logg inn" (default) and "Registrer" tabs (spec part 1 §2 "/auth"). `?next=` (a path on
+ * /auth: "Logg inn" (default) and "Registrer" tabs (docs/product.md). `?next=` (a path on
  * this site only, `safeReturnPath`) is where sign-in goes back to, e.g. the listing whose "Send
  * melding" asked for it; without it, the front page.
  */
