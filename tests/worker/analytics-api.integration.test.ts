@@ -269,7 +269,7 @@ describe("the local summary for the benchmark", () => {
     const local = await app.fetch(request(), env, createExecutionContext());
     expect(local.status).toBe(200);
     expect(await local.json()).toMatchObject({ records: expect.any(Number), rollups: expect.any(Object) });
-    const production = await app.fetch(request(), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) }, createExecutionContext());
+    const production = await app.fetch(request(), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" }, createExecutionContext());
     expect(production.status).toBe(404);
   });
 });
