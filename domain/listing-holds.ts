@@ -50,6 +50,16 @@ export function heldEditRefusal(holds: readonly ListingHold[], changed: readonly
   return hold ? LISTING_HOLD_EDIT_TEXTS[hold] : null;
 }
 
+/**
+ * The fields that make up what a buyer pays for: when an edit changes one, checkouts started before
+ * it are closed, and a payment made at the old terms is refunded, never fulfilled (decision 087).
+ */
+export const PURCHASE_TERM_FIELDS: readonly ListingEditField[] = ["price", "isFree", "paymentEnabled", "pricingMode"];
+
+export function changesPurchaseTerms(changed: readonly ListingEditField[]): boolean {
+  return changed.some((field) => PURCHASE_TERM_FIELDS.includes(field));
+}
+
 /** Which fields differ between the stored values and the new ones (arrays compared in order). */
 export function changedEditFields(before: Partial<Record<ListingEditField, unknown>>, after: Partial<Record<ListingEditField, unknown>>): ListingEditField[] {
   const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : (a ?? null) === (b ?? null));

@@ -17,7 +17,7 @@ import { shownReviewSql } from "../db/review-visibility";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 import { closeQueue, heldByQueueSql, isHeldByQueue } from "./giveaways";
 import { GIVEAWAY_ERROR_TEXTS } from "../../domain/giveaways";
-import { changedEditFields, heldEditRefusal, holdsForbidding, LISTING_EDIT_FIELDS, type ListingHold } from "../../domain/listing-holds";
+import { changedEditFields, changesPurchaseTerms, heldEditRefusal, holdsForbidding, LISTING_EDIT_FIELDS, type ListingHold } from "../../domain/listing-holds";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -213,12 +213,21 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
  * out the holds that forbid this edit, so an accept or a reserve landing after the read cannot let
  * it through (decision 086).
  */
-export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
+export async function updateListing(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor,
+  id: string,
+  form: ListingForm,
+  /** Closes the listing's open checkouts (worker/services/payments/settle.ts) once the price has changed. */
+  closeCheckouts: (listingId: string) => Promise<void>,
+) {
   const row = await ownedRow(db, id, actor);
   await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   const columns = { ...formColumns(form, images), ...paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row) };
-  const forbidding = holdsForbidding(changedEditFields(row, columns));
+  const changed = changedEditFields(row, columns);
+  const forbidding = holdsForbidding(changed);
   const holdGuards = forbidding.map((hold) => (hold === "swap" ? notPromised : notHeldByQueue));
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
@@ -233,6 +242,8 @@ export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: 
   if (removed.length) await bucket.delete(removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
   if (row.isFree && !columns.isFree) await closeQueue(db, id);
+  // A buyer mid-checkout must not pay the old price (decision 087).
+  if (changesPurchaseTerms(changed)) await closeCheckouts(id);
   return getListingDetail(db, id, actor);
 }
 
