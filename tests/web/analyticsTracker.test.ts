@@ -338,4 +338,13 @@ describe("marked clicks and stopping", () => {
     expect(calls.length).toBe(before);
     expect(window.sessionStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
   });
+
+  it("withdrawing consent deletes the server's session cookie at once", () => {
+    document.cookie = "lb_analytics=3f2a9c1e-7b4d-4e2a-9c3b-1234567890ab.1999999999.sig; Path=/";
+    const t = start();
+    expect(document.cookie).toContain("lb_analytics=");
+    t.stop();
+    tracker = null;
+    expect(document.cookie).not.toContain("lb_analytics=");
+  });
 });

@@ -126,12 +126,13 @@ describe("ingest endpoints", () => {
 });
 
 describe("sessions the server issued (decision 038)", () => {
-  it("/sessions sets a signed, HttpOnly, SameSite=Strict cookie; a browser that has one keeps it and records no second session", async () => {
+  it("/sessions sets a signed SameSite=Strict cookie for a day (readable, so withdrawing consent deletes it); a browser that has one keeps it and records no second session", async () => {
     const first = await post("/api/analytics/sessions", sessionBody());
     expect(first.res.status).toBe(202);
     const line = first.res.headers.getSetCookie().find((l) => l.startsWith("lb_analytics="))!;
-    expect(line).toMatch(/HttpOnly/);
     expect(line).toMatch(/SameSite=Strict/);
+    expect(line).toMatch(/Max-Age=86400/);
+    expect(line).toMatch(/Path=\//);
     expect(first.sent).toHaveLength(1);
     const again = await post("/api/analytics/sessions", sessionBody(), { Cookie: analyticsCookieOf(first.res)! });
     expect(again.res.status).toBe(202);

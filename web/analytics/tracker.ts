@@ -20,6 +20,8 @@ import {
 } from "../../domain/analytics";
 
 export const SESSION_STORAGE_KEY = "lb_analytics_session";
+/** The signed session cookie the server sets on POST /sessions (decision 038). */
+export const SESSION_COOKIE = "lb_analytics";
 const API = "/api/analytics";
 
 export interface QueuedEvent {
@@ -268,6 +270,9 @@ export class Tracker {
     this.queue = [];
     renewSession = null;
     sessionPending = null;
+    // The server's session cookie goes too (worker/lib/analytics-session.ts; __Host- on https).
+    document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+    if (location.protocol === "https:") document.cookie = `__Host-${SESSION_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Strict`;
     try {
       window.sessionStorage.removeItem(SESSION_STORAGE_KEY);
     } catch {

@@ -12,7 +12,7 @@ import { serverHmacKey } from "./jwt";
 const LABEL = "lekebytte/analytics-session/v1";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `__Host-` and Secure need https; plain http (local development) gets the unprefixed name. */
+/** `__Host-` and Secure need https; plain http (local development) gets the unprefixed name (web/analytics/tracker.ts deletes both). */
 function cookieName(c: Context<AppEnv>): { name: string; secure: boolean } {
   const secure = new URL(c.req.url).protocol === "https:";
   return { name: secure ? "__Host-lb_analytics" : "lb_analytics", secure };
@@ -35,13 +35,16 @@ export async function analyticsSessionOf(c: Context<AppEnv>, now: Date = new Dat
   return sessionId.toLowerCase();
 }
 
-/** Sets the cookie for `sessionId` (HttpOnly, SameSite=Strict, a day). */
+/**
+ * Sets the cookie for `sessionId` (SameSite=Strict, a day). Not HttpOnly: withdrawing consent must
+ * delete it at once in the browser (decision 037), and it grants nothing but being counted.
+ */
 export async function issueAnalyticsSession(c: Context<AppEnv>, sessionId: string, now: Date = new Date()): Promise<void> {
   const expiresAt = Math.floor(now.getTime() / 1000) + ANALYTICS_SESSION_TTL_SECONDS;
   const mac = await crypto.subtle.sign("HMAC", await serverHmacKey(c.env), message(sessionId, expiresAt));
   const { name, secure } = cookieName(c);
   setCookie(c, name, `${sessionId.toLowerCase()}.${expiresAt}.${toBase64Url(mac)}`, {
-    httpOnly: true,
+    httpOnly: false,
     secure,
     sameSite: "Strict",
     path: "/",
