@@ -7,29 +7,14 @@ import { describe, expect, it } from "vitest";
 import { LISTING_HOLD_EDIT_TEXTS as T } from "../../domain/listing-holds";
 import { createListing, createSwap, createUser, signedInClient, type ListingRow } from "../factories";
 import { type Client, errorOf } from "./support/http";
+import { editFormOf } from "./support/listing-form";
 import { postWith, readsHeldUntil } from "./support/race";
 
-/** The listing form as the edit page sends it for `row`, with `change` applied. */
-function formOf(row: ListingRow, change: Record<string, unknown> = {}) {
-  return {
-    title: row.title,
-    description: row.description,
-    category: row.category,
-    age_range: row.ageRange,
-    condition_rating: row.conditionRating,
-    price: row.price,
-    is_free: row.isFree,
-    is_trade_offer: row.isTradeOffer,
-    postal_code: row.postalCode,
-    images: row.images,
-    ...change,
-  };
-}
 
 const stored = async (id: string) =>
   (await env.DB.prepare("SELECT title, description, price, is_free, condition_rating, images, status, updated_at FROM listings WHERE id = ?1").bind(id).first())!;
 
-const edit = (client: Client, row: ListingRow, change: Record<string, unknown>) => client.request(`/api/listings/${row.id}`, { method: "PUT", json: formOf(row, change) });
+const edit = (client: Client, row: ListingRow, change: Record<string, unknown>) => client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, change) });
 
 /** A listing with one (already stored) photo, so an edit can keep it without uploading. */
 async function withPhoto(overrides: Parameters<typeof createListing>[0] & { userId: string }) {
@@ -102,7 +87,7 @@ describe("a listing promised in an agreed swap", () => {
     const accepted = new Promise<void>((resolve) => (acceptDone = resolve));
     const held = readsHeldUntil(LISTING_READ, accepted);
     const [editRes, acceptRes] = await Promise.all([
-      postWith(held, senderClient, `/api/listings/${offered.id}`, formOf(offered, { price: 5000, condition_rating: 1 }), "PUT"),
+      postWith(held, senderClient, `/api/listings/${offered.id}`, editFormOf(offered, { price: 5000, condition_rating: 1 }), "PUT"),
       recipientClient.post(`/api/trade-offers/${swap.offerId}/accept`, {}).finally(acceptDone),
     ]);
     expect(acceptRes.status).toBe(200);
@@ -186,7 +171,7 @@ describe("a give-away reserved or given through the queue", () => {
     const reservedNow = new Promise<void>((resolve) => (reserveDone = resolve));
     const held = readsHeldUntil(LISTING_READ, reservedNow);
     const [editRes, reserveRes] = await Promise.all([
-      postWith(held, giverClient, `/api/listings/${listing.id}`, formOf(listing, { is_free: false, price: 900 }), "PUT"),
+      postWith(held, giverClient, `/api/listings/${listing.id}`, editFormOf(listing, { is_free: false, price: 900 }), "PUT"),
       giverClient.post(`/api/giveaways/listings/${listing.id}/reserve`, {}).finally(reserveDone),
     ]);
     expect(reserveRes.status).toBe(200);

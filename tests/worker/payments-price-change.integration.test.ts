@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { ListingRow } from "../factories";
 import { signedInClient } from "../factories";
 import type { Client } from "./support/http";
+import { editFormOf } from "./support/listing-form";
 import {
   approveVipps,
   checkout,
@@ -30,24 +31,9 @@ async function listingAt100() {
   return { listing, sellerClient: await signedInClient(seller.id) };
 }
 
-function editForm(row: ListingRow, change: Record<string, unknown>) {
-  return {
-    title: row.title,
-    description: row.description,
-    category: row.category,
-    age_range: row.ageRange,
-    condition_rating: row.conditionRating,
-    price: row.price,
-    is_free: row.isFree,
-    is_trade_offer: row.isTradeOffer,
-    postal_code: row.postalCode,
-    images: row.images,
-    ...change,
-  };
-}
 
 async function edit(client: Client, row: ListingRow, change: Record<string, unknown>) {
-  const res = await client.request(`/api/listings/${row.id}`, { method: "PUT", json: editForm(row, change) });
+  const res = await client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, change) });
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
