@@ -23,6 +23,14 @@ export const ANALYTICS_MAX_METADATA_KEYS = 20;
 /** A view longer than a day is a tab left open; the server caps the reported duration here. */
 export const LISTING_VIEW_MAX_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Seller statistics count at most this many views per analytics session, listing and day (decision
+ * 038): a browser that reloads a listing, or a script reusing one session, cannot inflate them.
+ */
+export const ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY = 2;
+/** The server-issued analytics session (a signed cookie) lasts this long; the tracker asks for a new one after. */
+export const ANALYTICS_SESSION_TTL_SECONDS = 24 * 60 * 60;
+
 /** get_listing_analytics p_days_back: default 30 (spec part 2 §7), at most a year. */
 export const LISTING_ANALYTICS_DEFAULT_DAYS = 30;
 export const LISTING_ANALYTICS_MAX_DAYS = 365;

@@ -67,6 +67,9 @@ export const RATE_RULES = {
   // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
   // per minute; 600 a minute per address leaves room for a household or a school behind one address.
   analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },
+  // New analytics sessions (the signed cookie a consenting browser gets once a day): a household
+  // needs a few; more than this from one address is a script minting sessions to inflate views.
+  analyticsSession: { scope: "analytics:session", limit: 10, windowSeconds: HOUR },
   // Payments (docs/decisions/032-payment-sandbox.md), per user: starting a checkout (each creates a
   // Checkout Session or a Vipps payment at the provider), Stripe onboarding and dashboard links, and
   // the result pages' checks, which poll while a payment is pending.

@@ -14,7 +14,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ANALYTICS_MAX_EVENTS_PER_REQUEST } from "../../domain/analytics";
+import { ANALYTICS_MAX_EVENTS_PER_REQUEST, ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY } from "../../domain/analytics";
 import { AppServer, ROOT, ensureBuild, freshState, sleep } from "./support";
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 50_000);
@@ -49,6 +49,8 @@ type Job = { path: string; body: unknown; records: number; kind: "session" | "ev
 interface Plan {
   clients: Job[][];
   sent: number;
+  /** Views sent (each reported twice) and those the rollup counts (at most a few per session and listing). */
+  viewsSent: number;
   views: number;
   uniqueSessions: number;
   totalViewMs: number;
@@ -80,14 +82,17 @@ function makePlan(listingIds: string[]): Plan {
   // Views: each a start report and a leaving report; expected unique sessions per listing (one day).
   const views = viewReports / 2;
   const sessionsPerListing = new Map<string, Set<string>>();
-  let totalViewMs = 0;
+  /** Per session and listing (one day) the views sent, by id with their duration: the rollup counts the first few by id (decision 038). */
+  const viewsPerPair = new Map<string, { viewId: string; duration: number }[]>();
   for (let v = 0; v < views; v++) {
     const c = v % CLIENTS;
     const sessionId = sessionOfClient(c, v);
     const listingId = listingIds[v % listingIds.length];
     const viewId = uuid();
     const duration = 5_001 + ((v * 7919) % 120_000);
-    totalViewMs += duration;
+    const pair = `${sessionId}/${listingId}`;
+    if (!viewsPerPair.has(pair)) viewsPerPair.set(pair, []);
+    viewsPerPair.get(pair)!.push({ viewId, duration });
     if (!sessionsPerListing.has(listingId)) sessionsPerListing.set(listingId, new Set());
     sessionsPerListing.get(listingId)!.add(sessionId);
     const report = (viewDurationMs: number) => ({
@@ -134,7 +139,9 @@ function makePlan(listingIds: string[]): Plan {
   }
 
   const uniqueSessions = [...sessionsPerListing.values()].reduce((sum, s) => sum + s.size, 0);
-  return { clients, sent: TOTAL, views, uniqueSessions, totalViewMs };
+  const counted = [...viewsPerPair.values()].flatMap((list) => list.sort((a, b) => (a.viewId < b.viewId ? -1 : 1)).slice(0, ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY));
+  const totalViewMs = counted.reduce((sum, v) => sum + v.duration, 0);
+  return { clients, sent: TOTAL, viewsSent: views, views: counted.length, uniqueSessions, totalViewMs };
 }
 
 // ---------------------------------------------------------------- the push
@@ -155,12 +162,19 @@ async function push(plan: Plan): Promise<PushResult> {
     plan.clients.map(async (jobs, c) => {
       // Each client has its own address, as distinct visitors do (rate limits are per IP).
       const ip = `198.18.${Math.floor(c / 250)}.${(c % 250) + 1}`;
+      // The signed session cookie each /sessions answer sets (decision 038), per session, as each
+      // tab of a browser would send it.
+      const cookies = new Map<string, string>();
       for (const job of jobs) {
+        const sessionId = (job.body as { sessionId: string }).sessionId;
+        const cookie = cookies.get(sessionId);
         const res = await fetch(`${BASE}/api/analytics${job.path}`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip },
+          headers: { "Content-Type": "application/json", Origin: BASE, "CF-Connecting-IP": ip, ...(cookie ? { Cookie: cookie } : {}) },
           body: JSON.stringify(job.body),
         });
+        const set = res.headers.getSetCookie().find((line) => line.startsWith("lb_analytics="));
+        if (set) cookies.set(sessionId, set.split(";")[0]);
         await res.arrayBuffer();
         requests++;
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -203,7 +217,7 @@ async function main() {
   if (listingIds.length === 0) throw new Error("no listings in the demo data");
   const plan = makePlan(listingIds);
   const requests = plan.clients.reduce((n, jobs) => n + jobs.length, 0);
-  console.log(`plan: ${requests.toLocaleString("en")} requests (${plan.views.toLocaleString("en")} views on ${listingIds.length} listings, reported twice each)`);
+  console.log(`plan: ${requests.toLocaleString("en")} requests (${plan.viewsSent.toLocaleString("en")} views on ${listingIds.length} listings, reported twice each; ${plan.views.toLocaleString("en")} count, at most ${ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY} per session and listing)`);
 
   const pushStart = performance.now();
   const pushed = await push(plan);
@@ -244,7 +258,7 @@ async function main() {
     ["all records in R2", `${secs(inR2At, pushStart)} after the first request (${secs(inR2At, pushStart + pushed.ms)} after the last)`],
     ["all views in the D1 rollups", `${secs(inRollupsAt, pushStart)} after the first request (${secs(inRollupsAt, pushStart + pushed.ms)} after the last)`],
     ["stored in R2", `${full.records.toLocaleString("en")} lines, ${(full.distinct_records ?? 0).toLocaleString("en")} distinct (message id, index): **${lost} lost, ${doubled} doubled**`],
-    ["rollups", `views ${full.rollups.views.toLocaleString("en")} (sent ${plan.views.toLocaleString("en")}), unique sessions ${full.rollups.unique_sessions.toLocaleString("en")} (expected ${plan.uniqueSessions.toLocaleString("en")}), view time ${full.rollups.total_view_ms.toLocaleString("en")} ms (expected ${plan.totalViewMs.toLocaleString("en")})`],
+    ["rollups", `views ${full.rollups.views.toLocaleString("en")} (expected ${plan.views.toLocaleString("en")} of ${plan.viewsSent.toLocaleString("en")} sent), unique sessions ${full.rollups.unique_sessions.toLocaleString("en")} (expected ${plan.uniqueSessions.toLocaleString("en")}), view time ${full.rollups.total_view_ms.toLocaleString("en")} ms (expected ${plan.totalViewMs.toLocaleString("en")})`],
     ["verdict", ok ? "stored == sent, rollups exact" : "**MISMATCH**"],
   ];
   const table = ["| measure | result |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");

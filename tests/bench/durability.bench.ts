@@ -195,7 +195,14 @@ interface Write {
   retry?: () => Promise<Outcome>;
 }
 
-async function post(pathname: string, body: unknown, userId: string | null, expect: number, address = "198.18.0.1"): Promise<{ outcome: Outcome; status?: number; reason?: string }> {
+async function post(
+  pathname: string,
+  body: unknown,
+  userId: string | null,
+  expect: number,
+  address = "198.18.0.1",
+  cookie: string | null = null,
+): Promise<{ outcome: Outcome; status?: number; reason?: string }> {
   try {
     const res = await fetch(`${server.base}${pathname}`, {
       method: "POST",
@@ -203,7 +210,7 @@ async function post(pathname: string, body: unknown, userId: string | null, expe
         "Content-Type": "application/json",
         Origin: server.origin,
         "CF-Connecting-IP": address,
-        ...(userId ? { Cookie: `lb_access=${world!.tokens.get(userId)}` } : {}),
+        ...(userId ? { Cookie: `lb_access=${world!.tokens.get(userId)}` } : cookie ? { Cookie: cookie } : {}),
       },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(60_000),
@@ -213,6 +220,29 @@ async function post(pathname: string, body: unknown, userId: string | null, expe
   } catch {
     return { outcome: "no answer" };
   }
+}
+
+/** One analytics session per address, with the signed cookie /sessions sets (decision 038); retried after a failure. */
+const analyticsSessions = new Map<string, Promise<{ id: string; cookie: string } | null>>();
+
+function analyticsSession(address: string): Promise<{ id: string; cookie: string } | null> {
+  if (!analyticsSessions.has(address)) {
+    const id = randomUUID();
+    const made = fetch(`${server.base}/api/analytics/sessions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.origin, "CF-Connecting-IP": address },
+      body: JSON.stringify({ sessionId: id, userAgent: "bench", referrer: null, entryPage: "/", deviceType: "desktop", browser: "Chrome", os: "Linux" }),
+      signal: AbortSignal.timeout(60_000),
+    })
+      .then((res) => res.headers.getSetCookie().find((line) => line.startsWith("lb_analytics=")))
+      .then((line) => (line ? { id, cookie: line.split(";")[0] } : null))
+      .catch(() => null);
+    analyticsSessions.set(address, made);
+    void made.then((session) => {
+      if (!session) analyticsSessions.delete(address);
+    });
+  }
+  return analyticsSessions.get(address)!;
 }
 
 let world: World | null = null;
@@ -259,16 +289,21 @@ function startWrite(kind: Kind): Promise<void> {
     }
     case "analytics": {
       key = `varig-${n}`;
-      const sessionId = randomUUID();
-      const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
-        eventType: "page_view",
-        eventCategory: "navigation",
-        eventAction: "view",
-        eventLabel: `${key}-${i}`,
-        eventValue: null,
-        metadata: { sessionId, timestamp: new Date().toISOString(), page: "/", userAgent: "bench", referrer: null, pageUrl: `${server.origin}/` },
-      }));
-      request = () => post("/api/analytics/events", { sessionId, events }, null, 202, `198.18.1.${(n % 200) + 1}`);
+      const label = key;
+      const address = `198.18.1.${(n % 200) + 1}`;
+      request = async () => {
+        const session = await analyticsSession(address);
+        if (!session) return { outcome: "no answer" };
+        const events = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => ({
+          eventType: "page_view",
+          eventCategory: "navigation",
+          eventAction: "view",
+          eventLabel: `${label}-${i}`,
+          eventValue: null,
+          metadata: { sessionId: session.id, timestamp: new Date().toISOString(), page: "/", userAgent: "bench", referrer: null, pageUrl: `${server.origin}/` },
+        }));
+        return post("/api/analytics/events", { sessionId: session.id, events }, null, 202, address, session.cookie);
+      };
       break;
     }
   }

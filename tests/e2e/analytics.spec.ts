@@ -125,9 +125,12 @@ test("the consent banner overlays the page without shifting it, and 'Bare nødve
   await settings.getByRole("button", { name: "Godta analyse" }).click();
   await session;
   expect((await storageOf(page)).session).toEqual(["lb_analytics_session"]);
+  // The server's signed session cookie (decision 038) comes with consent and goes with it.
+  await expect.poll(async () => (await storageOf(page)).cookies).toMatch(/^lb_analytics=[0-9a-f-]{36}\.\d+\.[\w-]{43}$/);
   await settings.getByRole("button", { name: "Bare nødvendige" }).click();
   await expect(settings.getByRole("status")).toContainText("Du har valgt bare nødvendige.");
   await expect.poll(async () => (await storageOf(page)).session).toEqual([]);
+  expect((await storageOf(page)).cookies).toBe("");
 });
 
 test("a visitor who accepts analytics views a listing, and its owner sees the view counted", async ({ page, request }) => {

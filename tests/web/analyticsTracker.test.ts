@@ -98,6 +98,50 @@ describe("the session", () => {
   });
 });
 
+describe("the server-issued session (decision 038)", () => {
+  const context = { listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab", referrerType: "direct" as const, searchQuery: null, filterContext: null };
+
+  it("sends nothing else until POST /sessions has answered (its cookie is what the server counts under)", async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const plain = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      if (String(url).endsWith("/sessions")) {
+        calls.push({ path: "/sessions", body: bodyOf(init), beacon: false });
+        await answered;
+        return new Response(null, { status: 202 });
+      }
+      return plain(url, init);
+    });
+    const t = start();
+    t.startListingView(context);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.map((c) => c.path)).toEqual(["/sessions"]);
+    answer();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(posted("/listing-views")).toHaveLength(1);
+  });
+
+  it("asks for a new session once when the server no longer knows it (403), then sends again", async () => {
+    window.sessionStorage.setItem(SESSION_STORAGE_KEY, "11111111-2222-4333-8444-555555555555");
+    let refuse = true;
+    const plain = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (url, init) => {
+      if (String(url).endsWith("/listing-views") && refuse) {
+        refuse = false;
+        calls.push({ path: "/listing-views", body: bodyOf(init), beacon: false });
+        return new Response(null, { status: 403 });
+      }
+      return plain(url, init);
+    });
+    const t = start();
+    t.startListingView(context);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.map((c) => c.path)).toEqual(["/listing-views", "/sessions", "/listing-views"]);
+    expect(posted("/sessions")[0].body.sessionId).toBe("11111111-2222-4333-8444-555555555555");
+  });
+});
+
 describe("the event queue", () => {
   it("is flushed every 5 seconds with the spec's metadata, and not before", async () => {
     const t = start();
@@ -178,6 +222,7 @@ describe("the event queue", () => {
 
   it("is sent by sendBeacon when the page is hidden", async () => {
     const t = start();
+    await vi.advanceTimersByTimeAsync(0); // the session is answered
     t.event("page_view", "view", "/");
     window.dispatchEvent(new Event("pagehide"));
     const beacons = calls.filter((c) => c.beacon && c.path === "/events");
@@ -292,5 +337,14 @@ describe("marked clicks and stopping", () => {
     window.dispatchEvent(new Event("pagehide"));
     expect(calls.length).toBe(before);
     expect(window.sessionStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it("withdrawing consent deletes the server's session cookie at once", () => {
+    document.cookie = "lb_analytics=3f2a9c1e-7b4d-4e2a-9c3b-1234567890ab.1999999999.sig; Path=/";
+    const t = start();
+    expect(document.cookie).toContain("lb_analytics=");
+    t.stop();
+    tracker = null;
+    expect(document.cookie).not.toContain("lb_analytics=");
   });
 });

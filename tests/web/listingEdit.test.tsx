@@ -113,6 +113,17 @@ describe("edit listing", () => {
     expect(router.state.location.pathname).toBe(`/edit-listing/${mine.id}`);
   });
 
+  it("a listing held by a swap or the give-away queue: the server's refusal is shown beside the button, and the form stays", async () => {
+    const held = "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå kan du bare rette tittel og beskrivelse.";
+    const { user, router } = renderEdit((_url, init) => (method(init) === "PUT" ? apiError(409, "CONFLICT", held) : undefined));
+    await user.type(await screen.findByLabelText("Pris (kr)"), "0");
+    await user.click(screen.getByRole("button", { name: "Oppdater annonse" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(held);
+    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse");
+    expect(router.state.location.pathname).toBe(`/edit-listing/${mine.id}`);
+    expect(screen.getByLabelText("Pris (kr)")).toHaveValue("4000");
+  });
+
   it("removing a saved photo only takes it out of the form (the server deletes it on save)", async () => {
     const { user, fetch } = renderEdit();
     await user.click(await screen.findByRole("button", { name: "Fjern bilde 1" }));

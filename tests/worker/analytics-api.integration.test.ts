@@ -21,8 +21,9 @@ let ipCounter = 0;
 /** Each test its own IP, so rate-limit windows never leak between tests. */
 const freshIp = () => `192.0.2.${++ipCounter}`;
 
-/** POST through the app with a queue that records what would be sent. */
+/** POST through the app with a queue that records what would be sent; by default under SESSION's signed cookie. */
 async function post(path: string, body: string | unknown, headers: Record<string, string> = {}) {
+  if (path !== "/api/analytics/sessions" && !("Cookie" in headers)) headers = { Cookie: sessionCookie, ...headers };
   const sent: Sent[] = [];
   const queue = {
     send: async (message: unknown, options?: QueueSendOptions) => {
@@ -43,6 +44,21 @@ async function post(path: string, body: string | unknown, headers: Record<string
 
 const SESSION = "3f2a9c1e-7b4d-4e2a-9c3b-1234567890ab";
 const LISTING = "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab";
+
+/** The `name=value` of the analytics cookie a response sets, or null. */
+function analyticsCookieOf(res: Response): string | null {
+  const line = res.headers.getSetCookie().find((l) => l.startsWith("lb_analytics="));
+  return line ? line.split(";")[0] : null;
+}
+
+/** SESSION's signed cookie, as /sessions gives it to a consenting browser; LISTING exists. */
+let sessionCookie = "";
+beforeAll(async () => {
+  const { res } = await post("/api/analytics/sessions", sessionBody(SESSION));
+  expect(res.status).toBe(202);
+  sessionCookie = analyticsCookieOf(res)!;
+  await createListing({ id: LISTING });
+});
 
 describe("ingest endpoints", () => {
   it.each([
@@ -109,11 +125,112 @@ describe("ingest endpoints", () => {
   });
 });
 
+describe("sessions the server issued (decision 038)", () => {
+  it("/sessions sets a signed SameSite=Strict cookie for a day (readable, so withdrawing consent deletes it); a browser that has one keeps it and records no second session", async () => {
+    const first = await post("/api/analytics/sessions", sessionBody());
+    expect(first.res.status).toBe(202);
+    const line = first.res.headers.getSetCookie().find((l) => l.startsWith("lb_analytics="))!;
+    expect(line).toMatch(/SameSite=Strict/);
+    expect(line).toMatch(/Max-Age=86400/);
+    expect(line).toMatch(/Path=\//);
+    expect(first.sent).toHaveLength(1);
+    const again = await post("/api/analytics/sessions", sessionBody(), { Cookie: analyticsCookieOf(first.res)! });
+    expect(again.res.status).toBe(202);
+    expect(analyticsCookieOf(again.res)).toBeNull();
+    expect(again.sent).toEqual([]);
+  });
+
+  it.each([
+    ["no cookie", ""],
+    ["a made-up cookie", `lb_analytics=${SESSION}.9999999999.${"A".repeat(43)}`],
+    ["another session's id under SESSION's signature", () => sessionCookie.replace(SESSION, crypto.randomUUID())],
+  ])("events, listing views and searches with %s: 403 in Norwegian, nothing queued", async (_name, cookie) => {
+    const Cookie = typeof cookie === "function" ? cookie() : cookie;
+    for (const [path, body] of [
+      ["/api/analytics/events", { sessionId: SESSION, events: [eventBody(SESSION)] }],
+      ["/api/analytics/listing-views", viewBody({ listingId: LISTING, sessionId: SESSION })],
+      ["/api/analytics/searches", { sessionId: SESSION, query: "lego", filters: {}, resultCount: 1 }],
+    ] as const) {
+      const { res, sent } = await post(path, body, { Cookie });
+      expect(res.status).toBe(403);
+      expect((await errorOf(res)).message).toBe("Analyseøkten mangler eller er utløpt. Last siden på nytt.");
+      expect(sent).toEqual([]);
+    }
+  });
+
+  it("the cookie's session is what is queued, whatever session id the body names", async () => {
+    const other = crypto.randomUUID();
+    const view = await post("/api/analytics/listing-views", viewBody({ listingId: LISTING, sessionId: other }));
+    expect((view.sent[0].body as { view: { sessionId: string } }).view.sessionId).toBe(SESSION);
+    const events = await post("/api/analytics/events", { sessionId: other, events: [eventBody(other)] });
+    const message = events.sent[0].body as { sessionId: string; events: { metadata: { sessionId: string } }[] };
+    expect([message.sessionId, message.events[0].metadata.sessionId]).toEqual([SESSION, SESSION]);
+  });
+
+  it("one address gets at most 10 new sessions an hour (429 after)", async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await post("/api/analytics/sessions", sessionBody(), { "CF-Connecting-IP": ip })).res.status);
+    expect(statuses).toEqual([...Array(10).fill(202), 429, 429]);
+  });
+
+  it("refuses a view of a listing that does not exist or is not listed (404), and queues nothing", async () => {
+    const hidden = await createListing({ isHidden: true });
+    const deleted = await createListing({ status: "deleted" });
+    for (const listingId of [crypto.randomUUID(), hidden.id, deleted.id]) {
+      const { res, sent } = await post("/api/analytics/listing-views", viewBody({ listingId }));
+      expect(res.status).toBe(404);
+      expect((await errorOf(res)).message).toBe("Annonse ikke funnet");
+      expect(sent).toEqual([]);
+    }
+  });
+});
+
+describe("inflating a seller's views (through the real queue)", () => {
+  it("300 made-up session ids signed out, 300 minted sessions from one address and 300 views under one session count 12 views, not 900", async () => {
+    const listing = await createListing();
+    const send = (client: Client, ip: string, path: string, body: unknown) => client.post(path, body, { headers: { "CF-Connecting-IP": ip } });
+
+    // 1. Signed out with made-up session ids and no server-issued session: refused.
+    const anonymous = new Client();
+    const refused = [];
+    for (let i = 0; i < 300; i++) refused.push((await send(anonymous, "198.51.100.1", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status);
+    expect(new Set(refused)).toEqual(new Set([403]));
+
+    // 2. A script minting a fresh session for every view from one address: 10 sessions an hour.
+    let minted = 0;
+    for (let i = 0; i < 300; i++) {
+      const bot = new Client();
+      if ((await send(bot, "198.51.100.2", "/api/analytics/sessions", sessionBody())).status !== 202) continue;
+      minted += 1;
+      expect((await send(bot, "198.51.100.2", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status).toBe(202);
+    }
+    expect(minted).toBe(10);
+
+    // 3. One real session reporting 300 different visits: accepted, but at most 2 count.
+    const reloader = new Client();
+    expect((await send(reloader, "198.51.100.3", "/api/analytics/sessions", sessionBody())).status).toBe(202);
+    for (let i = 0; i < 300; i++) expect((await send(reloader, "198.51.100.3", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status).toBe(202);
+
+    // The consumer takes the 310 accepted reports in batches of up to 100 (5 s each).
+    const deadline = Date.now() + 60_000;
+    let stored = 0;
+    while (Date.now() < deadline && stored < 310) {
+      await new Promise((r) => setTimeout(r, 500));
+      stored = (await env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_listing_views WHERE listing_id = ?1").bind(listing.id).first<{ n: number }>())!.n;
+    }
+    expect(stored).toBe(310);
+    const rollup = await env.DB.prepare("SELECT views, unique_sessions FROM listing_stats_daily WHERE listing_id = ?1").bind(listing.id).first();
+    expect(rollup).toEqual({ views: 12, unique_sessions: 11 });
+  }, 90_000);
+});
+
 describe("through the real queue", () => {
   it("a listing view sent to the endpoint ends in R2 and in the listing's rollup", async () => {
     const listing = await createListing();
     const view = viewBody({ listingId: listing.id, viewDurationMs: 12_000 });
     const client = new Client();
+    expect((await client.post("/api/analytics/sessions", sessionBody())).status).toBe(202);
     const res = await client.post("/api/analytics/listing-views", view);
     expect(res.status).toBe(202);
 
@@ -269,7 +386,7 @@ describe("the local summary for the benchmark", () => {
     const local = await app.fetch(request(), env, createExecutionContext());
     expect(local.status).toBe(200);
     expect(await local.json()).toMatchObject({ records: expect.any(Number), rollups: expect.any(Object) });
-    const production = await app.fetch(request(), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) }, createExecutionContext());
+    const production = await app.fetch(request(), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" }, createExecutionContext());
     expect(production.status).toBe(404);
   });
 });

@@ -509,7 +509,7 @@ describe("request hygiene", () => {
     const local = await app.fetch(new Request(`${ORIGIN}/dev/mail`), env);
     expect(local.status).toBe(200);
     expect(await local.text()).toContain("postkasse@test.no");
-    const prod = await app.fetch(new Request(`${ORIGIN}/dev/mail`), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) });
+    const prod = await app.fetch(new Request(`${ORIGIN}/dev/mail`), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" });
     expect(prod.status).toBe(404);
   });
 });

@@ -304,7 +304,7 @@ describe("notification test (local mode only)", () => {
   it("does not exist in production: endpoint and page are 404 and nothing is written", async () => {
     const conv = await createConversation();
     const buyer = await signedInClient(conv.buyer.id);
-    const production = { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) } as typeof env;
+    const production = { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" } as typeof env;
     const call = (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
       headers.set("Cookie", [...buyer.cookies].map(([k, v]) => `${k}=${v}`).join("; "));

@@ -5,6 +5,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import wranglerToml from "../../wrangler.toml?raw";
 import devVarsExample from "../../.dev.vars.example?raw";
+import readme from "../../README.md?raw";
+import { PUBLIC_JWT_SECRETS } from "../../worker/lib/jwt";
 import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
 import { allowConsoleError } from "./support/console-guard";
@@ -17,6 +19,9 @@ function tomlVars(toml: string): Record<string, string> {
 
 const deployed = tomlVars(wranglerToml);
 const SECRET = "a-production-secret-that-is-long-enough-0123456789";
+/** What the deploy steps (README "Deploy") have the operator set in wrangler.toml [vars]. */
+const SITE = "https://lekebytte.example";
+const REFUSED = { error: { code: "INTERNAL", message: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere." } };
 
 /** The Worker as `wrangler deploy` would run it: the committed vars, plus the given secrets. */
 function deployedEnv(secrets: Partial<Bindings> = {}): Bindings {
@@ -42,7 +47,7 @@ describe("deployed without JWT_SECRET", () => {
     const logged = allowConsoleError("JWT_SECRET");
     const res = await app.fetch(new Request(`http://localhost${path}`), deployedEnv());
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { code: "INTERNAL", message: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere." } });
+    expect(await res.json()).toEqual(REFUSED);
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(logged.calls().length).toBeGreaterThan(0);
   });
@@ -68,14 +73,69 @@ describe("deployed without JWT_SECRET", () => {
   });
 });
 
-describe("deployed with JWT_SECRET", () => {
+describe("deployed with the public JWT_SECRET of .dev.vars.example", () => {
+  const publicSecret = /^JWT_SECRET="([^"]+)"$/m.exec(devVarsExample)![1];
+
+  it("is one of the values the Worker knows to be public", () => {
+    expect(PUBLIC_JWT_SECRETS).toContain(publicSecret);
+  });
+
+  it.each(["/api/home", "/", "/api/auth/session"])("refuses %s with a logged 500 that names the problem", async (path) => {
+    const logged = allowConsoleError("JWT_SECRET");
+    const res = await app.fetch(new Request(`${SITE}${path}`), deployedEnv({ JWT_SECRET: publicSecret, APP_ORIGIN: SITE }));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual(REFUSED);
+    expect(String(logged.calls()[0]?.[0])).toContain(".dev.vars.example");
+  });
+
+  it("refuses the built-in local fallback secret too", async () => {
+    allowConsoleError("JWT_SECRET");
+    const res = await app.fetch(new Request(`${SITE}/api/home`), deployedEnv({ JWT_SECRET: "local-development-only-secret-not-for-production-use-0123456789", APP_ORIGIN: SITE }));
+    expect(res.status).toBe(500);
+  });
+});
+
+describe("deployed with the committed APP_ORIGIN (http://localhost:8787) or another local or http origin", () => {
+  it("the committed value is the local one, so the deploy steps must change it", () => {
+    expect(deployed.APP_ORIGIN).toBe("http://localhost:8787");
+  });
+
+  it.each([
+    deployed.APP_ORIGIN,
+    "http://lekebytte.example",
+    "https://localhost",
+    "https://127.0.0.1:8787",
+    "https://[::1]",
+    "https://app.localhost",
+    "",
+    "ikke en adresse",
+  ])("refuses to serve with APP_ORIGIN %j (logged 500)", async (origin) => {
+    const logged = allowConsoleError("APP_ORIGIN");
+    const res = await app.fetch(new Request(`${SITE}/api/home`), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: origin }));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual(REFUSED);
+    expect(String(logged.calls()[0]?.[0])).toContain("APP_ORIGIN");
+  });
+
+  it("local mode keeps http://localhost", async () => {
+    const local = { ...deployedEnv(), APP_ENV: "local" } as Bindings;
+    expect((await app.fetch(new Request("http://localhost/api/home"), local)).status).toBe(200);
+  });
+});
+
+describe("deployed with JWT_SECRET and the site's https APP_ORIGIN", () => {
   it("serves the app", async () => {
-    const res = await app.fetch(new Request("http://localhost/api/home"), deployedEnv({ JWT_SECRET: SECRET }));
+    const res = await app.fetch(new Request(`${SITE}/api/home`), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: SITE }));
     expect(res.status).toBe(200);
   });
 
+  it("the README's deploy steps say to set APP_ORIGIN to the https origin", () => {
+    expect(readme).toMatch(/APP_ORIGIN[^\n]*https:\/\//);
+    expect(readme).toMatch(/refuses to serve[\s\S]{0,300}`APP_ORIGIN` is not an https origin/i);
+  });
+
   it.each(["/dev/mail", "/dev/mail.json", "/api/dev/mail.json"])("has no dev outbox at %s", async (path) => {
-    const res = await app.fetch(new Request(`http://localhost${path}`), deployedEnv({ JWT_SECRET: SECRET }));
+    const res = await app.fetch(new Request(`${SITE}${path}`), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: SITE }));
     expect(res.status).toBe(404);
   });
 });

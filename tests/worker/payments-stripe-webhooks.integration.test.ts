@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { signedInClient } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
-import { errorOf } from "./support/http";
+import { errorOf, isNorwegianMessage } from "./support/http";
 import { openChat } from "./support/live";
 import {
   checkout,
@@ -261,6 +261,21 @@ describe("other Stripe events", () => {
     const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
     expect(res.status).toBe(413);
     expect((await errorOf(res)).code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it.each([
+    ["not JSON", "this is not json {"],
+    ["JSON that is no event", '"hei"'],
+    ["an object without id and type", "{}"],
+  ])("a correctly signed body that is %s → 400 with a Norwegian message, nothing recorded", async (_, payload) => {
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events").first<{ n: number }>();
+    const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
+    expect(res.status).toBe(400);
+    const error = await errorOf(res);
+    expect(error.code).toBe("VALIDATION");
+    expect(isNorwegianMessage(error.message)).toBe(true);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events").first<{ n: number }>()).toEqual(before);
   });
 
   it("answers 503 and records nothing when Stripe is not configured", async () => {

@@ -76,6 +76,14 @@ class World {
     readonly ip: string,
   ) {}
 
+  /** The signed analytics session cookie a consenting browser gets from /sessions (decision 038). */
+  async analyticsCookie(): Promise<Record<string, string>> {
+    const browser = new Client();
+    const res = await browser.post("/api/analytics/sessions", { sessionId: crypto.randomUUID(), userAgent: "Mozilla/5.0", referrer: null, entryPage: "/", deviceType: "mobile", browser: "Safari", os: "iOS" }, { headers: { "CF-Connecting-IP": this.ip } });
+    expect(res.status).toBe(202);
+    return Object.fromEntries([...browser.cookies].filter(([name]) => name === "lb_analytics"));
+  }
+
   private once<T>(key: string, make: () => Promise<T>): Promise<T> {
     if (!this.memo.has(key)) this.memo.set(key, make());
     return this.memo.get(key) as Promise<T>;
@@ -219,6 +227,8 @@ interface Req {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /** Cookies added to the caller's own (the analytics session /sessions issued). */
+  cookies?: Record<string, string>;
   /** Open it as a WebSocket (Upgrade header, our Origin); a 101 socket is closed right away. */
   ws?: boolean;
 }
@@ -520,7 +530,7 @@ const QUEUEING_ROWS: Row[] = [
   },
   {
     route: "POST /api/analytics/events",
-    request: (w) => {
+    request: async (w) => {
       const sessionId = crypto.randomUUID();
       const event = {
         eventType: "page_view",
@@ -530,7 +540,7 @@ const QUEUEING_ROWS: Row[] = [
         eventValue: null,
         metadata: { sessionId, timestamp: new Date().toISOString(), page: "/", userAgent: "Mozilla/5.0", referrer: null, pageUrl: "http://localhost/" },
       };
-      return { path: "/api/analytics/events", method: "POST", json: { sessionId, events: [event] }, headers: { "CF-Connecting-IP": w.ip } };
+      return { path: "/api/analytics/events", method: "POST", json: { sessionId, events: [event] }, headers: { "CF-Connecting-IP": w.ip }, cookies: await w.analyticsCookie() };
     },
     expected: all(202),
   },
@@ -541,12 +551,19 @@ const QUEUEING_ROWS: Row[] = [
       method: "POST",
       json: { sessionId: crypto.randomUUID(), viewId: crypto.randomUUID(), listingId: (await w.listing()).id, referrerType: "search", searchQuery: "lego", filterContext: null, scrollDepthPercent: 0, viewDurationMs: 0 },
       headers: { "CF-Connecting-IP": w.ip },
+      cookies: await w.analyticsCookie(),
     }),
     expected: all(202),
   },
   {
     route: "POST /api/analytics/searches",
-    request: (w) => ({ path: "/api/analytics/searches", method: "POST", json: { sessionId: crypto.randomUUID(), query: "lego", filters: {}, resultCount: 3 }, headers: { "CF-Connecting-IP": w.ip } }),
+    request: async (w) => ({
+      path: "/api/analytics/searches",
+      method: "POST",
+      json: { sessionId: crypto.randomUUID(), query: "lego", filters: {}, resultCount: 3 },
+      headers: { "CF-Connecting-IP": w.ip },
+      cookies: await w.analyticsCookie(),
+    }),
     expected: all(202),
   },
 ];
@@ -658,6 +675,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
     socket?.close();
   } else {
     const headers = new Headers(req.headers);
+    for (const [name, value] of Object.entries(req.cookies ?? {})) client.cookies.set(name, value);
     const res = await client.request(req.path, { method: req.method ?? "GET", json: req.json, body: req.body, headers });
     status = res.status;
     if (status >= 400 && res.headers.get("Content-Type")?.includes("application/json")) {

@@ -1,11 +1,13 @@
 // The security headers (docs/decisions/024-content-security-policy.md): their exact values on every
 // kind of response the Worker sends, the static copy in public/_headers for /assets/*, and the
 // hashes a shell with inline scripts (Vite's dev server) gets.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import headersFile from "../../public/_headers?raw";
 import type { Bindings } from "../../worker/env";
-import { contentSecurityPolicy, inlineScriptHashes, PERMISSIONS_POLICY, securityHeaders } from "../../worker/lib/security-headers";
+import { app } from "../../worker/app";
+import { contentSecurityPolicy, inlineScriptHashes, PERMISSIONS_POLICY, securityHeaders, STRICT_TRANSPORT_SECURITY } from "../../worker/lib/security-headers";
+import { allowConsoleError } from "./support/console-guard";
 import { fetchShell } from "../../worker/routes/pages";
 import { createListing } from "../factories";
 
@@ -81,7 +83,48 @@ describe("public/_headers (built assets bypass the Worker)", () => {
       const colon = line.indexOf(":");
       return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
     });
-    expect(Object.fromEntries(rules)).toEqual(securityHeaders());
+    expect(Object.fromEntries(rules)).toEqual(securityHeaders({ production: true }));
+  });
+
+  it("includes HSTS for at least a year with subdomains", () => {
+    const hsts = /^ {2}Strict-Transport-Security: (.+)$/m.exec(headersFile)?.[1];
+    expect(hsts).toBe(STRICT_TRANSPORT_SECURITY);
+    expect(Number(/max-age=(\d+)/.exec(hsts!)![1])).toBeGreaterThanOrEqual(365 * 24 * 3600);
+    expect(hsts).toContain("includeSubDomains");
+  });
+});
+
+describe("Strict-Transport-Security", () => {
+  const production = { ...(env as Bindings), APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" } as Bindings;
+
+  it.each([
+    ["the home page", "/", 200],
+    ["an API answer", "/api/home", 200],
+    ["an API error", "/api/finnes-ikke", 404],
+    ["a file passed to the asset server", "/favicon.svg", 200],
+  ])("production sends it on %s", async (_label, path, status) => {
+    const res = await app.fetch(new Request(`https://lekebytte.example${path}`, { headers: { Accept: "text/html" } }), production);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
+    await res.arrayBuffer();
+  });
+
+  it("production sends it on the refusal of a misconfigured deploy too", async () => {
+    allowConsoleError("APP_ORIGIN");
+    const res = await app.fetch(new Request("https://lekebytte.example/api/home"), { ...production, APP_ORIGIN: "http://localhost:8787" } as Bindings);
+    expect(res.status).toBe(500);
+    expect(res.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
+  });
+
+  it("local mode (plain http) leaves it out", async () => {
+    const res = await fetchWorker("http://localhost/api/home");
+    expect(res.headers.get("Strict-Transport-Security")).toBeNull();
+    await res.arrayBuffer();
+  });
+
+  it("is at least a year with subdomains", () => {
+    expect(Number(/max-age=(\d+)/.exec(STRICT_TRANSPORT_SECURITY)![1])).toBeGreaterThanOrEqual(365 * 24 * 3600);
+    expect(STRICT_TRANSPORT_SECURITY).toContain("includeSubDomains");
   });
 });
 

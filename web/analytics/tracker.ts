@@ -20,6 +20,8 @@ import {
 } from "../../domain/analytics";
 
 export const SESSION_STORAGE_KEY = "lb_analytics_session";
+/** The signed session cookie the server sets on POST /sessions (decision 038). */
+export const SESSION_COOKIE = "lb_analytics";
 const API = "/api/analytics";
 
 export interface QueuedEvent {
@@ -58,11 +60,37 @@ function retryable(status: number): boolean {
 }
 
 /**
+ * The server counts events, views and searches only under the signed session cookie that
+ * POST /sessions sets (decision 038): everything else waits until that answer is in, and a 403
+ * (cookie expired or cleared) asks for a new session once and sends again.
+ */
+let sessionPending: Promise<unknown> | null = null;
+let renewSession: (() => Promise<unknown>) | null = null;
+
+/** Sends wait for `request` until it settles (and no longer: a settled session costs no tick, so a beacon at page hide goes out at once). */
+function awaitSession(request: Promise<unknown>): Promise<unknown> {
+  const pending = request.finally(() => {
+    if (sessionPending === pending) sessionPending = null;
+  });
+  sessionPending = pending;
+  return pending;
+}
+
+/**
  * POST JSON to an analytics endpoint. `leaving`: the page is being hidden, so use sendBeacon (the
  * browser delivers it after the page is gone), falling back to a keepalive fetch. Resolves to the
  * HTTP status, 0 when the network failed; never rejects.
  */
 export async function send(path: string, body: unknown, leaving = false): Promise<number> {
+  if (path === "/sessions") return post(path, body, leaving);
+  if (sessionPending) await sessionPending;
+  const status = await post(path, body, leaving);
+  if (status !== 403 || !renewSession) return status;
+  await renewSession();
+  return post(path, body, leaving);
+}
+
+async function post(path: string, body: unknown, leaving: boolean): Promise<number> {
   const json = JSON.stringify(body);
   if (leaving && typeof navigator.sendBeacon === "function") {
     try {
@@ -93,6 +121,7 @@ export class Tracker {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly views = new Set<ListingViewRuntime>();
   private readonly cleanups: (() => void)[] = [];
+  private renewing: Promise<unknown> | null = null;
 
   constructor() {
     let stored: string | null = null;
@@ -108,8 +137,12 @@ export class Tracker {
       } catch {
         // see above
       }
-      void this.createSession();
+      void awaitSession(this.createSession());
     }
+    renewSession = () => {
+      this.renewing ??= awaitSession(this.createSession()).finally(() => (this.renewing = null));
+      return this.renewing;
+    };
 
     this.timer = setInterval(() => void this.flush(), ANALYTICS_FLUSH_MS);
     const onHide = () => this.pageHidden();
@@ -128,9 +161,9 @@ export class Tracker {
     );
   }
 
-  private async createSession(): Promise<void> {
+  private async createSession(): Promise<number> {
     const { deviceType, browser, os } = parseUserAgent(navigator.userAgent, navigator.maxTouchPoints ?? 0);
-    await send("/sessions", {
+    return send("/sessions", {
       sessionId: this.sessionId,
       userAgent: navigator.userAgent.slice(0, 512),
       referrer: analyticsReferrer(document.referrer, location.origin) || null,
@@ -235,6 +268,11 @@ export class Tracker {
     this.views.clear();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.queue = [];
+    renewSession = null;
+    sessionPending = null;
+    // The server's session cookie goes too (worker/lib/analytics-session.ts; __Host- on https).
+    document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
+    if (location.protocol === "https:") document.cookie = `__Host-${SESSION_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Strict`;
     try {
       window.sessionStorage.removeItem(SESSION_STORAGE_KEY);
     } catch {

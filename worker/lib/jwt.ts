@@ -11,9 +11,19 @@ const LOCAL_FALLBACK_SECRET = "local-development-only-secret-not-for-production-
 
 export const JWT_SECRET_MIN_LENGTH = 32;
 
+/**
+ * The JWT_SECRET committed in .dev.vars.example (and the built-in local fallback): public, so
+ * anyone could sign tokens with them. A test keeps this list equal to the example file.
+ */
+export const PUBLIC_JWT_SECRETS: readonly string[] = [
+  "dev-only-lekebytte-9UvAtLuQh-dPaFYW3S4ddvBGGR18KrbF2Ty4HUE11DM9ka0Z-not-a-secret",
+  LOCAL_FALLBACK_SECRET,
+];
+
 /** Outside local mode the Worker refuses to serve without a proper secret (worker/middleware/config.ts). */
 export function hasSigningSecret(env: Bindings): boolean {
-  return (env.JWT_SECRET?.length ?? 0) >= JWT_SECRET_MIN_LENGTH;
+  const secret = env.JWT_SECRET ?? "";
+  return secret.length >= JWT_SECRET_MIN_LENGTH && !PUBLIC_JWT_SECRETS.includes(secret);
 }
 
 function secretKey(env: Bindings): Uint8Array {

@@ -1,6 +1,6 @@
 // The security headers of every response (docs/decisions/024-content-security-policy.md). The Worker
 // sets them on everything it answers; built assets under /assets/* bypass the Worker and get the
-// static variant from public/_headers (a worker test keeps the two equal).
+// static production variant from public/_headers (a worker test keeps the two equal).
 
 /**
  * Denied browser features. Only features Chromium recognises: an unknown name is a console error on
@@ -67,9 +67,16 @@ export function contentSecurityPolicy({ origin, scriptHashes = [] }: PolicyOptio
   return directives.map((d) => d.join(" ")).join("; ");
 }
 
-/** Every header with its value; `origin` as for the policy. */
-export function securityHeaders(options: PolicyOptions = {}): Record<string, string> {
+/**
+ * HSTS for production: browsers come back over https only, for two years, subdomains included.
+ * Browsers ignore it on plain-http answers, so local mode (http://localhost) leaves it out.
+ */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
+/** Every header with its value; `origin` as for the policy, `production` adds HSTS. */
+export function securityHeaders(options: PolicyOptions & { production?: boolean } = {}): Record<string, string> {
   return {
+    ...(options.production ? { "Strict-Transport-Security": STRICT_TRANSPORT_SECURITY } : {}),
     "Content-Security-Policy": contentSecurityPolicy(options),
     "Permissions-Policy": PERMISSIONS_POLICY,
     "Referrer-Policy": "strict-origin-when-cross-origin",

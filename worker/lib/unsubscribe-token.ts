@@ -4,6 +4,7 @@
 // of that one saved search of that one user until it expires; changing any part breaks the MAC.
 import { UNSUBSCRIBE_LINK_DAYS } from "../../domain/saved-searches";
 import type { Bindings } from "../env";
+import { fromBase64Url, toBase64Url } from "./crypto";
 import { serverHmacKey } from "./jwt";
 
 const LABEL = "lekebytte/saved-search-unsubscribe/v1";
@@ -18,17 +19,6 @@ export interface UnsubscribeClaims {
 
 const message = (c: UnsubscribeClaims) => new TextEncoder().encode(`${LABEL}\0${c.savedSearchId}\0${c.userId}\0${c.expiresAt}`);
 
-function toBase64Url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=");
-  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 export async function signUnsubscribeToken(
   env: Bindings,

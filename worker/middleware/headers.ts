@@ -1,16 +1,16 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import { isLocal, type AppEnv } from "../env";
 import { securityHeaders } from "../lib/security-headers";
 
 /**
  * The security headers on every response the Worker sends: pages, API, images, errors, and the
- * files it passes through from the asset server. A page whose shell carries inline scripts (only
+ * files it passes through from the asset server (HSTS outside local mode). A page whose shell carries inline scripts (only
  * under Vite's dev server) has set its own policy with their hashes; that one is kept.
  */
 export const securityHeadersMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const keepPolicy = c.res.headers.has("Content-Security-Policy");
-  for (const [name, value] of Object.entries(securityHeaders({ origin: new URL(c.req.url).origin }))) {
+  for (const [name, value] of Object.entries(securityHeaders({ origin: new URL(c.req.url).origin, production: !isLocal(c.env) }))) {
     if (name === "Content-Security-Policy" && keepPolicy) continue;
     c.header(name, value);
   }

@@ -7,6 +7,7 @@ import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { changeStatus, createListing, deleteListing, getListingDetail, resolveSlug, updateListing } from "../services/listings";
+import { closeOpenCheckouts } from "../services/payments/settle";
 import { enforceRateLimit } from "../services/rate-limit";
 import { queueListingForAlerts } from "../services/saved-search-alerts";
 
@@ -34,7 +35,7 @@ export const listingRoutes = new Hono<AppEnv>()
     const actor = actorOf(c);
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, RATE_RULES.listingEdit, actor.id);
-    return c.json(await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json")));
+    return c.json(await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json"), (listingId) => closeOpenCheckouts(c.env, db, listingId)));
   })
   .post("/:id/status", requireUser, validate("json", listingStatusSchema), async (c) => {
     const actor = actorOf(c);

@@ -1,7 +1,7 @@
 // The analytics queue consumer (DESIGN "Queue analytics", docs/decisions/036-analytics-pipeline.md):
 // each batch becomes one NDJSON object per day in the private bucket, and the daily rollups per
 // listing are upserted in D1 in one statement batch. Idempotent on the message id.
-import { DEAD_LETTER_PREFIX, rawEventsKey } from "../../domain/analytics";
+import { ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY, DEAD_LETTER_PREFIX, rawEventsKey } from "../../domain/analytics";
 import { analyticsMessageSchema, type AnalyticsMessage } from "../../domain/schemas/analytics";
 import type { Bindings } from "../env";
 
@@ -172,12 +172,19 @@ export function rollupStatements(db: D1Database, fresh: Valid[]): D1PreparedStat
     statements.push(
       db
         .prepare(
+          // At most ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY views count per session, listing and day
+          // (decision 038): one browser reloading a page cannot inflate a seller's figures.
           `INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms)
-           SELECT v.listing_id, v.day, COUNT(*), COUNT(DISTINCT v.session_id), SUM(v.duration_ms)
-           FROM analytics_listing_views v
-           WHERE (v.listing_id, v.day) IN (SELECT listing_id, day FROM analytics_listing_views WHERE view_id IN (${placeholders(part.length)}))
-             AND EXISTS (SELECT 1 FROM listings l WHERE l.id = v.listing_id)
-           GROUP BY v.listing_id, v.day
+           SELECT listing_id, day, COUNT(*), COUNT(DISTINCT session_id), SUM(duration_ms)
+           FROM (
+             SELECT v.listing_id, v.day, v.session_id, v.duration_ms,
+                    ROW_NUMBER() OVER (PARTITION BY v.listing_id, v.day, v.session_id ORDER BY v.view_id) AS nth
+             FROM analytics_listing_views v
+             WHERE (v.listing_id, v.day) IN (SELECT listing_id, day FROM analytics_listing_views WHERE view_id IN (${placeholders(part.length)}))
+               AND EXISTS (SELECT 1 FROM listings l WHERE l.id = v.listing_id)
+           )
+           WHERE nth <= ${ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY}
+           GROUP BY listing_id, day
            ON CONFLICT (listing_id, day) DO UPDATE SET
              views = MAX(views, excluded.views),
              unique_sessions = MAX(unique_sessions, excluded.unique_sessions),

@@ -17,6 +17,7 @@ import { shownReviewSql } from "../db/review-visibility";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 import { closeQueue, heldByQueueSql, isHeldByQueue } from "./giveaways";
 import { GIVEAWAY_ERROR_TEXTS } from "../../domain/giveaways";
+import { changedEditFields, changesPurchaseTerms, heldEditRefusal, holdsForbidding, LISTING_EDIT_FIELDS, type ListingHold } from "../../domain/listing-holds";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -206,26 +207,52 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
   return ownedRow(db, id, actor);
 }
 
-export async function updateListing(db: Db, bucket: R2Bucket, actor: Actor, id: string, form: ListingForm) {
+/**
+ * The owner's edit. While the listing is held (promised in an agreed swap, reserved or given through
+ * the give-away queue) only what domain/listing-holds.ts allows may change; the UPDATE itself rules
+ * out the holds that forbid this edit, so an accept or a reserve landing after the read cannot let
+ * it through (decision 086).
+ */
+export async function updateListing(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor,
+  id: string,
+  form: ListingForm,
+  /** Closes the listing's open checkouts (worker/services/payments/settle.ts) once the price has changed. */
+  closeCheckouts: (listingId: string) => Promise<void>,
+) {
   const row = await ownedRow(db, id, actor);
   await assertNotSuspended(db, actor.id);
   const images = formImages(form);
+  const columns = { ...formColumns(form, images), ...paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row) };
+  const changed = changedEditFields(row, columns);
+  const forbidding = holdsForbidding(changed);
+  const holdGuards = forbidding.map((hold) => (hold === "swap" ? notPromised : notHeldByQueue));
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
-  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row);
-  await db
+  const updated = await db
     .update(listings)
-    .set({
-      ...formColumns(form, images),
-      ...payment,
-      seoSlug: slug,
-      updatedAt: nowIso(),
-    })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id)));
+    .set({ ...columns, seoSlug: slug, updatedAt: nowIso() })
+    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), ...holdGuards))
+    .returning({ id: listings.id });
+  if (updated.length === 0) throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? "Annonsen ble endret samtidig. Last siden på nytt.");
   const removed = row.images.filter((k) => !images.includes(k));
   if (removed.length) await bucket.delete(removed);
+  // A listing that is no longer given away has no queue: those waiting are told (decision 075).
+  if (row.isFree && !columns.isFree) await closeQueue(db, id);
+  // A buyer mid-checkout must not pay the old price (decision 087).
+  if (changesPurchaseTerms(changed)) await closeCheckouts(id);
   return getListingDetail(db, id, actor);
+}
+
+/** Which of the holds that forbid an edit are on the listing now, as the refusal to show. */
+async function heldEditRefusalFor(db: Db, id: string, forbidding: ListingHold[]): Promise<string | null> {
+  const holds: ListingHold[] = [];
+  if (forbidding.includes("swap") && (await isPromisedInSwap(db, id))) holds.push("swap");
+  if (forbidding.includes("giveaway") && (await isHeldByQueue(db, id))) holds.push("giveaway");
+  return heldEditRefusal(holds, LISTING_EDIT_FIELDS);
 }
 
 /** A listing promised in an agreed swap stays as it is until the swap is completed or called off (decision 046). */

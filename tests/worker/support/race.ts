@@ -26,6 +26,19 @@ export function staleReads(pattern: RegExp, parties = 2): StaleReads {
     }
     return value;
   };
+  return {
+    env: holdingReads(pattern, hold),
+    get arrived() {
+      return arrived;
+    },
+  };
+}
+
+/**
+ * The Worker's bindings with every D1 read matching `pattern` passed through `hold` (which may keep
+ * the result back) before the caller sees it.
+ */
+export function holdingReads(pattern: RegExp, hold: <T>(result: Promise<T>) => Promise<T>): Bindings {
   const statement = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement =>
     new Proxy(stmt, {
       get(target, prop) {
@@ -45,19 +58,23 @@ export function staleReads(pattern: RegExp, parties = 2): StaleReads {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return {
-    env: { ...(env as Bindings), DB: db },
-    get arrived() {
-      return arrived;
-    },
-  };
+  return { ...(env as Bindings), DB: db };
+}
+
+/** Bindings whose reads matching `pattern` are answered only once `until` has settled: the reader acts on what it read before. */
+export function readsHeldUntil(pattern: RegExp, until: Promise<unknown>): Bindings {
+  return holdingReads(pattern, async (result) => {
+    const value = await result;
+    await until.catch(() => undefined);
+    return value;
+  });
 }
 
 /** The same request as Client.post, but through the Worker with other bindings (a forced race). */
-export async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}): Promise<Response> {
+export async function postWith(bindings: Bindings, client: Client, path: string, json: unknown = {}, method = "POST"): Promise<Response> {
   return app.fetch(
     new Request(ORIGIN + path, {
-      method: "POST",
+      method,
       headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
       body: JSON.stringify(json),
     }),

@@ -92,6 +92,9 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
   const [uploading, setUploading] = useState(0);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
+  // Why the server refused the edit (409: the listing is held by a swap or the give-away queue,
+  // decision 086), shown beside the button until the next try.
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   // Photos uploaded during this visit and not saved yet: removing one deletes it at once, and
   // leaving without saving deletes them all (the saved listing never referenced them).
@@ -166,6 +169,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
       return;
     }
     setSaving(true);
+    setRefusal(null);
     try {
       await updateListing(listing.id, values);
     } catch (error) {
@@ -174,6 +178,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
           form.setError(field as keyof ListingFormValues, { message });
         }
       }
+      if (isApiError(error) && error.status === 409) setRefusal(error.message);
       toastError("Feil", "Kunne ikke oppdatere annonse");
       setSaving(false);
       return;
@@ -214,6 +219,11 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
             <PaymentFields />
             <PostalCodeField />
           </fieldset>
+          {refusal && (
+            <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+              {refusal}
+            </p>
+          )}
           <Button type="submit" size="lg" disabled={busy} aria-busy={saving || undefined} className="w-full">
             {saving ? "Oppdaterer annonse..." : "Oppdater annonse"}
           </Button>

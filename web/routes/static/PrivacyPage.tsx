@@ -203,8 +203,11 @@ export function PrivacyPage() {
         <h3>Analytiske informasjonskapsler</h3>
         <p>
           Bare hvis du velger «Godta analyse»: en tilfeldig øktnøkkel (<code>lb_analytics_session</code> i nettleserens
-          øktlagring), slik at besøkene dine i én fane henger sammen. Den slettes når du lukker fanen, og med en gang du velger
-          «Bare nødvendige». Uten samtykke sender vi ingen statistikk og lagrer ingenting om bruken din.
+          øktlagring), slik at besøkene dine i én fane henger sammen, og en informasjonskapsel med den samme tilfeldige
+          nøkkelen, signert av oss (<code>lb_analytics</code>, over HTTPS <code>__Host-lb_analytics</code>), så ingen kan
+          fylle statistikken med oppdiktede besøk. Øktnøkkelen slettes når du lukker fanen, informasjonskapselen senest etter
+          et døgn, og begge med en gang du velger «Bare nødvendige». Uten samtykke sender vi ingen statistikk og lagrer
+          ingenting om bruken din.
         </p>
         <h3>Funksjonelle informasjonskapsler</h3>
         <p>

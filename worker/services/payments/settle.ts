@@ -44,16 +44,18 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
 
   const now = nowIso();
   const transactionId = crypto.randomUUID();
-  // Only a listed listing (active, not hidden: DESIGN "Listing visibility") can be bought.
+  // Only a listed listing (active, not hidden: DESIGN "Listing visibility") can be bought, and only
+  // at the price it has now: a checkout started before the seller changed the price is refunded,
+  // never fulfilled at the old amount (decision 087).
   const [, , , state] = await d1.batch<{ status: PaymentRow["status"]; transaction_id: string | null }>([
     d1
       .prepare(
         `UPDATE payments SET status = 'completed', provider_payment_ref = COALESCE(?3, provider_payment_ref), updated_at = ?4
          WHERE id = ?1 AND status = 'pending'
-           AND EXISTS (SELECT 1 FROM listings WHERE id = ?2 AND ${listedListingSql("listings")})
+           AND EXISTS (SELECT 1 FROM listings WHERE id = ?2 AND ${listedListingSql("listings")} AND is_free = 0 AND price * 100 = ?5)
            AND NOT EXISTS (SELECT 1 FROM payments WHERE listing_id = ?2 AND status = 'completed')`,
       )
-      .bind(payment.id, payment.listing_id, facts.providerPaymentRef, now),
+      .bind(payment.id, payment.listing_id, facts.providerPaymentRef, now, payment.amount),
     d1
       .prepare(
         `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout)
@@ -188,8 +190,18 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
 }
 
 async function expireCompetitors(env: Bindings, db: Db, listingId: string, winnerId: string): Promise<void> {
-  const { results } = await db.$client.prepare("SELECT * FROM payments WHERE listing_id = ?1 AND status = 'pending' AND id <> ?2")
-    .bind(listingId, winnerId)
+  await closeOpenCheckouts(env, db, listingId, winnerId);
+}
+
+/**
+ * Closes the listing's checkouts that are still open at the provider (all but `exceptId`): after a
+ * sale, and when the seller changes what is being bought (price, free, payment settings: decision
+ * 087). One that was paid in the meantime is left to its own event, which settlement refuses and
+ * refunds when the listing is no longer for sale at that amount.
+ */
+export async function closeOpenCheckouts(env: Bindings, db: Db, listingId: string, exceptId: string | null = null): Promise<void> {
+  const { results } = await db.$client.prepare("SELECT * FROM payments WHERE listing_id = ?1 AND status = 'pending' AND id IS NOT ?2")
+    .bind(listingId, exceptId)
     .all<PaymentRow>();
   for (const other of results) {
     try {

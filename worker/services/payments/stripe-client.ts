@@ -1,6 +1,7 @@
 // The official Stripe SDK, on fetch (workerd). Configuration decides where it talks to: Stripe, or
 // the local payment sandbox through host/port/protocol.
 import Stripe from "stripe";
+import { AppError } from "../../lib/errors";
 import type { StripeConfig } from "./config";
 
 export type { Stripe };
@@ -17,14 +18,26 @@ export function stripeClient(config: StripeConfig): Stripe {
   });
 }
 
-/** Verifies Stripe-Signature against every configured secret (constructEventAsync: WebCrypto in workerd). */
+/**
+ * Verifies Stripe-Signature against every configured secret (constructEventAsync: WebCrypto in
+ * workerd). The SDK parses the body only after the signature holds, so a signed body that is not
+ * JSON, or not an event, is a malformed request (400), not our failure (500).
+ */
 export async function verifyStripeEvent(stripe: Stripe, rawBody: string, signature: string, secrets: string[]): Promise<Stripe.Event | null> {
   for (const secret of secrets) {
+    let event: Stripe.Event;
     try {
-      return await stripe.webhooks.constructEventAsync(rawBody, signature, secret);
+      event = await stripe.webhooks.constructEventAsync(rawBody, signature, secret);
     } catch (error) {
+      if (error instanceof SyntaxError) throw new AppError("VALIDATION", "Ugyldig JSON.");
       if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
+      continue;
     }
+    const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: unknown } } | null;
+    if (!shape || typeof shape.id !== "string" || typeof shape.type !== "string" || typeof shape.data?.object !== "object" || shape.data.object === null) {
+      throw new AppError("VALIDATION", "Ugyldig hendelse.");
+    }
+    return event;
   }
   return null;
 }

@@ -1,0 +1,72 @@
+// What an edit may change while the listing is held (domain/listing-holds.ts, decision 086): every
+// (hold, changed field) case against one explicit table, several fields at once, and the diff.
+import { describe, expect, it } from "vitest";
+import {
+  changedEditFields,
+  heldEditRefusal,
+  holdsForbidding,
+  LISTING_EDIT_FIELDS,
+  LISTING_HOLD_EDIT_TEXTS as T,
+  type ListingEditField,
+  type ListingHold,
+} from "../../domain/listing-holds";
+
+/** Written out by hand: the (hold, field) pairs an edit may change. Everything else is refused. */
+const ALLOWED = new Set(["none/*", "giveaway/title", "giveaway/description"]);
+
+const HOLDS: (ListingHold | "none")[] = ["none", "swap", "giveaway"];
+const CASES = HOLDS.flatMap((hold) => LISTING_EDIT_FIELDS.map((field) => ({ hold, field, key: `${hold}/${field}` })));
+
+describe("one changed field under each hold", () => {
+  it("covers 3 holds × 12 fields", () => {
+    expect(CASES).toHaveLength(36);
+  });
+
+  it.each(CASES)("$key", ({ hold, field, key }) => {
+    const allowed = ALLOWED.has(key) || ALLOWED.has(`${hold}/*`);
+    const refusal = heldEditRefusal(hold === "none" ? [] : [hold], [field]);
+    expect(refusal).toBe(allowed ? null : T[hold as ListingHold]);
+  });
+});
+
+describe("several fields and several holds", () => {
+  it.each([
+    { holds: [], changed: ["price", "isFree", "images"], refusal: null },
+    { holds: ["giveaway"], changed: ["title", "description"], refusal: null },
+    { holds: ["giveaway"], changed: ["title", "price"], refusal: T.giveaway },
+    { holds: ["giveaway"], changed: ["isFree", "price"], refusal: T.giveaway },
+    { holds: ["swap"], changed: ["description"], refusal: T.swap },
+    { holds: ["swap", "giveaway"], changed: ["title"], refusal: T.swap },
+    { holds: ["swap"], changed: [], refusal: null },
+    { holds: ["giveaway"], changed: [], refusal: null },
+  ] as { holds: ListingHold[]; changed: ListingEditField[]; refusal: string | null }[])("$holds changing $changed", ({ holds, changed, refusal }) => {
+    expect(heldEditRefusal(holds, changed)).toBe(refusal);
+  });
+
+  it("names the holds the Worker's UPDATE must rule out", () => {
+    expect(holdsForbidding([])).toEqual([]);
+    expect(holdsForbidding(["title"])).toEqual(["swap"]);
+    expect(holdsForbidding(["title", "conditionRating"])).toEqual(["swap", "giveaway"]);
+  });
+
+  it("the texts are Norwegian sentences", () => {
+    for (const text of Object.values(T)) expect(text).toMatch(/^[A-ZÆØÅ].*\.$/);
+  });
+});
+
+describe("changedEditFields", () => {
+  const before = { title: "Duplo", description: null, price: 100, isFree: false, images: ["a", "b"], paymentEnabled: true };
+  it.each([
+    [{ title: "Duplo" }, []],
+    [{ title: "Duplo tog" }, ["title"]],
+    [{ description: "" }, ["description"]],
+    [{ description: null }, []],
+    [{ price: 900, isFree: false }, ["price"]],
+    [{ images: ["a", "b"] }, []],
+    [{ images: ["b", "a"] }, ["images"]],
+    [{ images: ["a"] }, ["images"]],
+    [{ paymentEnabled: false }, ["paymentEnabled"]],
+  ] as [Record<string, unknown>, ListingEditField[]][])("%j → %j", (after, changed) => {
+    expect(changedEditFields(before, after)).toEqual(changed);
+  });
+});
