@@ -11,14 +11,14 @@ import type { AppEnv } from "../env";
 import { RATE_RULES } from "../../domain/rate-limits";
 import { getDb } from "../db/client";
 import { enforceRateLimit } from "../services/rate-limit";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enqueueAnalytics } from "../services/analytics-ingest";
 import { getListingAnalytics, ownListingsStats } from "../services/analytics-stats";
 
 const limited = createMiddleware<AppEnv>(async (c, next) => {
-  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientIp(c));
+  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientAddressKey(c));
   await next();
 });
 
