@@ -10,7 +10,7 @@ import { AUTO_HIDDEN_REASON, REMOVED_MESSAGE_TEXT } from "../../domain/moderatio
 import type { HomeSections, ListingDetail } from "../../domain/schemas/listing";
 import type { SearchResult } from "../../domain/schemas/search";
 import type { ModerationPage } from "../../worker/services/moderation";
-import { addMessages, ago, createConversation, createListing, createSale, createUser, DAY, signedInClient, type TestUser } from "../factories";
+import { addMessages, ago, createCompletedSwap, createConversation, createListing, createSale, createUser, DAY, signedInClient, type TestUser } from "../factories";
 import { Client, errorOf } from "./support/http";
 
 const REASON = "Falsk annonse";
@@ -348,14 +348,16 @@ describe("auto-hide resists one person (decision 082)", () => {
     expect(await visibleToVisitors(row.id)).toBe(false);
   });
 
-  it("a new account with a completed deal with an established account counts; two new accounts' deal with each other does not", async () => {
+  it("a new account with a completed deal with an established account counts; a sale or swap between two new accounts does not", async () => {
     const { row } = await publicListing();
     const vouched = await createUser();
     await createSale({ seller: vouched, buyer: await established() });
     const a = await createUser();
     await createSale({ seller: a, buyer: await createUser() });
+    const swap = await createCompletedSwap();
     for (let i = 0; i < 2; i++) await reportAs(await established(), "listing", row.id);
     await reportAs(a, "listing", row.id);
+    await reportAs(swap.a, "listing", row.id);
     expect(await visibleToVisitors(row.id)).toBe(true);
     await reportAs(vouched, "listing", row.id);
     expect(await visibleToVisitors(row.id)).toBe(false);
