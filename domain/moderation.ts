@@ -31,7 +31,7 @@ export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
   dismissed: "Avvist",
 };
 
-/** Open reports: a moderator has not decided yet. One open report per reporter and target. */
+/** Open reports: a moderator has not decided yet. */
 export const OPEN_REPORT_STATUSES = ["pending", "reviewed"] as const satisfies readonly ReportStatus[];
 
 export const REPORT_PRIORITY_KEYS = ["low", "normal", "high", "urgent"] as const;
