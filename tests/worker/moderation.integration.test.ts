@@ -96,10 +96,13 @@ describe("filing a report", () => {
     expect(again.status).toBe(201);
     const second = ((await again.json()) as { id: string }).id;
     expect(second).not.toBe(id);
-    // A double submit of the second one: nothing new, the reporter is pointed at the report that stands.
+    // A double submit of either: nothing new, the reporter is pointed at the report that stands.
     const repeat = await reportAs(reporter, "listing", listing.id, { reason: "Spam/reklame", priority: "urgent" });
     expect(repeat.status).toBe(200);
     expect(((await repeat.json()) as { id: string }).id).toBe(second);
+    const repeatFirst = await reportAs(reporter, "listing", listing.id, { description: "Ser kopiert ut", priority: "high" });
+    expect(repeatFirst.status).toBe(200);
+    expect(((await repeatFirst.json()) as { id: string }).id).toBe(id);
     const { results } = await env.DB.prepare("SELECT reporter_id, reason, description, priority, status FROM reports WHERE target_id = ?1 ORDER BY created_at").bind(listing.id).all();
     expect(results).toEqual([
       { reporter_id: reporter.id, reason: REASON, description: "Ser kopiert ut", priority: "high", status: "pending" },
