@@ -31,7 +31,7 @@ export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
   dismissed: "Avvist",
 };
 
-/** Open reports: a moderator has not decided yet. One open report per reporter and target. */
+/** Open reports: a moderator has not decided yet. */
 export const OPEN_REPORT_STATUSES = ["pending", "reviewed"] as const satisfies readonly ReportStatus[];
 
 export const REPORT_PRIORITY_KEYS = ["low", "normal", "high", "urgent"] as const;
@@ -88,10 +88,6 @@ export function actionLabel(action: ModerationAction, type: ReportTargetType): s
  */
 export const SUSPENSION_DEFAULT_DAYS: Record<"hide" | "delete", number> = { hide: 7, delete: 365 };
 export const SUSPENSION_MAX_DAYS = 365;
-
-/** Auto-hide: this many distinct users reporting one listing within the window hide it until a moderator decides. */
-export const AUTO_HIDE_REPORTERS = 3;
-export const AUTO_HIDE_WINDOW_HOURS = 24;
 
 /** Dashboard page size (spec §9: "Moderation dashboard limit default 50"). */
 export const MODERATION_PAGE_SIZE = 50;

@@ -81,6 +81,35 @@ describe("/moderation", () => {
     expect(within(article).getByText(text)).toBeInTheDocument();
   });
 
+  it("two reports by one reporter on one listing are both listed with their reasons and texts (decision 083)", async () => {
+    const entry = (id: string, reason: string, description: string | null, created_at: string) => ({
+      id,
+      reason,
+      description,
+      priority: "normal" as const,
+      status: "pending" as const,
+      reporter_display_name: "Sofie Larsen",
+      created_at,
+      resolution_action: null,
+      moderator_notes: null,
+      resolved_at: null,
+    });
+    const reports = [
+      entry("b1c2d3e4-0000-4000-8000-000000000002", "Spam/reklame", null, "2026-03-05T10:00:00.000Z"),
+      entry("b1c2d3e4-0000-4000-8000-000000000001", "Falsk annonse", "Bildet er fra en nettbutikk", "2026-03-04T09:00:00.000Z"),
+    ];
+    mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ reason: "Spam/reklame", description: null, reports })])) : undefined));
+    const user = userEvent.setup();
+    renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
+    const article = await screen.findByRole("article");
+    await user.click(within(article).getByRole("button", { name: /Fjernstyrt bil/ }));
+    const items = within(article).getAllByRole("listitem");
+    expect(items.map((li) => li.textContent)).toEqual([
+      "5. mars 2026 · Sofie Larsen: Spam/reklame",
+      "4. mars 2026 · Sofie Larsen: Falsk annonse – Bildet er fra en nettbutikk",
+    ]);
+  });
+
   it("a card shows title, badges, count, date and reporter; 'Behandle' needs an action, then 'Handling utført'", async () => {
     const calls: { url: string; body: unknown }[] = [];
     mockApi((url, init) => {

@@ -338,6 +338,35 @@ describe("cross-site requests", () => {
 
 // ------------------------------------------------------------------------------------------------
 
+describe("the client address header (decision 082)", () => {
+  // Cloudflare sets CF-Connecting-IP, but nothing stops a request from carrying any value there
+  // locally or through a misconfigured proxy: limits and auto-hide must take whatever it holds.
+  const address = fc.oneof(
+    fc.constantFrom("", "::", ":::", "1.2.3.999", "01.2.3.4", "2001:db8::1::2", "::ffff:1.2.3.4", "fe80::1%eth0", "x".repeat(2000), "' OR 1=1 --", "local", "2001:db8:0:0:0:0:0:0:1"),
+    fc.stringMatching(/^[!-~]{1,80}$/),
+    fc.ipV4(),
+    fc.ipV6(),
+  );
+
+  it("any value: a report is filed (201) keeping only a 32-hex hash of the network, the contact form answers 201 or 429; never a 5xx", async () => {
+    const listing = await createListing();
+    await fc.assert(
+      fc.asyncProperty(address, async (ip) => {
+        const reporter = await createUser();
+        const client = await signedInClient(reporter.id);
+        const res = await client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: "Annet" }, { headers: { "CF-Connecting-IP": ip } });
+        expect(await judge(res)).toBe(201);
+        const contact = await new Client().post("/api/contact", { name: "Nina", email: "nina@test.no", subject: "Hei", message: "Et spørsmål." }, { headers: { "CF-Connecting-IP": ip } });
+        expect([201, 429]).toContain(await judge(contact));
+      }),
+      RUNS,
+    );
+    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1").bind(listing.id).all<{ reporter_network: string }>();
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((r) => /^[0-9a-f]{32}$/.test(r.reporter_network))).toBe(true);
+  });
+});
+
 describe("analytics payloads", () => {
   const ENDPOINTS = ["/api/analytics/sessions", "/api/analytics/events", "/api/analytics/listing-views", "/api/analytics/searches"];
   const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({

@@ -10,15 +10,25 @@ import { AUTO_HIDDEN_REASON, REMOVED_MESSAGE_TEXT } from "../../domain/moderatio
 import type { HomeSections, ListingDetail } from "../../domain/schemas/listing";
 import type { SearchResult } from "../../domain/schemas/search";
 import type { ModerationPage } from "../../worker/services/moderation";
-import { addMessages, createConversation, createListing, createUser, signedInClient, type TestUser } from "../factories";
+import { addMessages, ago, createCompletedSwap, createConversation, createListing, createSale, createUser, DAY, signedInClient, type TestUser } from "../factories";
 import { Client, errorOf } from "./support/http";
 
 const REASON = "Falsk annonse";
 
-async function reportAs(user: TestUser | { id: string }, target_type: string, target_id: string, extra: Record<string, unknown> = {}) {
+let network = 0;
+/** An IPv4 address on a /24 of its own (auto-hide counts reporters on one network once). */
+const ownNetwork = () => {
+  network += 1;
+  return `10.${(network >> 8) & 255}.${network & 255}.7`;
+};
+
+async function reportAs(user: TestUser | { id: string }, target_type: string, target_id: string, extra: Record<string, unknown> = {}, ip: string = ownNetwork()) {
   const client = await signedInClient(user.id);
-  return client.post("/api/reports", { target_type, target_id, reason: REASON, ...extra });
+  return client.post("/api/reports", { target_type, target_id, reason: REASON, ...extra }, { headers: { "CF-Connecting-IP": ip } });
 }
+
+/** A reporter auto-hide counts: confirmed, a month old, in good standing. */
+const established = (overrides: Parameters<typeof createUser>[0] = {}) => createUser({ createdAt: ago(30 * DAY), ...overrides });
 
 async function moderator(role: "moderator" | "admin" = "moderator") {
   const user = await createUser({ role });
@@ -76,17 +86,51 @@ async function publicListing() {
 }
 
 describe("filing a report", () => {
-  it("files one, and a repeat by the same reporter updates the open report instead of adding one", async () => {
+  it("keeps a second report by the same reporter beside the first (both shown to the moderator); an identical repeat is not stored twice", async () => {
     const listing = await createListing();
     const reporter = await createUser();
     const first = await reportAs(reporter, "listing", listing.id, { description: "  Ser kopiert ut  ", priority: "high" });
     expect(first.status).toBe(201);
     const { id } = (await first.json()) as { id: string };
     const again = await reportAs(reporter, "listing", listing.id, { reason: "Spam/reklame", priority: "urgent" });
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as { id: string }).id).toBe(id);
-    const { results } = await env.DB.prepare("SELECT reporter_id, reason, description, priority, status FROM reports WHERE target_id = ?1").bind(listing.id).all();
-    expect(results).toEqual([{ reporter_id: reporter.id, reason: "Spam/reklame", description: null, priority: "urgent", status: "pending" }]);
+    expect(again.status).toBe(201);
+    const second = ((await again.json()) as { id: string }).id;
+    expect(second).not.toBe(id);
+    // A double submit of either: nothing new, the reporter is pointed at the report that stands.
+    const repeat = await reportAs(reporter, "listing", listing.id, { reason: "Spam/reklame", priority: "urgent" });
+    expect(repeat.status).toBe(200);
+    expect(((await repeat.json()) as { id: string }).id).toBe(second);
+    const repeatFirst = await reportAs(reporter, "listing", listing.id, { description: "Ser kopiert ut", priority: "high" });
+    expect(repeatFirst.status).toBe(200);
+    expect(((await repeatFirst.json()) as { id: string }).id).toBe(id);
+    const { results } = await env.DB.prepare("SELECT reporter_id, reason, description, priority, status FROM reports WHERE target_id = ?1 ORDER BY created_at").bind(listing.id).all();
+    expect(results).toEqual([
+      { reporter_id: reporter.id, reason: REASON, description: "Ser kopiert ut", priority: "high", status: "pending" },
+      { reporter_id: reporter.id, reason: "Spam/reklame", description: null, priority: "urgent", status: "pending" },
+    ]);
+    // The moderator's card holds both, with reason and text.
+    const { client } = await moderator();
+    const page = (await (await client.get("/api/moderation/reports?status=pending&limit=100")).json()) as ModerationPage;
+    const card = page.items.find((g) => g.target_id === listing.id);
+    expect(card?.report_count).toBe(2);
+    expect(card?.reports.map((r) => [r.reason, r.description])).toEqual([
+      ["Spam/reklame", null],
+      [REASON, "Ser kopiert ut"],
+    ]);
+  });
+
+  it("stores only a keyed hash of the reporter's network, never the address", async () => {
+    const listing = await createListing();
+    await reportAs(await createUser(), "listing", listing.id, {}, "203.0.113.77");
+    await reportAs(await createUser(), "listing", listing.id, {}, "203.0.113.78");
+    await reportAs(await createUser(), "listing", listing.id, {}, "203.0.114.77");
+    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1 ORDER BY created_at").bind(listing.id).all<{ reporter_network: string }>();
+    const [a, b, c] = results.map((r) => r.reporter_network);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    const row = JSON.stringify(await env.DB.prepare("SELECT * FROM reports WHERE target_id = ?1").bind(listing.id).all());
+    expect(row).not.toContain("203.0.11");
   });
 
   it("stores the reason as its Norwegian label, priority normal by default, and refuses no reason with 'Velg en årsak'", async () => {
@@ -175,21 +219,21 @@ describe("filing a report", () => {
 });
 
 describe("auto-hide", () => {
-  it("three distinct reporters within 24 hours hide the listing (auto_hidden) and its owner is told once", async () => {
+  it("three established reporters on their own networks within 24 hours hide the listing (auto_hidden) and its owner is told once", async () => {
     const { owner, row, target } = await publicListing();
-    for (let i = 0; i < 2; i++) expect((await reportAs(await createUser(), "listing", row.id)).status).toBe(201);
-    // Two reporters, or the same one again: still visible.
+    for (let i = 0; i < 2; i++) expect((await reportAs(await established(), "listing", row.id)).status).toBe(201);
+    // Two reporters, or the same one again with another reason: still visible.
     const second = await env.DB.prepare("SELECT reporter_id FROM reports WHERE target_id = ?1 LIMIT 1").bind(row.id).first<{ reporter_id: string }>();
-    await reportAs({ id: second!.reporter_id }, "listing", row.id);
+    expect((await reportAs({ id: second!.reporter_id }, "listing", row.id, { reason: "Spam/reklame" })).status).toBe(201);
     expect((await env.DB.prepare("SELECT is_hidden FROM listings WHERE id = ?1").bind(row.id).first())?.is_hidden).toBe(0);
 
-    expect((await reportAs(await createUser(), "listing", row.id)).status).toBe(201);
+    expect((await reportAs(await established(), "listing", row.id)).status).toBe(201);
     const hidden = await hideFields(row.id);
     expect(hidden).toMatchObject({ is_hidden: 1, auto_hidden: 1, hidden_reason: AUTO_HIDDEN_REASON });
     expect(hidden?.hidden_at).toBeTruthy();
     expect(await surfaces(target)).toEqual(GONE);
     // A fourth report changes nothing more; the owner got exactly one mail.
-    await reportAs(await createUser(), "listing", row.id);
+    await reportAs(await established(), "listing", row.id);
     const mails = await env.DB.prepare("SELECT subject FROM dev_outbox WHERE to_address = ?1").bind(owner.email).all<{ subject: string }>();
     expect(mails.results.map((m) => m.subject)).toEqual([`Annonsen din «${target.title}» er midlertidig skjult`]);
     // The owner sees it, marked hidden with the reason.
@@ -201,18 +245,18 @@ describe("auto-hide", () => {
     const listing = await createListing();
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
     for (let i = 0; i < 2; i++) {
-      const u = await createUser();
+      const u = await established();
       await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason, created_at) VALUES (?1, ?2, 'listing', ?3, ?4, ?5)")
         .bind(crypto.randomUUID(), u.id, listing.id, REASON, old)
         .run();
     }
-    await reportAs(await createUser(), "listing", listing.id);
+    await reportAs(await established(), "listing", listing.id);
     expect((await env.DB.prepare("SELECT is_hidden FROM listings WHERE id = ?1").bind(listing.id).first())?.is_hidden).toBe(0);
   });
 
   it("three reporters at the same moment hide it once", async () => {
     const { owner, row } = await publicListing();
-    const reporters = await Promise.all([1, 2, 3, 4].map(() => createUser()));
+    const reporters = await Promise.all([1, 2, 3, 4].map(() => established()));
     const responses = await Promise.all(reporters.map((r) => reportAs(r, "listing", row.id)));
     // A report read after the third one hid the listing finds it gone for its reporter (404, like
     // any hidden listing); every other report is filed. Nothing else (no 409, no 5xx) is allowed.
@@ -226,7 +270,8 @@ describe("auto-hide", () => {
 
   it("approve shows an auto-hidden listing again and resolves every report on it", async () => {
     const { row, target } = await publicListing();
-    for (let i = 0; i < 3; i++) await reportAs(await createUser(), "listing", row.id);
+    for (let i = 0; i < 3; i++) await reportAs(await established(), "listing", row.id);
+    expect((await hideFields(row.id))?.auto_hidden).toBe(1);
     const { client } = await moderator();
     const res = await act(client, await openReportId("listing", row.id), "approve", "Ingen brudd");
     expect(res.status).toBe(200);
@@ -234,6 +279,100 @@ describe("auto-hide", () => {
     const statuses = await env.DB.prepare("SELECT DISTINCT status, resolution_action FROM reports WHERE target_id = ?1").bind(row.id).all();
     expect(statuses.results).toEqual([{ status: "resolved", resolution_action: "approve" }]);
     expect(await surfaces(target)).toEqual(VISIBLE);
+  });
+});
+
+describe("auto-hide resists one person (decision 082)", () => {
+  /** Whether a visitor still finds the listing. */
+  const visibleToVisitors = async (id: string) => (await new Client().get(`/api/listings/${id}`)).status === 200;
+
+  it("three fresh accounts (made and confirmed just now) from one address do not hide it", async () => {
+    const { row } = await publicListing();
+    for (let i = 0; i < 3; i++) expect((await reportAs(await createUser(), "listing", row.id, {}, "203.0.113.20")).status).toBe(201);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+    // Fresh accounts on networks of their own do not count either: age is the guard, not only the address.
+    for (let i = 0; i < 3; i++) expect((await reportAs(await createUser(), "listing", row.id)).status).toBe(201);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+  });
+
+  it("established accounts on different IPv6 addresses of one /64 count once", async () => {
+    const { row } = await publicListing();
+    for (const ip of ["2001:db8:7:1::a", "2001:db8:7:1:ffff::1", "2001:db8:7:1:1234:5678:9abc:def0"]) {
+      expect((await reportAs(await established(), "listing", row.id, {}, ip)).status).toBe(201);
+    }
+    expect(await visibleToVisitors(row.id)).toBe(true);
+  });
+
+  it("established accounts on addresses of one IPv4 /24 count once", async () => {
+    const { row } = await publicListing();
+    for (const ip of ["198.51.100.1", "198.51.100.99", "198.51.100.254"]) expect((await reportAs(await established(), "listing", row.id, {}, ip)).status).toBe(201);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+  });
+
+  it("plus-addresses of one mailbox count once, even from different networks", async () => {
+    const { row } = await publicListing();
+    const box = `kari${crypto.randomUUID().slice(0, 8)}`;
+    for (const email of [`${box}@example.no`, `${box}+1@example.no`, `${box.toUpperCase()}+2@Example.no`]) {
+      expect((await reportAs(await established({ email }), "listing", row.id)).status).toBe(201);
+    }
+    expect(await visibleToVisitors(row.id)).toBe(true);
+  });
+
+  it("after a dismissal the same three established reporters reporting again do not hide it again", async () => {
+    const { row, target } = await publicListing();
+    const reporters = [await established(), await established(), await established()];
+    for (const r of reporters) await reportAs(r, "listing", row.id);
+    expect((await hideFields(row.id))?.auto_hidden).toBe(1);
+    const { client } = await moderator();
+    expect((await client.post(`/api/moderation/reports/${await openReportId("listing", row.id)}/dismiss`, { notes: "Ingen brudd" })).status).toBe(200);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+    // The same people again, from new networks and with other reasons: filed for the moderator, but not hidden.
+    for (const r of reporters) expect((await reportAs(r, "listing", row.id, { reason: "Spam/reklame" })).status).toBe(201);
+    expect(await hideFields(row.id)).toEqual(SHOWN);
+    expect(await surfaces(target)).toEqual(VISIBLE);
+    const open = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id = ?1 AND status = 'pending'").bind(row.id).first<{ n: number }>();
+    expect(open?.n).toBe(3);
+    // Three other established people still can.
+    for (let i = 0; i < 3; i++) await reportAs(await established(), "listing", row.id);
+    expect((await hideFields(row.id))?.auto_hidden).toBe(1);
+  });
+
+  it("a suspended reporter does not count", async () => {
+    const { row } = await publicListing();
+    const banned = await established();
+    // Suspended by a moderator the ordinary way (a report on the user, "hide").
+    await reportAs(await established(), "user", banned.id);
+    const { client } = await moderator();
+    expect((await act(client, await openReportId("user", banned.id), "hide", "Trakassering")).status).toBe(200);
+    expect((await reportAs(banned, "listing", row.id)).status).toBe(201);
+    for (let i = 0; i < 2; i++) await reportAs(await established(), "listing", row.id);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+    await reportAs(await established(), "listing", row.id);
+    expect(await visibleToVisitors(row.id)).toBe(false);
+  });
+
+  it("a new account with a completed deal with an established account counts; a sale or swap between two new accounts does not", async () => {
+    const { row } = await publicListing();
+    const vouched = await createUser();
+    await createSale({ seller: vouched, buyer: await established() });
+    const a = await createUser();
+    await createSale({ seller: a, buyer: await createUser() });
+    const swap = await createCompletedSwap();
+    for (let i = 0; i < 2; i++) await reportAs(await established(), "listing", row.id);
+    await reportAs(a, "listing", row.id);
+    await reportAs(swap.a, "listing", row.id);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+    await reportAs(vouched, "listing", row.id);
+    expect(await visibleToVisitors(row.id)).toBe(false);
+  });
+
+  it("a listing whose seller has completed deals needs five independent reporters", async () => {
+    const { owner, row } = await publicListing();
+    await createSale({ seller: owner, buyer: await established() });
+    for (let i = 0; i < 4; i++) expect((await reportAs(await established(), "listing", row.id)).status).toBe(201);
+    expect(await visibleToVisitors(row.id)).toBe(true);
+    expect((await reportAs(await established(), "listing", row.id)).status).toBe(201);
+    expect(await visibleToVisitors(row.id)).toBe(false);
   });
 });
 

@@ -165,6 +165,18 @@ class World {
     });
   }
 
+  /** The caller's own open report ("Falsk annonse", no text) on the partner's listing; none for a visitor. */
+  actorsReport() {
+    return this.once("actorsReport", async () => {
+      const listing = await this.partnersListing();
+      if (!this.actor) return listing;
+      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, 'Falsk annonse')")
+        .bind(crypto.randomUUID(), this.actor.id, listing.id)
+        .run();
+      return listing;
+    });
+  }
+
   /** The owner's purchase as a review deal: the transaction id of the completed payment. */
   sale() {
     return this.once("sale", async () => {
@@ -425,6 +437,18 @@ const API_ROWS: Row[] = [
 
   // Reports and moderation.
   { route: "POST /api/reports", request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.partnersListing()).id, reason: "Falsk annonse" } }), expected: signedIn(201) },
+  {
+    route: "POST /api/reports",
+    variant: "a second report by the same reporter, another reason (kept beside the first, decision 083)",
+    request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Spam/reklame" } }),
+    expected: signedIn(201),
+  },
+  {
+    route: "POST /api/reports",
+    variant: "an identical repeat while the first is open (not stored twice)",
+    request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Falsk annonse" } }),
+    expected: signedIn(200),
+  },
   { route: "GET /api/moderation/reports", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: staff(200) },
   { route: "POST /api/moderation/reports/:id/review", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }), expected: staff(200) },
   { route: "POST /api/moderation/reports/:id/actions", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "hide", notes: "Regelbrudd" } }), expected: staff(200) },

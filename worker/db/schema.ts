@@ -464,8 +464,9 @@ export const webhookEvents = sqliteTable("webhook_events", {
 });
 
 /**
- * A user's report (spec part 2 §3). At most one open (pending or reviewed) report per reporter and
- * target: a repeat updates it (partial unique index). `reason` is the Norwegian label.
+ * A user's report (spec part 2 §3). A reporter's further report on a target with an open report of
+ * theirs is a report of its own (decision 083); an identical one (same reason and text) while the
+ * first is open is not stored again. `reason` is the Norwegian label.
  */
 export const reports = sqliteTable(
   "reports",
@@ -481,15 +482,20 @@ export const reports = sqliteTable(
     resolutionAction: text("resolution_action"),
     moderatorNotes: text("moderator_notes"),
     resolvedAt: text("resolved_at"),
+    /**
+     * HMAC of the reporter's network when filing (IPv4 /24, IPv6 /64; decision 082), never the
+     * address itself: auto-hide counts reporters on one network once.
+     */
+    reporterNetwork: text("reporter_network"),
     createdAt: createdAt(),
   },
   (t) => [
     index("reports_status_idx").on(t.status, t.createdAt),
     index("reports_target_idx").on(t.targetType, t.targetId, t.status),
     index("reports_reporter_idx").on(t.reporterId, t.createdAt),
-    uniqueIndex("reports_open_unique")
-      .on(t.reporterId, t.targetType, t.targetId)
-      .where(sql`status IN ('pending', 'reviewed')`),
+    // No unique index per reporter and target: a reporter may add reports to an open case, each
+    // kept for the moderator (decision 083). An identical repeat is refused by the insert itself
+    // (one statement, so two at once cannot both land).
   ],
 );
 

@@ -11,7 +11,7 @@ import type { AppEnv } from "../env";
 import { RATE_RULES } from "../../domain/rate-limits";
 import { getDb } from "../db/client";
 import { enforceRateLimit } from "../services/rate-limit";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { analyticsSessionOf, issueAnalyticsSession } from "../lib/analytics-session";
 import { AppError } from "../lib/errors";
 import { listedListingSql } from "../db/listing-visibility";
@@ -28,7 +28,7 @@ async function requireSession(c: Context<AppEnv>): Promise<string> {
 }
 
 const limited = createMiddleware<AppEnv>(async (c, next) => {
-  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientIp(c));
+  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientAddressKey(c));
   await next();
 });
 
@@ -44,7 +44,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   // A browser that still has a valid one keeps it, and no second session is recorded.
   .post("/sessions", limited, validate("json", analyticsSessionSchema), async (c) => {
     if (await analyticsSessionOf(c)) return c.body(null, 202);
-    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsSession, clientIp(c));
+    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsSession, clientAddressKey(c));
     const session = c.req.valid("json");
     await issueAnalyticsSession(c, session.sessionId);
     await enqueueAnalytics(c.env, { kind: "session", session: { ...session, sessionId: session.sessionId.toLowerCase() } });

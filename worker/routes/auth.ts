@@ -4,7 +4,7 @@ import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
 import { clearSessionCookies, readAccessCookie, readRefreshCookie, setSessionCookies } from "../lib/cookies";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { getDb } from "../db/client";
 import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "../services/auth";
@@ -36,14 +36,14 @@ export const authRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     await enforceRateLimits(getDb(c.env.DB), [
       [RATE_RULES.signupAccount, body.email],
-      [RATE_RULES.signupAddress, clientIp(c)],
+      [RATE_RULES.signupAddress, clientAddressKey(c)],
     ]);
     await signUp(c.env, linkOrigin(c), body);
     return c.json({ ok: true, message: "Sjekk e-posten din for bekreftelseslink." }, 201);
   })
   .post("/signin", validate("json", signInSchema), async (c) => {
     const { email, password } = c.req.valid("json");
-    const address = clientIp(c);
+    const address = clientAddressKey(c);
     // Narrowest first: one address guessing one account is stopped long before the account's own
     // (much higher) limit, which takes many addresses to reach (docs/decisions/010-rate-limits.md).
     await enforceRateLimits(getDb(c.env.DB), [
@@ -57,14 +57,14 @@ export const authRoutes = new Hono<AppEnv>()
     const { email } = c.req.valid("json");
     await enforceRateLimits(getDb(c.env.DB), [
       [RATE_RULES.resendAccount, email],
-      [RATE_RULES.resendAddress, clientIp(c)],
+      [RATE_RULES.resendAddress, clientAddressKey(c)],
     ]);
     await resendConfirmation(c.env, linkOrigin(c), email);
     return c.json({ ok: true });
   })
   .post("/callback", validate("json", callbackSchema), async (c) => {
     const { code } = c.req.valid("json");
-    await enforceRateLimits(getDb(c.env.DB), [[RATE_RULES.callbackAddress, clientIp(c)]]);
+    await enforceRateLimits(getDb(c.env.DB), [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
     return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null));
   })
   .post("/refresh", async (c) => {

@@ -3,7 +3,7 @@ import { passwordConfirmationSchema, profileUpdateSchema } from "../../domain/sc
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { Actor, AppEnv, Bindings } from "../env";
 import { clearSessionCookies } from "../lib/cookies";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "../services/account";
@@ -47,14 +47,14 @@ export const meRoutes = new Hono<AppEnv>()
   })
   // POST, not GET: the password travels in the body, never in a URL.
   .post("/export", validate("json", passwordConfirmationSchema), async (c) => {
-    await reauthenticate(c.env, actorOf(c), clientIp(c), c.req.valid("json").password);
+    await reauthenticate(c.env, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
     const data = await exportUserData(getDb(c.env.DB), actorOf(c).id);
     c.header("Cache-Control", "no-store");
     c.header("Content-Disposition", `attachment; filename="lekebytte-mine-data-${new Date().toISOString().slice(0, 10)}.json"`);
     return c.body(JSON.stringify(data, null, 2), 200, { "Content-Type": "application/json; charset=utf-8" });
   })
   .delete("/", validate("json", passwordConfirmationSchema), async (c) => {
-    await reauthenticate(c.env, actorOf(c), clientIp(c), c.req.valid("json").password);
+    await reauthenticate(c.env, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
     await deleteAccount(c.env, actorOf(c).id);
     clearSessionCookies(c);
     return c.body(null, 204);

@@ -3,7 +3,7 @@ import { newsletterSchema } from "../../domain/schemas/content";
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { getDb } from "../db/client";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { subscribe } from "../services/newsletter";
 import { enforceRateLimits } from "../services/rate-limit";
@@ -13,7 +13,7 @@ export const newsletterRoutes = new Hono<AppEnv>().post("/", validate("json", ne
   const db = getDb(c.env.DB);
   await enforceRateLimits(db, [
     [RATE_RULES.newsletterAccount, body.email],
-    [RATE_RULES.newsletterAddress, clientIp(c)],
+    [RATE_RULES.newsletterAddress, clientAddressKey(c)],
   ]);
   await subscribe(db, body);
   return c.json({ ok: true }, 201);

@@ -3,6 +3,7 @@ import { RATE_RULES } from "../../domain/rate-limits";
 import { reportSchema } from "../../domain/schemas/content";
 import type { AppEnv } from "../env";
 import { getDb } from "../db/client";
+import { clientIp } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enforceRateLimit } from "../services/rate-limit";
@@ -10,12 +11,12 @@ import { fileReport } from "../services/reports";
 
 /**
  * POST /api/reports: the report dialog (spec part 2 §5, §7). Signed in only; rate limited per user
- * (a repeat that updates the open report counts too). 201 when filed, 200 when an open report of
- * the same reporter and target was updated.
+ * (an identical repeat counts too). 201 when filed, 200 when the reporter's identical open report
+ * already stood (decision 083).
  */
 export const reportRoutes = new Hono<AppEnv>().post("/", requireUser, validate("json", reportSchema), async (c) => {
   const actor = actorOf(c);
   await enforceRateLimit(getDb(c.env.DB), RATE_RULES.reportUser, actor.id);
-  const report = await fileReport(c.env, actor, c.req.valid("json"));
+  const report = await fileReport(c.env, actor, c.req.valid("json"), clientIp(c));
   return c.json(report, report.created ? 201 : 200);
 });

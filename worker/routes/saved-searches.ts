@@ -3,7 +3,7 @@ import { RATE_RULES } from "../../domain/rate-limits";
 import { savedSearchCreateSchema, savedSearchUpdateSchema, unsubscribeSchema } from "../../domain/schemas/saved-search";
 import type { AppEnv } from "../env";
 import { getDb } from "../db/client";
-import { clientIp } from "../lib/request";
+import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enforceRateLimit } from "../services/rate-limit";
@@ -24,7 +24,7 @@ import {
 export const savedSearchRoutes = new Hono<AppEnv>()
   .post("/unsubscribe", validate("json", unsubscribeSchema), async (c) => {
     const db = getDb(c.env.DB);
-    await enforceRateLimit(db, RATE_RULES.unsubscribeAddress, clientIp(c));
+    await enforceRateLimit(db, RATE_RULES.unsubscribeAddress, clientAddressKey(c));
     return c.json(await unsubscribeSavedSearch(c.env, db, c.req.valid("json").token));
   })
   .get("/", requireUser, async (c) => c.json(await listSavedSearches(getDb(c.env.DB), actorOf(c).id)))

@@ -127,3 +127,18 @@ export const DEAL_SOURCES: Record<DealKind, DealSource> = { sale, swap, giveaway
 export async function findDeal(db: Db, kind: DealKind, dealId: string): Promise<DealRecord | null> {
   return (await DEAL_SOURCES[kind]?.find(db, dealId)) ?? null;
 }
+
+/**
+ * SQL for how many completed deals (sales, swaps, give-aways) the user in `userColumn` has had with
+ * an account created at or before the bound parameter `cutoffParam` (decision 082): two accounts
+ * made the same day cannot vouch for each other by swapping.
+ */
+export function completedDealsWithEstablishedSql(userColumn: string, cutoffParam: string): string {
+  const other = (a: string, b: string) => `(SELECT created_at FROM users WHERE id = CASE WHEN ${a} = ${userColumn} THEN ${b} ELSE ${a} END)`;
+  return `((SELECT COUNT(*) FROM transactions t JOIN payments p ON p.id = t.payment_id
+             WHERE p.status = 'completed' AND ${userColumn} IN (t.seller_id, t.buyer_id) AND ${other("t.seller_id", "t.buyer_id")} <= ${cutoffParam})
+         + (SELECT COUNT(*) FROM trade_transactions s
+             WHERE s.status = 'completed' AND ${userColumn} IN (s.user1_id, s.user2_id) AND ${other("s.user1_id", "s.user2_id")} <= ${cutoffParam})
+         + (SELECT COUNT(*) FROM giveaways g
+             WHERE ${userColumn} IN (g.giver_id, g.taker_id) AND ${other("g.giver_id", "g.taker_id")} <= ${cutoffParam}))`;
+}
