@@ -30,7 +30,7 @@ export const moderationRoutes = new Hono<AppEnv>()
   })
   // "Behandle": the open reports on the target become reviewed (Vurdert).
   .post("/reports/:id/review", async (c) => {
-    return c.json(await reviewReport(getDb(c.env.DB), c.req.param("id")));
+    return c.json(await reviewReport(getDb(c.env.DB), actorOf(c), c.req.param("id")));
   })
   .post("/reports/:id/actions", validate("json", moderationActionSchema), async (c) => {
     return c.json(await takeAction(c.env, actorOf(c), c.req.param("id"), c.req.valid("json")));
