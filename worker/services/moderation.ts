@@ -64,6 +64,8 @@ export interface ReportEntry {
 export interface TargetUser {
   id: string;
   display_name: string;
+  /** Staff are moderated by admins only: the dashboard hides what a moderator may not do. */
+  role: Role;
   deleted: boolean;
   warning_count: number;
   suspended_until: string | null;
@@ -152,6 +154,7 @@ interface ReviewTargetRow {
 interface UserRow {
   user_id: string;
   display_name: string | null;
+  user_role: Role | null;
   deleted_at: string | null;
   warning_count: number | null;
   is_suspended: number | null;
@@ -159,7 +162,7 @@ interface UserRow {
   suspension_reason: string | null;
 }
 
-const USER_COLUMNS = `u.deleted_at, p.display_name, s.warning_count, s.is_suspended, s.suspended_until, s.suspension_reason`;
+const USER_COLUMNS = `u.deleted_at, p.display_name, p.role AS user_role, s.warning_count, s.is_suspended, s.suspended_until, s.suspension_reason`;
 const USER_JOINS = (idColumn: string) =>
   `LEFT JOIN users u ON u.id = ${idColumn} LEFT JOIN profiles p ON p.user_id = ${idColumn} LEFT JOIN user_moderation_status s ON s.user_id = ${idColumn}`;
 
@@ -169,6 +172,7 @@ function targetUser(row: UserRow | undefined, now: string): TargetUser | null {
   return {
     id: row.user_id,
     display_name: personName(row.display_name, row.deleted_at),
+    role: row.user_role ?? "user",
     deleted: !!row.deleted_at,
     warning_count: row.warning_count ?? 0,
     suspended_until: suspended ? row.suspended_until : null,
