@@ -2,6 +2,7 @@
 // docs/decisions/050-moderation.md). The rules and texts the Worker, the dashboard and the report
 // dialog share.
 import { formatDate } from "./format";
+import type { Role } from "./taxonomy";
 
 export const REPORT_TARGET_TYPES = ["listing", "message", "user", "profile", "review"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
@@ -133,3 +134,45 @@ export const STAFF_ROLES = ["moderator", "admin"] as const;
 export function isStaffRole(role: string | null | undefined): boolean {
   return role === "moderator" || role === "admin";
 }
+
+/**
+ * What staff do (docs/decisions/052-moderator-rights.md): read the dashboard, act on a report's
+ * target ("Behandle", the four actions, a dismissal), lift a hide or a suspension, change a role.
+ */
+export type StaffAction = "view" | "review" | ModerationAction | "dismiss" | "unhide" | "change_role";
+/** The person a report's target belongs to (the user, a listing's owner, a message's sender, a review's author). */
+export interface StaffTarget {
+  role: Role;
+  /** The target belongs to the acting staff member. */
+  self: boolean;
+}
+export type StaffRefusal = "not_staff" | "suspended" | "self" | "staff_target";
+
+/**
+ * Whether a staff member may do `action` to a target (null = allowed). A suspended user has no staff
+ * rights; nobody acts on themselves (not even in their favour: approving or dismissing a report on
+ * their own content is refused too); only an admin acts on a moderator or an admin. `target` is
+ * null for reading the dashboard, changing roles and content whose owner is gone.
+ */
+export function staffRefusal(actor: { role: Role; suspended: boolean }, action: StaffAction, target: StaffTarget | null): StaffRefusal | null {
+  if (!isStaffRole(actor.role)) return "not_staff";
+  if (actor.suspended) return "suspended";
+  if (action === "change_role") return actor.role === "admin" ? null : "not_staff";
+  if (action === "view" || !target) return null;
+  if (target.self) return "self";
+  if (actor.role !== "admin" && isStaffRole(target.role)) return "staff_target";
+  return null;
+}
+
+/** Staff rights in force: a moderator or admin who is not suspended (what every staff-only view checks). */
+export function hasStaffRights(actor: { role: Role; suspended: boolean } | null | undefined): boolean {
+  return !!actor && staffRefusal(actor, "view", null) === null;
+}
+
+/** 403 messages for the refusals (FORBIDDEN). */
+export const STAFF_REFUSAL_MESSAGES: Record<StaffRefusal, string> = {
+  not_staff: "Du har ikke tilgang til dette.",
+  suspended: "Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over.",
+  self: "Du kan ikke moderere deg selv eller ditt eget innhold.",
+  staff_target: "Bare en administrator kan moderere moderatorer og administratorer.",
+};

@@ -21,6 +21,10 @@ export const RATE_RULES = {
   signinAddress: { scope: "signin:address", limit: 60, windowSeconds: 15 * MINUTE },
   signinAddressAccount: { scope: "signin:address-account", limit: 10, windowSeconds: HOUR },
   signinAccount: { scope: "signin:account", limit: 200, windowSeconds: HOUR },
+  // A device that signed in before (its signed device cookie, docs/decisions/084-device-cookies.md)
+  // skips the three rules above and is limited per cookie instead, so others' failures never lock
+  // it out and a stolen cookie gets only these few guesses. Every sign-in renews the cookie.
+  signinDevice: { scope: "signin:device", limit: 10, windowSeconds: HOUR },
   // E-mail confirmation links (one-time codes of 32 random bytes).
   callbackAddress: { scope: "callback:address", limit: 60, windowSeconds: 15 * MINUTE },
   signupAddress: { scope: "signup:address", limit: 20, windowSeconds: HOUR },

@@ -35,6 +35,8 @@ export interface Actor {
   email: string;
   displayName: string | null;
   role: "user" | "moderator" | "admin";
+  /** An active suspension (decision 051): it also takes away every staff right (decision 052). */
+  suspended: boolean;
   sessionFamily: string;
   /** Access token expiry, epoch seconds (the web refreshes when ≤ 90 s remain). */
   accessExpiresAt: number;

@@ -112,3 +112,36 @@ test("a signed-in user without the moderator role is told they have no access", 
     await deleteAccount(page.request);
   }
 });
+
+test("a moderator is not offered a decision on a report about an admin, and is told why (decision 085)", async ({ page: reporter, browser }) => {
+  const moderatorContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await moderatorContext.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
+  const moderator = await moderatorContext.newPage();
+  await signUpAndSignIn(reporter.request, uniqueEmail("mod-staff-reporter"), "Randi Rapportør");
+  try {
+    const signin = await moderator.request.post("/api/auth/signin", { data: MODERATOR });
+    expect(signin.status(), await signin.text()).toBe(200);
+    // The demo admin's id, from a sign-in of its own (another browser context).
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.request.post("/api/auth/signin", { data: { email: "admin@lekebytte.test", password: MODERATOR.password } });
+    const adminId = ((await admin.json()) as { user: { id: string } }).user.id;
+    await adminContext.close();
+    const report = await reporter.request.post("/api/reports", { data: { target_type: "user", target_id: adminId, reason: "Trakassering", description: "Truende meldinger" } });
+    expect(report.status(), await report.text()).toBe(201);
+
+    await moderator.goto("/moderation");
+    const card = moderator.getByRole("article").filter({ hasText: "Anders Dahl" }).first();
+    await card.getByRole("button", { name: /Anders Dahl/ }).click();
+    await expect(card.getByText("Bare en administrator kan moderere moderatorer og administratorer.")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Behandle" })).toHaveCount(0);
+    await moderator.screenshot({ path: "/tmp/h20-moderation-staff-target.png", fullPage: true });
+    // The server refuses the same (the dashboard only mirrors it).
+    const { items } = (await (await moderator.request.get("/api/moderation/reports?status=pending")).json()) as { items: { report_id: string; target_id: string }[] };
+    const id = items.find((i) => i.target_id === adminId)!.report_id;
+    const suspend = await moderator.request.post(`/api/moderation/reports/${id}/actions`, { data: { action: "delete", notes: null, suspension_days: 365 } });
+    expect(suspend.status()).toBe(403);
+  } finally {
+    await deleteAccount(reporter.request);
+    await moderatorContext.close();
+  }
+});

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ModerationCard, ModerationPage as Page } from "../../web/api/moderation";
 import { ModerationPage } from "../../web/routes/moderation/ModerationPage";
 import { apiError, bodyOf, method, mockApi } from "./listingHelpers";
+import { TEST_USER_ID } from "../factories/api";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -73,7 +74,7 @@ describe("/moderation", () => {
     [1, "Kari Nordmann · 1 advarsel"],
     [3, "Kari Nordmann · 3 advarsler"],
   ])("a reported user with %i warning(s) reads '%s' (singular for one)", async (warnings, text) => {
-    const user: NonNullable<ModerationCard["target"]["user"]> = { id: "u1", display_name: "Kari Nordmann", deleted: false, warning_count: warnings, suspended_until: null, suspension_reason: null };
+    const user: NonNullable<ModerationCard["target"]["user"]> = { id: "u1", display_name: "Kari Nordmann", role: "user", deleted: false, warning_count: warnings, suspended_until: null, suspension_reason: null };
     mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ target: { ...card().target, user } })])) : undefined));
     renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
     const article = await screen.findByRole("article");
@@ -159,5 +160,65 @@ describe("/moderation", () => {
     fail = false;
     await user.click(within(screen.getByRole("dialog", { name: "Moderer rapport" })).getByRole("button", { name: "Avvis rapport" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Rapport avvist"));
+  });
+
+  describe("staff on staff (decision 052): what the server refuses is not offered", () => {
+    const SUSPENDED_UNTIL = "2027-11-25T10:00:00.000Z";
+    /** A report on a user who is suspended, so the card could offer "Behandle" and "Opphev utestenging". */
+    const userCard = (id: string, role: "user" | "moderator" | "admin") =>
+      card({
+        target_type: "user",
+        target_id: id,
+        target_title: "Ola Nordmann",
+        target: {
+          exists: true,
+          url: null,
+          preview: null,
+          listing_status: null,
+          is_hidden: false,
+          auto_hidden: false,
+          hidden_reason: null,
+          user: { id, display_name: "Ola Nordmann", role, deleted: false, warning_count: 0, suspended_until: SUSPENDED_UNTIL, suspension_reason: "Trakassering" },
+        },
+      });
+    const OTHER = "44444444-4444-4444-8444-444444444444";
+
+    async function openCard(viewerRole: "moderator" | "admin", reported: ModerationCard) {
+      mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([reported])) : url === "/api/moderation/staff" ? jsonResponse([]) : undefined));
+      const user = userEvent.setup();
+      renderRoutes(routes, { seed: { session: sessionFor(viewerRole) }, path: "/moderation" });
+      const article = await screen.findByRole("article");
+      await user.click(within(article).getByRole("button", { name: /Ola Nordmann/ }));
+      return article;
+    }
+
+    it.each([
+      ["a moderator", "an admin", "moderator", OTHER, "admin", "Bare en administrator kan moderere moderatorer og administratorer."],
+      ["a moderator", "another moderator", "moderator", OTHER, "moderator", "Bare en administrator kan moderere moderatorer og administratorer."],
+      ["a moderator", "themselves", "moderator", TEST_USER_ID, "moderator", "Du kan ikke moderere deg selv eller ditt eget innhold."],
+      ["an admin", "themselves", "admin", TEST_USER_ID, "admin", "Du kan ikke moderere deg selv eller ditt eget innhold."],
+    ] as const)("%s sees no 'Behandle' nor 'Opphev utestenging' on a report about %s, only why", async (_v, _t, viewerRole, id, role, why) => {
+      const article = await openCard(viewerRole, userCard(id, role));
+      expect(within(article).getByText(why)).toBeInTheDocument();
+      expect(within(article).queryByRole("button", { name: "Behandle" })).toBeNull();
+      expect(within(article).queryByRole("button", { name: "Opphev utestenging" })).toBeNull();
+    });
+
+    it.each([
+      ["an admin", "a moderator", "admin", "moderator"],
+      ["a moderator", "an ordinary user", "moderator", "user"],
+    ] as const)("%s is offered 'Behandle' and 'Opphev utestenging' on %s", async (_v, _t, viewerRole, role) => {
+      const article = await openCard(viewerRole, userCard(OTHER, role));
+      expect(within(article).getByRole("button", { name: "Behandle" })).toBeInTheDocument();
+      expect(within(article).getByRole("button", { name: "Opphev utestenging" })).toBeInTheDocument();
+      expect(within(article).queryByText(/Bare en administrator|Du kan ikke moderere/)).toBeNull();
+    });
+
+    it("a suspended moderator is told why there is no access", async () => {
+      mockApi(() => apiError(403, "FORBIDDEN", "Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over."));
+      renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
+      expect(await screen.findByRole("heading", { level: 1, name: "Ingen tilgang" })).toBeInTheDocument();
+      expect(screen.getByText("Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over.")).toBeInTheDocument();
+    });
   });
 });

@@ -342,7 +342,7 @@ describe("get_listing_analytics figures", () => {
         )
         .bind(crypto.randomUUID(), conversationId, buyer.id, owner.id, offered.id, listing.id),
     ]);
-    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", sessionFamily: "f", accessExpiresAt: 0 };
+    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 };
 
     const stats = await getListingAnalytics(env.DB, actor, listing.id, 3, now);
 
@@ -359,7 +359,7 @@ describe("get_listing_analytics figures", () => {
   it("steps whole Oslo days across the change to winter time", async () => {
     const owner = await createUser();
     const listing = await createListing({ userId: owner.id });
-    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", sessionFamily: "f", accessExpiresAt: 0 };
+    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 };
     const stats = await getListingAnalytics(env.DB, actor, listing.id, 4, new Date("2026-10-26T00:30:00Z"));
     expect(stats.days.map((d) => d.day)).toEqual(["2026-10-23", "2026-10-24", "2026-10-25", "2026-10-26"]);
   });

@@ -159,8 +159,9 @@ describe("sign-in", () => {
     const user = await createUser({ password: PASSWORD, role: "moderator" });
     const res = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD });
     const cookies = res.headers.getSetCookie();
-    expect(cookies).toHaveLength(2);
-    for (const c of cookies) expect(c).toMatch(/HttpOnly/i), expect(c).toMatch(/SameSite=Lax/i);
+    // The access and refresh cookies, and the device cookie (tests/worker/signin-device.integration.test.ts).
+    expect(cookies.map((c) => c.slice(0, c.indexOf("=")))).toEqual(["lb_access", "lb_refresh", "lb_device"]);
+    for (const c of cookies.slice(0, 2)) expect(c).toMatch(/HttpOnly/i), expect(c).toMatch(/SameSite=Lax/i);
     expect(cookies.find((c) => c.startsWith("lb_refresh="))).toMatch(/Path=\/api\/auth/);
     const body = (await res.json()) as { user: { role: string }; expires_at: number };
     expect(body.user.role).toBe("moderator");
@@ -376,7 +377,8 @@ describe("tokens", () => {
     const refresh = client.cookies.get("lb_refresh")!;
     const access = client.cookies.get("lb_access")!;
     expect((await client.post("/api/auth/signout")).status).toBe(204);
-    expect(client.cookies.size).toBe(0);
+    // Only the device cookie stays: it is no session (docs/decisions/084-device-cookies.md).
+    expect([...client.cookies.keys()]).toEqual(["lb_device"]);
     const replay = new Client();
     replay.cookies.set("lb_access", access);
     replay.cookies.set("lb_refresh", refresh);
@@ -457,6 +459,7 @@ describe("profile, export and deletion", () => {
 
     const before = new Map(client.cookies);
     expect((await client.request("/api/me", { method: "DELETE", json: { password: PASSWORD } })).status).toBe(204);
+    // The device cookie goes with the account.
     expect(client.cookies.size).toBe(0);
     const replay = new Client();
     replay.cookies = before;

@@ -10,10 +10,12 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_CLIENT_FRAME_BYTES } from "../../domain/messaging";
+import { RATE_RULES } from "../../domain/rate-limits";
 import { safeReturnPath, signInPath } from "../../domain/return-path";
 import { app } from "../../worker/app";
 import { createConversation, createListing, createUser, jpegPhoto, pngPhoto, signedInClient, type ListingRow, type TestUser } from "../factories";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
+import { countAttempts } from "./support/rate-limits";
 import { openChat } from "./support/live";
 import { stateChanges, storedState, type StoredState } from "./support/state";
 
@@ -436,5 +438,41 @@ describe("webhook forgery", () => {
       RUNS,
     );
     expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("device cookie tampering (decision 084)", () => {
+  it("any change to a valid device cookie makes it an unknown device: refused while the account's limit is used up, never a 5xx", async () => {
+    const user = await createUser({ password: "hemmelig123" });
+    const other = await createUser();
+    const client = new Client();
+    expect((await client.post("/api/auth/signin", { email: user.email, password: "hemmelig123" })).status).toBe(200);
+    const cookie = client.cookies.get("lb_device")!;
+    const [userId, nonce, mac] = cookie.split(".");
+    // Strangers have used up the account's allowance for unknown devices.
+    await countAttempts(RATE_RULES.signinAccount, user.email);
+    const mutation = fc.oneof(
+      // One character replaced (the last one of the signature too: base64's unused bits).
+      fc.tuple(fc.nat(cookie.length - 1), fc.constantFrom(..."ABCDEFabc019-_.=+/ ")).map(([i, c]) => cookie.slice(0, i) + c + cookie.slice(i + 1)),
+      // Parts swapped, dropped, repeated or moved to another account.
+      fc.constantFrom(`${other.id}.${nonce}.${mac}`, `${userId}.${mac}.${nonce}`, `${userId}.${nonce}`, `${userId}.${nonce}.${mac}.${mac}`, `${userId}.${nonce}.${mac}=`, `${userId}..${mac}`, cookie.repeat(2), ""),
+      // Anything at all.
+      text,
+    );
+    // The same signature spelled another way: the last character's unused low bits flipped.
+    const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const respelled = `${userId}.${nonce}.${mac.slice(0, -1)}${ALPHABET[ALPHABET.indexOf(mac.at(-1)!) ^ 1]}`;
+    await fc.assert(
+      fc.asyncProperty(mutation, async (forged) => {
+        fc.pre(forged !== cookie);
+        const attacker = new Client();
+        attacker.cookies.set("lb_device", encodeURIComponent(forged));
+        const res = await attacker.post("/api/auth/signin", { email: user.email, password: "hemmelig123" });
+        expect(await judge(res)).toBe(429);
+      }),
+      { ...RUNS, examples: [[respelled]] },
+    );
   });
 });

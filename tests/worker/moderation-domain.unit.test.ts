@@ -9,8 +9,14 @@ import {
   REPORT_STATUS_LABELS,
   reportDialogTitle,
   reasonWithNotes,
+  STAFF_REFUSAL_MESSAGES,
+  staffRefusal,
   suspensionMessage,
+  type StaffAction,
+  type StaffRefusal,
+  type StaffTarget,
 } from "../../domain/moderation";
+import type { Role } from "../../domain/taxonomy";
 import { REPORT_REASONS, reportSchema } from "../../domain/schemas/content";
 import { moderationActionSchema, moderationQuerySchema } from "../../domain/schemas/moderation";
 
@@ -90,5 +96,61 @@ describe("schemas", () => {
   it("the dashboard lists pending reports, 50 at a time by default", () => {
     expect(moderationQuerySchema.parse({})).toEqual({ status: "pending", limit: 50, offset: 0 });
     expect(moderationQuerySchema.safeParse({ limit: "500" }).success).toBe(false);
+  });
+});
+
+describe("who may act on whom (staffRefusal)", () => {
+  type Row = [actorRole: Role, actorSuspended: boolean, target: StaffTarget | null, onTarget: StaffRefusal | null, view: StaffRefusal | null];
+  const user = (role: Role, self = false): StaffTarget => ({ role, self });
+  // One row per (actor role, actor suspended, target role, self?): what every action on the target
+  // (review, hide, delete, warn, approve, dismiss, unhide) gets, and what reading the dashboard gets.
+  const rows: Row[] = [
+    // Ordinary users have no staff rights at all.
+    ["user", false, user("user"), "not_staff", "not_staff"],
+    ["user", false, user("user", true), "not_staff", "not_staff"],
+    ["user", true, user("user"), "not_staff", "not_staff"],
+    // A moderator acts on ordinary users and content without an owner, never on staff or themselves.
+    ["moderator", false, user("user"), null, null],
+    ["moderator", false, null, null, null],
+    ["moderator", false, user("moderator"), "staff_target", null],
+    ["moderator", false, user("admin"), "staff_target", null],
+    ["moderator", false, user("moderator", true), "self", null],
+    // A suspended moderator has no staff rights, whoever the target is.
+    ["moderator", true, user("user"), "suspended", "suspended"],
+    ["moderator", true, null, "suspended", "suspended"],
+    ["moderator", true, user("admin"), "suspended", "suspended"],
+    ["moderator", true, user("moderator", true), "suspended", "suspended"],
+    // An admin acts on everyone but themselves.
+    ["admin", false, user("user"), null, null],
+    ["admin", false, user("moderator"), null, null],
+    ["admin", false, user("admin"), null, null],
+    ["admin", false, null, null, null],
+    ["admin", false, user("admin", true), "self", null],
+    // A suspended admin is refused too (and cannot lift their own suspension).
+    ["admin", true, user("user"), "suspended", "suspended"],
+    ["admin", true, user("admin", true), "suspended", "suspended"],
+    ["admin", true, null, "suspended", "suspended"],
+  ];
+  const onTargetActions: StaffAction[] = ["review", "hide", "delete", "warn", "approve", "dismiss", "unhide"];
+
+  it.each(rows)("%s (suspended: %s) on %o: %s, dashboard: %s", (role, suspended, target, onTarget, view) => {
+    for (const action of onTargetActions) expect(staffRefusal({ role, suspended }, action, target), action).toBe(onTarget);
+    expect(staffRefusal({ role, suspended }, "view", null)).toBe(view);
+  });
+
+  it("changing roles is for admins in good standing only", () => {
+    expect(staffRefusal({ role: "admin", suspended: false }, "change_role", null)).toBeNull();
+    expect(staffRefusal({ role: "admin", suspended: true }, "change_role", null)).toBe("suspended");
+    expect(staffRefusal({ role: "moderator", suspended: false }, "change_role", null)).toBe("not_staff");
+    expect(staffRefusal({ role: "user", suspended: false }, "change_role", null)).toBe("not_staff");
+  });
+
+  it("every refusal has a Norwegian message", () => {
+    expect(STAFF_REFUSAL_MESSAGES).toEqual({
+      not_staff: "Du har ikke tilgang til dette.",
+      suspended: "Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over.",
+      self: "Du kan ikke moderere deg selv eller ditt eget innhold.",
+      staff_target: "Bare en administrator kan moderere moderatorer og administratorer.",
+    });
   });
 });

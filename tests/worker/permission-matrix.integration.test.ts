@@ -177,6 +177,25 @@ class World {
     });
   }
 
+  /** An open report by the partner on the owner as a user (what a suspension is taken on). */
+  userReport() {
+    return this.once("userReport", async () => {
+      const id = crypto.randomUUID();
+      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'user', ?3, 'Trakassering')")
+        .bind(id, (await this.partner()).id, this.owner.id)
+        .run();
+      return id;
+    });
+  }
+
+  /** The owner, suspended for a week (what lifting a suspension acts on). */
+  suspendedOwner() {
+    return this.once("suspendedOwner", async () => {
+      await suspend(this.owner.id);
+      return this.owner.id;
+    });
+  }
+
   /** The owner's purchase as a review deal: the transaction id of the completed payment. */
   sale() {
     return this.once("sale", async () => {
@@ -227,11 +246,83 @@ class World {
   }
 }
 
+/** An active suspension of a week, as a moderator's "Steng ute midlertidig" leaves it. */
+async function suspend(userId: string): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, 'Gjentatte regelbrudd')
+     ON CONFLICT (user_id) DO UPDATE SET is_suspended = 1, suspended_until = excluded.suspended_until, suspension_reason = excluded.suspension_reason`,
+  )
+    .bind(userId, new Date(Date.now() + 7 * 86_400_000).toISOString())
+    .run();
+}
+
 async function putPhoto(userId: string): Promise<string> {
   const key = `${userId}/${crypto.randomUUID()}.jpg`;
   await env.IMAGES.put(key, jpegPhoto(), { httpMetadata: { contentType: "image/jpeg" } });
   return key;
 }
+
+/**
+ * The moderation routes, each also asked by staff who may not act (decision 052): a suspended
+ * moderator or admin (no staff rights at all), a moderator on a moderator's or an admin's target, a
+ * moderator or an admin on their own (the "owner" is the staff member). Rows with a variant are in
+ * `inMatrix` rows are in the main matrix (over its six roles) too.
+ */
+const STAFF_CASES = {
+  "suspended moderator": { actor: "moderator", suspended: true, owner: "user" },
+  "suspended admin": { actor: "admin", suspended: true, owner: "user" },
+  "moderator on a moderator": { actor: "moderator", suspended: false, owner: "moderator" },
+  "moderator on an admin": { actor: "moderator", suspended: false, owner: "admin" },
+  "moderator on themselves": { actor: "moderator", suspended: false, owner: "self" },
+  "admin on themselves": { actor: "admin", suspended: false, owner: "self" },
+  "admin on a moderator": { actor: "admin", suspended: false, owner: "moderator" },
+} as const;
+type StaffCase = keyof typeof STAFF_CASES;
+const STAFF_CASE_NAMES = Object.keys(STAFF_CASES) as StaffCase[];
+/** Statuses in STAFF_CASES order. */
+const sc = (...statuses: number[]): Record<StaffCase, number> => Object.fromEntries(STAFF_CASE_NAMES.map((name, i) => [name, statuses[i]])) as Record<StaffCase, number>;
+/** A decision on the owner's target: only the admin acting on a moderator may. */
+const decision = sc(403, 403, 403, 403, 403, 403, 200);
+
+const MODERATION_STAFF_ROWS: { route: string; variant: string; inMatrix?: true; request: (w: World) => Promise<Req> | Req; expected: Record<StaffCase, number> }[] = [
+  // Reading the dashboard is refused to suspended staff only.
+  { route: "GET /api/moderation/reports", variant: "the dashboard", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: sc(403, 403, 200, 200, 200, 200, 200) },
+  { route: "POST /api/moderation/reports/:id/review", variant: "Behandle", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }), expected: decision },
+  { route: "POST /api/moderation/reports/:id/actions", variant: "hide a listing", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "hide", notes: "Regelbrudd" } }), expected: decision },
+  {
+    route: "POST /api/moderation/reports/:id/actions",
+    variant: "suspend a user for a year",
+    inMatrix: true,
+    request: async (w) => ({ path: `/api/moderation/reports/${await w.userReport()}/actions`, method: "POST", json: { action: "delete", notes: "Regelbrudd", suspension_days: 365 } }),
+    expected: decision,
+  },
+  { route: "POST /api/moderation/reports/:id/actions", variant: "approve (in the owner's favour)", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "approve", notes: null } }), expected: decision },
+  { route: "POST /api/moderation/reports/:id/dismiss", variant: "dismiss (in the owner's favour)", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }), expected: decision },
+  {
+    route: "POST /api/moderation/targets/:type/:id/unhide",
+    variant: "show a listing again",
+    request: async (w) => ({ path: `/api/moderation/targets/listing/${(await w.hiddenListing()).id}/unhide`, method: "POST", json: { notes: null } }),
+    expected: decision,
+  },
+  {
+    // On themselves: the staff member is the one suspended, lifting their own suspension.
+    route: "POST /api/moderation/targets/:type/:id/unhide",
+    variant: "lift a suspension",
+    inMatrix: true,
+    request: async (w) => ({ path: `/api/moderation/targets/user/${await w.suspendedOwner()}/unhide`, method: "POST", json: { notes: null } }),
+    expected: decision,
+  },
+  { route: "GET /api/moderation/staff", variant: "the staff list", request: () => ({ path: "/api/moderation/staff" }), expected: sc(403, 403, 403, 403, 403, 200, 200) },
+  {
+    route: "PUT /api/moderation/roles",
+    variant: "make someone a moderator",
+    request: async (w) => ({ path: "/api/moderation/roles", method: "PUT", json: { email: (await w.partner()).email, role: "moderator" } }),
+    expected: sc(403, 403, 403, 403, 403, 200, 200),
+  },
+  // Staff-only views outside the dashboard: a hidden listing and its photo (the owner always sees them).
+  { route: "GET /api/listings/:id", variant: "a hidden listing", request: async (w) => ({ path: `/api/listings/${(await w.hiddenListing()).id}` }), expected: sc(404, 404, 200, 200, 200, 200, 200) },
+  { route: "GET /images/*", variant: "photo of a hidden listing", request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }), expected: sc(404, 404, 200, 200, 200, 200, 200) },
+];
 
 interface Req {
   path: string;
@@ -449,7 +540,7 @@ const API_ROWS: Row[] = [
     request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Falsk annonse" } }),
     expected: signedIn(200),
   },
-  { route: "GET /api/moderation/reports", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: staff(200) },
+  { route: "GET /api/moderation/reports", variant: "the dashboard", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: staff(200) },
   { route: "POST /api/moderation/reports/:id/review", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }), expected: staff(200) },
   { route: "POST /api/moderation/reports/:id/actions", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "hide", notes: "Regelbrudd" } }), expected: staff(200) },
   { route: "POST /api/moderation/reports/:id/dismiss", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }), expected: staff(200) },
@@ -460,6 +551,7 @@ const API_ROWS: Row[] = [
   },
   { route: "GET /api/moderation/staff", request: () => ({ path: "/api/moderation/staff" }), expected: adminOnly(200) },
   { route: "PUT /api/moderation/roles", request: async (w) => ({ path: "/api/moderation/roles", method: "PUT", json: { email: (await w.partner()).email, role: "moderator" } }), expected: adminOnly(200) },
+  ...MODERATION_STAFF_ROWS.filter((row) => row.inMatrix).map(({ route, variant, request }) => ({ route, variant, request, expected: staff(200) })),
 
   // Saved searches: the owner's own (anyone else's is 404); the unsubscribe link needs only its token.
   { route: "GET /api/saved-searches", request: () => ({ path: "/api/saved-searches" }), expected: signedIn(200) },
@@ -677,19 +769,26 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
       .run();
     await env.DB.prepare("UPDATE profiles SET stripe_account_id = NULL WHERE user_id = ?1").bind(seller.id).run();
   }
-  if (role === "suspended") {
-    await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, 'Gjentatte regelbrudd')")
-      .bind(owner.id, new Date(Date.now() + 7 * 86_400_000).toISOString())
-      .run();
-  }
+  if (role === "suspended") await suspend(owner.id);
   const actor =
     role === "visitor" ? null : role === "owner" || role === "suspended" ? owner : await createUser({ role: role === "other" ? "user" : role });
+  return perform(row, row.expected[role], caseStart, owner, actor);
+}
+
+/** One request of a row as `actor` (null: a visitor) on `owner`'s objects; a refusal must change nothing. */
+async function perform(
+  row: Pick<Row, "request">,
+  expected: number,
+  caseStart: string,
+  owner: TestUser,
+  actor: TestUser | null,
+): Promise<{ status: number; changed: string | null; unreadable: string | null }> {
   ipCounter += 1;
   const world = new World(owner, actor, `10.15.${Math.floor(ipCounter / 250)}.${ipCounter % 250}`);
   const client = actor ? await signedInClient(actor.id) : new Client();
   const req = await row.request(world);
   // Only a refusal must leave everything as it was; successes are not snapshotted (it is costly).
-  const before = row.expected[role] >= 400 ? await storedState(caseStart) : null;
+  const before = expected >= 400 ? await storedState(caseStart) : null;
   let status: number;
   let unreadable: string | null = null;
   if (req.ws) {
@@ -729,6 +828,34 @@ async function settle(since: string): Promise<void> {
 
 /** Refusals first: a success's after-effects (waitUntil, queues) cannot fall into a refusal's window. */
 const roleOrder = (expected: Expected) => [...ROLES].sort((a, b) => Number(expected[a] < 400) - Number(expected[b] < 400));
+
+/** A staff case: the staff member (suspended or not) and the owner of the row's objects (themselves or another). */
+async function runStaffCase(row: (typeof MODERATION_STAFF_ROWS)[number], name: StaffCase) {
+  const caseStart = new Date().toISOString();
+  const spec = STAFF_CASES[name];
+  const actor = await createUser({ role: spec.actor });
+  if (spec.suspended) await suspend(actor.id);
+  const owner = spec.owner === "self" ? actor : await createUser({ role: spec.owner });
+  return perform(row, row.expected[name], caseStart, owner, actor);
+}
+
+describe("staff rules (decision 052)", () => {
+  it.each(MODERATION_STAFF_ROWS.map((row) => [`${row.route} (${row.variant})`, row] as const))("%s", async (_name, row) => {
+    const got = {} as Record<StaffCase, number>;
+    const changes: string[] = [];
+    const messages: string[] = [];
+    for (const name of STAFF_CASE_NAMES) {
+      const { status, changed, unreadable } = await runStaffCase(row, name);
+      got[name] = status;
+      if (changed) changes.push(`${name} (${status}): ${changed}`);
+      if (unreadable) messages.push(`${name}: ${unreadable}`);
+    }
+    const line = (e: Record<StaffCase, number>) => STAFF_CASE_NAMES.map((name) => `${name} ${e[name]}`).join(", ");
+    expect(line(got), "status per staff case").toBe(line(row.expected));
+    expect(changes, "a refusal changed stored state").toEqual([]);
+    expect(messages, "every refusal says why in Norwegian").toEqual([]);
+  });
+});
 
 describe("permission matrix", () => {
   it("every registered route and every page has a row, and every row a route", () => {

@@ -13,7 +13,7 @@ import { createCompletedSwap, createListing, createReview, createSale, createUse
 import { Client, errorOf } from "./support/http";
 import { staleReads } from "./support/race";
 
-const actorOf = (user: TestUser): Actor => ({ id: user.id, email: user.email, displayName: user.profile.displayName, role: "user", sessionFamily: "f", accessExpiresAt: 0 });
+const actorOf = (user: TestUser): Actor => ({ id: user.id, email: user.email, displayName: user.profile.displayName, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 });
 const body = (deal: DealFixture, rating = 5, text: string | null = "Hyggelig og rask handel.") => ({ deal_kind: deal.kind, deal_id: deal.id, rating, text });
 const reviewCount = async (deal: DealFixture) =>
   (await env.DB.prepare("SELECT COUNT(*) AS n FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2").bind(deal.kind, deal.id).first<{ n: number }>())!.n;

@@ -9,7 +9,27 @@ function names(c: Context) {
     secure,
     access: secure ? "__Host-lb_access" : "lb_access",
     refresh: secure ? "__Secure-lb_refresh" : "lb_refresh",
+    device: secure ? "__Secure-lb_device" : "lb_device",
   };
+}
+
+/** The device cookie (docs/decisions/084-device-cookies.md) goes to the sign-in route only. */
+const DEVICE_COOKIE_PATH = "/api/auth/signin";
+/** A year: it remembers that this browser signed in before, longer than any session lasts. */
+export const DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+export function readDeviceCookie(c: Context): string | undefined {
+  return getCookie(c, names(c).device);
+}
+
+/**
+ * HttpOnly (scripts never see it), Secure with a `__Secure-` name over https, SameSite=Strict (no
+ * other site can make the browser send it). It outlives sign-out: it is no session, only the
+ * memory that this browser has signed in to the account before.
+ */
+export function setDeviceCookie(c: Context, value: string): void {
+  const n = names(c);
+  setCookie(c, n.device, value, { httpOnly: true, secure: n.secure, sameSite: "Strict", path: DEVICE_COOKIE_PATH, maxAge: DEVICE_COOKIE_MAX_AGE });
 }
 
 export function readAccessCookie(c: Context): string | undefined {
@@ -32,6 +52,12 @@ export function setSessionCookies(c: Context, access: string, refresh: string, r
     path: "/api/auth",
     maxAge: refreshMaxAge,
   });
+}
+
+/** When the account is deleted: the device cookie has nothing left to vouch for. */
+export function clearDeviceCookie(c: Context): void {
+  const n = names(c);
+  deleteCookie(c, n.device, { path: DEVICE_COOKIE_PATH, secure: n.secure });
 }
 
 export function clearSessionCookies(c: Context): void {

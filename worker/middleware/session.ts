@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { STAFF_REFUSAL_MESSAGES } from "../../domain/moderation";
 import type { Actor, AppEnv } from "../env";
 import { AppError } from "../lib/errors";
 import { readAccessCookie } from "../lib/cookies";
@@ -16,11 +17,16 @@ export const requireUser = createMiddleware<AppEnv & { Variables: { actor: Actor
   await next();
 });
 
-export function requireRole(...roles: Actor["role"][]) {
+/**
+ * Staff routes: the role read from D1 on this request, and no active suspension, since a suspended
+ * user has no staff rights (docs/decisions/052-moderator-rights.md).
+ */
+export function requireRole(...roles: Exclude<Actor["role"], "user">[]) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const actor = c.get("actor");
     if (!actor) throw new AppError("UNAUTHENTICATED");
-    if (!roles.includes(actor.role)) throw new AppError("FORBIDDEN");
+    if (!(roles as Actor["role"][]).includes(actor.role)) throw new AppError("FORBIDDEN");
+    if (actor.suspended) throw new AppError("FORBIDDEN", STAFF_REFUSAL_MESSAGES.suspended);
     await next();
   });
 }

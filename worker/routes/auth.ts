@@ -3,7 +3,8 @@ import { callbackSchema, resendSchema, signInSchema, signUpSchema } from "../../
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
-import { clearSessionCookies, readAccessCookie, readRefreshCookie, setSessionCookies } from "../lib/cookies";
+import { clearSessionCookies, readAccessCookie, readDeviceCookie, readRefreshCookie, setDeviceCookie, setSessionCookies } from "../lib/cookies";
+import { signDeviceCookie, verifyDeviceCookie } from "../lib/device-cookie";
 import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { getDb } from "../db/client";
@@ -20,8 +21,13 @@ function sessionBody(s: IssuedSession) {
   };
 }
 
-function respondWithSession(c: Context<AppEnv>, s: IssuedSession) {
+/**
+ * `rememberDevice`: a sign-in (password, or the confirmation link) gives this browser a new device
+ * cookie for the account, with a fresh allowance of its own (docs/decisions/084-device-cookies.md).
+ */
+async function respondWithSession(c: Context<AppEnv>, s: IssuedSession, { rememberDevice = false } = {}) {
   setSessionCookies(c, s.accessToken, s.refreshToken, s.refreshMaxAge);
+  if (rememberDevice) setDeviceCookie(c, await signDeviceCookie(c.env, s.user.id));
   c.header("Cache-Control", "no-store");
   return c.json(sessionBody(s));
 }
@@ -44,14 +50,22 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/signin", validate("json", signInSchema), async (c) => {
     const { email, password } = c.req.valid("json");
     const address = clientAddressKey(c);
-    // Narrowest first: one address guessing one account is stopped long before the account's own
-    // (much higher) limit, which takes many addresses to reach (docs/decisions/010-rate-limits.md).
-    await enforceRateLimits(getDb(c.env.DB), [
-      [RATE_RULES.signinAddressAccount, `${address}|${email}`],
-      [RATE_RULES.signinAddress, address],
-      [RATE_RULES.signinAccount, email],
-    ]);
-    return respondWithSession(c, await signIn(c.env, email, password, c.req.header("User-Agent") ?? null));
+    const session = await signIn(c.env, {
+      email,
+      password,
+      userAgent: c.req.header("User-Agent") ?? null,
+      // A browser that signed in to this account before is limited by its own device cookie only
+      // (docs/decisions/084-device-cookies.md); a forged or altered cookie counts as no cookie.
+      device: await verifyDeviceCookie(c.env, readDeviceCookie(c)),
+      // Unknown devices, narrowest first: one address guessing one account is stopped long before
+      // the account's own (much higher) limit (docs/decisions/010-rate-limits.md).
+      unknownDeviceLimits: [
+        [RATE_RULES.signinAddressAccount, `${address}|${email}`],
+        [RATE_RULES.signinAddress, address],
+        [RATE_RULES.signinAccount, email],
+      ],
+    });
+    return respondWithSession(c, session, { rememberDevice: true });
   })
   .post("/resend", validate("json", resendSchema), async (c) => {
     const { email } = c.req.valid("json");
@@ -65,7 +79,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/callback", validate("json", callbackSchema), async (c) => {
     const { code } = c.req.valid("json");
     await enforceRateLimits(getDb(c.env.DB), [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
-    return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null));
+    return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null), { rememberDevice: true });
   })
   .post("/refresh", async (c) => {
     const token = readRefreshCookie(c);

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { passwordConfirmationSchema, profileUpdateSchema } from "../../domain/schemas/account";
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { Actor, AppEnv, Bindings } from "../env";
-import { clearSessionCookies } from "../lib/cookies";
+import { clearDeviceCookie, clearSessionCookies } from "../lib/cookies";
 import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
@@ -57,5 +57,6 @@ export const meRoutes = new Hono<AppEnv>()
     await reauthenticate(c.env, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
     await deleteAccount(c.env, actorOf(c).id);
     clearSessionCookies(c);
+    clearDeviceCookie(c);
     return c.body(null, 204);
   });

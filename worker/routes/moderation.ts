@@ -14,10 +14,12 @@ function targetType(value: string): ReportTargetType {
 }
 
 /**
- * The moderation dashboard's API (spec part 2 "Moderation dashboard", §7; issue 13). Every endpoint
- * needs the moderator or admin role, read from D1 on this very request (middleware/session.ts), so
- * a role taken away stops working at once, even with an access token that has not expired: a
- * visitor gets 401, any other user 403. Role changes are for admins only.
+ * The moderation dashboard's API (issue 13). Every endpoint needs the moderator or admin role and no
+ * active suspension, both read from D1 on this very request (middleware/session.ts), so a role
+ * taken away or a suspension stops working at once, even with an access token that has not
+ * expired: a visitor gets 401, any other user 403. Each decision also checks whose target it is
+ * (nobody on themselves, only admins on staff; docs/decisions/085-staff-rules.md). Role changes
+ * are for admins only.
  */
 export const moderationRoutes = new Hono<AppEnv>()
   .use(requireRole("moderator", "admin"))
@@ -30,7 +32,7 @@ export const moderationRoutes = new Hono<AppEnv>()
   })
   // "Behandle": the open reports on the target become reviewed (Vurdert).
   .post("/reports/:id/review", async (c) => {
-    return c.json(await reviewReport(getDb(c.env.DB), c.req.param("id")));
+    return c.json(await reviewReport(getDb(c.env.DB), actorOf(c), c.req.param("id")));
   })
   .post("/reports/:id/actions", validate("json", moderationActionSchema), async (c) => {
     return c.json(await takeAction(c.env, actorOf(c), c.req.param("id"), c.req.valid("json")));

@@ -3,12 +3,12 @@
 // Only the owner, moderators and admins may read them; anyone else gets 404.
 import { osloDay } from "../../domain/format";
 import type { ListingAnalytics, ListingStatsDay, ListingStatsSummary } from "../../domain/schemas/analytics";
+import { hasStaffRights } from "../../domain/moderation";
 import type { Actor } from "../env";
 import { AppError } from "../lib/errors";
 
 const NOT_FOUND_MESSAGE = "Fant ikke statistikk for annonsen.";
 
-const isStaff = (actor: Actor) => actor.role === "moderator" || actor.role === "admin";
 
 /** The Oslo days from `daysBack - 1` days before `now` up to today, oldest first. */
 export function dayRange(daysBack: number, now: Date = new Date()): string[] {
@@ -23,7 +23,7 @@ async function assertMayRead(db: D1Database, actor: Actor, listingId: string): P
   const row = await db.prepare("SELECT user_id, status FROM listings WHERE id = ?1").bind(listingId).first<{ user_id: string; status: string }>();
   if (!row) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
   const owner = row.user_id === actor.id && row.status !== "deleted";
-  if (!owner && !isStaff(actor)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (!owner && !hasStaffRights(actor)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
 }
 
 /** Counts per Oslo day from per-hour UTC counts (SQLite knows no Oslo time; hours are exact). */

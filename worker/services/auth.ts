@@ -1,10 +1,13 @@
+import { RATE_RULES, type RateRule } from "../../domain/rate-limits";
 import type { Bindings } from "../env";
 import { getDb, type Db } from "../db/client";
 import { AppError } from "../lib/errors";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../lib/crypto";
 import { refreshSuccessorToken, signAccessToken } from "../lib/jwt";
+import type { DeviceCookie } from "../lib/device-cookie";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
 import { confirmationMail, sendMail } from "./mail";
+import { enforceRateLimits, takeRateLimit } from "./rate-limit";
 
 export const CONFIRMATION_CODE_TTL_SECONDS = 24 * 3600;
 /** A refresh token's sliding lifetime: each rotation gives the successor this long (capped below). */
@@ -140,8 +143,28 @@ async function withAccessToken(env: Bindings, user: SessionUser, family: string,
   return { user, accessToken: access.token, refreshToken, expiresAt: access.expiresAt, refreshMaxAge: secondsUntil(refreshExpiresAt) };
 }
 
-export async function signIn(env: Bindings, email: string, password: string, userAgent: string | null): Promise<IssuedSession> {
-  const user = await findUserByEmail(getDb(env.DB), email);
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  userAgent: string | null;
+  /** The verified device cookie the browser sent (lib/device-cookie.ts), if any. */
+  device: DeviceCookie | null;
+  /** What an unknown device meets, narrowest first: per address and account, per address, per account. */
+  unknownDeviceLimits: ReadonlyArray<readonly [RateRule, string]>;
+}
+
+/**
+ * Sign in with e-mail and password, throttled so strangers cannot lock the owner out
+ * (docs/decisions/084-device-cookies.md): a device cookie of this very account is limited only by
+ * its own attempts (RATE_RULES.signinDevice) and never by others' failures; an unknown device, a
+ * cookie of another account, or a cookie over its own limit meets `unknownDeviceLimits`.
+ */
+export async function signIn(env: Bindings, attempt: SignInAttempt): Promise<IssuedSession> {
+  const { email, password, userAgent, device } = attempt;
+  const db = getDb(env.DB);
+  const user = await findUserByEmail(db, email);
+  const known = device !== null && user !== null && device.userId === user.id && (await takeRateLimit(db, RATE_RULES.signinDevice, device.nonce));
+  if (!known) await enforceRateLimits(db, attempt.unknownDeviceLimits);
   // Unknown e-mail and wrong password look the same, and cost the same scrypt time.
   const ok = await verifyPassword(password, user && !user.deleted_at ? user.password_hash : DUMMY_PASSWORD_HASH);
   if (!user || user.deleted_at || !ok) throw new AppError("INVALID_CREDENTIALS");

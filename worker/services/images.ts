@@ -1,4 +1,5 @@
 import { isOwnPhotoKey, photoKeyOwner } from "../../domain/photos";
+import { hasStaffRights } from "../../domain/moderation";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
 import { publicListingSql } from "../db/listing-visibility";
@@ -74,7 +75,7 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
   const actor = await viewer();
   if (!actor) return null;
   if (!refs || refs.refs === 0) return actor.id === owner ? "private" : null;
-  if (actor.id === owner || actor.role === "moderator" || actor.role === "admin") return "private";
+  if (actor.id === owner || hasStaffRights(actor)) return "private";
   const party = await d1
     .prepare(
       `SELECT 1 ${uses} AND l.status <> 'deleted' AND l.is_hidden = 0 AND (

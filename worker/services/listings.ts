@@ -5,6 +5,7 @@ import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
 import { canOwnerMove, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
 import { isOwnPhotoKey } from "../../domain/photos";
 import { TRADE_ERROR_TEXTS } from "../../domain/trades";
+import { hasStaffRights } from "../../domain/moderation";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
 import { listedListing, listedListingSql } from "../db/listing-visibility";
@@ -63,11 +64,9 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
   return rows.map(toListingCard);
 }
 
-const isStaff = (actor: Actor | null) => actor?.role === "moderator" || actor?.role === "admin";
-
 /** Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and staff. */
 export function canView(row: ListingRow, actor: Actor | null): boolean {
-  if (actor && (actor.id === row.userId || isStaff(actor))) return true;
+  if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
   return isPublicListing({ status: row.status, is_hidden: row.isHidden });
 }
 

@@ -1,6 +1,7 @@
 // The moderation dashboard and its decisions (spec part 2 "Moderation dashboard", §4, §7; issue 13;
-// docs/decisions/050-moderation.md, 051-suspensions.md). Only moderators and admins get here (the
-// route checks the role read from D1 on this request).
+// docs/decisions/050-moderation.md, 051-suspensions.md). Only moderators and admins in good standing
+// get here (the route checks the role and suspension read from D1 on this request); every decision
+// also checks whose target it is (assertStaffMay, decision 052).
 //
 // A decision is taken on a report but applies to its target and settles every open report on it:
 // an action (hide, delete, warn, approve) → resolved, a dismissal → dismissed. Each is one D1 batch
@@ -16,7 +17,10 @@ import {
   fallbackTargetTitle,
   isUserTarget,
   reasonWithNotes,
+  STAFF_REFUSAL_MESSAGES,
+  staffRefusal,
   type ModerationAction,
+  type StaffAction,
   type ModerationActionType,
   type ReportPriority,
   type ReportStatus,
@@ -60,6 +64,8 @@ export interface ReportEntry {
 export interface TargetUser {
   id: string;
   display_name: string;
+  /** Staff are moderated by admins only: the dashboard hides what a moderator may not do. */
+  role: Role;
   deleted: boolean;
   warning_count: number;
   suspended_until: string | null;
@@ -148,6 +154,7 @@ interface ReviewTargetRow {
 interface UserRow {
   user_id: string;
   display_name: string | null;
+  user_role: Role | null;
   deleted_at: string | null;
   warning_count: number | null;
   is_suspended: number | null;
@@ -155,7 +162,7 @@ interface UserRow {
   suspension_reason: string | null;
 }
 
-const USER_COLUMNS = `u.deleted_at, p.display_name, s.warning_count, s.is_suspended, s.suspended_until, s.suspension_reason`;
+const USER_COLUMNS = `u.deleted_at, p.display_name, p.role AS user_role, s.warning_count, s.is_suspended, s.suspended_until, s.suspension_reason`;
 const USER_JOINS = (idColumn: string) =>
   `LEFT JOIN users u ON u.id = ${idColumn} LEFT JOIN profiles p ON p.user_id = ${idColumn} LEFT JOIN user_moderation_status s ON s.user_id = ${idColumn}`;
 
@@ -165,6 +172,7 @@ function targetUser(row: UserRow | undefined, now: string): TargetUser | null {
   return {
     id: row.user_id,
     display_name: personName(row.display_name, row.deleted_at),
+    role: row.user_role ?? "user",
     deleted: !!row.deleted_at,
     warning_count: row.warning_count ?? 0,
     suspended_until: suspended ? row.suspended_until : null,
@@ -353,9 +361,10 @@ function requireOpen(report: ReportHead): void {
  * "Behandle": opening a report marks the pending reports on its target reviewed (Vurdert). An open
  * report stays open; a decided one is refused (409).
  */
-export async function reviewReport(db: Db, reportId: string): Promise<{ reviewed: number }> {
+export async function reviewReport(db: Db, actor: Actor, reportId: string): Promise<{ reviewed: number }> {
   const report = await loadReport(db, reportId);
   requireOpen(report);
+  assertStaffMay(actor, "review", await targetFacts(db, report.target_type, report.target_id));
   const { results } = await db.$client
     .prepare("UPDATE reports SET status = 'reviewed' WHERE target_type = ?1 AND target_id = ?2 AND status = 'pending' RETURNING id")
     .bind(report.target_type, report.target_id)
@@ -363,33 +372,56 @@ export async function reviewReport(db: Db, reportId: string): Promise<{ reviewed
   return { reviewed: results.length };
 }
 
-/** What an action is applied to: the target's owner and what the effects need. */
+/** What an action is applied to: the target's owner (and their role) and what the effects need. */
 interface TargetFacts {
   userId: string | null;
+  /** The owner's role (staff are acted on by admins only); "user" when there is no owner. */
+  userRole: Role;
   title: string | null;
   conversationId: string | null;
   seq: number | null;
 }
 
+/** The owner's role, read with the target (`idColumn` qualified: profiles has a user_id of its own). */
+const OWNER_ROLE = (idColumn: string) => `(SELECT COALESCE(MAX(p.role), 'user') FROM profiles p WHERE p.user_id = ${idColumn}) AS user_role`;
+
 async function targetFacts(db: Db, type: ReportTargetType, id: string): Promise<TargetFacts | null> {
   const d1 = db.$client;
+  const none = { title: null, conversationId: null, seq: null };
   if (type === "listing") {
-    const row = await d1.prepare("SELECT user_id, title FROM listings WHERE id = ?1").bind(id).first<{ user_id: string; title: string }>();
-    return row ? { userId: row.user_id, title: row.title, conversationId: null, seq: null } : null;
+    const row = await d1
+      .prepare(`SELECT user_id, title, ${OWNER_ROLE("listings.user_id")} FROM listings WHERE id = ?1`)
+      .bind(id)
+      .first<{ user_id: string; title: string; user_role: Role }>();
+    return row ? { ...none, userId: row.user_id, userRole: row.user_role, title: row.title } : null;
   }
   if (type === "message") {
     const row = await d1
-      .prepare("SELECT sender_id, conversation_id, seq FROM messages WHERE id = ?1")
+      .prepare(`SELECT sender_id, conversation_id, seq, ${OWNER_ROLE("messages.sender_id")} FROM messages WHERE id = ?1`)
       .bind(id)
-      .first<{ sender_id: string; conversation_id: string; seq: number }>();
-    return row ? { userId: row.sender_id, title: null, conversationId: row.conversation_id, seq: row.seq } : null;
+      .first<{ sender_id: string; conversation_id: string; seq: number; user_role: Role }>();
+    return row ? { ...none, userId: row.sender_id, userRole: row.user_role, conversationId: row.conversation_id, seq: row.seq } : null;
   }
   if (type === "review") {
-    const row = await d1.prepare("SELECT reviewer_id FROM reviews WHERE id = ?1").bind(id).first<{ reviewer_id: string }>();
-    return row ? { userId: row.reviewer_id, title: null, conversationId: null, seq: null } : null;
+    const row = await d1
+      .prepare(`SELECT reviewer_id, ${OWNER_ROLE("reviews.reviewer_id")} FROM reviews WHERE id = ?1`)
+      .bind(id)
+      .first<{ reviewer_id: string; user_role: Role }>();
+    return row ? { ...none, userId: row.reviewer_id, userRole: row.user_role } : null;
   }
-  const row = await d1.prepare("SELECT id FROM users WHERE id = ?1").bind(id).first<{ id: string }>();
-  return row ? { userId: row.id, title: null, conversationId: null, seq: null } : null;
+  const row = await d1.prepare(`SELECT id, ${OWNER_ROLE("users.id")} FROM users WHERE id = ?1`).bind(id).first<{ id: string; user_role: Role }>();
+  return row ? { ...none, userId: row.id, userRole: row.user_role } : null;
+}
+
+/**
+ * The staff rule (domain staffRefusal, docs/decisions/052-moderator-rights.md) for one decision on
+ * a target: nobody acts on themselves, only an admin acts on staff, a suspended user has no staff
+ * rights. 403 with the reason; checked before anything is written.
+ */
+function assertStaffMay(actor: Actor, action: StaffAction, facts: TargetFacts | null): void {
+  const target = facts?.userId ? { role: facts.userRole, self: facts.userId === actor.id } : null;
+  const refusal = staffRefusal(actor, action, target);
+  if (refusal) throw new AppError("FORBIDDEN", STAFF_REFUSAL_MESSAGES[refusal]);
 }
 
 export interface ActionInput {
@@ -433,6 +465,7 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
     throw new AppError("VALIDATION", "Antall dager gjelder bare utestenging av en bruker.", { suspension_days: "Gjelder bare utestenging" });
   }
   const facts = await targetFacts(db, type, report.target_id);
+  assertStaffMay(moderator, input.action, facts);
   if (!facts && input.action !== "approve") throw new AppError("CONFLICT", "Innholdet finnes ikke lenger. Godkjenn eller avvis rapporten.");
 
   const now = nowIso();
@@ -559,6 +592,7 @@ export async function dismissReport(env: Bindings, moderator: Actor, reportId: s
   const now = nowIso();
   const actionId = crypto.randomUUID();
   const facts = await targetFacts(db, report.target_type, report.target_id);
+  assertStaffMay(moderator, "dismiss", facts);
   const recorded = "EXISTS (SELECT 1 FROM moderation_actions WHERE id = ?1)";
   const results = await d1.batch([
     d1
@@ -597,6 +631,7 @@ export async function unhideTarget(env: Bindings, moderator: Actor, type: Report
   const d1 = db.$client;
   const facts = await targetFacts(db, type, targetId);
   if (!facts) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
+  assertStaffMay(moderator, "unhide", facts);
   const now = nowIso();
   const actionId = crypto.randomUUID();
   const listing = type === "listing";

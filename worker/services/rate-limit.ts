@@ -10,6 +10,23 @@ import { AppError } from "../lib/errors";
  * its limit. Throws 429 with Retry-After (seconds until the oldest counted request leaves the window).
  */
 export async function enforceRateLimit(db: Db, rule: RateRule, subject: string, now: number = Date.now()): Promise<void> {
+  if (await takeRateLimit(db, rule, subject, now)) return;
+  const key = `${rule.scope}:${subject}`;
+  const since = now - rule.windowSeconds * 1000;
+  const oldest = await db.$client
+    .prepare("SELECT MIN(window_start) AS at FROM rate_limits WHERE key = ?1 AND window_start > ?2")
+    .bind(key, since)
+    .first<{ at: number | null }>();
+  const retryAfter = Math.ceil(((oldest?.at ?? now) + rule.windowSeconds * 1000 - now) / 1000);
+  throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(Math.max(1, retryAfter)) });
+}
+
+/**
+ * The same check without the refusal: counts the request and returns true while the window has
+ * room, else writes nothing and returns false (for a caller with another way to go, such as a
+ * device cookie over its own limit falling back to the limits for unknown devices).
+ */
+export async function takeRateLimit(db: Db, rule: RateRule, subject: string, now: number = Date.now()): Promise<boolean> {
   const key = `${rule.scope}:${subject}`;
   const since = now - rule.windowSeconds * 1000;
   const accepted = await db.$client
@@ -21,13 +38,7 @@ export async function enforceRateLimit(db: Db, rule: RateRule, subject: string, 
     )
     .bind(key, now, since, rule.limit)
     .first<{ count: number }>();
-  if (accepted) return;
-  const oldest = await db.$client
-    .prepare("SELECT MIN(window_start) AS at FROM rate_limits WHERE key = ?1 AND window_start > ?2")
-    .bind(key, since)
-    .first<{ at: number | null }>();
-  const retryAfter = Math.ceil(((oldest?.at ?? now) + rule.windowSeconds * 1000 - now) / 1000);
-  throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(Math.max(1, retryAfter)) });
+  return accepted !== null;
 }
 
 /**

@@ -8,7 +8,7 @@ import { isPublicListing } from "../../domain/listing-lifecycle";
 import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { reporterNetwork } from "../../domain/address";
 import { AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS, AUTO_HIDE_WINDOW_HOURS, shouldAutoHide } from "../../domain/auto-hide";
-import { AUTO_HIDDEN_REASON, isStaffRole, type ReportTargetType } from "../../domain/moderation";
+import { AUTO_HIDDEN_REASON, hasStaffRights, type ReportTargetType } from "../../domain/moderation";
 import type { Report } from "../../domain/schemas/content";
 import type { ListingStatus } from "../../domain/taxonomy";
 import type { Actor, Bindings } from "../env";
@@ -41,7 +41,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       .prepare("SELECT user_id, status, is_hidden FROM listings WHERE id = ?1")
       .bind(id)
       .first<{ user_id: string; status: ListingStatus; is_hidden: number }>();
-    const visible = row && row.status !== "deleted" && (isPublicListing({ status: row.status, is_hidden: !!row.is_hidden }) || row.user_id === actor.id || isStaffRole(actor.role));
+    const visible = row && row.status !== "deleted" && (isPublicListing({ status: row.status, is_hidden: !!row.is_hidden }) || row.user_id === actor.id || hasStaffRights(actor));
     if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke annonsen.");
     if (row.user_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen annonse.");
     return;
@@ -65,7 +65,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       .prepare(`SELECT r.reviewer_id, r.is_hidden, ${revealedReviewSql("r", "?2")} AS revealed FROM reviews r WHERE r.id = ?1`)
       .bind(id, nowIso())
       .first<{ reviewer_id: string; is_hidden: number; revealed: number }>();
-    const visible = row && row.revealed && (!row.is_hidden || isStaffRole(actor.role));
+    const visible = row && row.revealed && (!row.is_hidden || hasStaffRights(actor));
     if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke vurderingen.");
     if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen vurdering.");
     return;

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { Inbox, RefreshCw, ShieldAlert } from "lucide-react";
 import { useEffect, useState } from "react";
-import { REPORT_STATUS_LABELS, REPORT_STATUSES, type ReportStatus } from "../../../domain/moderation";
+import { REPORT_STATUS_LABELS, REPORT_STATUSES, STAFF_REFUSAL_MESSAGES, type ReportStatus } from "../../../domain/moderation";
 import { isApiError } from "../../api/client";
 import { moderationKeys, moderationPage, type ModerationCard } from "../../api/moderation";
 import { Button } from "../../components/ui/Button";
@@ -33,6 +33,8 @@ export function ModerationPage() {
     retry: false,
   });
   const forbidden = isApiError(reports.error) && reports.error.status === 403;
+  // A suspended moderator or admin is told why (decision 052), not that the page is not for them.
+  const suspended = forbidden && isApiError(reports.error) && reports.error.message === STAFF_REFUSAL_MESSAGES.suspended;
 
   useEffect(() => {
     if (reports.error && !forbidden) toastError("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" });
@@ -45,7 +47,9 @@ export function ModerationPage() {
       <div className="mx-auto max-w-3xl px-4 py-10 text-center">
         <ShieldAlert aria-hidden="true" className="mx-auto size-10 text-stone-500" />
         <h1 className="mt-3 text-2xl font-bold text-stone-900">Ingen tilgang</h1>
-        <p className="mt-2 text-stone-700">Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer.</p>
+        <p className="mt-2 text-stone-700">
+          {suspended ? STAFF_REFUSAL_MESSAGES.suspended : "Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer."}
+        </p>
       </div>
     );
   }
@@ -96,7 +100,7 @@ export function ModerationPage() {
         <ul className="mt-4 space-y-3">
           {cards.map((card) => (
             <li key={`${card.target_type}:${card.target_id}`}>
-              <ReportCard card={card} onHandle={() => setHandling(card)} onChanged={refresh} />
+              <ReportCard card={card} viewer={session.user} onHandle={() => setHandling(card)} onChanged={refresh} />
             </li>
           ))}
         </ul>

@@ -2,7 +2,16 @@ import { ChevronDown, ExternalLink } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { countText, formatDate } from "../../../domain/format";
-import { REPORT_PRIORITY_LABELS, REPORT_STATUS_LABELS, REPORT_TARGET_WORDS, type ReportPriority, type ReportStatus } from "../../../domain/moderation";
+import {
+  REPORT_PRIORITY_LABELS,
+  REPORT_STATUS_LABELS,
+  REPORT_TARGET_WORDS,
+  STAFF_REFUSAL_MESSAGES,
+  staffRefusal,
+  type ReportPriority,
+  type ReportStatus,
+} from "../../../domain/moderation";
+import type { SessionUser } from "../../api/session";
 import { unhideTarget, type ModerationCard } from "../../api/moderation";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
@@ -28,13 +37,28 @@ function Pill({ tone, children }: { tone: string; children: ReactNode }) {
 }
 
 /** One dashboard card: every report with this status on one target (spec part 2 "Moderation dashboard"). */
-export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard; onHandle: () => void; onChanged: () => void }) {
+export function ReportCard({
+  card,
+  viewer,
+  onHandle,
+  onChanged,
+}: {
+  card: ModerationCard;
+  /** The signed-in staff member: what the server would refuse them is not offered (decision 052). */
+  viewer: Pick<SessionUser, "id" | "role"> | null;
+  onHandle: () => void;
+  onChanged: () => void;
+}) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const detailsId = useId();
   const { target } = card;
-  const decidable = card.status === "pending" || card.status === "reviewed";
-  const suspended = target.user?.suspended_until && (card.target_type === "user" || card.target_type === "profile");
+  // The server's rule: no one moderates themselves, a moderator never acts on a moderator or an admin.
+  const owner = target.user ? { role: target.user.role, self: target.user.id === viewer?.id } : null;
+  const refusal = staffRefusal({ role: viewer?.role ?? "user", suspended: false }, "review", owner);
+  const mayAct = refusal === null;
+  const decidable = mayAct && (card.status === "pending" || card.status === "reviewed");
+  const suspended = mayAct && target.user?.suspended_until && (card.target_type === "user" || card.target_type === "profile");
 
   const unhide = async () => {
     setBusy(true);
@@ -107,6 +131,7 @@ export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard
             </ul>
           ) : null}
           {card.reports[0]?.moderator_notes ? <p className="mt-3 text-sm text-stone-800">Notat: {card.reports[0].moderator_notes}</p> : null}
+          {refusal && refusal !== "not_staff" ? <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">{STAFF_REFUSAL_MESSAGES[refusal]}</p> : null}
           <div className="mt-4 flex flex-wrap gap-2">
             {target.url ? (
               <Link to={target.url} className="inline-flex min-h-11 items-center gap-1.5 rounded-xl px-2 text-sm font-semibold text-brand-800 underline">
@@ -119,12 +144,12 @@ export function ReportCard({ card, onHandle, onChanged }: { card: ModerationCard
                 Behandle
               </Button>
             ) : null}
-            {card.target_type === "listing" && target.is_hidden ? (
+            {mayAct && card.target_type === "listing" && target.is_hidden ? (
               <Button size="sm" variant="secondary" onClick={() => void unhide()} disabled={busy}>
                 Vis annonsen igjen
               </Button>
             ) : null}
-            {card.target_type === "review" && target.is_hidden ? (
+            {mayAct && card.target_type === "review" && target.is_hidden ? (
               <Button size="sm" variant="secondary" onClick={() => void unhide()} disabled={busy}>
                 Vis vurderingen igjen
               </Button>
