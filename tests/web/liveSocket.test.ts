@@ -16,9 +16,10 @@ afterEach(() => {
 function start() {
   const frames: unknown[] = [];
   const statuses: LiveStatus[] = [];
-  const socket = new LiveSocket({ url: () => "ws://test/live", onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s) });
+  const ended = vi.fn();
+  const socket = new LiveSocket({ url: () => "ws://test/live", onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s), onSessionEnded: ended });
   socket.start();
-  return { socket, frames, statuses };
+  return { socket, frames, statuses, ended };
 }
 
 describe("LiveSocket", () => {
@@ -112,9 +113,10 @@ describe("LiveSocket and the session (docs/decisions/080)", () => {
   });
 
   it("closed because the session ended (signed out elsewhere, revoked): stays closed, also when the tab comes back", async () => {
-    const { socket, statuses } = start();
+    const { socket, statuses, ended } = start();
     FakeWebSocket.last().open();
     FakeWebSocket.last().closedByServer(SOCKET_CLOSE.sessionEnded, "signed out");
+    expect(ended).toHaveBeenCalledTimes(1); // the app asks who is signed in now
     await vi.advanceTimersByTimeAsync(60_000);
     window.dispatchEvent(new Event("online"));
     document.dispatchEvent(new Event("visibilitychange"));

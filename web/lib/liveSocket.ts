@@ -14,6 +14,8 @@ export interface LiveSocketOptions {
   url: () => string;
   onFrame: (frame: unknown) => void;
   onStatus?: (status: LiveStatus) => void;
+  /** The server ended the socket's session (signed out elsewhere, revoked, suspended, deleted). */
+  onSessionEnded?: () => void;
 }
 
 /** Two missed heartbeats: the connection is dead even if the browser has not noticed (phones asleep). */
@@ -148,6 +150,7 @@ export class LiveSocket {
     this.ended = true;
     clearTimeout(this.retryTimer);
     this.setStatus("closed");
+    this.options.onSessionEnded?.();
   }
 
   private dropSocket(): void {
