@@ -7,15 +7,16 @@
 // WebSocket upgrades (chat-live), a 6 MB image and a text file as a photo (listings-api), 64 KB+ JSON
 // bodies (auth, analytics), the FTS5 escaper (search-fts.property) and fixed escaping cases (seo).
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_CLIENT_FRAME_BYTES } from "../../domain/messaging";
+import { MAX_CLIENT_FRAME_BYTES, SOCKET_CLOSE } from "../../domain/messaging";
 import { GIVEAWAY_MESSAGE_REQUIRED_TEXT } from "../../domain/schemas/giveaways";
 import { MESSAGE_EMPTY_TEXT } from "../../domain/schemas/messaging";
 import { app } from "../../worker/app";
 import { createConversation, createListing, createUser, jpegPhoto, pngPhoto, signedInClient, type ListingRow, type TestUser } from "../factories";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
-import { openChat } from "./support/live";
+import { LiveSocket, openChat } from "./support/live";
 import { stateChanges, storedState, type StoredState } from "./support/state";
 
 /** Few runs: the machine is shared and each run is a real request (fast-check's seed is printed on failure). */
@@ -231,6 +232,25 @@ describe("oversized bodies and WebSocket frames", () => {
       await judge(res);
     }
     expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+
+  it("internal session headers sent by a client on the upgrade are ignored: its own user, session and expiry rule the socket", async () => {
+    const conv = await createConversation();
+    const buyer = await signedInClient(conv.buyer.id, { accessTtlSeconds: 2 });
+    const forged = { "X-Lekebytte-User": conv.seller.id, "X-Lekebytte-Session": crypto.randomUUID(), "X-Lekebytte-Expires": "9999999999" };
+    const res = await buyer.request(`/api/conversations/${conv.id}/live?after=0`, { headers: { Upgrade: "websocket", ...forged } });
+    expect(res.status).toBe(101);
+    res.webSocket!.accept();
+    const socket = new LiveSocket(res.webSocket!);
+    await socket.waitFor((f) => f.type === "sync" && f.done);
+    const id = crypto.randomUUID();
+    socket.send({ type: "send", id, content: "Hvem er jeg?" });
+    await socket.waitFor((f) => f.type === "ack");
+    expect(await env.DB.prepare("SELECT sender_id FROM messages WHERE id = ?1").bind(id).first()).toEqual({ sender_id: conv.buyer.id });
+    // The real token's expiry, not the forged one, closes it.
+    await new Promise((r) => setTimeout(r, 2_300));
+    await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conv.id)));
+    expect(await socket.waitClosed()).toBe(SOCKET_CLOSE.expired);
   });
 
   it("a chat frame over the limit is answered with an error frame and stores nothing", async () => {
