@@ -28,6 +28,17 @@ export const CATCH_UP_PAGE_SIZE = 500;
 /** Largest frame a client may send over the socket (a 2,000-character message is far below). */
 export const MAX_CLIENT_FRAME_BYTES = 16 * 1024;
 
+/**
+ * Close codes a server sends when it ends a socket on purpose (docs/decisions/080): the client acts
+ * on them. `expired`: the access token ran out; refresh the session and reconnect at once.
+ * `sessionEnded`: signed out, session revoked, password changed, account suspended or deleted; stay
+ * closed. `tooMany`: the user already has the maximum of sockets here; retry with the usual backoff.
+ */
+export const SOCKET_CLOSE = { expired: 4001, sessionEnded: 4003, tooMany: 4029 } as const;
+/** Open sockets one user may hold in one conversation (several tabs of one chat), and to their inbox (one per tab). */
+export const ROOM_SOCKETS_PER_USER = 5;
+export const INBOX_SOCKETS_PER_USER = 10;
+
 export function reconnectDelay(attempt: number): number {
   return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)];
 }

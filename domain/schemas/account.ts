@@ -1,6 +1,6 @@
 import { z } from "./zod";
 import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, POSTAL_CODE_MAX_LENGTH } from "../limits";
-import { cleanSingleLine } from "../text";
+import { optionalSingleLineText, singleLineText } from "./user-text";
 
 const MISSING_SIGNUP = "Vennligst fyll ut alle felt.";
 const MISSING_SIGNIN = "Vennligst fyll ut e-post og passord.";
@@ -13,10 +13,7 @@ const email = z
   .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(EMAIL_MAX_LENGTH, "Vennligst oppgi en gyldig e-postadresse"));
 
 export const signUpSchema = z.object({
-  display_name: z
-    .string({ error: MISSING_SIGNUP })
-    .transform(cleanSingleLine)
-    .pipe(z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`)),
+  display_name: singleLineText(MISSING_SIGNUP).pipe(z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`)),
   email,
   password: z
     .string({ error: MISSING_SIGNUP })
@@ -41,11 +38,8 @@ export const resendSchema = z.object({
 });
 
 export const profileUpdateSchema = z.object({
-  display_name: z
-    .string()
-    .nullish()
-    .transform((v) => (v == null ? "" : cleanSingleLine(v).trim()))
-    .pipe(z.string().max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`))
+  display_name: optionalSingleLineText()
+    .pipe(z.string().trim().max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`))
     .transform((v) => (v ? v : null)),
   postal_code: z
     .string()

@@ -1,6 +1,6 @@
 import { z } from "./zod";
 import { REPORT_DESCRIPTION_MAX_LENGTH, REPORT_PRIORITY_KEYS, REPORT_TARGET_TYPES, type ReportPriority } from "../moderation";
-import { cleanMultiLine } from "../text";
+import { multiLineText, optionalMultiLineText, optionalSingleLineText, singleLineText } from "./user-text";
 
 /** "text, at sign, text, dot, text" (spec part 1 §5). */
 export const NEWSLETTER_EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -13,17 +13,19 @@ export const newsletterSchema = z.object({
     .min(1, "Manglende e-post")
     .max(254, "Vennligst oppgi en gyldig e-postadresse")
     .regex(NEWSLETTER_EMAIL_RE, "Vennligst oppgi en gyldig e-postadresse"),
-  name: z.string().trim().max(100).nullish().transform((v) => (v ? v : null)),
+  name: optionalSingleLineText()
+    .pipe(z.string().trim().max(100))
+    .transform((v) => (v ? v : null)),
   signup_page: z.string().max(200).optional(),
   variant: z.string().max(50).optional(),
 });
 
 /** The contact form: an empty field says "Fyll ut …"; only an e-mail address that is there but wrong says "gyldig". */
 export const contactSchema = z.object({
-  name: z.string().trim().min(1, "Fyll ut navn").max(100),
+  name: singleLineText().pipe(z.string().trim().min(1, "Fyll ut navn").max(100)),
   email: z.string().trim().toLowerCase().min(1, "Fyll ut e-post").pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(254)),
-  subject: z.string().trim().min(1, "Fyll ut emne").max(200),
-  message: z.string().trim().min(1, "Fyll ut melding").max(5000),
+  subject: singleLineText().pipe(z.string().trim().min(1, "Fyll ut emne").max(200)),
+  message: multiLineText().pipe(z.string().trim().min(1, "Fyll ut melding").max(5000)),
 });
 
 export const REPORT_REASONS = [
@@ -55,10 +57,7 @@ export const reportSchema = z.object({
   target_type: z.enum(REPORT_TARGET_TYPES, { error: "Ukjent type innhold" }),
   target_id: z.uuid({ error: "Fant ikke det du vil rapportere" }),
   reason: z.enum(REPORT_REASONS, { error: "Velg en årsak" }),
-  description: z
-    .string({ error: "Tilleggsinformasjonen må være tekst" })
-    .nullish()
-    .transform((v) => (v == null ? "" : cleanMultiLine(v)))
+  description: optionalMultiLineText("Tilleggsinformasjonen må være tekst")
     .pipe(z.string().trim().max(REPORT_DESCRIPTION_MAX_LENGTH, `Tilleggsinformasjonen kan være maks ${REPORT_DESCRIPTION_MAX_LENGTH} tegn`))
     .transform((v) => (v ? v : null)),
   priority: z.enum(REPORT_PRIORITY_KEYS, { error: "Velg en prioritet" }).default("normal"),

@@ -1,17 +1,20 @@
 import { GIVEAWAY_MESSAGE_MAX_LENGTH } from "../giveaways";
 import { messageLength } from "./messaging";
+import { multiLineText } from "./user-text";
 import { z } from "./zod";
 
 export const GIVEAWAY_MESSAGE_REQUIRED_TEXT = "Skriv en kort melding til giveren";
 export const GIVEAWAY_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${GIVEAWAY_MESSAGE_MAX_LENGTH} tegn`;
 
-/** "Jeg vil ha den": a short message to the giver, trimmed. The taker, the place and the status are the server's. */
+/** "Jeg vil ha den": a short message to the giver, cleaned and trimmed. The taker, the place and the status are the server's. */
 export const joinGiveawaySchema = z.object({
-  message: z
-    .string({ error: GIVEAWAY_MESSAGE_REQUIRED_TEXT })
-    .trim()
-    .min(1, GIVEAWAY_MESSAGE_REQUIRED_TEXT)
-    .refine((text) => messageLength(text) <= GIVEAWAY_MESSAGE_MAX_LENGTH, GIVEAWAY_MESSAGE_TOO_LONG_TEXT),
+  message: multiLineText(GIVEAWAY_MESSAGE_REQUIRED_TEXT).pipe(
+    z
+      .string()
+      .trim()
+      .min(1, GIVEAWAY_MESSAGE_REQUIRED_TEXT)
+      .refine((text) => messageLength(text) <= GIVEAWAY_MESSAGE_MAX_LENGTH, GIVEAWAY_MESSAGE_TOO_LONG_TEXT),
+  ),
 });
 export type JoinGiveawayInput = z.input<typeof joinGiveawaySchema>;
 

@@ -9,7 +9,7 @@ import {
   TITLE_MIN_LENGTH,
 } from "../limits";
 import { OWNER_STATUSES } from "../listing-lifecycle";
-import { cleanMultiLine, cleanSingleLine } from "../text";
+import { optionalMultiLineText, singleLineText } from "./user-text";
 import { SELLER_PRICING_MODES } from "../payments";
 
 const category = z
@@ -58,20 +58,14 @@ export function parsePrice(value: number | string | null | undefined): number | 
  */
 export const listingFormSchema = z
   .object({
-    title: z
-      .string({ error: "Tittel må være minst 3 tegn" })
-      .transform(cleanSingleLine)
-      .pipe(
+    title: singleLineText("Tittel må være minst 3 tegn").pipe(
         z
           .string()
           .trim()
           .min(TITLE_MIN_LENGTH, "Tittel må være minst 3 tegn")
           .max(TITLE_MAX_LENGTH, `Tittelen kan være maks ${TITLE_MAX_LENGTH} tegn`),
       ),
-    description: z
-      .string({ error: "Beskrivelsen må være tekst" })
-      .nullish()
-      .transform((v) => (v == null ? "" : cleanMultiLine(v)))
+    description: optionalMultiLineText("Beskrivelsen må være tekst")
       .pipe(z.string().trim().max(DESCRIPTION_MAX_LENGTH, `Beskrivelsen kan være maks ${DESCRIPTION_MAX_LENGTH} tegn`))
       .transform((v) => (v ? v : null)),
     category,

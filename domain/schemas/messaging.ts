@@ -1,4 +1,5 @@
 import { MESSAGE_MAX_LENGTH } from "../messaging";
+import { multiLineText } from "./user-text";
 import { z } from "./zod";
 
 /** Characters as a person counts them (an emoji is one), not UTF-16 code units. */
@@ -11,12 +12,14 @@ export function messageLength(text: string): number {
 export const MESSAGE_EMPTY_TEXT = "Meldingen kan ikke være tom";
 export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
 
-/** Trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (spec part 2 §5). */
-export const messageContentSchema = z
-  .string({ error: MESSAGE_EMPTY_TEXT })
-  .trim()
-  .min(1, MESSAGE_EMPTY_TEXT)
-  .refine((text) => messageLength(text) <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT);
+/** Cleaned, trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (spec part 2 §5). */
+export const messageContentSchema = multiLineText(MESSAGE_EMPTY_TEXT).pipe(
+  z
+    .string()
+    .trim()
+    .min(1, MESSAGE_EMPTY_TEXT)
+    .refine((text) => messageLength(text) <= MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT),
+);
 
 export const sendMessageSchema = z.object({
   id: z.uuid({ error: "Ugyldig meldings-id" }), // client-generated so a retried send is stored once (SECURITY "Nothing lost")

@@ -4,12 +4,9 @@ import { z } from "./zod";
 import { EMAIL_MAX_LENGTH } from "../limits";
 import { MODERATION_ACTIONS, MODERATION_NOTES_MAX_LENGTH, MODERATION_PAGE_MAX, MODERATION_PAGE_SIZE, REPORT_STATUSES, SUSPENSION_MAX_DAYS } from "../moderation";
 import { ROLES } from "../taxonomy";
-import { cleanMultiLine } from "../text";
+import { optionalMultiLineText } from "./user-text";
 
-const notes = z
-  .string({ error: "Notatet må være tekst" })
-  .nullish()
-  .transform((v) => (v == null ? "" : cleanMultiLine(v)))
+const notes = optionalMultiLineText("Notatet må være tekst")
   .pipe(z.string().trim().max(MODERATION_NOTES_MAX_LENGTH, `Notatet kan være maks ${MODERATION_NOTES_MAX_LENGTH} tegn`))
   .transform((v) => (v ? v : null));
 

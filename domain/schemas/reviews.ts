@@ -1,5 +1,5 @@
 import { DEAL_KINDS, REVIEW_TEXT_MAX_LENGTH } from "../reviews";
-import { cleanMultiLine } from "../text";
+import { optionalMultiLineText } from "./user-text";
 import { z } from "./zod";
 
 export const REVIEW_RATING_REQUIRED_TEXT = "Velg antall stjerner";
@@ -13,11 +13,8 @@ export const createReviewSchema = z.object({
   deal_kind: z.enum(DEAL_KINDS, { error: "Ukjent type handel" }),
   deal_id: z.uuid({ error: "Fant ikke handelen." }),
   rating: z.number({ error: REVIEW_RATING_REQUIRED_TEXT }).int(REVIEW_RATING_REQUIRED_TEXT).min(1, REVIEW_RATING_REQUIRED_TEXT).max(5, REVIEW_RATING_REQUIRED_TEXT),
-  text: z
-    .string({ error: "Teksten må være tekst" })
-    .nullish()
-    .transform((v) => (v == null ? "" : cleanMultiLine(v).trim()))
-    .pipe(z.string().max(REVIEW_TEXT_MAX_LENGTH, REVIEW_TEXT_TOO_LONG_TEXT))
+  text: optionalMultiLineText("Teksten må være tekst")
+    .pipe(z.string().trim().max(REVIEW_TEXT_MAX_LENGTH, REVIEW_TEXT_TOO_LONG_TEXT))
     .transform((v) => (v ? v : null)),
 });
 export type CreateReviewInput = z.input<typeof createReviewSchema>;

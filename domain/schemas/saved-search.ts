@@ -1,11 +1,8 @@
 import { z } from "./zod";
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS, DEFAULT_SAVED_SEARCH_ALERT, type SavedSearchAlert } from "../saved-searches";
-import { cleanSingleLine } from "../text";
+import { singleLineText } from "./user-text";
 
-const name = z
-  .string({ error: SAVED_SEARCH_TEXTS.nameRequired })
-  .transform(cleanSingleLine)
-  .pipe(z.string().trim().min(1, SAVED_SEARCH_TEXTS.nameRequired).max(SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS.nameTooLong));
+const name = singleLineText(SAVED_SEARCH_TEXTS.nameRequired).pipe(z.string().trim().min(1, SAVED_SEARCH_TEXTS.nameRequired).max(SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS.nameTooLong));
 
 const alert = z.enum(SAVED_SEARCH_ALERTS, { error: SAVED_SEARCH_TEXTS.alertInvalid });
 

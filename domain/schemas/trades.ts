@@ -1,5 +1,6 @@
 import { TRADE_MESSAGE_MAX_LENGTH } from "../trades";
 import { messageLength } from "./messaging";
+import { optionalMultiLineText } from "./user-text";
 import { z } from "./zod";
 
 export const TRADE_CHOOSE_LISTING_TEXT = "Velg hva du vil tilby i bytte";
@@ -7,17 +8,19 @@ export const TRADE_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn 
 
 /**
  * "Send bytteforslag" (spec part 2 §5): the listing wanted, one of the sender's own listings, and
- * an optional message, trimmed and stored as null when empty. The sender, the recipient and the
+ * an optional message, cleaned, trimmed and stored as null when empty. The sender, the recipient and the
  * status are the server's.
  */
 export const createTradeOfferSchema = z.object({
   requested_listing_id: z.uuid({ error: "Ugyldig annonse" }),
   offered_listing_id: z.uuid({ error: TRADE_CHOOSE_LISTING_TEXT }),
-  message: z
-    .string()
-    .trim()
-    .refine((text) => messageLength(text) <= TRADE_MESSAGE_MAX_LENGTH, TRADE_MESSAGE_TOO_LONG_TEXT)
-    .nullish()
+  message: optionalMultiLineText()
+    .pipe(
+      z
+        .string()
+        .trim()
+        .refine((text) => messageLength(text) <= TRADE_MESSAGE_MAX_LENGTH, TRADE_MESSAGE_TOO_LONG_TEXT),
+    )
     .transform((text) => (text ? text : null)),
 });
 export type CreateTradeOfferInput = z.input<typeof createTradeOfferSchema>;

@@ -52,8 +52,13 @@ export class FakeWebSocket extends EventTarget {
   }
 
   drop(): void {
+    this.closedByServer(1006);
+  }
+
+  /** The server closes the socket on purpose, with a code the client acts on. */
+  closedByServer(code: number, reason = ""): void {
     this.readyState = FakeWebSocket.CLOSED;
-    this.dispatchEvent(new CloseEvent("close", { code: 1006 }));
+    this.dispatchEvent(new CloseEvent("close", { code, reason }));
   }
 
   /** The JSON frames the page sent (heartbeats left out). */

@@ -9,9 +9,9 @@ import {
   mailDueAt,
   ROOM_AFTER_HEADER,
   ROOM_CONVERSATION_HEADER,
-  ROOM_USER_HEADER,
   type ConversationRoom,
 } from "../../worker/durable-objects/conversation-room";
+import { sessionHeaders } from "../../worker/durable-objects/socket-session";
 import { addMessages, createConversation, createUser, signedInClient } from "../factories";
 import { openChat } from "./support/live";
 
@@ -41,14 +41,18 @@ async function send(client: Awaited<ReturnType<typeof signedInClient>>, conversa
 }
 
 describe("sockets in the room", () => {
-  it("carry the authenticated user id as tag and attachment, not anything the client sent", async () => {
+  it("carry the authenticated user id, session family and token expiry as tag and attachment, not anything the client sent", async () => {
     const conv = await createConversation();
     const buyer = await signedInClient(conv.buyer.id);
     const socket = await openChat(buyer, conv.id);
     const seen = await runInDurableObject(roomOf(conv.id), (_room: ConversationRoom, state) =>
       state.getWebSockets().map((ws) => ({ tags: state.getTags(ws), attachment: ws.deserializeAttachment() })),
     );
-    expect(seen).toEqual([{ tags: [conv.buyer.id], attachment: { userId: conv.buyer.id, conversationId: conv.id, ready: true } }]);
+    const session = await env.DB.prepare("SELECT family_id FROM sessions WHERE user_id = ?1").bind(conv.buyer.id).first<{ family_id: string }>();
+    const { expires_at } = (await (await buyer.get("/api/auth/session")).json()) as { expires_at: number };
+    expect(seen).toEqual([
+      { tags: [conv.buyer.id], attachment: { userId: conv.buyer.id, family: session!.family_id, expiresAt: expires_at, conversationId: conv.id, ready: true } },
+    ]);
     socket.close();
   });
 });
@@ -64,7 +68,7 @@ describe("ordering between a new socket's catch-up and writes", () => {
       const write = room.post({ conversationId: conv.id, senderId: SYSTEM_USER_ID, id: crypto.randomUUID(), content: "I køen" });
       const res = await room.fetch(
         new Request("https://room.internal/connect", {
-          headers: { Upgrade: "websocket", [ROOM_USER_HEADER]: conv.buyer.id, [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+          headers: { Upgrade: "websocket", ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }), [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
         }),
       );
       const ws = res.webSocket!;
@@ -88,7 +92,7 @@ describe("ordering between a new socket's catch-up and writes", () => {
     const frames = await runInDurableObject(roomOf(conv.id), async (room: ConversationRoom) => {
       const res = await room.fetch(
         new Request("https://room.internal/connect", {
-          headers: { Upgrade: "websocket", [ROOM_USER_HEADER]: conv.buyer.id, [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+          headers: { Upgrade: "websocket", ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }), [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
         }),
       );
       // No await in between: the write's D1 batch is queued while the catch-up is reading.

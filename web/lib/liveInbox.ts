@@ -4,6 +4,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { InboxFrame } from "../../domain/messaging";
 import { conversationKeys, liveUrl } from "../api/conversations";
+import { sessionQuery } from "../api/session";
 import { LiveSocket } from "./liveSocket";
 import { unreadCountKey } from "./unreadCountKey";
 
@@ -17,6 +18,9 @@ export function startLiveInbox(queryClient: QueryClient): () => void {
       // The inbox page shows last messages and per-conversation counts: refetch it if it is open.
       void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
     },
+    // Every signed-in page has this socket: when the server ends its session, ask again who is
+    // signed in, so a sign-out in another tab shows here too (login-required pages then ask to sign in).
+    onSessionEnded: () => void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey }),
   });
   socket.start();
   return () => socket.stop();

@@ -1,7 +1,10 @@
 // A WebSocket that stays connected (spec part 1 §9): heartbeat every 25 s, reconnect after 1, 2,
 // 5, then every 10 s, and at once when the tab becomes visible or the network comes back. Used by
-// the chat and by the header's live unread badge; both are lazy chunks.
-import { HEARTBEAT_MS, HEARTBEAT_PING, HEARTBEAT_PONG, reconnectDelay } from "../../domain/messaging";
+// the chat and by the header's live unread badge; both are lazy chunks. A socket lives no longer
+// than its session (docs/decisions/080): when the server closes it because the access token expired,
+// the session is refreshed and the socket reconnects at once, so nobody notices; when the session
+// ended (signed out, revoked, suspended, account deleted) it stays closed.
+import { HEARTBEAT_MS, HEARTBEAT_PING, HEARTBEAT_PONG, reconnectDelay, SOCKET_CLOSE } from "../../domain/messaging";
 import { refreshSessionOnce } from "../api/client";
 
 export type LiveStatus = "connecting" | "open" | "closed";
@@ -11,6 +14,8 @@ export interface LiveSocketOptions {
   url: () => string;
   onFrame: (frame: unknown) => void;
   onStatus?: (status: LiveStatus) => void;
+  /** The server ended the socket's session (signed out elsewhere, revoked, suspended, deleted). */
+  onSessionEnded?: () => void;
 }
 
 /** Two missed heartbeats: the connection is dead even if the browser has not noticed (phones asleep). */
@@ -24,6 +29,10 @@ export class LiveSocket {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private lastHeard = 0;
   private stopped = true;
+  /** The server ended the session: no reconnect until start() again (a new page, a new sign-in). */
+  private ended = false;
+  /** Expiry closes since the last frame: a second one in a row waits like any failure (no busy loop). */
+  private expiredInARow = 0;
   status: LiveStatus = "closed";
 
   constructor(private readonly options: LiveSocketOptions) {}
@@ -31,6 +40,7 @@ export class LiveSocket {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.ended = false;
     window.addEventListener("online", this.wake);
     document.addEventListener("visibilitychange", this.wake);
     this.connect();
@@ -63,7 +73,7 @@ export class LiveSocket {
   }
 
   private readonly wake = (): void => {
-    if (this.stopped || document.visibilityState === "hidden") return;
+    if (this.stopped || this.ended || document.visibilityState === "hidden") return;
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this.reconnectNow();
       return;
@@ -104,6 +114,7 @@ export class LiveSocket {
       if (this.ws !== ws) return;
       this.lastHeard = Date.now();
       this.attempt = 0; // a healthy connection: the next outage starts again at 1 s
+      this.expiredInARow = 0;
       if (event.data === HEARTBEAT_PONG || typeof event.data !== "string") return;
       let frame: unknown;
       try {
@@ -113,11 +124,33 @@ export class LiveSocket {
       }
       this.options.onFrame(frame);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       this.dropSocket();
+      if (event.code === SOCKET_CLOSE.sessionEnded) return this.end();
+      if (event.code === SOCKET_CLOSE.expired && this.expiredInARow++ === 0) return this.renew();
       this.scheduleRetry();
     });
+  }
+
+  /** The access token ran out: a fresh one, then straight back (the chat catches up from its last seq). */
+  private renew(): void {
+    this.setStatus("connecting");
+    void refreshSessionOnce()
+      .catch(() => false)
+      .then((refreshed) => {
+        if (this.stopped) return;
+        // Refused: another tab may have refreshed first (its cookies are ours too); the usual backoff finds out.
+        if (refreshed) this.connect();
+        else this.scheduleRetry();
+      });
+  }
+
+  private end(): void {
+    this.ended = true;
+    clearTimeout(this.retryTimer);
+    this.setStatus("closed");
+    this.options.onSessionEnded?.();
   }
 
   private dropSocket(): void {

@@ -2,7 +2,10 @@
 // participants' WebSockets with the Hibernation API and is the one place that writes a message:
 // D1 first, then the acknowledgement to the sender and the fan-out to everyone else, in sequence
 // order. The Worker has already checked the session, the Origin and participation before it
-// forwards an upgrade; the user id travels in the attachment, so it survives hibernation.
+// forwards an upgrade; the user, the session family and the access token's expiry travel in the
+// attachment, so they survive hibernation. A socket lives no longer than its session
+// (docs/decisions/080): expiry is checked on every frame, on fan-out and by the alarm; revocation
+// calls `endSessions`.
 import { DurableObject } from "cloudflare:workers";
 import type { ErrorCode } from "../../domain/errors";
 import {
@@ -12,6 +15,8 @@ import {
   MAX_CLIENT_FRAME_BYTES,
   OFFLINE_MAIL_AFTER_MS,
   OFFLINE_MAIL_INTERVAL_MS,
+  ROOM_SOCKETS_PER_USER,
+  SOCKET_CLOSE,
   SYSTEM_USER_ID,
   type ChatMessage,
   type ClientFrame,
@@ -26,15 +31,14 @@ import { mailUnreadMessages } from "../services/chat-mail";
 import { markRead, messagesAfter, readHorizon, storeMessage } from "../services/messages";
 import { enforceRateLimit } from "../services/rate-limit";
 import { assertNotSuspended } from "../services/suspension";
+import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
 import { inboxStub } from "./stubs";
 
 /** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
-export const ROOM_USER_HEADER = "X-Lekebytte-User";
 export const ROOM_CONVERSATION_HEADER = "X-Lekebytte-Conversation";
 export const ROOM_AFTER_HEADER = "X-Lekebytte-After";
 
-interface SocketState {
-  userId: string;
+interface SocketState extends SocketSession {
   conversationId: string;
   /** False until the catch-up has been sent: the fan-out skips it so nothing arrives twice. */
   ready: boolean;
@@ -110,17 +114,22 @@ export class ConversationRoom extends DurableObject<Bindings> {
   // ---- sockets ----------------------------------------------------------------------------------
 
   async fetch(request: Request): Promise<Response> {
-    const userId = request.headers.get(ROOM_USER_HEADER);
+    const session = sessionOf(request);
     const conversationId = request.headers.get(ROOM_CONVERSATION_HEADER);
     const after = Number(request.headers.get(ROOM_AFTER_HEADER) ?? 0);
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket" || !userId || !conversationId) {
+    if (!session || !conversationId) {
       return new Response("Expected an authenticated WebSocket upgrade", { status: 400 });
     }
+    const { userId } = session;
     this.bind(conversationId);
+    // Counted and accepted without an await in between, so a burst of upgrades cannot slip past.
+    // Refused before its catch-up: replaying the history is what a flood of sockets costs the room.
+    if (openCount(this.ctx.getWebSockets(userId)) >= ROOM_SOCKETS_PER_USER) return refuseSocket("too many connections");
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [userId]);
-    server.serializeAttachment({ userId, conversationId, ready: false } satisfies SocketState);
+    server.serializeAttachment({ ...session, conversationId, ready: false } satisfies SocketState);
+    void this.armAlarm(session.expiresAt * 1000);
     void this.serial(() => this.catchUp(server, conversationId, userId, Number.isSafeInteger(after) && after > 0 ? after : 0));
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -143,13 +152,15 @@ export class ConversationRoom extends DurableObject<Bindings> {
     } catch (err) {
       console.error("ConversationRoom catch-up failed", err);
       // The client reconnects and asks again from the same point.
-      closeQuietly(ws, 1011, "catch-up failed");
+      closeSocket(ws, 1011, "catch-up failed");
     }
   }
 
   async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
     const state = ws.deserializeAttachment() as SocketState | null;
-    if (!state) return closeQuietly(ws, 1008, "unknown socket");
+    if (!state) return closeSocket(ws, 1008, "unknown socket");
+    // The access token behind this socket has run out: nothing more until the client reconnects with a fresh one.
+    if (isExpired(state)) return this.expire(ws);
     if (typeof data !== "string" || data.length > MAX_CLIENT_FRAME_BYTES) {
       send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
       return;
@@ -177,12 +188,17 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    closeQuietly(ws, code === 1005 || code === 1006 ? 1000 : code, "");
+    closeSocket(ws, code === 1005 || code === 1006 ? 1000 : code, "");
     await this.left(ws);
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    closeQuietly(ws, 1011, "error");
+    closeSocket(ws, 1011, "error");
+    await this.left(ws);
+  }
+
+  private async expire(ws: WebSocket): Promise<void> {
+    closeSocket(ws, SOCKET_CLOSE.expired, "session expired");
     await this.left(ws);
   }
 
@@ -271,19 +287,35 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return this.serial(async () => this.fanOut({ type: "event", name, data }));
   }
 
-  /** Close a user's sockets here (their account was deleted). */
-  async disconnect(userId: string): Promise<void> {
-    for (const ws of this.ctx.getWebSockets(userId)) closeQuietly(ws, 1008, "account deleted");
+  /**
+   * A session ended (sign-out, revoked family, password change, suspension, account deletion):
+   * close the user's sockets here, those of one family or, with `family` null, all of them.
+   */
+  async endSessions(userId: string, family: string | null, reason: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(userId)) {
+      if (!belongsTo(ws.deserializeAttachment() as SocketState | null, userId, family)) continue;
+      closeSocket(ws, SOCKET_CLOSE.sessionEnded, reason);
+      closed++;
+      await this.left(ws);
+    }
+    return closed;
   }
 
   /** Send to every ready socket (only `onlyUserId`'s when given), except `except`. */
   private fanOut(frame: RoomFrame, except?: WebSocket, onlyUserId?: string): number {
     const text = JSON.stringify(frame);
+    const now = Date.now();
     let sent = 0;
     for (const ws of onlyUserId ? this.ctx.getWebSockets(onlyUserId) : this.ctx.getWebSockets()) {
       if (ws === except) continue;
       const state = ws.deserializeAttachment() as SocketState | null;
       if (!state?.ready) continue; // its catch-up (queued after this write) will include it
+      if (isExpired(state, now)) {
+        // Not even the alarm's few milliseconds late: an expired socket hears nothing more.
+        void this.expire(ws);
+        continue;
+      }
       if (sendText(ws, text)) sent++;
     }
     return sent;
@@ -311,7 +343,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
   /** Save, and make sure the alarm fires no later than `dueAt` (one adjustment at a time). */
   private savePresence(presence: Record<string, Presence>, dueAt?: number): Promise<void> {
     this.ctx.storage.kv.put("presence", presence);
-    if (dueAt === undefined) return Promise.resolve();
+    return dueAt === undefined ? Promise.resolve() : this.armAlarm(dueAt);
+  }
+
+  /** The one alarm serves the offline mail and the sockets' expiry: it fires at the earlier of them. */
+  private armAlarm(dueAt: number): Promise<void> {
     const adjust = this.alarmChain.then(async () => {
       const current = await this.ctx.storage.getAlarm();
       if (current === null || current > dueAt) await this.ctx.storage.setAlarm(dueAt);
@@ -344,11 +380,13 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   async alarm(): Promise<void> {
-    const conversationId = this.conversationId ?? this.ctx.storage.kv.get<string>("conversationId");
-    if (!conversationId) return;
-    const presence = this.presence();
     const now = Date.now();
-    let next: number | undefined;
+    const expired: WebSocket[] = [];
+    let next = closeExpired(this.ctx.getWebSockets(), now, (ws) => expired.push(ws));
+    for (const ws of expired) await this.left(ws);
+    const conversationId = this.conversationId ?? this.ctx.storage.kv.get<string>("conversationId");
+    if (!conversationId) return next === undefined ? undefined : this.armAlarm(next);
+    const presence = this.presence();
     for (const [userId, p] of Object.entries(presence)) {
       if (!p.pending) continue;
       if (this.isOnline(userId)) {
@@ -386,10 +424,3 @@ function sendText(ws: WebSocket, text: string): boolean {
   }
 }
 
-function closeQuietly(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    // already closed
-  }
-}

@@ -58,8 +58,9 @@ export interface AccessClaims {
   expiresAt: number; // epoch seconds
 }
 
-export async function signAccessToken(env: Bindings, userId: string, family: string): Promise<{ token: string; expiresAt: number }> {
-  const expiresAt = Math.floor(Date.now() / 1000) + ACCESS_TTL_SECONDS;
+/** `ttlSeconds` other than the default only from tests (a token about to expire). */
+export async function signAccessToken(env: Bindings, userId: string, family: string, ttlSeconds = ACCESS_TTL_SECONDS): Promise<{ token: string; expiresAt: number }> {
+  const expiresAt = Math.floor(Date.now() / 1000) + ttlSeconds;
   // The token type is a claim, so a token minted for another purpose cannot stand in for access.
   const token = await new SignJWT({ sid: family, token_type: TOKEN_TYPE })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })

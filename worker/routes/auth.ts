@@ -97,7 +97,7 @@ export const authRoutes = new Hono<AppEnv>()
     return respondWithSession(c, result.session);
   })
   .post("/signout", async (c) => {
-    await signOut(c.env, c.get("actor")?.sessionFamily ?? null, readRefreshCookie(c));
+    await signOut(c.env, c.get("actor"), readRefreshCookie(c));
     clearSessionCookies(c);
     return c.body(null, 204);
   })

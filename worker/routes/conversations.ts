@@ -4,6 +4,7 @@ import { RATE_RULES } from "../../domain/rate-limits";
 import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../domain/schemas/messaging";
 import { getDb } from "../db/client";
 import type { Actor, AppEnv } from "../env";
+import type { SocketSession } from "../durable-objects/socket-session";
 import { AppError } from "../lib/errors";
 import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
@@ -28,6 +29,11 @@ function upgradeActor(c: Context<AppEnv>): Actor {
   return actorOf(c);
 }
 
+/** The session a socket belongs to: it is closed when that session ends or its access token expires (decision 080). */
+function socketSession(actor: Actor): SocketSession {
+  return { userId: actor.id, family: actor.sessionFamily, expiresAt: actor.accessExpiresAt };
+}
+
 /** The object's 101 response as our own (its headers are immutable; the app adds security headers). */
 function switching(res: Response): Response {
   if (res.status !== 101 || !res.webSocket) throw new Error(`WebSocket upgrade refused by the Durable Object (${res.status})`);
@@ -41,13 +47,13 @@ function switching(res: Response): Response {
  */
 export const conversationRoutes = new Hono<AppEnv>()
   // The user's live badge and inbox: one socket per open tab (docs/decisions/029-live-unread-badge.md).
-  .get("/live", async (c) => switching(await openInboxSocket(c.env, upgradeActor(c).id)))
+  .get("/live", async (c) => switching(await openInboxSocket(c.env, socketSession(upgradeActor(c)))))
   // The chat's socket: `?after=` is the last seq the client has; it gets everything newer first.
   .get("/:id/live", async (c) => {
     const actor = upgradeActor(c);
     const conv = await requireParticipant(getDb(c.env.DB), c.req.param("id"), actor.id);
     const after = Math.max(0, Math.floor(Number(c.req.query("after") ?? 0)) || 0);
-    return switching(await openRoomSocket(c.env, conv.id, actor.id, after));
+    return switching(await openRoomSocket(c.env, conv.id, socketSession(actor), after));
   })
   .use(requireUser)
   .get("/", async (c) => {

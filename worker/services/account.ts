@@ -6,7 +6,7 @@ import { nowIso } from "../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../lib/password";
 import { exportReviews } from "./reviews";
 import { exportSavedSearches } from "./saved-searches";
-import { disconnectUser } from "./chat";
+import { endSessionSockets } from "./chat";
 import { callOffSwapsOf } from "./trade-offers";
 import { leaveQueuesOf } from "./giveaways";
 
@@ -162,5 +162,5 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
-  await disconnectUser(env, userId);
+  await endSessionSockets(env, userId, null, "account deleted");
 }

@@ -6,6 +6,7 @@ import { isoIn, nowIso, randomToken, sha256Hex } from "../lib/crypto";
 import { refreshSuccessorToken, signAccessToken } from "../lib/jwt";
 import type { DeviceCookie } from "../lib/device-cookie";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
+import { endSessionSockets, type SessionEndReason } from "./chat";
 import { confirmationMail, sendMail } from "./mail";
 import { enforceRateLimits, takeRateLimit } from "./rate-limit";
 
@@ -255,6 +256,8 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
     return { kind: "issued", session: await withAccessToken(env, user, known.family_id, successor, next.expires_at) };
   }
   await revokeFamily(db, known.family_id);
+  // Both the thief's and the owner's open sockets of that family close with it.
+  await endSessionSockets(env, known.user_id, known.family_id, "session revoked");
   throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
 }
 
@@ -275,17 +278,26 @@ export async function revokeFamily(db: Db, family: string): Promise<void> {
   await db.$client.prepare("UPDATE sessions SET revoked_at = ?2 WHERE family_id = ?1 AND revoked_at IS NULL").bind(family, nowIso()).run();
 }
 
-export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.$client.prepare("UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL").bind(userId, nowIso()).run();
+/**
+ * End every session of the user and close their sockets: what a password change must call (there is
+ * no password-change route yet; decision 080 records this as its contract).
+ */
+export async function revokeAllSessions(env: Bindings, userId: string, reason: SessionEndReason = "password changed"): Promise<void> {
+  await env.DB.prepare("UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL").bind(userId, nowIso()).run();
+  await endSessionSockets(env, userId, null, reason);
 }
 
-/** Sign out by refresh token (if any) and by the access token's family. */
-export async function signOut(env: Bindings, family: string | null, refreshToken: string | undefined): Promise<void> {
-  if (family) await revokeFamily(getDb(env.DB), family);
+/** Sign out by the access token's family and by refresh token (if any); their sockets close at once. */
+export async function signOut(env: Bindings, actor: { id: string; sessionFamily: string } | null, refreshToken: string | undefined): Promise<void> {
+  const ended = new Map<string, string>(); // family → user
+  if (actor) ended.set(actor.sessionFamily, actor.id);
   if (refreshToken) {
-    const row = await env.DB.prepare("SELECT family_id FROM sessions WHERE token_hash = ?1").bind(await sha256Hex(refreshToken)).first<{
+    const row = await env.DB.prepare("SELECT user_id, family_id FROM sessions WHERE token_hash = ?1").bind(await sha256Hex(refreshToken)).first<{
+      user_id: string;
       family_id: string;
     }>();
-    if (row) await revokeFamily(getDb(env.DB), row.family_id);
+    if (row) ended.set(row.family_id, row.user_id);
   }
+  for (const family of ended.keys()) await revokeFamily(getDb(env.DB), family);
+  await Promise.all([...ended].map(([family, userId]) => endSessionSockets(env, userId, family, "signed out")));
 }

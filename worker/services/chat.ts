@@ -6,8 +6,8 @@ import { SYSTEM_USER_ID } from "../../domain/messaging";
 import type { Bindings } from "../env";
 import { getDb } from "../db/client";
 import { AppError } from "../lib/errors";
-import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, ROOM_USER_HEADER, type RoomResult } from "../durable-objects/conversation-room";
-import { INBOX_USER_HEADER } from "../durable-objects/user-inbox";
+import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type RoomResult } from "../durable-objects/conversation-room";
+import { sessionHeaders, type SocketSession } from "../durable-objects/socket-session";
 import { inboxStub, roomStub } from "../durable-objects/stubs";
 import { conversationIdsOf } from "./conversations";
 
@@ -69,19 +69,35 @@ export async function notifyInbox(env: Bindings, userId: string, conversationId?
   await inboxStub(env, userId).changed(userId, conversationId);
 }
 
-/** Forward an upgrade the Worker has authenticated (session, Origin, participation) to the room. */
-export async function openRoomSocket(env: Bindings, conversationId: string, userId: string, after: number): Promise<Response> {
-  const headers = new Headers({ Upgrade: "websocket", [ROOM_USER_HEADER]: userId, [ROOM_CONVERSATION_HEADER]: conversationId, [ROOM_AFTER_HEADER]: String(after) });
+/**
+ * Forward an upgrade the Worker has authenticated (session, Origin, participation) to the room,
+ * with the session it belongs to (docs/decisions/080).
+ */
+export async function openRoomSocket(env: Bindings, conversationId: string, session: SocketSession, after: number): Promise<Response> {
+  const headers = new Headers({ Upgrade: "websocket", ...sessionHeaders(session), [ROOM_CONVERSATION_HEADER]: conversationId, [ROOM_AFTER_HEADER]: String(after) });
   return roomStub(env, conversationId).fetch(new Request("https://room.internal/connect", { headers }));
 }
 
-export async function openInboxSocket(env: Bindings, userId: string): Promise<Response> {
-  const headers = new Headers({ Upgrade: "websocket", [INBOX_USER_HEADER]: userId });
-  return inboxStub(env, userId).fetch(new Request("https://inbox.internal/connect", { headers }));
+export async function openInboxSocket(env: Bindings, session: SocketSession): Promise<Response> {
+  const headers = new Headers({ Upgrade: "websocket", ...sessionHeaders(session) });
+  return inboxStub(env, session.userId).fetch(new Request("https://inbox.internal/connect", { headers }));
 }
 
-/** After account deletion: close the user's live connections everywhere (best effort). */
-export async function disconnectUser(env: Bindings, userId: string): Promise<void> {
+/** Why a session's sockets were closed (the close reason the client sees, for logs; the code decides). */
+export type SessionEndReason = "signed out" | "session revoked" | "password changed" | "suspended" | "account deleted";
+
+/**
+ * A session ended: close its sockets at once, in every conversation of the user and in their inbox
+ * (`family` null: every session of the user). Called after the D1 change that ends it, so a
+ * reconnect is refused at the upgrade. The user's conversations come from D1 (a socket can only be
+ * open in one of them); a room that cannot be reached is logged, and its socket still dies at the
+ * access token's expiry (at most 15 minutes later).
+ */
+export async function endSessionSockets(env: Bindings, userId: string, family: string | null, reason: SessionEndReason): Promise<void> {
   const ids = await conversationIdsOf(getDb(env.DB), userId);
-  await Promise.allSettled([...ids.map((id) => roomStub(env, id).disconnect(userId)), inboxStub(env, userId).disconnect()]);
+  const results = await Promise.allSettled([
+    ...ids.map((id) => roomStub(env, id).endSessions(userId, family, reason)),
+    inboxStub(env, userId).endSessions(userId, family, reason),
+  ]);
+  for (const r of results) if (r.status === "rejected") console.error("Closing a session's sockets failed", r.reason);
 }

@@ -32,7 +32,7 @@ import type { Actor, Bindings } from "../env";
 import { getDb, type Db } from "../db/client";
 import { nowIso } from "../lib/crypto";
 import { AppError } from "../lib/errors";
-import { pushConversationEvent } from "./chat";
+import { endSessionSockets, pushConversationEvent } from "./chat";
 import { notifyUser, type ModerationNotice } from "./moderation-mail";
 import { invalidateSitemap } from "./sitemap";
 
@@ -557,6 +557,9 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
     const event: MessageRemovedEvent = { id: report.target_id, seq: facts.seq ?? 0, content: REMOVED_MESSAGE_TEXT };
     await pushConversationEvent(env, facts.conversationId, MESSAGE_REMOVED_EVENT, event);
   }
+  // A suspended user's open chats and inbox close at once (docs/decisions/080); they may reopen
+  // them to read, but every send is refused while the suspension lasts.
+  if (suspend && facts?.userId) await endSessionSockets(env, facts.userId, null, "suspended");
   const notice = noticeFor(type, input.action, facts, report.target_id, shownReason, until);
   if (notice && facts?.userId) await notifyUser(env, facts.userId, notice);
   return { action: input.action, target_type: type, target_id: report.target_id, resolved, suspended_until: until };

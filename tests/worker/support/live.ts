@@ -9,6 +9,9 @@ export class LiveSocket<F extends { type: string } = RoomFrame> {
   readonly frames: F[] = [];
   private waiters: (() => void)[] = [];
   closed = false;
+  /** The close code and reason the server sent (the client acts on the code, decision 080). */
+  closeCode: number | null = null;
+  closeReason = "";
 
   constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (event) => {
@@ -16,8 +19,10 @@ export class LiveSocket<F extends { type: string } = RoomFrame> {
       this.frames.push((data === "pong" ? { type: "pong" } : JSON.parse(data)) as F);
       this.wake();
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       this.closed = true;
+      this.closeCode = event.code;
+      this.closeReason = event.reason;
       this.wake();
     });
   }
@@ -26,6 +31,17 @@ export class LiveSocket<F extends { type: string } = RoomFrame> {
     const waiters = this.waiters;
     this.waiters = [];
     waiters.forEach((w) => w());
+  }
+
+  /** Until a frame or the close arrives, or `ms` pass. */
+  private nextEvent(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   send(frame: unknown) {
@@ -41,14 +57,19 @@ export class LiveSocket<F extends { type: string } = RoomFrame> {
       if (this.closed) throw new Error(`socket closed before the frame arrived; got ${JSON.stringify(this.frames)}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`timed out waiting for a frame; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await this.nextEvent(left);
     }
+  }
+
+  /** Resolves with the close code once the server has closed the socket. */
+  async waitClosed(timeoutMs = 5_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`the socket is still open; got ${JSON.stringify(this.frames)}`);
+      await this.nextEvent(left);
+    }
+    return this.closeCode!;
   }
 
   ofType<K extends F["type"]>(type: K): Extract<F, { type: K }>[] {
