@@ -286,7 +286,7 @@ describe("the local benchmark route", () => {
 
   it("does not exist outside local mode", async () => {
     const listing = await createListing({ title: "Gyngehest" });
-    const res = await post({ listingIds: [listing.id] }, { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40) });
+    const res = await post({ listingIds: [listing.id] }, { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" });
     expect(res.status).toBe(404);
   });
 });

@@ -126,10 +126,12 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
     .bind(id, actor.id, input.target_type, input.target_id, input.reason, input.description, input.priority, network, now);
   const existing = d1
     .prepare(
+      // The identical open report that stands, not merely the reporter's latest one on the target.
       `SELECT id FROM reports WHERE reporter_id = ?1 AND target_type = ?2 AND target_id = ?3 AND status IN ${OPEN}
+         AND reason = ?4 AND description IS ?5 AND priority = ?6
        ORDER BY created_at DESC LIMIT 1`,
     )
-    .bind(actor.id, input.target_type, input.target_id);
+    .bind(actor.id, input.target_type, input.target_id, input.reason, input.description, input.priority);
   if (input.target_type !== "listing") {
     const [inserted, latest] = await d1.batch<{ id: string }>([insert, existing]);
     const reportId = inserted.results[0]?.id ?? latest.results[0].id;
