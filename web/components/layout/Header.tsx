@@ -39,16 +39,17 @@ export function Header() {
   return (
     <header className="border-b border-stone-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 md:gap-y-3 md:py-3">
-        <Link to="/" className="order-1 flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
+        {/* On a phone the mark alone (the name stays the link's name), so the search box fits beside it and the header is two short rows. */}
+        <Link to="/" className="order-1 flex shrink-0 items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
           <LogoMark className="size-9" />
-          <span>Lekebytte</span>
+          <span className="sr-only sm:not-sr-only">Lekebytte</span>
         </Link>
 
         {/* Read-only: the box only opens the search page, where the real text field is. */}
         {onSearchPage ? (
-          <div className="hidden md:order-2 md:block md:flex-1" />
+          <div className="order-2 flex-1" />
         ) : (
-          <form role="search" onSubmit={onSearchSubmit} className="order-3 w-full md:order-2 md:w-auto md:flex-1">
+          <form role="search" onSubmit={onSearchSubmit} className="order-2 min-w-0 flex-1">
             <div className="relative">
               <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
               <input
@@ -81,7 +82,7 @@ export function Header() {
           </Link>
         </nav>
 
-        <div className="order-2 ml-auto flex items-center gap-1 md:order-4 md:ml-0">
+        <div className="order-3 flex shrink-0 items-center gap-1 md:order-4">
           <Link to="/messages" className={iconButtonClasses} aria-label={messagesLabel}>
             <MessageCircle aria-hidden="true" className="size-6" />
             {unread && unread > 0 ? (
