@@ -18,20 +18,44 @@ export const PRICING_MODE_LABELS: Record<SellerPricingMode, string> = {
   vipps: "Kun Vipps",
 };
 
+/** Stripe's smallest charge in NOK is kr 3.00; Vipps takes 1 kr. One minimum for both keeps it simple. */
+export const MIN_ONLINE_PAYMENT_KR = 3;
+
+/** The listing fields that decide whether it can be paid in Lekebytte. */
+export interface PaymentFacts {
+  payment_enabled: boolean;
+  pricing_mode: PricingMode;
+  is_free: boolean;
+  price: number | null;
+}
+
 /**
  * Spec part 2 §9: card/Apple Pay/Google Pay for stripe or marketplace, Vipps for vipps or
- * marketplace, only when payment is enabled.
+ * marketplace, only when payment is enabled. A free listing, or one below the providers' minimum,
+ * has nothing to pay online whatever its stored setting says (docs/decisions/089).
  */
-export function onlineMethodsFor(listing: { payment_enabled: boolean; pricing_mode: PricingMode }): OnlinePaymentMethod[] {
-  if (!listing.payment_enabled) return [];
+export function onlineMethodsFor(listing: PaymentFacts): OnlinePaymentMethod[] {
+  if (!listing.payment_enabled || listing.is_free || listing.price === null || listing.price < MIN_ONLINE_PAYMENT_KR) return [];
   const methods: OnlinePaymentMethod[] = [];
   if (listing.pricing_mode === "stripe" || listing.pricing_mode === "marketplace") methods.push("card");
   if (listing.pricing_mode === "vipps" || listing.pricing_mode === "marketplace") methods.push("vipps");
   return methods;
 }
 
-/** Stripe's smallest charge in NOK is kr 3.00; Vipps takes 1 kr. One minimum for both keeps it simple. */
-export const MIN_ONLINE_PAYMENT_KR = 3;
+/** Whether a buyer can pay this listing in the app ("Kjøp nå med trygg betaling"). */
+export function isPayableInApp(listing: PaymentFacts): boolean {
+  return onlineMethodsFor(listing).length > 0;
+}
+
+/**
+ * The payment setting the Worker shows for a listing: what the seller chose, but off (standard)
+ * when the listing cannot be paid in the app: free, too cheap, or a seller whose Stripe account
+ * cannot take charges. The badge, the buy bar and the chooser all read this (decision 089).
+ */
+export function shownPayment(listing: PaymentFacts, sellerCanTakePayments: boolean): { payment_enabled: boolean; pricing_mode: PricingMode } {
+  if (!sellerCanTakePayments || !isPayableInApp(listing)) return { payment_enabled: false, pricing_mode: "standard" };
+  return { payment_enabled: true, pricing_mode: listing.pricing_mode };
+}
 
 /** Whole kroner (D1) → øre (the providers). */
 export function toMinorUnits(kroner: number): number {
@@ -78,7 +102,8 @@ export interface CheckoutResponse {
 
 /** Spec §7 verify-payment: status (completed expected), amount_paid (minor units), transaction_id. */
 export interface VerifyResponse {
-  status: "completed" | "pending" | "failed";
+  /** `cancelled`: the buyer stopped the payment at the provider before paying (not an error). */
+  status: "completed" | "pending" | "failed" | "cancelled";
   amount_paid: number | null;
   currency: string;
   transaction_id: string | null;
@@ -137,6 +162,11 @@ export const PAYMENT_TEXTS = {
   successToast: "Din betaling er behandlet og bekreftet.",
   failedTitle: "Betalingsfeil",
   failed: "Noe gikk galt med betalingen",
+  cancelledTitle: "Betalingen ble avbrutt",
+  cancelled: "Du har ikke betalt noe. Annonsen er der fortsatt hvis du vil prøve igjen.",
+  backToListing: "Tilbake til annonsen",
+  /** The buy bar of a listing that cannot be paid in the app: what the buyer can do instead. */
+  contactToBuy: "Kontakt selgeren for å kjøpe",
   verifyFailedTitle: "Feil ved betalingsbekreftelse",
   verifyFailed: "Kunne ikke bekrefte betalingsstatus. Kontakt support hvis du har betalt.",
   chatFailed: "Kunne ikke starte samtale med selger",

@@ -5,8 +5,9 @@
 // message, sold listings, e-mails in the local outbox).
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
+import { connectStripe } from "./support/payments";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 /** The sale's system message, as the chat shows it to both sides. */
@@ -139,5 +140,47 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     expect(policyReports).toEqual([]);
   } finally {
     await sellerContext.close();
+  }
+});
+
+test("cancelling on Stripe's page and in Vipps is no error: 'Betalingen ble avbrutt' and the way back to the listing", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const seller = await browser.newContext();
+  await signUpAndSignIn(seller.request, uniqueEmail("avbrutt-selger"), "Siri Selger");
+  try {
+    const title = `E2E Lekekjøkken ${Date.now().toString(36)}`;
+    const listing = await publishListing(seller.request, { title, price: "450" });
+    await connectStripe(seller.request);
+    await signUpAndSignIn(page.request, uniqueEmail("avbrutt-kjoper"), "Kari Kjøper");
+
+    // Stripe: the Checkout page's own way back (its cancel_url).
+    await buy(page, listing.seo_slug, "450 kr", "card");
+    await page.waitForURL(/\/c\/pay\/cs_test_/);
+    await page.getByRole("link", { name: "Avbryt og gå tilbake til Lekebytte" }).click();
+    await page.waitForURL(/\/payment-success\?cancelled=1/);
+    await expect(page.getByRole("heading", { level: 1, name: "Betalingen ble avbrutt" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Betalingsfeil" })).toHaveCount(0);
+    await expect(page.getByText("Kontakt support", { exact: false })).toHaveCount(0);
+    await page.getByRole("link", { name: "Tilbake til annonsen" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+
+    // Vipps: "Avbryt" in the app returns with the payment ABORTED.
+    await buy(page, listing.seo_slug, "450 kr", "vipps");
+    await page.waitForURL(/\/vipps\/landing\?token=/);
+    await page.getByLabel("Mobilnummer").fill("912 34 567");
+    await page.getByRole("button", { name: "Neste" }).click();
+    await page.waitForURL(/\/vipps\/app\?token=/);
+    await page.getByRole("button", { name: "Avbryt" }).click();
+    await page.waitForURL(/\/payment-success\?session_id=lb-/);
+    await expect(page.getByRole("heading", { level: 1, name: "Betalingen ble avbrutt" })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("Kontakt support", { exact: false })).toHaveCount(0);
+    await page.screenshot({ path: "/tmp/h21-payment-cancelled.png" });
+    await page.getByRole("link", { name: "Tilbake til annonsen" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    // Nothing was bought: the listing is still for sale.
+    await expect(page.getByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr" })).toBeVisible();
+  } finally {
+    await deleteAccount(seller.request);
+    await seller.close();
   }
 });

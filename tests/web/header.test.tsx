@@ -26,9 +26,9 @@ describe("Header", () => {
   });
 
   it.each([
-    ["a visitor", null, ["Lekebytte", "Meldinger", "Logg inn", "Søk etter leker", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
-    ["a user", sessionFor("user"), ["Lekebytte", "Meldinger", "Min konto", "Søk etter leker", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
-  ] as const)("for %s, Tab follows the screen: logo, the icons beside it, then the search and the quick links", async (_, session, expected) => {
+    ["a visitor", null, ["Lekebytte", "Søk etter leker", "Meldinger", "Logg inn", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
+    ["a user", sessionFor("user"), ["Lekebytte", "Søk etter leker", "Meldinger", "Min konto", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
+  ] as const)("for %s, Tab follows the screen: logo, the search and the icons beside it, then the quick links below", async (_, session, expected) => {
     renderWithProviders(<Header />, { seed: { session } });
     if (session) await screen.findByRole("button", { name: "Min konto" });
     const user = userEvent.setup();

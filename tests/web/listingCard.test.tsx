@@ -49,11 +49,15 @@ describe("ListingCard", () => {
   });
 
   it("shows a payment badge only when payment is enabled and the mode is not standard", () => {
-    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "stripe" })).toBe("Stripe");
-    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "vipps" })).toBe("Vipps");
-    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "marketplace" })).toBe("Sikker betaling");
-    expect(paymentBadgeLabel({ payment_enabled: true, pricing_mode: "standard" })).toBeNull();
-    expect(paymentBadgeLabel({ payment_enabled: false, pricing_mode: "vipps" })).toBeNull();
+    const paid = { is_free: false, price: 450 };
+    expect(paymentBadgeLabel({ ...paid, payment_enabled: true, pricing_mode: "stripe" })).toBe("Stripe");
+    expect(paymentBadgeLabel({ ...paid, payment_enabled: true, pricing_mode: "vipps" })).toBe("Vipps");
+    expect(paymentBadgeLabel({ ...paid, payment_enabled: true, pricing_mode: "marketplace" })).toBe("Sikker betaling");
+    expect(paymentBadgeLabel({ ...paid, payment_enabled: true, pricing_mode: "standard" })).toBeNull();
+    expect(paymentBadgeLabel({ ...paid, payment_enabled: false, pricing_mode: "vipps" })).toBeNull();
+    // Nothing to pay: a free listing (or one below the providers' minimum) never gets a badge.
+    expect(paymentBadgeLabel({ is_free: true, price: null, payment_enabled: true, pricing_mode: "marketplace" })).toBeNull();
+    expect(paymentBadgeLabel({ is_free: false, price: 2, payment_enabled: true, pricing_mode: "marketplace" })).toBeNull();
 
     const { unmount } = renderWithProviders(<ListingCard listing={listing({ payment_enabled: true, pricing_mode: "marketplace" })} />);
     expect(screen.getByText("Sikker betaling")).toBeInTheDocument();

@@ -53,6 +53,8 @@ describe("listing detail", () => {
     const page = listingPage({
       title: "Brio togbane",
       price: 1250,
+      payment_enabled: true,
+      pricing_mode: "marketplace",
       is_trade_offer: true,
       condition_rating: 4,
       category: "biler",
@@ -123,10 +125,33 @@ describe("listing detail", () => {
 
 describe("listing detail: actions", () => {
   it("a visitor sees the buy button; tapping it asks to sign in", async () => {
-    const { user, router } = renderListing(listingPage({ price: 300 }));
+    const { user, router } = renderListing(listingPage({ price: 300, payment_enabled: true, pricing_mode: "marketplace" }));
     await user.click(await screen.findByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 300 kr" }));
     expect(toast.toastError).toHaveBeenCalledWith("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
+  });
+
+  it("a listing that cannot be paid in the app promises no 'trygg betaling': the bar says to contact the seller", async () => {
+    // What the Worker sends for a seller without a Stripe account that takes charges (decision 089).
+    const { user } = renderListing(listingPage({ price: 450, is_trade_offer: true, payment_enabled: false, pricing_mode: "standard" }), sessionFor("user"));
+    const bar = await screen.findByTestId("listing-action-bar");
+    expect(within(bar).getByText("Kontakt selgeren for å kjøpe")).toBeInTheDocument();
+    expect(within(bar).getByText("450 kr")).toBeInTheDocument();
+    expect(within(bar).getByRole("button", { name: "Send melding" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /Kjøp nå/ })).not.toBeInTheDocument();
+    expect(screen.queryByText(/trygg betaling/i)).not.toBeInTheDocument();
+    // One "Send melding" on the page; "Foreslå bytte" is under the title, not in the bar.
+    expect(screen.getAllByRole("button", { name: "Send melding" })).toHaveLength(1);
+    expect(within(bar).queryByRole("button", { name: "Foreslå bytte" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Foreslå bytte" }));
+  });
+
+  it("a payable listing's bar holds only the buy button; 'Foreslå bytte' and 'Send melding' are under the title", async () => {
+    renderListing(listingPage({ price: 450, is_trade_offer: true, payment_enabled: true, pricing_mode: "vipps" }), sessionFor("user"));
+    const bar = await screen.findByTestId("listing-action-bar");
+    expect(within(bar).getAllByRole("button").map((b) => b.textContent)).toEqual(["Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr"]);
+    expect(screen.getAllByRole("button", { name: "Send melding" })).toHaveLength(1);
+    expect(screen.getAllByRole("button", { name: "Foreslå bytte" })).toHaveLength(1);
   });
 
   it("a visitor asking to message or trade gets 'Logg inn påkrevd' and /auth", async () => {

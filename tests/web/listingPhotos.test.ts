@@ -33,6 +33,13 @@ describe("photo rules (spec part 1 §5)", () => {
     expect(tooManyPhotosText(3)).toBe("Du kan bare laste opp 3 bilder til");
     expect(tooManyPhotosText(1)).toBe("Du kan bare laste opp 1 bilde til");
   });
+
+  it("with five photos already it never says '0 bilder til': it says the limit is reached", () => {
+    const five = selectPhotos([file("f.jpg", "image/jpeg")], 5);
+    expect(five).toMatchObject({ accepted: [], roomLeft: 0 });
+    expect(tooManyPhotosText(five.roomLeft!)).toBe("Du har allerede 5 bilder, som er det meste en annonse kan ha");
+    expect(tooManyPhotosText(0)).not.toMatch(/\b0 bilder/);
+  });
 });
 
 describe("image scaling", () => {

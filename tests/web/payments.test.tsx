@@ -37,12 +37,17 @@ describe("payment options (spec part 2 §9)", () => {
     [false, "marketplace", ["cash", "bank_transfer"]],
     [false, "stripe", ["cash", "bank_transfer"]],
   ])("payment_enabled %s, %s → %j", (enabled, mode, expected) => {
-    expect(paymentOptions({ payment_enabled: enabled, pricing_mode: mode })).toEqual(expected);
+    expect(paymentOptions({ payment_enabled: enabled, pricing_mode: mode, is_free: false, price: 450 })).toEqual(expected);
+  });
+
+  it("a free listing, or one below the minimum, offers nothing online whatever its setting", () => {
+    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: true, price: null })).toEqual(["cash", "bank_transfer"]);
+    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: false, price: 2 })).toEqual(["cash", "bank_transfer"]);
   });
 });
 
 describe("the payment chooser", () => {
-  const listing = { id: "33333333-3333-4333-8333-333333333333", title: "Brio togbane", price: 1250, payment_enabled: true, pricing_mode: "marketplace" as const };
+  const listing = { id: "33333333-3333-4333-8333-333333333333", title: "Brio togbane", price: 1250, is_free: false, payment_enabled: true, pricing_mode: "marketplace" as const };
 
   function open() {
     const onOpenChange = vi.fn();
@@ -171,6 +176,26 @@ describe("/payment-success", () => {
     renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=${SESSION}&payment_id=${PAYMENT}` });
     expect(await screen.findByRole("heading", { name: "Betalingsfeil" })).toBeInTheDocument();
     expect(toast.toastError).toHaveBeenCalledWith("Feil ved betalingsbekreftelse", expect.any(String), expect.anything());
+  });
+
+  it("cancelled in Vipps: 'Betalingen ble avbrutt', no error toast, and the way back to the listing", async () => {
+    mockFetch(() => jsonResponse(verified({ status: "cancelled", amount_paid: null, transaction_id: null, listing_id: "33333333-3333-4333-8333-333333333333" })));
+    renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=lb-${PAYMENT}&payment_id=${PAYMENT}` });
+    expect(await screen.findByRole("heading", { name: "Betalingen ble avbrutt" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Betalingsfeil" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Tilbake til annonsen" })).toHaveAttribute("href", "/listing/33333333-3333-4333-8333-333333333333");
+    expect(toast.toastError).not.toHaveBeenCalled();
+  });
+
+  it("Stripe's cancel_url: the same 'Betalingen ble avbrutt' at once, back to the listing by its slug, asking nothing", async () => {
+    const fetch = mockFetch(() => jsonResponse({}));
+    renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: "/payment-success?cancelled=1&listing=brio-togbane-3a4b5c" });
+    expect(await screen.findByRole("heading", { name: "Betalingen ble avbrutt" })).toBeInTheDocument();
+    expect(screen.getByText("Du har ikke betalt noe. Annonsen er der fortsatt hvis du vil prøve igjen.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Tilbake til annonsen" })).toHaveAttribute("href", "/annonse/brio-togbane-3a4b5c");
+    expect(screen.getByRole("link", { name: "Tilbake til forsiden" })).toHaveAttribute("href", "/");
+    expect(toast.toastError).not.toHaveBeenCalled();
+    expect(fetch).not.toHaveBeenCalled();
   });
 
   it("without a conversation, Kontakt selger says 'Kunne ikke starte samtale med selger'", async () => {

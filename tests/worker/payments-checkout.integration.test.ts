@@ -189,6 +189,8 @@ describe("POST /api/payments/checkout: a card payment", () => {
     expect(session).toMatchObject({ amount_total: 125000, currency: "nok", status: "open", mode: "payment", client_reference_id: payment_id, locale: "nb" });
     expect(session.metadata).toMatchObject({ payment_id, listing_id: listing.id, buyer_id: user.id });
     expect(session.success_url).toBe(`${env.APP_ORIGIN}/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=${payment_id}`);
+    // Cancelling on Stripe's page is no error: back to the result page, which says so and leads to the listing.
+    expect(session.cancel_url).toBe(`${env.APP_ORIGIN}/payment-success?cancelled=1&listing=${listing.seoSlug}`);
     const created = (await sandboxRequests("/v1/checkout/sessions")).filter((r) => r.idempotencyKey === `checkout-${payment_id}`);
     expect(created).toHaveLength(1);
   });

@@ -7,7 +7,7 @@ import type { SellerPaymentStatus } from "../../domain/payments";
 import { createListing } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, errorOf } from "./support/http";
-import { connectedSeller, deliver, oneDelivery, sandboxUrl, signedIn } from "./support/payments";
+import { connectedSeller, deliver, oneDelivery, payableListing, sandboxUrl, signedIn } from "./support/payments";
 
 async function accountId(userId: string): Promise<string | null> {
   const row = await env.DB.prepare("SELECT stripe_account_id FROM profiles WHERE user_id = ?1").bind(userId).first<{ stripe_account_id: string | null }>();
@@ -32,6 +32,8 @@ describe("Koble til Stripe", () => {
     const { user, client } = await signedIn();
     const untouched = await createListing({ userId: user.id, price: 100 });
     const switchedOff = await createListing({ userId: user.id, price: 100, pricingMode: "marketplace", paymentEnabled: false });
+    // A free listing has nothing to pay: connecting Stripe leaves it without payment (decision 089).
+    const free = await createListing({ userId: user.id, isFree: true, price: null });
 
     const before = (await (await client.get("/api/payments/stripe/account")).json()) as SellerPaymentStatus;
     expect(before).toEqual({ connected: false, details_submitted: false, charges_enabled: false, payouts_enabled: false });
@@ -56,6 +58,7 @@ describe("Koble til Stripe", () => {
 
     expect(await listingPayment(untouched.id)).toEqual({ payment_enabled: 1, pricing_mode: "marketplace" });
     expect(await listingPayment(switchedOff.id)).toEqual({ payment_enabled: 0, pricing_mode: "marketplace" });
+    expect(await listingPayment(free.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
   });
 
   it("two clicks at the same moment create one account", async () => {
@@ -154,11 +157,49 @@ describe("the listing form's payment settings", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("a free listing gets no payment setting, on create or when it is made free", async () => {
+    const seller = await connectedSeller({ password: "hemmelig123" });
+    const client = new Client();
+    await client.post("/api/auth/signin", { email: seller.email, password: "hemmelig123" });
+    const free = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)], is_free: true, price: null, payment_enabled: true }))).json()) as { id: string };
+    expect(await listingPayment(free.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
+    const paid = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)] }))).json()) as { id: string };
+    expect(await listingPayment(paid.id)).toEqual({ payment_enabled: 1, pricing_mode: "marketplace" });
+    const madeFree = await client.request(`/api/listings/${paid.id}`, { method: "PUT", json: form({ images: [await withImage(seller.id)], is_free: true, price: null }) });
+    expect(madeFree.status).toBe(200);
+    expect(await listingPayment(paid.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
+  });
+
   it("a seller without a finished Stripe account cannot switch payment on", async () => {
     const { user, client } = await signedIn();
     const created = (await (await client.post("/api/listings", form({ images: [await withImage(user.id)], payment_enabled: true, pricing_mode: "stripe" }))).json()) as { id: string };
     expect(await listingPayment(created.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
     await client.request(`/api/listings/${created.id}`, { method: "PUT", json: form({ images: [await withImage(user.id)], payment_enabled: true }) });
     expect(await listingPayment(created.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
+  });
+});
+
+describe("what the listing views say about payment (decision 089)", () => {
+  const shown = (body: { payment_enabled: boolean; pricing_mode: string }) => ({ payment_enabled: body.payment_enabled, pricing_mode: body.pricing_mode });
+
+  it("a free listing stored with payment (enabled before this rule) shows none, on the page and on cards", async () => {
+    const seller = await connectedSeller();
+    const kosebamse = await payableListing(seller.id, { title: "Kosebamse, stor brun", isFree: true, price: null });
+    const visitor = new Client();
+    const page = (await (await visitor.get(`/api/listings/${kosebamse.id}`)).json()) as { payment_enabled: boolean; pricing_mode: string };
+    expect(shown(page)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
+    const home = (await (await visitor.get("/api/home")).json()) as { free: { id: string; payment_enabled: boolean; pricing_mode: string }[] };
+    const card = home.free.find((c) => c.id === kosebamse.id)!;
+    expect(shown(card)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
+  });
+
+  it("the page of a seller whose Stripe account cannot take charges says it cannot be paid in the app; a connected seller's can", async () => {
+    const { user } = await signedIn();
+    const notConnected = await payableListing(user.id, { price: 450 });
+    const visitor = new Client();
+    expect(shown((await (await visitor.get(`/api/listings/${notConnected.id}`)).json()) as never)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
+    const seller = await connectedSeller();
+    const payable = await payableListing(seller.id, { price: 450, pricingMode: "vipps" });
+    expect(shown((await (await visitor.get(`/api/listings/${payable.id}`)).json()) as never)).toEqual({ payment_enabled: true, pricing_mode: "vipps" });
   });
 });

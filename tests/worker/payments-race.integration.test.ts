@@ -22,6 +22,7 @@ import {
 
 interface Buyer {
   email: string;
+  client: Awaited<ReturnType<typeof signedIn>>["client"];
   paymentId: string;
   ref: string;
 }
@@ -31,7 +32,7 @@ async function buyerPays(listingId: string, method: "card" | "vipps", name: stri
   const { payment_id, url } = await checkout(client, listingId, method);
   const paid = method === "card" ? await payByCard(url) : await approveVipps(url);
   expect(paid.status).toBe(303);
-  return { email: user.email, paymentId: payment_id, ref: (await paymentRow(payment_id))!.provider_ref };
+  return { email: user.email, client, paymentId: payment_id, ref: (await paymentRow(payment_id))!.provider_ref };
 }
 
 function eventFor(buyer: Buyer, method: "card" | "vipps") {
@@ -81,6 +82,9 @@ describe("two buyers pay for the same listing at the same moment", () => {
     expect(loserMail).toHaveLength(1);
     expect(loserMail[0].subject).toBe("Kjøpet av «Sparkesykkel» ble ikke gjennomført");
     expect(await outboxTo(winner.email)).toHaveLength(0);
+    // The loser's result page: an error (the e-mail explains), never "Betalingen ble avbrutt" (decision 089).
+    const verify = await loser.client.post("/api/payments/verify", { session_id: loser.ref, payment_id: loser.paymentId });
+    expect(await verify.json()).toMatchObject({ status: "failed" });
   });
 
   it("a competitor whose checkout is still open has it expired when the other buyer's payment completes", async () => {

@@ -110,7 +110,7 @@ describe("verification asks the provider when the webhook has not arrived", () =
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, messages: 1, last_seq: 1, listing_status: "sold" });
   });
 
-  it("a Vipps payment not yet approved is pending; a cancelled one is failed", async () => {
+  it("a Vipps payment not yet approved is pending; one the buyer cancelled in Vipps is cancelled, not failed", async () => {
     const seller = await connectedSeller();
     const listing = await payableListing(seller.id);
     const { client } = await signedIn();
@@ -120,8 +120,8 @@ describe("verification asks the provider when the webhook has not arrived", () =
     expect(await pending.json()).toMatchObject({ status: "pending", amount_paid: null, transaction_id: null });
     const back = await approveVipps(url, "cancel");
     expect(back.headers.get("Location")).toBe(`${env.APP_ORIGIN}/payment-success?session_id=${ref}&payment_id=${payment_id}`);
-    const failed = await client.post("/api/payments/verify", { session_id: ref, payment_id });
-    expect(await failed.json()).toMatchObject({ status: "failed", amount_paid: null });
+    const cancelled = await client.post("/api/payments/verify", { session_id: ref, payment_id });
+    expect(await cancelled.json()).toMatchObject({ status: "cancelled", amount_paid: null, listing_id: listing.id });
     expect((await paymentRow(payment_id))!.status).toBe("cancelled");
   });
 

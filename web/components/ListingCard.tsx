@@ -2,6 +2,7 @@ import { Heart, ShieldCheck } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { Link } from "react-router-dom";
 import { formatPrice, relativeTime } from "../../domain/format";
+import { isPayableInApp } from "../../domain/payments";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
 import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
 import { useFavourite } from "../lib/favourites";
@@ -15,9 +16,12 @@ const PAYMENT_LABELS: Record<Exclude<PricingMode, "standard">, string> = {
   marketplace: "Sikker betaling",
 };
 
-/** The payment badge text, or null: only when payment is enabled and the mode is not standard. */
-export function paymentBadgeLabel(listing: Pick<ListingCardData, "payment_enabled" | "pricing_mode">): string | null {
-  if (!listing.payment_enabled || listing.pricing_mode === "standard") return null;
+/**
+ * The payment badge text, or null: only when payment is enabled and the mode is not standard, and
+ * never on a listing with nothing to pay in the app (free, or below the minimum; decision 089).
+ */
+export function paymentBadgeLabel(listing: Pick<ListingCardData, "payment_enabled" | "pricing_mode" | "is_free" | "price">): string | null {
+  if (listing.pricing_mode === "standard" || !isPayableInApp(listing)) return null;
   return PAYMENT_LABELS[listing.pricing_mode] ?? null;
 }
 

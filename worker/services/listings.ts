@@ -12,6 +12,7 @@ import { listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
+import { shownPayment } from "../../domain/payments";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "./payments/listing-payment";
 import { assertNotSuspended } from "./suspension";
 import { shownReviewSql } from "../db/review-visibility";
@@ -22,7 +23,9 @@ import { changedEditFields, changesPurchaseTerms, heldEditRefusal, holdsForbiddi
 
 type ListingRow = typeof listings.$inferSelect;
 
-export function toListingCard(row: ListingRow): ListingCard {
+/** `sellerCanTakePayments`: unknown on cards (true), looked up for the listing page (decision 089). */
+export function toListingCard(row: ListingRow, sellerCanTakePayments = true): ListingCard {
+  const payment = shownPayment({ payment_enabled: row.paymentEnabled, pricing_mode: row.pricingMode, is_free: row.isFree, price: row.price }, sellerCanTakePayments);
   return {
     id: row.id,
     user_id: row.userId,
@@ -37,8 +40,7 @@ export function toListingCard(row: ListingRow): ListingCard {
     images: row.images,
     status: row.status,
     seo_slug: row.seoSlug,
-    pricing_mode: row.pricingMode,
-    payment_enabled: row.paymentEnabled,
+    ...payment,
     created_at: row.createdAt,
   };
 }
@@ -55,13 +57,13 @@ export async function homeSections(db: Db): Promise<HomeSections> {
       .orderBy(desc(listings.createdAt))
       .limit(HOME_TRADE_COUNT),
   ]);
-  return { newest: newest.map(toListingCard), free: free.map(toListingCard), trade: trade.map(toListingCard) };
+  return { newest: newest.map((r) => toListingCard(r)), free: free.map((r) => toListingCard(r)), trade: trade.map((r) => toListingCard(r)) };
 }
 
 export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
   const rows = await db.select().from(listings).where(inArray(listings.id, ids));
-  return rows.map(toListingCard);
+  return rows.map((r) => toListingCard(r));
 }
 
 /** Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and staff. */
@@ -82,7 +84,8 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
   const [extra, more, rating] = await d1.batch<Record<string, unknown>>([
     d1
       .prepare(
-        `SELECT p.display_name, COALESCE(p.created_at, u.created_at) AS member_since, u.deleted_at, pp.place_name
+        `SELECT p.display_name, COALESCE(p.created_at, u.created_at) AS member_since, u.deleted_at, pp.place_name,
+                (p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1) AS can_take_payments
          FROM users u LEFT JOIN profiles p ON p.user_id = u.id LEFT JOIN postal_places pp ON pp.postal_code = ?2
          WHERE u.id = ?1`,
       )
@@ -99,11 +102,20 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       .bind(row.userId, nowIso()),
   ]);
   const stars = rating.results[0] as { count: number; average: number | null };
-  const info = (extra.results[0] ?? {}) as { display_name?: string | null; member_since?: string; deleted_at?: string | null; place_name?: string | null };
+  const info = (extra.results[0] ?? {}) as {
+    display_name?: string | null;
+    member_since?: string;
+    deleted_at?: string | null;
+    place_name?: string | null;
+    can_take_payments?: number;
+  };
   const moreIds = (more.results as { id: string }[]).map((r) => r.id);
   const moreCards = (await listingsByIds(db, moreIds)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  // Payment as checkout would allow it: a seller without a Stripe account that takes charges (or a
+  // deleted one) gets no "trygg betaling" promise on the page.
+  const sellerCanTakePayments = !!info.can_take_payments && !info.deleted_at;
   return {
-    ...toListingCard(row),
+    ...toListingCard(row, sellerCanTakePayments),
     description: row.description,
     updated_at: row.updatedAt,
     place_name: info.place_name ?? null,

@@ -9,6 +9,7 @@ import {
 } from "../../domain/schemas/search";
 import type { PricingMode, ListingStatus } from "../../domain/taxonomy";
 import type { Db } from "../db/client";
+import { shownPayment } from "../../domain/payments";
 
 interface Row {
   id: string;
@@ -255,8 +256,7 @@ function toSearchRow(r: Row): SearchRow {
     images: JSON.parse(r.images) as string[],
     status: r.status,
     seo_slug: r.seo_slug,
-    pricing_mode: r.pricing_mode,
-    payment_enabled: !!r.payment_enabled,
+    ...shownPayment({ payment_enabled: !!r.payment_enabled, pricing_mode: r.pricing_mode, is_free: !!r.is_free, price: r.price }, true),
     created_at: r.created_at,
     search_rank: r.search_rank,
   };

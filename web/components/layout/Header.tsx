@@ -36,17 +36,36 @@ export function Header() {
 
   const messagesLabel = unread && unread > 0 ? `Meldinger, ${formatUnreadCount(unread)} uleste` : "Meldinger";
 
-  // The DOM order is the order on screen (logo and the icons on the first row, then the search and
-  // the quick links), so the keyboard meets them as the eye does; no `order` classes.
   return (
     <header className="border-b border-stone-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 md:gap-y-3 md:py-3">
-        <Link to="/" className="flex items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
+        {/* On a phone the mark alone (the name stays the link's name), so the search box fits beside it and the header is two short rows. */}
+        <Link to="/" className="flex shrink-0 items-center gap-2 rounded-lg text-xl font-extrabold tracking-tight text-brand-800">
           <LogoMark className="size-9" />
-          <span>Lekebytte</span>
+          <span className="sr-only sm:not-sr-only">Lekebytte</span>
         </Link>
 
-        <div className="ml-auto flex items-center gap-1">
+        {/* Read-only: the box only opens the search page, where the real text field is. */}
+        {onSearchPage ? (
+          <div className="flex-1" />
+        ) : (
+          <form role="search" onSubmit={onSearchSubmit} className="min-w-0 flex-1">
+            <div className="relative">
+              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
+              <input
+                type="search"
+                readOnly
+                aria-label="Søk etter leker"
+                placeholder="Søk etter leker..."
+                onClick={openSearch}
+                onKeyDown={onSearchKeyDown}
+                className="block min-h-11 w-full cursor-pointer rounded-full border border-stone-500 bg-stone-50 pr-4 pl-10 text-base text-stone-900 placeholder:text-stone-600 hover:border-brand-700"
+              />
+            </div>
+          </form>
+        )}
+
+        <div className="flex shrink-0 items-center gap-1">
           <Link to="/messages" className={iconButtonClasses} aria-label={messagesLabel}>
             <MessageCircle aria-hidden="true" className="size-6" />
             {unread && unread > 0 ? (
@@ -68,45 +87,23 @@ export function Header() {
             </Link>
           )}
         </div>
-        {/* The search and the quick links: the next row at every width. */}
-        <div className="flex w-full flex-wrap items-center gap-x-3 gap-y-2">
-          {/* Read-only: the box only opens the search page, where the real text field is. */}
-          {onSearchPage ? (
-            <div className="hidden md:block md:flex-1" />
-          ) : (
-            <form role="search" onSubmit={onSearchSubmit} className="w-full md:w-auto md:flex-1">
-              <div className="relative">
-                <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
-                <input
-                  type="search"
-                  readOnly
-                  aria-label="Søk etter leker"
-                  placeholder="Søk etter leker..."
-                  onClick={openSearch}
-                  onKeyDown={onSearchKeyDown}
-                  className="block min-h-11 w-full cursor-pointer rounded-full border border-stone-500 bg-stone-50 pr-4 pl-10 text-base text-stone-900 placeholder:text-stone-600 hover:border-brand-700"
-                />
-              </div>
-            </form>
-          )}
 
-          {/* Wraps rather than overflows on the narrowest phones. */}
-          <nav aria-label="Snarveier" className="flex w-full flex-wrap items-center gap-1.5 sm:gap-2 md:w-auto">
-            <Link to="/search?free=true" className={quickLinkClasses}>
-              Gi bort
-            </Link>
-            <Link to="/search?trade=true" className={quickLinkClasses}>
-              Åpen for bytte
-            </Link>
-            <Link
-              to={session.status === "signed-out" ? "/auth" : "/create-listing"}
-              className={buttonClasses("accent", "sm", "ml-auto gap-1.5 rounded-full px-3 whitespace-nowrap md:ml-2")}
-            >
-              <Plus aria-hidden="true" className="hidden size-4 sm:block" />
-              Legg ut en leke nå
-            </Link>
-          </nav>
-        </div>
+        {/* Its own row at every width, after the icons in the page as on screen, so Tab follows what the eye sees; wraps rather than overflows on the narrowest phones. */}
+        <nav aria-label="Snarveier" className="flex w-full flex-wrap items-center gap-1.5 sm:gap-2">
+          <Link to="/search?free=true" className={quickLinkClasses}>
+            Gi bort
+          </Link>
+          <Link to="/search?trade=true" className={quickLinkClasses}>
+            Åpen for bytte
+          </Link>
+          <Link
+            to={session.status === "signed-out" ? "/auth" : "/create-listing"}
+            className={buttonClasses("accent", "sm", "ml-auto gap-1.5 rounded-full px-3 whitespace-nowrap")}
+          >
+            <Plus aria-hidden="true" className="hidden size-4 sm:block" />
+            Legg ut en leke nå
+          </Link>
+        </nav>
       </div>
     </header>
   );

@@ -38,7 +38,11 @@ export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(fil
   return { accepted: valid, fileErrors, roomLeft: null };
 }
 
-/** "Du kan bare laste opp {n} bilder til" (singular for one). */
+/**
+ * "Du kan bare laste opp {n} bilder til" (singular for one). With no room left that would read
+ * "0 bilder til": then it says the listing already has the most photos it can have.
+ */
 export function tooManyPhotosText(room: number): string {
+  if (room <= 0) return `Du har allerede ${MAX_IMAGES_PER_LISTING} bilder, som er det meste en annonse kan ha`;
   return `Du kan bare laste opp ${room} ${room === 1 ? "bilde" : "bilder"} til`;
 }

@@ -2,7 +2,7 @@ import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
-import { onlineMethodsFor } from "../../../domain/payments";
+import { isPayableInApp, onlineMethodsFor, PAYMENT_TEXTS } from "../../../domain/payments";
 import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
 import { startConversation } from "../../api/conversations";
@@ -18,8 +18,10 @@ const GiveawayTakerBar = lazy(() => import("./giveaway/GiveawayTakerBar"));
 // The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
 const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
+type ActionListing = Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
+
 export interface ListingActionBarProps {
-  listing: Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
+  listing: ActionListing;
   isOwner: boolean;
   className?: string;
 }
@@ -27,36 +29,42 @@ export interface ListingActionBarProps {
 /**
  * On a phone the bar sticks to the bottom of the screen while the whole listing scrolls past, and
  * ends up after the seller's other listings (ListingView puts it last); from `md` on it sits in
- * the details column. The owner gets owner tools in it instead.
+ * the details column. It holds one line, the primary action, so the listing keeps the screen; the
+ * other actions are under the title (ListingMoreActions). The owner gets owner tools in it instead.
  */
 const barClasses =
-  "sticky bottom-0 z-20 space-y-2 border-t border-stone-200 bg-white/95 px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mt-6 md:border-0 md:bg-transparent md:px-0 md:pb-0 md:backdrop-blur-none";
+  "sticky bottom-0 z-20 space-y-2 border-t border-stone-200 bg-white/95 px-4 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mt-6 md:border-0 md:bg-transparent md:px-0 md:pb-0 md:backdrop-blur-none";
 
 /** The line under the buy button: how this listing can be paid (the chooser offers the same). */
-function buyNote(listing: Pick<ListingPage, "payment_enabled" | "pricing_mode">): string {
+function buyNote(listing: Parameters<typeof onlineMethodsFor>[0]): string {
   const online = onlineMethodsFor(listing);
   if (online.length === 2) return "Trygg betaling med Vipps eller Stripe";
   if (online[0] === "card") return "Trygg betaling med kort (Stripe)";
-  if (online[0] === "vipps") return "Trygg betaling med Vipps";
-  return "Kontant eller bankoverføring etter avtale med selgeren";
+  return "Trygg betaling med Vipps";
 }
 
+type Primary = "giveaway" | "buy" | "message";
+
 /**
- * The bottom bar (spec part 2 "Listing detail", §5; DESIGN "Payments"): buy for every non-owner on
- * non-free active listings, "Foreslå bytte" when trades are allowed, "Send melding".
+ * The bar's one action (spec part 2 "Listing detail", §5; DESIGN "Payments"): the give-away queue
+ * on free listings; "Kjøp nå med trygg betaling" only where the buyer can pay in the app (the
+ * Worker says so, decision 089); otherwise "Send melding", with a line saying that is how to buy.
  */
-export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
+export function primaryAction(listing: Pick<ActionListing, "is_free" | "status" | "price" | "payment_enabled" | "pricing_mode">): Primary {
+  if (listing.is_free) return "giveaway";
+  if (listing.status === "active" && isPayableInApp(listing)) return "buy";
+  return "message";
+}
+
+/** Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row under the title. */
+function useListingActions(listing: ActionListing) {
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
-  const [params, setParams] = useSearchParams();
   const [starting, setStarting] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
   const loading = session.status === "loading";
-  const active = listing.status === "active";
-  const showBuy = !listing.is_free && active;
-  const showTrade = listing.is_trade_offer && active;
 
   /** Sign-in comes back to `next` (this listing, or where the action goes on) instead of the front page. */
   const loginRequired = (description: string, next: string) => {
@@ -68,7 +76,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
   const buy = () => {
     if (loading) return;
     if (!signedIn) {
-      toastError("Innlogging påkrevd", "Du må være innlogget for å kjøpe", { id: "login-required" });
+      toastError(PAYMENT_TEXTS.loginTitle, PAYMENT_TEXTS.login, { id: "login-required" });
       navigate(signInPath(here));
       return;
     }
@@ -101,8 +109,34 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     }
   };
 
+  return { buy, proposeTrade, sendMessage, starting, choosing, setChoosing, signedIn };
+}
+
+function SendMessageButton({ listing, variant, className }: { listing: ActionListing; variant: "primary" | "secondary"; className?: string }) {
+  const { sendMessage, starting } = useListingActions(listing);
+  return (
+    <Button
+      variant={variant}
+      className={className}
+      onClick={() => void sendMessage()}
+      disabled={starting}
+      aria-busy={starting || undefined}
+      data-analytics="message_click"
+      data-analytics-listing={listing.id}
+    >
+      <MessageCircle aria-hidden="true" className="size-5" />
+      Send melding
+    </Button>
+  );
+}
+
+export function ListingActionBar({ listing, isOwner, className }: ListingActionBarProps) {
+  const { buy, choosing, setChoosing, sendMessage, signedIn } = useListingActions(listing);
+  const [params, setParams] = useSearchParams();
+
   // Back from sign-in with "?handling=melding": carry on with "Send melding" once, and take the
-  // marker out of the URL (replace) so a reload or Back does not start it again.
+  // marker out of the URL (replace) so a reload or Back does not start it again. The bar is on the
+  // page once, so this runs once however many "Send melding" buttons the page shows.
   const carriedOn = useRef(false);
   useEffect(() => {
     if (carriedOn.current || !signedIn || params.get(CONTINUE_PARAM) !== CONTINUE_MESSAGE) return;
@@ -123,23 +157,24 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
     );
   }
 
+  const primary = primaryAction(listing);
   return (
-    <div className={cn(barClasses, className)}>
-      {listing.is_free ? (
+    <div className={cn(barClasses, className)} data-testid="listing-action-bar">
+      {primary === "giveaway" ? (
         <Suspense fallback={<div className="min-h-12" />}>
           <GiveawayTakerBar listing={listing} />
         </Suspense>
       ) : null}
-      {showBuy ? (
+      {primary === "buy" ? (
         <div>
-          <Button size="lg" className="h-auto min-h-12 w-full py-2 text-base" onClick={buy} aria-haspopup="dialog">
+          <Button size="lg" className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
-            {/* The spec's label word for word; on a narrow phone it wraps to two balanced lines. */}
+            {/* The spec's label word for word; on a narrow phone it wraps to two balanced lines in the one button. */}
             <span className="text-balance text-center leading-snug">
               Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
             </span>
           </Button>
-          <p className="mt-1 text-center text-sm text-stone-700">{buyNote(listing)}</p>
+          <p className="mt-1 hidden text-center text-sm text-stone-700 md:block">{buyNote(listing)}</p>
           {choosing ? (
             <Suspense fallback={null}>
               <PaymentChooser listing={listing} open={choosing} onOpenChange={setChoosing} />
@@ -147,26 +182,39 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
           ) : null}
         </div>
       ) : null}
-      <div className="flex gap-2">
-        {showTrade ? (
-          <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
-            <ArrowLeftRight aria-hidden="true" className="size-5" />
-            Foreslå bytte
-          </Button>
-        ) : null}
-        <Button
-          variant="secondary"
-          className="flex-1"
-          onClick={() => void sendMessage()}
-          disabled={starting}
-          aria-busy={starting || undefined}
-          data-analytics="message_click"
-          data-analytics-listing={listing.id}
-        >
-          <MessageCircle aria-hidden="true" className="size-5" />
-          Send melding
+      {primary === "message" ? (
+        <div className="flex items-center gap-3">
+          <div className="min-w-0 flex-1">
+            <p className="text-lg leading-6 font-extrabold text-brand-800">{formatPrice(listing.price, false)}</p>
+            {listing.status === "active" ? <p className="text-sm leading-5 text-stone-700">{PAYMENT_TEXTS.contactToBuy}</p> : null}
+          </div>
+          <SendMessageButton listing={listing} variant="primary" className="shrink-0" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The actions that are not the bar's: "Foreslå bytte" when the listing allows trades, and
+ * "Send melding" when the bar holds another action. Under the title, so they are at hand without
+ * making the sticky bar taller.
+ */
+export function ListingMoreActions({ listing, isOwner, className }: ListingActionBarProps) {
+  const { proposeTrade } = useListingActions(listing);
+  if (isOwner) return null;
+  const showTrade = listing.is_trade_offer && listing.status === "active";
+  const showMessage = primaryAction(listing) !== "message";
+  if (!showTrade && !showMessage) return null;
+  return (
+    <div className={cn("flex gap-2", className)}>
+      {showTrade ? (
+        <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
+          <ArrowLeftRight aria-hidden="true" className="size-5" />
+          Foreslå bytte
         </Button>
-      </div>
+      ) : null}
+      {showMessage ? <SendMessageButton listing={listing} variant="secondary" className="flex-1" /> : null}
     </div>
   );
 }

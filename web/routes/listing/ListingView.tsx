@@ -18,7 +18,7 @@ import { isModerator, useSession } from "../../lib/useSession";
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
-import { ListingActionBar } from "./ListingActionBar";
+import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
 const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
@@ -143,6 +143,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           {formatPrice(listing.price, listing.is_free)}
         </p>
         <h1 className="mt-1 text-2xl leading-tight font-bold break-words text-stone-900">{listing.title}</h1>
+        <ListingMoreActions listing={listing} isOwner={isOwner} className="mt-3" />
 
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-stone-800">
           <dt className="font-medium text-stone-600">Tilstand</dt>

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { CircleCheck, CircleX } from "lucide-react";
+import { CircleCheck, CircleX, Undo2 } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatMinorUnits } from "../../../domain/format";
@@ -22,6 +22,8 @@ export const VERIFY_MAX_POLLS = 15;
 /**
  * /payment-success?session_id=…&payment_id=… (spec part 2 "Payment success", §4): verifies the
  * payment, then "Betaling fullført!" with the amount, or "Betalingsfeil". A missing id fails at once.
+ * A buyer who cancelled at the provider is no error: Stripe's cancel_url brings `cancelled=1` and the
+ * listing's slug, a Vipps payment the buyer aborted verifies as `cancelled` (decision 089).
  */
 export function PaymentSuccessPage() {
   useDocumentTitle("Betaling");
@@ -30,7 +32,9 @@ export function PaymentSuccessPage() {
   const paymentId = params.get("payment_id") ?? "";
   const session = useSession();
   const complete = sessionId !== "" && paymentId !== "";
+  const cancelledSlug = params.get("cancelled") === "1" ? params.get("listing") : null;
 
+  if (cancelledSlug !== null) return <PaymentCancelled listingPath={cancelledSlug ? `/annonse/${encodeURIComponent(cancelledSlug)}` : null} />;
   if (!complete) return <PaymentFailed />;
   if (session.status === "loading") return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
   if (session.status === "signed-out") {
@@ -64,6 +68,7 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
     if (completed) toastSuccess(PAYMENT_TEXTS.successTitle, PAYMENT_TEXTS.successToast, { id: `payment-${paymentId}` });
   }, [completed, paymentId]);
 
+  if (result?.status === "cancelled") return <PaymentCancelled listingPath={`/listing/${encodeURIComponent(result.listing_id)}`} />;
   if (failed) return <PaymentFailed />;
   if (!completed) return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
 
@@ -97,6 +102,22 @@ function PaymentFailed() {
   return (
     <FallbackScreen icon={<CircleX className="size-8" />} title={PAYMENT_TEXTS.failedTitle} text={PAYMENT_TEXTS.failed}>
       <Link to="/" className={buttonClasses()}>
+        {PAYMENT_TEXTS.backHome}
+      </Link>
+    </FallbackScreen>
+  );
+}
+
+/** The buyer stopped the payment: nothing was paid, so no error and no toast; back to the listing. */
+function PaymentCancelled({ listingPath }: { listingPath: string | null }) {
+  return (
+    <FallbackScreen icon={<Undo2 className="size-8" />} title={PAYMENT_TEXTS.cancelledTitle} text={PAYMENT_TEXTS.cancelled}>
+      {listingPath ? (
+        <Link to={listingPath} className={buttonClasses("primary", "md", "w-full")}>
+          {PAYMENT_TEXTS.backToListing}
+        </Link>
+      ) : null}
+      <Link to="/" className={buttonClasses(listingPath ? "ghost" : "primary", "md", "w-full")}>
         {PAYMENT_TEXTS.backHome}
       </Link>
     </FallbackScreen>

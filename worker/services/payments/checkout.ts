@@ -42,7 +42,7 @@ export function assertPurchasable(listing: Purchasable | null, buyerId: string, 
   if (listing.status === "reserved") throw new AppError("CONFLICT", PAYMENT_TEXTS.reserved);
   if (!isPurchasableListing({ status: listing.status, is_hidden: !!listing.is_hidden })) throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
   if (listing.price < MIN_ONLINE_PAYMENT_KR) throw new AppError("VALIDATION", PAYMENT_TEXTS.tooCheap);
-  const offered = onlineMethodsFor({ payment_enabled: !!listing.payment_enabled, pricing_mode: listing.pricing_mode });
+  const offered = onlineMethodsFor({ payment_enabled: !!listing.payment_enabled, pricing_mode: listing.pricing_mode, is_free: !!listing.is_free, price: listing.price });
   if (!offered.includes(method)) throw new AppError("VALIDATION", PAYMENT_TEXTS.methodNotOffered);
   if (!listing.stripe_account_id || !listing.stripe_charges_enabled || listing.seller_deleted) {
     throw new AppError("CONFLICT", PAYMENT_TEXTS.sellerCannotReceive);
@@ -105,7 +105,9 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
           locale: "nb",
           expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_S,
           success_url: `${origin}/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=${paymentId}`,
-          cancel_url: `${origin}/annonse/${encodeURIComponent(listing.seo_slug)}`,
+          // Stripe changes nothing on cancel (the session stays open until it expires); the page says
+          // "Betalingen ble avbrutt" and leads back to the listing (decision 089).
+          cancel_url: `${origin}/payment-success?cancelled=1&listing=${encodeURIComponent(listing.seo_slug)}`,
         },
         { idempotencyKey: `checkout-${paymentId}` },
       );

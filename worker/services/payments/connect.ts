@@ -38,7 +38,8 @@ function statusOf(p: ProfilePayments): SellerPaymentStatus {
 
 /**
  * Store what Stripe says about the account on the seller's profile; the first time it can take
- * charges, enable payment (marketplace mode) on the seller's listings that never had a setting.
+ * charges, enable payment (marketplace mode) on the seller's listings that never had a setting;
+ * free listings have nothing to pay and stay without (decision 089).
  */
 export async function applyAccountState(db: Db, account: Pick<Stripe.Account, "id" | "charges_enabled" | "payouts_enabled" | "details_submitted">): Promise<void> {
   const d1 = db.$client;
@@ -47,7 +48,7 @@ export async function applyAccountState(db: Db, account: Pick<Stripe.Account, "i
     d1
       .prepare(
         `UPDATE listings SET payment_enabled = 1, pricing_mode = 'marketplace', updated_at = ?3
-         WHERE ?2 = 1 AND pricing_mode = 'standard' AND status <> 'deleted'
+         WHERE ?2 = 1 AND pricing_mode = 'standard' AND status <> 'deleted' AND is_free = 0
            AND user_id = (SELECT user_id FROM profiles WHERE stripe_account_id = ?1)`,
       )
       .bind(account.id, account.charges_enabled ? 1 : 0, now),

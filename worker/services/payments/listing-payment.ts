@@ -6,6 +6,7 @@ import type { PricingMode } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 
 export interface PaymentSettingsInput {
+  is_free: boolean;
   payment_enabled?: boolean;
   pricing_mode?: SellerPricingMode;
 }
@@ -23,14 +24,16 @@ export async function sellerCanTakePayments(db: Db, userId: string): Promise<boo
   return !!row?.stripe_charges_enabled;
 }
 
+/** A free listing has nothing to pay: no payment setting, whatever the form says (decision 089). */
 export function paymentColumnsForCreate(canTakePayments: boolean, form: PaymentSettingsInput): PaymentColumns {
-  if (!canTakePayments) return { paymentEnabled: false, pricingMode: "standard" };
+  if (!canTakePayments || form.is_free) return { paymentEnabled: false, pricingMode: "standard" };
   return { paymentEnabled: form.payment_enabled ?? true, pricingMode: form.pricing_mode ?? "marketplace" };
 }
 
 /** Only what the form sent, and only for a seller who can take payments; otherwise nothing changes. */
 export function paymentColumnsForUpdate(canTakePayments: boolean, form: PaymentSettingsInput, current: PaymentColumns): Partial<PaymentColumns> {
   if (!canTakePayments) return {};
+  if (form.is_free) return { paymentEnabled: false, pricingMode: "standard" };
   const out: Partial<PaymentColumns> = {};
   if (form.pricing_mode !== undefined) out.pricingMode = form.pricing_mode;
   if (form.payment_enabled !== undefined) {

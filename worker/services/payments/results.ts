@@ -66,6 +66,18 @@ async function current(env: Bindings, db: Db, payment: PaymentRow, role: "buyer"
   return payment;
 }
 
+/**
+ * What the result page says. A payment the buyer stopped at the provider (Vipps ABORTED or
+ * TERMINATED before any authorisation) is `cancelled`, not an error; a Vipps payment released after
+ * it was authorised (the buyer lost the listing, decision 034) carries the provider's payment
+ * reference and stays `failed`, which its e-mail explains (decision 089).
+ */
+function verifyStatus(payment: PaymentRow): VerifyResponse["status"] {
+  if (payment.status === "completed" || payment.status === "pending") return payment.status;
+  if (payment.status === "cancelled" && payment.provider_payment_ref === null) return "cancelled";
+  return "failed";
+}
+
 export async function verifyPayment(env: Bindings, actor: Actor, sessionId: string, paymentId: string): Promise<VerifyResponse> {
   const db = getDb(env.DB);
   await enforceRateLimit(db, RATE_RULES.paymentVerify, actor.id);
@@ -76,7 +88,7 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
   const tx = await db.$client.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
     .bind(payment.id)
     .first<{ id: string; conversation_id: string | null }>();
-  const status = payment.status === "completed" ? "completed" : payment.status === "pending" ? "pending" : "failed";
+  const status = verifyStatus(payment);
   return {
     status,
     amount_paid: status === "completed" ? payment.amount : null,

@@ -5,7 +5,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Banknote, CreditCard, Landmark, Smartphone, X } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { formatPrice } from "../../../../domain/format";
-import { onlineMethodsFor, PAYMENT_TEXTS, type PaymentMethod } from "../../../../domain/payments";
+import { onlineMethodsFor, PAYMENT_TEXTS, type PaymentFacts, type PaymentMethod } from "../../../../domain/payments";
 import type { ListingPage } from "../../../api/listings";
 import { isApiError } from "../../../api/client";
 import { browser, startCheckout } from "../../../api/payments";
@@ -13,7 +13,7 @@ import { Button } from "../../../components/ui/Button";
 import { cn } from "../../../lib/cn";
 import { toastError, toastSuccess } from "../../../lib/toast";
 
-export type ChooserListing = Pick<ListingPage, "id" | "title" | "price" | "payment_enabled" | "pricing_mode">;
+export type ChooserListing = Pick<ListingPage, "id" | "title" | "price" | "is_free" | "payment_enabled" | "pricing_mode">;
 
 interface Option {
   method: PaymentMethod;
@@ -30,7 +30,7 @@ const OPTIONS: Record<PaymentMethod, Option> = {
 };
 
 /** The methods offered for a listing, online ones first. */
-export function paymentOptions(listing: Pick<ChooserListing, "payment_enabled" | "pricing_mode">): PaymentMethod[] {
+export function paymentOptions(listing: PaymentFacts): PaymentMethod[] {
   return [...onlineMethodsFor(listing), "cash", "bank_transfer"];
 }
 
