@@ -57,3 +57,12 @@ const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month:
 export function formatDateTime(value: string | Date): string {
   return dateTimeFormat.format(typeof value === "string" ? new Date(value) : value);
 }
+
+/**
+ * A name in the genitive, as Bokmål writes it: the name and an s ("Ola Hansens vurdering"); a name
+ * that ends in s, x or z takes an apostrophe instead ("Hans' vurdering", "Marx'", "Inez'").
+ */
+export function genitive(name: string): string {
+  const trimmed = name.trim();
+  return /[sxz]$/i.test(trimmed) ? `${trimmed}'` : `${trimmed}s`;
+}

@@ -39,8 +39,8 @@ const JUDGED: [string, string[]][] = [
   ["mobler", ["Dukkehus i tre med møbler"]],
   ["bøtte", ["Sandkassesett: bøtte, spade og former"]],
   ["botte", ["Sandkassesett: bøtte, spade og former"]],
-  ["bøker", ["Bøker om dinosaurer (6 stk)"]],
-  ["boker", ["Bøker om dinosaurer (6 stk)"]],
+  ["bøker", ["Bøker om dinosaurer og vulkaner (4 stk)"]],
+  ["boker", ["Bøker om dinosaurer og vulkaner (4 stk)"]],
   // Parts of compound words
   ["klosser", ["Legoklosser i stor boks"]],
   ["bamse", ["Kosebamse, stor brun"]],
@@ -63,7 +63,7 @@ const JUDGED: [string, string[]][] = [
   // Singular and plural
   ["bil", ["Fjernstyrt bil, 4WD", "Hot Wheels-bane med 20 biler"]],
   ["biler", ["Hot Wheels-bane med 20 biler"]],
-  ["dinosaur", ["Bøker om dinosaurer (6 stk)"]],
+  ["dinosaur", ["Bøker om dinosaurer og vulkaner (4 stk)"]],
   ["dukke", ["Baby Born dukke med klær", "Dukkehus i tre med møbler"]],
   ["tusj", ["Fargestifter og tusjer – stor pakke"]],
   ["perle", ["Perlebrett og 5000 perler"]],

@@ -20,7 +20,11 @@ export function Header() {
   useLiveInbox(signedIn);
   const navigate = useNavigate();
   // /search has its own text field at the top of the page: one search box there, not two.
-  const onSearchPage = useLocation().pathname.replace(/\/+$/, "") === "/search";
+  const path = useLocation().pathname.replace(/\/+$/, "");
+  const onSearchPage = path === "/search";
+  // A chat on a phone keeps the screen for its messages: the header is its top row only (logo,
+  // messages, account); search and the shortcuts come back from `md` (decision 088).
+  const inChat = path.startsWith("/chat/");
 
   const openSearch = () => navigate("/search");
   const onSearchSubmit = (event: FormEvent) => {
@@ -48,7 +52,7 @@ export function Header() {
         {onSearchPage ? (
           <div className="hidden md:order-2 md:block md:flex-1" />
         ) : (
-          <form role="search" onSubmit={onSearchSubmit} className="order-3 w-full md:order-2 md:w-auto md:flex-1">
+          <form role="search" onSubmit={onSearchSubmit} className={cn("order-3 w-full md:order-2 md:block md:w-auto md:flex-1", inChat && "hidden")}>
             <div className="relative">
               <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
               <input
@@ -65,7 +69,7 @@ export function Header() {
         )}
 
         {/* Wraps rather than overflows on the narrowest phones. */}
-        <nav aria-label="Snarveier" className="order-4 flex w-full flex-wrap items-center gap-1.5 sm:gap-2 md:order-3 md:w-auto">
+        <nav aria-label="Snarveier" className={cn("order-4 w-full flex-wrap items-center gap-1.5 sm:gap-2 md:order-3 md:flex md:w-auto", inChat ? "hidden" : "flex")}>
           <Link to="/search?free=true" className={quickLinkClasses}>
             Gi bort
           </Link>
