@@ -128,7 +128,11 @@ test("the parties open what they swapped from the chat header, read only and mar
   await expect(page.getByRole("status").filter({ hasText: "Annonsen er byttet. Du ser den fordi du var med på handelen." })).toBeVisible();
   await expect(page.getByText("Byttet", { exact: true })).toBeVisible();
   await expect(page.getByText("Kunne ikke hente annonse")).toHaveCount(0);
-  for (const name of [/^Kjøp nå/, /^Send melding/, /^Foreslå bytte/, /favoritter/]) await expect(page.getByRole("button", { name })).toHaveCount(0);
+  for (const name of [/^Kjøp nå/, /^Send melding/, /^Foreslå bytte/]) await expect(page.getByRole("button", { name })).toHaveCount(0);
+  // The page's own top bar: back and share, no favourite or report (the seller's other listings keep theirs).
+  const topBar = page.getByRole("button", { name: "Tilbake", exact: true }).locator("xpath=..");
+  await expect(topBar.getByRole("button", { name: "Del annonsen" })).toBeVisible();
+  await expect(topBar.getByRole("button", { name: /favoritter|Rapporter annonse/ })).toHaveCount(0);
   await page.screenshot({ path: "/tmp/e2e-chat-after-deal-listing.png" });
 
   const visitor = await playwright.request.newContext({ baseURL });
