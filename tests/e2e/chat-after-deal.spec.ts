@@ -60,8 +60,8 @@ async function expectDayLabelsClear(page: Page) {
   const overlaps = await messageList(page).evaluate((list) => {
     const found: string[] = [];
     const view = list.getBoundingClientRect();
-    const labels = [...list.querySelectorAll("h2")].map((h) => ({ text: h.textContent, r: h.getBoundingClientRect() }));
-    for (const p of list.querySelectorAll("li p")) {
+    const labels = Array.from(list.querySelectorAll("h2")).map((h) => ({ text: h.textContent, r: h.getBoundingClientRect() }));
+    for (const p of Array.from(list.querySelectorAll("li p"))) {
       const r = p.getBoundingClientRect();
       if (r.bottom <= view.top || r.top >= view.bottom) continue;
       for (const label of labels) {
