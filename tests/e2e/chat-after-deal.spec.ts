@@ -141,3 +141,34 @@ test("the parties open what they swapped from the chat header, read only and mar
   expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Kunne ikke hente annonse");
   await visitor.dispose();
 });
+
+test("once answered, the review prompt is one line that opens the review in view", async ({ page }) => {
+  await openDinosaurChat(page, "kari@lekebytte.test");
+  const prompt = page.getByRole("region", { name: "Vurderinger" });
+  // Kari answers (unless a first attempt of this test already did: the demo data is shared).
+  const give = prompt.getByRole("button", { name: "Gi vurdering" });
+  if ((await give.count()) > 0) {
+    await give.click();
+    const dialog = page.getByRole("dialog", { name: "Gi Ola Hansen en vurdering" });
+    await dialog.getByRole("radio", { name: /^5 av 5 stjerner/ }).check({ force: true });
+    await dialog.getByRole("button", { name: "Send vurdering" }).click();
+    await expect(dialog).toBeHidden();
+  }
+  const summary = prompt.getByRole("button", { expanded: false });
+  await expect(summary).toContainText("Din vurdering");
+  expect((await box(prompt)).height).toBeLessThanOrEqual(48);
+  await expectMessagesKeepTheScreen(page);
+
+  // Opened, the review is brought into the strip's view (the strip scrolls, the page does not).
+  await summary.click();
+  const mine = prompt.getByText("Din vurdering av Ola Hansen:");
+  await expect(mine).toBeVisible();
+  const strip = await box(page.locator("[data-deal-strip]"));
+  await expect
+    .poll(async () => {
+      const b = await box(mine);
+      return b.y >= strip.y && b.y + b.height <= strip.y + strip.height;
+    })
+    .toBe(true);
+  await expectMessagesKeepTheScreen(page);
+});

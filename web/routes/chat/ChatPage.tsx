@@ -141,7 +141,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         never take more than about a third of a phone (decision 088); past the cap the strip scrolls.
         Empty (no offers, no deal) it takes no room at all.
       */}
-      <div className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden">
+      <div data-deal-strip="" className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden">
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
         <ConversationReviews conversationId={conversation.id} />
       </div>

@@ -8,6 +8,7 @@ import { ReviewDialog, type ReviewTarget } from "../../components/reviews/Review
 import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
+import { revealInStrip } from "./dealStrip";
 
 /**
  * The review prompt above the chat once a sale or a swap in this conversation is completed (decision
@@ -59,7 +60,10 @@ function ReviewSummary({ state }: { state: DealReviewStateBody }) {
         type="button"
         aria-expanded={expanded}
         aria-controls={bodyId}
-        onClick={() => setExpanded((v) => !v)}
+        onClick={(event) => {
+          if (!expanded) revealInStrip(event.currentTarget);
+          setExpanded(!expanded);
+        }}
         className="flex min-h-9 w-full items-center gap-2 rounded-xl px-2.5 py-0.5 text-left text-sm text-stone-900 hover:bg-amber-100"
       >
         <Star aria-hidden="true" className="size-4 shrink-0 text-amber-800" />

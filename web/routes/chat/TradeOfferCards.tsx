@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradeParts";
+import { revealInStrip } from "./dealStrip";
 
 /**
  * The offer cards above the chat's messages (spec part 2 "Chat", §4, §8). They refetch whenever
@@ -87,7 +88,10 @@ function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: T
           type="button"
           aria-expanded={expanded}
           aria-controls={bodyId}
-          onClick={() => setExpanded((v) => !v)}
+          onClick={(event) => {
+            if (!expanded) revealInStrip(event.currentTarget);
+            setExpanded(!expanded);
+          }}
           className="flex min-h-9 w-full items-center gap-2 rounded-xl px-2.5 py-0.5 text-left text-sm hover:bg-stone-50"
         >
           <ArrowLeftRight aria-hidden="true" className="size-4 shrink-0 text-stone-600" />
