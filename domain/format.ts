@@ -62,3 +62,12 @@ export function formatDateTime(value: string | Date): string {
 export function countText(n: number, singular: string, plural: string): string {
   return n === 1 ? `1 ${singular}` : `${new Intl.NumberFormat("nb-NO").format(n)} ${plural}`;
 }
+
+/**
+ * A name in the genitive, as Bokmål writes it: the name and an s ("Ola Hansens vurdering"); a name
+ * that ends in s, x or z takes an apostrophe instead ("Hans' vurdering", "Marx'", "Inez'").
+ */
+export function genitive(name: string): string {
+  const trimmed = name.trim();
+  return /[sxz]$/i.test(trimmed) ? `${trimmed}'` : `${trimmed}s`;
+}

@@ -26,6 +26,12 @@ export const PUBLIC_LISTING_STATUSES = ["active", "reserved"] as const satisfies
 /** Only these are listed: home, search, the seller's other listings, the sitemap. */
 export const LISTED_LISTING_STATUSES = ["active"] as const satisfies readonly ListingStatus[];
 
+/**
+ * A finished deal's states: the parties of the deal (buyer of a paid order, both sides of a completed
+ * swap, giver and taker of a give-away) may still open the listing, read only (decision 088).
+ */
+export const DEAL_DONE_STATUSES = ["sold", "traded", "given_away"] as const satisfies readonly ListingStatus[];
+
 /** The owner's own list shows every state but deleted. */
 export const OWN_LIST_STATUSES = ["active", "reserved", "sold", "given_away", "traded"] as const satisfies readonly ListingStatus[];
 

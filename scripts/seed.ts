@@ -137,6 +137,7 @@ async function main(): Promise<void> {
         .bind(SYSTEM_USER.id, SYSTEM_USER.name, systemCreated, systemCreated),
     );
     const uid = (key: AccountKey) => userId.get(key)!;
+    const senderId = (from: AccountKey | "system") => (from === "system" ? SYSTEM_USER.id : uid(from));
 
     // ---- images (R2) --------------------------------------------------------------------------
     const rendered = await imagesReady;
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
         stmts.push(
           db
             .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .bind(randomUUID(), id, uid(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
+            .bind(randomUUID(), id, senderId(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
         );
       });
     }
@@ -255,13 +256,21 @@ async function main(): Promise<void> {
       stmts.push(
         db
           .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .bind(convId, lid(d.listing), uid(d.other), uid(owner), d.messages.length, iso(d.completed + 60), iso(d.messages[d.messages.length - 1].ago)),
+          .bind(
+            convId,
+            lid(d.listing),
+            uid(d.other),
+            uid(owner),
+            d.messages.length,
+            iso(Math.max(d.completed + 60, d.messages[0].ago)),
+            iso(d.messages[d.messages.length - 1].ago),
+          ),
       );
       d.messages.forEach((m, i) => {
         stmts.push(
           db
             .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .bind(randomUUID(), convId, uid(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
+            .bind(randomUUID(), convId, senderId(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
         );
       });
       if (d.kind === "sale") {
@@ -282,15 +291,26 @@ async function main(): Promise<void> {
             .bind(dealId, paymentId, lid(d.listing), uid(owner), uid(d.other), amount, completed, convId, completed),
         );
       } else {
+        for (const r of d.rejected ?? []) {
+          stmts.push(
+            db
+              .prepare(
+                `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, message,
+                   status, created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'rejected', ?, ?, ?)`,
+              )
+              .bind(randomUUID(), convId, uid(d.other), uid(owner), lid(r.offered), lid(d.listing), r.message, iso(r.proposed), iso(r.answered), iso(r.proposed - 7 * 24 * 60)),
+          );
+        }
         const offerId = randomUUID();
-        const proposed = iso(d.completed + 2 * 24 * 60);
+        const proposedAgo = d.proposed ?? d.completed + 2 * 24 * 60;
+        const proposed = iso(proposedAgo);
         stmts.push(
           db
             .prepare(
               `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, message,
                  status, created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?)`,
             )
-            .bind(offerId, convId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), null, proposed, completed, iso(d.completed - 5 * 24 * 60)),
+            .bind(offerId, convId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), null, proposed, completed, iso(proposedAgo - 7 * 24 * 60)),
           db
             .prepare(
               `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at,
@@ -362,7 +382,7 @@ async function main(): Promise<void> {
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     log(
       `Demodata lastet: ${DEMO_ACCOUNTS.length} brukere, ${LISTINGS.length} annonser, ${puts.length} bilder, ` +
-        `${CONVERSATIONS.length + DEMO_DEALS.length} samtaler, 1 bytteforslag, ${DEMO_DEALS.length} fullførte handler med vurderinger (${secs} s).`,
+        `${CONVERSATIONS.length + DEMO_DEALS.length} samtaler, 1 bytteforslag, ${DEMO_DEALS.length} fullførte handler (${secs} s).`,
     );
   } finally {
     await proxy.dispose();

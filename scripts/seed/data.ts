@@ -2,6 +2,7 @@
 // moderation case. Deterministic text and layout; ids and timestamps are made at seed time (times are
 // relative to "now", so the home page always shows fresh relative times).
 import type { AgeRange, CategoryKey, ListingStatus } from "../../domain/taxonomy";
+import { TRADE_CHAT_TEXTS } from "../../domain/trades";
 import type { Motif } from "./images";
 
 export type AccountKey = "kari" | "ola" | "ingrid" | "lars" | "sofie" | "emil" | "nora" | "marte" | "anders";
@@ -132,7 +133,9 @@ export const LISTINGS: DemoListing[] = [
     price: 120,
     trade: true,
     postalCode: "0150",
-    ago: 5 * HOUR,
+    ago: 3 * DAY + 4 * HOUR,
+    // Swapped to Ola for his floor puzzle (DEMO_DEALS): a chat that holds a whole deal.
+    status: "traded",
     image: { motif: "books", color: "#ff8c42", count: 2 },
   },
 
@@ -489,6 +492,20 @@ export const LISTINGS: DemoListing[] = [
     ago: 23 * HOUR,
     image: { motif: "train", color: "#e63946", count: 2 },
   },
+  {
+    ref: "E5",
+    owner: "emil",
+    title: "Bøker om dinosaurer og vulkaner (4 stk)",
+    description: "Fire faktabøker med store bilder av dinosaurer, vulkaner og fossiler. Pene, ingen rifter.",
+    category: "annet",
+    age: "6-8 år",
+    condition: 4,
+    price: 90,
+    trade: true,
+    postalCode: "4626",
+    ago: 5 * HOUR,
+    image: { motif: "books", color: "#16a085", count: 1 },
+  },
 
   // Nora Pedersen, Drammen
   {
@@ -624,10 +641,26 @@ export const LISTINGS: DemoListing[] = [
     status: "sold",
     image: { motif: "scooter", color: "#8e44ad", count: 1 },
   },
+  {
+    ref: "O8",
+    owner: "ola",
+    title: "Gulvpuslespill med dinosaurer, 48 brikker",
+    description: "Store, tykke brikker med dinosaurer. Alle brikkene er med. Byttet bort.",
+    category: "puslespill",
+    age: "3-5 år",
+    condition: 4,
+    price: 100,
+    trade: true,
+    postalCode: "5003",
+    ago: 2 * DAY + 22 * HOUR,
+    status: "traded",
+    image: { motif: "puzzle", color: "#27ae60", count: 1 },
+  },
 ];
 
 export interface DemoMessage {
-  from: AccountKey;
+  /** "system": a notice from Lekebytte, as the Worker posts on every change of a swap (decision 047). */
+  from: AccountKey | "system";
   text: string;
   ago: number;
   read: boolean;
@@ -701,6 +734,10 @@ export interface DemoDeal {
   listing: string;
   other: AccountKey;
   offered?: string;
+  /** A swap: when the accepted offer was sent (minutes ago; default two days before `completed`). */
+  proposed?: number;
+  /** A swap: earlier offers in the same conversation that the owner turned down. */
+  rejected?: { offered: string; proposed: number; answered: number; message: string | null }[];
   completed: number;
   messages: DemoMessage[];
   reviews: { from: AccountKey; rating: 1 | 2 | 3 | 4 | 5; text: string | null; ago: number }[];
@@ -745,6 +782,38 @@ export const DEMO_DEALS: DemoDeal[] = [
     // Only Ola has written: hidden until Lars writes his or the 14 days are over (the prompt shows
     // for Lars in the chat).
     reviews: [{ from: "ola", rating: 5, text: "Rask sending og akkurat som beskrevet.", ago: 20 * HOUR }],
+  },
+  {
+    // The chat after a whole swap (issue 21): a refused offer, the completed one, the notices and
+    // the review prompt still open for both, over three days.
+    kind: "swap",
+    listing: "K7",
+    other: "ola",
+    offered: "O8",
+    rejected: [
+      { offered: "O5", proposed: 2 * DAY + 23 * HOUR, answered: 2 * DAY + 21 * HOUR, message: "Walkie-talkiene mot bøkene?" },
+    ],
+    proposed: 2 * DAY + 20 * HOUR,
+    completed: 25 * HOUR,
+    messages: [
+      { from: "ola", text: "Hei! Er dinosaurbøkene fortsatt ledige? Sønnen min på seks er helt dinosaurgal 🦕", ago: 3 * DAY, read: true },
+      { from: "kari", text: "Hei! Ja, de er ledige. Jeg bytter gjerne, helst mot et puslespill.", ago: 3 * DAY - 20, read: true },
+      { from: "system", text: TRADE_CHAT_TEXTS.created("Walkie-talkie-sett, 2 stk", "Bøker om dinosaurer (6 stk)"), ago: 2 * DAY + 23 * HOUR, read: true },
+      { from: "system", text: TRADE_CHAT_TEXTS.rejected, ago: 2 * DAY + 21 * HOUR, read: true },
+      { from: "kari", text: "Takk, men vi har walkie-talkier fra før. Har du et puslespill?", ago: 2 * DAY + 21 * HOUR - 1, read: true },
+      { from: "ola", text: "Ja! Et gulvpuslespill med dinosaurer, 48 store brikker. Jeg sender et nytt forslag.", ago: 2 * DAY + 20 * HOUR + 5, read: true },
+      { from: "system", text: TRADE_CHAT_TEXTS.created("Gulvpuslespill med dinosaurer, 48 brikker", "Bøker om dinosaurer (6 stk)"), ago: 2 * DAY + 20 * HOUR, read: true },
+      { from: "system", text: TRADE_CHAT_TEXTS.accepted, ago: 2 * DAY + 19 * HOUR, read: true },
+      { from: "kari", text: "Perfekt, det tar vi! Jeg er i Bergen på torsdag og kan ta med bøkene.", ago: 2 * DAY + 19 * HOUR - 2, read: true },
+      { from: "ola", text: "Så fint. Skal vi si Festplassen kl. 17?", ago: 2 * DAY + 18 * HOUR, read: true },
+      { from: "kari", text: "Avtale! Jeg har på meg en gul regnjakke.", ago: 2 * DAY + 17 * HOUR, read: true },
+      { from: "ola", text: "Takk for i dag! Han har allerede lest den store klaffeboka to ganger.", ago: 25 * HOUR + 10, read: true },
+      { from: "system", text: TRADE_CHAT_TEXTS.completed, ago: 25 * HOUR, read: true },
+      { from: "kari", text: "Så koselig! Puslespillet ble lagt tre ganger i går kveld 😄", ago: 24 * HOUR, read: true },
+      { from: "ola", text: "Ha en fin helg, og takk for et fint bytte!", ago: 40 * MIN, read: false },
+    ],
+    // None written yet: both see "Gi vurdering" in the chat.
+    reviews: [],
   },
 ];
 

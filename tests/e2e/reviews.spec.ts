@@ -69,7 +69,7 @@ test("complete a swap, both review; each review appears only after both have wri
     await expect(prompt(seller)).toContainText("Bjørn Bytter har gitt deg en vurdering. Gi din for å se den.");
     await expect(prompt(seller)).not.toContainText("Dukkehuset var i topp stand");
     await writeReview(seller, "Bjørn Bytter", 4, "Hyggelig bytte, kom litt sent.");
-    await expect(prompt(seller)).toContainText("Bjørn Bytter sin vurdering av deg:");
+    await expect(prompt(seller)).toContainText("Bjørn Bytters vurdering av deg:");
     await expect(prompt(seller)).toContainText("«Dukkehuset var i topp stand. Tusen takk!»");
     await expect(seller.getByRole("log").getByText("Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres.")).toBeVisible();
 
@@ -84,7 +84,7 @@ test("complete a swap, both review; each review appears only after both have wri
     await expect(buyer.getByText("Hyggelig bytte, kom litt sent.")).toBeVisible();
     await expect(buyer.getByRole("img", { name: "4 av 5 stjerner" })).toBeVisible();
     await buyer.goto(chatPath);
-    await expect(prompt(buyer)).toContainText("Randi Rask sin vurdering av deg:");
+    await expect(prompt(buyer)).toContainText("Randi Rasks vurdering av deg:");
     await expect(prompt(buyer)).toContainText("«Hyggelig bytte, kom litt sent.»");
     await expect(prompt(buyer).getByRole("button", { name: "Gi vurdering" })).toHaveCount(0);
 

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { reviewWindowClosesAt, type DealKind } from "../../domain/reviews";
 import { nextTimestamp } from "./clock";
-import { createListing } from "./listings";
+import { createListing, type ListingRow } from "./listings";
 import { createSwap } from "./trades";
 import { createUser, type TestUser } from "./users";
 
@@ -16,13 +16,18 @@ export interface DealFixture {
   /** The buyer, or the swap's recipient. */
   b: TestUser;
   completedAt: string;
+  /** The listings the deal was about: the one sold or given away; a swap's requested and offered. */
+  listings: ListingRow[];
 }
 
 /** A paid order: the listing sold, a completed payment and its transaction in a conversation. */
-export async function createSale(options: { seller?: TestUser; buyer?: TestUser; paidAt?: string; paymentStatus?: string } = {}, db: D1Database = env.DB): Promise<DealFixture> {
+export async function createSale(
+  options: { seller?: TestUser; buyer?: TestUser; paidAt?: string; paymentStatus?: string; listing?: Parameters<typeof createListing>[0] } = {},
+  db: D1Database = env.DB,
+): Promise<DealFixture> {
   const seller = options.seller ?? (await createUser({ displayName: "Selma Selger" }, db));
   const buyer = options.buyer ?? (await createUser({ displayName: "Kjell Kjøper" }, db));
-  const listing = await createListing({ userId: seller.id, title: "Solgt dukkehus", price: 250, status: "sold" }, db);
+  const listing = await createListing({ userId: seller.id, title: "Solgt dukkehus", price: 250, status: "sold", ...options.listing }, db);
   const paidAt = options.paidAt ?? nextTimestamp();
   const paymentId = crypto.randomUUID();
   const conversationId = crypto.randomUUID();
@@ -40,7 +45,7 @@ export async function createSale(options: { seller?: TestUser; buyer?: TestUser;
       .prepare("INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7)")
       .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId),
   ]);
-  return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt };
+  return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }
 
 /** A swap whose handover both confirmed (`completedAt` moves the completion back in time). */
@@ -48,7 +53,44 @@ export async function createCompletedSwap(options: { completedAt?: string; statu
   const swap = await createSwap({ status: options.status ?? "completed" }, db);
   const row = await db.prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1").bind(swap.offerId).first<{ id: string; completed_at: string | null }>();
   if (options.completedAt) await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
-  return { kind: "swap", id: row!.id, conversationId: swap.conversationId, a: swap.sender, b: swap.recipient, completedAt: options.completedAt ?? row!.completed_at ?? "" };
+  return {
+    kind: "swap",
+    id: row!.id,
+    conversationId: swap.conversationId,
+    a: swap.sender,
+    b: swap.recipient,
+    completedAt: options.completedAt ?? row!.completed_at ?? "",
+    listings: [swap.requested, swap.offered],
+  };
+}
+
+/**
+ * A give-away as "Marker som gitt bort" leaves it (decision 075): the taker's queue entry given, the
+ * record of the deal, the listing given away. `a` is the giver, `b` the taker.
+ */
+export async function createGiveaway(options: { giver?: TestUser; taker?: TestUser } = {}, db: D1Database = env.DB): Promise<DealFixture> {
+  const giver = options.giver ?? (await createUser({ displayName: "Gina Giver" }, db));
+  const taker = options.taker ?? (await createUser({ displayName: "Tor Taker" }, db));
+  const listing = await createListing({ userId: giver.id, title: "Gitt bort sandkasse", isFree: true, price: null, status: "given_away" }, db);
+  const givenAt = nextTimestamp();
+  const conversationId = crypto.randomUUID();
+  const entryId = crypto.randomUUID();
+  const id = crypto.randomUUID();
+  await db.batch([
+    db
+      .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)")
+      .bind(conversationId, listing.id, taker.id, giver.id, givenAt),
+    db
+      .prepare(
+        `INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message, status, reserved_at, conversation_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, 'Kan hente i dag', 'given', ?5, ?6, ?5, ?5)`,
+      )
+      .bind(entryId, listing.id, giver.id, taker.id, givenAt, conversationId),
+    db
+      .prepare("INSERT INTO giveaways (id, listing_id, giver_id, taker_id, entry_id, conversation_id, given_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .bind(id, listing.id, giver.id, taker.id, entryId, conversationId, givenAt),
+  ]);
+  return { kind: "giveaway", id, conversationId, a: giver, b: taker, completedAt: givenAt, listings: [listing] };
 }
 
 /** A review as the service stores it. */

@@ -4,8 +4,9 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DealReviewPanel } from "../../web/components/reviews/DealReviewPanel";
+import { ConversationReviews } from "../../web/routes/chat/ConversationReviews";
 import { PublicProfilePage } from "../../web/routes/profile/PublicProfilePage";
-import { TEST_DEAL_ID, TEST_SELLER_ID, completedSwapsBody, dealReviewStateBody, publicProfileBody, reviewBody, tradeOffersPageBody } from "../factories/api";
+import { TEST_CONVERSATION_ID, TEST_DEAL_ID, TEST_SELLER_ID, completedSwapsBody, dealReviewStateBody, publicProfileBody, reviewBody, tradeOffersPageBody } from "../factories/api";
 import { TradeHistoryPage } from "../../web/routes/trades/TradeHistoryPage";
 import { apiError, bodyOf, listingPage, method, mockApi, stubBrowserApis } from "./listingHelpers";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
@@ -64,17 +65,59 @@ describe("the review prompt and form", () => {
     const { unmount } = renderPanel(dealReviewStateBody({ can_review: false, my_review: mine }));
     expect(screen.getByText("Din vurdering av Ola Hansen:")).toBeInTheDocument();
     expect(screen.getByText(/^Vises når Ola Hansen også har gitt sin vurdering, eller senest/)).toBeInTheDocument();
-    expect(screen.queryByText("Ola Hansen sin vurdering av deg:")).not.toBeInTheDocument();
+    expect(screen.queryByText("Ola Hansens vurdering av deg:")).not.toBeInTheDocument();
     unmount();
     renderPanel(dealReviewStateBody({ can_review: false, my_review: mine, other_has_reviewed: true, their_review: reviewBody({ rating: 3, text: "Litt sen" }) }));
-    expect(screen.getByText("Ola Hansen sin vurdering av deg:")).toBeInTheDocument();
+    expect(screen.getByText("Ola Hansens vurdering av deg:")).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "3 av 5 stjerner" })).toBeInTheDocument();
     expect(screen.getByText("«Litt sen»")).toBeInTheDocument();
+  });
+
+  it("names the other party in the genitive: an s, or an apostrophe after s, x or z", () => {
+    const revealed = { can_review: false, my_review: reviewBody(), other_has_reviewed: true, their_review: reviewBody({ rating: 4 }) };
+    const { unmount } = renderPanel(dealReviewStateBody({ ...revealed, other_user: { id: TEST_SELLER_ID, display_name: "Hans", deleted: false } }));
+    expect(screen.getByText("Hans' vurdering av deg:")).toBeInTheDocument();
+    unmount();
+    renderPanel(dealReviewStateBody(revealed));
+    expect(screen.getByText("Ola Hansens vurdering av deg:")).toBeInTheDocument();
   });
 
   it("tells the user the other party has written, without showing it", () => {
     renderPanel(dealReviewStateBody({ other_has_reviewed: true }));
     expect(screen.getByText(/Ola Hansen har gitt deg en vurdering\. Gi din for å se den\./)).toBeInTheDocument();
+  });
+});
+
+describe("the prompt in the chat", () => {
+  const url = `/api/reviews/conversations/${TEST_CONVERSATION_ID}`;
+  const renderInChat = () =>
+    renderRoutes([{ path: "/chat/:id", element: <ConversationReviews conversationId={TEST_CONVERSATION_ID} /> }], {
+      seed: { session: sessionFor("user") },
+      path: `/chat/${TEST_CONVERSATION_ID}`,
+    });
+
+  it("while the user may still write: one line with the question and 'Gi vurdering'", async () => {
+    mockApi((u) => (u === url ? jsonResponse([dealReviewStateBody({ other_has_reviewed: true })]) : undefined));
+    renderInChat();
+    const region = await screen.findByRole("region", { name: "Vurderinger" });
+    expect(region).toHaveTextContent("Handelen er fullført. Hvordan gikk det med Ola Hansen?");
+    expect(region).toHaveTextContent("Ola Hansen har gitt deg en vurdering. Gi din for å se den.");
+    expect(within(region).getAllByRole("button").map((b) => b.textContent)).toEqual(["Gi vurdering"]);
+  });
+
+  it("once answered it collapses to a summary line that opens the reviews", async () => {
+    const answered = dealReviewStateBody({ can_review: false, my_review: reviewBody({ rating: 5, text: "Supert" }), other_has_reviewed: true, their_review: reviewBody({ rating: 3, text: "Litt sen" }) });
+    mockApi((u) => (u === url ? jsonResponse([answered]) : undefined));
+    renderInChat();
+    const region = await screen.findByRole("region", { name: "Vurderinger" });
+    const toggle = await within(region).findByRole("button", { expanded: false });
+    expect(toggle).toHaveTextContent("Din vurdering");
+    expect(toggle).toHaveTextContent("Ola Hansens");
+    expect(within(region).getByText("«Litt sen»")).not.toBeVisible();
+    await userEvent.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(within(region).getByText("«Litt sen»")).toBeVisible();
+    expect(within(region).getByText("Ola Hansens vurdering av deg:")).toBeVisible();
   });
 });
 

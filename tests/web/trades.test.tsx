@@ -7,6 +7,7 @@ import { tradeKeys } from "../../web/api/trades";
 import { TradeOfferCards } from "../../web/routes/chat/TradeOfferCards";
 import { TradeHistoryPage } from "../../web/routes/trades/TradeHistoryPage";
 import { TradeOfferPage } from "../../web/routes/trades/TradeOfferPage";
+import { TradeStatusBadge } from "../../web/routes/trades/TradeParts";
 import {
   TEST_CONVERSATION_ID,
   TEST_LISTING_ID,
@@ -14,6 +15,7 @@ import {
   TEST_USER_ID,
   completedSwapsBody,
   createTradeOfferBody,
+  tradeListingBody,
   tradeOfferBody,
   tradeOffersPageBody,
   tradeProposalBody,
@@ -163,12 +165,71 @@ describe("offer cards above the chat", () => {
     expect(within(card).getByRole("button", { name: "Trekk tilbake" })).toBeInTheDocument();
   });
 
-  it("an expired offer shows 'Utløpt' and no buttons", async () => {
+  it("an expired offer shows 'Utløpt' and no buttons but the one that opens it", async () => {
     mockApi((url) => (url === cardsUrl ? jsonResponse([received({ expires_at: new Date(Date.now() - 60_000).toISOString() })]) : undefined));
     renderCards();
     const card = await screen.findByRole("article");
     expect(card).toHaveTextContent("Utløpt");
-    expect(within(card).queryAllByRole("button")).toEqual([]);
+    expect(within(card).getAllByRole("button").map((b) => b.getAttribute("aria-expanded"))).toEqual(["false"]);
+    await userEvent.click(within(card).getByRole("button"));
+    expect(within(card).getAllByRole("button").map((b) => b.getAttribute("aria-expanded"))).toEqual(["true"]);
+  });
+
+  it("finished and refused offers shrink to one line that opens the card; offers in play keep their card and buttons", async () => {
+    const updated = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    mockApi((url) =>
+      url === cardsUrl
+        ? jsonResponse([
+            received({ id: "rejected-1", status: "rejected", updated_at: updated(90), offered_listing: tradeListingBody({ title: "Walkie-talkie" }) }),
+            received({ id: "completed-1", status: "completed", updated_at: updated(10), handover: { confirmed_by_me: true, confirmed_by_other: true, completed_at: updated(10) } }),
+            received({ id: "pending-1", offered_listing: tradeListingBody({ title: "Gravemaskin" }) }),
+          ])
+        : undefined,
+    );
+    renderCards();
+    const cards = await screen.findAllByRole("article");
+    // In play first, then the finished ones newest first.
+    expect(cards.map((c) => c.getAttribute("aria-label"))).toEqual([
+      "Bytteforslag: Gravemaskin mot Brio togbane",
+      "Bytteforslag: Duplo båt mot Brio togbane",
+      "Bytteforslag: Walkie-talkie mot Brio togbane",
+    ]);
+    const [pending, completed, rejected] = cards;
+    expect(within(pending).getByRole("button", { name: "Aksepter" })).toBeVisible();
+    for (const [card, label] of [
+      [completed, "Fullført"],
+      [rejected, "Avslått"],
+    ] as const) {
+      const toggle = within(card).getByRole("button");
+      expect(toggle).toHaveAttribute("aria-expanded", "false");
+      expect(toggle).toHaveTextContent(label);
+      // The card's details are there but hidden until the line is opened.
+      expect(within(card).getByText("Ola Hansen foreslo et bytte")).not.toBeVisible();
+      await userEvent.click(toggle);
+      expect(toggle).toHaveAttribute("aria-expanded", "true");
+      expect(within(card).getByText("Ola Hansen foreslo et bytte")).toBeVisible();
+    }
+  });
+
+  it("each state has its own badge colour, and only one", () => {
+    const now = new Date();
+    const states = [
+      { status: "pending", expires_at: new Date(now.getTime() + 86_400_000 * 3).toISOString() },
+      { status: "pending", expires_at: new Date(now.getTime() - 60_000).toISOString() },
+      { status: "accepted" },
+      { status: "rejected" },
+      { status: "completed" },
+      { status: "cancelled" },
+    ] as const;
+    const backgrounds = states.map((state) => {
+      const { container, unmount } = renderRoutes([{ path: "/", element: <TradeStatusBadge offer={{ expires_at: now.toISOString(), ...state }} now={now} /> }], { path: "/" });
+      const classes = [...container.querySelector("span")!.classList];
+      unmount();
+      const bg = classes.filter((c) => /^bg-/.test(c));
+      expect(bg, classes.join(" ")).toHaveLength(1);
+      return bg[0];
+    });
+    expect(new Set(backgrounds).size).toBe(states.length);
   });
 
   it("an accepted swap: 'Bekreft overlevering' until confirmed, then the wait for the other party", async () => {

@@ -1,7 +1,7 @@
 // Pure domain rules (no I/O). They run in workerd here because that is where the Worker uses them;
 // Intl data in workerd is what production formats with.
 import { describe, expect, it } from "vitest";
-import { formatPrice, relativeTime } from "../../domain/format";
+import { formatPrice, genitive, relativeTime } from "../../domain/format";
 import { DESCRIPTION_MAX_LENGTH } from "../../domain/limits";
 import {
   canOwnerMove,
@@ -93,6 +93,22 @@ describe("formatPrice", () => {
     expect(formatPrice(0, false)).toBe("0 kr");
     expect(formatPrice(99, false)).toBe("99 kr");
     expect(formatPrice(1_000_000, false).replace(/[\u00a0\u202f]/g, " ")).toBe("1 000 000 kr");
+  });
+});
+
+describe("genitive", () => {
+  it.each([
+    ["Ola Hansen", "Ola Hansens"],
+    ["Kari", "Karis"],
+    ["Hans", "Hans'"],
+    ["Lars Johannes", "Lars Johannes'"],
+    ["Marx", "Marx'"],
+    ["Inez", "Inez'"],
+    ["INGRID BERGS", "INGRID BERGS'"],
+    ["  Nora  ", "Noras"],
+    ["Anonym", "Anonyms"],
+  ])("%s → %s", (name, expected) => {
+    expect(genitive(name)).toBe(expected);
   });
 });
 

@@ -25,7 +25,9 @@ import { hashPassword } from "../../worker/lib/password";
 import { generateSitemap } from "../../worker/services/sitemap";
 import {
   createConversation,
+  createGiveaway,
   createListing,
+  createSale,
   createSavedSearch,
   createSwap,
   createUser,
@@ -151,6 +153,19 @@ class World {
         ).bind(crypto.randomUUID(), paymentId, listing.id, seller.id, this.owner.id, sessionId, new Date().toISOString()),
       ]);
       return { paymentId, sessionId };
+    });
+  }
+
+  /**
+   * The partner's listing that came to the owner in a finished deal (decision 088): bought (a paid
+   * order), swapped (a completed swap) or given (a give-away). Its parties may read it.
+   */
+  dealListing(kind: "sale" | "swap" | "giveaway") {
+    return this.once(`deal-${kind}`, async () => {
+      const partner = await this.partner();
+      if (kind === "sale") return (await createSale({ seller: partner, buyer: this.owner })).listings[0];
+      if (kind === "giveaway") return (await createGiveaway({ giver: partner, taker: this.owner })).listings[0];
+      return (await createSwap({ status: "completed", sender: this.owner, recipient: partner })).requested;
     });
   }
 
@@ -382,6 +397,21 @@ const API_ROWS: Row[] = [
     request: async (w) => ({ path: `/api/listings/by-slug/${(await w.hiddenListing()).seoSlug}` }),
     expected: s(404, 404, 200, 200, 200, 200),
   },
+  // A finished deal's listing: its parties (the owner role here) read it; other users and visitors 404.
+  ...(["sale", "swap", "giveaway"] as const).map(
+    (kind): Row => ({
+      route: "GET /api/listings/:id",
+      variant: `${kind}: the deal's listing`,
+      request: async (w) => ({ path: `/api/listings/${(await w.dealListing(kind)).id}` }),
+      expected: s(404, 404, 200, 200, 200, 200),
+    }),
+  ),
+  {
+    route: "GET /api/listings/by-slug/:slug",
+    variant: "sale: the deal's listing",
+    request: async (w) => ({ path: `/api/listings/by-slug/${(await w.dealListing("sale")).seoSlug}` }),
+    expected: s(404, 404, 200, 200, 200, 200),
+  },
   { route: "GET /api/auth/session", request: () => ({ path: "/api/auth/session" }), expected: all(200) },
   {
     route: "POST /api/auth/signup",
@@ -436,6 +466,12 @@ const API_ROWS: Row[] = [
 
   // Listings and photos.
   { route: "PUT /api/listings/:id", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "PUT", json: form([await w.photo()]) }), expected: s(401, 403, 200, 403, 403, 403) },
+  {
+    route: "PUT /api/listings/:id",
+    variant: "sale: the deal's listing (read only for the buyer)",
+    request: async (w) => ({ path: `/api/listings/${(await w.dealListing("sale")).id}`, method: "PUT", json: form([]) }),
+    expected: s(401, 404, 403, 403, 403, 403),
+  },
   { route: "POST /api/listings/:id/status", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}/status`, method: "POST", json: { status: "reserved" } }), expected: s(401, 403, 200, 403, 403, 200) },
   { route: "DELETE /api/listings/:id", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "DELETE" }), expected: s(401, 403, 204, 403, 403, 204) },
   {
@@ -710,6 +746,12 @@ PAGE_ROWS.push({
   route: "PAGE listingBySlug",
   variant: "hidden listing",
   request: async (w) => ({ path: `/annonse/${(await w.hiddenListing()).seoSlug}`, headers: { Accept: "text/html" } }),
+  expected: s(404, 404, 200, 200, 200, 200),
+});
+PAGE_ROWS.push({
+  route: "PAGE listingBySlug",
+  variant: "swap: the deal's listing",
+  request: async (w) => ({ path: `/annonse/${(await w.dealListing("swap")).seoSlug}`, headers: { Accept: "text/html" } }),
   expected: s(404, 404, 200, 200, 200, 200),
 });
 

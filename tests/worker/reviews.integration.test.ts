@@ -77,7 +77,7 @@ describe("who may review", () => {
     expect(await (await takerClient.get(`/api/reviews/conversations/${conversationId}`)).json()).toEqual([]);
     expect((await giverClient.post(`/api/giveaways/listings/${listing.id}/give`, {})).status).toBe(200);
     const given = (await env.DB.prepare("SELECT id FROM giveaways WHERE listing_id = ?1").bind(listing.id).first<{ id: string }>())!;
-    const deal: DealFixture = { kind: "giveaway", id: given.id, conversationId, a: giver, b: taker, completedAt: new Date().toISOString() };
+    const deal: DealFixture = { kind: "giveaway", id: given.id, conversationId, a: giver, b: taker, completedAt: new Date().toISOString(), listings: [listing] };
     expect(await (await takerClient.get(`/api/reviews/conversations/${conversationId}`)).json()).toMatchObject([{ deal_kind: "giveaway", deal_id: given.id, can_review: true, other_user: { id: giver.id } }]);
     const stranger = await signedInClient((await createUser()).id);
     expect((await stranger.post("/api/reviews", body(deal))).status).toBe(404);

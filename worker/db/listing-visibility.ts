@@ -2,7 +2,7 @@
 // listings (home, favourites, the seller's other listings, photos, the sitemap, IndexNow). The
 // status lists are domain constants, never user input, so they are written into the SQL text.
 import { and, eq, inArray } from "drizzle-orm";
-import { LISTED_LISTING_STATUSES, PUBLIC_LISTING_STATUSES } from "../../domain/listing-lifecycle";
+import { DEAL_DONE_STATUSES, LISTED_LISTING_STATUSES, PUBLIC_LISTING_STATUSES } from "../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../domain/taxonomy";
 import { listings } from "./schema";
 
@@ -21,3 +21,19 @@ export function listedListingSql(alias = "listings"): string {
 /** The same two rules as drizzle conditions. */
 export const publicListing = and(inArray(listings.status, [...PUBLIC_LISTING_STATUSES]), eq(listings.isHidden, false));
 export const listedListing = and(inArray(listings.status, [...LISTED_LISTING_STATUSES]), eq(listings.isHidden, false));
+
+/**
+ * "A party of a finished deal about this listing" for a raw SQL WHERE (decision 088): `alias` names the
+ * listings table, `user` the viewer's bind parameter. The listing must be in a finished deal's state
+ * and not hidden; the viewer the buyer of a completed payment for it, either side of a completed swap
+ * that involved it, or giver or taker of its give-away. A cancelled swap or a failed payment is no deal.
+ */
+export function dealPartyListingSql(alias: string, user: string): string {
+  return `(${alias}.status IN (${sqlList(DEAL_DONE_STATUSES)}) AND ${alias}.is_hidden = 0 AND (
+    EXISTS (SELECT 1 FROM transactions t JOIN payments p ON p.id = t.payment_id
+            WHERE t.ad_id = ${alias}.id AND p.status = 'completed' AND ${user} IN (t.buyer_id, t.seller_id))
+    OR EXISTS (SELECT 1 FROM trade_transactions s
+            WHERE s.status = 'completed' AND ${alias}.id IN (s.user1_listing_id, s.user2_listing_id) AND ${user} IN (s.user1_id, s.user2_id))
+    OR EXISTS (SELECT 1 FROM giveaways g WHERE g.listing_id = ${alias}.id AND ${user} IN (g.giver_id, g.taker_id))
+  ))`;
+}

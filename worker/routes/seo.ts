@@ -13,7 +13,7 @@ import type { Db } from "../db/client";
 import { readAccessCookie } from "../lib/cookies";
 import { actorForAccessToken } from "../services/session";
 
-/** The listing as its owner or a moderator sees it, when the request carries such a session; else null. */
+/** The listing as its owner, a moderator or a party of its deal sees it, when the request carries such a session; else null. */
 async function privateView(env: AppEnv["Bindings"], db: Db, id: string, token: string | undefined): Promise<PreloadedListing | null> {
   const actor = token ? await actorForAccessToken(env, token) : null;
   if (!actor) return null;
@@ -51,7 +51,8 @@ export const seoRoutes = new Hono<AppEnv>()
       }
     }
     if (!listing && id) {
-      // Hidden or not public: a 404 for everyone, except the owner and moderators, who get the plain
+      // Hidden or not public: a 404 for everyone, except the owner, moderators and the parties of a
+      // finished deal about it (decision 088), who get the plain
       // shell (never cached, never indexed) and load the listing through the API with their cookie
       // (the owner sees it marked hidden with the reason).
       const own = await privateView(c.env, db, id, readAccessCookie(c));

@@ -2,13 +2,13 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../domain/limits";
 import { idPrefixFromSlug, listingSlug } from "../../domain/slug";
-import { canOwnerMove, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
+import { canOwnerMove, DEAL_DONE_STATUSES, isPublicListing, OWN_LIST_STATUSES, type OwnerStatus } from "../../domain/listing-lifecycle";
 import { isOwnPhotoKey } from "../../domain/photos";
 import { TRADE_ERROR_TEXTS } from "../../domain/trades";
 import { hasStaffRights } from "../../domain/moderation";
 import type { Actor } from "../env";
 import type { Db } from "../db/client";
-import { listedListing, listedListingSql } from "../db/listing-visibility";
+import { dealPartyListingSql, listedListing, listedListingSql } from "../db/listing-visibility";
 import { listings } from "../db/schema";
 import { AppError } from "../lib/errors";
 import { nowIso } from "../lib/crypto";
@@ -66,10 +66,19 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
   return rows.map((r) => toListingCard(r));
 }
 
-/** Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and staff. */
-export function canView(row: ListingRow, actor: Actor | null): boolean {
+/**
+ * Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and
+ * staff, and a sold, swapped or given-away one also to the parties of that deal (decision 088).
+ */
+async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<boolean> {
   if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
-  return isPublicListing({ status: row.status, is_hidden: row.isHidden });
+  if (isPublicListing({ status: row.status, is_hidden: row.isHidden })) return true;
+  if (!actor || !(DEAL_DONE_STATUSES as readonly string[]).includes(row.status)) return false;
+  const party = await db.$client
+    .prepare(`SELECT 1 AS x FROM listings WHERE id = ?1 AND ${dealPartyListingSql("listings", "?2")}`)
+    .bind(row.id, actor.id)
+    .first();
+  return !!party;
 }
 
 async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
@@ -79,7 +88,7 @@ async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
 
 export async function getListingDetail(db: Db, id: string, actor: Actor | null): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
   const row = await loadRow(db, id);
-  if (!row || !canView(row, actor)) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (!row || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   const d1 = db.$client;
   const [extra, more, rating] = await d1.batch<Record<string, unknown>>([
     d1
@@ -209,7 +218,7 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
 /** The owner's listing, or 404 when it does not exist or is not visible, 403 when visible but not theirs. */
 async function ownedRow(db: Db, id: string, actor: Actor): Promise<ListingRow> {
   const row = await loadRow(db, id);
-  if (!row || row.status === "deleted" || !canView(row, actor)) throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
+  if (!row || row.status === "deleted" || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
   if (row.userId !== actor.id) throw new AppError("FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
   return row;
 }

@@ -20,7 +20,11 @@ export function Header() {
   useLiveInbox(signedIn);
   const navigate = useNavigate();
   // /search has its own text field at the top of the page: one search box there, not two.
-  const onSearchPage = useLocation().pathname.replace(/\/+$/, "") === "/search";
+  const path = useLocation().pathname.replace(/\/+$/, "");
+  const onSearchPage = path === "/search";
+  // A chat on a phone keeps the screen for its messages: the header is its top row only (logo,
+  // messages, account); search and the shortcuts come back from `md` (decision 088).
+  const inChat = path.startsWith("/chat/");
 
   const openSearch = () => navigate("/search");
   const onSearchSubmit = (event: FormEvent) => {
@@ -49,7 +53,7 @@ export function Header() {
         {onSearchPage ? (
           <div className="flex-1" />
         ) : (
-          <form role="search" onSubmit={onSearchSubmit} className="min-w-0 flex-1">
+          <form role="search" onSubmit={onSearchSubmit} className={cn("min-w-0 flex-1", inChat && "hidden md:block")}>
             <div className="relative">
               <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-600" />
               <input
@@ -65,7 +69,7 @@ export function Header() {
           </form>
         )}
 
-        <div className="flex shrink-0 items-center gap-1">
+        <div className="ml-auto flex shrink-0 items-center gap-1">
           <Link to="/messages" className={iconButtonClasses} aria-label={messagesLabel}>
             <MessageCircle aria-hidden="true" className="size-6" />
             {unread && unread > 0 ? (
@@ -89,7 +93,7 @@ export function Header() {
         </div>
 
         {/* Its own row at every width, after the icons in the page as on screen, so Tab follows what the eye sees; wraps rather than overflows on the narrowest phones. */}
-        <nav aria-label="Snarveier" className="flex w-full flex-wrap items-center gap-1.5 sm:gap-2">
+        <nav aria-label="Snarveier" className={cn("w-full flex-wrap items-center gap-1.5 sm:gap-2", inChat ? "hidden md:flex" : "flex")}>
           <Link to="/search?free=true" className={quickLinkClasses}>
             Gi bort
           </Link>

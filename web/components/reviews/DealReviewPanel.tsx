@@ -1,7 +1,7 @@
 import { Star } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import { formatDate } from "../../../domain/format";
+import { formatDate, genitive } from "../../../domain/format";
 import { reviewDeadlineText } from "../../../domain/reviews";
 import type { DealReviewStateBody } from "../../api/reviews";
 import { Button } from "../ui/Button";
@@ -47,7 +47,7 @@ export function DealReviewPanel({ state }: { state: DealReviewStateBody }) {
       ) : null}
       {theirs ? (
         <p className="mt-2">
-          <span className="font-semibold">{name} sin vurdering av deg:</span> <Stars rating={theirs.rating} className="align-text-bottom" />
+          <span className="font-semibold">{genitive(name)} vurdering av deg:</span> <Stars rating={theirs.rating} className="align-text-bottom" />
           {theirs.text ? <span className="block whitespace-pre-line text-stone-800">«{theirs.text}»</span> : null}
         </p>
       ) : null}

@@ -136,8 +136,15 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   return (
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
       <ChatHeader conversation={conversation} />
-      <TradeOfferCards conversationId={conversation.id} myId={myId} />
-      <ConversationReviews conversationId={conversation.id} />
+      {/*
+        Offer cards and the review prompt share one strip with a cap, so with the headers above they
+        never take more than about a third of a phone (decision 088); past the cap the strip scrolls.
+        Empty (no offers, no deal) it takes no room at all.
+      */}
+      <div data-deal-strip="" className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden">
+        <TradeOfferCards conversationId={conversation.id} myId={myId} />
+        <ConversationReviews conversationId={conversation.id} />
+      </div>
       {/*
         Focusable, so the messages can be scrolled with the arrow keys even when none of them has a
         button (own and system messages only); the ring is drawn inside, as the frame clips outside.
@@ -178,8 +185,8 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         )}
       </div>
       {showConnecting ? (
-        <p role="status" className="flex items-center justify-center gap-2 bg-accent-100 px-3 py-1.5 text-sm font-semibold text-accent-900">
-          <WifiOff aria-hidden="true" className="size-4" />
+        <p role="status" className="flex items-center justify-center gap-1.5 bg-accent-100 px-3 py-0.5 text-xs font-semibold text-accent-900">
+          <WifiOff aria-hidden="true" className="size-3.5 shrink-0" />
           Kobler til … Meldinger du sender, kommer fram likevel.
         </p>
       ) : null}

@@ -63,7 +63,8 @@ export function MessageList({ messages, myId, otherName, scrollRef, onReport }: 
     <div role="log" aria-live="polite" aria-label="Meldinger" className="space-y-4 px-3 py-4">
       {groupByOsloDay(messages, (m) => m.created_at).map((group) => (
         <section key={group.day} aria-label={group.label}>
-          <h2 className="sticky top-1 z-10 mx-auto mb-3 w-fit rounded-full bg-stone-200/90 px-3 py-0.5 text-xs font-semibold text-stone-800">
+          {/* In the flow, not sticky: a floating label would cover the message scrolled under it. */}
+          <h2 className="mx-auto mb-3 w-fit rounded-full bg-stone-200 px-3 py-0.5 text-xs font-semibold text-stone-800">
             {group.label}
           </h2>
           <ol className="space-y-2">

@@ -1,28 +1,42 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeftRight } from "lucide-react";
-import { useState } from "react";
-import { tradeActionsFor, type TradeAction } from "../../../domain/trades";
+import { ArrowLeftRight, ChevronDown } from "lucide-react";
+import { useId, useState } from "react";
+import { displayStatus, tradeActionsFor, type TradeAction } from "../../../domain/trades";
 import { isApiError } from "../../api/client";
 import { conversationTradeOffersQuery, moveTradeOffer, tradeKeys, type TradeOfferBody } from "../../api/trades";
 import { Button } from "../../components/ui/Button";
+import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradeParts";
+import { revealInStrip } from "./dealStrip";
 
 /**
  * The offer cards above the chat's messages (spec part 2 "Chat", §4, §8). They refetch whenever
  * the conversation's room says an offer changed (the chat invalidates the event key), so both
  * parties see the same state at once. A failed fetch shows nothing (the spec: fails silently).
+ * Offers still in play (waiting for an answer, or agreed and waiting for the handover) show their
+ * card with its buttons; finished, refused, withdrawn and lapsed ones shrink to one line that opens
+ * the card, newest first, so the messages keep the screen (decision 088).
  */
 export function TradeOfferCards({ conversationId, myId }: { conversationId: string; myId: string }) {
   const offers = useQuery(conversationTradeOffersQuery(conversationId));
   if (!offers.data?.length) return null;
+  const now = new Date();
+  const open = offers.data.filter((o) => isOpenOffer(o, now));
+  const closed = offers.data.filter((o) => !isOpenOffer(o, now)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   return (
-    <section aria-label="Bytteforslag" className="max-h-[45%] shrink-0 space-y-2 overflow-y-auto border-b border-stone-200 bg-white/70 p-3">
-      {offers.data.map((offer) => (
-        <TradeOfferCard key={offer.id} offer={offer} myId={myId} conversationId={conversationId} />
+    <section aria-label="Bytteforslag" className="space-y-1">
+      {[...open, ...closed].map((offer) => (
+        <TradeOfferCard key={offer.id} offer={offer} myId={myId} conversationId={conversationId} collapsible={!isOpenOffer(offer, now)} />
       ))}
     </section>
   );
+}
+
+/** Waiting for an answer (and not lapsed) or agreed: the parties still have something to do. */
+function isOpenOffer(offer: TradeOfferBody, now: Date): boolean {
+  const status = displayStatus(offer, now);
+  return status === "pending" || status === "accepted";
 }
 
 const SUCCESS: Partial<Record<TradeAction, [string, string?]>> = {
@@ -30,9 +44,11 @@ const SUCCESS: Partial<Record<TradeAction, [string, string?]>> = {
   reject: ["Bytteforslag avslått"],
 };
 
-function TradeOfferCard({ offer, myId, conversationId }: { offer: TradeOfferBody; myId: string; conversationId: string }) {
+function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: TradeOfferBody; myId: string; conversationId: string; collapsible: boolean }) {
   const queryClient = useQueryClient();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const [expanded, setExpanded] = useState(false);
+  const bodyId = useId();
   const mine = offer.from_user_id === myId;
   const other = offer.other_user.display_name;
   const actions = tradeActionsFor(offer, myId, new Date(), offer.handover?.confirmed_by_me ?? false);
@@ -55,57 +71,88 @@ function TradeOfferCard({ offer, myId, conversationId }: { offer: TradeOfferBody
   const busy = move.isPending;
   const act = (action: TradeAction) => move.mutate(action);
 
+  const label = `Bytteforslag: ${offer.offered_listing.title} mot ${offer.requested_listing.title}`;
+  const heading = (
+    <p className="flex min-w-0 items-center gap-1.5 text-sm font-semibold text-stone-900">
+      <ArrowLeftRight aria-hidden="true" className="size-4 shrink-0 text-accent-700" />
+      <span className="truncate">{mine ? "Du foreslo et bytte" : `${other} foreslo et bytte`}</span>
+    </p>
+  );
+  const hidden = collapsible && !expanded;
+
   return (
-    <article className="rounded-xl border border-stone-200 bg-white p-3 shadow-sm" aria-label={`Bytteforslag: ${offer.offered_listing.title} mot ${offer.requested_listing.title}`}>
-      <header className="flex items-start justify-between gap-2">
-        <p className="flex items-center gap-1.5 text-sm font-semibold text-stone-900">
-          <ArrowLeftRight aria-hidden="true" className="size-4 text-accent-700" />
-          {mine ? "Du foreslo et bytte" : `${other} foreslo et bytte`}
-        </p>
-        <TradeStatusBadge offer={offer} />
-      </header>
-      <div className="mt-2 grid grid-cols-1 gap-2 min-[360px]:grid-cols-2">
-        <TradeListingRow label={mine ? "Du tilbyr" : "De tilbyr"} listing={offer.offered_listing} />
-        <TradeListingRow label={mine ? "Du vil ha" : "De vil ha"} listing={offer.requested_listing} />
-      </div>
-      {offer.message ? <p className="mt-2 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
-      <Handover offer={offer} other={other} />
-      {offer.status === "pending" && mine && actions.length > 0 ? <p className="mt-2 text-sm text-stone-700">Venter på svar...</p> : null}
-      {actions.length > 0 ? (
-        <div className="mt-3 flex flex-wrap gap-2">
-          {actions.includes("accept") ? (
-            <Button size="sm" onClick={() => act("accept")} disabled={busy}>
-              Aksepter
-            </Button>
-          ) : null}
-          {actions.includes("reject") ? (
-            <Button size="sm" variant="secondary" onClick={() => act("reject")} disabled={busy}>
-              Avslå
-            </Button>
-          ) : null}
-          {actions.includes("confirm") ? (
-            <Button size="sm" onClick={() => act("confirm")} disabled={busy}>
-              Bekreft overlevering
-            </Button>
-          ) : null}
-          {actions.includes("cancel") && !confirmingCancel ? (
-            <Button size="sm" variant="secondary" onClick={() => setConfirmingCancel(true)} disabled={busy}>
-              {offer.status === "pending" ? "Trekk tilbake" : "Avbryt byttet"}
-            </Button>
-          ) : null}
-          {confirmingCancel ? (
-            <div role="group" aria-label="Bekreft" className="flex flex-wrap items-center gap-2">
-              <span className="text-sm text-stone-800">{offer.status === "pending" ? "Trekke tilbake forslaget?" : "Avbryte byttet? Begge annonsene blir aktive igjen."}</span>
-              <Button size="sm" variant="secondary" onClick={() => act("cancel")} disabled={busy}>
-                Ja
-              </Button>
-              <Button size="sm" variant="ghost" onClick={() => setConfirmingCancel(false)} disabled={busy}>
-                Nei
-              </Button>
-            </div>
-          ) : null}
+    <article className="rounded-xl border border-stone-200 bg-white shadow-sm" aria-label={label}>
+      {collapsible ? (
+        // One line: what was offered for what, and how it ended; the card opens below it.
+        <button
+          type="button"
+          aria-expanded={expanded}
+          aria-controls={bodyId}
+          onClick={(event) => {
+            if (!expanded) revealInStrip(event.currentTarget);
+            setExpanded(!expanded);
+          }}
+          className="flex min-h-9 w-full items-center gap-2 rounded-xl px-2.5 py-0.5 text-left text-sm hover:bg-stone-50"
+        >
+          <ArrowLeftRight aria-hidden="true" className="size-4 shrink-0 text-stone-600" />
+          <span className="min-w-0 flex-1 truncate text-stone-800">
+            <span className="font-semibold text-stone-900">{offer.offered_listing.title}</span> mot {offer.requested_listing.title}
+          </span>
+          <TradeStatusBadge offer={offer} />
+          <ChevronDown aria-hidden="true" className={cn("size-4 shrink-0 text-stone-600 transition-transform", expanded && "rotate-180")} />
+        </button>
+      ) : (
+        <header className="flex items-center justify-between gap-2 px-2.5 pt-2.5">
+          {heading}
+          <TradeStatusBadge offer={offer} />
+        </header>
+      )}
+      {/* Collapsed, the card stays in the page (hidden), so its text is there when it opens again. */}
+      <div id={bodyId} hidden={hidden} className={cn("px-2.5 pb-2.5", collapsible ? "border-t border-stone-100 pt-2" : "pt-2")}>
+        {collapsible ? heading : null}
+        <div className={cn("grid grid-cols-2 gap-2", collapsible && "mt-2")}>
+          <TradeListingRow compact swapped={offer.status === "completed"} label={mine ? "Du tilbyr" : "De tilbyr"} listing={offer.offered_listing} />
+          <TradeListingRow compact swapped={offer.status === "completed"} label={mine ? "Du vil ha" : "De vil ha"} listing={offer.requested_listing} />
         </div>
-      ) : null}
+        {offer.message ? <p className="mt-2 line-clamp-3 rounded-lg bg-stone-50 px-3 py-1.5 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
+        <Handover offer={offer} other={other} />
+        {offer.status === "pending" && mine && actions.length > 0 ? <p className="mt-2 text-sm text-stone-700">Venter på svar...</p> : null}
+        {actions.length > 0 ? (
+          <div className="mt-2 flex flex-wrap gap-2">
+            {actions.includes("accept") ? (
+              <Button size="sm" onClick={() => act("accept")} disabled={busy}>
+                Aksepter
+              </Button>
+            ) : null}
+            {actions.includes("reject") ? (
+              <Button size="sm" variant="secondary" onClick={() => act("reject")} disabled={busy}>
+                Avslå
+              </Button>
+            ) : null}
+            {actions.includes("confirm") ? (
+              <Button size="sm" onClick={() => act("confirm")} disabled={busy}>
+                Bekreft overlevering
+              </Button>
+            ) : null}
+            {actions.includes("cancel") && !confirmingCancel ? (
+              <Button size="sm" variant="secondary" onClick={() => setConfirmingCancel(true)} disabled={busy}>
+                {offer.status === "pending" ? "Trekk tilbake" : "Avbryt byttet"}
+              </Button>
+            ) : null}
+            {confirmingCancel ? (
+              <div role="group" aria-label="Bekreft" className="flex flex-wrap items-center gap-2">
+                <span className="text-sm text-stone-800">{offer.status === "pending" ? "Trekke tilbake forslaget?" : "Avbryte byttet? Begge annonsene blir aktive igjen."}</span>
+                <Button size="sm" variant="secondary" onClick={() => act("cancel")} disabled={busy}>
+                  Ja
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setConfirmingCancel(false)} disabled={busy}>
+                  Nei
+                </Button>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
     </article>
   );
 }

@@ -57,6 +57,9 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
+  // A sold, swapped or given-away listing that is not yours: you were a party of that deal (the
+  // Worker shows it to no one else, decision 088). Read only: no buying, messaging, favourites.
+  const dealView = !!privateStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
   const moreHeadingId = useId();
   const report = useReport();
@@ -94,16 +97,18 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           <ArrowLeft aria-hidden="true" className="size-6" />
         </button>
         <div className="ml-auto flex items-center gap-1">
-          <button
-            type="button"
-            onClick={favourite.toggle}
-            aria-pressed={favourite.isFavourite}
-            aria-label={favourite.isFavourite ? "Fjern fra favoritter" : "Legg til i favoritter"}
-            className={iconButton}
-          >
-            <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-6" />
-          </button>
-          {isOwner ? null : (
+          {dealView ? null : (
+            <button
+              type="button"
+              onClick={favourite.toggle}
+              aria-pressed={favourite.isFavourite}
+              aria-label={favourite.isFavourite ? "Fjern fra favoritter" : "Legg til i favoritter"}
+              className={iconButton}
+            >
+              <Heart aria-hidden="true" fill={favourite.isFavourite ? "currentColor" : "none"} className="size-6" />
+            </button>
+          )}
+          {isOwner || dealView ? null : (
             <button type="button" onClick={() => report.open({ type: "listing", id: listing.id })} aria-label="Rapporter annonse" className={iconButton}>
               <Flag aria-hidden="true" className="size-6" />
             </button>
@@ -128,7 +133,11 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
             </p>
           </div>
         ) : null}
-        {privateStatus ? (
+        {dealView ? (
+          <p role="status" className="mb-3 rounded-xl border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-stone-900">
+            Annonsen er <strong>{privateStatus?.toLowerCase()}</strong>. Du ser den fordi du var med på handelen.
+          </p>
+        ) : privateStatus ? (
           <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
             Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
           </p>
@@ -209,7 +218,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
       </div>
 
       {/* The bar itself is the column's child: a sticky element only sticks inside its parent. */}
-      <ListingActionBar listing={listing} isOwner={isOwner} className="order-last md:order-none md:col-start-2" />
+      {dealView ? null : <ListingActionBar listing={listing} isOwner={isOwner} className="order-last md:order-none md:col-start-2" />}
 
       {listing.more_from_seller.length > 0 ? (
         <section aria-labelledby={moreHeadingId} className="mt-10 px-4 pb-6 sm:px-0 md:col-span-2">

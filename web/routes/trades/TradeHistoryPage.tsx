@@ -200,8 +200,8 @@ function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) 
         <p className="text-sm text-stone-700">Fullført {formatDate(swap.completed_at)}</p>
       </div>
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
-        <TradeListingRow label="Din leke" listing={swap.my_listing} />
-        <TradeListingRow label="Deres leke" listing={swap.their_listing} />
+        <TradeListingRow swapped label="Din leke" listing={swap.my_listing} />
+        <TradeListingRow swapped label="Deres leke" listing={swap.their_listing} />
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         {!swap.reviewed_by_me && open && !swap.other_user.deleted ? (

@@ -1,41 +1,62 @@
 import { Link } from "react-router-dom";
 import { formatDate, formatPrice } from "../../../domain/format";
-import { TRADE_STATUS_LABELS, displayStatus, timeLeftLabel, type TradeListing, type TradeOfferState } from "../../../domain/trades";
+import { TRADE_STATUS_LABELS, displayStatus, timeLeftLabel, type TradeDisplayStatus, type TradeListing, type TradeOfferState } from "../../../domain/trades";
 import type { TradeOfferBody } from "../../api/trades";
-import { Badge } from "../../components/ui/Badge";
+import { Badge, type BadgeTone } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
 import { PLACEHOLDER_IMAGE, firstImageUrl } from "../../lib/images";
 
-const badgeTone: Record<string, string> = {
-  pending: "bg-accent-100 text-accent-900",
-  accepted: "bg-sky-100 text-sky-900",
-  rejected: "bg-red-100 text-red-900",
-  completed: "bg-emerald-100 text-emerald-900",
-  cancelled: "bg-stone-200 text-stone-800",
-  expired: "bg-stone-200 text-stone-800",
+/** Each state its own colour: waiting amber, agreed blue, refused red, done green, called off grey, lapsed outlined. */
+export const TRADE_BADGE_TONES: Record<TradeDisplayStatus, BadgeTone> = {
+  pending: "waiting",
+  accepted: "info",
+  rejected: "danger",
+  completed: "success",
+  cancelled: "muted",
+  expired: "outline",
 };
 
 /** The status badge (spec §4): Venter ({n}t/d igjen), Akseptert, Avslått, Fullført, Avbrutt, Utløpt. */
 export function TradeStatusBadge({ offer, now = new Date() }: { offer: Pick<TradeOfferState, "status" | "expires_at">; now?: Date }) {
   const status = displayStatus(offer, now);
   return (
-    <Badge className={badgeTone[status]}>
+    <Badge tone={TRADE_BADGE_TONES[status]}>
       {TRADE_STATUS_LABELS[status]}
       {status === "pending" ? <span className="font-normal">· {timeLeftLabel(offer.expires_at, now)}</span> : null}
     </Badge>
   );
 }
 
-/** A listing in a swap: photo, title and price; it links to the listing while it is public. */
-export function TradeListingRow({ label, listing, className }: { label: string; listing: TradeListing; className?: string }) {
+/**
+ * A listing in a swap: photo, title and price; it links to the listing while its viewer may open it.
+ * `compact` (the chat's cards): a small photo, the label and price on one line, the title on one.
+ */
+export function TradeListingRow({
+  label,
+  listing,
+  className,
+  compact,
+  swapped,
+}: {
+  label: string;
+  listing: TradeListing;
+  className?: string;
+  compact?: boolean;
+  /** This swap completed: its parties may open the swapped listings (decision 088). */
+  swapped?: boolean;
+}) {
   const src = firstImageUrl(listing.images) ?? PLACEHOLDER_IMAGE;
-  const linkable = listing.status === "active" || listing.status === "reserved";
-  const title = <span className="line-clamp-2 font-semibold text-stone-900">{listing.title}</span>;
+  const linkable = listing.status === "active" || listing.status === "reserved" || (swapped && listing.status === "traded");
+  const title = <span className={cn("font-semibold text-stone-900", compact ? "block truncate" : "line-clamp-2")}>{listing.title}</span>;
+  const size = compact ? 40 : 56;
   return (
-    <div className={cn("flex min-w-0 items-center gap-3", className)}>
-      <img src={src} alt="" width={56} height={56} loading="lazy" className="size-14 shrink-0 rounded-lg bg-stone-100 object-cover" />
+    <div className={cn("flex min-w-0 items-center", compact ? "gap-2" : "gap-3", className)}>
+      <img src={src} alt="" width={size} height={size} loading="lazy" className={cn("shrink-0 rounded-lg bg-stone-100 object-cover", compact ? "size-10" : "size-14")} />
       <div className="min-w-0 text-sm">
-        <p className="text-xs font-semibold tracking-wide text-stone-600 uppercase">{label}</p>
+        <p className="text-xs font-semibold tracking-wide text-stone-600 uppercase">
+          {label}
+          {compact ? <span className="font-normal tracking-normal normal-case"> · {formatPrice(listing.price, listing.is_free)}</span> : null}
+        </p>
         {linkable ? (
           <Link to={`/annonse/${listing.seo_slug}`} className="hover:underline">
             {title}
@@ -43,7 +64,7 @@ export function TradeListingRow({ label, listing, className }: { label: string; 
         ) : (
           title
         )}
-        <p className="text-stone-700">{formatPrice(listing.price, listing.is_free)}</p>
+        {compact ? null : <p className="text-stone-700">{formatPrice(listing.price, listing.is_free)}</p>}
       </div>
     </div>
   );
