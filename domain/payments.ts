@@ -1,6 +1,5 @@
 // Payments: which methods a listing offers, request schemas, response shapes and the Norwegian texts
 // both the Worker and the web use (spec part 2 "Payment success", "Payment details", §4, §5, §8, §9).
-import { z } from "./schemas/zod";
 import type { PricingMode } from "./taxonomy";
 
 /** Online methods go through a provider; cash and bank transfer are agreed with the seller. */
@@ -72,27 +71,6 @@ export function platformFee(amountMinor: number, basisPoints: number): number {
 export function shortTransactionId(id: string): string {
   return id.replace(/-/g, "").slice(0, 8).toUpperCase();
 }
-
-const uuid = (message: string) => z.string({ error: message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
-
-/** POST /api/payments/checkout. The amount is never part of it: the server prices from D1. */
-export const checkoutSchema = z.object({
-  listing_id: uuid("Ugyldig annonse"),
-  method: z.enum(ONLINE_PAYMENT_METHODS, { error: "Velg en betalingsmåte" }),
-});
-export type CheckoutInput = z.infer<typeof checkoutSchema>;
-
-const NO_SESSION_ID = "Ingen session ID funnet i URL";
-const sessionId = z.string({ error: NO_SESSION_ID }).trim().min(1, NO_SESSION_ID).max(200, "Ugyldig session ID");
-
-/** POST /api/payments/verify (spec §7 verify-payment: session_id and payment_id). */
-export const verifySchema = z.object({
-  session_id: sessionId,
-  payment_id: uuid("Ugyldig betaling"),
-});
-
-/** GET /api/payments/details?session_id=… (/betaling-fullfort). */
-export const detailsQuerySchema = z.object({ session_id: sessionId });
 
 export interface CheckoutResponse {
   payment_id: string;

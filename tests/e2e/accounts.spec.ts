@@ -84,11 +84,22 @@ test("sign up, confirm by e-mail (the link works once), edit the name, sign out 
   await expect(page).toHaveURL(/\/min-profil$/);
   await expect(page.getByRole("heading", { level: 1, name: "Min profil" })).toBeVisible();
 
-  // The one-time link is spent now: the error state, with the tip and a way back to /auth.
+  // The one-time link is spent now. Opened again while signed in, it goes on to the profile
+  // (decision 090); opened signed out (another browser), it is the error state, with the tip and
+  // a way back to /auth.
   await page.goto(link);
-  await expect(page.getByRole("alert")).toHaveText("Kunne ikke logge inn: Lenken er ugyldig, allerede brukt eller utløpt.");
-  await expect(page.getByText(/Lenken kan ha utløpt/)).toBeVisible();
-  await expect(page.getByRole("link", { name: "Gå til innlogging" })).toHaveAttribute("href", "/auth");
+  await expect(page).toHaveURL(/\/min-profil$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Min profil" })).toBeVisible();
+  const otherBrowser = await page.context().browser()!.newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    const signedOut = await otherBrowser.newPage();
+    await signedOut.goto(link);
+    await expect(signedOut.getByRole("alert")).toHaveText("Kunne ikke logge inn: Lenken er ugyldig, allerede brukt eller utløpt.");
+    await expect(signedOut.getByText(/Lenken kan ha utløpt/)).toBeVisible();
+    await expect(signedOut.getByRole("link", { name: "Gå til innlogging" })).toHaveAttribute("href", "/auth");
+  } finally {
+    await otherBrowser.close();
+  }
 
   await page.goto("/min-profil");
   const info = page.locator("section").filter({ has: page.getByRole("heading", { name: "Profilinformasjon" }) });

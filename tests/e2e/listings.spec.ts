@@ -176,7 +176,8 @@ test("a visitor opening a listing the app cannot take payment for is told to con
   await expect(page.getByRole("button", { name: /Kjøp nå med trygg betaling/ })).toHaveCount(0);
   await bar.getByRole("button", { name: "Send melding" }).click();
   await expect(toast(page, "Logg inn påkrevd")).toBeVisible();
-  await expect(page).toHaveURL(/\/auth$/);
+  // Sign-in comes back to the listing and carries on with the message (decision 090).
+  await expect(page).toHaveURL(/\/auth\?next=%2Fannonse%2F[^&]+handling%3Dmelding$/);
 });
 
 test("an unknown slug ends on the 404 page", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { checkoutSchema, detailsQuerySchema, verifySchema } from "../../domain/payments";
+import { checkoutSchema, detailsQuerySchema, verifySchema } from "../../domain/schemas/payments";
 import type { AppEnv } from "../env";
 import { validate } from "../lib/validate";
 import { getDb } from "../db/client";

@@ -148,13 +148,14 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
       {/*
         Focusable, so the messages can be scrolled with the arrow keys even when none of them has a
         button (own and system messages only); the ring is drawn inside, as the frame clips outside.
+        The scroll padding makes Tab scroll a message's menu button clear of the edge, ring and all.
       */}
       <div
         ref={scrollRef}
         role="region"
         aria-label="Samtalen"
         tabIndex={0}
-        className="min-h-0 flex-1 overflow-y-auto overscroll-contain focus-visible:outline-offset-[-3px]"
+        className="min-h-0 flex-1 scroll-py-3 overflow-y-auto overscroll-contain focus-visible:outline-offset-[-3px]"
       >
         {page.isPending ? (
           <Spinner label="Laster samtale..." className="h-full" />

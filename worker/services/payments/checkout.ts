@@ -1,6 +1,7 @@
 // Starting a purchase: the buying rules, the price from D1 (never from the client), a pending payment
 // row, then the provider's hosted page (Stripe Checkout or a Vipps ePayment) for the browser.
-import { MIN_ONLINE_PAYMENT_KR, onlineMethodsFor, PAYMENT_TEXTS, platformFee, toMinorUnits, type CheckoutInput, type CheckoutResponse } from "../../../domain/payments";
+import { MIN_ONLINE_PAYMENT_KR, onlineMethodsFor, PAYMENT_TEXTS, platformFee, toMinorUnits, type CheckoutResponse } from "../../../domain/payments";
+import type { CheckoutInput } from "../../../domain/schemas/payments";
 import { isPurchasableListing } from "../../../domain/listing-lifecycle";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { ListingStatus, PricingMode } from "../../../domain/taxonomy";
