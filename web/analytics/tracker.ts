@@ -1,7 +1,7 @@
 // The browser tracker (docs/product.md "Data", "Server calls", "Limits and timings"): a session, an event queue flushed every 5 seconds and
 // when the page is hidden, listing views, searches and marked clicks. It runs only with the
 // visitor's consent, is loaded after the first render, never blocks the page and never shows an
-// error: failures are only logged (docs/product.md "Analytics failures").
+// error: failures are only logged (docs/product.md "Error messages").
 import {
   ANALYTICS_FLUSH_MS,
   ANALYTICS_MAX_EVENTS_PER_REQUEST,
