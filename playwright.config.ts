@@ -4,7 +4,7 @@ import { defineConfig } from "@playwright/test";
 
 const CI = !!process.env.CI;
 
-// Debian's Chromium: nothing may download a browser on these machines (PLATFORM.md).
+// Debian's Chromium: nothing may download a browser on these machines (docs/platform.md "Toolchain").
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

@@ -1,17 +1,17 @@
-// Analytics rules without I/O (spec part 2 §3 "Analytics event/session", §7 analytics calls, §9
+// Analytics rules without I/O (docs/product.md "Data", "Server calls", "Limits and timings":
 // constants and lists). Used by the Worker (validation, rollups) and by the browser tracker, which
 // must stay small: nothing here imports zod (the schemas are in ./schemas/analytics.ts).
 
-/** Spec part 2 §9: "event queue flushed every 5 seconds". */
+/** docs/product.md "Limits and timings": "event queue flushed every 5 seconds". */
 export const ANALYTICS_FLUSH_MS = 5_000;
-/** §9: on a failed flush, if the queue holds fewer than 100 events, the last 50 are requeued. */
+/** docs/product.md "Limits and timings": on a failed flush, if the queue holds fewer than 100 events, the last 50 are requeued. */
 export const ANALYTICS_REQUEUE_BELOW = 100;
 export const ANALYTICS_REQUEUE_KEEP = 50;
-/** §9: "Listing view re-sent after 30 seconds with viewDurationMs 30000". */
+/** docs/product.md "Limits and timings": "Listing view re-sent after 30 seconds with viewDurationMs 30000". */
 export const LISTING_VIEW_RESEND_MS = 30_000;
-/** §9: "scroll-depth report debounced 1 second". */
+/** docs/product.md "Limits and timings": "scroll-depth report debounced 1 second". */
 export const SCROLL_DEPTH_DEBOUNCE_MS = 1_000;
-/** §9: "a final view report on leaving only if the stay exceeded 5 seconds". */
+/** docs/product.md "Limits and timings": "a final view report on leaving only if the stay exceeded 5 seconds". */
 export const LISTING_VIEW_FINAL_MIN_MS = 5_000;
 
 /** Size caps on what the endpoints accept (each request becomes one queue message, ≤ 128 KB). */
@@ -31,11 +31,11 @@ export const ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY = 2;
 /** The server-issued analytics session (a signed cookie) lasts this long; the tracker asks for a new one after. */
 export const ANALYTICS_SESSION_TTL_SECONDS = 24 * 60 * 60;
 
-/** get_listing_analytics p_days_back: default 30 (spec part 2 §7), at most a year. */
+/** get_listing_analytics p_days_back: default 30 (docs/product.md "Server calls"), at most a year. */
 export const LISTING_ANALYTICS_DEFAULT_DAYS = 30;
 export const LISTING_ANALYTICS_MAX_DAYS = 365;
 
-/** Spec part 2 §9, in the spec's order. */
+/** docs/product.md "Limits and timings", in that list's order. */
 export const EVENT_TYPES = [
   "page_view",
   "listing_view",
@@ -91,8 +91,8 @@ export interface UserAgentInfo {
 }
 
 /**
- * Device type, browser and operating system from a user agent string (spec part 2 §3 "Analytics
- * session"). `touchPoints` (navigator.maxTouchPoints) tells an iPad, which reports itself as a Mac
+ * Device type, browser and operating system from a user agent string (docs/product.md "Data").
+ * `touchPoints` (navigator.maxTouchPoints) tells an iPad, which reports itself as a Mac
  * since iPadOS 13, from a Mac.
  */
 export function parseUserAgent(ua: string, touchPoints = 0): UserAgentInfo {

@@ -1,5 +1,5 @@
-// Day groups and times in the chat (spec part 2 "Chat"): "I dag", "I går" or a Norwegian date, each
-// message with its time, all in Europe/Oslo whatever the device's time zone (DESIGN "Texts and formats").
+// Day groups and times in the chat (docs/product.md "Messages and chat"): "I dag", "I går" or a Norwegian date, each
+// message with its time, all in Europe/Oslo whatever the device's time zone (docs/style.md "Texts and formats").
 import { formatDate, osloDay, TIME_ZONE } from "./format";
 
 const timeFormat = new Intl.DateTimeFormat("nb-NO", { hour: "2-digit", minute: "2-digit", timeZone: TIME_ZONE });

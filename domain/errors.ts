@@ -1,4 +1,4 @@
-// One error envelope for every API error (DESIGN "API conventions").
+// One error envelope for every API error (docs/style.md "API conventions").
 export const ERROR_CODES = [
   "VALIDATION",
   "UNAUTHENTICATED",

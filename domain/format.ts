@@ -1,4 +1,4 @@
-// Norwegian formatting shared by web and worker (DESIGN "Texts and formats").
+// Norwegian formatting shared by web and worker (docs/style.md "Texts and formats").
 export const TIME_ZONE = "Europe/Oslo";
 
 const priceFormat = new Intl.NumberFormat("nb-NO", { maximumFractionDigits: 0 });
@@ -27,7 +27,7 @@ export function osloDay(d: Date): string {
 }
 
 /**
- * Relative posting time (spec part 1 §9): under 1 hour "Akkurat nå"; under 24 hours "{n}t siden";
+ * Relative posting time (docs/product.md "Limits and timings"): under 1 hour "Akkurat nå"; under 24 hours "{n}t siden";
  * 1 day "I går"; under 7 days "{n}d siden"; otherwise a Norwegian date.
  */
 export function relativeTime(value: string | Date, now: Date = new Date()): string {

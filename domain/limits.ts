@@ -1,4 +1,4 @@
-// Business constants from the spec (part 1 §9, part 2 §9).
+// Business constants (docs/product.md "Limits and timings").
 export const MAX_IMAGES_PER_LISTING = 5;
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const IMAGE_CACHE_SECONDS = 3600;

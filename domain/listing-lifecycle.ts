@@ -1,4 +1,4 @@
-// The listing lifecycle and who may see a listing (DESIGN "Listing lifecycle", "Listing visibility").
+// The listing lifecycle and who may see a listing (docs/product.md "Listings").
 // The Worker's status route, its SQL visibility predicates and the web's owner menu all read these.
 import type { ListingStatus } from "./taxonomy";
 
@@ -50,7 +50,7 @@ export function isListedListing(listing: VisibilityFields): boolean {
   return (LISTED_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
 }
 
-/** Can be bought online (spec part 2 §5, DESIGN "Payments"): only a listed listing, active and not hidden. */
+/** Can be bought online (docs/product.md "Validation", "Payments"): only a listed listing, active and not hidden. */
 export function isPurchasableListing(listing: VisibilityFields): boolean {
   return isListedListing(listing);
 }

@@ -1,5 +1,5 @@
 // Chat rules and the live protocol shared by the Worker, the Durable Objects and the SPA
-// (spec part 2 "Chat", §4, §5, §9; docs/decisions/028-live-chat.md).
+// (docs/product.md "Messages and chat", "States", "Validation", "Limits and timings"; docs/decisions/028-live-chat.md).
 
 /** A message is trimmed and must hold 1 to 2,000 characters. */
 export const MESSAGE_MAX_LENGTH = 2000;
@@ -9,11 +9,11 @@ export const SYSTEM_USER_ID = "00000000-0000-0000-0000-000000000000";
 export const ANONYMOUS_NAME = "Anonym";
 export const DELETED_USER_NAME = "Slettet bruker";
 
-/** Heartbeat (spec part 1 §9): the client sends PING, the Durable Object's auto-response answers PONG without waking it. */
+/** Heartbeat (docs/product.md "Limits and timings"): the client sends PING, the Durable Object's auto-response answers PONG without waking it. */
 export const HEARTBEAT_MS = 25_000;
 export const HEARTBEAT_PING = "ping";
 export const HEARTBEAT_PONG = "pong";
-/** Reconnect delays (spec part 1 §9): 1, 2, 5, then 10 s for every further attempt. */
+/** Reconnect delays (docs/product.md "Limits and timings"): 1, 2, 5, then 10 s for every further attempt. */
 export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;
 /** How long the client waits for an acknowledgement before it sends the same message over HTTP. */
 export const SEND_ACK_TIMEOUT_MS = 8_000;

@@ -1,4 +1,4 @@
-// Reports and moderation (spec part 2 "Report dialog", "Moderation dashboard", §3–§9; issue 13;
+// Reports and moderation (docs/product.md "Moderation", "Data", "States", "Validation", "Who may do what", "Server calls", "Error messages", "Limits and timings"; issue 13;
 // docs/decisions/050-moderation.md). The rules and texts the Worker, the dashboard and the report
 // dialog share.
 import { formatDate } from "./format";
@@ -16,7 +16,7 @@ export const REPORT_TARGET_WORDS: Record<ReportTargetType, string> = {
   review: "vurdering",
 };
 
-/** The report dialog's title for a target type; anything else is "innhold" (the spec's fallback). */
+/** The report dialog's title for a target type; anything else is "innhold" (docs/product.md "Moderation"). */
 export function reportDialogTitle(type: string | undefined): string {
   const word = type && type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
   return `Rapporter ${word}`;
@@ -38,7 +38,7 @@ export const OPEN_REPORT_STATUSES = ["pending", "reviewed"] as const satisfies r
 export const REPORT_PRIORITY_KEYS = ["low", "normal", "high", "urgent"] as const;
 export type ReportPriority = (typeof REPORT_PRIORITY_KEYS)[number];
 
-/** DESIGN: "Haster", not the spec's English "Urgent". */
+/** "Haster", not the prototype's English "Urgent" (docs/product.md "States"). */
 export const REPORT_PRIORITY_LABELS: Record<ReportPriority, string> = {
   low: "Lav",
   normal: "Normal",
@@ -46,7 +46,7 @@ export const REPORT_PRIORITY_LABELS: Record<ReportPriority, string> = {
   urgent: "Haster",
 };
 
-/** The actions "Moderer rapport" offers (spec §4, §9). Dismissing is its own call. */
+/** The actions "Moderer rapport" offers (docs/product.md "States", "Limits and timings"). Dismissing is its own call. */
 export const MODERATION_ACTIONS = ["hide", "delete", "warn", "approve"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
@@ -90,7 +90,7 @@ export function actionLabel(action: ModerationAction, type: ReportTargetType): s
 export const SUSPENSION_DEFAULT_DAYS: Record<"hide" | "delete", number> = { hide: 7, delete: 365 };
 export const SUSPENSION_MAX_DAYS = 365;
 
-/** Dashboard page size (spec §9: "Moderation dashboard limit default 50"). */
+/** Dashboard page size (docs/product.md "Limits and timings": "Moderation dashboard limit default 50"). */
 export const MODERATION_PAGE_SIZE = 50;
 export const MODERATION_PAGE_MAX = 100;
 
@@ -117,7 +117,7 @@ export function reasonWithNotes(reason: string | null, notes: string | null): st
   return reason || notes || null;
 }
 
-/** "Annonse 1a2b3c4d" when a target has no title (spec "Moderation dashboard"). */
+/** "Annonse 1a2b3c4d" when a target has no title (docs/product.md "Moderation"). */
 export function fallbackTargetTitle(type: string, id: string): string {
   const word = type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
   return `${word.charAt(0).toUpperCase()}${word.slice(1)} ${id.slice(0, 8)}`;
@@ -129,7 +129,7 @@ export function suspensionMessage(until: string, reason: string | null): string 
   return `Kontoen din er utestengt til ${formatDate(until)}.${why} Du kan ikke legge ut annonser, sende meldinger, foreslå bytter eller kjøpe før da.`;
 }
 
-/** Roles that may moderate (spec §6: "admin or moderator"); only admins change roles. */
+/** Roles that may moderate (docs/product.md "Who may do what": "admin or moderator"); only admins change roles. */
 export const STAFF_ROLES = ["moderator", "admin"] as const;
 export function isStaffRole(role: string | null | undefined): boolean {
   return role === "moderator" || role === "admin";

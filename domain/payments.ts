@@ -1,5 +1,6 @@
-// Payments: which methods a listing offers, request schemas, response shapes and the Norwegian texts
-// both the Worker and the web use (spec part 2 "Payment success", "Payment details", §4, §5, §8, §9).
+// Payments: which methods a listing offers, response shapes and the Norwegian texts
+// both the Worker and the web use (docs/product.md "Payments", "States", "Validation", "Error messages", "Limits and timings").
+// The request schemas are in domain/schemas/payments.ts (zod stays out of the listing card).
 import type { PricingMode } from "./taxonomy";
 
 /** Online methods go through a provider; cash and bank transfer are agreed with the seller. */
@@ -29,7 +30,7 @@ export interface PaymentFacts {
 }
 
 /**
- * Spec part 2 §9: card/Apple Pay/Google Pay for stripe or marketplace, Vipps for vipps or
+ * docs/product.md "Limits and timings": card/Apple Pay/Google Pay for stripe or marketplace, Vipps for vipps or
  * marketplace, only when payment is enabled. A free listing, or one below the providers' minimum,
  * has nothing to pay online whatever its stored setting says (docs/decisions/089).
  */
@@ -78,7 +79,7 @@ export interface CheckoutResponse {
   url: string;
 }
 
-/** Spec §7 verify-payment: status (completed expected), amount_paid (minor units), transaction_id. */
+/** docs/product.md "Server calls" verify-payment: status (completed expected), amount_paid (minor units), transaction_id. */
 export interface VerifyResponse {
   /** `cancelled`: the buyer stopped the payment at the provider before paying (not an error). */
   status: "completed" | "pending" | "failed" | "cancelled";
@@ -126,7 +127,7 @@ export interface SellerPaymentStatus {
   payouts_enabled: boolean;
 }
 
-/** Texts from the spec, word for word, plus the server's refusals. */
+/** Texts from docs/product.md, word for word, plus the server's refusals. */
 export const PAYMENT_TEXTS = {
   startFailedTitle: "Feil ved betaling",
   startFailed: "Kunne ikke starte betalingsprosessen. Prøv igjen.",

@@ -1,10 +1,10 @@
-// The SPA's route table (spec part 2 §2, plus /my-listings and /favoritter): the one list that
+// The SPA's route table (docs/product.md "Routes", plus /my-listings and /favoritter): the one list that
 // drives the router (web/router.tsx), the Worker's real 404s (worker/routes/pages.ts), robots.txt
 // and the sitemap's open pages (docs/decisions/025-route-table.md). Add a page here first.
 
 /**
- * Who may see a page, and what a visitor gets on a login-required one (DESIGN "Protected routes for
- * visitors"): "login-redirect" goes to /auth, "login-toast" shows a toast and goes to /auth,
+ * Who may see a page, and what a visitor gets on a login-required one (docs/product.md
+ * "Routes"): "login-redirect" goes to /auth, "login-toast" shows a toast and goes to /auth,
  * "login-form" shows the sign-in form in place of the page.
  */
 export type PageAccess = "open" | "login-redirect" | "login-toast" | "login-form";

@@ -1,4 +1,4 @@
-// The search page's state lives in the URL query (spec part 1 "/search"): these functions read it,
+// The search page's state lives in the URL query (docs/product.md "Search"): these functions read it,
 // write it back in one canonical form and derive the API query. They are shared by the SPA and the
 // Worker, which preloads the first result page of /search into the page it serves: both must ask
 // the API the same question for the same address.

@@ -13,7 +13,7 @@ export function slugifyTitle(title: string): string {
   return slug || "annonse";
 }
 
-/** `{slugified-title}-{first n hex chars of the id}`; n grows on collision (DESIGN "Listing lifecycle"). */
+/** `{slugified-title}-{first n hex chars of the id}`; n grows on collision (docs/product.md "Listings"). */
 export function listingSlug(title: string, id: string, idChars: number = SLUG_ID_CHARS): string {
   return `${slugifyTitle(title)}-${id.replace(/-/g, "").slice(0, idChars)}`;
 }

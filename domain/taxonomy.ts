@@ -1,4 +1,4 @@
-// The one taxonomy used by worker and web (the spec's two lists are a defect; see DESIGN).
+// The one taxonomy used by worker and web (the prototype's two lists were a defect; docs/product.md "Listings", decision 003).
 export const CATEGORIES = [
   { key: "lego", label: "Lego" },
   { key: "biler", label: "Biler" },
@@ -24,7 +24,7 @@ export const CATEGORY_ALIASES: Record<string, CategoryKey> = {
   games: "spill",
 };
 
-/** The six categories the home grid shows, in the spec's order. */
+/** The six categories the home grid shows, in the order docs/product.md "Home" gives. */
 export const HOME_CATEGORIES: CategoryKey[] = ["lego", "biler", "baby", "puslespill", "spill", "dukker"];
 
 export function normalizeCategory(value: string): CategoryKey | null {
@@ -40,7 +40,7 @@ export function categoryLabel(key: string): string {
 export const AGE_RANGES = ["0-2 år", "3-5 år", "6-8 år", "9-12 år", "12+ år"] as const;
 export type AgeRange = (typeof AGE_RANGES)[number];
 
-/** Old prototype age groups mapped to the unified ones (DESIGN, decisions). */
+/** Old prototype age groups mapped to the unified ones (docs/product.md "Listings", decision 003). */
 export const AGE_RANGE_ALIASES: Record<string, AgeRange> = {
   "2-5 år": "3-5 år",
   "5-8 år": "6-8 år",

@@ -1,5 +1,5 @@
-// Swaps (spec part 2 "Trade offer proposal", chat offer cards, "Trade history", §4–§8; DESIGN
-// "Decisions"): the offer lifecycle, who may move it, expiry, the labels and the texts. The Worker
+// Swaps (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages"):
+// the offer lifecycle, who may move it, expiry, the labels and the texts. The Worker
 // enforces the lifecycle in SQL (worker/services/trade-offers.ts) and explains a refusal with these
 // rules; the web shows each party the buttons these rules allow.
 
@@ -7,7 +7,7 @@ import type { ConversationListing } from "./messaging";
 
 export const TRADE_OFFER_STATUSES = ["pending", "accepted", "rejected", "completed", "cancelled"] as const;
 export type TradeOfferStatus = (typeof TRADE_OFFER_STATUSES)[number];
-/** What a person sees: a pending offer past `expires_at` is "expired" (no status of its own, DESIGN). */
+/** What a person sees: a pending offer past `expires_at` is "expired" (no status of its own, docs/product.md "States"). */
 export type TradeDisplayStatus = TradeOfferStatus | "expired";
 
 /** A pending offer can be answered for 7 days after it was sent. */
@@ -102,7 +102,7 @@ export function tradeActionsFor(offer: TradeOfferState, userId: string, now: Dat
   return TRADE_ACTIONS.filter((action) => transitionFor(offer, userId, action, now) && !(action === "confirm" && confirmedByMe));
 }
 
-/** The pending badge's time left (spec §4): "{n}t igjen" under 24 hours, otherwise "{n}d igjen". */
+/** The pending badge's time left (docs/product.md "States"): "{n}t igjen" under 24 hours, otherwise "{n}d igjen". */
 export function timeLeftLabel(expiresAt: string, now: Date = new Date()): string {
   const left = Date.parse(expiresAt) - now.getTime();
   if (left < DAY_MS) return `${Math.max(1, Math.ceil(left / HOUR_MS))}t igjen`;

@@ -18,7 +18,7 @@ export const DEMO_ACCOUNTS = [
   { key: "anders", email: "admin@lekebytte.test", name: "Anders Dahl", role: "admin", postalCode: "0255" },
 ];
 
-/** The system sender of notifications (DESIGN: /test-notifications); it can never sign in. */
+/** The system sender of notifications (docs/product.md "Notification test"); it can never sign in. */
 export const SYSTEM_USER = {
   id: "00000000-0000-0000-0000-000000000000",
   email: "system@lekebytte.invalid",

@@ -1,4 +1,4 @@
-// Request bodies of the analytics endpoints (spec part 2 §7: analytics-create-session,
+// Request bodies of the analytics endpoints (docs/product.md "Server calls": analytics-create-session,
 // analytics-track-events, analytics-track-listing-view, analytics-track-search) and the queue
 // message the Worker makes of each request. Unknown keys are stripped, every string is capped.
 import { z } from "./zod";
@@ -30,7 +30,7 @@ function smallRecord<T extends z.ZodType>(value: T) {
     .refine((r) => Object.keys(r).length <= ANALYTICS_MAX_METADATA_KEYS, `Høyst ${ANALYTICS_MAX_METADATA_KEYS} felt`);
 }
 
-/** analytics-create-session: the session fields of spec part 2 §3. */
+/** analytics-create-session: the session fields of docs/product.md "Data". */
 export const analyticsSessionSchema = z.object({
   sessionId,
   userAgent,
@@ -42,7 +42,7 @@ export const analyticsSessionSchema = z.object({
 });
 export type AnalyticsSession = z.infer<typeof analyticsSessionSchema>;
 
-/** Event metadata (spec part 2 §3): the six named fields plus a few flat extras (e.g. listingId). */
+/** Event metadata (docs/product.md "Data"): the six named fields plus a few flat extras (e.g. listingId). */
 const metadataSchema = z
   .object({
     sessionId,

@@ -2,7 +2,7 @@ import { z } from "./zod";
 import { REPORT_DESCRIPTION_MAX_LENGTH, REPORT_PRIORITY_KEYS, REPORT_TARGET_TYPES, type ReportPriority } from "../moderation";
 import { multiLineText, optionalMultiLineText, optionalSingleLineText, singleLineText } from "./user-text";
 
-/** "text, at sign, text, dot, text" (spec part 1 §5). */
+/** "text, at sign, text, dot, text" (docs/product.md "Validation"). */
 export const NEWSLETTER_EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const newsletterSchema = z.object({
@@ -49,7 +49,7 @@ export const REPORT_PRIORITIES = [
 ] as const satisfies readonly { key: ReportPriority; label: string }[];
 
 /**
- * POST /api/reports (the report dialog, spec part 2 §5): a reason from the list (stored as its
+ * POST /api/reports (the report dialog, docs/product.md "Validation"): a reason from the list (stored as its
  * Norwegian label), optional extra info, priority low/normal (default)/high/urgent. Unknown keys
  * (reporter_id, status, …) are stripped.
  */

@@ -39,7 +39,7 @@ export const PRICE_TOO_HIGH_MESSAGE = `Prisen kan være maks ${new Intl.NumberFo
 
 /**
  * Whole kroner from the form: digits only ("0x10", "1e3", "12.5" and "-1" are refused, never read
- * as numbers), or a JSON integer. Empty means 0 (spec part 1 §5); null when nothing can be read.
+ * as numbers), or a JSON integer. Empty means 0 (docs/product.md "Validation"); null when nothing can be read.
  */
 export function parsePrice(value: number | string | null | undefined): number | null {
   if (value == null) return 0;
@@ -52,7 +52,7 @@ export function parsePrice(value: number | string | null | undefined): number | 
 }
 
 /**
- * The listing form (create and edit, spec part 1 §5). Unknown keys (user_id, status, is_hidden,
+ * The listing form (create and edit, docs/product.md "Validation"). Unknown keys (user_id, status, is_hidden,
  * seo_slug, payment records) are stripped by zod's default object behaviour. Control characters are
  * removed before the length checks, so what is checked is what is stored.
  */
@@ -86,7 +86,7 @@ export const listingFormSchema = z
     pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })
   .transform((v, ctx) => {
-    // Free is stored as null; otherwise the digits are read and an empty value is 0 (spec part 1 §5).
+    // Free is stored as null; otherwise the digits are read and an empty value is 0 (docs/product.md "Validation").
     let price: number | null = null;
     if (!v.is_free) {
       price = parsePrice(v.price);

@@ -12,7 +12,7 @@ export function messageLength(text: string): number {
 export const MESSAGE_EMPTY_TEXT = "Meldingen kan ikke være tom";
 export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
 
-/** Cleaned, trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (spec part 2 §5). */
+/** Cleaned, trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (docs/product.md "Validation"). */
 export const messageContentSchema = multiLineText(MESSAGE_EMPTY_TEXT).pipe(
   z
     .string()
@@ -22,7 +22,7 @@ export const messageContentSchema = multiLineText(MESSAGE_EMPTY_TEXT).pipe(
 );
 
 export const sendMessageSchema = z.object({
-  id: z.uuid({ error: "Ugyldig meldings-id" }), // client-generated so a retried send is stored once (SECURITY "Nothing lost")
+  id: z.uuid({ error: "Ugyldig meldings-id" }), // client-generated so a retried send is stored once (docs/security.md "Nothing lost")
   content: messageContentSchema,
 });
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;

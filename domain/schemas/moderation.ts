@@ -10,7 +10,7 @@ const notes = optionalMultiLineText("Notatet må være tekst")
   .pipe(z.string().trim().max(MODERATION_NOTES_MAX_LENGTH, `Notatet kan være maks ${MODERATION_NOTES_MAX_LENGTH} tegn`))
   .transform((v) => (v ? v : null));
 
-/** "Moderer rapport": an action must be chosen ("Velg en handling", spec §5); notes optional. */
+/** "Moderer rapport": an action must be chosen ("Velg en handling", docs/product.md "Validation"); notes optional. */
 export const moderationActionSchema = z.object({
   action: z.enum(MODERATION_ACTIONS, { error: "Velg en handling" }),
   notes,

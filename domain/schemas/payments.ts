@@ -15,7 +15,7 @@ export type CheckoutInput = z.infer<typeof checkoutSchema>;
 const NO_SESSION_ID = "Ingen session ID funnet i URL";
 const sessionId = z.string({ error: NO_SESSION_ID }).trim().min(1, NO_SESSION_ID).max(200, "Ugyldig session ID");
 
-/** POST /api/payments/verify (spec §7 verify-payment: session_id and payment_id). */
+/** POST /api/payments/verify (docs/product.md "Server calls" verify-payment: session_id and payment_id). */
 export const verifySchema = z.object({
   session_id: sessionId,
   payment_id: uuid("Ugyldig betaling"),

@@ -17,7 +17,7 @@ const bool = z
   .optional()
   .transform((v) => v === true || v === "true" || v === "1");
 
-/** Whole kroner, where 0 (min) and 10000 (max) mean "no bound" as the spec says. */
+/** Whole kroner, where 0 (min) and 10000 (max) mean "no bound" (docs/product.md "Server calls"). */
 const price = z
   .union([z.number(), z.string()])
   .optional()

@@ -7,7 +7,7 @@ export const TRADE_CHOOSE_LISTING_TEXT = "Velg hva du vil tilby i bytte";
 export const TRADE_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(TRADE_MESSAGE_MAX_LENGTH)} tegn`;
 
 /**
- * "Send bytteforslag" (spec part 2 §5): the listing wanted, one of the sender's own listings, and
+ * "Send bytteforslag" (docs/product.md "Validation"): the listing wanted, one of the sender's own listings, and
  * an optional message, cleaned, trimmed and stored as null when empty. The sender, the recipient and the
  * status are the server's.
  */

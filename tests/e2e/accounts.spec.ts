@@ -1,5 +1,5 @@
 // Accounts in Chromium: sign-up with e-mail confirmation through the local outbox, the profile,
-// sign-out and sign-in, wrong passwords, used links and account deletion (spec part 1 §2, §5, §8).
+// sign-out and sign-in, wrong passwords, used links and account deletion (docs/product.md "Routes", "Validation", "Error messages").
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";

@@ -1,4 +1,4 @@
-// Foundation: the shared fallback screens (spec part 1 §2 "Shared fallback screens").
+// Foundation: the shared fallback screens (docs/product.md "Fallback screens").
 import { expect, test } from "./fixtures";
 
 test("an unknown route answers HTTP 404 and shows the not-found screen", async ({ page }) => {
@@ -52,7 +52,7 @@ test.describe("a render error", () => {
 
 test("a protected route while signed out shows sign-in, not a blank page", async ({ page }) => {
   await page.goto("/profile");
-  // DESIGN: /profile sends visitors to /auth; other protected pages show the sign-in form in place.
+  // docs/product.md "Routes": /profile sends visitors to /auth; other protected pages show the sign-in form in place.
   const signIn = page
     .getByLabel(/passord/i)
     .or(page.getByRole("heading", { name: /Logg inn|Du må logge inn/ }))

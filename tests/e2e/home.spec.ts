@@ -1,4 +1,4 @@
-// Foundation: the home page in Chromium, with the demo data `npm start` loads (spec part 1 §2 "/ (home)").
+// Foundation: the home page in Chromium, with the demo data `npm start` loads (docs/product.md "Home").
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
@@ -25,7 +25,7 @@ test("home shows the header, the category grid and the three listing sections", 
     const cards = section.locator('a[href^="/annonse/"], a[href^="/listing/"]');
     await expect(cards.first(), `demo listings in ${title}`).toBeVisible();
   }
-  // Limits from the spec: 6 newest, up to 4 free, up to 4 open to trade.
+  // Limits from docs/product.md "Limits and timings": 6 newest, up to 4 free, up to 4 open to trade.
   const count = (title: string) => sectionTitled(page, title).locator("article").count();
   expect(await count("Nyeste annonser")).toBeLessThanOrEqual(6);
   expect(await count("Gi bort")).toBeLessThanOrEqual(4);

@@ -1,6 +1,6 @@
 // Listings in Chromium: publish through the four-step wizard with two photos (one large, which the
 // browser must scale down), find it on the home page, open it, edit it, mark it sold from the
-// profile and delete it (spec part 1 §2 /create-listing, /edit-listing, /profile; part 2 "Listing detail").
+// profile and delete it (docs/product.md "Create a listing", "Edit a listing", "Profile", "Listing page").
 import type { Page } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";

@@ -1,4 +1,4 @@
-// /search (spec part 1 "/search"): filters through the bottom sheet, kept in the URL across a
+// /search (docs/product.md "Search"): filters through the bottom sheet, kept in the URL across a
 // reload and restored by back/forward. Counts are compared with the API, not hard-coded, so
 // listings other specs create meanwhile do not matter.
 import AxeBuilder from "@axe-core/playwright";

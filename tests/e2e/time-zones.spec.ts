@@ -1,4 +1,4 @@
-// Dates and times are shown in Europe/Oslo whatever the browser's time zone (DESIGN "Texts and
+// Dates and times are shown in Europe/Oslo whatever the browser's time zone (docs/style.md "Texts and
 // formats"). playwright.config.ts runs this spec in the default project (browser in Europe/Oslo) and
 // again in "chromium-utc" (browser in UTC). The expected texts are
 // computed here with the zone named explicitly, so they do not depend on this machine's zone either.

@@ -71,7 +71,7 @@ export async function deleteAllListings(db: D1Database = env.DB): Promise<void> 
   await db.batch([db.prepare("DELETE FROM favourites"), db.prepare("DELETE FROM listings")]);
 }
 
-// The same rule as the service: extend the id part on a collision (DESIGN "Listing lifecycle").
+// The same rule as the service: extend the id part on a collision (docs/product.md "Listings").
 async function uniqueSlug(orm: ReturnType<typeof getDb>, title: string, id: string): Promise<string> {
   for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
     const slug = listingSlug(title, id, chars);

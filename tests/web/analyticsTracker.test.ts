@@ -1,4 +1,4 @@
-// The browser tracker's rules (spec part 2 §9): the session, the 5-second flush and its requeue rule,
+// The browser tracker's rules (docs/product.md "Limits and timings"): the session, the 5-second flush and its requeue rule,
 // page hide by sendBeacon, listing views (start, 30 s, scroll debounced 1 s, final only after 5 s),
 // marked clicks, and stopping when consent is withdrawn.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// The chat page (spec part 2 "Chat", §5, §8) with a fake socket: header, day groups, sending with
+// The chat page (docs/product.md "Messages and chat", "Validation", "Error messages") with a fake socket: header, day groups, sending with
 // Enter and "Sender...", the HTTP fallback, errors, read marking, the connecting state.
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -5,7 +5,7 @@ import { postalPlace, titleCasePlace } from "../../domain/place";
 
 const file = (name: string, type: string, size = 100) => ({ name, type, size });
 
-describe("photo rules (spec part 1 §5)", () => {
+describe("photo rules (docs/product.md, Validation)", () => {
   it("accepts JPEG, JPG, PNG and WebP; judges a file without a type by its name", () => {
     expect(isAcceptedPhotoType(file("a.jpg", "image/jpeg"))).toBe(true);
     expect(isAcceptedPhotoType(file("a.jpg", "image/jpg"))).toBe(true);

@@ -1,4 +1,4 @@
-// The reconnecting socket (spec part 1 §9): heartbeat every 25 s, reconnect after 1, 2, 5, then 10 s.
+// The reconnecting socket (docs/product.md "Limits and timings"): heartbeat every 25 s, reconnect after 1, 2, 5, then 10 s.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SOCKET_CLOSE } from "../../domain/messaging";
 import { LiveSocket, type LiveStatus } from "../../web/lib/liveSocket";

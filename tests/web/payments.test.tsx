@@ -28,7 +28,7 @@ beforeEach(() => {
 
 const apiError = (status: number, message: string, code = "CONFLICT") => jsonResponse({ error: { code, message } }, status);
 
-describe("payment options (spec part 2 §9)", () => {
+describe("payment options (docs/product.md, Limits and timings)", () => {
   it.each<[boolean, PricingMode, string[]]>([
     [true, "marketplace", ["card", "vipps", "cash", "bank_transfer"]],
     [true, "stripe", ["card", "cash", "bank_transfer"]],

@@ -1,4 +1,4 @@
-// Dates and times show Europe/Oslo whatever the device's time zone (DESIGN "Texts and formats"):
+// Dates and times show Europe/Oslo whatever the device's time zone (docs/style.md "Texts and formats"):
 // every formatter the web uses, and the chat bubble, run with the process's zone set to UTC and to
 // Europe/Oslo (vi.stubEnv assigns process.env.TZ, which Node re-reads for Date and Intl alike).
 import { render, screen } from "@testing-library/react";

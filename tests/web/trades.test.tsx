@@ -1,4 +1,4 @@
-// Swaps in the SPA (spec part 2 "Trade offer proposal", chat offer cards, "Trade history", §4, §8):
+// Swaps in the SPA (docs/product.md "Swaps", "States", "Error messages"):
 // the proposal form, the buttons each party gets on a card, and the history's tabs.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -1,6 +1,6 @@
 // The chat socket end to end: real WebSocket upgrades through exports.default.fetch (session,
-// Origin, participation checked by the Worker), the ConversationRoom and D1 (spec part 2 "Chat",
-// §4–§6; SECURITY "Nothing lost"; docs/decisions/028-live-chat.md).
+// Origin, participation checked by the Worker), the ConversationRoom and D1 (docs/product.md "Messages and chat",
+// "States", "Validation", "Who may do what"; docs/security.md "Nothing lost"; docs/decisions/028-live-chat.md).
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

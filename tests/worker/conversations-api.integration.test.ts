@@ -1,4 +1,4 @@
-// Conversations over HTTP (spec part 2 "Chat", §4–§7; SECURITY permission matrix): starting one
+// Conversations over HTTP (docs/product.md "Messages and chat", "States", "Validation", "Who may do what", "Server calls"; docs/security.md "How it is tested"): starting one
 // from a listing, the inbox, the header, messages, read marking, unread count, the notification
 // test endpoint, and what account deletion and export do to conversations.
 import { env, exports } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-// startConversation and conversationForSale against a forced race (SECURITY "How we test it"): two
+// startConversation and conversationForSale against a forced race (docs/security.md "How it is tested"): two
 // starts for the same (listing, buyer, seller) both look for the conversation before either has
 // created it, so both go on to insert; the unique index lets one row in and both get its id.
 import { env } from "cloudflare:workers";

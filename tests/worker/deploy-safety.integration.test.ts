@@ -1,4 +1,4 @@
-// Production is the default (SECURITY.md, docs/decisions/018-production-by-default.md): deploying
+// Production is the default (docs/security.md "Production by default", docs/decisions/018-production-by-default.md): deploying
 // the committed wrangler.toml must never expose the dev outbox or sign tokens with the built-in
 // fallback secret, and the Worker refuses to serve without JWT_SECRET outside local mode.
 import { env } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-// Hostile input through the Worker's real fetch (issue 15, SECURITY.md; docs/decisions/061): tables
+// Hostile input through the Worker's real fetch (issue 15, docs/security.md; docs/decisions/061): tables
 // and fast-check properties for what the other suites do not already cover. Every property holds the
 // same three rules: no 5xx, a refusal is a 4xx with a Norwegian message, and a refusal changes
 // nothing stored (support/state.ts). Already covered elsewhere, and not repeated here: forged,

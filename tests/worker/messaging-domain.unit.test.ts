@@ -1,4 +1,4 @@
-// Chat rules in domain/ (spec part 2 "Chat", §5): day labels in Europe/Oslo, times, the length cap.
+// Chat rules in domain/ (docs/product.md "Messages and chat", "Validation"): day labels in Europe/Oslo, times, the length cap.
 import { describe, expect, it } from "vitest";
 import { chatDayLabel, groupByOsloDay, messageTime } from "../../domain/chat-days";
 import { MESSAGE_MAX_LENGTH, reconnectDelay } from "../../domain/messaging";

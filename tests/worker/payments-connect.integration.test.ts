@@ -1,4 +1,4 @@
-// Seller onboarding (spec part 1 "/profile" payments section, §7 create-stripe-account-link):
+// Seller onboarding (docs/product.md "Profile", "Server calls"):
 // "Koble til Stripe" creates one Express account and an onboarding link; a finished account can take
 // charges, gets payouts, opens the Express dashboard, and turns payment on for the seller's listings.
 import { env } from "cloudflare:workers";

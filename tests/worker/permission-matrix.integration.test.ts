@@ -1,4 +1,4 @@
-// The permission matrix (SECURITY.md "How we test it", issue 15; docs/decisions/060): every route the
+// The permission matrix (docs/security.md "How it is tested", issue 15; docs/decisions/060): every route the
 // Worker registers (read from the Hono app itself, `app.routes`), every page of the route table
 // (domain/routes.ts PAGE_ROUTES) and both WebSocket upgrades, each × {visitor, other user,
 // owner/participant, moderator, admin, suspended user}, with the expected status. Real requests

@@ -1,4 +1,4 @@
-// Permission matrix (SECURITY.md "How we test it"): every listing-changing route × {anonymous,
+// Permission matrix (docs/security.md "How it is tested"): every listing-changing route × {anonymous,
 // other user, moderator, owner}, asserting the status and that nothing changed for the refused.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";

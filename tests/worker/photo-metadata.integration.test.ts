@@ -1,4 +1,4 @@
-// Photos lose their metadata on upload (SECURITY.md "Uploads"): a phone photo with GPS tags, XMP,
+// Photos lose their metadata on upload (docs/security.md "Uploads"): a phone photo with GPS tags, XMP,
 // IPTC and comments goes in through the API; what R2 stores is the same picture, byte for byte,
 // without them (docs/decisions/016-photo-metadata.md).
 import { env } from "cloudflare:workers";

@@ -1,5 +1,5 @@
 // Who may see a listing photo at /images/{key}, and that no request reads or deletes an R2 object
-// outside its owner's photo prefix (SECURITY.md "Uploads"; docs/decisions/007-images.md).
+// outside its owner's photo prefix (docs/security.md "Uploads"; docs/decisions/007-images.md).
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PHOTO_KEY_PATTERN } from "../../domain/photos";

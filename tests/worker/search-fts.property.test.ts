@@ -1,5 +1,5 @@
 // The search service's real query builder (worker/services/search.ts `buildSearchPlan`), as
-// production runs it (SECURITY.md "Free text never reaches FTS5 MATCH unquoted"): whatever a visitor
+// production runs it (docs/security.md "Requests"): whatever a visitor
 // types, every MATCH parameter is made of quoted strings (plus the builder's own `*` and `title :`
 // column filter), the quoted strings are exactly the folded search terms, and D1 accepts every
 // statement of the plan.

@@ -1,5 +1,5 @@
-// Swaps over HTTP (spec part 2 "Trade offer proposal", chat offer cards, "Trade history", §4–§8;
-// DESIGN "Trade offers"; decision 046): proposing, every transition and every forbidden actor,
+// Swaps over HTTP (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages";
+// docs/product.md "Swaps"; decision 046): proposing, every transition and every forbidden actor,
 // expiry, what the listings go through, the races fired concurrently, the history and the limits.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The swap lifecycle in domain/trades.ts (spec part 2 §4; DESIGN "Trade offers"; decision 046):
+// The swap lifecycle in domain/trades.ts (docs/product.md "States"; docs/product.md "Swaps"; decision 046):
 // every (state, actor, action) case, expiry, the badge labels and time left, and the proposal body.
 import { describe, expect, it } from "vitest";
 import { createTradeOfferSchema } from "../../domain/schemas/trades";
@@ -107,7 +107,7 @@ describe("expiry: seven days after creation, no status of its own", () => {
   });
 });
 
-describe("the proposal body (spec §5)", () => {
+describe("the proposal body (docs/product.md, Validation)", () => {
   const ids = { requested_listing_id: crypto.randomUUID(), offered_listing_id: crypto.randomUUID() };
 
   it("trims the message and stores an empty one as null", () => {

@@ -1,7 +1,7 @@
-// The browser tracker (spec part 2 §3, §7, §9): a session, an event queue flushed every 5 seconds and
+// The browser tracker (docs/product.md "Data", "Server calls", "Limits and timings"): a session, an event queue flushed every 5 seconds and
 // when the page is hidden, listing views, searches and marked clicks. It runs only with the
 // visitor's consent, is loaded after the first render, never blocks the page and never shows an
-// error: failures are only logged (spec part 2 §8 "Analytics failures").
+// error: failures are only logged (docs/product.md "Error messages").
 import {
   ANALYTICS_FLUSH_MS,
   ANALYTICS_MAX_EVENTS_PER_REQUEST,
@@ -46,7 +46,7 @@ export interface ListingViewHandle {
 }
 
 function log(message: string, error?: unknown): void {
-  // Spec part 2 §8: analytics failures are only logged, never shown.
+  // docs/product.md "Error messages": analytics failures are only logged, never shown.
   console.warn(`Analytics: ${message}`, error ?? "");
 }
 
@@ -174,7 +174,7 @@ export class Tracker {
     });
   }
 
-  /** Queue an event with the spec's metadata (sessionId, timestamp, page, userAgent, referrer, pageUrl). */
+  /** Queue an event with the metadata docs/product.md "Data" names (sessionId, timestamp, page, userAgent, referrer, pageUrl). */
   event(eventType: EventType, eventAction: string, eventLabel: string | null = null, eventValue: number | null = null, extra: Record<string, string | number | boolean | null> = {}): void {
     this.queue.push({
       eventType,
@@ -201,7 +201,7 @@ export class Tracker {
   }
 
   /**
-   * Send what is queued, 50 events per request. Spec part 2 §9: when a send fails, if the queue
+   * Send what is queued, 50 events per request. docs/product.md "Limits and timings": when a send fails, if the queue
    * (events queued since) holds fewer than 100 events, the last 50 of the unsent ones go back to its
    * front; the rest are dropped. Events the server refuses as invalid (4xx but 429) are dropped.
    */
@@ -282,7 +282,7 @@ export class Tracker {
 }
 
 /**
- * One visit to a listing page (spec part 2 §9): a report at the start, again after 30 seconds with
+ * One visit to a listing page (docs/product.md "Limits and timings"): a report at the start, again after 30 seconds with
  * viewDurationMs 30000, on scrolling (debounced 1 second), and a final one on leaving only if the
  * stay exceeded 5 seconds. Reports share a view id, so the server counts one view. Time the page
  * spends hidden does not count as viewing.

@@ -6,7 +6,7 @@ import { pathBefore, withTracker } from "./track";
 import { useConsent } from "./useConsent";
 
 /**
- * Report a visit to a listing page (spec part 2 §7 analytics-track-listing-view) while it is shown:
+ * Report a visit to a listing page (docs/product.md "Server calls" analytics-track-listing-view) while it is shown:
  * where the visitor came from, the search that led here, scroll depth and time. `skip` while the
  * viewer is unknown or is the owner (a seller's own visits are not views).
  */

@@ -3,7 +3,7 @@ import { searchContextOf } from "../../domain/analytics";
 import { withTracker } from "./track";
 
 /**
- * Report a search with its filters and result count (spec part 2 §7 analytics-track-search) once
+ * Report a search with its filters and result count (docs/product.md "Server calls" analytics-track-search) once
  * its results are on screen. `search` is the page's query string; `total` is undefined while the
  * results for it are loading.
  */

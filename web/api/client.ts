@@ -83,7 +83,7 @@ function pathOf(input: RequestInfo | URL): string {
 
 /**
  * The fetch under the typed client: same-origin with the session cookies, JSON accepted, a 401
- * refreshes the session once and retries (DESIGN "Session refresh"), and a request that gets no
+ * refreshes the session once and retries (docs/product.md "Accounts"), and a request that gets no
  * answer becomes ApiError NETWORK (an abort stays an AbortError).
  */
 export async function sessionFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {

@@ -48,7 +48,7 @@ export function startCheckout(listingId: string, method: OnlinePaymentMethod): P
   return call(api.payments.checkout.$post({ json: { listing_id: listingId, method } }));
 }
 
-/** The spec's create-stripe-account-link: onboarding for a new or unfinished account. */
+/** The prototype's create-stripe-account-link (docs/product.md "Server calls"): onboarding for a new or unfinished account. */
 export function createStripeAccountLink(): Promise<{ url: string }> {
   return call(api.payments.stripe["account-link"].$post());
 }

@@ -8,7 +8,7 @@ export interface DeleteListingDialogProps {
   onConfirm: () => void;
 }
 
-/** The spec's confirmation before a listing is deleted (profile list and the listing page). */
+/** The confirmation (docs/product.md "Profile") before a listing is deleted (profile list and the listing page). */
 export function DeleteListingDialog({ title, onCancel, onConfirm }: DeleteListingDialogProps) {
   return (
     <AlertDialog.Root open={title !== null} onOpenChange={(open) => !open && onCancel()}>

@@ -19,11 +19,11 @@ export interface ReportDialogProps {
   onClose: () => void;
 }
 
-/** The spec's text for a failed report; a refusal the user can act on (own content, too many) shows the server's. */
+/** The text for a failed report (docs/product.md "Error messages"); a refusal the user can act on (own content, too many) shows the server's. */
 const FAILED = "Kunne ikke sende rapport. Prøv igjen senere.";
 
 /**
- * "Rapporter {annonse|melding|bruker|profil|innhold}" (spec part 2 "Report dialog", §5): a reason
+ * "Rapporter {annonse|melding|bruker|profil|innhold}" (docs/product.md "Moderation", "Validation"): a reason
  * from the ten (required, "Velg en årsak"), optional extra info, priority Lav / Normal (default) /
  * Høy / Haster.
  */

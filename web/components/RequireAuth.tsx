@@ -8,9 +8,9 @@ import { PageSpinner } from "./ui/Spinner";
 const SignInGate = lazy(() => import("./SignInGate"));
 
 /**
- * What a visitor gets on a login-required route (DESIGN "Protected routes for visitors"):
+ * What a visitor gets on a login-required route (docs/product.md "Routes"):
  * - "form": the sign-in form in place of the content; signing in stays on the page.
- * - "redirect": straight to /auth (routes where the spec says so).
+ * - "redirect": straight to /auth (the routes docs/product.md "Routes" sends there).
  * - "toast-redirect": an error toast, then /auth (/create-listing).
  */
 export type SignedOutBehaviour = "form" | "redirect" | "toast-redirect";

@@ -19,7 +19,7 @@ export interface SignInFormProps {
   onResend?: (email: string) => Promise<void>;
 }
 
-/** Sign-in with e-mail and password, with the spec's toasts (part 1 §5 and §8). */
+/** Sign-in with e-mail and password, with the toasts of docs/product.md "Validation" and "Error messages". */
 export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<"signin" | "resend" | null>(null);
@@ -38,7 +38,7 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
       toastSuccess("Velkommen tilbake!", "Du er nå logget inn.");
       onSignedIn?.(session);
     } catch (error) {
-      // Spec §8 matched the provider's "Invalid login credentials"; our API says INVALID_CREDENTIALS.
+      // docs/product.md "Error messages" matched the provider's "Invalid login credentials"; our API says INVALID_CREDENTIALS.
       if (isApiError(error)) {
         if (error.code === "INVALID_CREDENTIALS" || error.status === 401) {
           toastError("Feil innloggingsopplysninger", "E-post eller passord er feil. Prøv igjen.");

@@ -1,4 +1,4 @@
-// A WebSocket that stays connected (spec part 1 §9): heartbeat every 25 s, reconnect after 1, 2,
+// A WebSocket that stays connected (docs/product.md "Limits and timings"): heartbeat every 25 s, reconnect after 1, 2,
 // 5, then every 10 s, and at once when the tab becomes visible or the network comes back. Used by
 // the chat and by the header's live unread badge; both are lazy chunks. A socket lives no longer
 // than its session (docs/decisions/080): when the server closes it because the access token expired,

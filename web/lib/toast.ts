@@ -29,7 +29,7 @@ export interface ToastOptions {
   id?: string;
 }
 
-/** Error toast in sonner's destructive style; the title is "Feil" unless the spec names another. */
+/** Error toast in sonner's destructive style; the title is "Feil" unless the screen names another (docs/style.md "Texts and formats"). */
 export function toastError(title: string = "Feil", description?: string, options: ToastOptions = {}): void {
   void loadSonner().then(({ toast }) => toast.error(title, { description, id: options.id }));
 }

@@ -7,7 +7,7 @@ const CHECK_EVERY_MS = 30_000;
 const REFRESH_WHEN_LEFT_MS = 90_000;
 
 /**
- * Spec part 1 §9: check the session every 30 s and refresh it when about 90 s or less remain.
+ * docs/product.md "Limits and timings": check the session every 30 s and refresh it when about 90 s or less remain.
  * A failed refresh means the session is over: refetch it (→ signed out).
  */
 export function useSessionKeepAlive(): void {

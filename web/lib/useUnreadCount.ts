@@ -8,7 +8,7 @@ export { unreadCountKey };
 
 /**
  * Unread messages for the header badge: pushed live over the user's inbox socket (useLiveInbox), and
- * polled every 10 s as the fallback (spec part 1 §9). A failed poll is logged and the previous count
+ * polled every 10 s as the fallback (docs/product.md "Limits and timings"). A failed poll is logged and the previous count
  * stays (react-query keeps the last data on error).
  */
 export function useUnreadCount(signedIn: boolean): number | undefined {
@@ -47,7 +47,7 @@ export function useLiveInbox(signedIn: boolean): void {
   }, [signedIn, queryClient]);
 }
 
-/** "99+" above the cap (spec part 1 §9). */
+/** "99+" above the cap (docs/product.md "Limits and timings"). */
 export function formatUnreadCount(count: number): string {
   return count > UNREAD_BADGE_CAP ? `${UNREAD_BADGE_CAP}+` : String(count);
 }

@@ -92,7 +92,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.db = getDb(env.DB);
-    // Heartbeats are answered by the runtime without waking the room (spec part 1 §9: 25 s).
+    // Heartbeats are answered by the runtime without waking the room (docs/product.md "Limits and timings": 25 s).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 

@@ -1,7 +1,7 @@
 // One UserInbox per user (docs/decisions/029-live-unread-badge.md): every open tab of the user keeps
 // one hibernatable WebSocket here, and the rooms call `changed` when a message arrives or is read,
 // so the header badge and the inbox update within a moment, on every tab. The badge still polls
-// every 10 s as the fallback (spec part 1 §9). Each socket belongs to a session like a room's
+// every 10 s as the fallback (docs/product.md "Limits and timings"). Each socket belongs to a session like a room's
 // (docs/decisions/080): closed when its access token expires (checked on fan-out and by the alarm)
 // and when its session ends (`endSessions`).
 import { DurableObject } from "cloudflare:workers";

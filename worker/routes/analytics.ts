@@ -33,7 +33,7 @@ const limited = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * Spec part 2 §7: analytics-create-session, analytics-track-events, analytics-track-listing-view,
+ * docs/product.md "Server calls": analytics-create-session, analytics-track-events, analytics-track-listing-view,
  * analytics-track-search (POST, 202: queued), and get_listing_analytics (GET, owner and staff).
  * The tracker sends these only with the visitor's consent; the Worker stores nothing of them in D1
  * but the rollups (docs/decisions/036-analytics-pipeline.md). Events, views and searches count only

@@ -24,6 +24,6 @@ export const paymentRoutes = new Hono<AppEnv>()
   .get("/purchases", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "purchases")))
   .get("/sales", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "sales")))
   .get("/stripe/account", async (c) => c.json(await sellerStatus(c.env, actorOf(c))))
-  // The spec's create-stripe-account-link: a url the browser navigates to.
+  // The prototype's create-stripe-account-link (docs/product.md "Server calls"): a url the browser navigates to.
   .post("/stripe/account-link", async (c) => c.json(await connectStripe(c.env, actorOf(c))))
   .post("/stripe/dashboard-link", async (c) => c.json(await stripeDashboardLink(c.env, actorOf(c))));

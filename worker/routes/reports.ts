@@ -10,7 +10,7 @@ import { enforceRateLimit } from "../services/rate-limit";
 import { fileReport } from "../services/reports";
 
 /**
- * POST /api/reports: the report dialog (spec part 2 §5, §7). Signed in only; rate limited per user
+ * POST /api/reports: the report dialog (docs/product.md "Validation", "Server calls"). Signed in only; rate limited per user
  * (an identical repeat counts too). 201 when filed, 200 when the reporter's identical open report
  * already stood (decision 083).
  */

@@ -12,7 +12,7 @@ import { latestConversationId } from "../services/conversations";
 import { enforceRateLimit } from "../services/rate-limit";
 
 /**
- * The notification test (spec part 2 "Notification test", §5, §6): a message from the system user
+ * The notification test (docs/product.md "Notification test", "Validation", "Who may do what"): a message from the system user
  * into the signed-in user's most recent conversation, so the badge and inbox can be tried out. Only
  * that user sees it (`recipient_id`), and it is rate limited per user.
  * Local mode only; in production the endpoint answers 404, and so does the page (its route is

@@ -1,4 +1,4 @@
-// The analytics queue consumer (DESIGN "Queue analytics", docs/decisions/036-analytics-pipeline.md):
+// The analytics queue consumer (docs/architecture.md "Queues", docs/decisions/036-analytics-pipeline.md):
 // each batch becomes one NDJSON object per day in the private bucket, and the daily rollups per
 // listing are upserted in D1 in one statement batch. Idempotent on the message id.
 import { ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY, DEAD_LETTER_PREFIX, rawEventsKey } from "../../domain/analytics";

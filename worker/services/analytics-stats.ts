@@ -1,4 +1,4 @@
-// Seller statistics (spec part 2 §7 get_listing_analytics): views, unique sessions and view time from
+// Seller statistics (docs/product.md "Server calls" get_listing_analytics): views, unique sessions and view time from
 // the daily rollups; favourites, conversations started and trade offers from the rows themselves.
 // Only the owner, moderators and admins may read them; anyone else gets 404.
 import { osloDay } from "../../domain/format";

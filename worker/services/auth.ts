@@ -86,7 +86,7 @@ export async function signUp(
 ): Promise<void> {
   const existing = await findUserByEmail(getDb(env.DB), input.email);
   if (existing) {
-    // The spec's message names the case; an unconfirmed account gets a fresh link instead of a dead end.
+    // The message of docs/product.md "Error messages" names the case; an unconfirmed account gets a fresh link instead of a dead end.
     if (!existing.email_confirmed_at && !existing.deleted_at) await sendConfirmation(env, origin, existing.id, existing.email, existing.display_name ?? "");
     throw new AppError("EMAIL_TAKEN");
   }

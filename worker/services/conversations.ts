@@ -54,7 +54,7 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
   if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", "Du kan ikke sende melding til deg selv");
   const existing = await findConversation(db, listingId, buyerId, listing.user_id);
   if (existing) return { id: existing, created: false };
-  // A new conversation only about a listing the buyer can see (DESIGN "Listing visibility").
+  // A new conversation only about a listing the buyer can see (docs/product.md "Listings").
   if (!isPublicListing({ status: listing.status, is_hidden: !!listing.is_hidden })) {
     throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   }

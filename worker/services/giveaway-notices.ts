@@ -53,7 +53,7 @@ interface Recipient {
 /** One e-mail to each person who was still waiting when the toy was given away. */
 async function mailPassed(env: Bindings, userIds: string[], title: string): Promise<void> {
   const db = getDb(env.DB).$client;
-  // At most 100 bound parameters per statement (PLATFORM.md): read the addresses in slices.
+  // At most 100 bound parameters per statement (docs/platform.md "D1"): read the addresses in slices.
   const recipients: Recipient[] = [];
   for (let i = 0; i < userIds.length; i += 90) {
     const slice = userIds.slice(i, i + 90);

@@ -67,7 +67,7 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
 }
 
 /**
- * Who may see a listing (DESIGN "Listing visibility"): public states to all, the rest to owner and
+ * Who may see a listing (docs/product.md "Listings"): public states to all, the rest to owner and
  * staff, and a sold, swapped or given-away one also to the parties of that deal (decision 088).
  */
 async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<boolean> {
@@ -140,7 +140,7 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
   };
 }
 
-/** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (DESIGN). */
+/** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (docs/product.md "Search engines"). */
 export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
   const exact = await db.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
   if (exact) return exact.id;

@@ -135,7 +135,7 @@ export interface ReadResult {
 
 /**
  * Mark the reader's unread messages read, up to `upToSeq` (or all). Only messages not sent by the
- * reader, and only when the reader takes part in the conversation (spec part 2 §4, §6).
+ * reader, and only when the reader takes part in the conversation (docs/product.md "States", "Who may do what").
  */
 export async function markRead(db: Db, conversationId: string, readerId: string, upToSeq?: number): Promise<ReadResult> {
   const readAt = nowIso();

@@ -1,4 +1,4 @@
-// The moderation dashboard and its decisions (spec part 2 "Moderation dashboard", §4, §7; issue 13;
+// The moderation dashboard and its decisions (docs/product.md "Moderation", "States", "Server calls"; issue 13;
 // docs/decisions/050-moderation.md, 051-suspensions.md). Only moderators and admins in good standing
 // get here (the route checks the role and suspension read from D1 on this request); every decision
 // also checks whose target it is (assertStaffMay, decision 052).
@@ -86,7 +86,7 @@ export interface ModerationTarget {
 }
 
 /**
- * A dashboard card (the spec's moderation view: report_id, target_type, target_id, target_title,
+ * A dashboard card (the prototype's moderation view: report_id, target_type, target_id, target_title,
  * reason, description, reporter_display_name, report_count, status, priority, created_at): every
  * report with the card's status on one target, shown by its newest report and its highest priority.
  */

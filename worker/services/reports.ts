@@ -1,4 +1,4 @@
-// Filing reports (spec part 2 "Report dialog", §5, §7; issue 13; docs/decisions/050-moderation.md).
+// Filing reports (docs/product.md "Moderation", "Validation", "Server calls"; issue 13; docs/decisions/050-moderation.md).
 // A signed-in user reports a listing they can see, a message in a conversation they take part in,
 // or another user. Each report is kept for the moderator, also a second one by the same reporter
 // (decision 083). Reporting one's own listing, message or self is refused. Enough independent,

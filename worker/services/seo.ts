@@ -24,7 +24,7 @@ export interface ListingMeta {
   jsonLd: Record<string, unknown>;
 }
 
-/** "{title} - {price or Gratis} | {poststed} | Lekebytte" (spec part 1 "Search-engine pages"). */
+/** "{title} - {price or Gratis} | {poststed} | Lekebytte" (docs/product.md "Search engines"). */
 export function listingMeta(listing: ListingDetail, origin: string, appName: string): ListingMeta {
   const price = formatPrice(listing.price, listing.is_free);
   const place = listing.place_name ? titleCasePlace(listing.place_name) : listing.postal_code;

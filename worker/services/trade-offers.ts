@@ -36,7 +36,7 @@ export interface TradeChangeResult {
   offerId: string;
   conversationId: string;
   change: TradeChange;
-  /** Pending offers on either listing that accepting cancelled (decision DESIGN "Trade offers"). */
+  /** Pending offers on either listing that accepting cancelled (docs/product.md "Swaps"). */
   superseded: AffectedOffer[];
 }
 
@@ -179,7 +179,7 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
            AND EXISTS (SELECT 1 FROM listings r WHERE r.id = trade_offers.requested_listing_id AND r.user_id = trade_offers.to_user_id AND ${swappable("r")})`,
       )
       .bind(offer.id, change, at, userId),
-    // The trade transaction (spec §7): user1 offered, user2 was asked; completed once both confirm.
+    // The trade transaction (docs/product.md "Server calls"): user1 offered, user2 was asked; completed once both confirm.
     d1
       .prepare(
         `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at)

@@ -1,4 +1,4 @@
-// A console.error during a worker test is a failure (STYLE.md "Habits") unless the test says it
+// A console.error during a worker test is a failure (docs/style.md "Tests") unless the test says it
 // expects one. tests/worker/setup.ts installs the guard around every test.
 import { vi } from "vitest";
 

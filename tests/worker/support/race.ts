@@ -1,4 +1,4 @@
-// Forcing a race (SECURITY.md "How we test it"): a D1 binding that holds every read matching
+// Forcing a race (docs/security.md "How it is tested"): a D1 binding that holds every read matching
 // `pattern` until `parties` requests have made it, so each of them acts on the same, soon stale,
 // read. Only a conditional write can then keep the outcome right.
 import { env } from "cloudflare:workers";

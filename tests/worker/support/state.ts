@@ -1,4 +1,4 @@
-// "Nothing changed" for worker tests (SECURITY.md: a refusal changes no D1 row and no R2 object):
+// "Nothing changed" for worker tests (docs/security.md: a refusal changes no D1 row and no R2 object):
 // every table's row count and content (one string per table, built in SQL) and the objects of both
 // R2 buckets. Triggers counting writes would be cheaper, but D1 counts a trigger's writes in
 // `meta.changes`, which the app's conditional updates check (docs/decisions/060).

@@ -21,7 +21,7 @@ const FIGURES: { key: keyof ListingAnalytics["totals"]; label: string; format: (
 
 /**
  * A listing's statistics for its owner (and moderators): the period's figures, views per day as a
- * chart, and every day's figures in a table (spec part 2 §7 get_listing_analytics).
+ * chart, and every day's figures in a table (docs/product.md "Server calls" get_listing_analytics).
  */
 export function ListingStatsPanel({ listingId, heading = "h2" }: { listingId: string; heading?: "h2" | "h3" }) {
   const [days, setDays] = useState<number>(LISTING_ANALYTICS_DEFAULT_DAYS);

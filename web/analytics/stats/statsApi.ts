@@ -8,7 +8,7 @@ export const statsKeys = {
   summary: (days: number) => ["me", "listing-stats-summary", days] as const,
 };
 
-/** GET /api/analytics/listings/:id?days= (spec part 2 §7 get_listing_analytics). */
+/** GET /api/analytics/listings/:id?days= (docs/product.md "Server calls" get_listing_analytics). */
 export const listingStatsQuery = (listingId: string, days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
   queryOptions({
     queryKey: statsKeys.listing(listingId, days),

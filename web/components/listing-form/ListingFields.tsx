@@ -175,7 +175,7 @@ function Checkbox({ label, hint, ...props }: { label: string; hint?: string; ref
 
 /**
  * "Gi bort" and "Åpen for bytte", and the price, which is hidden and cleared while "Gi bort" is
- * ticked (spec part 1 §2: free is stored as null).
+ * ticked (docs/product.md "Validation": free is stored as null).
  */
 export function PriceFields() {
   const {

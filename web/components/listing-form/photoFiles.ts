@@ -6,7 +6,7 @@ export const PHOTO_ACCEPT = "image/jpeg,image/jpg,image/png,image/webp";
 const ACCEPTED_TYPES = new Set(["image/jpeg", "image/jpg", "image/png", "image/webp"]);
 const ACCEPTED_NAME = /\.(jpe?g|png|webp)$/i;
 
-/** JPEG, JPG, PNG or WebP (spec part 1 §5); a file without a declared type is judged by its name. */
+/** JPEG, JPG, PNG or WebP (docs/product.md "Validation"); a file without a declared type is judged by its name. */
 export function isAcceptedPhotoType(file: Pick<File, "type" | "name">): boolean {
   if (file.type) return ACCEPTED_TYPES.has(file.type.toLowerCase());
   return ACCEPTED_NAME.test(file.name);
@@ -22,7 +22,7 @@ export interface PhotoSelection<F> {
 }
 
 /**
- * The wizard's rules for newly chosen photos (spec part 1 §5): type and size per file, then at most
+ * The wizard's rules for newly chosen photos (docs/product.md "Validation"): type and size per file, then at most
  * five in all; the excess is dropped.
  */
 export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(files: readonly F[], alreadyChosen: number): PhotoSelection<F> {

@@ -27,7 +27,7 @@ export function AuthPage() {
   const next = safeReturnPath(params.get("next")) ?? "/";
 
   if (session.status === "loading") return <PageSpinner />;
-  // Someone who already has a session has nothing to do here (spec: sent to /, or back to `next`).
+  // Someone who already has a session has nothing to do here (docs/product.md "Sign in and register": sent to /, or back to `next`).
   if (session.status === "signed-in") return <Navigate to={next} replace />;
 
   return (

@@ -12,7 +12,7 @@ import { exchangeCodeOnce } from "./authApi";
 
 type CallbackState = { status: "loading" } | { status: "ok" } | { status: "error"; reason: string };
 
-/** The reason shown after "Kunne ikke logge inn: " when the exchange fails (spec part 1 §8 "Callback"). */
+/** The reason shown after "Kunne ikke logge inn: " when the exchange fails (docs/product.md "Error messages"). */
 function exchangeFailureReason(error: unknown): string {
   return isApiError(error) && error.message ? error.message : "Kunne ikke logge inn.";
 }

@@ -14,7 +14,7 @@ import { resendConfirmation, signUp } from "./authApi";
 type SignUpInput = z.input<typeof signUpSchema>;
 type SignUpValues = z.output<typeof signUpSchema>;
 
-/** The schema's message for a required field left empty (spec part 1 §5). */
+/** The schema's message for a required field left empty (docs/product.md "Validation"). */
 const MISSING_FIELDS = "Vennligst fyll ut alle felt.";
 const FIELD_ORDER = ["display_name", "email", "password", "postal_code"] as const;
 
@@ -52,7 +52,7 @@ export function SignUpForm() {
       setSentTo(values.email);
       resetField("password");
     } catch (error) {
-      // Spec §8 matched the provider's "already registered" message; our API says EMAIL_TAKEN.
+      // docs/product.md "Error messages" matched the provider's "already registered" message; our API says EMAIL_TAKEN.
       if (isApiError(error) && error.code === "EMAIL_TAKEN") {
         toastError("Bruker eksisterer allerede", "Denne e-postadressen er allerede registrert. Prøv å logge inn i stedet.");
       } else if (isApiError(error) && error.code !== "NETWORK") {

@@ -11,8 +11,8 @@ export function signUp(body: SignUpBody) {
 }
 
 /**
- * "Send bekreftelses-e-post på nytt" (spec's "resend confirmation") for `email`, with the spec's
- * toasts. An empty address never reaches the server.
+ * "Send bekreftelses-e-post på nytt" ("resend confirmation") for `email`, with the toasts
+ * of docs/product.md "Error messages". An empty address never reaches the server.
  */
 export async function resendConfirmation(email: string): Promise<void> {
   const parsed = resendSchema.safeParse({ email });

@@ -15,7 +15,7 @@ const STATUS_BADGE: Record<string, string> = {
 
 /**
  * Back to /messages, then the listing (thumbnail, title, the other party, price); tapping the
- * listing part opens it (spec part 2 "Chat"). After a deal the parties still may (decision 088).
+ * listing part opens it (docs/product.md "Messages and chat"). After a deal the parties still may (decision 088).
  */
 export function ChatHeader({ conversation }: { conversation: ConversationDetail }) {
   const { listing, other_user: other } = conversation;

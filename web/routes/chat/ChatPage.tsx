@@ -23,7 +23,7 @@ import { TradeOfferCards } from "./TradeOfferCards";
 import { ConversationReviews } from "./ConversationReviews";
 import { useChat } from "./useChat";
 
-/** /chat/{conversationId} (spec part 2 "Chat"); login required by the router. */
+/** /chat/{conversationId} (docs/product.md "Messages and chat"); login required by the router. */
 export function ChatPage() {
   const { conversationId = "" } = useParams();
   // A new conversation is a new chat: no state carries over.

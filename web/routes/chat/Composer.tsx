@@ -16,7 +16,7 @@ export interface ComposerProps {
 }
 
 /**
- * Enter sends, Shift+Enter is a new line (spec part 2 "Chat"); one send at a time, "Sender..." while
+ * Enter sends, Shift+Enter is a new line (docs/product.md "Messages and chat"); one send at a time, "Sender..." while
  * it is in flight. A failed send keeps the text in the field.
  */
 export function Composer({ onSend, disabledReason }: ComposerProps) {
@@ -39,7 +39,7 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
       await onSend(content);
       setText("");
     } catch (error) {
-      // A reason the user can act on (too fast, too long) goes under the spec's text.
+      // A reason the user can act on (too fast, too long) goes under the product's text (docs/product.md "Error messages").
       if (isApiError(error) && error.status >= 400 && error.status < 500) toastError("Kunne ikke sende melding", error.message);
       else toastError("Feil", "Kunne ikke sende melding");
     } finally {

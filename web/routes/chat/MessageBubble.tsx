@@ -47,7 +47,7 @@ export function MessageBubble({ message, own, otherName, onReport }: MessageBubb
   );
 }
 
-/** Others' messages have "Rapporter melding" (spec part 2 "Chat"), which opens the report dialog. */
+/** Others' messages have "Rapporter melding" (docs/product.md "Messages and chat"), which opens the report dialog. */
 function MessageMenu({ onReport }: { onReport: () => void }) {
   return (
     <DropdownMenu.Root modal={false}>

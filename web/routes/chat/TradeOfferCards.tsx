@@ -11,9 +11,9 @@ import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradePart
 import { revealInStrip } from "./dealStrip";
 
 /**
- * The offer cards above the chat's messages (spec part 2 "Chat", §4, §8). They refetch whenever
+ * The offer cards above the chat's messages (docs/product.md "Messages and chat", "States", "Error messages"). They refetch whenever
  * the conversation's room says an offer changed (the chat invalidates the event key), so both
- * parties see the same state at once. A failed fetch shows nothing (the spec: fails silently).
+ * parties see the same state at once. A failed fetch shows nothing (docs/product.md "Error messages": fails silently).
  * Offers still in play (waiting for an answer, or agreed and waiting for the handover) show their
  * card with its buttons; finished, refused, withdrawn and lapsed ones shrink to one line that opens
  * the card, newest first, so the messages keep the screen (decision 088).

@@ -118,7 +118,7 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
           .then((result) => setMessages((current) => applyRead(current, myId, result.up_to_seq, new Date().toISOString())))
           .catch((error: unknown) => {
             readRequested.current = 0;
-            console.warn("Marking messages read failed", error); // only logged (spec part 2 §8)
+            console.warn("Marking messages read failed", error); // only logged (docs/product.md "Error messages")
           });
       }
     };

@@ -34,7 +34,7 @@ import { PhotoPicker, type ChosenPhoto } from "./PhotoPicker";
 
 export const STEP_COUNT = 4;
 const STEP_TITLES = ["Bilder", "Tittel og beskrivelse", "Kategori, alder og tilstand", "Pris, sted og forhåndsvisning"] as const;
-/** The fields each step checks before the next one (spec part 1 §4 "Create wizard"). */
+/** The fields each step checks before the next one (docs/product.md "States"). */
 const STEP_FIELDS: (keyof ListingFormValues)[][] = [[], ["title", "description"], ["category", "age_range", "condition_rating"], []];
 
 const NO_PHOTOS = "Du må laste opp minst ett bilde";
@@ -62,7 +62,7 @@ interface WizardLocationState {
 
 let photoCounter = 0;
 
-/** /create-listing: the four-step wizard "Ny annonse" (spec part 1 §2, §4, §5, §8). */
+/** /create-listing: the four-step wizard "Ny annonse" (docs/product.md "Routes", "States", "Validation", "Error messages"). */
 export function CreateListingPage() {
   useDocumentTitle("Ny annonse");
   const navigate = useNavigate();
@@ -281,7 +281,7 @@ export function CreateListingPage() {
         <h1 className="text-2xl font-extrabold tracking-tight text-stone-900">Ny annonse</h1>
       </div>
 
-      {/* Spec text: "Steg N av 4". */}
+      {/* Product text: "Steg N av 4". */}
       <p className="mt-3 text-sm font-semibold text-stone-700">
         Steg {step} av {STEP_COUNT}
       </p>

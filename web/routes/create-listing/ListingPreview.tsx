@@ -6,7 +6,7 @@ import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
 import { PLACEHOLDER_IMAGE } from "../../lib/images";
 
-/** The price the form will store: null when free, an empty field is 0 (spec part 1 §5). */
+/** The price the form will store: null when free, an empty field is 0 (docs/product.md "Validation"). */
 export function previewPrice(price: ListingFormValues["price"], isFree: boolean | undefined): string {
   if (isFree) return formatPrice(null, true);
   const n = price == null || price === "" ? 0 : Number(price);

@@ -38,7 +38,7 @@ import { EditPhotos } from "./EditPhotos";
 export const NO_ACCESS_TEXT = "Annonsen ble ikke funnet eller du har ikke tilgang til den.";
 const NO_PHOTOS = "Du må laste opp minst ett bilde";
 
-/** /edit-listing/:listingId "Rediger annonse" (spec part 1 §2): only the owner can load it. */
+/** /edit-listing/:listingId "Rediger annonse" (docs/product.md "Edit a listing"): only the owner can load it. */
 export function EditListingPage() {
   useDocumentTitle("Rediger annonse");
   const { listingId = "" } = useParams();

@@ -12,7 +12,7 @@ const ICONS: Partial<Record<CategoryKey, LucideIcon>> = {
 };
 
 /**
- * The six home categories; unlike the prototype each opens search filtered by it (DESIGN). On a
+ * The six home categories; unlike the prototype each opens search filtered by it (docs/product.md "Home"). On a
  * phone they are one row of chips that scrolls sideways, so the listings start in the first screen;
  * from `sm` up, a grid of tiles.
  */

@@ -19,7 +19,7 @@ export function HomePage() {
   // While the session loads, /create-listing itself sends a visitor on to /auth.
   const createTo = session.status === "signed-out" ? "/auth" : "/create-listing";
 
-  // Spec part 1 §8: home listing fetch failures are logged; the page says so instead of claiming
+  // docs/product.md "Error messages": home listing fetch failures are logged; the page says so instead of claiming
   // the marketplace is empty, and offers a retry.
   useEffect(() => {
     if (home.error) console.error("Home listings fetch failed", home.error);

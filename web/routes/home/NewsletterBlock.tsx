@@ -15,7 +15,7 @@ export interface NewsletterBlockProps {
   variant?: string;
 }
 
-/** Newsletter sign-up (spec part 1 §5 and §8): e-mail required, name optional. */
+/** Newsletter sign-up (docs/product.md "Validation", "Error messages"): e-mail required, name optional. */
 export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
   const id = useId();
   const { pathname } = useLocation();

@@ -77,7 +77,7 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
           <button type="button" onClick={next} disabled={index === total - 1} aria-label="Neste bilde" className={`${arrowClasses} right-2`}>
             <ChevronRight aria-hidden="true" className="size-6" />
           </button>
-          {/* Spec text: "n / total". */}
+          {/* Product text: "n / total". */}
           <p aria-live="polite" className="absolute right-2 bottom-2 rounded-full bg-stone-900/80 px-2.5 py-1 text-sm font-semibold text-white">
             <span className="sr-only">Bilde </span>
             {index + 1} / {total}

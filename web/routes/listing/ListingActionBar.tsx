@@ -46,7 +46,7 @@ function buyNote(listing: Parameters<typeof onlineMethodsFor>[0]): string {
 type Primary = "giveaway" | "buy" | "message";
 
 /**
- * The bar's one action (spec part 2 "Listing detail", §5; DESIGN "Payments"): the give-away queue
+ * The bar's one action (docs/product.md "Listing page", "Validation", "Payments"): the give-away queue
  * on free listings; "Kjøp nå med trygg betaling" only where the buyer can pay in the app (the
  * Worker says so, decision 089); otherwise "Send melding", with a line saying that is how to buy.
  */
@@ -169,7 +169,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
         <div>
           <Button size="lg" className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base" onClick={buy} aria-haspopup="dialog">
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
-            {/* The spec's label word for word; on a narrow phone it wraps to two balanced lines in the one button. */}
+            {/* The label of docs/product.md "Listing page" word for word; on a narrow phone it wraps to two balanced lines in the one button. */}
             <span className="text-balance text-center leading-snug">
               Kjøp nå med trygg betaling (Vipps/Stripe) - {formatPrice(listing.price, false)}
             </span>

@@ -12,7 +12,7 @@ export function ListingByIdPage() {
   const navigate = useNavigate();
   const { data, error } = useQuery(listingQuery(id));
 
-  // Spec part 2 §8: "Kunne ikke hente annonse", then the home page.
+  // docs/product.md "Error messages": "Kunne ikke hente annonse", then the home page.
   useEffect(() => {
     if (!error) return;
     toastError("Feil", "Kunne ikke hente annonse", { id: "listing-load" });

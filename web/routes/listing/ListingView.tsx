@@ -37,7 +37,7 @@ const PRIVATE_STATUS_TEXT: Partial<Record<ListingPage["status"], string>> = {
 };
 
 export function listingDocumentTitle(listing: Pick<ListingPage, "title" | "price" | "is_free" | "postal_code" | "place_name">): string {
-  // Completed by useDocumentTitle with " | Lekebytte": the same title the edge page has (spec part 1).
+  // Completed by useDocumentTitle with " | Lekebytte": the same title the edge page has (docs/product.md "Search engines").
   const place = listing.place_name ? titleCasePlace(listing.place_name) : listing.postal_code;
   return `${listing.title} - ${formatPrice(listing.price, listing.is_free)} | ${place}`;
 }
@@ -46,7 +46,7 @@ export function shareUrl(listing: Pick<ListingPage, "seo_slug">): string {
   return `${window.location.origin}/annonse/${encodeURIComponent(listing.seo_slug)}`;
 }
 
-/** The listing page body shared by /listing/:id and /annonse/:slug (spec part 2 "Listing detail"). */
+/** The listing page body shared by /listing/:id and /annonse/:slug (docs/product.md "Listing page"). */
 export function ListingView({ listing, now }: { listing: ListingPage; now?: Date }) {
   useDocumentTitle(listingDocumentTitle(listing));
   const session = useSession();

@@ -18,7 +18,7 @@ export interface OwnerToolsProps {
 /**
  * What the owner gets on their own listing instead of "Send melding", "Foreslå bytte" and buy:
  * edit, the status changes the lifecycle allows (reserved, sold, given away, active again) and
- * delete with the spec's confirmation. Loaded only for owners (Radix stays out of visitors' pages).
+ * delete with the confirmation of docs/product.md "Profile". Loaded only for owners (Radix stays out of visitors' pages).
  */
 export function OwnerTools({ listing }: OwnerToolsProps) {
   const queryClient = useQueryClient();

@@ -7,7 +7,7 @@ import { takePreloadedListing } from "./preloaded";
 import { ListingView } from "./ListingView";
 
 /**
- * /annonse/:slug (spec part 2 "Slug listing page"). The first render uses the listing the Worker
+ * /annonse/:slug (docs/product.md "Listing page"). The first render uses the listing the Worker
  * inlined into the page; otherwise it asks the API. Any failure or no match goes to /404.
  */
 export function SlugListingPage() {

@@ -12,7 +12,7 @@ export interface ModerateDialogProps {
   onDone: () => void;
 }
 
-/** "Moderer rapport": hide, delete, warn or approve with notes, or dismiss the report (spec part 2 §4, §5). */
+/** "Moderer rapport": hide, delete, warn or approve with notes, or dismiss the report (docs/product.md "States", "Validation"). */
 export function ModerateDialog({ card, onClose, onDone }: ModerateDialogProps) {
   return (
     <Modal open={card !== null} onOpenChange={(open) => !open && onClose()} title="Moderer rapport" description={card ? `${card.target_title} · ${card.reason}` : undefined}>

@@ -15,7 +15,7 @@ import { ReportCard } from "./ReportCard";
 import { RolesPanel } from "./RolesPanel";
 
 /**
- * /moderation "Moderering" (spec part 2 "Moderation dashboard"; issue 13). Login is required by the
+ * /moderation "Moderering" (docs/product.md "Moderation"; issue 13). Login is required by the
  * router; the role is checked by the server on every call, so a user without it sees "Ingen tilgang".
  */
 export function ModerationPage() {

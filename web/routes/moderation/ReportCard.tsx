@@ -36,7 +36,7 @@ function Pill({ tone, children }: { tone: string; children: ReactNode }) {
   return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap", tone)}>{children}</span>;
 }
 
-/** One dashboard card: every report with this status on one target (spec part 2 "Moderation dashboard"). */
+/** One dashboard card: every report with this status on one target (docs/product.md "Moderation"). */
 export function ReportCard({
   card,
   viewer,

@@ -22,7 +22,7 @@ const SignInGate = lazy(() => import("../../components/SignInGate"));
 /** The server's not-found texts are shown as they are; anything else is "Kunne ikke hente betalingsdetaljer". */
 const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.transactionNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);
 
-/** /betaling-fullfort?session_id=… "Betalingsdetaljer" (spec part 2 "Payment details"). Buyer and seller only. */
+/** /betaling-fullfort?session_id=… "Betalingsdetaljer" (docs/product.md "Payments"). Buyer and seller only. */
 export function PaymentDetailsPage() {
   useDocumentTitle(PAYMENT_TEXTS.detailsTitle);
   const [params] = useSearchParams();

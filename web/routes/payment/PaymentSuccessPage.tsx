@@ -20,7 +20,7 @@ export const VERIFY_POLL_MS = 2000;
 export const VERIFY_MAX_POLLS = 15;
 
 /**
- * /payment-success?session_id=…&payment_id=… (spec part 2 "Payment success", §4): verifies the
+ * /payment-success?session_id=…&payment_id=… (docs/product.md "Payments", "States"): verifies the
  * payment, then "Betaling fullført!" with the amount, or "Betalingsfeil". A missing id fails at once.
  * A buyer who cancelled at the provider is no error: Stripe's cancel_url brings `cancelled=1` and the
  * listing's slug, a Vipps payment the buyer aborted verifies as `cancelled` (decision 089).

@@ -48,7 +48,7 @@ export const DONE_TEXT: Record<OwnerStatus, string> = {
 export const menuItemClasses =
   "flex min-h-11 w-full cursor-pointer items-center rounded-lg px-3 text-base text-stone-900 select-none data-[highlighted]:bg-brand-50 data-[highlighted]:text-brand-900";
 
-/** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (spec part 1 §2). */
+/** "Aktiv" only for an active listing that moderation has not hidden; anything else is "Inaktiv" (docs/product.md "Profile"). */
 export function statusLabel(listing: Pick<ListingCard, "status" | "is_hidden">): "Aktiv" | "Inaktiv" {
   return isListedListing({ status: listing.status, is_hidden: !!listing.is_hidden }) ? "Aktiv" : "Inaktiv";
 }
@@ -107,7 +107,7 @@ export function OwnListingsSection() {
   return (
     <section aria-labelledby={headingId} className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        {/* Spec text: "Mine annonser (n)". */}
+        {/* Product text: "Mine annonser (n)". */}
         <h2 id={headingId} className="text-lg font-bold text-stone-900">
           {data ? `Mine annonser (${data.length})` : "Mine annonser"}
         </h2>

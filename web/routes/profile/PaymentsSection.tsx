@@ -8,7 +8,7 @@ import { Spinner } from "../../components/ui/Spinner";
 import { toastError } from "../../lib/toast";
 
 /**
- * The profile's payments section (spec part 1 "/profile"): connect a Stripe Express account to
+ * The profile's payments section (docs/product.md "Profile"): connect a Stripe Express account to
  * receive card and Vipps payments; once connected, open the Express dashboard in a new tab and see
  * whether payouts are enabled.
  */

@@ -10,7 +10,7 @@ import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
 import { TradesSection } from "./TradesSection";
 
-/** /profile and /min-profil: "Min profil" (spec part 1 §2 "/profile"). Login required by the router. */
+/** /profile and /min-profil: "Min profil" (docs/product.md "Profile"). Login required by the router. */
 export function ProfilePage() {
   useDocumentTitle("Min profil");
   const signOut = useSignOut();

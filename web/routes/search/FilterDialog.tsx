@@ -66,7 +66,7 @@ interface Draft {
   categories: CategoryKey[];
   conditions: number[];
   ages: AgeRange[];
-  /** The number inputs' text: empty min means 0, empty max means 10000 (spec part 1 "/search"). */
+  /** The number inputs' text: empty min means 0, empty max means 10000 (docs/product.md "Search"). */
   minText: string;
   maxText: string;
   free: boolean;

@@ -12,7 +12,7 @@ function searchPage(filters: SearchFilters, offset: number, limit: number | unde
 }
 
 /**
- * Result pages of 50 (spec part 1 §9), keyed by the canonical URL query, so back/forward and a
+ * Result pages of 50 (docs/product.md "Limits and timings"), keyed by the canonical URL query, so back/forward and a
  * reload find the same cache entry. The previous results stay on screen while new filters load.
  */
 export const searchResultsQuery = (filters: SearchFilters) =>

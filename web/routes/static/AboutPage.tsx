@@ -1,7 +1,7 @@
 import { Link } from "react-router-dom";
 import { ContactDetails, Prose, StaticPage } from "./StaticPage";
 
-/** /om-oss: what Lekebytte is, why it exists and how it works (spec part 2 "Static pages"). */
+/** /om-oss: what Lekebytte is, why it exists and how it works (docs/product.md "Static pages"). */
 export function AboutPage() {
   return (
     <StaticPage

@@ -70,7 +70,7 @@ function ContactForm() {
           if (field in EMPTY) setError(field as ContactFields, { message }, { shouldFocus: true });
         }
       }
-      // A rate limit says how long to wait; everything else gets the spec's text.
+      // A rate limit says how long to wait; everything else gets the text of docs/product.md "Error messages".
       toastError("Noe gikk galt", isApiError(error) && error.status === 429 ? error.message : SEND_FAILED);
     }
   };

@@ -15,7 +15,7 @@ import { NotFound } from "../fallback/NotFound";
 const DEFAULT_TEXT = "Test melding for notifikasjoner";
 
 /**
- * /test-notifications (spec part 2 "Notification test"): a message from the system user into the
+ * /test-notifications (docs/product.md "Notification test"): a message from the system user into the
  * user's latest conversation, to try the live badge, the inbox and the e-mail. Local mode only: the
  * endpoint answers 404 in production and so does this page.
  */

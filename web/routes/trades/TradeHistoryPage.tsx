@@ -16,7 +16,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { Handover, TradeListingRow, TradeStatusBadge } from "./TradeParts";
 
 type Tab = "sent" | "received" | "completed";
-/** The spec's tab labels; "(n)" becomes the tab's count. */
+/** The tab labels of docs/product.md "Swaps"; "(n)" becomes the tab's count. */
 const TABS: { id: Tab; label: string }[] = [
   { id: "sent", label: "Sendt (n)" },
   { id: "received", label: "Mottatt (n)" },
@@ -28,7 +28,7 @@ const EMPTY: Record<Tab, { text: string; icon: LucideIcon }> = {
   completed: { text: "Ingen fullførte bytter", icon: Trophy },
 };
 
-/** /trade-history "Byttehistorikk" (spec part 2 "Trade history"); login required by the router. */
+/** /trade-history "Byttehistorikk" (docs/product.md "Swaps"); login required by the router. */
 export function TradeHistoryPage() {
   useDocumentTitle("Byttehistorikk");
   const [tab, setTab] = useState<Tab>("sent");

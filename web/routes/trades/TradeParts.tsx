@@ -16,7 +16,7 @@ export const TRADE_BADGE_TONES: Record<TradeDisplayStatus, BadgeTone> = {
   expired: "outline",
 };
 
-/** The status badge (spec §4): Venter ({n}t/d igjen), Akseptert, Avslått, Fullført, Avbrutt, Utløpt. */
+/** The status badge (docs/product.md "States"): Venter ({n}t/d igjen), Akseptert, Avslått, Fullført, Avbrutt, Utløpt. */
 export function TradeStatusBadge({ offer, now = new Date() }: { offer: Pick<TradeOfferState, "status" | "expires_at">; now?: Date }) {
   const status = displayStatus(offer, now);
   return (

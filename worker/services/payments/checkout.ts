@@ -34,7 +34,7 @@ interface Purchasable {
   paid: number;
 }
 
-/** Checks every buying rule; the error says which one failed (SECURITY "the server prices every purchase from D1"). */
+/** Checks every buying rule; the error says which one failed (docs/security.md "Payments"). */
 export function assertPurchasable(listing: Purchasable | null, buyerId: string, method: CheckoutInput["method"]): asserts listing is Purchasable {
   if (!listing || listing.status === "deleted" || listing.is_hidden) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", PAYMENT_TEXTS.ownListing);

@@ -44,7 +44,7 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
 
   const now = nowIso();
   const transactionId = crypto.randomUUID();
-  // Only a listed listing (active, not hidden: DESIGN "Listing visibility") can be bought, and only
+  // Only a listed listing (active, not hidden: docs/product.md "Listings") can be bought, and only
   // at the price it has now: a checkout started before the seller changed the price is refunded,
   // never fulfilled at the old amount (decision 087).
   const [, , , state] = await d1.batch<{ status: PaymentRow["status"]; transaction_id: string | null }>([

@@ -1,4 +1,4 @@
-// The payment method chooser (spec part 2 "Listing detail", §9): card/Apple Pay/Google Pay when the
+// The payment method chooser (docs/product.md "Listing page", "Limits and timings"): card/Apple Pay/Google Pay when the
 // listing's mode is stripe or marketplace, Vipps for vipps or marketplace, both only when payment is
 // enabled; cash on pickup and bank transfer always. Loaded when the buyer taps "Kjøp nå".
 import * as Dialog from "@radix-ui/react-dialog";
@@ -54,10 +54,10 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
       try {
         const { url } = await startCheckout(listing.id, method);
         toastSuccess(PAYMENT_TEXTS.started);
-        // The provider's page opens in the same window (DESIGN "Payments").
+        // The provider's page opens in the same window (docs/product.md "Payments").
         browser.assign(url);
       } catch (error) {
-        // The server's refusal says why (sold, reserved, …); anything else gets the spec's text.
+        // The server's refusal says why (sold, reserved, …); anything else gets the text of docs/product.md "Error messages".
         const reason = isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : PAYMENT_TEXTS.startFailed;
         toastError(PAYMENT_TEXTS.startFailedTitle, reason);
         setStarting(false);
