@@ -36,7 +36,7 @@ function routeChunks(): Plugin {
       const routes: Record<string, string[]> = {};
       for (const chunk of chunks) {
         const module = chunk.facadeModuleId;
-        if (!chunk.isDynamicEntry || !module || !module.includes(`${path.sep}web${path.sep}routes${path.sep}`)) continue;
+        if (!chunk.isDynamicEntry || !module?.includes(`${path.sep}web${path.sep}routes${path.sep}`)) continue;
         routes[path.basename(module).replace(/\.tsx?$/, "")] = closure(chunk, inEntry).map((file) => `/${file}`);
       }
       this.emitFile({ type: "asset", fileName: "route-chunks.json", source: `${JSON.stringify(routes, null, 2)}\n` });
@@ -59,7 +59,7 @@ function inlineCss(): Plugin {
         if (!ctx.bundle) return html;
         return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
           const asset = ctx.bundle![file];
-          if (!asset || asset.type !== "asset") return tag;
+          if (asset?.type !== "asset") return tag;
           return `<style>${String(asset.source)}</style>`;
         });
       },

@@ -82,7 +82,7 @@ export function reviewEligibility(
   now: string,
   alreadyReviewed: boolean,
 ): { ok: true; revieweeId: string } | { ok: false; refusal: ReviewRefusal } {
-  if (!deal || !deal.parties.includes(actorId) || deal.parties[0] === deal.parties[1]) return { ok: false, refusal: "not_found" };
+  if (!deal?.parties.includes(actorId) || deal.parties[0] === deal.parties[1]) return { ok: false, refusal: "not_found" };
   if (!deal.completedAt) return { ok: false, refusal: "not_completed" };
   if (alreadyReviewed) return { ok: false, refusal: "already_reviewed" };
   if (!isReviewWindowOpen(deal.completedAt, now)) return { ok: false, refusal: "window_closed" };

@@ -279,7 +279,7 @@ export class StripeSandbox {
     const country = (pickString(params, "country") ?? "NO").toUpperCase();
     if (!/^[A-Z]{2}$/.test(country)) throw new StripeError(400, "invalid_request_error", `Country '${country}' is unknown. Try using a 2-character alphanumeric country code instead, such as 'US', 'EG', or 'GB'. A full list of country codes is available at https://stripe.com/global`, "country_unsupported", "country");
     const email = pickString(params, "email") ?? null;
-    if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StripeError(400, "invalid_request_error", "Invalid email address: " + email, "email_invalid", "email");
+    if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StripeError(400, "invalid_request_error", `Invalid email address: ${email}`, "email_invalid", "email");
     const capabilities = pick(params, "capabilities");
     const requested =
       capabilities && typeof capabilities === "object" && !Array.isArray(capabilities)

@@ -482,7 +482,7 @@ function tokenError(error: string, description: string, code: number) {
     error,
     error_description: description,
     error_codes: [code],
-    timestamp: new Date().toISOString().replace("T", " ").slice(0, 19) + "Z",
+    timestamp: `${new Date().toISOString().replace("T", " ").slice(0, 19)}Z`,
     trace_id: randomUUID(),
     correlation_id: randomUUID(),
   };

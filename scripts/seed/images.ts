@@ -93,7 +93,6 @@ export const TOY = {
   skin: hex("#f6d3b8"),
   glass: hex("#bfe3f5"),
 } as const;
-const RAINBOW: RGB[] = [TOY.red, TOY.orange, TOY.yellow, TOY.green, TOY.blue, TOY.purple];
 
 const BACKDROPS: { top: string; bottom: string; table: string; tableEdge: string }[] = [
   { top: "#eef8f3", bottom: "#cfeee0", table: "#f6eee3", tableEdge: "#e6d8c4" }, // mint
@@ -477,7 +476,7 @@ const DRAW: Record<Motif, Draw> = {
       const left = 240 - 80 * v;
       const right = 560 + 80 * v;
       const u = (x - left) / (right - left);
-      const row = Math.floor(Math.pow(v, 0.85) * 8);
+      const row = Math.floor(v ** 0.85 * 8);
       const col = Math.floor(u * 8);
       return (row + col) % 2 === 0 ? hex("#f3dfbf") : hex("#8b5a2b");
     });
@@ -609,7 +608,7 @@ const DRAW: Record<Motif, Draw> = {
     const a = -0.1;
     p.part(ROT(RR(225, 150, 575, 440, 46), 400, 295, a), main);
     const screen = ROT(RR(265, 185, 535, 405, 14), 400, 295, a);
-    p.fill(screen, (x, y) => mix(hex("#9ad9ff"), hex("#e8f7ff"), (y - 185) / 220));
+    p.fill(screen, (_x, y) => mix(hex("#9ad9ff"), hex("#e8f7ff"), (y - 185) / 220));
     p.fill(CLIP(E(340, 410, 140, 70), screen), TOY.green);
     p.fill(CLIP(E(480, 420, 130, 80), screen), lighten(TOY.green, 0.2));
     p.fill(CLIP(C(475, 240, 30), screen), TOY.yellow);
@@ -679,7 +678,7 @@ const DRAW: Record<Motif, Draw> = {
       for (let gx = 0; gx < 11; gx++) {
         const u = (gx - 5) / 4.2;
         const v = (5 - gy) / 4.2 + 0.25;
-        const heart = Math.pow(u * u + v * v - 1, 3) - u * u * v * v * v <= 0;
+        const heart = (u * u + v * v - 1) ** 3 - u * u * v * v * v <= 0;
         const x = 285 + gx * 23;
         const y = 205 + gy * 23;
         const [rx, ry] = [400 + (x - 400) * Math.cos(-0.06) - (y - 320) * Math.sin(-0.06), 320 + (x - 400) * Math.sin(-0.06) + (y - 320) * Math.cos(-0.06)];

@@ -298,7 +298,7 @@ async function main() {
     `Nothing lost or doubled: steady lost=${results[0].lost} doubled=${results[0].doubled}; after SIGKILL lost=${kill.lost} doubled=${kill.doubled}, out of order=${kill.disorder}.`,
     kill.downtimeSeconds !== undefined ? `The killed server answered again after ${kill.downtimeSeconds.toFixed(1)} s; clients reconnected and caught up.` : "",
   ].filter(Boolean);
-  const when = new Date().toISOString().slice(0, 16) + "Z";
+  const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header = `${CONVERSATIONS} conversations × 2 sockets, ${RATE} msg/s for ${SECONDS} s, ${when}, command: \`npm run bench:chat\``;
   console.log(`\n${header}\n\n${table}\n\n${verdict.join("\n")}`);
   const out = process.env.BENCH_OUT ?? path.join(ROOT, "tests/bench/results/chat.md");

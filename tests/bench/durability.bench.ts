@@ -622,7 +622,7 @@ async function main() {
   const lostInQueue = writes.filter((w) => w.kind === "analytics" && w.outcome === "acked" && lostAnalytics.has(w.key) && notInR2AtKill.has(w.key));
   const behind = writes.filter((w) => notInR2AtKill.has(w.key)).map((w) => (killedAt! - w.answeredAt!) / 1000);
   const failed = rows.some((r) => (r.kind.startsWith("analytics") ? r.missing - lostInQueue.length : r.missing) > 0 || r.doubled > 0 || r.halfWritten > 0);
-  const when = new Date().toISOString().slice(0, 16) + "Z";
+  const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header =
     `Writes (${rates}) for ${SECONDS / 2} s, SIGKILL, ${SECONDS / 2} s while it restarts (back after ${downSeconds.toFixed(1)} s), ${SECONDS / 2} s more; ` +
     `${writes.length - killedWrites} writes sent from the kill on; ${when}, ` +

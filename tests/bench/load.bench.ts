@@ -325,7 +325,7 @@ async function main() {
     .join(", ");
   const weights = mix();
   const mixText = (Object.entries(weights) as [Endpoint, number][]).filter(([, w]) => w > 0).map(([e, w]) => `${e} ${w}`).join(", ");
-  const when = new Date().toISOString().slice(0, 16) + "Z";
+  const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header =
     `${RATE} req/s for ${SECONDS} s (open loop, ${VISITORS} visitor addresses), ${LISTINGS.toLocaleString("en")} listings, ${when}, command: \`${["BENCH_RATE", "BENCH_SECONDS", "BENCH_LISTINGS", "BENCH_MIX"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join("")}npm run bench:load\`\n\n` +
     `Mix per ${Object.values(weights).reduce((a, b) => a + b, 0)} requests: ${mixText}.\n\n` +

@@ -211,7 +211,7 @@ async function measure(size: number): Promise<SizeResult> {
     db.close();
     return {
       size,
-      date: new Date().toISOString().slice(0, 16) + "Z",
+      date: `${new Date().toISOString().slice(0, 16)}Z`,
       commit: commit(),
       runs: RUNS,
       queries: QUERIES.length,
@@ -309,7 +309,7 @@ async function main() {
   mkdirSync(RESULTS, { recursive: true });
   for (const size of SIZES) {
     const r = await measure(size);
-    writeFileSync(path.join(RESULTS, `search-${size}.json`), JSON.stringify(r, null, 2) + "\n");
+    writeFileSync(path.join(RESULTS, `search-${size}.json`), `${JSON.stringify(r, null, 2)}\n`);
     console.log(
       `${size.toLocaleString("en")} listings: in the Worker p95 ${r.in_worker.p95} ms, HTTP p95 ${r.http.p95} ms, floor p95 ${r.floor.p95} ms (CPU ${r.floor_cpu?.p95} ms), LIKE p95 ${r.like.p95} ms`,
     );

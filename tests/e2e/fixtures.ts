@@ -40,6 +40,7 @@ interface Finding {
   violation: Result;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright's idiom for an automatic fixture that yields nothing
 export const test = base.extend<E2EOptions & { pageGuards: void }>({
   allowPageErrors: [false, { option: true }],
   axeDisabledRules: [[], { option: true }],

@@ -33,7 +33,6 @@ import {
   createUser,
   jpegPhoto,
   signedInClient,
-  type ListingRow,
   type TestUser,
 } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
@@ -534,7 +533,7 @@ const API_ROWS: Row[] = [
   // Payments (the provider is the payment sandbox).
   {
     route: "POST /api/payments/checkout",
-    request: async (w) => {
+    request: async () => {
       const seller = await connectedSeller();
       return { path: "/api/payments/checkout", method: "POST", json: { listing_id: (await payableListing(seller.id)).id, method: "card" } };
     },

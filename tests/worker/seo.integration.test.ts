@@ -10,6 +10,7 @@ import { Client, errorOf } from "./support/http";
 
 const HOSTILE_TITLE = `Bil "Lyn" <script>alert(1)</script> & </script><b>fet`;
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests walk arbitrary JSON-LD; `any` keeps them readable
 function jsonLdOf(html: string): Record<string, any> {
   const match = html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/);
   if (!match) throw new Error("no JSON-LD");

@@ -16,6 +16,7 @@ export default function AnalyticsRoot() {
   useEffect(() => notePath(path), [path]);
 
   // A page view per page, not per change of the search page's query while typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the pathname is the trigger (a new page), not an input
   useEffect(() => {
     if (consent === "analytics") withTracker((tracker) => tracker.pageView());
   }, [location.pathname, consent]);

@@ -15,6 +15,8 @@ export function useListingViewTracking(listingId: string, skip: boolean): void {
   const consent = useConsent();
   const path = location.pathname + location.search;
 
+  // A new view per listing, and when consent is given on the page; the path is read once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: consent is a trigger and the path is read once on purpose
   useEffect(() => {
     if (skip) return;
     const previous = pathBefore(path);
@@ -29,7 +31,5 @@ export function useListingViewTracking(listingId: string, skip: boolean): void {
       left = true;
       handle?.end();
     };
-    // A new view per listing, and when consent is given on the page; the path is read once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [listingId, skip, consent]);
 }

@@ -5,7 +5,6 @@ import type { ReportPriority } from "../../domain/moderation";
 import { isApiError } from "../api/client";
 import { fileReport } from "../api/moderation";
 import { toastError, toastSuccess } from "../lib/toast";
-import { Button } from "./ui/Button";
 import { Label } from "./ui/Label";
 import { fieldClasses, Modal, ModalFormActions } from "./Modal";
 

@@ -75,7 +75,7 @@ export async function prepareImageForUpload(file: Blob): Promise<Blob> {
     if (mayBeTransparent && hasTransparency(canvas.ctx, width, height)) {
       out = await canvas.toBlob("image/webp", WEBP_QUALITY);
       // A browser without a WebP encoder silently gives PNG; ask for PNG explicitly then.
-      if (!out || out.type !== "image/webp") out = await canvas.toBlob("image/png");
+      if (out?.type !== "image/webp") out = await canvas.toBlob("image/png");
     } else {
       out = await canvas.toBlob("image/jpeg", JPEG_QUALITY);
     }

@@ -25,7 +25,7 @@ export function toBase64Url(bytes: ArrayBuffer): string {
 /** A 32-byte MAC back from unpadded base64url (43 characters), or null when it is not one. */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=");
+  const binary = atob(`${text.replace(/-/g, "+").replace(/_/g, "/")}=`);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;

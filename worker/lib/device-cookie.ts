@@ -45,7 +45,7 @@ export async function verifyDeviceCookie(env: Bindings, value: string | undefine
   const signature = fromBase64url(mac);
   // Only the canonical spelling: base64 ignores a last character's unused bits, so another spelling
   // of the same signature would otherwise verify too.
-  if (!signature || signature.length !== 32 || base64url(signature.buffer as ArrayBuffer) !== mac) return null;
+  if (signature?.length !== 32 || base64url(signature.buffer as ArrayBuffer) !== mac) return null;
   // crypto.subtle.verify compares in constant time.
   const ok = await crypto.subtle.verify("HMAC", await serverHmacKey(env), signature, new TextEncoder().encode(`${LABEL}${userId}.${nonce}`));
   return ok ? { userId, nonce } : null;

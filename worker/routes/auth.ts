@@ -84,7 +84,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/refresh", async (c) => {
     const token = readRefreshCookie(c);
     if (!token) throw new AppError("UNAUTHENTICATED", "Økten er utløpt. Logg inn på nytt.");
-    let result;
+    let result: Awaited<ReturnType<typeof refreshSession>>;
     try {
       result = await refreshSession(c.env, token, c.req.header("User-Agent") ?? null);
     } catch (err) {

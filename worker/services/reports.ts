@@ -65,7 +65,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       .prepare(`SELECT r.reviewer_id, r.is_hidden, ${revealedReviewSql("r", "?2")} AS revealed FROM reviews r WHERE r.id = ?1`)
       .bind(id, nowIso())
       .first<{ reviewer_id: string; is_hidden: number; revealed: number }>();
-    const visible = row && row.revealed && (!row.is_hidden || hasStaffRights(actor));
+    const visible = row?.revealed && (!row.is_hidden || hasStaffRights(actor));
     if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke vurderingen.");
     if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen vurdering.");
     return;

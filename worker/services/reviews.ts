@@ -191,7 +191,7 @@ async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Pr
 /** GET /api/reviews/deals/:kind/:id: the deal's reviews as one of its parties sees them; anyone else 404. */
 export async function dealReviewState(db: Db, actor: Actor, kind: DealKind, dealId: string, now: string = nowIso()): Promise<DealReviewState> {
   const deal = await loadDeal(db, kind, dealId);
-  if (!deal || !deal.parties.includes(actor.id)) refuse("not_found");
+  if (!deal?.parties.includes(actor.id)) refuse("not_found");
   if (!deal.completedAt) refuse("not_completed");
   return (await stateFor(db, deal, actor, now))!;
 }

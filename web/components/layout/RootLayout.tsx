@@ -14,6 +14,7 @@ export function RootLayout() {
   const location = useLocation();
   useScrollRestoration();
   // A sign-out's navigation has rendered its target: guards may redirect again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each navigation (location.key) is the trigger
   useEffect(() => signOutState.end(), [location.key]);
 
   // A new page whose navigation took the focused element away (a form's submit button, a link in

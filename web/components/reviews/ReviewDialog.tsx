@@ -8,7 +8,6 @@ import { submitReview } from "../../api/reviews";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { fieldClasses, Modal, ModalFormActions } from "../Modal";
-import { Button } from "../ui/Button";
 import { Label } from "../ui/Label";
 
 export interface ReviewTarget {

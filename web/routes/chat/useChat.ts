@@ -106,6 +106,7 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
   }, [initial, conversationId, myId, merge]);
 
   // Opening the chat, and every incoming message while it is open and visible, marks read.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: messages and status are triggers (a new message, a reconnect), not inputs
   useEffect(() => {
     const markVisible = () => {
       if (document.visibilityState === "hidden") return;
@@ -136,7 +137,7 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
         merge([message]);
         return message;
       };
-      if (!socket || !socket.send(JSON.stringify({ type: "send", id, content }))) return overHttp().then(done);
+      if (!socket?.send(JSON.stringify({ type: "send", id, content }))) return overHttp().then(done);
       return new Promise<ChatMessage>((resolve, reject) => {
         let settled = false;
         const finish = (fn: () => void) => {

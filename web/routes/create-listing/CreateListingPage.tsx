@@ -125,6 +125,7 @@ export function CreateListingPage() {
   }, [step, photos.length, offeredDraft, form, navigate]);
 
   // A new step moves focus to its heading, so keyboard and screen-reader users start at the top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the step is the trigger; the heading ref is read when it changes
   useEffect(() => {
     if (!stepChanged.current) return;
     headingRef.current?.focus({ preventScroll: true });
