@@ -27,4 +27,3 @@ export const SLUG_ID_CHARS = 6;
 export const DESCRIPTION_SNIPPET_CHARS = 120;
 export const CALLBACK_REDIRECT_MS = 400;
 export const SELLER_OTHER_LISTINGS = 4;
-export const MODERATION_DASHBOARD_LIMIT = 50;

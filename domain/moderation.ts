@@ -32,9 +32,6 @@ export const REPORT_STATUS_LABELS: Record<ReportStatus, string> = {
   dismissed: "Avvist",
 };
 
-/** Open reports: a moderator has not decided yet. */
-export const OPEN_REPORT_STATUSES = ["pending", "reviewed"] as const satisfies readonly ReportStatus[];
-
 export const REPORT_PRIORITY_KEYS = ["low", "normal", "high", "urgent"] as const;
 export type ReportPriority = (typeof REPORT_PRIORITY_KEYS)[number];
 
@@ -130,7 +127,6 @@ export function suspensionMessage(until: string, reason: string | null): string 
 }
 
 /** Roles that may moderate (docs/product.md "Who may do what": "admin or moderator"); only admins change roles. */
-export const STAFF_ROLES = ["moderator", "admin"] as const;
 export function isStaffRole(role: string | null | undefined): boolean {
   return role === "moderator" || role === "admin";
 }

@@ -9,7 +9,6 @@ export type DealKind = (typeof DEAL_KINDS)[number];
 
 export const REVIEW_WINDOW_DAYS = 14;
 export const REVIEW_TEXT_MAX_LENGTH = 1000;
-export const REVIEW_RATINGS = [1, 2, 3, 4, 5] as const;
 /** Reviews on one page of the public profile ("Vis flere" loads the next). */
 export const PROFILE_REVIEWS_PAGE_SIZE = 20;
 /** Active listings the public profile shows (the newest). */

@@ -1,5 +1,5 @@
 import { z } from "./zod";
-import { AGE_RANGES, CATEGORY_KEYS, normalizeAgeRange, normalizeCategory, type ListingStatus, type PricingMode } from "../taxonomy";
+import { normalizeAgeRange, normalizeCategory, type ListingStatus, type PricingMode } from "../taxonomy";
 import {
   DESCRIPTION_MAX_LENGTH,
   LISTING_PRICE_MAX,
@@ -109,9 +109,6 @@ export const listingStatusSchema = z.object({
 
 export type ListingFormInput = z.input<typeof listingFormSchema>;
 export type ListingForm = z.output<typeof listingFormSchema>;
-
-export const ageRangeSchema = z.enum(AGE_RANGES);
-export const categorySchema = z.enum(CATEGORY_KEYS);
 
 /** A listing as the public API returns it on cards and in lists. */
 export interface ListingCard {

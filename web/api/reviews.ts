@@ -1,6 +1,6 @@
 // Reviews and the public profile through the typed client (decision 070, 071).
 import { queryOptions } from "@tanstack/react-query";
-import { REVIEW_EVENT, type DealKind } from "../../domain/reviews";
+import { REVIEW_EVENT } from "../../domain/reviews";
 import type { CreateReviewInput } from "../../domain/schemas/reviews";
 import { api, call, type SuccessBody } from "./client";
 import { preloadedData } from "./preloaded";
@@ -19,7 +19,6 @@ export const reviewKeys = {
   // The chat's live-event key for reviews: the chat invalidates it on "review" and on "trade_offer"
   // (a swap that completes opens the prompt).
   conversation: (conversationId: string) => ["conversations", "event", conversationId, REVIEW_EVENT] as const,
-  deal: (kind: DealKind, id: string) => ["reviews", "deal", kind, id] as const,
   profile: (userId: string) => ["users", userId] as const,
 };
 
@@ -27,13 +26,6 @@ export const conversationReviewsQuery = (conversationId: string) =>
   queryOptions({
     queryKey: reviewKeys.conversation(conversationId),
     queryFn: ({ signal }) => call(api.reviews.conversations[":id"].$get({ param: { id: param(conversationId) } }, { init: { signal } })),
-  });
-
-export const dealReviewsQuery = (kind: DealKind, id: string) =>
-  queryOptions({
-    queryKey: reviewKeys.deal(kind, id),
-    queryFn: ({ signal }) => call(api.reviews.deals[":kind"][":id"].$get({ param: { kind, id: param(id) } }, { init: { signal } })),
-    retry: false,
   });
 
 /** The first page comes inlined in /bruker/{id} (the edge page) when the app starts there. */

@@ -64,11 +64,6 @@ export async function pushConversationEvent(env: Bindings, conversationId: strin
   return roomStub(env, conversationId).push(conversationId, name, data);
 }
 
-/** Recount a user's unread messages and push the badge to their open tabs. */
-export async function notifyInbox(env: Bindings, userId: string, conversationId?: string): Promise<void> {
-  await inboxStub(env, userId).changed(userId, conversationId);
-}
-
 /**
  * Forward an upgrade the Worker has authenticated (session, Origin, participation) to the room,
  * with the session it belongs to (docs/decisions/080).

@@ -232,12 +232,6 @@ export interface PublicProfile {
   next_offset: number | null;
 }
 
-/** The shown reviews of `userId` (not hidden, revealed) as an average and a count. */
-export async function ratingSummary(db: Db, userId: string, now: string = nowIso()): Promise<RatingSummary> {
-  const row = await ratingSummaryStatement(db, userId, now).first<{ count: number; average: number | null }>();
-  return { count: row?.count ?? 0, average: row?.average ?? null };
-}
-
 export function ratingSummaryStatement(db: Db, userId: string, now: string): D1PreparedStatement {
   return db.$client
     .prepare(`SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`)
