@@ -36,6 +36,16 @@ export const markReadSchema = z.object({
   up_to_seq: z.number().int().min(0).optional(),
 });
 
+/**
+ * A frame a client sends over the chat socket (ClientFrame in domain/messaging.ts). Only its shape:
+ * a send's id and content then meet sendMessageSchema in the room's write path, so they are refused
+ * with the same messages as over HTTP.
+ */
+export const clientFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("send"), id: z.string(), content: z.string() }),
+  z.object({ type: z.literal("read"), up_to_seq: markReadSchema.shape.up_to_seq }),
+]);
+
 export const messagePageQuerySchema = z.object({
   before: z.coerce.number().int().min(1).optional(),
 });

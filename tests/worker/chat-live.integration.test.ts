@@ -337,6 +337,30 @@ describe("read receipts", () => {
   });
 });
 
+describe("frames the room refuses", () => {
+  it("a frame with a wrong-typed field is refused whole: a read up to a seq given as text marks nothing read", async () => {
+    const { conv, seller } = await setup();
+    await addMessages(conv.id, [{ from: conv.buyer.id }, { from: conv.buyer.id }]);
+    const b = await openChat(seller, conv.id);
+    b.send({ type: "read", up_to_seq: "1" });
+    expect(await b.waitFor<Err>((f) => f.type === "error")).toMatchObject({ code: "VALIDATION", message: "Ugyldig melding." });
+    expect((await rows(conv.id)).map((r) => r.read_at)).toEqual([null, null]);
+    b.close();
+  });
+
+  it("a send whose content is not text is refused with its id, and nothing is stored", async () => {
+    const { conv, buyer } = await setup();
+    const a = await openChat(buyer, conv.id);
+    const id = crypto.randomUUID();
+    a.send({ type: "send", id, content: 42 });
+    expect(await errorFor(a, id)).toMatchObject({ code: "VALIDATION", message: "Ugyldig melding." });
+    a.send({ type: "typing" });
+    expect(await a.waitFor<Err>((f) => f.type === "error" && f.id === undefined)).toMatchObject({ code: "VALIDATION", message: "Ukjent meldingstype." });
+    expect(await rows(conv.id)).toEqual([]);
+    a.close();
+  });
+});
+
 describe("the user's live inbox socket", () => {
   it("pushes the new unread count to every open tab of the recipient", async () => {
     const { conv, buyer, seller } = await setup();

@@ -23,7 +23,7 @@ import {
   type RoomFrame,
 } from "../../domain/messaging";
 import { RATE_RULES } from "../../domain/rate-limits";
-import { sendMessageSchema } from "../../domain/schemas/messaging";
+import { clientFrameSchema, sendMessageSchema } from "../../domain/schemas/messaging";
 import { getDb, type Db } from "../db/client";
 import type { Bindings } from "../env";
 import { AppError } from "../lib/errors";
@@ -70,6 +70,11 @@ export interface ReadInput {
   conversationId: string;
   readerId: string;
   upToSeq?: number;
+}
+
+/** A send's id echoed on its error frame so the client can match it; bounded, and only if it is text. */
+function frameId(id: unknown): string | undefined {
+  return typeof id === "string" ? id.slice(0, 64) : undefined;
 }
 
 function failure(err: unknown): { ok: false; code: ErrorCode; message: string; retryAfter?: number } {
@@ -165,25 +170,30 @@ export class ConversationRoom extends DurableObject<Bindings> {
       send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
       return;
     }
-    let frame: ClientFrame;
+    let raw: unknown;
     try {
-      frame = JSON.parse(data) as ClientFrame;
+      raw = JSON.parse(data);
     } catch {
       send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
       return;
     }
-    if (frame?.type === "send") {
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      // A known type with a wrong-typed field is a bad frame, refused whole (a send's error carries its id).
+      const { type, id } = (typeof raw === "object" && raw !== null ? raw : {}) as { type?: unknown; id?: unknown };
+      if (type !== "send" && type !== "read") send(ws, { type: "error", code: "VALIDATION", message: "Ukjent meldingstype." });
+      else send(ws, { type: "error", id: type === "send" ? frameId(id) : undefined, code: "VALIDATION", message: "Ugyldig melding." });
+      return;
+    }
+    const frame: ClientFrame = parsed.data;
+    if (frame.type === "send") {
       const result = await this.write({ conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content }, ws);
       if (!result.ok) {
-        const id = typeof frame.id === "string" ? frame.id.slice(0, 64) : undefined;
-        send(ws, { type: "error", id, code: result.code, message: result.message, ...(result.retryAfter ? { retry_after: result.retryAfter } : {}) });
+        send(ws, { type: "error", id: frameId(frame.id), code: result.code, message: result.message, ...(result.retryAfter ? { retry_after: result.retryAfter } : {}) });
       }
-    } else if (frame?.type === "read") {
-      const upTo = typeof frame.up_to_seq === "number" && Number.isSafeInteger(frame.up_to_seq) ? frame.up_to_seq : undefined;
-      const result = await this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq: upTo });
-      if (!result.ok) send(ws, { type: "error", code: result.code, message: result.message });
     } else {
-      send(ws, { type: "error", code: "VALIDATION", message: "Ukjent meldingstype." });
+      const result = await this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq: frame.up_to_seq });
+      if (!result.ok) send(ws, { type: "error", code: result.code, message: result.message });
     }
   }
 
