@@ -13,5 +13,8 @@ export default defineConfig({
     setupFiles: ["tests/web/setup.ts"],
     restoreMocks: true,
     unstubGlobals: true,
+    // Vitest's default is cores - 1, one file at a time on the two-core build machines; the files
+    // share nothing (no ports, no files on disk), so two run at once (decision 093).
+    maxWorkers: 2,
   },
 });

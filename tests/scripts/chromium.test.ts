@@ -56,7 +56,16 @@ describe("ensureChromium", () => {
 describe("npm test without a browser", () => {
   it("checks for the browser first, before the long test suites", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
-    expect(pkg.scripts.test.startsWith("node scripts/chromium.mjs && ")).toBe(true);
+    expect(pkg.scripts.test).toBe("node scripts/test-all.mjs");
+    // The runner (scripts/test-all.mjs) stops at the Chromium check: no later stage starts.
+    const run = spawnSync(process.execPath, ["scripts/test-all.mjs"], {
+      cwd: root,
+      env: { ...process.env, CHROMIUM_PATH: "/nonexistent/chromium" },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/^chromium +failed \(exit 1\) /m);
+    expect(run.stdout).toMatch(/^typecheck +not run +-$/m);
   });
 
   it.each(["scripts/chromium.mjs", "scripts/e2e.mjs"])("node %s stops with exit 1 and one line when CHROMIUM_PATH is missing", (script) => {

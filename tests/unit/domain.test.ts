@@ -1,5 +1,5 @@
-// Pure domain rules (no I/O). They run in workerd here because that is where the Worker uses them;
-// Intl data in workerd is what production formats with.
+// Pure domain rules (no I/O), in Node (decision 093). The Worker's formatting with workerd's Intl data
+// stays covered where it renders: the edge-rendered pages in tests/worker.
 import { describe, expect, it } from "vitest";
 import { formatPrice, genitive, relativeTime } from "../../domain/format";
 import { DESCRIPTION_MAX_LENGTH } from "../../domain/limits";

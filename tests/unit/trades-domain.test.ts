@@ -2,7 +2,7 @@
 // every (state, actor, action) case, expiry, the badge labels and time left, and the proposal body.
 import { describe, expect, it } from "vitest";
 import { createTradeOfferSchema } from "../../domain/schemas/trades";
-import { ALLOWED_MOVES } from "./support/trade-moves";
+import { ALLOWED_MOVES } from "../worker/support/trade-moves";
 import {
   TRADE_ACTIONS,
   TRADE_OFFER_EXPIRY_DAYS,
