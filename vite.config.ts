@@ -70,7 +70,13 @@ function inlineCss(): Plugin {
 export default defineConfig(({ command }) => ({
   // `npm run dev` runs the Worker in local mode (dev outbox, built-in JWT fallback); the build that
   // `wrangler deploy` ships keeps wrangler.toml's production default (docs/decisions/018).
-  plugins: [react(), tailwindcss(), cloudflare(command === "serve" ? { config: { vars: { APP_ENV: "local" } } } : {}), routeChunks(), inlineCss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    cloudflare(command === "serve" ? { config: { vars: { APP_ENV: "local" } } } : {}),
+    routeChunks(),
+    inlineCss(),
+  ],
   build: {
     // Keep the first load small: vendor code in its own long-cached chunk, routes split lazily.
     rollupOptions: {

@@ -75,4 +75,3 @@ function freePort(): Promise<number> {
     });
   });
 }
-

@@ -161,7 +161,9 @@ function referrerTypeOfPath(path: string): ReferrerType {
 const SEARCH_PARAMS = ["q", "categories", "conditions", "ages", "min", "max", "free", "trade", "postal", "sort"] as const;
 
 /** The search behind a page address: the text (`q`) and the filters, or null when it is not /search. */
-export function searchContextOf(pathWithQuery: string | null): { searchQuery: string | null; filterContext: Record<string, string> | null } | null {
+export function searchContextOf(
+  pathWithQuery: string | null,
+): { searchQuery: string | null; filterContext: Record<string, string> | null } | null {
   if (!pathWithQuery) return null;
   const [path, query = ""] = pathWithQuery.split("#")[0].split("?");
   if (path !== "/search") return null;

@@ -100,6 +100,11 @@ export function autoHideThreshold(sellerCompletedDeals: number): number {
   return sellerCompletedDeals > 0 ? AUTO_HIDE_REPORTERS_TRUSTED_SELLER : AUTO_HIDE_REPORTERS;
 }
 
-export function shouldAutoHide(input: { open: readonly ReporterEvidence[]; dismissed: readonly UnfoundedReporter[]; sellerCompletedDeals: number; now: string }): boolean {
+export function shouldAutoHide(input: {
+  open: readonly ReporterEvidence[];
+  dismissed: readonly UnfoundedReporter[];
+  sellerCompletedDeals: number;
+  now: string;
+}): boolean {
   return countIndependentReporters(input.open, input.dismissed, input.now) >= autoHideThreshold(input.sellerCompletedDeals);
 }

@@ -51,7 +51,14 @@ export function osloHour(d: Date): number {
   return Number(new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" }).format(d));
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: TIME_ZONE });
+const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: TIME_ZONE,
+});
 
 /** "12. november 2026 kl. 14:05" in Oslo time (payment times). */
 export function formatDateTime(value: string | Date): string {

@@ -61,7 +61,11 @@ export function changesPurchaseTerms(changed: readonly ListingEditField[]): bool
 }
 
 /** Which fields differ between the stored values and the new ones (arrays compared in order). */
-export function changedEditFields(before: Partial<Record<ListingEditField, unknown>>, after: Partial<Record<ListingEditField, unknown>>): ListingEditField[] {
-  const same = (a: unknown, b: unknown) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : (a ?? null) === (b ?? null));
+export function changedEditFields(
+  before: Partial<Record<ListingEditField, unknown>>,
+  after: Partial<Record<ListingEditField, unknown>>,
+): ListingEditField[] {
+  const same = (a: unknown, b: unknown) =>
+    Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : (a ?? null) === (b ?? null);
   return LISTING_EDIT_FIELDS.filter((field) => field in after && !same(before[field], after[field]));
 }

@@ -150,7 +150,11 @@ export type StaffRefusal = "not_staff" | "suspended" | "self" | "staff_target";
  * their own content is refused too); only an admin acts on a moderator or an admin. `target` is
  * null for reading the dashboard, changing roles and content whose owner is gone.
  */
-export function staffRefusal(actor: { role: Role; suspended: boolean }, action: StaffAction, target: StaffTarget | null): StaffRefusal | null {
+export function staffRefusal(
+  actor: { role: Role; suspended: boolean },
+  action: StaffAction,
+  target: StaffTarget | null,
+): StaffRefusal | null {
   if (!isStaffRole(actor.role)) return "not_staff";
   if (actor.suspended) return "suspended";
   if (action === "change_role") return actor.role === "admin" ? null : "not_staff";

@@ -52,7 +52,10 @@ export function isPayableInApp(listing: PaymentFacts): boolean {
  * when the listing cannot be paid in the app: free, too cheap, or a seller whose Stripe account
  * cannot take charges. The badge, the buy bar and the chooser all read this (decision 089).
  */
-export function shownPayment(listing: PaymentFacts, sellerCanTakePayments: boolean): { payment_enabled: boolean; pricing_mode: PricingMode } {
+export function shownPayment(
+  listing: PaymentFacts,
+  sellerCanTakePayments: boolean,
+): { payment_enabled: boolean; pricing_mode: PricingMode } {
   if (!sellerCanTakePayments || !isPayableInApp(listing)) return { payment_enabled: false, pricing_mode: "standard" };
   return { payment_enabled: true, pricing_mode: listing.pricing_mode };
 }

@@ -76,7 +76,10 @@ export function routeRegExp(path: string): RegExp {
   return new RegExp(`^/${body}/?$`);
 }
 
-const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({ re: routeRegExp(route.path), localOnly: route.localOnly === true }));
+const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({
+  re: routeRegExp(route.path),
+  localOnly: route.localOnly === true,
+}));
 
 /**
  * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only

@@ -9,7 +9,11 @@ export function slugifyTitle(title: string): string {
     .replace(/å/g, "a")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "");
-  const slug = folded.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80).replace(/-+$/g, "");
+  const slug = folded
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/g, "");
   return slug || "annonse";
 }
 

@@ -20,7 +20,12 @@ function visibleOrEmpty(value: string): string {
 
 /** One-line text (titles, names): line breaks and tabs become spaces, other controls are removed. */
 export function cleanSingleLine(value: string): string {
-  return visibleOrEmpty(value.replace(/[\t\n\r\v\f]/g, " ").replace(CONTROLS, "").replace(BIDI_CONTROLS, ""));
+  return visibleOrEmpty(
+    value
+      .replace(/[\t\n\r\v\f]/g, " ")
+      .replace(CONTROLS, "")
+      .replace(BIDI_CONTROLS, ""),
+  );
 }
 
 /** Multi-line text (descriptions, messages): CRLF and CR become LF; newline and tab stay; other controls go. */

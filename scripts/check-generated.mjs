@@ -21,14 +21,19 @@ function run(command, args) {
 
 // The generated file's second line names the command and the output path: compare everything else.
 // The copy sits next to the original so its relative imports ("./worker/index") are the same.
-const withoutHeader = (text) => text.split("\n").filter((_, i) => i !== 1).join("\n");
+const withoutHeader = (text) =>
+  text
+    .split("\n")
+    .filter((_, i) => i !== 1)
+    .join("\n");
 const typesCopy = "worker-configuration.check.d.ts";
 try {
   // The output path goes first: --env-file takes every value that follows it.
   run(bin("wrangler"), ["types", typesCopy, "--strict-vars=false", "--env-file", "/dev/null"]);
   const expected = withoutHeader(readFileSync(path.join(root, typesCopy), "utf8"));
   const actual = withoutHeader(readFileSync(path.join(root, "worker-configuration.d.ts"), "utf8"));
-  if (expected !== actual) failures.push("worker-configuration.d.ts differs from `wrangler types`: run `npm run cf-typegen` and commit it.");
+  if (expected !== actual)
+    failures.push("worker-configuration.d.ts differs from `wrangler types`: run `npm run cf-typegen` and commit it.");
 } finally {
   rmSync(path.join(root, typesCopy), { force: true });
 }

@@ -9,4 +9,6 @@ export interface EnsureChromiumOptions {
   install?: (packages: string[]) => boolean;
   log?: (line: string) => void;
 }
-export declare function ensureChromium(options?: EnsureChromiumOptions): Promise<{ path: string; error?: undefined } | { error: string; path?: undefined }>;
+export declare function ensureChromium(
+  options?: EnsureChromiumOptions,
+): Promise<{ path: string; error?: undefined } | { error: string; path?: undefined }>;

@@ -29,7 +29,9 @@ function onPath(command) {
 function aptInstall(packages) {
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   const options = { stdio: ["ignore", "inherit", "inherit"], env };
-  return spawnSync("apt-get", ["update"], options).status === 0 && spawnSync("apt-get", ["install", "-y", ...packages], options).status === 0;
+  return (
+    spawnSync("apt-get", ["update"], options).status === 0 && spawnSync("apt-get", ["install", "-y", ...packages], options).status === 0
+  );
 }
 
 /**
@@ -47,14 +49,18 @@ export async function ensureChromium({
   const wanted = env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
   if (exists(wanted)) return { path: wanted };
   if (env.CHROMIUM_PATH) {
-    return { error: `CHROMIUM_PATH=${wanted} is not an executable file: point it at a Chromium binary, or unset it and run: sudo apt-get install -y chromium` };
+    return {
+      error: `CHROMIUM_PATH=${wanted} is not an executable file: point it at a Chromium binary, or unset it and run: sudo apt-get install -y chromium`,
+    };
   }
   if (isRoot && canApt) {
     log(`[chromium] ${DEFAULT_CHROMIUM} is missing: installing Debian's chromium (apt-get install -y ${APT_PACKAGES.join(" ")})`);
     if (install(APT_PACKAGES) && exists(DEFAULT_CHROMIUM)) return { path: DEFAULT_CHROMIUM };
     return { error: `apt-get could not install chromium; install it yourself (apt-get install -y chromium) and run npm test again` };
   }
-  return { error: `No Chromium for the browser tests: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH to a Chromium binary), then npm test again` };
+  return {
+    error: `No Chromium for the browser tests: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH to a Chromium binary), then npm test again`,
+  };
 }
 
 // As a command (`node scripts/chromium.mjs`): exit 0 with a browser, 1 with the one line.

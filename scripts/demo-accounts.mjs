@@ -30,7 +30,5 @@ const ROLE_LABEL = { user: "bruker", moderator: "moderator", admin: "administrat
 /** Lines for the console: e-mail, password and role of every demo login. */
 export function formatDemoLogins() {
   const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.email.length));
-  return DEMO_ACCOUNTS.map(
-    (a) => `  ${a.email.padEnd(width)}  ${DEMO_PASSWORD}  ${ROLE_LABEL[a.role].padEnd(13)} ${a.name}`,
-  );
+  return DEMO_ACCOUNTS.map((a) => `  ${a.email.padEnd(width)}  ${DEMO_PASSWORD}  ${ROLE_LABEL[a.role].padEnd(13)} ${a.name}`);
 }

@@ -241,7 +241,9 @@ function printServerLog(lines = 200) {
     .trimEnd()
     .split("\n")
     .filter((line) => !/^\[wrangler:info\] [A-Z]+ \S+ [23]\d\d /.test(line));
-  console.log(`[e2e] ---- ${path.relative(root, LOG_FILE)}: last ${Math.min(lines, text.length)} lines (successful requests left out) ----`);
+  console.log(
+    `[e2e] ---- ${path.relative(root, LOG_FILE)}: last ${Math.min(lines, text.length)} lines (successful requests left out) ----`,
+  );
   console.log(text.slice(-lines).join("\n"));
   console.log("[e2e] ----");
 }

@@ -14,16 +14,7 @@ import { listingSlug } from "../domain/slug";
 import { hashPassword } from "../worker/lib/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SYSTEM_USER } from "./demo-accounts.mjs";
 import { OFFLINE_ENV, ROOT, WRANGLER_CONFIG, persistPath, seedMarker, stateDir } from "./local-env.mjs";
-import {
-  type AccountKey,
-  CONVERSATIONS,
-  DEMO_DEALS,
-  FAVOURITES,
-  LISTINGS,
-  REPORTS,
-  TRADE_OFFER,
-  minutes,
-} from "./seed/data";
+import { type AccountKey, CONVERSATIONS, DEMO_DEALS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./seed/data";
 import type { ImageSpec } from "./seed/images";
 import { reviewWindowClosesAt } from "../domain/reviews";
 
@@ -115,9 +106,7 @@ async function main(): Promise<void> {
       const created = iso((420 - i * 37) * 24 * 60);
       stmts.push(
         db
-          .prepare(
-            "INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-          )
+          .prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
           .bind(id, a.email, passwordHash, new Date(Date.parse(created) + 4 * 60_000).toISOString(), created, created),
         db
           .prepare("INSERT INTO profiles (user_id, display_name, postal_code, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
@@ -219,7 +208,9 @@ async function main(): Promise<void> {
       c.messages.forEach((m, i) => {
         stmts.push(
           db
-            .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .prepare(
+              "INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
             .bind(randomUUID(), id, senderId(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
         );
       });
@@ -255,7 +246,9 @@ async function main(): Promise<void> {
       const dealId = randomUUID();
       stmts.push(
         db
-          .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .prepare(
+            "INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          )
           .bind(
             convId,
             lid(d.listing),
@@ -269,7 +262,9 @@ async function main(): Promise<void> {
       d.messages.forEach((m, i) => {
         stmts.push(
           db
-            .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .prepare(
+              "INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            )
             .bind(randomUUID(), convId, senderId(m.from), i + 1, m.text, m.read ? iso(Math.max(0, m.ago - 3)) : null, iso(m.ago)),
         );
       });
@@ -298,7 +293,18 @@ async function main(): Promise<void> {
                 `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, message,
                    status, created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'rejected', ?, ?, ?)`,
               )
-              .bind(randomUUID(), convId, uid(d.other), uid(owner), lid(r.offered), lid(d.listing), r.message, iso(r.proposed), iso(r.answered), iso(r.proposed - 7 * 24 * 60)),
+              .bind(
+                randomUUID(),
+                convId,
+                uid(d.other),
+                uid(owner),
+                lid(r.offered),
+                lid(d.listing),
+                r.message,
+                iso(r.proposed),
+                iso(r.answered),
+                iso(r.proposed - 7 * 24 * 60),
+              ),
           );
         }
         const offerId = randomUUID();
@@ -310,7 +316,18 @@ async function main(): Promise<void> {
               `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, message,
                  status, created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?)`,
             )
-            .bind(offerId, convId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), null, proposed, completed, iso(proposedAgo - 7 * 24 * 60)),
+            .bind(
+              offerId,
+              convId,
+              uid(d.other),
+              uid(owner),
+              lid(d.offered!),
+              lid(d.listing),
+              null,
+              proposed,
+              completed,
+              iso(proposedAgo - 7 * 24 * 60),
+            ),
           db
             .prepare(
               `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at,
@@ -335,7 +352,9 @@ async function main(): Promise<void> {
     // ---- favourites, moderation ------------------------------------------------------------------
     for (const f of FAVOURITES) {
       stmts.push(
-        db.prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?, ?, ?)").bind(uid(f.user), lid(f.listing), iso(f.ago)),
+        db
+          .prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?, ?, ?)")
+          .bind(uid(f.user), lid(f.listing), iso(f.ago)),
       );
     }
     for (const r of REPORTS) {
@@ -367,7 +386,16 @@ async function main(): Promise<void> {
               `INSERT INTO moderation_actions (id, moderator_id, report_id, target_type, target_id, action_type, reason, notes, created_at)
                VALUES (?, ?, ?, 'listing', ?, ?, ?, ?, ?)`,
             )
-            .bind(randomUUID(), uid(r.resolved.moderator), reportId, lid(r.listing), r.resolved.action, r.reason, r.resolved.notes, iso(r.resolved.ago)),
+            .bind(
+              randomUUID(),
+              uid(r.resolved.moderator),
+              reportId,
+              lid(r.listing),
+              r.resolved.action,
+              r.reason,
+              r.resolved.notes,
+              iso(r.resolved.ago),
+            ),
         );
       }
     }
@@ -393,7 +421,9 @@ async function missingPostalCodes(env: Bindings): Promise<string[]> {
   const codes = [...new Set([...LISTINGS.map((l) => l.postalCode), ...DEMO_ACCOUNTS.map((a) => a.postalCode)])];
   const missing: string[] = [];
   for (const code of codes) {
-    const row = await env.DB.prepare("SELECT place_name FROM postal_places WHERE postal_code = ?").bind(code).first<{ place_name: string }>();
+    const row = await env.DB.prepare("SELECT place_name FROM postal_places WHERE postal_code = ?")
+      .bind(code)
+      .first<{ place_name: string }>();
     if (!row) missing.push(code);
   }
   return missing;
@@ -450,7 +480,9 @@ async function renderAll(jobs: { id: string; spec: ImageSpec }[]): Promise<Map<s
             }
           });
           worker.on("error", reject);
-          worker.on("exit", (code) => (code === 0 && received === slice.length ? resolve() : reject(new Error(`render worker exited with ${code}`))));
+          worker.on("exit", (code) =>
+            code === 0 && received === slice.length ? resolve() : reject(new Error(`render worker exited with ${code}`)),
+          );
         }),
     ),
   );

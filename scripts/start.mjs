@@ -192,7 +192,9 @@ function readDevVars(file) {
 function sandboxProviders(vars) {
   if (process.env.PAYMENT_SANDBOX === "0") return { stripe: false, vipps: false };
   const force = process.env.PAYMENT_SANDBOX === "1";
-  const vippsKeys = ["VIPPS_CLIENT_ID", "VIPPS_CLIENT_SECRET", "VIPPS_SUBSCRIPTION_KEY", "VIPPS_MERCHANT_SERIAL_NUMBER"].every((k) => vars[k]);
+  const vippsKeys = ["VIPPS_CLIENT_ID", "VIPPS_CLIENT_SECRET", "VIPPS_SUBSCRIPTION_KEY", "VIPPS_MERCHANT_SERIAL_NUMBER"].every(
+    (k) => vars[k],
+  );
   return { stripe: force || !vars.STRIPE_SECRET_KEY, vipps: force || !vippsKeys };
 }
 
@@ -243,7 +245,8 @@ async function main() {
   // (b) the SPA
   if (process.env.SKIP_BUILD === "1") {
     step("Hopper over bygg (SKIP_BUILD=1)");
-    if (!existsSync(path.join(ROOT, "dist/client/index.html"))) console.warn("  Advarsel: dist/client/index.html finnes ikke – kjør uten SKIP_BUILD.");
+    if (!existsSync(path.join(ROOT, "dist/client/index.html")))
+      console.warn("  Advarsel: dist/client/index.html finnes ikke – kjør uten SKIP_BUILD.");
   } else {
     const t = performance.now();
     step("Bygger nettsiden (vite build) …");
@@ -285,13 +288,19 @@ async function main() {
       console.error(`✗ Port ${sbPort} (betalingssandkassen) er i bruk. Velg en annen med PAYMENT_SANDBOX_PORT.`);
       process.exit(1);
     }
-    step(`Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps"].filter(Boolean).join(" og ")}) på port ${sbPort} …`);
+    step(
+      `Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps"].filter(Boolean).join(" og ")}) på port ${sbPort} …`,
+    );
     await startSandbox(sbPort);
     sandboxUrl = `http://localhost:${sbPort}`;
     const base = `http://127.0.0.1:${sbPort}`;
     const sandboxVars = {
       ...(providers.stripe
-        ? { STRIPE_SECRET_KEY: SANDBOX_KEYS.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: SANDBOX_KEYS.STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: base }
+        ? {
+            STRIPE_SECRET_KEY: SANDBOX_KEYS.STRIPE_SECRET_KEY,
+            STRIPE_WEBHOOK_SECRET: SANDBOX_KEYS.STRIPE_WEBHOOK_SECRET,
+            STRIPE_API_BASE: base,
+          }
         : {}),
       ...(providers.vipps
         ? {
@@ -347,7 +356,9 @@ async function main() {
       ...formatDemoLogins(),
       "",
       `E-post sendt lokalt vises på ${URL_SHOWN}/dev/mail`,
-      ...(sandboxUrl ? [`Betalingssandkasse på ${sandboxUrl} (testkort 4242 4242 4242 4242, Vipps: et hvilket som helst norsk mobilnummer)`] : []),
+      ...(sandboxUrl
+        ? [`Betalingssandkasse på ${sandboxUrl} (testkort 4242 4242 4242 4242, Vipps: et hvilket som helst norsk mobilnummer)`]
+        : []),
       "Stopp med Ctrl+C. Data beholdes til «npm run reset».",
       "",
     ];

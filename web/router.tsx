@@ -23,7 +23,11 @@ function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: k
     });
   // Once the module is here, hand it over synchronously: React then renders the page in the same
   // pass instead of showing the spinner for a moment (and the first load shows no flash).
-  const Page = lazy(() => (loaded ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>) : fetchModule()));
+  const Page = lazy(() =>
+    loaded
+      ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>)
+      : fetchModule(),
+  );
   (Page as unknown as { preload: () => Promise<unknown> }).preload = () => (loaded ? Promise.resolve(loaded) : fetchModule());
   return Page;
 }

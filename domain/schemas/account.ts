@@ -13,7 +13,9 @@ const email = z
   .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(EMAIL_MAX_LENGTH, "Vennligst oppgi en gyldig e-postadresse"));
 
 export const signUpSchema = z.object({
-  display_name: singleLineText(MISSING_SIGNUP).pipe(z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`)),
+  display_name: singleLineText(MISSING_SIGNUP).pipe(
+    z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`),
+  ),
   email,
   password: z
     .string({ error: MISSING_SIGNUP })
@@ -34,7 +36,12 @@ export const signInSchema = z.object({
 });
 
 export const resendSchema = z.object({
-  email: z.string({ error: "Skriv inn e-postadressen din først." }).trim().toLowerCase().min(1, "Skriv inn e-postadressen din først.").max(EMAIL_MAX_LENGTH),
+  email: z
+    .string({ error: "Skriv inn e-postadressen din først." })
+    .trim()
+    .toLowerCase()
+    .min(1, "Skriv inn e-postadressen din først.")
+    .max(EMAIL_MAX_LENGTH),
 });
 
 export const profileUpdateSchema = z.object({
@@ -59,6 +66,9 @@ export const WRONG_PASSWORD_MESSAGE = "Feil passord. Prøv igjen.";
 
 /** Deleting the account and downloading the data export ask for the password again. */
 export const passwordConfirmationSchema = z.object({
-  password: z.string({ error: PASSWORD_REQUIRED_MESSAGE }).min(1, PASSWORD_REQUIRED_MESSAGE).max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
+  password: z
+    .string({ error: PASSWORD_REQUIRED_MESSAGE })
+    .min(1, PASSWORD_REQUIRED_MESSAGE)
+    .max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
 });
 export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;

@@ -60,7 +60,11 @@ export const analyticsEventSchema = z.object({
   eventCategory: z.enum(EVENT_CATEGORIES, { error: "Ukjent hendelseskategori" }),
   eventAction: z.string().min(1).max(100),
   eventLabel: text.nullish().transform((v) => v ?? null),
-  eventValue: z.number().finite().nullish().transform((v) => v ?? null),
+  eventValue: z
+    .number()
+    .finite()
+    .nullish()
+    .transform((v) => v ?? null),
   metadata: metadataSchema,
 });
 export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
@@ -85,7 +89,9 @@ export const listingViewSchema = z.object({
   listingId: z.uuid({ error: "Ugyldig annonse-ID" }),
   referrerType: z.enum(REFERRER_TYPES, { error: "Ukjent henvisningstype" }),
   searchQuery: text.nullish().transform((v) => v || null),
-  filterContext: smallRecord(text).nullish().transform((v) => v ?? null),
+  filterContext: smallRecord(text)
+    .nullish()
+    .transform((v) => v ?? null),
   scrollDepthPercent: z.number().int().min(0).max(100),
   viewDurationMs: z
     .number()

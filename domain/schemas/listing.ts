@@ -12,27 +12,23 @@ import { OWNER_STATUSES } from "../listing-lifecycle";
 import { optionalMultiLineText, singleLineText } from "./user-text";
 import { SELLER_PRICING_MODES } from "../payments";
 
-const category = z
-  .string({ error: "Velg en kategori" })
-  .transform((v, ctx) => {
-    const key = normalizeCategory(v);
-    if (!key) {
-      ctx.addIssue({ code: "custom", message: "Velg en kategori" });
-      return z.NEVER;
-    }
-    return key;
-  });
+const category = z.string({ error: "Velg en kategori" }).transform((v, ctx) => {
+  const key = normalizeCategory(v);
+  if (!key) {
+    ctx.addIssue({ code: "custom", message: "Velg en kategori" });
+    return z.NEVER;
+  }
+  return key;
+});
 
-const ageRange = z
-  .string({ error: "Velg aldersgruppe" })
-  .transform((v, ctx) => {
-    const age = normalizeAgeRange(v);
-    if (!age) {
-      ctx.addIssue({ code: "custom", message: "Velg aldersgruppe" });
-      return z.NEVER;
-    }
-    return age;
-  });
+const ageRange = z.string({ error: "Velg aldersgruppe" }).transform((v, ctx) => {
+  const age = normalizeAgeRange(v);
+  if (!age) {
+    ctx.addIssue({ code: "custom", message: "Velg aldersgruppe" });
+    return z.NEVER;
+  }
+  return age;
+});
 
 export const PRICE_MESSAGE = "Prisen må være et helt antall kroner, skrevet med siffer (f.eks. 250)";
 export const PRICE_TOO_HIGH_MESSAGE = `Prisen kan være maks ${new Intl.NumberFormat("nb-NO").format(LISTING_PRICE_MAX)} kr`;
@@ -59,12 +55,12 @@ export function parsePrice(value: number | string | null | undefined): number | 
 export const listingFormSchema = z
   .object({
     title: singleLineText("Tittel må være minst 3 tegn").pipe(
-        z
-          .string()
-          .trim()
-          .min(TITLE_MIN_LENGTH, "Tittel må være minst 3 tegn")
-          .max(TITLE_MAX_LENGTH, `Tittelen kan være maks ${TITLE_MAX_LENGTH} tegn`),
-      ),
+      z
+        .string()
+        .trim()
+        .min(TITLE_MIN_LENGTH, "Tittel må være minst 3 tegn")
+        .max(TITLE_MAX_LENGTH, `Tittelen kan være maks ${TITLE_MAX_LENGTH} tegn`),
+    ),
     description: optionalMultiLineText("Beskrivelsen må være tekst")
       .pipe(z.string().trim().max(DESCRIPTION_MAX_LENGTH, `Beskrivelsen kan være maks ${DESCRIPTION_MAX_LENGTH} tegn`))
       .transform((v) => (v ? v : null)),

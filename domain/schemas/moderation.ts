@@ -2,7 +2,14 @@
 // report dialog's schema is `reportSchema` in ./content.ts.
 import { z } from "./zod";
 import { EMAIL_MAX_LENGTH } from "../limits";
-import { MODERATION_ACTIONS, MODERATION_NOTES_MAX_LENGTH, MODERATION_PAGE_MAX, MODERATION_PAGE_SIZE, REPORT_STATUSES, SUSPENSION_MAX_DAYS } from "../moderation";
+import {
+  MODERATION_ACTIONS,
+  MODERATION_NOTES_MAX_LENGTH,
+  MODERATION_PAGE_MAX,
+  MODERATION_PAGE_SIZE,
+  REPORT_STATUSES,
+  SUSPENSION_MAX_DAYS,
+} from "../moderation";
 import { ROLES } from "../taxonomy";
 import { optionalMultiLineText } from "./user-text";
 

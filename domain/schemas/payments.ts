@@ -3,7 +3,8 @@
 import { ONLINE_PAYMENT_METHODS } from "../payments";
 import { z } from "./zod";
 
-const uuid = (message: string) => z.string({ error: message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
+const uuid = (message: string) =>
+  z.string({ error: message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
 
 /** POST /api/payments/checkout. The amount is never part of it: the server prices from D1. */
 export const checkoutSchema = z.object({

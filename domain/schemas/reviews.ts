@@ -12,7 +12,11 @@ export const REVIEW_TEXT_TOO_LONG_TEXT = `Teksten kan være på høyst ${REVIEW_
 export const createReviewSchema = z.object({
   deal_kind: z.enum(DEAL_KINDS, { error: "Ukjent type handel" }),
   deal_id: z.uuid({ error: "Fant ikke handelen." }),
-  rating: z.number({ error: REVIEW_RATING_REQUIRED_TEXT }).int(REVIEW_RATING_REQUIRED_TEXT).min(1, REVIEW_RATING_REQUIRED_TEXT).max(5, REVIEW_RATING_REQUIRED_TEXT),
+  rating: z
+    .number({ error: REVIEW_RATING_REQUIRED_TEXT })
+    .int(REVIEW_RATING_REQUIRED_TEXT)
+    .min(1, REVIEW_RATING_REQUIRED_TEXT)
+    .max(5, REVIEW_RATING_REQUIRED_TEXT),
   text: optionalMultiLineText("Teksten må være tekst")
     .pipe(z.string().trim().max(REVIEW_TEXT_MAX_LENGTH, REVIEW_TEXT_TOO_LONG_TEXT))
     .transform((v) => (v ? v : null)),

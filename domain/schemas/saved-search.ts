@@ -1,8 +1,16 @@
 import { z } from "./zod";
-import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS, DEFAULT_SAVED_SEARCH_ALERT, type SavedSearchAlert } from "../saved-searches";
+import {
+  SAVED_SEARCH_ALERTS,
+  SAVED_SEARCH_NAME_MAX_LENGTH,
+  SAVED_SEARCH_TEXTS,
+  DEFAULT_SAVED_SEARCH_ALERT,
+  type SavedSearchAlert,
+} from "../saved-searches";
 import { singleLineText } from "./user-text";
 
-const name = singleLineText(SAVED_SEARCH_TEXTS.nameRequired).pipe(z.string().trim().min(1, SAVED_SEARCH_TEXTS.nameRequired).max(SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS.nameTooLong));
+const name = singleLineText(SAVED_SEARCH_TEXTS.nameRequired).pipe(
+  z.string().trim().min(1, SAVED_SEARCH_TEXTS.nameRequired).max(SAVED_SEARCH_NAME_MAX_LENGTH, SAVED_SEARCH_TEXTS.nameTooLong),
+);
 
 const alert = z.enum(SAVED_SEARCH_ALERTS, { error: SAVED_SEARCH_TEXTS.alertInvalid });
 
@@ -26,7 +34,10 @@ export type SavedSearchUpdate = z.input<typeof savedSearchUpdateSchema>;
 
 /** The one-click unsubscribe link's token (worker/lib/unsubscribe-token.ts). */
 export const unsubscribeSchema = z.object({
-  token: z.string({ error: SAVED_SEARCH_TEXTS.linkInvalid }).min(1, SAVED_SEARCH_TEXTS.linkInvalid).max(300, SAVED_SEARCH_TEXTS.linkInvalid),
+  token: z
+    .string({ error: SAVED_SEARCH_TEXTS.linkInvalid })
+    .min(1, SAVED_SEARCH_TEXTS.linkInvalid)
+    .max(300, SAVED_SEARCH_TEXTS.linkInvalid),
 });
 
 /** A saved search as its owner sees it on "Lagrede søk". */

@@ -32,19 +32,41 @@ const price = z
  * as the API reads them. Unknown category/age values are dropped; old keys are mapped.
  */
 export const searchParamsSchema = z.object({
-  q: z.string().max(200).optional().transform((v) => v?.trim() ?? ""),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => v?.trim() ?? ""),
   categories: z
     .unknown()
     .optional()
-    .transform((v) => [...new Set(list(v).map(normalizeCategory).filter((c): c is CategoryKey => c !== null))]),
+    .transform((v) => [
+      ...new Set(
+        list(v)
+          .map(normalizeCategory)
+          .filter((c): c is CategoryKey => c !== null),
+      ),
+    ]),
   conditions: z
     .unknown()
     .optional()
-    .transform((v) => [...new Set(list(v).map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 5))]),
+    .transform((v) => [
+      ...new Set(
+        list(v)
+          .map(Number)
+          .filter((n) => Number.isInteger(n) && n >= 1 && n <= 5),
+      ),
+    ]),
   ages: z
     .unknown()
     .optional()
-    .transform((v) => [...new Set(list(v).map(normalizeAgeRange).filter((a): a is AgeRange => a !== null))]),
+    .transform((v) => [
+      ...new Set(
+        list(v)
+          .map(normalizeAgeRange)
+          .filter((a): a is AgeRange => a !== null),
+      ),
+    ]),
   min: price,
   max: price,
   free: bool,
@@ -100,4 +122,3 @@ export function priceBounds(p: Pick<SearchParams, "min" | "max" | "free">): { mi
     max: p.max !== null && p.max < PRICE_MAX ? p.max : null,
   };
 }
-

@@ -110,7 +110,12 @@ ${cancel}
   );
 }
 
-export function onboardingPage(linkId: string, email: string, values: { firstName: string; lastName: string; accountNumber: string }, errors: Record<string, string> = {}): string {
+export function onboardingPage(
+  linkId: string,
+  email: string,
+  values: { firstName: string; lastName: string; accountNumber: string },
+  errors: Record<string, string> = {},
+): string {
   return page(
     "Kom i gang med utbetalinger – Stripe",
     `<main>
@@ -129,11 +134,18 @@ ${field("account_number", "Kontonummer for utbetaling", values.accountNumber, er
   );
 }
 
-export function dashboardPage(name: string, payoutsEnabled: boolean, payments: Array<{ title: string; amount: string; refunded: boolean; created: Date }>): string {
+export function dashboardPage(
+  name: string,
+  payoutsEnabled: boolean,
+  payments: Array<{ title: string; amount: string; refunded: boolean; created: Date }>,
+): string {
   const date = new Intl.DateTimeFormat("nb-NO", { dateStyle: "medium", timeZone: "Europe/Oslo" });
   const rows = payments.length
     ? `<table><thead><tr><th scope="col">Salg</th><th scope="col">Til deg</th><th scope="col">Dato</th></tr></thead><tbody>${payments
-        .map((p) => `<tr><td>${escapeHtml(p.title)}${p.refunded ? " (refundert)" : ""}</td><td>${escapeHtml(p.amount)}</td><td>${escapeHtml(date.format(p.created))}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td>${escapeHtml(p.title)}${p.refunded ? " (refundert)" : ""}</td><td>${escapeHtml(p.amount)}</td><td>${escapeHtml(date.format(p.created))}</td></tr>`,
+        )
         .join("")}</tbody></table>`
     : `<p class="muted">Ingen betalinger ennå.</p>`;
   return page(

@@ -45,7 +45,9 @@ export interface PaymentSandbox {
   close(): Promise<void>;
 }
 
-const VIPPS_EVENTS = ["created", "aborted", "expired", "cancelled", "captured", "refunded", "authorized", "terminated"].map((e) => `epayments.payment.${e}.v1`);
+const VIPPS_EVENTS = ["created", "aborted", "expired", "cancelled", "captured", "refunded", "authorized", "terminated"].map(
+  (e) => `epayments.payment.${e}.v1`,
+);
 
 export async function startPaymentSandbox(config: SandboxConfig): Promise<PaymentSandbox> {
   const log = config.log ?? ((line: string) => console.log(`[payment-sandbox] ${line}`));
@@ -60,9 +62,16 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
   const dispatcher = new WebhookDispatcher({ ...DEFAULT_RETRY, ...config.retry }, log);
 
   const endpoint = (provider: "stripe" | "vipps", target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
-    target ? [{ id: `${provider}-configured`, provider, url: target.url, secret: target.secret, events, deliver: target.deliver ?? true }] : [];
+    target
+      ? [{ id: `${provider}-configured`, provider, url: target.url, secret: target.secret, events, deliver: target.deliver ?? true }]
+      : [];
 
-  const stripe = new StripeSandbox({ secretKey: config.stripe.secretKey, publicUrl, endpoints: endpoint("stripe", config.stripe.webhook, ["*"]), dispatcher });
+  const stripe = new StripeSandbox({
+    secretKey: config.stripe.secretKey,
+    publicUrl,
+    endpoints: endpoint("stripe", config.stripe.webhook, ["*"]),
+    dispatcher,
+  });
   const vipps = new VippsSandbox({
     ...config.vipps,
     publicUrl,
@@ -78,7 +87,12 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
       let reply: Reply;
       try {
         const body = await readBody(req);
-        const request: SandboxRequest = { method: req.method ?? "GET", url: new URL(req.url ?? "/", publicUrl), headers: req.headers, body };
+        const request: SandboxRequest = {
+          method: req.method ?? "GET",
+          url: new URL(req.url ?? "/", publicUrl),
+          headers: req.headers,
+          body,
+        };
         reply = stripe.handle(request) ?? vipps.handle(request) ?? sandboxRoutes(request, stripe, vipps, dispatcher);
       } catch (error) {
         log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -116,12 +130,17 @@ function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsS
     const type = req.url.searchParams.get("type");
     return json(
       200,
-      dispatcher.deliveries.filter((d) => (!provider || d.provider === provider) && (!object || d.objectId === object) && (!type || d.eventType === type)),
+      dispatcher.deliveries.filter(
+        (d) => (!provider || d.provider === provider) && (!object || d.objectId === object) && (!type || d.eventType === type),
+      ),
     );
   }
   if (req.method === "GET" && path === "/__sandbox/requests") {
     const prefix = req.url.searchParams.get("path") ?? "";
-    return json(200, [...stripe.requests, ...vipps.requests].filter((r) => r.path.startsWith(prefix)));
+    return json(
+      200,
+      [...stripe.requests, ...vipps.requests].filter((r) => r.path.startsWith(prefix)),
+    );
   }
   if (req.method === "GET" && path === "/") {
     return html(
@@ -132,7 +151,8 @@ function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsS
       ),
     );
   }
-  if (path.startsWith("/v1/")) return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
+  if (path.startsWith("/v1/"))
+    return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
   return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
 }
 

@@ -134,8 +134,10 @@ class StripeError extends Error {
   }
 }
 
-const missing = (param: string) => new StripeError(400, "invalid_request_error", `Missing required param: ${param}.`, "parameter_missing", param);
-const unknownParam = (param: string) => new StripeError(400, "invalid_request_error", `Received unknown parameter: ${param}`, "parameter_unknown", param);
+const missing = (param: string) =>
+  new StripeError(400, "invalid_request_error", `Missing required param: ${param}.`, "parameter_missing", param);
+const unknownParam = (param: string) =>
+  new StripeError(400, "invalid_request_error", `Received unknown parameter: ${param}`, "parameter_unknown", param);
 
 export class StripeSandbox {
   readonly accounts = new Map<string, StripeAccount>();
@@ -219,7 +221,8 @@ export class StripeSandbox {
       const reply = this.route(req.method, req.url.pathname, params);
       return { ...reply, headers: { ...reply.headers, ...baseHeaders } };
     } catch (error) {
-      if (error instanceof FormError) return errorReply(new StripeError(400, "invalid_request_error", error.message, "parameter_invalid", error.param), baseHeaders);
+      if (error instanceof FormError)
+        return errorReply(new StripeError(400, "invalid_request_error", error.message, "parameter_invalid", error.param), baseHeaders);
       if (error instanceof StripeError) return errorReply(error, baseHeaders);
       throw error;
     }
@@ -238,19 +241,27 @@ export class StripeSandbox {
       );
     }
     if (key !== this.options.secretKey) {
-      throw new StripeError(401, "invalid_request_error", `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`);
+      throw new StripeError(
+        401,
+        "invalid_request_error",
+        `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`,
+      );
     }
   }
 
   private route(method: string, path: string, params: FormObject): Reply {
     let m: RegExpExecArray | null;
     if (method === "POST" && path === "/v1/accounts") return json(200, this.createAccount(params));
-    if (method === "GET" && (m = /^\/v1\/accounts\/([^/]+)$/.exec(path))) return json(200, accountObject(this.account(m[1], "account", 404)));
+    if (method === "GET" && (m = /^\/v1\/accounts\/([^/]+)$/.exec(path)))
+      return json(200, accountObject(this.account(m[1], "account", 404)));
     if (method === "POST" && path === "/v1/account_links") return json(200, this.createAccountLink(params));
-    if (method === "POST" && (m = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(path))) return json(200, this.createLoginLink(m[1], params));
+    if (method === "POST" && (m = /^\/v1\/accounts\/([^/]+)\/login_links$/.exec(path)))
+      return json(200, this.createLoginLink(m[1], params));
     if (method === "POST" && path === "/v1/checkout/sessions") return json(200, this.sessionObject(this.createSession(params)));
-    if (method === "GET" && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path))) return json(200, this.sessionObject(this.session(m[1])));
-    if (method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path))) return json(200, this.sessionObject(this.expireSession(m[1])));
+    if (method === "GET" && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)))
+      return json(200, this.sessionObject(this.session(m[1])));
+    if (method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)))
+      return json(200, this.sessionObject(this.expireSession(m[1])));
     if (method === "POST" && path === "/v1/refunds") return json(200, refundObject(this.createRefund(params)));
     if (method === "GET" && (m = /^\/v1\/refunds\/([^/]+)$/.exec(path))) {
       const refund = this.refunds.get(m[1]);
@@ -271,15 +282,41 @@ export class StripeSandbox {
   }
 
   private createAccount(params: FormObject): object {
-    allowOnly(params, ["type", "country", "email", "capabilities", "business_type", "metadata", "business_profile", "controller", "settings", "default_currency", "expand"]);
+    allowOnly(params, [
+      "type",
+      "country",
+      "email",
+      "capabilities",
+      "business_type",
+      "metadata",
+      "business_profile",
+      "controller",
+      "settings",
+      "default_currency",
+      "expand",
+    ]);
     const type = pickString(params, "type") ?? "express";
     if (!["express", "standard", "custom"].includes(type)) {
-      throw new StripeError(400, "invalid_request_error", "Invalid type: must be one of custom, express, or standard", "parameter_invalid_empty", "type");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "Invalid type: must be one of custom, express, or standard",
+        "parameter_invalid_empty",
+        "type",
+      );
     }
     const country = (pickString(params, "country") ?? "NO").toUpperCase();
-    if (!/^[A-Z]{2}$/.test(country)) throw new StripeError(400, "invalid_request_error", `Country '${country}' is unknown. Try using a 2-character alphanumeric country code instead, such as 'US', 'EG', or 'GB'. A full list of country codes is available at https://stripe.com/global`, "country_unsupported", "country");
+    if (!/^[A-Z]{2}$/.test(country))
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `Country '${country}' is unknown. Try using a 2-character alphanumeric country code instead, such as 'US', 'EG', or 'GB'. A full list of country codes is available at https://stripe.com/global`,
+        "country_unsupported",
+        "country",
+      );
     const email = pickString(params, "email") ?? null;
-    if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new StripeError(400, "invalid_request_error", `Invalid email address: ${email}`, "email_invalid", "email");
+    if (email !== null && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+      throw new StripeError(400, "invalid_request_error", `Invalid email address: ${email}`, "email_invalid", "email");
     const capabilities = pick(params, "capabilities");
     const requested =
       capabilities && typeof capabilities === "object" && !Array.isArray(capabilities)
@@ -313,13 +350,22 @@ export class StripeSandbox {
     const type = pickString(params, "type");
     if (!type) throw missing("type");
     if (type !== "account_onboarding" && type !== "account_update") {
-      throw new StripeError(400, "invalid_request_error", "Invalid type: must be one of account_onboarding or account_update", "parameter_invalid_empty", "type");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "Invalid type: must be one of account_onboarding or account_update",
+        "parameter_invalid_empty",
+        "type",
+      );
     }
     const refreshUrl = pickString(params, "refresh_url");
     if (!refreshUrl) throw missing("refresh_url");
     const returnUrl = pickString(params, "return_url");
     if (!returnUrl) throw missing("return_url");
-    for (const [param, url] of [["refresh_url", refreshUrl], ["return_url", returnUrl]] as const) {
+    for (const [param, url] of [
+      ["refresh_url", refreshUrl],
+      ["return_url", returnUrl],
+    ] as const) {
       if (!isUrl(url)) throw new StripeError(400, "invalid_request_error", "Not a valid URL", "url_invalid", param);
     }
     this.account(accountId, "account");
@@ -334,7 +380,12 @@ export class StripeSandbox {
       used: false,
     };
     this.links.set(link.id, link);
-    return { object: "account_link", created: link.created, expires_at: link.expiresAt, url: `${this.options.publicUrl}/connect/onboarding/${link.id}` };
+    return {
+      object: "account_link",
+      created: link.created,
+      expires_at: link.expiresAt,
+      url: `${this.options.publicUrl}/connect/onboarding/${link.id}`,
+    };
   }
 
   private createLoginLink(accountId: string, params: FormObject): object {
@@ -344,7 +395,13 @@ export class StripeSandbox {
       throw new StripeError(400, "invalid_request_error", "Login links can only be created for Express accounts.", undefined, "account");
     }
     if (!account.detailsSubmitted) {
-      throw new StripeError(400, "invalid_request_error", "Cannot create a login link for an account that has not completed onboarding.", undefined, "account");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "Cannot create a login link for an account that has not completed onboarding.",
+        undefined,
+        "account",
+      );
     }
     const t = token(18);
     this.loginTokens.set(t, accountId);
@@ -371,24 +428,44 @@ export class StripeSandbox {
     const mode = pickString(params, "mode");
     if (!mode) throw missing("mode");
     if (mode !== "payment") {
-      throw new StripeError(400, "invalid_request_error", `The sandbox supports mode=payment only (got '${mode}').`, "parameter_invalid_empty", "mode");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `The sandbox supports mode=payment only (got '${mode}').`,
+        "parameter_invalid_empty",
+        "mode",
+      );
     }
     const successUrl = pickString(params, "success_url");
     if (!successUrl) throw missing("success_url");
-    if (!isUrl(successUrl.replace("{CHECKOUT_SESSION_ID}", "x"))) throw new StripeError(400, "invalid_request_error", "Not a valid URL", "url_invalid", "success_url");
+    if (!isUrl(successUrl.replace("{CHECKOUT_SESSION_ID}", "x")))
+      throw new StripeError(400, "invalid_request_error", "Not a valid URL", "url_invalid", "success_url");
     const cancelUrl = pickString(params, "cancel_url") ?? null;
-    if (cancelUrl !== null && !isUrl(cancelUrl)) throw new StripeError(400, "invalid_request_error", "Not a valid URL", "url_invalid", "cancel_url");
+    if (cancelUrl !== null && !isUrl(cancelUrl))
+      throw new StripeError(400, "invalid_request_error", "Not a valid URL", "url_invalid", "cancel_url");
 
     const rawItems = pick(params, "line_items");
     if (!Array.isArray(rawItems) || rawItems.length === 0) throw missing("line_items");
     const lineItems = rawItems.map((item, i) => lineItem(item, i));
     const currency = lineItems[0].currency;
     if (lineItems.some((li) => li.currency !== currency)) {
-      throw new StripeError(400, "invalid_request_error", "All line items must use the same currency.", "parameter_invalid_empty", "line_items");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "All line items must use the same currency.",
+        "parameter_invalid_empty",
+        "line_items",
+      );
     }
     const amountTotal = lineItems.reduce((sum, li) => sum + li.unitAmount * li.quantity, 0);
     if (currency === "nok" && amountTotal < MIN_AMOUNT_NOK) {
-      throw new StripeError(400, "invalid_request_error", "The Checkout Session's total amount due must add up to at least kr 3.00", "amount_too_small", "line_items");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "The Checkout Session's total amount due must add up to at least kr 3.00",
+        "amount_too_small",
+        "line_items",
+      );
     }
 
     const created = unixNow();
@@ -397,10 +474,22 @@ export class StripeSandbox {
     if (expiresRaw !== undefined) {
       expiresAt = integer(expiresRaw, "expires_at");
       if (expiresAt < created + SESSION_MIN_LIFETIME_S) {
-        throw new StripeError(400, "invalid_request_error", "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.", "parameter_invalid_integer", "expires_at");
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.",
+          "parameter_invalid_integer",
+          "expires_at",
+        );
       }
       if (expiresAt > created + SESSION_MAX_LIFETIME_S) {
-        throw new StripeError(400, "invalid_request_error", "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.", "parameter_invalid_integer", "expires_at");
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.",
+          "parameter_invalid_integer",
+          "expires_at",
+        );
       }
     }
 
@@ -409,7 +498,13 @@ export class StripeSandbox {
     if (destination) {
       const account = this.accounts.get(destination);
       if (!account) {
-        throw new StripeError(400, "invalid_request_error", `No such destination: '${destination}'`, "resource_missing", "payment_intent_data[transfer_data][destination]");
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          `No such destination: '${destination}'`,
+          "resource_missing",
+          "payment_intent_data[transfer_data][destination]",
+        );
       }
       if (!account.chargesEnabled) {
         throw new StripeError(
@@ -425,10 +520,22 @@ export class StripeSandbox {
     const applicationFeeAmount = feeRaw === undefined ? null : integer(feeRaw, "payment_intent_data[application_fee_amount]");
     if (applicationFeeAmount !== null) {
       if (!destination) {
-        throw new StripeError(400, "invalid_request_error", "Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).", undefined, "payment_intent_data[application_fee_amount]");
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          "Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).",
+          undefined,
+          "payment_intent_data[application_fee_amount]",
+        );
       }
       if (applicationFeeAmount < 0 || applicationFeeAmount > amountTotal) {
-        throw new StripeError(400, "invalid_request_error", "The application fee amount must be between 0 and the total amount.", "parameter_invalid_integer", "payment_intent_data[application_fee_amount]");
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          "The application fee amount must be between 0 and the total amount.",
+          "parameter_invalid_integer",
+          "payment_intent_data[application_fee_amount]",
+        );
       }
     }
 
@@ -468,7 +575,13 @@ export class StripeSandbox {
   private expireSession(id: string): CheckoutSession {
     const session = this.session(id);
     if (session.status !== "open") {
-      throw new StripeError(400, "invalid_request_error", `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`, undefined, "session");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+        undefined,
+        "session",
+      );
     }
     this.markExpired(session);
     return session;
@@ -491,7 +604,12 @@ export class StripeSandbox {
     const piId = pickString(params, "payment_intent");
     const chargeId = pickString(params, "charge");
     if (!piId && !chargeId) {
-      throw new StripeError(400, "invalid_request_error", "One of the following params should be provided for this request: payment_intent or charge.", "parameter_missing");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "One of the following params should be provided for this request: payment_intent or charge.",
+        "parameter_missing",
+      );
     }
     const intent = piId ? this.paymentIntents.get(piId) : [...this.paymentIntents.values()].find((p) => p.chargeId === chargeId);
     if (!intent) {
@@ -500,7 +618,12 @@ export class StripeSandbox {
     }
     const remaining = intent.amount - intent.amountRefunded;
     if (remaining <= 0) {
-      throw new StripeError(400, "invalid_request_error", `Charge ${intent.chargeId} has already been refunded.`, "charge_already_refunded");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        `Charge ${intent.chargeId} has already been refunded.`,
+        "charge_already_refunded",
+      );
     }
     const amountRaw = pickString(params, "amount");
     const amount = amountRaw === undefined ? remaining : integer(amountRaw, "amount");
@@ -516,11 +639,23 @@ export class StripeSandbox {
     }
     const reason = pickString(params, "reason") ?? null;
     if (reason !== null && !["duplicate", "fraudulent", "requested_by_customer"].includes(reason)) {
-      throw new StripeError(400, "invalid_request_error", "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer", "parameter_invalid_empty", "reason");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer",
+        "parameter_invalid_empty",
+        "reason",
+      );
     }
     const reverse = pickString(params, "reverse_transfer") === "true";
     if (reverse && !intent.destination) {
-      throw new StripeError(400, "invalid_request_error", "You can only reverse transfers for charges that were created with a destination.", undefined, "reverse_transfer");
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "You can only reverse transfers for charges that were created with a destination.",
+        undefined,
+        "reverse_transfer",
+      );
     }
     intent.amountRefunded += amount;
     const refund: StripeRefund = {
@@ -567,15 +702,30 @@ export class StripeSandbox {
     const session = this.sessions.get(id);
     if (!session) return html(404, messagePage("Fant ikke betalingen", "Denne betalingslenken finnes ikke."));
     if (session.status !== "open") {
-      const text = session.status === "complete" ? "Denne betalingen er allerede fullført." : "Betalingsøkten er utløpt. Gå tilbake og start betalingen på nytt.";
+      const text =
+        session.status === "complete"
+          ? "Denne betalingen er allerede fullført."
+          : "Betalingsøkten er utløpt. Gå tilbake og start betalingen på nytt.";
       return html(410, messagePage("Betalingen er ikke åpen", text, session.cancelUrl ?? undefined));
     }
-    const view = { id, title: session.lineItems[0]?.name ?? "Betaling", amount: money(session.amountTotal, session.currency), cancelUrl: session.cancelUrl };
-    if (req.method === "GET") return html(200, checkoutPage(view, { email: session.customerEmail ?? "", card: "", expiry: "", cvc: "", name: "" }));
+    const view = {
+      id,
+      title: session.lineItems[0]?.name ?? "Betaling",
+      amount: money(session.amountTotal, session.currency),
+      cancelUrl: session.cancelUrl,
+    };
+    if (req.method === "GET")
+      return html(200, checkoutPage(view, { email: session.customerEmail ?? "", card: "", expiry: "", cvc: "", name: "" }));
     if (req.method !== "POST") return html(405, messagePage("Ikke tillatt", "Metoden støttes ikke."));
 
     const form = Object.fromEntries(new URLSearchParams(req.body)) as Record<string, string>;
-    const values: CheckoutForm = { email: form.email ?? "", card: form.card ?? "", expiry: form.expiry ?? "", cvc: form.cvc ?? "", name: form.name ?? "" };
+    const values: CheckoutForm = {
+      email: form.email ?? "",
+      card: form.card ?? "",
+      expiry: form.expiry ?? "",
+      cvc: form.cvc ?? "",
+      name: form.name ?? "",
+    };
     const errors = validateCard(values);
     if (Object.keys(errors).length > 0) return html(400, checkoutPage(view, values, errors));
     if (DECLINED_CARDS.has(values.card.replace(/\s+/g, ""))) {
@@ -612,10 +762,15 @@ export class StripeSandbox {
     if (link.used || link.expiresAt < unixNow()) return redirect(link.refreshUrl);
     const account = this.accounts.get(link.account);
     if (!account) return html(404, messagePage("Kontoen finnes ikke", "Kontoen er slettet."));
-    if (req.method === "GET") return html(200, onboardingPage(linkId, account.email ?? "", { firstName: "", lastName: "", accountNumber: "" }));
+    if (req.method === "GET")
+      return html(200, onboardingPage(linkId, account.email ?? "", { firstName: "", lastName: "", accountNumber: "" }));
     if (req.method !== "POST") return html(405, messagePage("Ikke tillatt", "Metoden støttes ikke."));
     const form = Object.fromEntries(new URLSearchParams(req.body)) as Record<string, string>;
-    const values = { firstName: (form.first_name ?? "").trim(), lastName: (form.last_name ?? "").trim(), accountNumber: (form.account_number ?? "").replace(/[\s.]/g, "") };
+    const values = {
+      firstName: (form.first_name ?? "").trim(),
+      lastName: (form.last_name ?? "").trim(),
+      accountNumber: (form.account_number ?? "").replace(/[\s.]/g, ""),
+    };
     const errors: Record<string, string> = {};
     if (!values.firstName) errors.first_name = "Skriv inn fornavnet ditt.";
     if (!values.lastName) errors.last_name = "Skriv inn etternavnet ditt.";
@@ -632,7 +787,8 @@ export class StripeSandbox {
   }
 
   private dashboardPage(accountId: string, loginToken: string): Reply {
-    if (this.loginTokens.get(loginToken) !== accountId) return html(404, messagePage("Lenken finnes ikke", "Logg inn på nytt fra Lekebytte."));
+    if (this.loginTokens.get(loginToken) !== accountId)
+      return html(404, messagePage("Lenken finnes ikke", "Logg inn på nytt fra Lekebytte."));
     const account = this.accounts.get(accountId);
     if (!account) return html(404, messagePage("Kontoen finnes ikke", "Kontoen er slettet."));
     const payments = [...this.paymentIntents.values()]
@@ -719,16 +875,41 @@ export class StripeSandbox {
 }
 
 function accountObject(a: StripeAccount): object {
-  const due = a.detailsSubmitted ? [] : ["business_profile.url", "external_account", "individual.first_name", "individual.last_name", "tos_acceptance.date", "tos_acceptance.ip"];
+  const due = a.detailsSubmitted
+    ? []
+    : [
+        "business_profile.url",
+        "external_account",
+        "individual.first_name",
+        "individual.last_name",
+        "tos_acceptance.date",
+        "tos_acceptance.ip",
+      ];
   const capabilityState = a.chargesEnabled ? "active" : "inactive";
   return {
     id: a.id,
     object: "account",
-    business_profile: { mcc: null, name: null, product_description: null, support_address: null, support_email: null, support_phone: null, support_url: null, url: null },
+    business_profile: {
+      mcc: null,
+      name: null,
+      product_description: null,
+      support_address: null,
+      support_email: null,
+      support_phone: null,
+      support_url: null,
+      url: null,
+    },
     business_type: a.businessType,
     capabilities: Object.fromEntries(a.requestedCapabilities.map((c) => [c, capabilityState])),
     charges_enabled: a.chargesEnabled,
-    controller: { fees: { payer: "application" }, is_controller: true, losses: { payments: "application" }, requirement_collection: "stripe", stripe_dashboard: { type: a.type === "express" ? "express" : "full" }, type: "application" },
+    controller: {
+      fees: { payer: "application" },
+      is_controller: true,
+      losses: { payments: "application" },
+      requirement_collection: "stripe",
+      stripe_dashboard: { type: a.type === "express" ? "express" : "full" },
+      type: "application",
+    },
     country: a.country,
     created: a.created,
     default_currency: "nok",
@@ -736,12 +917,33 @@ function accountObject(a: StripeAccount): object {
     email: a.email,
     external_accounts: {
       object: "list",
-      data: a.externalAccountLast4 ? [{ id: `ba_${a.id.slice(5)}`, object: "bank_account", account: a.id, country: a.country, currency: "nok", last4: a.externalAccountLast4, status: "new" }] : [],
+      data: a.externalAccountLast4
+        ? [
+            {
+              id: `ba_${a.id.slice(5)}`,
+              object: "bank_account",
+              account: a.id,
+              country: a.country,
+              currency: "nok",
+              last4: a.externalAccountLast4,
+              status: "new",
+            },
+          ]
+        : [],
       has_more: false,
       total_count: a.externalAccountLast4 ? 1 : 0,
       url: `/v1/accounts/${a.id}/external_accounts`,
     },
-    future_requirements: { alternatives: [], current_deadline: null, currently_due: [], disabled_reason: null, errors: [], eventually_due: [], past_due: [], pending_verification: [] },
+    future_requirements: {
+      alternatives: [],
+      current_deadline: null,
+      currently_due: [],
+      disabled_reason: null,
+      errors: [],
+      eventually_due: [],
+      past_due: [],
+      pending_verification: [],
+    },
     metadata: a.metadata,
     payouts_enabled: a.payoutsEnabled,
     requirements: {
@@ -772,7 +974,10 @@ function refundObject(r: StripeRefund): object {
     charge: r.chargeId,
     created: r.created,
     currency: r.currency,
-    destination_details: { card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" }, type: "card" },
+    destination_details: {
+      card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" },
+      type: "card",
+    },
     metadata: r.metadata,
     payment_intent: r.paymentIntent,
     reason: r.reason,
@@ -787,26 +992,54 @@ function lineItem(item: FormValue, i: number): LineItem {
   const param = `line_items[${i}]`;
   if (typeof item !== "object" || Array.isArray(item)) throw missing(`${param}[price_data]`);
   if (pickString(item, "price")) {
-    throw new StripeError(400, "invalid_request_error", "The sandbox supports line items with price_data only.", "parameter_invalid_empty", `${param}[price]`);
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      "The sandbox supports line items with price_data only.",
+      "parameter_invalid_empty",
+      `${param}[price]`,
+    );
   }
   const currency = pickString(item, "price_data.currency");
   if (!currency) throw missing(`${param}[price_data][currency]`);
-  if (!/^[a-z]{3}$/.test(currency)) throw new StripeError(400, "invalid_request_error", `Invalid currency: ${currency}.`, "parameter_invalid_empty", `${param}[price_data][currency]`);
+  if (!/^[a-z]{3}$/.test(currency))
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      `Invalid currency: ${currency}.`,
+      "parameter_invalid_empty",
+      `${param}[price_data][currency]`,
+    );
   const name = pickString(item, "price_data.product_data.name");
   if (!name) throw missing(`${param}[price_data][product_data][name]`);
   const unitRaw = pickString(item, "price_data.unit_amount");
   if (unitRaw === undefined) throw missing(`${param}[price_data][unit_amount]`);
   const unitAmount = integer(unitRaw, `${param}[price_data][unit_amount]`);
-  if (unitAmount < 0) throw new StripeError(400, "invalid_request_error", "This value must be greater than or equal to 0.", "parameter_invalid_integer", `${param}[price_data][unit_amount]`);
+  if (unitAmount < 0)
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      "This value must be greater than or equal to 0.",
+      "parameter_invalid_integer",
+      `${param}[price_data][unit_amount]`,
+    );
   const quantityRaw = pickString(item, "quantity");
   if (quantityRaw === undefined) throw missing(`${param}[quantity]`);
   const quantity = integer(quantityRaw, `${param}[quantity]`);
-  if (quantity < 1) throw new StripeError(400, "invalid_request_error", "This value must be greater than or equal to 1.", "parameter_invalid_integer", `${param}[quantity]`);
+  if (quantity < 1)
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      "This value must be greater than or equal to 1.",
+      "parameter_invalid_integer",
+      `${param}[quantity]`,
+    );
   return { name, unitAmount, quantity, currency };
 }
 
 function integer(raw: string, param: string): number {
-  if (!/^-?\d+$/.test(raw)) throw new StripeError(400, "invalid_request_error", `Invalid integer: ${raw}`, "parameter_invalid_integer", param);
+  if (!/^-?\d+$/.test(raw))
+    throw new StripeError(400, "invalid_request_error", `Invalid integer: ${raw}`, "parameter_invalid_integer", param);
   return Number(raw);
 }
 

@@ -123,7 +123,10 @@ export class VippsSandbox {
     const clientId = header(req, "client_id");
     const clientSecret = header(req, "client_secret");
     if (clientId !== this.options.clientId) {
-      return json(400, tokenError("unauthorized_client", `AADSTS700016: Application with identifier '${clientId ?? ""}' was not found.`, 700016));
+      return json(
+        400,
+        tokenError("unauthorized_client", `AADSTS700016: Application with identifier '${clientId ?? ""}' was not found.`, 700016),
+      );
     }
     if (clientSecret !== this.options.clientSecret) {
       return json(401, tokenError("invalid_client", "AADSTS7000215: Invalid client secret provided.", 7000215));
@@ -151,7 +154,8 @@ export class VippsSandbox {
       const auth = header(req, "authorization") ?? "";
       const bearer = /^bearer\s+(.+)$/i.exec(auth)?.[1];
       const expires = bearer ? this.tokens.get(bearer) : undefined;
-      if (!expires || expires < Date.now() / 1000) throw new Problem(401, "Unauthorized", "The access token is missing, invalid or expired.");
+      if (!expires || expires < Date.now() / 1000)
+        throw new Problem(401, "Unauthorized", "The access token is missing, invalid or expired.");
       const idempotencyKey = header(req, "idempotency-key") ?? null;
       this.requests.push({ method: req.method, path: req.url.pathname, idempotencyKey, at: new Date().toISOString() });
 
@@ -159,20 +163,29 @@ export class VippsSandbox {
       if (path.startsWith("/webhooks/v1/")) return this.webhooksApi(req, path);
 
       const msn = header(req, "merchant-serial-number");
-      if (!msn) throw new Problem(400, "Bad Request", "The Merchant-Serial-Number header is required.", [{ name: "Merchant-Serial-Number", reason: "Required" }]);
+      if (!msn)
+        throw new Problem(400, "Bad Request", "The Merchant-Serial-Number header is required.", [
+          { name: "Merchant-Serial-Number", reason: "Required" },
+        ]);
       if (msn !== this.options.msn) throw new Problem(403, "Forbidden", `The sales unit ${msn} is not available for this API key.`);
 
       let m: RegExpExecArray | null;
-      if (req.method === "POST" && path === "/epayment/v1/payments") return this.idempotent(req, idempotencyKey, "create", "", () => this.create(req, idempotencyKey));
-      if (req.method === "GET" && (m = /^\/epayment\/v1\/payments\/([^/]+)$/.exec(path))) return json(200, this.paymentObject(this.payment(m[1])));
-      if (req.method === "GET" && (m = /^\/epayment\/v1\/payments\/([^/]+)\/events$/.exec(path))) return json(200, this.payment(m[1]).events);
+      if (req.method === "POST" && path === "/epayment/v1/payments")
+        return this.idempotent(req, idempotencyKey, "create", "", () => this.create(req, idempotencyKey));
+      if (req.method === "GET" && (m = /^\/epayment\/v1\/payments\/([^/]+)$/.exec(path)))
+        return json(200, this.paymentObject(this.payment(m[1])));
+      if (req.method === "GET" && (m = /^\/epayment\/v1\/payments\/([^/]+)\/events$/.exec(path)))
+        return json(200, this.payment(m[1]).events);
       if (req.method === "POST" && (m = /^\/epayment\/v1\/payments\/([^/]+)\/(capture|cancel|refund)$/.exec(path))) {
         const [, reference, action] = m;
-        return this.idempotent(req, idempotencyKey, action, reference, () => this.adjust(req, reference, action as "capture" | "cancel" | "refund", idempotencyKey));
+        return this.idempotent(req, idempotencyKey, action, reference, () =>
+          this.adjust(req, reference, action as "capture" | "cancel" | "refund", idempotencyKey),
+        );
       }
       if (req.method === "POST" && (m = /^\/epayment\/v1\/test\/payments\/([^/]+)\/approve$/.exec(path))) {
         const payment = this.payment(m[1]);
-        if (payment.state !== "CREATED") throw new Problem(400, "Bad Request", `Payment is in state ${payment.state} and cannot be approved.`);
+        if (payment.state !== "CREATED")
+          throw new Problem(400, "Bad Request", `Payment is in state ${payment.state} and cannot be approved.`);
         this.authorize(payment, "4791234567");
         return { status: 200, headers: {}, body: "" };
       }
@@ -194,13 +207,18 @@ export class VippsSandbox {
   }
 
   private idempotent(req: SandboxRequest, key: string | null, op: string, reference: string, run: () => Reply): Reply {
-    if (!key) throw new Problem(400, "Bad Request", "The Idempotency-Key header is required.", [{ name: "Idempotency-Key", reason: "Required" }]);
-    if (key.length > 50) throw new Problem(400, "Bad Request", "The Idempotency-Key header is too long.", [{ name: "Idempotency-Key", reason: "Max length is 50" }]);
+    if (!key)
+      throw new Problem(400, "Bad Request", "The Idempotency-Key header is required.", [{ name: "Idempotency-Key", reason: "Required" }]);
+    if (key.length > 50)
+      throw new Problem(400, "Bad Request", "The Idempotency-Key header is too long.", [
+        { name: "Idempotency-Key", reason: "Max length is 50" },
+      ]);
     const slot = `${op}:${reference}:${key}`;
     const fingerprint = req.body;
     const earlier = this.idempotency.get(slot);
     if (earlier) {
-      if (earlier.fingerprint !== fingerprint) throw new Problem(409, "Conflict", "The Idempotency-Key was used before with a different request body.");
+      if (earlier.fingerprint !== fingerprint)
+        throw new Problem(409, "Conflict", "The Idempotency-Key was used before with a different request body.");
       return earlier.reply;
     }
     const reply = run();
@@ -214,7 +232,8 @@ export class VippsSandbox {
     const amount = body.amount as Amount | undefined;
     if (!amount || typeof amount !== "object") errors.push({ name: "amount", reason: "Required" });
     else {
-      if (!["NOK", "DKK", "EUR"].includes(amount.currency)) errors.push({ name: "amount.currency", reason: "Must be one of NOK, DKK, EUR" });
+      if (!["NOK", "DKK", "EUR"].includes(amount.currency))
+        errors.push({ name: "amount.currency", reason: "Must be one of NOK, DKK, EUR" });
       if (!Number.isInteger(amount.value) || amount.value < 100 || amount.value > 65_000_000) {
         errors.push({ name: "amount.value", reason: "Must be an integer between 100 and 65000000 (minor units)" });
       }
@@ -222,24 +241,29 @@ export class VippsSandbox {
     const methodType = (body.paymentMethod as { type?: string } | undefined)?.type;
     if (methodType !== "WALLET" && methodType !== "CARD") errors.push({ name: "paymentMethod.type", reason: "Must be WALLET or CARD" });
     const reference = body.reference;
-    if (typeof reference !== "string" || !REFERENCE_RE.test(reference)) errors.push({ name: "reference", reason: "Must match ^[a-zA-Z0-9-]{8,50}$" });
+    if (typeof reference !== "string" || !REFERENCE_RE.test(reference))
+      errors.push({ name: "reference", reason: "Must match ^[a-zA-Z0-9-]{8,50}$" });
     const userFlow = body.userFlow;
     if (!["PUSH_MESSAGE", "NATIVE_REDIRECT", "WEB_REDIRECT", "QR"].includes(userFlow as string)) {
       errors.push({ name: "userFlow", reason: "Must be one of PUSH_MESSAGE, NATIVE_REDIRECT, WEB_REDIRECT, QR" });
     }
     const returnUrl = typeof body.returnUrl === "string" ? body.returnUrl : null;
-    if ((userFlow === "WEB_REDIRECT" || userFlow === "NATIVE_REDIRECT") && !returnUrl) errors.push({ name: "returnUrl", reason: "Required when userFlow is WEB_REDIRECT" });
+    if ((userFlow === "WEB_REDIRECT" || userFlow === "NATIVE_REDIRECT") && !returnUrl)
+      errors.push({ name: "returnUrl", reason: "Required when userFlow is WEB_REDIRECT" });
     // Vipps requires https; the sandbox also accepts http so a local app can be the return target.
     if (returnUrl && !/^https?:\/\/[^\s]+$/.test(returnUrl)) errors.push({ name: "returnUrl", reason: "Must be an absolute URL" });
-    if (methodType === "CARD" && userFlow !== "WEB_REDIRECT") errors.push({ name: "paymentMethod.type", reason: "CARD requires userFlow WEB_REDIRECT" });
+    if (methodType === "CARD" && userFlow !== "WEB_REDIRECT")
+      errors.push({ name: "paymentMethod.type", reason: "CARD requires userFlow WEB_REDIRECT" });
     const description = body.paymentDescription;
     if (description !== undefined && (typeof description !== "string" || description.length < 3 || description.length > 100)) {
       errors.push({ name: "paymentDescription", reason: "Length must be between 3 and 100" });
     }
     const metadata = body.metadata as Record<string, string> | null | undefined;
-    if (metadata && (typeof metadata !== "object" || Object.keys(metadata).length > 5)) errors.push({ name: "metadata", reason: "At most 5 key-value pairs" });
+    if (metadata && (typeof metadata !== "object" || Object.keys(metadata).length > 5))
+      errors.push({ name: "metadata", reason: "At most 5 key-value pairs" });
     if (errors.length > 0) throw new Problem(400, "Bad Request", "One or more validation errors occurred.", errors);
-    if (this.payments.has(reference as string)) throw new Problem(409, "Conflict", `A payment with reference '${reference}' already exists.`);
+    if (this.payments.has(reference as string))
+      throw new Problem(409, "Conflict", `A payment with reference '${reference}' already exists.`);
 
     const payment: VippsPayment = {
       reference: reference as string,
@@ -286,20 +310,27 @@ export class VippsSandbox {
     const body = parseJson(req.body);
     const amount = (body.modificationAmount ?? null) as Amount | null;
     if (!amount || !Number.isInteger(amount.value) || amount.value <= 0) {
-      throw new Problem(400, "Bad Request", "One or more validation errors occurred.", [{ name: "modificationAmount.value", reason: "Must be a positive integer" }]);
+      throw new Problem(400, "Bad Request", "One or more validation errors occurred.", [
+        { name: "modificationAmount.value", reason: "Must be a positive integer" },
+      ]);
     }
     if (amount.currency !== payment.amount.currency) {
-      throw new Problem(400, "Bad Request", "One or more validation errors occurred.", [{ name: "modificationAmount.currency", reason: `Must be ${payment.amount.currency}` }]);
+      throw new Problem(400, "Bad Request", "One or more validation errors occurred.", [
+        { name: "modificationAmount.currency", reason: `Must be ${payment.amount.currency}` },
+      ]);
     }
     if (action === "capture") {
-      if (payment.state !== "AUTHORIZED") throw new Problem(400, "Bad Request", `Payment is in state ${payment.state} and cannot be captured.`);
+      if (payment.state !== "AUTHORIZED")
+        throw new Problem(400, "Bad Request", `Payment is in state ${payment.state} and cannot be captured.`);
       const capturable = payment.authorized - payment.captured - payment.cancelled;
-      if (amount.value > capturable) throw new Problem(400, "Bad Request", `Capture amount ${amount.value} exceeds the capturable amount ${capturable}.`);
+      if (amount.value > capturable)
+        throw new Problem(400, "Bad Request", `Capture amount ${amount.value} exceeds the capturable amount ${capturable}.`);
       payment.captured += amount.value;
       this.record(payment, "CAPTURED", amount.value, idempotencyKey);
     } else {
       const refundable = payment.captured - payment.refunded;
-      if (amount.value > refundable) throw new Problem(400, "Bad Request", `Refund amount ${amount.value} exceeds the refundable amount ${refundable}.`);
+      if (amount.value > refundable)
+        throw new Problem(400, "Bad Request", `Refund amount ${amount.value} exceeds the refundable amount ${refundable}.`);
       payment.refunded += amount.value;
       this.record(payment, "REFUNDED", amount.value, idempotencyKey);
     }
@@ -313,12 +344,20 @@ export class VippsSandbox {
     if (req.method === "POST" && path === "/webhooks/v1/webhooks") {
       const body = parseJson(req.body);
       const errors: Array<{ name: string; reason: string }> = [];
-      if (typeof body.url !== "string" || !/^https?:\/\//.test(body.url)) errors.push({ name: "url", reason: "The property is required and must be a URL." });
+      if (typeof body.url !== "string" || !/^https?:\/\//.test(body.url))
+        errors.push({ name: "url", reason: "The property is required and must be a URL." });
       if (!Array.isArray(body.events) || body.events.length === 0 || body.events.some((e) => typeof e !== "string")) {
         errors.push({ name: "events", reason: "The property is required and cannot be null or empty." });
       }
       if (errors.length > 0) throw new Problem(400, "Bad Request", "One or more validation errors occurred.", errors);
-      const hook: WebhookEndpoint = { id: randomUUID(), provider: "vipps", url: body.url as string, secret: token(48), events: body.events as string[], deliver: true };
+      const hook: WebhookEndpoint = {
+        id: randomUUID(),
+        provider: "vipps",
+        url: body.url as string,
+        secret: token(48),
+        events: body.events as string[],
+        deliver: true,
+      };
       this.hooks.push(hook);
       return json(201, { id: hook.id, secret: hook.secret });
     }
@@ -383,7 +422,12 @@ export class VippsSandbox {
 
   private aggregate(payment: VippsPayment) {
     const a = (value: number): Amount => ({ currency: payment.amount.currency, value });
-    return { authorizedAmount: a(payment.authorized), cancelledAmount: a(payment.cancelled), capturedAmount: a(payment.captured), refundedAmount: a(payment.refunded) };
+    return {
+      authorizedAmount: a(payment.authorized),
+      cancelledAmount: a(payment.cancelled),
+      capturedAmount: a(payment.captured),
+      refundedAmount: a(payment.refunded),
+    };
   }
 
   paymentObject(payment: VippsPayment): object {
@@ -401,7 +445,13 @@ export class VippsSandbox {
   }
 
   private modification(payment: VippsPayment): object {
-    return { amount: payment.amount, state: payment.state, aggregate: this.aggregate(payment), pspReference: payment.events.at(-1)?.pspReference ?? payment.pspReference, reference: payment.reference };
+    return {
+      amount: payment.amount,
+      state: payment.state,
+      aggregate: this.aggregate(payment),
+      pspReference: payment.events.at(-1)?.pspReference ?? payment.pspReference,
+      reference: payment.reference,
+    };
   }
 
   private landingUrl(payment: VippsPayment): string {
@@ -435,7 +485,8 @@ export class VippsSandbox {
     if (req.method === "GET") return html(200, vippsLandingPage(view, ""));
     if (form.get("action") === "cancel") return this.cancelByUser(payment);
     const phone = (form.get("phone") ?? "").replace(/[\s-]/g, "").replace(/^(\+47|0047)/, "");
-    if (!/^[49]\d{7}$/.test(phone)) return html(400, vippsLandingPage(view, form.get("phone") ?? "", "Skriv inn et norsk mobilnummer med 8 siffer."));
+    if (!/^[49]\d{7}$/.test(phone))
+      return html(400, vippsLandingPage(view, form.get("phone") ?? "", "Skriv inn et norsk mobilnummer med 8 siffer."));
     payment.phoneNumber = `47${phone}`;
     return redirect(`/vipps/app?token=${payment.landingToken}`);
   }
@@ -459,7 +510,12 @@ export class VippsSandbox {
   }
 
   private view(payment: VippsPayment) {
-    return { token: payment.landingToken, amount: money(payment.amount.value, payment.amount.currency), description: payment.description ?? "Betaling", merchant: "Lekebytte" };
+    return {
+      token: payment.landingToken,
+      amount: money(payment.amount.value, payment.amount.currency),
+      description: payment.description ?? "Betaling",
+      merchant: "Lekebytte",
+    };
   }
 }
 
@@ -474,7 +530,10 @@ function parseJson(body: string): Record<string, unknown> {
 }
 
 function apimDenied(): Reply {
-  return json(401, { statusCode: 401, message: "Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription." });
+  return json(401, {
+    statusCode: 401,
+    message: "Access denied due to invalid subscription key. Make sure to provide a valid key for an active subscription.",
+  });
 }
 
 function tokenError(error: string, description: string, code: number) {
@@ -498,4 +557,3 @@ function randomDigits(n: number): string {
   for (let i = 0; i < n; i++) s += Math.floor(Math.random() * 10);
   return s;
 }
-

@@ -246,7 +246,18 @@ const DRAW: Record<Motif, Draw> = {
     p.shadow(400, 470, 230);
     p.fill(E(400, 455, 240, 22), hex("#7cc6ee"), 0.8, 3);
     p.part(CAP(400, 140, 400, 330, 6), TOY.woodDark, 2);
-    p.part(POLY([[406, 150], [500, 200], [406, 250]], 3), TOY.white, 2);
+    p.part(
+      POLY(
+        [
+          [406, 150],
+          [500, 200],
+          [406, 250],
+        ],
+        3,
+      ),
+      TOY.white,
+      2,
+    );
     p.part(RR(320, 260, 470, 345, 14), TOY.white);
     p.fill(RR(340, 280, 380, 315, 8), TOY.glass);
     p.fill(RR(400, 280, 440, 315, 8), TOY.glass);
@@ -256,16 +267,60 @@ const DRAW: Record<Motif, Draw> = {
     eye(p, 272, 276, 4);
     eye(p, 288, 276, 4);
     p.fill(ARC(280, 284, 9, 0.2 * Math.PI, 0.8 * Math.PI, 3), TOY.dark);
-    p.part(POLY([[220, 340], [590, 340], [540, 440], [270, 440]], 12), main);
+    p.part(
+      POLY(
+        [
+          [220, 340],
+          [590, 340],
+          [540, 440],
+          [270, 440],
+        ],
+        12,
+      ),
+      main,
+    );
     p.fill(CAP(250, 375, 565, 375, 7), lighten(main, 0.55));
     for (const x of [300, 360, 420, 480]) p.fill(C(x, 405, 10), lighten(main, 0.4));
   },
 
   car(p, main) {
     p.shadow(400, 468, 230);
-    p.part(POLY([[305, 330], [345, 250], [470, 250], [525, 330]], 16), main);
-    p.fill(POLY([[330, 325], [357, 268], [400, 268], [400, 325]], 6), TOY.glass);
-    p.fill(POLY([[414, 325], [414, 268], [458, 268], [495, 325]], 6), TOY.glass);
+    p.part(
+      POLY(
+        [
+          [305, 330],
+          [345, 250],
+          [470, 250],
+          [525, 330],
+        ],
+        16,
+      ),
+      main,
+    );
+    p.fill(
+      POLY(
+        [
+          [330, 325],
+          [357, 268],
+          [400, 268],
+          [400, 325],
+        ],
+        6,
+      ),
+      TOY.glass,
+    );
+    p.fill(
+      POLY(
+        [
+          [414, 325],
+          [414, 268],
+          [458, 268],
+          [495, 325],
+        ],
+        6,
+      ),
+      TOY.glass,
+    );
     p.shine(CAP(345, 300, 365, 275, 5), 0.5);
     p.part(RR(200, 320, 600, 425, 38), main);
     p.fill(CAP(230, 360, 575, 360, 7), lighten(main, 0.55));
@@ -332,8 +387,30 @@ const DRAW: Record<Motif, Draw> = {
     p.fill(ARC(400, 276, 20, 0.2 * Math.PI, 0.8 * Math.PI, 5), TOY.dark);
     p.fill(C(345, 278, 15), TOY.pink, 0.35, 6);
     p.fill(C(455, 278, 15), TOY.pink, 0.35, 6);
-    p.part(POLY([[400, 345], [352, 320], [352, 372]], 4), main, 2);
-    p.part(POLY([[400, 345], [448, 320], [448, 372]], 4), main, 2);
+    p.part(
+      POLY(
+        [
+          [400, 345],
+          [352, 320],
+          [352, 372],
+        ],
+        4,
+      ),
+      main,
+      2,
+    );
+    p.part(
+      POLY(
+        [
+          [400, 345],
+          [448, 320],
+          [448, 372],
+        ],
+        4,
+      ),
+      main,
+      2,
+    );
     p.part(C(400, 345, 14), main, 2);
   },
 
@@ -347,7 +424,18 @@ const DRAW: Record<Motif, Draw> = {
     p.part(C(400, 225, 104), hair);
     p.part(CAP(330, 360, 280, 440, 16), TOY.skin, 2);
     p.part(CAP(470, 360, 520, 440, 16), TOY.skin, 2);
-    p.part(POLY([[340, 330], [460, 330], [530, 465], [270, 465]], 16), main);
+    p.part(
+      POLY(
+        [
+          [340, 330],
+          [460, 330],
+          [530, 465],
+          [270, 465],
+        ],
+        16,
+      ),
+      main,
+    );
     p.fill(CAP(300, 440, 500, 440, 6), lighten(main, 0.5));
     p.part(E(400, 332, 48, 16), TOY.white, 2);
     p.part(C(400, 245, 80), TOY.skin, 2);
@@ -362,7 +450,17 @@ const DRAW: Record<Motif, Draw> = {
   dollhouse(p, main) {
     p.shadow(400, 472, 210);
     p.part(RR(470, 118, 512, 200, 6), hex("#a0413e")); // chimney
-    p.part(POLY([[215, 235], [400, 105], [585, 235]], 12), hex("#c0504d"));
+    p.part(
+      POLY(
+        [
+          [215, 235],
+          [400, 105],
+          [585, 235],
+        ],
+        12,
+      ),
+      hex("#c0504d"),
+    );
     p.part(RR(245, 225, 555, 465, 10), main);
     for (const [x, y] of [
       [275, 260],
@@ -402,7 +500,10 @@ const DRAW: Record<Motif, Draw> = {
     p.part(piece(1, 0, "b", "l"), colors[1]);
     p.part(piece(0, 1, "t", "r"), colors[2]);
     const last = ROT(piece(1, 1, "l", "t"), x0 + 1.5 * (s + 6), y0 + 1.5 * (s + 6), 0.18);
-    p.part({ sdf: (x, y) => last.sdf(x - 38, y - 22), box: [last.box[0] + 38, last.box[1] + 22, last.box[2] + 38, last.box[3] + 22] }, colors[3]);
+    p.part(
+      { sdf: (x, y) => last.sdf(x - 38, y - 22), box: [last.box[0] + 38, last.box[1] + 22, last.box[2] + 38, last.box[3] + 22] },
+      colors[3],
+    );
   },
 
   globe(p, main) {
@@ -430,10 +531,27 @@ const DRAW: Record<Motif, Draw> = {
       p.part(body, col);
       const spots: [number, number][] =
         pips === 5
-          ? [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]]
+          ? [
+              [-1, -1],
+              [1, -1],
+              [0, 0],
+              [-1, 1],
+              [1, 1],
+            ]
           : pips === 3
-            ? [[-1, -1], [0, 0], [1, 1]]
-            : [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]];
+            ? [
+                [-1, -1],
+                [0, 0],
+                [1, 1],
+              ]
+            : [
+                [-1, -1],
+                [1, -1],
+                [-1, 0],
+                [1, 0],
+                [-1, 1],
+                [1, 1],
+              ];
       const pipColor = col === TOY.white ? TOY.dark : TOY.white;
       for (const [u, v] of spots) {
         const x = cx + (u * Math.cos(a) - v * Math.sin(a)) * 38;
@@ -444,7 +562,18 @@ const DRAW: Record<Motif, Draw> = {
     die(300, 385, -0.22, TOY.white, 5);
     die(480, 380, 0.18, main, 3);
     // a game pawn
-    p.part(POLY([[590, 465], [650, 465], [632, 330], [608, 330]], 10), TOY.yellow);
+    p.part(
+      POLY(
+        [
+          [590, 465],
+          [650, 465],
+          [632, 330],
+          [608, 330],
+        ],
+        10,
+      ),
+      TOY.yellow,
+    );
     p.part(C(620, 320, 30), TOY.yellow);
   },
 
@@ -460,7 +589,11 @@ const DRAW: Record<Motif, Draw> = {
       p.fill(oval, TOY.white);
     });
     p.part(ROT(RR(520, 380, 600, 460, 16), 560, 420, 0.3), TOY.white);
-    for (const [u, v] of [[-1, -1], [0, 0], [1, 1]]) {
+    for (const [u, v] of [
+      [-1, -1],
+      [0, 0],
+      [1, 1],
+    ]) {
       const x = 560 + (u * Math.cos(0.3) - v * Math.sin(0.3)) * 20;
       const y = 420 + (u * Math.sin(0.3) + v * Math.cos(0.3)) * 20;
       p.fill(C(x, y, 7), TOY.dark);
@@ -469,7 +602,15 @@ const DRAW: Record<Motif, Draw> = {
 
   chess(p, main) {
     p.shadow(400, 472, 260, 22);
-    const board = POLY([[160, 455], [640, 455], [560, 300], [240, 300]], 6);
+    const board = POLY(
+      [
+        [160, 455],
+        [640, 455],
+        [560, 300],
+        [240, 300],
+      ],
+      6,
+    );
     p.fill(GROW(board, 10), TOY.woodDark);
     p.fill(board, (x, y) => {
       const v = (y - 300) / 155; // 0 at the far edge, 1 near
@@ -482,7 +623,19 @@ const DRAW: Record<Motif, Draw> = {
     });
     const pawn = (x: number, y: number, s: number, col: RGB) => {
       p.part(RR(x - 30 * s, y - 18 * s, x + 30 * s, y, 8 * s), col, 2);
-      p.part(POLY([[x - 20 * s, y - 16 * s], [x + 20 * s, y - 16 * s], [x + 9 * s, y - 80 * s], [x - 9 * s, y - 80 * s]], 4), col, 2);
+      p.part(
+        POLY(
+          [
+            [x - 20 * s, y - 16 * s],
+            [x + 20 * s, y - 16 * s],
+            [x + 9 * s, y - 80 * s],
+            [x - 9 * s, y - 80 * s],
+          ],
+          4,
+        ),
+        col,
+        2,
+      );
       p.part(E(x, y - 82 * s, 22 * s, 8 * s), col, 2);
       p.part(C(x, y - 104 * s, 22 * s), col, 2);
     };
@@ -596,7 +749,17 @@ const DRAW: Record<Motif, Draw> = {
     p.part(CAP(250, 445, 560, 445, 7), TOY.grey, 2);
     p.part(CAP(300, 445, 300, 412, 8), TOY.grey, 2);
     p.part(CAP(500, 445, 500, 412, 8), TOY.grey, 2);
-    const boot = POLY([[275, 150], [400, 150], [405, 300], [545, 330], [560, 400], [265, 405]], 16);
+    const boot = POLY(
+      [
+        [275, 150],
+        [400, 150],
+        [405, 300],
+        [545, 330],
+        [560, 400],
+        [265, 405],
+      ],
+      16,
+    );
     p.part(boot, main);
     p.fill(RR(265, 385, 560, 412, 10), darken(main, 0.3));
     for (let y = 180; y < 300; y += 28) p.fill(CAP(330, y, 395, y + 8, 4), TOY.white);
@@ -660,7 +823,15 @@ const DRAW: Record<Motif, Draw> = {
     cols.forEach((col, i) => {
       const a = -0.62 + (i * 1.24) / (cols.length - 1);
       const body = RR(383, 200, 417, 450, 6);
-      const tip = POLY([[385, 202], [415, 202], [404, 140], [396, 140]], 3);
+      const tip = POLY(
+        [
+          [385, 202],
+          [415, 202],
+          [404, 140],
+          [396, 140],
+        ],
+        3,
+      );
       const label = RR(380, 250, 420, 390, 4);
       p.part(ROT(tip, 400, 470, a), col, 2);
       p.part(ROT(body, 400, 470, a), col, 2);
@@ -681,7 +852,10 @@ const DRAW: Record<Motif, Draw> = {
         const heart = (u * u + v * v - 1) ** 3 - u * u * v * v * v <= 0;
         const x = 285 + gx * 23;
         const y = 205 + gy * 23;
-        const [rx, ry] = [400 + (x - 400) * Math.cos(-0.06) - (y - 320) * Math.sin(-0.06), 320 + (x - 400) * Math.sin(-0.06) + (y - 320) * Math.cos(-0.06)];
+        const [rx, ry] = [
+          400 + (x - 400) * Math.cos(-0.06) - (y - 320) * Math.sin(-0.06),
+          320 + (x - 400) * Math.sin(-0.06) + (y - 320) * Math.cos(-0.06),
+        ];
         if (heart) p.fill(RING(rx, ry, 7, 7), gy < 4 ? TOY.pink : TOY.red);
         else p.fill(C(rx, ry, 3), darken(main, 0.1), 0.5);
       }
@@ -701,7 +875,17 @@ const DRAW: Record<Motif, Draw> = {
     p.part(CAP(500, 470, 425, 130, 10), TOY.wood, 2);
     p.part(RR(285, 150, 515, 345, 12), TOY.white, 4, 0.05);
     p.fill(C(460, 200, 28), TOY.yellow);
-    p.fill(POLY([[330, 320], [390, 255], [450, 320]], 4), main);
+    p.fill(
+      POLY(
+        [
+          [330, 320],
+          [390, 255],
+          [450, 320],
+        ],
+        4,
+      ),
+      main,
+    );
     p.fill(RR(355, 290, 425, 325, 4), darken(main, 0.15));
     p.fill(E(400, 330, 115, 12), TOY.green);
     p.part(RR(280, 350, 520, 370, 8), TOY.woodDark, 2);
@@ -714,11 +898,34 @@ const DRAW: Record<Motif, Draw> = {
     p.fill(E(250, 455, 110, 36), hex("#f1d9a6"), 1, 4);
     p.fill(E(250, 445, 70, 22), hex("#f7e6bf"), 1, 6);
     p.fill(ARC(400, 300, 88, Math.PI, 2 * Math.PI, 10), TOY.grey);
-    p.part(POLY([[318, 300], [482, 300], [460, 460], [340, 460]], 10), main);
+    p.part(
+      POLY(
+        [
+          [318, 300],
+          [482, 300],
+          [460, 460],
+          [340, 460],
+        ],
+        10,
+      ),
+      main,
+    );
     p.part(RR(305, 288, 495, 318, 12), darken(main, 0.1));
     p.part(STAR(400, 385, 40, 18), TOY.white, 0);
     p.part(CAP(520, 190, 560, 390, 9), TOY.yellow);
-    p.part(POLY([[532, 380], [592, 368], [608, 450], [560, 478], [530, 456]], 10), TOY.yellow);
+    p.part(
+      POLY(
+        [
+          [532, 380],
+          [592, 368],
+          [608, 450],
+          [560, 478],
+          [530, 456],
+        ],
+        10,
+      ),
+      TOY.yellow,
+    );
   },
 
   scooter(p, main) {
@@ -761,7 +968,17 @@ const DRAW: Record<Motif, Draw> = {
     book(240, 300, 530, 355, -0.04, TOY.green);
     // a little dinosaur on top
     const g = TOY.green === main ? TOY.orange : hex("#5cbf7a");
-    p.part(POLY([[305, 265], [250, 288], [320, 288]], 6), g);
+    p.part(
+      POLY(
+        [
+          [305, 265],
+          [250, 288],
+          [320, 288],
+        ],
+        6,
+      ),
+      g,
+    );
     p.part(E(370, 255, 70, 40), g);
     p.part(CAP(420, 240, 455, 175, 18), g);
     p.part(E(470, 168, 34, 24), g);
@@ -772,17 +989,51 @@ const DRAW: Record<Motif, Draw> = {
       [362, 210],
       [394, 214],
     ])
-      p.part(POLY([[x - 12, y + 8], [x + 12, y + 8], [x, y - 12]], 3), TOY.yellow, 2);
+      p.part(
+        POLY(
+          [
+            [x - 12, y + 8],
+            [x + 12, y + 8],
+            [x, y - 12],
+          ],
+          3,
+        ),
+        TOY.yellow,
+        2,
+      );
     eye(p, 478, 160, 6);
   },
 
   crown(p, main) {
     p.shadow(400, 472, 230);
     // a wooden sword leaning behind the crown
-    p.part(POLY([[500, 415], [522, 425], [628, 190], [618, 160], [600, 178]], 6), TOY.grey);
+    p.part(
+      POLY(
+        [
+          [500, 415],
+          [522, 425],
+          [628, 190],
+          [618, 160],
+          [600, 178],
+        ],
+        6,
+      ),
+      TOY.grey,
+    );
     p.part(CAP(470, 400, 545, 440, 11), TOY.woodDark);
     p.part(CAP(505, 420, 480, 475, 10), TOY.wood);
-    const crown = POLY([[210, 430], [430, 430], [450, 270], [385, 335], [320, 240], [255, 335], [190, 270]], 10);
+    const crown = POLY(
+      [
+        [210, 430],
+        [430, 430],
+        [450, 270],
+        [385, 335],
+        [320, 240],
+        [255, 335],
+        [190, 270],
+      ],
+      10,
+    );
     p.part(crown, TOY.yellow);
     p.part(RR(200, 400, 440, 440, 10), darken(TOY.yellow, 0.08));
     for (const [x, y, col] of [

@@ -54,17 +54,22 @@ export function hashString(s: string): number {
 
 // ---- signed distance functions ------------------------------------------------------------------
 
-export const circle = (cx: number, cy: number, r: number): Sdf => (x, y) => Math.hypot(x - cx, y - cy) - r;
+export const circle =
+  (cx: number, cy: number, r: number): Sdf =>
+  (x, y) =>
+    Math.hypot(x - cx, y - cy) - r;
 
 /** Approximate ellipse distance (exact on the axes, good enough for soft edges). */
-export const ellipse = (cx: number, cy: number, rx: number, ry: number): Sdf => (x, y) => {
-  const dx = (x - cx) / rx;
-  const dy = (y - cy) / ry;
-  const k = Math.hypot(dx, dy);
-  if (k === 0) return -Math.min(rx, ry);
-  const grad = Math.hypot(dx / rx, dy / ry);
-  return (k - 1) * k / grad;
-};
+export const ellipse =
+  (cx: number, cy: number, rx: number, ry: number): Sdf =>
+  (x, y) => {
+    const dx = (x - cx) / rx;
+    const dy = (y - cy) / ry;
+    const k = Math.hypot(dx, dy);
+    if (k === 0) return -Math.min(rx, ry);
+    const grad = Math.hypot(dx / rx, dy / ry);
+    return ((k - 1) * k) / grad;
+  };
 
 export const roundRect = (x0: number, y0: number, x1: number, y1: number, r: number): Sdf => {
   const cx = (x0 + x1) / 2;
@@ -90,24 +95,28 @@ export const capsule = (ax: number, ay: number, bx: number, by: number, r: numbe
 };
 
 /** Any simple polygon (even-odd), exact distance to its edges. */
-export const polygon = (pts: readonly (readonly [number, number])[]): Sdf => (x, y) => {
-  let d = Infinity;
-  let inside = false;
-  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
-    const [xi, yi] = pts[i];
-    const [xj, yj] = pts[j];
-    const ex = xj - xi;
-    const ey = yj - yi;
-    const t = Math.max(0, Math.min(1, ((x - xi) * ex + (y - yi) * ey) / (ex * ex + ey * ey || 1)));
-    d = Math.min(d, Math.hypot(x - xi - ex * t, y - yi - ey * t));
-    if (yi > y !== yj > y && x < (ex * (y - yi)) / (ey || 1e-9) + xi) inside = !inside;
-  }
-  return inside ? -d : d;
-};
+export const polygon =
+  (pts: readonly (readonly [number, number])[]): Sdf =>
+  (x, y) => {
+    let d = Infinity;
+    let inside = false;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+      const [xi, yi] = pts[i];
+      const [xj, yj] = pts[j];
+      const ex = xj - xi;
+      const ey = yj - yi;
+      const t = Math.max(0, Math.min(1, ((x - xi) * ex + (y - yi) * ey) / (ex * ex + ey * ey || 1)));
+      d = Math.min(d, Math.hypot(x - xi - ex * t, y - yi - ey * t));
+      if (yi > y !== yj > y && x < (ex * (y - yi)) / (ey || 1e-9) + xi) inside = !inside;
+    }
+    return inside ? -d : d;
+  };
 
 /** Ring (annulus) around a circle. */
-export const ring = (cx: number, cy: number, r: number, thickness: number): Sdf => (x, y) =>
-  Math.abs(Math.hypot(x - cx, y - cy) - r) - thickness / 2;
+export const ring =
+  (cx: number, cy: number, r: number, thickness: number): Sdf =>
+  (x, y) =>
+    Math.abs(Math.hypot(x - cx, y - cy) - r) - thickness / 2;
 
 /** Arc of a circle between two angles (radians, y down), with round ends. */
 export const arc = (cx: number, cy: number, r: number, a0: number, a1: number, thickness: number): Sdf => {
@@ -125,13 +134,21 @@ export const arc = (cx: number, cy: number, r: number, a0: number, a1: number, t
   };
 };
 
-export const union = (...s: Sdf[]): Sdf => (x, y) => {
-  let d = Infinity;
-  for (const f of s) d = Math.min(d, f(x, y));
-  return d;
-};
-export const intersect = (a: Sdf, b: Sdf): Sdf => (x, y) => Math.max(a(x, y), b(x, y));
-export const subtract = (a: Sdf, b: Sdf): Sdf => (x, y) => Math.max(a(x, y), -b(x, y));
+export const union =
+  (...s: Sdf[]): Sdf =>
+  (x, y) => {
+    let d = Infinity;
+    for (const f of s) d = Math.min(d, f(x, y));
+    return d;
+  };
+export const intersect =
+  (a: Sdf, b: Sdf): Sdf =>
+  (x, y) =>
+    Math.max(a(x, y), b(x, y));
+export const subtract =
+  (a: Sdf, b: Sdf): Sdf =>
+  (x, y) =>
+    Math.max(a(x, y), -b(x, y));
 
 /** Rotate a shape by `angle` radians around (cx, cy). */
 export const rotate = (s: Sdf, cx: number, cy: number, angle: number): Sdf => {

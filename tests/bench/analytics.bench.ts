@@ -97,7 +97,16 @@ function makePlan(listingIds: string[]): Plan {
     sessionsPerListing.get(listingId)!.add(sessionId);
     const report = (viewDurationMs: number) => ({
       path: "/listing-views",
-      body: { sessionId, viewId, listingId, referrerType: "search", searchQuery: "lego", filterContext: { categories: "lego" }, scrollDepthPercent: 50, viewDurationMs },
+      body: {
+        sessionId,
+        viewId,
+        listingId,
+        referrerType: "search",
+        searchQuery: "lego",
+        filterContext: { categories: "lego" },
+        scrollDepthPercent: 50,
+        viewDurationMs,
+      },
       records: 1,
       kind: "view" as const,
     });
@@ -139,7 +148,9 @@ function makePlan(listingIds: string[]): Plan {
   }
 
   const uniqueSessions = [...sessionsPerListing.values()].reduce((sum, s) => sum + s.size, 0);
-  const counted = [...viewsPerPair.values()].flatMap((list) => list.sort((a, b) => (a.viewId < b.viewId ? -1 : 1)).slice(0, ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY));
+  const counted = [...viewsPerPair.values()].flatMap((list) =>
+    list.sort((a, b) => (a.viewId < b.viewId ? -1 : 1)).slice(0, ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY),
+  );
   const totalViewMs = counted.reduce((sum, v) => sum + v.duration, 0);
   return { clients, sent: TOTAL, viewsSent: views, views: counted.length, uniqueSessions, totalViewMs };
 }
@@ -203,9 +214,10 @@ function distribution(values: number[]) {
   return { n: s.length, min: s[0] ?? 0, p50: percentile(s, 50) ?? 0, max: s[s.length - 1] ?? 0, mean };
 }
 
-
 async function main() {
-  console.log(`Analytics benchmark: ${TOTAL.toLocaleString("en")} records from ${CLIENTS} concurrent clients, app on ${BASE} (state ${path.relative(ROOT, STATE)})`);
+  console.log(
+    `Analytics benchmark: ${TOTAL.toLocaleString("en")} records from ${CLIENTS} concurrent clients, app on ${BASE} (state ${path.relative(ROOT, STATE)})`,
+  );
   ensureBuild();
   freshState(STATE, { demoData: true });
   server.start();
@@ -217,12 +229,16 @@ async function main() {
   if (listingIds.length === 0) throw new Error("no listings in the demo data");
   const plan = makePlan(listingIds);
   const requests = plan.clients.reduce((n, jobs) => n + jobs.length, 0);
-  console.log(`plan: ${requests.toLocaleString("en")} requests (${plan.viewsSent.toLocaleString("en")} views on ${listingIds.length} listings, reported twice each; ${plan.views.toLocaleString("en")} count, at most ${ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY} per session and listing)`);
+  console.log(
+    `plan: ${requests.toLocaleString("en")} requests (${plan.viewsSent.toLocaleString("en")} views on ${listingIds.length} listings, reported twice each; ${plan.views.toLocaleString("en")} count, at most ${ANALYTICS_VIEWS_PER_SESSION_LISTING_DAY} per session and listing)`,
+  );
 
   const pushStart = performance.now();
   const pushed = await push(plan);
   const perSecond = pushed.accepted / (pushed.ms / 1000);
-  console.log(`pushed in ${(pushed.ms / 1000).toFixed(1)} s: ${pushed.accepted.toLocaleString("en")} records accepted (${perSecond.toFixed(0)} records/s, ${(pushed.requests / (pushed.ms / 1000)).toFixed(0)} requests/s); statuses ${JSON.stringify(pushed.statuses)}`);
+  console.log(
+    `pushed in ${(pushed.ms / 1000).toFixed(1)} s: ${pushed.accepted.toLocaleString("en")} records accepted (${perSecond.toFixed(0)} records/s, ${(pushed.requests / (pushed.ms / 1000)).toFixed(0)} requests/s); statuses ${JSON.stringify(pushed.statuses)}`,
+  );
 
   // Poll until every accepted record is in R2 and every view in the rollups.
   let last: Summary | null = null;
@@ -252,13 +268,28 @@ async function main() {
   const rows: [string, string][] = [
     ["records sent", plan.sent.toLocaleString("en")],
     ["requests", `${requests.toLocaleString("en")} from ${CLIENTS} concurrent clients`],
-    ["accepted by the endpoints (202)", `${pushed.accepted.toLocaleString("en")} in ${(pushed.ms / 1000).toFixed(1)} s = **${perSecond.toFixed(0)} records/s** (${(pushed.requests / (pushed.ms / 1000)).toFixed(0)} requests/s)`],
-    ["consumer batches (R2 objects)", `${batches.n}: messages per batch min ${batches.min} / median ${batches.p50} / max ${batches.max} (mean ${batches.mean.toFixed(1)})`],
+    [
+      "accepted by the endpoints (202)",
+      `${pushed.accepted.toLocaleString("en")} in ${(pushed.ms / 1000).toFixed(1)} s = **${perSecond.toFixed(0)} records/s** (${(pushed.requests / (pushed.ms / 1000)).toFixed(0)} requests/s)`,
+    ],
+    [
+      "consumer batches (R2 objects)",
+      `${batches.n}: messages per batch min ${batches.min} / median ${batches.p50} / max ${batches.max} (mean ${batches.mean.toFixed(1)})`,
+    ],
     ["records per batch", `min ${recordsPerBatch.min} / median ${recordsPerBatch.p50} / max ${recordsPerBatch.max}`],
     ["all records in R2", `${secs(inR2At, pushStart)} after the first request (${secs(inR2At, pushStart + pushed.ms)} after the last)`],
-    ["all views in the D1 rollups", `${secs(inRollupsAt, pushStart)} after the first request (${secs(inRollupsAt, pushStart + pushed.ms)} after the last)`],
-    ["stored in R2", `${full.records.toLocaleString("en")} lines, ${(full.distinct_records ?? 0).toLocaleString("en")} distinct (message id, index): **${lost} lost, ${doubled} doubled**`],
-    ["rollups", `views ${full.rollups.views.toLocaleString("en")} (expected ${plan.views.toLocaleString("en")} of ${plan.viewsSent.toLocaleString("en")} sent), unique sessions ${full.rollups.unique_sessions.toLocaleString("en")} (expected ${plan.uniqueSessions.toLocaleString("en")}), view time ${full.rollups.total_view_ms.toLocaleString("en")} ms (expected ${plan.totalViewMs.toLocaleString("en")})`],
+    [
+      "all views in the D1 rollups",
+      `${secs(inRollupsAt, pushStart)} after the first request (${secs(inRollupsAt, pushStart + pushed.ms)} after the last)`,
+    ],
+    [
+      "stored in R2",
+      `${full.records.toLocaleString("en")} lines, ${(full.distinct_records ?? 0).toLocaleString("en")} distinct (message id, index): **${lost} lost, ${doubled} doubled**`,
+    ],
+    [
+      "rollups",
+      `views ${full.rollups.views.toLocaleString("en")} (expected ${plan.views.toLocaleString("en")} of ${plan.viewsSent.toLocaleString("en")} sent), unique sessions ${full.rollups.unique_sessions.toLocaleString("en")} (expected ${plan.uniqueSessions.toLocaleString("en")}), view time ${full.rollups.total_view_ms.toLocaleString("en")} ms (expected ${plan.totalViewMs.toLocaleString("en")})`,
+    ],
     ["verdict", ok ? "stored == sent, rollups exact" : "**MISMATCH**"],
   ];
   const table = ["| measure | result |", "|---|---|", ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join("\n");

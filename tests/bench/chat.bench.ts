@@ -93,8 +93,7 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     if (via === "message" && sent?.live) {
       latencies.push(at - sent.at);
       trace?.push(`${(sent.at / 1000).toFixed(3)},${(at - sent.at).toFixed(1)}`);
-    }
-    else caughtUp++;
+    } else caughtUp++;
   };
   const clients: { buyer: ChatClient; seller: ChatClient; pair: Pair }[] = pairs.map((pair) => ({
     pair,
@@ -209,7 +208,8 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     ]) {
       for (const s of from.sent.values()) {
         if (s.ackedAt === undefined) continue;
-        if (!ids.has(s.id)) lost++; // acknowledged but not stored
+        if (!ids.has(s.id))
+          lost++; // acknowledged but not stored
         else if (!deliveries.has(`${to.userId}:${s.id}`)) lost++; // stored but the other side never got it
       }
     }
@@ -296,7 +296,9 @@ async function main() {
   const verdict = [
     `Target p99 ≤ 50 ms (steady run): ${ms1(pct(results[0].latencies, 99))} ms — ${pct(results[0].latencies, 99) <= 50 ? "met" : "NOT met"}.`,
     `Nothing lost or doubled: steady lost=${results[0].lost} doubled=${results[0].doubled}; after SIGKILL lost=${kill.lost} doubled=${kill.doubled}, out of order=${kill.disorder}.`,
-    kill.downtimeSeconds !== undefined ? `The killed server answered again after ${kill.downtimeSeconds.toFixed(1)} s; clients reconnected and caught up.` : "",
+    kill.downtimeSeconds !== undefined
+      ? `The killed server answered again after ${kill.downtimeSeconds.toFixed(1)} s; clients reconnected and caught up.`
+      : "",
   ].filter(Boolean);
   const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header = `${CONVERSATIONS} conversations × 2 sockets, ${RATE} msg/s for ${SECONDS} s, ${when}, command: \`npm run bench:chat\``;
@@ -309,7 +311,7 @@ async function main() {
       "Each run starts with a warm-up of one message each way per conversation (not in the latency figures or counts, but in the " +
       "exactly-once checks): the first message to a user creates their UserInbox object, which an open tab would already have done. " +
       "Latency: from the sender's `send` to the other participant's socket receiving the message, for messages sent while both were connected " +
-      "(messages sent while the server was down are delivered by the catch-up and counted under \"caught up\"). " +
+      '(messages sent while the server was down are delivered by the catch-up and counted under "caught up"). ' +
       "`lost` counts acknowledged messages missing from the history or from the other participant, and gaps in the sequence; " +
       "`doubled` counts messages stored twice or delivered twice to the same participant. " +
       "`server CPU ms/msg`: CPU time of the server's processes (start script, wrangler, both workerd processes) from the first to the last " +

@@ -26,7 +26,19 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { AppServer, BenchDb, LoadSampler, ROOT, cores, d1File, ensureBuild, freshState, mintAccessTokens, simpleListing, sleep } from "./support";
+import {
+  AppServer,
+  BenchDb,
+  LoadSampler,
+  ROOT,
+  cores,
+  d1File,
+  ensureBuild,
+  freshState,
+  mintAccessTokens,
+  simpleListing,
+  sleep,
+} from "./support";
 import { jpegPhoto } from "../factories/images";
 import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { SANDBOX_KEYS } from "../../scripts/payment-sandbox/dev-keys.mjs";
@@ -87,7 +99,12 @@ async function populate(): Promise<World> {
     db.listing(offered);
     db.listing(requested);
     const conversationId = db.conversation(requested.id, fromId, toId);
-    return { id: db.tradeOffer(conversationId, fromId, toId, offered.id, requested.id), recipientId: toId, offeredId: offered.id, requestedId: requested.id };
+    return {
+      id: db.tradeOffer(conversationId, fromId, toId, offered.id, requested.id),
+      recipientId: toId,
+      offeredId: offered.id,
+      requestedId: requested.id,
+    };
   });
   // Shops of 8 listings each (a seller connects Stripe once), one buyer per sale; card and Vipps in turn.
   const sellers = Array.from({ length: Math.ceil(SALES / 8) }, () => db.user("bench-durable-shop").id);
@@ -95,7 +112,13 @@ async function populate(): Promise<World> {
     const sellerId = sellers[i % sellers.length];
     const listing = simpleListing(sellerId, `Salgsleke ${i}`, { price: 250 });
     db.listing(listing);
-    return { listingId: listing.id, title: listing.title, sellerId, buyerId: db.user("bench-durable-buyer").id, method: i % 2 ? "vipps" : "card" };
+    return {
+      listingId: listing.id,
+      title: listing.title,
+      sellerId,
+      buyerId: db.user("bench-durable-buyer").id,
+      method: i % 2 ? "vipps" : "card",
+    };
   });
   db.close();
   return { creators, conversations, offers, tokens: await mintAccessTokens(db.families), photos: [], sellers, sales };
@@ -110,7 +133,11 @@ const sandboxUrl = (url: string) => {
 async function api(method: string, pathname: string, userId: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${server.base}${pathname}`, {
     method,
-    headers: { Origin: server.origin, Cookie: `lb_access=${world!.tokens.get(userId)}`, ...(body ? { "Content-Type": "application/json" } : {}) },
+    headers: {
+      Origin: server.origin,
+      Cookie: `lb_access=${world!.tokens.get(userId)}`,
+      ...(body ? { "Content-Type": "application/json" } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -119,7 +146,12 @@ async function api(method: string, pathname: string, userId: string, body?: unkn
 }
 
 async function form(url: string, fields: Record<string, string>): Promise<void> {
-  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
   await res.arrayBuffer();
   if (res.status !== 303) throw new Error(`${url}: ${res.status}, expected 303`);
 }
@@ -137,10 +169,19 @@ async function prepareSales(w: World): Promise<void> {
     if (!status.charges_enabled) throw new Error("a bench seller's Stripe account cannot take charges");
   }
   for (const sale of w.sales) {
-    const { payment_id, url } = (await api("POST", "/api/payments/checkout", sale.buyerId, { listing_id: sale.listingId, method: sale.method })) as { payment_id: string; url: string };
+    const { payment_id, url } = (await api("POST", "/api/payments/checkout", sale.buyerId, {
+      listing_id: sale.listingId,
+      method: sale.method,
+    })) as { payment_id: string; url: string };
     sale.paymentId = payment_id;
     if (sale.method === "card") {
-      await form(sandboxUrl(url), { email: "kjoper@test.no", card: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123", name: "Kari Kjøper" });
+      await form(sandboxUrl(url), {
+        email: "kjoper@test.no",
+        card: "4242 4242 4242 4242",
+        expiry: "12 / 40",
+        cvc: "123",
+        name: "Kari Kjøper",
+      });
     } else {
       const token = new URL(url).searchParams.get("token")!;
       await form(`${server.sandboxBase}/vipps/landing`, { token, phone: "91234567", action: "next" });
@@ -151,7 +192,10 @@ async function prepareSales(w: World): Promise<void> {
     (await (await fetch(`${server.sandboxBase}/__sandbox/deliveries?type=${type}`)).json()) as { request: { url: string; body: string } }[];
   const byPayment = new Map<string, { url: string; body: string }>();
   for (const d of await held("checkout.session.completed")) {
-    byPayment.set((JSON.parse(d.request.body) as { data: { object: { metadata: { payment_id: string } } } }).data.object.metadata.payment_id, d.request);
+    byPayment.set(
+      (JSON.parse(d.request.body) as { data: { object: { metadata: { payment_id: string } } } }).data.object.metadata.payment_id,
+      d.request,
+    );
   }
   for (const d of await held("epayments.payment.authorized.v1")) {
     byPayment.set((JSON.parse(d.request.body) as { reference: string }).reference.replace(/^lb-/, ""), d.request);
@@ -170,9 +214,15 @@ async function deliverWebhook(sale: Sale): Promise<{ outcome: Outcome; status?: 
       ? { "Stripe-Signature": stripeSignatureHeader(body, SANDBOX_KEYS.STRIPE_WEBHOOK_SECRET) }
       : vippsSignatureHeaders(url, body, SANDBOX_KEYS.VIPPS_WEBHOOK_SECRET);
   try {
-    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json; charset=utf-8", ...signature }, body, signal: AbortSignal.timeout(60_000) });
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json; charset=utf-8", ...signature },
+      body,
+      signal: AbortSignal.timeout(60_000),
+    });
     const text = await res.text();
-    if (res.status >= 200 && res.status < 300) return { outcome: "acked", status: res.status, duplicate: (JSON.parse(text) as { duplicate?: boolean }).duplicate };
+    if (res.status >= 200 && res.status < 300)
+      return { outcome: "acked", status: res.status, duplicate: (JSON.parse(text) as { duplicate?: boolean }).duplicate };
     return { outcome: "refused", status: res.status, reason: text.slice(0, 120) };
   } catch {
     return { outcome: "no answer" };
@@ -216,7 +266,9 @@ async function post(
       signal: AbortSignal.timeout(60_000),
     });
     const text = await res.text();
-    return res.status === expect ? { outcome: "acked", status: res.status } : { outcome: "refused", status: res.status, reason: text.slice(0, 120) };
+    return res.status === expect
+      ? { outcome: "acked", status: res.status }
+      : { outcome: "refused", status: res.status, reason: text.slice(0, 120) };
   } catch {
     return { outcome: "no answer" };
   }
@@ -231,7 +283,15 @@ function analyticsSession(address: string): Promise<{ id: string; cookie: string
     const made = fetch(`${server.base}/api/analytics/sessions`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: server.origin, "CF-Connecting-IP": address },
-      body: JSON.stringify({ sessionId: id, userAgent: "bench", referrer: null, entryPage: "/", deviceType: "desktop", browser: "Chrome", os: "Linux" }),
+      body: JSON.stringify({
+        sessionId: id,
+        userAgent: "bench",
+        referrer: null,
+        entryPage: "/",
+        deviceType: "desktop",
+        browser: "Chrome",
+        os: "Linux",
+      }),
       signal: AbortSignal.timeout(60_000),
     })
       .then((res) => res.headers.getSetCookie().find((line) => line.startsWith("lb_analytics=")))
@@ -259,7 +319,16 @@ function startWrite(kind: Kind): Promise<void> {
   switch (kind) {
     case "listing": {
       key = `Varig leke nr ${n}`;
-      const body = { title: key, description: "Skrevet under krasjtesten.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: 150, postal_code: "0150", images: [w.photos[n]] };
+      const body = {
+        title: key,
+        description: "Skrevet under krasjtesten.",
+        category: "lego",
+        age_range: "3-5 år",
+        condition_rating: 4,
+        price: 150,
+        postal_code: "0150",
+        images: [w.photos[n]],
+      };
       request = () => post("/api/listings", body, w.creators[n % w.creators.length], 201);
       break;
     }
@@ -300,7 +369,14 @@ function startWrite(kind: Kind): Promise<void> {
           eventAction: "view",
           eventLabel: `${label}-${i}`,
           eventValue: null,
-          metadata: { sessionId: session.id, timestamp: new Date().toISOString(), page: "/", userAgent: "bench", referrer: null, pageUrl: `${server.origin}/` },
+          metadata: {
+            sessionId: session.id,
+            timestamp: new Date().toISOString(),
+            page: "/",
+            userAgent: "bench",
+            referrer: null,
+            pageUrl: `${server.origin}/`,
+          },
         }));
         return post("/api/analytics/events", { sessionId: session.id, events }, null, 202, address, session.cookie);
       };
@@ -315,7 +391,8 @@ function startWrite(kind: Kind): Promise<void> {
     write.reason = reason;
     write.answeredAt = performance.now();
     // A chat client sends again what got no answer; a provider delivers again what was not answered 2xx.
-    if (retryable && (outcome === "no answer" || (kind === "webhook" && outcome === "refused"))) write.retry = async () => (await request()).outcome;
+    if (retryable && (outcome === "no answer" || (kind === "webhook" && outcome === "refused")))
+      write.retry = async () => (await request()).outcome;
   });
 }
 
@@ -359,7 +436,19 @@ interface Row {
 
 function rowFor(kind: Kind, label: string, count: (key: string) => number): Row {
   const of = writes.filter((w) => w.kind === kind);
-  const row: Row = { kind: label, sent: of.length, acked: 0, noAnswer: 0, refused: 0, storedOfAcked: 0, storedOfUnanswered: 0, missing: 0, doubled: 0, halfWritten: 0, notes: [] };
+  const row: Row = {
+    kind: label,
+    sent: of.length,
+    acked: 0,
+    noAnswer: 0,
+    refused: 0,
+    storedOfAcked: 0,
+    storedOfUnanswered: 0,
+    missing: 0,
+    doubled: 0,
+    halfWritten: 0,
+    notes: [],
+  };
   const refusedStatuses: Record<string, number> = {};
   for (const w of of) {
     const n = count(w.key);
@@ -378,7 +467,11 @@ function rowFor(kind: Kind, label: string, count: (key: string) => number): Row 
   }
   if (row.refused) {
     const first = of.find((w) => w.outcome === "refused");
-    row.notes.push(`refused: ${Object.entries(refusedStatuses).map(([s, k]) => `${k}× ${s}`).join(", ")} (first: ${first?.reason})`);
+    row.notes.push(
+      `refused: ${Object.entries(refusedStatuses)
+        .map(([s, k]) => `${k}× ${s}`)
+        .join(", ")} (first: ${first?.reason})`,
+    );
   }
   const lost = of.filter((w) => w.outcome === "acked" && count(w.key) === 0 && w.answeredAt !== undefined);
   if (lost.length && killedAt !== null) {
@@ -413,7 +506,10 @@ function check(): Row[] {
 
   // Listings: by their unique title; each with its search row and both full-text rows.
   const titles = new Map<string, number>();
-  for (const r of all<{ title: string; n: number }>("SELECT title, COUNT(*) AS n FROM listings WHERE title LIKE 'Varig leke nr %' GROUP BY title")) titles.set(r.title, r.n);
+  for (const r of all<{ title: string; n: number }>(
+    "SELECT title, COUNT(*) AS n FROM listings WHERE title LIKE 'Varig leke nr %' GROUP BY title",
+  ))
+    titles.set(r.title, r.n);
   const listings = rowFor("listing", "new listing (POST /api/listings)", (k) => titles.get(k) ?? 0);
   listings.halfWritten = one<{ n: number }>(
     `SELECT COUNT(*) AS n FROM listings l LEFT JOIN listing_search_map s ON s.listing_id = l.id
@@ -456,7 +552,19 @@ function check(): Row[] {
   // sale message from the system in the buyer–seller conversation, one sale mail to the seller, a
   // Vipps payment captured, the event recorded; a listing never paid twice.
   const sales = new Map(world!.sales.map((s) => [s.paymentId!, s]));
-  const effects = new Map<string, { completed: number; transactions: number; sold: number; messages: number; mails: number; captured: number; events: number; paidForListing: number }>();
+  const effects = new Map<
+    string,
+    {
+      completed: number;
+      transactions: number;
+      sold: number;
+      messages: number;
+      mails: number;
+      captured: number;
+      events: number;
+      paidForListing: number;
+    }
+  >();
   for (const [paymentId, sale] of sales) {
     effects.set(
       paymentId,
@@ -494,7 +602,9 @@ function check(): Row[] {
   const resentHooks = writes.filter((w) => w.kind === "webhook" && w.retry).length;
   if (resentHooks) webhooks.notes.push(`${resentHooks} delivered again after the restart`);
   if (duplicates.sent) {
-    webhooks.notes.push(`every acknowledged webhook delivered once more afterwards: ${duplicates.sent} deliveries, ${duplicates.acked} answered 2xx, ${duplicates.flagged} of them as a duplicate`);
+    webhooks.notes.push(
+      `every acknowledged webhook delivered once more afterwards: ${duplicates.sent} deliveries, ${duplicates.acked} answered 2xx, ${duplicates.flagged} of them as a duplicate`,
+    );
   }
   db.close();
 
@@ -525,7 +635,8 @@ function analyticsLabels(): Map<string, number> {
       if (!line.startsWith("{")) continue;
       try {
         const record = JSON.parse(line) as { kind?: string; eventLabel?: string };
-        if (record.kind === "event" && record.eventLabel?.startsWith("varig-")) labels.set(record.eventLabel, (labels.get(record.eventLabel) ?? 0) + 1);
+        if (record.kind === "event" && record.eventLabel?.startsWith("varig-"))
+          labels.set(record.eventLabel, (labels.get(record.eventLabel) ?? 0) + 1);
       } catch {
         // not an analytics object, or one being written
       }
@@ -538,7 +649,9 @@ function analyticsLabels(): Map<string, number> {
 
 async function main() {
   ensureBuild();
-  console.log(`Writing the bench users, conversations and ${Math.ceil(RATES.accept * SECONDS * 1.6)} pending swap offers into ${path.relative(ROOT, STATE)} …`);
+  console.log(
+    `Writing the bench users, conversations and ${Math.ceil(RATES.accept * SECONDS * 1.6)} pending swap offers into ${path.relative(ROOT, STATE)} …`,
+  );
   world = await populate();
   process.on("SIGINT", () => process.exit(130));
   server.start();
@@ -548,13 +661,19 @@ async function main() {
   for (let n = 0; n < RATES.listing * SECONDS * 1.6; n++) {
     const res = await fetch(`${server.base}/api/images`, {
       method: "POST",
-      headers: { "Content-Type": "image/jpeg", Origin: server.origin, Cookie: `lb_access=${world.tokens.get(world.creators[n % world.creators.length])}` },
+      headers: {
+        "Content-Type": "image/jpeg",
+        Origin: server.origin,
+        Cookie: `lb_access=${world.tokens.get(world.creators[n % world.creators.length])}`,
+      },
       body: photo,
     });
     if (res.status !== 201) throw new Error(`photo upload: ${res.status} ${await res.text()}`);
     world.photos.push(((await res.json()) as { key: string }).key);
   }
-  console.log(`Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length} listings on the sandbox (card and Vipps) …`);
+  console.log(
+    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length} listings on the sandbox (card and Vipps) …`,
+  );
   await prepareSales(world);
   const load = new LoadSampler();
   load.start();
@@ -619,16 +738,22 @@ async function main() {
   // held; Cloudflare Queues keep a message once send() has resolved. Such losses are told apart,
   // not hidden: a lost batch that was already in R2 at the kill, or acknowledged after the restart,
   // fails the run.
-  const lostInQueue = writes.filter((w) => w.kind === "analytics" && w.outcome === "acked" && lostAnalytics.has(w.key) && notInR2AtKill.has(w.key));
+  const lostInQueue = writes.filter(
+    (w) => w.kind === "analytics" && w.outcome === "acked" && lostAnalytics.has(w.key) && notInR2AtKill.has(w.key),
+  );
   const behind = writes.filter((w) => notInR2AtKill.has(w.key)).map((w) => (killedAt! - w.answeredAt!) / 1000);
-  const failed = rows.some((r) => (r.kind.startsWith("analytics") ? r.missing - lostInQueue.length : r.missing) > 0 || r.doubled > 0 || r.halfWritten > 0);
+  const failed = rows.some(
+    (r) => (r.kind.startsWith("analytics") ? r.missing - lostInQueue.length : r.missing) > 0 || r.doubled > 0 || r.halfWritten > 0,
+  );
   const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header =
     `Writes (${rates}) for ${SECONDS / 2} s, SIGKILL, ${SECONDS / 2} s while it restarts (back after ${downSeconds.toFixed(1)} s), ${SECONDS / 2} s more; ` +
     `${writes.length - killedWrites} writes sent from the kill on; ${when}, ` +
     `command: \`npm run bench:durability\`. Machine: ${cores()} cores, 1-minute load average ${loadAvg.min.toFixed(1)}–${loadAvg.max.toFixed(1)}.`;
   const verdict = [
-    failed ? "NOT durable: see the rows with missing, doubled or half-written writes." : "Every acknowledged write in D1 is stored exactly once; nothing is half-written.",
+    failed
+      ? "NOT durable: see the rows with missing, doubled or half-written writes."
+      : "Every acknowledged write in D1 is stored exactly once; nothing is half-written.",
     notInR2AtKill.size
       ? `Analytics: at the kill, ${notInR2AtKill.size} acknowledged batches were not in R2 yet (acknowledged ${Math.min(...behind).toFixed(1)}–${Math.max(...behind).toFixed(1)} s before it: ` +
         `the queue's 5 s batch window plus the consumer's backlog on this machine); ${lostInQueue.length} of them are lost, ` +

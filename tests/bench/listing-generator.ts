@@ -14,7 +14,15 @@ function rng(seed: number): () => number {
 }
 
 const NOUNS: Record<string, string[]> = {
-  lego: ["Legoklosser", "Lego Duplo båt", "Lego Technic bil", "Lego City politistasjon", "Lego Friends hus", "Duplo togbane", "Lego Ninjago drage"],
+  lego: [
+    "Legoklosser",
+    "Lego Duplo båt",
+    "Lego Technic bil",
+    "Lego City politistasjon",
+    "Lego Friends hus",
+    "Duplo togbane",
+    "Lego Ninjago drage",
+  ],
   biler: ["Lekebil", "Brannbil", "Traktor med henger", "Racerbane", "Fjernstyrt bil", "Gravemaskin", "Politibil med lys"],
   dukker: ["Dukkevogn", "Babydukke", "Dukkehus i tre", "Barbie med klær", "Dukkeseng", "Tøydyr bamse"],
   puslespill: ["Puslespill 1000 brikker", "Gulvpuslespill", "Knottepuslespill", "3D-puslespill", "Puslespill med dyr"],
@@ -26,7 +34,21 @@ const NOUNS: Record<string, string[]> = {
   "ute-lek": ["Sparkesykkel", "Sandkassesett", "Akebrett", "Huske", "Trampoline", "Vannpistol", "Balansesykkel"],
   annet: ["Bøker om dinosaurer", "Barnebøker", "Utkledningsklær", "Ryggsekk", "Nattlampe", "Tegneseriepakke"],
 };
-const ADJ = ["Pen", "Lite brukt", "Nesten ny", "Godt brukt", "Stor", "Liten", "Rosa", "Blå", "Grønn", "Ærlig talt ny", "Søt", "Morsom", "Komplett"];
+const ADJ = [
+  "Pen",
+  "Lite brukt",
+  "Nesten ny",
+  "Godt brukt",
+  "Stor",
+  "Liten",
+  "Rosa",
+  "Blå",
+  "Grønn",
+  "Ærlig talt ny",
+  "Søt",
+  "Morsom",
+  "Komplett",
+];
 const DESC = [
   "Fra røykfritt og dyrefritt hjem.",
   "Alle deler er med, og esken følger med.",
@@ -39,7 +61,28 @@ const DESC = [
   "Vasket og klar for nye eventyr.",
   "Se bildene for tilstand. Førstemann til mølla.",
 ];
-const POSTAL = ["0150", "0151", "0152", "0160", "0250", "0350", "0450", "0550", "0650", "5003", "5006", "7010", "7030", "4006", "4010", "9008", "4610", "3015", "1606", "2317"];
+const POSTAL = [
+  "0150",
+  "0151",
+  "0152",
+  "0160",
+  "0250",
+  "0350",
+  "0450",
+  "0550",
+  "0650",
+  "5003",
+  "5006",
+  "7010",
+  "7030",
+  "4006",
+  "4010",
+  "9008",
+  "4610",
+  "3015",
+  "1606",
+  "2317",
+];
 
 export interface BenchListing {
   id: string;

@@ -17,7 +17,19 @@ import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { hashPassword } from "../../worker/lib/password";
-import { AppServer, BenchDb, LoadSampler, ROOT, cores, ensureBuild, freshState, mintAccessTokens, percentile, simpleListing, sleep } from "./support";
+import {
+  AppServer,
+  BenchDb,
+  LoadSampler,
+  ROOT,
+  cores,
+  ensureBuild,
+  freshState,
+  mintAccessTokens,
+  percentile,
+  simpleListing,
+  sleep,
+} from "./support";
 import { generateListings, type BenchListing } from "./listing-generator";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -57,8 +69,32 @@ function mix(): Record<Endpoint, number> {
   return out;
 }
 
-const TEXT_QUERIES = ["lego", "bøker", "boker", "klosser", "sparkesykkel", "lego duplo", "bil", "dukke", "puslespill", "ski", "nesten ny", "traktor", "babygym", "trampoline"];
-const FILTER_QUERIES = ["categories=biler", "free=true", "trade=true&categories=lego,biler", "min=100&max=1000&sort=price_asc", "conditions=4,5", "categories=dukker&postal=0150", "sort=newest", ""];
+const TEXT_QUERIES = [
+  "lego",
+  "bøker",
+  "boker",
+  "klosser",
+  "sparkesykkel",
+  "lego duplo",
+  "bil",
+  "dukke",
+  "puslespill",
+  "ski",
+  "nesten ny",
+  "traktor",
+  "babygym",
+  "trampoline",
+];
+const FILTER_QUERIES = [
+  "categories=biler",
+  "free=true",
+  "trade=true&categories=lego,biler",
+  "min=100&max=1000&sort=price_asc",
+  "conditions=4,5",
+  "categories=dukker&postal=0150",
+  "sort=newest",
+  "",
+];
 
 interface World {
   listings: BenchListing[];
@@ -115,7 +151,8 @@ function send(req: Req, address: string): Promise<{ status: number; ms: number }
         agent,
         headers: {
           "CF-Connecting-IP": address,
-          "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
+          "User-Agent":
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
           Accept: req.path.startsWith("/api/") ? "application/json" : "text/html",
           ...(body ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Origin: server.origin } : {}),
           ...(req.cookie ? { Cookie: req.cookie } : {}),
@@ -144,9 +181,22 @@ function makeRequests(world: World) {
     "home API": () => ({ method: "GET", path: "/api/home", expect: 200 }),
     "search, filters only": () => ({ method: "GET", path: `/api/search?${pick(FILTER_QUERIES)}`, expect: 200 }),
     "search with text": () => ({ method: "GET", path: `/api/search?q=${encodeURIComponent(pick(TEXT_QUERIES))}`, expect: 200 }),
-    "listing page (slug)": () => ({ method: "GET", path: `/annonse/${world.listings[Math.floor(Math.random() * world.listings.length)].seo_slug}`, expect: 200 }),
-    "listing API": () => ({ method: "GET", path: `/api/listings/${world.listings[Math.floor(Math.random() * world.listings.length)].id}`, expect: 200 }),
-    signin: () => ({ method: "POST", path: "/api/auth/signin", body: { email: pick(world.signinEmails), password: PASSWORD }, expect: 200 }),
+    "listing page (slug)": () => ({
+      method: "GET",
+      path: `/annonse/${world.listings[Math.floor(Math.random() * world.listings.length)].seo_slug}`,
+      expect: 200,
+    }),
+    "listing API": () => ({
+      method: "GET",
+      path: `/api/listings/${world.listings[Math.floor(Math.random() * world.listings.length)].id}`,
+      expect: 200,
+    }),
+    signin: () => ({
+      method: "POST",
+      path: "/api/auth/signin",
+      body: { email: pick(world.signinEmails), password: PASSWORD },
+      expect: 200,
+    }),
     "message send": () => {
       const c = world.conversations[chatTurn % world.conversations.length];
       const from = Math.floor(chatTurn++ / world.conversations.length) % 2 === 0 ? c.buyerId : c.sellerId;
@@ -166,7 +216,14 @@ function makeRequests(world: World) {
         eventAction: "view",
         eventLabel: "/sok",
         eventValue: null,
-        metadata: { sessionId, timestamp: new Date().toISOString(), page: "/sok", userAgent: "bench", referrer: null, pageUrl: `${server.origin}/sok` },
+        metadata: {
+          sessionId,
+          timestamp: new Date().toISOString(),
+          page: "/sok",
+          userAgent: "bench",
+          referrer: null,
+          pageUrl: `${server.origin}/sok`,
+        },
       }));
       return { method: "POST", path: "/api/analytics/events", body: { sessionId, events }, expect: 202 };
     },
@@ -274,7 +331,9 @@ function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, 
     if (!s) continue;
     all.push(...s.latencies);
     errors += s.errors;
-    const other = Object.entries(s.statuses).filter(([code]) => Number(code) !== expected(endpoint)).map(([code, k]) => `${k}× ${code === "0" ? "no answer" : code}`);
+    const other = Object.entries(s.statuses)
+      .filter(([code]) => Number(code) !== expected(endpoint))
+      .map(([code, k]) => `${k}× ${code === "0" ? "no answer" : code}`);
     rows.push(
       `| ${endpoint} | ${s.latencies.length} | ${(s.latencies.length / seconds).toFixed(1)} | ${ms(percentile(s.latencies, 50))} | ${ms(percentile(s.latencies, 99))} | ${ms(Math.max(...s.latencies))} | ${s.errors}${other.length ? ` (${other.join(", ")})` : ""} | ${ms(cpu.get(endpoint) ?? NaN)} |`,
     );
@@ -283,9 +342,15 @@ function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, 
   const weights = mix();
   const total = Object.values(weights).reduce((a, b) => a + b, 0);
   const mixCpu = [...cpu].reduce((sum, [e, v]) => sum + (v * weights[e]) / total, 0);
-  rows.push(`| **all** | ${all.length} | ${(all.length / seconds).toFixed(1)} | ${ms(percentile(all, 50))} | ${ms(p99)} | ${ms(Math.max(...all))} | ${errors} | ${ms(mixCpu)} (mix) |`);
+  rows.push(
+    `| **all** | ${all.length} | ${(all.length / seconds).toFixed(1)} | ${ms(percentile(all, 50))} | ${ms(p99)} | ${ms(Math.max(...all))} | ${errors} | ${ms(mixCpu)} (mix) |`,
+  );
   return {
-    text: ["| endpoint | requests | answered req/s | p50 ms | p99 ms | max ms | errors | server CPU ms/req (alone) |", "|---|---|---|---|---|---|---|---|", ...rows].join("\n"),
+    text: [
+      "| endpoint | requests | answered req/s | p50 ms | p99 ms | max ms | errors | server CPU ms/req (alone) |",
+      "|---|---|---|---|---|---|---|---|",
+      ...rows,
+    ].join("\n"),
     p99,
     errors,
   };
@@ -293,7 +358,9 @@ function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, 
 
 async function main() {
   ensureBuild({ fresh: true });
-  console.log(`Writing ${LISTINGS.toLocaleString("en")} listings, ${CONVERSATIONS} conversations and ${SIGNIN_ACCOUNTS} sign-in accounts into ${path.relative(ROOT, STATE)} …`);
+  console.log(
+    `Writing ${LISTINGS.toLocaleString("en")} listings, ${CONVERSATIONS} conversations and ${SIGNIN_ACCOUNTS} sign-in accounts into ${path.relative(ROOT, STATE)} …`,
+  );
   const world = await populate();
   process.on("SIGINT", () => process.exit(130));
   server.start();
@@ -324,10 +391,21 @@ async function main() {
     .map(([name, v]) => `${name} ${v.toFixed(1)} s`)
     .join(", ");
   const weights = mix();
-  const mixText = (Object.entries(weights) as [Endpoint, number][]).filter(([, w]) => w > 0).map(([e, w]) => `${e} ${w}`).join(", ");
+  const mixText = (Object.entries(weights) as [Endpoint, number][])
+    .filter(([, w]) => w > 0)
+    .map(([e, w]) => `${e} ${w}`)
+    .join(", ");
   const when = `${new Date().toISOString().slice(0, 16)}Z`;
   const header =
-    `${RATE} req/s for ${SECONDS} s (open loop, ${VISITORS} visitor addresses), ${LISTINGS.toLocaleString("en")} listings, ${when}, command: \`${["BENCH_RATE", "BENCH_SECONDS", "BENCH_LISTINGS", "BENCH_MIX"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]} `).join("")}npm run bench:load\`\n\n` +
+    `${RATE} req/s for ${SECONDS} s (open loop, ${VISITORS} visitor addresses), ${LISTINGS.toLocaleString("en")} listings, ${when}, command: \`${[
+      "BENCH_RATE",
+      "BENCH_SECONDS",
+      "BENCH_LISTINGS",
+      "BENCH_MIX",
+    ]
+      .filter((k) => process.env[k])
+      .map((k) => `${k}=${process.env[k]} `)
+      .join("")}npm run bench:load\`\n\n` +
     `Mix per ${Object.values(weights).reduce((a, b) => a + b, 0)} requests: ${mixText}.\n\n` +
     `Machine: ${cores()} cores, 1-minute load average during the run ${loadAvg.min.toFixed(1)}–${loadAvg.max.toFixed(1)} (mean ${loadAvg.mean.toFixed(1)}); ` +
     `server CPU ${serverCpu.toFixed(1)} s in ${wallSeconds.toFixed(1)} s (${cpuParts}), ` +

@@ -139,11 +139,21 @@ async function purchase(kari: Cookie[]): Promise<string> {
   const { url: onboarding } = await apiAs<{ url: string }>(ola, "POST", "/api/payments/stripe/account-link");
   await sandboxForm(onboarding, { first_name: "Ola", last_name: "Hansen", account_number: "12345678903" });
   await apiAs(ola, "GET", "/api/payments/stripe/account");
-  const own = await apiAs<{ id: string; status: string; is_free: boolean; price: number | null; payment_enabled: boolean; is_hidden?: boolean }[]>(ola, "GET", "/api/me/listings");
+  const own = await apiAs<
+    { id: string; status: string; is_free: boolean; price: number | null; payment_enabled: boolean; is_hidden?: boolean }[]
+  >(ola, "GET", "/api/me/listings");
   const listing = own.find((l) => l.status === "active" && l.payment_enabled && !l.is_hidden && !l.is_free && (l.price ?? 0) >= 50);
   if (!listing) throw new Error("Ola has no listing for sale in the demo data");
   const { url } = await apiAs<{ url: string }>(kari, "POST", "/api/payments/checkout", { listing_id: listing.id, method: "card" });
-  const success = new URL(await sandboxForm(url, { email: "kari@lekebytte.test", card: "4242 4242 4242 4242", expiry: "12 / 40", cvc: "123", name: "Kari Nordmann" }));
+  const success = new URL(
+    await sandboxForm(url, {
+      email: "kari@lekebytte.test",
+      card: "4242 4242 4242 4242",
+      expiry: "12 / 40",
+      cvc: "123",
+      name: "Kari Nordmann",
+    }),
+  );
   for (let i = 0; i < 100; i++) {
     const purchases = await apiAs<unknown[]>(kari, "GET", "/api/payments/purchases");
     if (purchases.length > 0) return `${success.pathname}${success.search}`;
@@ -154,15 +164,25 @@ async function purchase(kari: Cookie[]): Promise<string> {
 
 /** Put the session cookies into a fresh Chromium (Storage.setCookies on the browser target); Lighthouse keeps cookies. */
 async function setCookies(port: number, cookies: Cookie[]): Promise<void> {
-  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
   const ws = new WebSocket(webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     ws.addEventListener("open", resolve);
     ws.addEventListener("error", reject);
   });
   try {
-    const answer = new Promise<{ error?: unknown }>((resolve) => ws.addEventListener("message", (m) => resolve(JSON.parse(String(m.data)))));
-    ws.send(JSON.stringify({ id: 1, method: "Storage.setCookies", params: { cookies: cookies.map((c) => ({ ...c, domain: new URL(BASE).hostname })) } }));
+    const answer = new Promise<{ error?: unknown }>((resolve) =>
+      ws.addEventListener("message", (m) => resolve(JSON.parse(String(m.data)))),
+    );
+    ws.send(
+      JSON.stringify({
+        id: 1,
+        method: "Storage.setCookies",
+        params: { cookies: cookies.map((c) => ({ ...c, domain: new URL(BASE).hostname })) },
+      }),
+    );
     const { error } = await answer;
     if (error) throw new Error(`Storage.setCookies: ${JSON.stringify(error)}`);
   } finally {
@@ -173,22 +193,39 @@ async function setCookies(port: number, cookies: Cookie[]): Promise<void> {
 async function audit(url: string, cookies: Cookie[] = []): Promise<Figures> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    chromeFlags: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     if (cookies.length) await setCookies(chrome.port, cookies);
-    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+    });
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     // Lighthouse 13 names the LCP element in its LCP breakdown insight (a "node" item).
-    const breakdown = lhr.audits["lcp-breakdown-insight"]?.details as { items?: { type?: string; selector?: string; nodeLabel?: string }[] } | undefined;
+    const breakdown = lhr.audits["lcp-breakdown-insight"]?.details as
+      | { items?: { type?: string; selector?: string; nodeLabel?: string }[] }
+      | undefined;
     const node = breakdown?.items?.find((item) => item.type === "node");
     const snippet = node ? `${node.selector ?? ""} (${node.nodeLabel ?? ""})` : "";
-    const subparts = (breakdown?.items?.find((item) => item.type === "table") as { items?: { subpart: string; duration: number }[] } | undefined)?.items ?? [];
+    const subparts =
+      (breakdown?.items?.find((item) => item.type === "table") as { items?: { subpart: string; duration: number }[] } | undefined)?.items ??
+      [];
     const subpart = (name: string) => subparts.find((p) => p.subpart === name)?.duration ?? 0;
-    const requests = (lhr.audits["network-requests"]?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
+    const requests =
+      (lhr.audits["network-requests"]?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
     const scriptBytes = requests.filter((r) => r.resourceType === "Script").reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
     return {
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -250,8 +287,9 @@ function causes(results: PageResult[]): string {
   return [
     "| page | LCP element | waiting for the resource | its download | render delay after it | JS transferred | main thread busy |",
     "|---|---|---|---|---|---|---|",
-    ...results.map(({ name, median: f }) =>
-      `| ${name} | ${f.lcpElement.replace(/\|/g, "/")} | ${ms(f.lcpLoadDelayMs)} | ${ms(f.lcpLoadMs)} | ${ms(f.lcpRenderDelayMs)} | ${f.scriptKb} KB | ${ms(f.mainThreadMs)} |`,
+    ...results.map(
+      ({ name, median: f }) =>
+        `| ${name} | ${f.lcpElement.replace(/\|/g, "/")} | ${ms(f.lcpLoadDelayMs)} | ${ms(f.lcpLoadMs)} | ${ms(f.lcpRenderDelayMs)} | ${f.scriptKb} KB | ${ms(f.mainThreadMs)} |`,
     ),
   ].join("\n");
 }
@@ -303,7 +341,8 @@ async function main(): Promise<number> {
       { name: "/payment-success (signed in)", path: paymentSuccess, signedIn: true },
     ];
     // One throwaway load warms the Worker's bundle and D1 (not measured).
-    for (const page of pages) await (await fetch(BASE + page.path, { headers: page.signedIn ? { Cookie: cookieHeader(kari) } : {} })).arrayBuffer();
+    for (const page of pages)
+      await (await fetch(BASE + page.path, { headers: page.signedIn ? { Cookie: cookieHeader(kari) } : {} })).arrayBuffer();
 
     const results: PageResult[] = [];
     for (const page of pages) {
@@ -312,9 +351,12 @@ async function main(): Promise<number> {
       const runs: Figures[] = [];
       for (let i = 0; i < RUNS; i++) {
         const figures = await audit(BASE + page.path, page.signedIn ? kari : []);
-        if (page.signedIn && figures.finalPath !== new URL(BASE + page.path).pathname) throw new Error(`${page.name}: ended on ${figures.finalPath}, not signed in?`);
+        if (page.signedIn && figures.finalPath !== new URL(BASE + page.path).pathname)
+          throw new Error(`${page.name}: ended on ${figures.finalPath}, not signed in?`);
         runs.push(figures);
-        log(`${page.name} run ${i + 1}/${RUNS}: performance ${figures.performance}, accessibility ${figures.accessibility}, LCP ${seconds(figures.lcpMs)}, CLS ${figures.cls.toFixed(3)}`);
+        log(
+          `${page.name} run ${i + 1}/${RUNS}: performance ${figures.performance}, accessibility ${figures.accessibility}, LCP ${seconds(figures.lcpMs)}, CLS ${figures.cls.toFixed(3)}`,
+        );
       }
       results.push({ ...page, runs, median: medianOf(runs) });
     }

@@ -37,10 +37,51 @@ const userId = (i: number) => `00000000-0000-4000-b000-${String(i + 1).padStart(
 // What parents search for: words from the listings' titles and descriptions (common and rare, with
 // and without æ/ø/å, compound parts, a two-letter word), and words no listing has.
 const WORDS = [
-  "lego", "duplo", "technic", "ninjago", "klosser", "bil", "brannbil", "traktor", "racerbane", "dukkevogn", "dukkehus", "bamse",
-  "puslespill", "brikker", "ludo", "sjakk", "babygym", "bæresele", "rangle", "sykkelhjelm", "ski", "skøyter", "sykkel", "nettbrett",
-  "kamera", "perlebrett", "malesett", "sparkesykkel", "trampoline", "akebrett", "huske", "balansesykkel", "boker", "bøker", "dinosaurer",
-  "ny", "rosa", "komplett", "esken", "tog", "hus", "kikkert", "mikroskop", "robotstøvsuger", "xylofon",
+  "lego",
+  "duplo",
+  "technic",
+  "ninjago",
+  "klosser",
+  "bil",
+  "brannbil",
+  "traktor",
+  "racerbane",
+  "dukkevogn",
+  "dukkehus",
+  "bamse",
+  "puslespill",
+  "brikker",
+  "ludo",
+  "sjakk",
+  "babygym",
+  "bæresele",
+  "rangle",
+  "sykkelhjelm",
+  "ski",
+  "skøyter",
+  "sykkel",
+  "nettbrett",
+  "kamera",
+  "perlebrett",
+  "malesett",
+  "sparkesykkel",
+  "trampoline",
+  "akebrett",
+  "huske",
+  "balansesykkel",
+  "boker",
+  "bøker",
+  "dinosaurer",
+  "ny",
+  "rosa",
+  "komplett",
+  "esken",
+  "tog",
+  "hus",
+  "kikkert",
+  "mikroskop",
+  "robotstøvsuger",
+  "xylofon",
 ];
 const POSTAL_PREFIXES = ["0", "01", "015", "0150", "0250", "5", "50", "5003", "70", "7010", "4", "40", "4006", "9008", "1606"];
 
@@ -95,7 +136,18 @@ function populate(): { newIds: string[]; saved: SavedRow[]; sinceRid: number } {
   );
   const insertKey = db.prepare("INSERT INTO saved_search_keys (key, saved_search_id) VALUES (?, ?)");
   const saved: SavedRow[] = [];
-  const alerts: SavedSearchAlert[] = ["immediate", "immediate", "immediate", "immediate", "immediate", "immediate", "immediate", "daily", "daily", "off"];
+  const alerts: SavedSearchAlert[] = [
+    "immediate",
+    "immediate",
+    "immediate",
+    "immediate",
+    "immediate",
+    "immediate",
+    "immediate",
+    "daily",
+    "daily",
+    "off",
+  ];
   for (let i = 0; saved.length < SEARCHES; i++) {
     const filters = makeFilters(r);
     const query = serializeFilters(filters);
@@ -149,7 +201,9 @@ async function match(listingIds: string[]): Promise<MatchAnswer & { http: number
 function reference(saved: SavedRow[], newIds: string[]): { pairs: Set<string>; ms: number; queries: number } {
   const db = new DatabaseSync(d1File(STATE), { readOnly: true });
   const fresh = new Set(newIds);
-  const owners = new Map((db.prepare("SELECT id, user_id FROM listings").all() as { id: string; user_id: string }[]).map((r) => [r.id, r.user_id]));
+  const owners = new Map(
+    (db.prepare("SELECT id, user_id FROM listings").all() as { id: string; user_id: string }[]).map((r) => [r.id, r.user_id]),
+  );
   const pairs = new Set<string>();
   let queries = 0;
   const t0 = performance.now();
@@ -172,7 +226,9 @@ function compare(name: string, found: Set<string>, expected: Set<string>): strin
   const missing = [...expected].filter((p) => !found.has(p));
   const extra = [...found].filter((p) => !expected.has(p));
   if (missing.length || extra.length) {
-    console.error(`${name}: ${missing.length} missing, ${extra.length} extra, e.g. ${JSON.stringify([...missing.slice(0, 3), ...extra.slice(0, 3)])}`);
+    console.error(
+      `${name}: ${missing.length} missing, ${extra.length} extra, e.g. ${JSON.stringify([...missing.slice(0, 3), ...extra.slice(0, 3)])}`,
+    );
     return `**differs** (${missing.length} missing, ${extra.length} extra)`;
   }
   return "identical";
@@ -214,21 +270,45 @@ async function main() {
       },
       {
         name: `${hundreds.length} batches of 100 (queue batches)`,
-        worker: `${sum(hundreds.map((h) => h.ms))} ms total, ${percentile(hundreds.map((h) => h.ms), 50)} ms p50`,
+        worker: `${sum(hundreds.map((h) => h.ms))} ms total, ${percentile(
+          hundreds.map((h) => h.ms),
+          50,
+        )} ms p50`,
         http: `${sum(hundreds.map((h) => h.http)).toFixed(0)} ms total`,
         statements: `${sum(hundreds.map((h) => h.statements))} (${Math.max(...hundreds.map((h) => h.statements))} per batch)`,
-        candidates: `${percentile(hundreds.map((h) => h.candidates), 50).toLocaleString("en")} p50`,
-        texts: `${percentile(hundreds.map((h) => h.textChecks), 50).toLocaleString("en")} p50`,
+        candidates: `${percentile(
+          hundreds.map((h) => h.candidates),
+          50,
+        ).toLocaleString("en")} p50`,
+        texts: `${percentile(
+          hundreds.map((h) => h.textChecks),
+          50,
+        ).toLocaleString("en")} p50`,
         matches: sum(hundreds.map((h) => h.matches)).toLocaleString("en"),
         check: compare("batches of 100", pairSet(hundreds), ref.pairs),
       },
       {
         name: `${singles.length} single listings (a quiet queue)`,
-        worker: `${percentile(singles.map((s) => s.ms), 50)} ms p50, ${percentile(singles.map((s) => s.ms), 95)} ms p95`,
-        http: `${percentile(singles.map((s) => s.http), 50).toFixed(0)} ms p50`,
+        worker: `${percentile(
+          singles.map((s) => s.ms),
+          50,
+        )} ms p50, ${percentile(
+          singles.map((s) => s.ms),
+          95,
+        )} ms p95`,
+        http: `${percentile(
+          singles.map((s) => s.http),
+          50,
+        ).toFixed(0)} ms p50`,
         statements: `${Math.max(...singles.map((s) => s.statements))} per listing at most`,
-        candidates: `${percentile(singles.map((s) => s.candidates), 50).toLocaleString("en")} p50`,
-        texts: `${percentile(singles.map((s) => s.textChecks), 50).toLocaleString("en")} p50`,
+        candidates: `${percentile(
+          singles.map((s) => s.candidates),
+          50,
+        ).toLocaleString("en")} p50`,
+        texts: `${percentile(
+          singles.map((s) => s.textChecks),
+          50,
+        ).toLocaleString("en")} p50`,
         matches: sum(singles.map((s) => s.matches)).toLocaleString("en"),
         check: compare("single listings", pairSet(singles), singleExpected),
       },
@@ -242,7 +322,10 @@ async function main() {
       }, {}),
     )
       .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `${{ t: "text", c: "category", p: "postal prefix", $: "price bucket", a: "age", k: "condition", f: "free", b: "swap" }[k] ?? k} ${n.toLocaleString("en")}`)
+      .map(
+        ([k, n]) =>
+          `${{ t: "text", c: "category", p: "postal prefix", $: "price bucket", a: "age", k: "condition", f: "free", b: "swap" }[k] ?? k} ${n.toLocaleString("en")}`,
+      )
       .join(", ");
 
     const lines = [
@@ -253,7 +336,9 @@ async function main() {
       ``,
       `| run | Worker | HTTP | D1 statements | candidate searches | texts checked by FTS5 | matches | vs. brute force |`,
       `|---|---|---|---|---|---|---|---|`,
-      ...rows.map((r) => `| ${r.name} | ${r.worker} | ${r.http} | ${r.statements} | ${r.candidates} | ${r.texts} | ${r.matches} | ${r.check} |`),
+      ...rows.map(
+        (r) => `| ${r.name} | ${r.worker} | ${r.http} | ${r.statements} | ${r.candidates} | ${r.texts} | ${r.matches} | ${r.check} |`,
+      ),
       ``,
       `Brute-force reference: each saved search's own /search statements (\`buildSearchPlan\`, ${ref.queries.toLocaleString("en")} statements for ${saved.length.toLocaleString("en")} searches) directly on the SQLite file: ${(ref.ms / 1000).toFixed(1)} s, ${ref.pairs.size.toLocaleString("en")} matches.`,
       `Saved searches by index key: ${keyKinds}.`,

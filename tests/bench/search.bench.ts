@@ -107,7 +107,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
 function dataStamp(size: number): string {
   const h = createHash("sha256");
   const dir = path.join(ROOT, "migrations");
-  for (const f of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) h.update(f).update(readFileSync(path.join(dir, f)));
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort())
+    h.update(f).update(readFileSync(path.join(dir, f)));
   h.update(readFileSync(path.join(import.meta.dirname, "listing-generator.ts")));
   h.update(String(size));
   return h.digest("hex");
@@ -125,7 +128,10 @@ function ensureData(size: number): { state: string; buildSeconds: number | null 
   freshState(state, { demoData: false });
   // Loading only (bulk): no fsync, and a page cache large enough for the FTS segments and the indexes.
   const db = new BenchDb(state, { bulk: true });
-  const users = Array.from({ length: Math.max(200, Math.round(size / 500)) }, (_, i) => `00000000-0000-4000-a000-${String(i + 1).padStart(12, "0")}`);
+  const users = Array.from(
+    { length: Math.max(200, Math.round(size / 500)) },
+    (_, i) => `00000000-0000-4000-a000-${String(i + 1).padStart(12, "0")}`,
+  );
   const started = performance.now();
   for (const id of users) db.user("bench", { id, session: false });
   // One row at a time through the FTS triggers, in creation order, as production inserts them (the
@@ -161,7 +167,10 @@ async function measure(size: number): Promise<SizeResult> {
       const params = searchParamsSchema.parse(Object.fromEntries(new URLSearchParams(q)));
       const plan = buildSearchPlan(params);
       // The floor: the same statements the Worker sends in its one D1 batch, run one after another.
-      const statements = [plan.rows, plan.count].map((st) => ({ stmt: db.prepare(st.sql), params: st.params as (string | number | null)[] }));
+      const statements = [plan.rows, plan.count].map((st) => ({
+        stmt: db.prepare(st.sql),
+        params: st.params as (string | number | null)[],
+      }));
       const likeSql = likeQuery(params);
       const likeStmt = db.prepare(likeSql.sql);
       const qs = { http: [] as number[], inWorker: [] as number[], floor: [] as number[], floorCpu: [] as number[], like: [] as number[] };
@@ -236,7 +245,10 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 function commit(): string {
   const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" }).stdout.trim();
-  return git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain", "--", "worker", "domain", "migrations", "tests/bench", ":!tests/bench/results") ? "+changes" : "");
+  return (
+    git("rev-parse", "--short", "HEAD") +
+    (git("status", "--porcelain", "--", "worker", "domain", "migrations", "tests/bench", ":!tests/bench/results") ? "+changes" : "")
+  );
 }
 
 /** The report over every size measured so far (tests/bench/results/search-<size>.json). */
@@ -296,7 +308,8 @@ function report(): string {
       `| query | total | in Worker p50 / p95 | HTTP p50 / p95 | floor p50 / p95 | floor CPU p50 / p95 | LIKE p50 / p95 |`,
       `|---|---|---|---|---|---|---|`,
       ...r.per_query.map(
-        (p) => `| \`${p.q}\` | ${p.total} | ${pair(p.in_worker)} | ${pair(p.http)} | ${pair(p.floor)} | ${pair(p.floor_cpu)} | ${pair(p.like)} |`,
+        (p) =>
+          `| \`${p.q}\` | ${p.total} | ${pair(p.in_worker)} | ${pair(p.http)} | ${pair(p.floor)} | ${pair(p.floor_cpu)} | ${pair(p.like)} |`,
       ),
       ``,
     );
@@ -327,14 +340,14 @@ function likeQuery(p: SearchParams): { sql: string; params: (string | number)[] 
     where.push("(title LIKE ? OR description LIKE ?)");
     params.push(`%${p.q}%`, `%${p.q}%`);
   }
-  if (p.categories.length) (where.push(`category IN (${p.categories.map(() => "?").join(",")})`), params.push(...p.categories));
-  if (p.conditions.length) (where.push(`condition_rating IN (${p.conditions.map(() => "?").join(",")})`), params.push(...p.conditions));
-  if (p.ages.length) (where.push(`age_range IN (${p.ages.map(() => "?").join(",")})`), params.push(...p.ages));
+  if (p.categories.length) where.push(`category IN (${p.categories.map(() => "?").join(",")})`), params.push(...p.categories);
+  if (p.conditions.length) where.push(`condition_rating IN (${p.conditions.map(() => "?").join(",")})`), params.push(...p.conditions);
+  if (p.ages.length) where.push(`age_range IN (${p.ages.map(() => "?").join(",")})`), params.push(...p.ages);
   if (p.free) where.push("is_free = 1");
   if (p.trade) where.push("is_trade_offer = 1");
-  if (!p.free && p.min) (where.push("price >= ?"), params.push(p.min));
-  if (!p.free && p.max && p.max < 10000) (where.push("price <= ?"), params.push(p.max));
-  if (p.postal) (where.push("postal_code LIKE ?"), params.push(`%${p.postal}%`));
+  if (!p.free && p.min) where.push("price >= ?"), params.push(p.min);
+  if (!p.free && p.max && p.max < 10000) where.push("price <= ?"), params.push(p.max);
+  if (p.postal) where.push("postal_code LIKE ?"), params.push(`%${p.postal}%`);
   return { sql: `SELECT * FROM listings WHERE ${where.join(" AND ")} ORDER BY created_at DESC LIMIT 50`, params };
 }
 

@@ -109,7 +109,10 @@ export class BenchDb {
    * A confirmed user with a profile and, unless `session: false`, a live session family (for a
    * minted cookie). `passwordHash` "!" can never sign in; `id` fixes the user's id.
    */
-  user(prefix: string, { id = randomUUID(), passwordHash = "!", session = true }: { id?: string; passwordHash?: string; session?: boolean } = {}): { id: string; email: string } {
+  user(
+    prefix: string,
+    { id = randomUUID(), passwordHash = "!", session = true }: { id?: string; passwordHash?: string; session?: boolean } = {},
+  ): { id: string; email: string } {
     const email = `${prefix}-${++this.users}@lekebytte.test`;
     this.stmt.user.run(id, email, passwordHash, this.now);
     this.stmt.profile.run(id, `Bruker ${this.users}`);
@@ -123,8 +126,25 @@ export class BenchDb {
 
   /** A listing row; production's triggers fill its search and full-text rows as for any insert. */
   listing(l: BenchListing): void {
-    this.stmt.listing.run(l.id, l.user_id, l.title, l.description, l.category, l.age_range, l.condition_rating, l.price, l.is_free,
-      l.is_trade_offer, l.postal_code, l.images, l.status, l.is_hidden, l.seo_slug, l.created_at, l.updated_at);
+    this.stmt.listing.run(
+      l.id,
+      l.user_id,
+      l.title,
+      l.description,
+      l.category,
+      l.age_range,
+      l.condition_rating,
+      l.price,
+      l.is_free,
+      l.is_trade_offer,
+      l.postal_code,
+      l.images,
+      l.status,
+      l.is_hidden,
+      l.seo_slug,
+      l.created_at,
+      l.updated_at,
+    );
   }
 
   conversation(listingId: string, buyerId: string, sellerId: string): string {
@@ -136,7 +156,17 @@ export class BenchDb {
   /** A pending swap offer: `fromId` offers `offeredId` for `toId`'s `requestedId`, in the conversation about the latter. */
   tradeOffer(conversationId: string, fromId: string, toId: string, offeredId: string, requestedId: string): string {
     const id = randomUUID();
-    this.stmt.tradeOffer.run(id, conversationId, fromId, toId, offeredId, requestedId, this.now, this.now, new Date(Date.now() + 7 * 86_400_000).toISOString());
+    this.stmt.tradeOffer.run(
+      id,
+      conversationId,
+      fromId,
+      toId,
+      offeredId,
+      requestedId,
+      this.now,
+      this.now,
+      new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    );
     return id;
   }
 

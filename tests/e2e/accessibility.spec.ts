@@ -67,13 +67,18 @@ async function signIn(request: APIRequestContext, email: string): Promise<{ id: 
 
 /** The demo data the paths need, read through the API with the signed-in user's session. */
 async function demoData(request: APIRequestContext, me: { id: string }): Promise<DemoData> {
-  const search = (await (await request.get("/api/search?trade=true")).json()) as { rows: { id: string; user_id: string; seo_slug: string }[] };
+  const search = (await (await request.get("/api/search?trade=true")).json()) as {
+    rows: { id: string; user_id: string; seo_slug: string }[];
+  };
   const otherTradeListing = search.rows.find((row) => row.user_id !== me.id)!;
   const own = (await (await request.get("/api/me/listings")).json()) as { id: string; seo_slug: string; status: string }[];
   const ownListing = own.find((listing) => listing.status === "active")!;
   const conversations = (await (await request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const tradeConversation = conversations.find((c) => c.listing.title === "Lego Duplo båt")!;
-  expect(otherTradeListing && ownListing && tradeConversation, "the demo data has a swap listing, an own listing and the swap conversation").toBeTruthy();
+  expect(
+    otherTradeListing && ownListing && tradeConversation,
+    "the demo data has a swap listing, an own listing and the swap conversation",
+  ).toBeTruthy();
   return { otherTradeListing, ownListing, tradeConversationId: tradeConversation.id };
 }
 
@@ -91,7 +96,11 @@ async function scanNow(page: Page) {
 
 test("every route of the table has a path here, and each path is the route's", () => {
   expect(Object.keys(ROUTE_PATHS).sort()).toEqual([...PAGE_ROUTE_IDS].sort());
-  const sample: DemoData = { otherTradeListing: { id: "x-id", seo_slug: "x-slug", user_id: "u-id" }, ownListing: { id: "o-id", seo_slug: "o-slug" }, tradeConversationId: "c-id" };
+  const sample: DemoData = {
+    otherTradeListing: { id: "x-id", seo_slug: "x-slug", user_id: "u-id" },
+    ownListing: { id: "o-id", seo_slug: "o-slug" },
+    tradeConversationId: "c-id",
+  };
   for (const id of PAGE_ROUTE_IDS) {
     const path = new URL(ROUTE_PATHS[id](sample), "http://x").pathname;
     expect(routeRegExp(PAGE_ROUTES[id].path).test(path), `${id}: ${path}`).toBe(true);

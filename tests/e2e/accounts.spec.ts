@@ -90,7 +90,10 @@ test("sign up, confirm by e-mail (the link works once), edit the name, sign out 
   await page.goto(link);
   await expect(page).toHaveURL(/\/min-profil$/);
   await expect(page.getByRole("heading", { level: 1, name: "Min profil" })).toBeVisible();
-  const otherBrowser = await page.context().browser()!.newContext({ baseURL: new URL(page.url()).origin });
+  const otherBrowser = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin });
   try {
     const signedOut = await otherBrowser.newPage();
     await signedOut.goto(link);

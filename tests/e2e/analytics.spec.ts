@@ -22,12 +22,25 @@ async function createOwnListing(request: APIRequestContext): Promise<CreatedList
   const width = 64;
   const height = 48;
   const pixels = Buffer.alloc(width * height * 4, 200);
-  const upload = await request.post("/api/images", { data: jpeg.encode({ data: pixels, width, height }, 80).data, headers: { "Content-Type": "image/jpeg" } });
+  const upload = await request.post("/api/images", {
+    data: jpeg.encode({ data: pixels, width, height }, 80).data,
+    headers: { "Content-Type": "image/jpeg" },
+  });
   expect(upload.status(), await upload.text()).toBe(201);
   const { key } = (await upload.json()) as { key: string };
   const title = `Analysetest dukkehus ${Date.now().toString(36)}`;
   const res = await request.post("/api/listings", {
-    data: { title, category: "dukker", age_range: "3-5 år", condition_rating: 4, price: "300", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] },
+    data: {
+      title,
+      category: "dukker",
+      age_range: "3-5 år",
+      condition_rating: 4,
+      price: "300",
+      is_free: false,
+      is_trade_offer: false,
+      postal_code: "0150",
+      images: [key],
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as CreatedListing;
@@ -45,9 +58,15 @@ async function recordLayoutShifts(page: Page): Promise<void> {
     w.__shifts = [];
     w.__bannerAt = null;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] })[]) {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        value: number;
+        hadRecentInput: boolean;
+        sources?: { node?: Node | null }[];
+      })[]) {
         if (entry.hadRecentInput) continue;
-        const banner = (entry.sources ?? []).some((s) => s.node instanceof Element && s.node.closest("[data-testid=consent-banner]") !== null);
+        const banner = (entry.sources ?? []).some(
+          (s) => s.node instanceof Element && s.node.closest("[data-testid=consent-banner]") !== null,
+        );
         w.__shifts.push({ at: entry.startTime, value: entry.value, banner });
       }
     }).observe({ type: "layout-shift", buffered: true });
@@ -79,7 +98,10 @@ async function layoutShifts(page: Page) {
  */
 async function storageOf(page: Page) {
   return page.evaluate(() => {
-    const keys = (storage: Storage) => Object.keys(storage).filter((k) => !k.startsWith("lekebytte:")).sort();
+    const keys = (storage: Storage) =>
+      Object.keys(storage)
+        .filter((k) => !k.startsWith("lekebytte:"))
+        .sort();
     return { local: keys(window.localStorage), session: keys(window.sessionStorage), cookies: document.cookie };
   });
 }
@@ -148,8 +170,16 @@ test("a visitor who accepts analytics views a listing, and its owner sees the vi
     expect((await firstReport).status()).toBe(202);
     await page.mouse.wheel(0, 600);
     await page.waitForTimeout(6_000);
-    const finalReport = page.waitForRequest((r) => r.url().endsWith("/api/analytics/listing-views") && (JSON.parse(r.postData() ?? "{}") as { viewDurationMs?: number }).viewDurationMs! > 5_000);
-    await page.getByRole("banner").getByRole("link", { name: /Lekebytte/ }).first().click();
+    const finalReport = page.waitForRequest(
+      (r) =>
+        r.url().endsWith("/api/analytics/listing-views") &&
+        (JSON.parse(r.postData() ?? "{}") as { viewDurationMs?: number }).viewDurationMs! > 5_000,
+    );
+    await page
+      .getByRole("banner")
+      .getByRole("link", { name: /Lekebytte/ })
+      .first()
+      .click();
     await finalReport;
 
     // The owner signs in (same browser, so the visit above is the only one) and opens the listing.

@@ -22,7 +22,10 @@ test.use({ viewport: VIEWPORT });
 async function openDinosaurChat(page: Page, email: string): Promise<string> {
   const signIn = await page.request.post("/api/auth/signin", { data: { email, password: DEMO_PASSWORD } });
   expect(signIn.status(), await signIn.text()).toBe(200);
-  const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { id: string; title: string } }[];
+  const conversations = (await (await page.request.get("/api/conversations")).json()) as {
+    id: string;
+    listing: { id: string; title: string };
+  }[];
   const conversation = conversations.find((c) => c.listing.title === TITLE);
   expect(conversation, "the demo data has the dinosaur-book chat").toBeTruthy();
   await page.goto(`/chat/${conversation!.id}`);
@@ -51,7 +54,9 @@ async function layout(page: Page) {
 
 async function expectMessagesKeepTheScreen(page: Page) {
   const { list, composer, chrome } = await layout(page);
-  expect(list, `message list ${list}px of ${VIEWPORT.height - composer}px above the composer`).toBeGreaterThanOrEqual(0.6 * (VIEWPORT.height - composer));
+  expect(list, `message list ${list}px of ${VIEWPORT.height - composer}px above the composer`).toBeGreaterThanOrEqual(
+    0.6 * (VIEWPORT.height - composer),
+  );
   expect(chrome, `header, cards and notices take ${chrome}px`).toBeLessThanOrEqual(THIRD);
 }
 
@@ -87,7 +92,8 @@ test("after a swap the messages keep the screen; finished offers are one line ea
     expect((await box(card)).height).toBeLessThanOrEqual(48);
     await expect(card.getByRole("button")).toHaveAttribute("aria-expanded", "false");
   }
-  const colour = (card: Locator, label: string) => card.getByText(label, { exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor);
+  const colour = (card: Locator, label: string) =>
+    card.getByText(label, { exact: true }).evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(await colour(completed, "Fullført")).not.toBe(await colour(rejected, "Avslått"));
 
   // The prompt is one line too: the question and "Gi vurdering".
@@ -120,7 +126,11 @@ test("with the connection down ('Kobler til …') the messages still keep the sc
   await expectMessagesKeepTheScreen(page);
 });
 
-test("the parties open what they swapped from the chat header, read only and marked 'Byttet'; a visitor gets 404", async ({ page, playwright, baseURL }) => {
+test("the parties open what they swapped from the chat header, read only and marked 'Byttet'; a visitor gets 404", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   const listingId = await openDinosaurChat(page, "ola@lekebytte.test");
   await page.locator(`main header a[href="/listing/${listingId}"]`).click();
   await expect(page).toHaveURL(new RegExp(`/listing/${listingId}$`));

@@ -81,7 +81,8 @@ test("buyer and seller chat live from a listing; each header badge rises and fal
     await expect(badge(buyer)).toHaveAccessibleName("Meldinger");
 
     // Nothing was reloaded on either side, and the seller's pages ran under the policy.
-    for (const p of [buyer, seller]) expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    for (const p of [buyer, seller])
+      expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(sellerPolicyReports).toEqual([]);
   } finally {
     await deleteAccount(seller.request);

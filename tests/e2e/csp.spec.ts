@@ -91,7 +91,10 @@ test("signed-in pages: create-listing with a photo preview, and profile", async 
   const png = new PNG({ width: 64, height: 48 });
   png.data.fill(200);
   await page.getByLabel("Velg bilder").setInputFiles([{ name: "kloss.png", mimeType: "image/png", buffer: PNG.sync.write(png) }]);
-  const preview = page.getByRole("list", { name: /Valgte bilder \(1 av 5\)/ }).getByRole("img").first();
+  const preview = page
+    .getByRole("list", { name: /Valgte bilder \(1 av 5\)/ })
+    .getByRole("img")
+    .first();
   await expect(preview).toHaveAttribute("src", /^blob:/);
   // The blob: preview has loaded (img-src allows blob:): it has its natural size.
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);

@@ -25,17 +25,15 @@ test.describe("a render error", () => {
     const broken = JSON.stringify({ newest: [{ id: "x", title: { not: "text" } }], free: null, trade: null });
     await page.route("**/api/home", (route) => route.fulfill({ status: 200, contentType: "application/json", body: broken }));
     const isHome = (url: URL) => url.pathname === "/";
-    await page.route(
-      isHome,
-      async (route) => {
-        const response = await route.fetch();
-        const html = (await response.text()).replace(
-          /(<script id="preloaded-api" type="application\/json">)([\s\S]*?)(<\/script>)/,
-          (_all, open: string, json: string, close: string) => `${open}${JSON.stringify({ ...JSON.parse(json), "/api/home": JSON.parse(broken) })}${close}`,
-        );
-        await route.fulfill({ response, body: html });
-      },
-    );
+    await page.route(isHome, async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        /(<script id="preloaded-api" type="application\/json">)([\s\S]*?)(<\/script>)/,
+        (_all, open: string, json: string, close: string) =>
+          `${open}${JSON.stringify({ ...JSON.parse(json), "/api/home": JSON.parse(broken) })}${close}`,
+      );
+      await route.fulfill({ response, body: html });
+    });
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Noe gikk galt" })).toBeVisible();
     await expect(page.getByText("Vi beklager, men noe gikk galt.")).toBeVisible();

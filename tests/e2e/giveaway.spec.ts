@@ -20,7 +20,10 @@ async function wantIt(page: Page, listingId: string, message: string) {
   await expect(dialog).toBeHidden();
 }
 
-test("two takers queue for a free listing; the giver reserves it for the second and gives it away; the first is told in the app and by e-mail", async ({ page: giver, browser }) => {
+test("two takers queue for a free listing; the giver reserves it for the second and gives it away; the first is told in the app and by e-mail", async ({
+  page: giver,
+  browser,
+}) => {
   test.setTimeout(150_000);
   const first = await openSecondBrowser(browser);
   const second = await openSecondBrowser(browser);
@@ -74,7 +77,9 @@ test("two takers queue for a free listing; the giver reserves it for the second 
     await expectAccessible(giver);
 
     // The first is told by e-mail (local outbox) …
-    await expect.poll(async () => (await outboxTo(first.page.request, firstEmail)).map((m) => m.subject)).toContain(`«${title}» er gitt bort`);
+    await expect
+      .poll(async () => (await outboxTo(first.page.request, firstEmail)).map((m) => m.subject))
+      .toContain(`«${title}» er gitt bort`);
     // … and in the app: a notice on the account menu and in "Mine køplasser".
     await first.page.goto("/");
     const account = first.page.getByRole("button", { name: "Min konto, 1 nytt køvarsel" });

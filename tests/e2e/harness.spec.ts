@@ -8,7 +8,9 @@ const page = (body: string, lang = ' lang="nb"') =>
 test.describe("fixture guards", () => {
   test("a serious accessibility violation fails the test", async ({ page: p }) => {
     test.fail(true, "an image without alt text is a critical axe violation");
-    await p.route("**/__harness/axe", (route) => route.fulfill({ contentType: "text/html", body: page('<h1>Bilde</h1><img src="/x.png">') }));
+    await p.route("**/__harness/axe", (route) =>
+      route.fulfill({ contentType: "text/html", body: page('<h1>Bilde</h1><img src="/x.png">') }),
+    );
     await p.goto("/__harness/axe");
     await expect(p.getByRole("heading", { name: "Bilde" })).toBeVisible();
   });

@@ -10,7 +10,10 @@ const REFUSAL = "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå k
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test("a reserved give-away cannot get a price on the edit page; the reason is shown, a text fix is saved and giving it away still works", async ({ page, browser }) => {
+test("a reserved give-away cannot get a price on the edit page; the reason is shown, a text fix is saved and giving it away still works", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const taker = await openSecondBrowser(browser);
   const title = `E2E Brio togbane ${Date.now().toString(36)}`;
@@ -39,7 +42,12 @@ test("a reserved give-away cannot get a price on the edit page; the reason is sh
     await page.getByLabel("Tittel").fill(`${title} med bro`);
     await page.getByRole("button", { name: "Oppdater annonse" }).click();
     await expect(page).toHaveURL(/\/profile$/);
-    const listing = (await (await page.request.get(`/api/listings/${id}`)).json()) as { title: string; is_free: boolean; price: number | null; status: string };
+    const listing = (await (await page.request.get(`/api/listings/${id}`)).json()) as {
+      title: string;
+      is_free: boolean;
+      price: number | null;
+      status: string;
+    };
     expect(listing).toMatchObject({ title: `${title} med bro`, is_free: true, price: null, status: "reserved" });
 
     const given = await page.request.post(`/api/giveaways/listings/${id}/give`, { data: {} });

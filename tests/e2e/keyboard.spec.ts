@@ -15,7 +15,11 @@ async function typeHere(page: Page, text: string) {
   await page.keyboard.type(text);
 }
 
-test("sign in, create a listing, filter a search, send a chat message and accept a swap with the keyboard only", async ({ page, playwright, baseURL }) => {
+test("sign in, create a listing, filter a search, send a chat message and accept a swap with the keyboard only", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   const title = `Tastatur-traktor ${suffix}`;
@@ -109,7 +113,9 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     // The other person proposes a swap for the new listing, which starts the conversation.
     const mine = (await (await page.request.get("/api/me/listings")).json()) as { id: string; title: string }[];
     const created = mine.find((listing) => listing.title === title)!;
-    const offer = await other.post("/api/trade-offers", { data: { requested_listing_id: created.id, offered_listing_id: offeredId, message: "Bytte?" } });
+    const offer = await other.post("/api/trade-offers", {
+      data: { requested_listing_id: created.id, offered_listing_id: offeredId, message: "Bytte?" },
+    });
     expect(offer.status(), await offer.text()).toBe(201);
 
     // Messages from the header, the conversation, a message typed and sent with Enter.
@@ -149,7 +155,9 @@ async function expectVisibleFocus(page: Page, paths: string[]) {
 
 /** A listing open for swaps that is not `notOwnedBy`'s. */
 async function swapListing(request: APIRequestContext, notOwnedBy = ""): Promise<{ id: string; seo_slug: string }> {
-  const search = (await (await request.get("/api/search?trade=true")).json()) as { rows: { id: string; user_id: string; seo_slug: string }[] };
+  const search = (await (await request.get("/api/search?trade=true")).json()) as {
+    rows: { id: string; user_id: string; seo_slug: string }[];
+  };
   return search.rows.find((row) => row.user_id !== notOwnedBy)!;
 }
 

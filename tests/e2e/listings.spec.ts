@@ -113,7 +113,10 @@ test("publish with two photos, see it on home, open, edit, mark sold and delete"
     expect(Math.max(decoded.width, decoded.height)).toBe(1600);
 
     // Home → the listing page.
-    const newest = page.getByRole("main").locator("section").filter({ has: page.getByRole("heading", { name: "Nyeste annonser" }) });
+    const newest = page
+      .getByRole("main")
+      .locator("section")
+      .filter({ has: page.getByRole("heading", { name: "Nyeste annonser" }) });
     await newest.getByRole("link", { name: title }).click();
     await expect(page).toHaveURL(/\/annonse\/e2e-brio-togbane-/);
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
@@ -158,7 +161,9 @@ test("publish with two photos, see it on home, open, edit, mark sold and delete"
   }
 });
 
-test("a visitor opening a listing the app cannot take payment for is told to contact the seller; tapping asks for sign-in", async ({ page }) => {
+test("a visitor opening a listing the app cannot take payment for is told to contact the seller; tapping asks for sign-in", async ({
+  page,
+}) => {
   await page.goto("/");
   const card = page
     .getByRole("main")

@@ -31,7 +31,8 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
   const sellerContext = await browser.newContext();
   const moderatorContext = await browser.newContext();
   const visitorContext = await browser.newContext();
-  for (const context of [sellerContext, moderatorContext, visitorContext]) await context.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
+  for (const context of [sellerContext, moderatorContext, visitorContext])
+    await context.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
   const seller = await sellerContext.newPage();
   const moderator = await moderatorContext.newPage();
   const visitor = await visitorContext.newPage();
@@ -113,7 +114,10 @@ test("a signed-in user without the moderator role is told they have no access", 
   }
 });
 
-test("a moderator is not offered a decision on a report about an admin, and is told why (decision 085)", async ({ page: reporter, browser }) => {
+test("a moderator is not offered a decision on a report about an admin, and is told why (decision 085)", async ({
+  page: reporter,
+  browser,
+}) => {
   const moderatorContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
   await moderatorContext.addInitScript(() => window.localStorage.setItem("lb_consent", "necessary"));
   const moderator = await moderatorContext.newPage();
@@ -123,10 +127,14 @@ test("a moderator is not offered a decision on a report about an admin, and is t
     expect(signin.status(), await signin.text()).toBe(200);
     // The demo admin's id, from a sign-in of its own (another browser context).
     const adminContext = await browser.newContext();
-    const admin = await adminContext.request.post("/api/auth/signin", { data: { email: "admin@lekebytte.test", password: MODERATOR.password } });
+    const admin = await adminContext.request.post("/api/auth/signin", {
+      data: { email: "admin@lekebytte.test", password: MODERATOR.password },
+    });
     const adminId = ((await admin.json()) as { user: { id: string } }).user.id;
     await adminContext.close();
-    const report = await reporter.request.post("/api/reports", { data: { target_type: "user", target_id: adminId, reason: "Trakassering", description: "Truende meldinger" } });
+    const report = await reporter.request.post("/api/reports", {
+      data: { target_type: "user", target_id: adminId, reason: "Trakassering", description: "Truende meldinger" },
+    });
     expect(report.status(), await report.text()).toBe(201);
 
     await moderator.goto("/moderation");
@@ -136,9 +144,13 @@ test("a moderator is not offered a decision on a report about an admin, and is t
     await expect(card.getByRole("button", { name: "Behandle" })).toHaveCount(0);
     await moderator.screenshot({ path: "/tmp/h20-moderation-staff-target.png", fullPage: true });
     // The server refuses the same (the dashboard only mirrors it).
-    const { items } = (await (await moderator.request.get("/api/moderation/reports?status=pending")).json()) as { items: { report_id: string; target_id: string }[] };
+    const { items } = (await (await moderator.request.get("/api/moderation/reports?status=pending")).json()) as {
+      items: { report_id: string; target_id: string }[];
+    };
     const id = items.find((i) => i.target_id === adminId)!.report_id;
-    const suspend = await moderator.request.post(`/api/moderation/reports/${id}/actions`, { data: { action: "delete", notes: null, suspension_days: 365 } });
+    const suspend = await moderator.request.post(`/api/moderation/reports/${id}/actions`, {
+      data: { action: "delete", notes: null, suspension_days: 365 },
+    });
     expect(suspend.status()).toBe(403);
   } finally {
     await deleteAccount(reporter.request);

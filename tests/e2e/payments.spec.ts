@@ -25,7 +25,10 @@ async function buy(page: Page, slug: string, price: string, method: "card" | "vi
   await dialog.getByRole("button", { name: /^Gå til betaling/ }).click();
 }
 
-test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox; the seller sees both sales", async ({ page, browser }) => {
+test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox; the seller sees both sales", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   const cardTitle = `E2E Sparkesykkel ${suffix}`;
@@ -143,7 +146,10 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
   }
 });
 
-test("cancelling on Stripe's page and in Vipps is no error: 'Betalingen ble avbrutt' and the way back to the listing", async ({ page, browser }) => {
+test("cancelling on Stripe's page and in Vipps is no error: 'Betalingen ble avbrutt' and the way back to the listing", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000);
   const seller = await browser.newContext();
   await signUpAndSignIn(seller.request, uniqueEmail("avbrutt-selger"), "Siri Selger");

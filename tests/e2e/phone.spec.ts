@@ -112,7 +112,10 @@ async function screenSplit(page: Page, bar: Locator) {
   return { header: header.height, bar: box.height, barBottom: box.y + box.height, listing: box.y - (header.y + header.height) };
 }
 
-test("a payable listing at 390×844: one compact buy bar at the bottom, a short header, and most of the screen for the listing", async ({ page, browser }) => {
+test("a payable listing at 390×844: one compact buy bar at the bottom, a short header, and most of the screen for the listing", async ({
+  page,
+  browser,
+}) => {
   const seller = await connectedSellerListings(browser);
   try {
     await page.goto(`/annonse/${seller.payable.seo_slug}`);
@@ -136,7 +139,9 @@ test("a payable listing at 390×844: one compact buy bar at the bottom, a short 
     const more = page.getByRole("heading", { name: /^Flere annonser fra / });
     await expect(more).toBeVisible();
     const moreSection = more.locator("xpath=ancestor::section[1]");
-    await expect.poll(async () => (await bar.boundingBox())!.y).toBeGreaterThanOrEqual((await moreSection.boundingBox())!.y + (await moreSection.boundingBox())!.height - 1);
+    await expect
+      .poll(async () => (await bar.boundingBox())!.y)
+      .toBeGreaterThanOrEqual((await moreSection.boundingBox())!.y + (await moreSection.boundingBox())!.height - 1);
   } finally {
     await deleteAccount(seller.context.request);
     await seller.context.close();
@@ -170,7 +175,10 @@ test("a free listing of a seller who connected Stripe: no payment badge, no paym
     await expect(freeCard.getByText("Gi bort")).toBeVisible();
     await expect(freeCard.getByText("Sikker betaling")).toHaveCount(0);
 
-    const api = (await (await page.request.get(`/api/listings/${seller.free.id}`)).json()) as { payment_enabled: boolean; pricing_mode: string };
+    const api = (await (await page.request.get(`/api/listings/${seller.free.id}`)).json()) as {
+      payment_enabled: boolean;
+      pricing_mode: string;
+    };
     expect(api).toMatchObject({ payment_enabled: false, pricing_mode: "standard" });
     await page.goto(`/annonse/${seller.free.seo_slug}`);
     await expect(page.getByRole("heading", { level: 1, name: /E2E Kosebamse/ })).toBeVisible();

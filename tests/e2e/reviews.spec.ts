@@ -41,7 +41,10 @@ test("complete a swap, both review; each review appears only after both have wri
 
     // The swap is proposed, accepted and confirmed by the buyer through the API (the UI of those
     // steps is tests/e2e/trades.spec.ts); the seller confirms last, in the chat.
-    const offer = (await ok(buyer.request, "/api/trade-offers", { requested_listing_id: wantedId, offered_listing_id: offeredId })) as { id: string; conversation_id: string };
+    const offer = (await ok(buyer.request, "/api/trade-offers", { requested_listing_id: wantedId, offered_listing_id: offeredId })) as {
+      id: string;
+      conversation_id: string;
+    };
     await ok(seller.request, `/api/trade-offers/${offer.id}/accept`);
     await ok(buyer.request, `/api/trade-offers/${offer.id}/confirm`);
     const chatPath = `/chat/${offer.conversation_id}`;
@@ -65,13 +68,17 @@ test("complete a swap, both review; each review appears only after both have wri
 
     // The seller is told there is a review waiting, without seeing it, and writes theirs.
     await seller.goto(chatPath);
-    await expect(seller.getByRole("log").getByText(/^Bjørn Bytter har gitt en vurdering av handelen\. Gi din vurdering innen /)).toBeVisible();
+    await expect(
+      seller.getByRole("log").getByText(/^Bjørn Bytter har gitt en vurdering av handelen\. Gi din vurdering innen /),
+    ).toBeVisible();
     await expect(prompt(seller)).toContainText("Bjørn Bytter har gitt deg en vurdering. Gi din for å se den.");
     await expect(prompt(seller)).not.toContainText("Dukkehuset var i topp stand");
     await writeReview(seller, "Bjørn Bytter", 4, "Hyggelig bytte, kom litt sent.");
     await expect(prompt(seller)).toContainText("Bjørn Bytters vurdering av deg:");
     await expect(prompt(seller)).toContainText("«Dukkehuset var i topp stand. Tusen takk!»");
-    await expect(seller.getByRole("log").getByText("Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres.")).toBeVisible();
+    await expect(
+      seller.getByRole("log").getByText("Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres."),
+    ).toBeVisible();
 
     // Now both show: on the profiles (with the average) and in the buyer's chat.
     await seller.goto(`/bruker/${sellerId}`);

@@ -26,7 +26,10 @@ async function expectAccessible(page: Page): Promise<void> {
 const outboxTo = async (request: APIRequestContext, to: string) =>
   (await (await request.get(`/api/dev/mail.json?to=${encodeURIComponent(to)}`)).json()) as { subject: string; text_body: string }[];
 
-test("save a search, get the alert and the badge when someone else publishes a match, unsubscribe signed out", async ({ page, playwright }) => {
+test("save a search, get the alert and the badge when someone else publishes a match, unsubscribe signed out", async ({
+  page,
+  playwright,
+}) => {
   test.setTimeout(120_000);
   const word = `kulebane${Date.now().toString(36)}`;
   const name = "Kulebane til Ida";

@@ -19,7 +19,11 @@ async function apiSearch(page: Page, query: string): Promise<SearchResult> {
 const countText = (n: number) => (n === 1 ? "1 annonse" : `${new Intl.NumberFormat("nb-NO").format(n)} annonser`);
 
 /** The result count line ("n annonser"). */
-const resultCount = (page: Page) => page.getByRole("main").getByRole("status").filter({ hasText: /\d.*annonse/ });
+const resultCount = (page: Page) =>
+  page
+    .getByRole("main")
+    .getByRole("status")
+    .filter({ hasText: /\d.*annonse/ });
 const cardTitles = (page: Page) => page.getByRole("main").locator("article h3").allTextContents();
 
 async function expectResults(page: Page, query: string) {

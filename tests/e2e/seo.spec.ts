@@ -34,7 +34,10 @@ test.describe("without JavaScript", () => {
     const products = scripts
       .map((text) => JSON.parse(text) as unknown)
       .flatMap((data) => (Array.isArray(data) ? data : [data]))
-      .filter((data): data is Record<string, unknown> => typeof data === "object" && data !== null && (data as Record<string, unknown>)["@type"] === "Product");
+      .filter(
+        (data): data is Record<string, unknown> =>
+          typeof data === "object" && data !== null && (data as Record<string, unknown>)["@type"] === "Product",
+      );
     expect(products).toHaveLength(1);
     expect(products[0].name).toBe(row.title);
     expect(products[0].offers).toMatchObject({ priceCurrency: "NOK", itemCondition: "https://schema.org/UsedCondition" });

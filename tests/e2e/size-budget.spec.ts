@@ -15,7 +15,10 @@ test("home loads at most 120 KB of gzipped JavaScript before it is idle", async 
     const isScript = response.request().resourceType() === "script" || /javascript|ecmascript/.test(type);
     if (!isScript || scripts.has(response.url())) return;
     // Read the body now: it is gone once the page navigates or closes.
-    scripts.set(response.url(), response.body().catch(() => null));
+    scripts.set(
+      response.url(),
+      response.body().catch(() => null),
+    );
   });
 
   await page.goto("/", { waitUntil: "load" });

@@ -41,7 +41,10 @@ test("the inbox, the chat and the listing page show Oslo times and dates", async
   for (const time of all) await expect(time).toHaveText(osloTime.format(new Date((await time.getAttribute("datetime"))!)));
 
   // Listing page: the seller's "Medlem siden" date.
-  const listing = (await (await page.request.get(`/api/listings/${inbox[0].listing.id}`)).json()) as { seo_slug: string; seller: { created_at: string } };
+  const listing = (await (await page.request.get(`/api/listings/${inbox[0].listing.id}`)).json()) as {
+    seo_slug: string;
+    seller: { created_at: string };
+  };
   await page.goto(`/annonse/${listing.seo_slug}`);
   await expect(page.getByText(`Medlem siden ${osloDate.format(new Date(listing.seller.created_at))}`)).toBeVisible();
 });

@@ -30,7 +30,10 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
     await expect(buyer.getByText(wantedTitle)).toBeVisible();
     const send = buyer.getByRole("button", { name: "Send bytteforslag" });
     await expect(send).toBeDisabled();
-    await buyer.getByRole("group", { name: "Velg hva du vil tilby i bytte" }).getByRole("radio", { name: new RegExp(offeredTitle) }).check();
+    await buyer
+      .getByRole("group", { name: "Velg hva du vil tilby i bytte" })
+      .getByRole("radio", { name: new RegExp(offeredTitle) })
+      .check();
     await buyer.getByRole("textbox", { name: "Melding (valgfritt)" }).fill("  Hei! Vil du bytte?  ");
     await expect(send).toBeEnabled();
     await send.click();
@@ -65,7 +68,8 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
     await expect(card(seller)).toContainText("Fullført");
     await expect(card(buyer)).toContainText("Fullført", { timeout: 5_000 });
     await expect(buyer.getByRole("log").getByText("Byttet er fullført! Begge har bekreftet overleveringen.")).toBeVisible();
-    for (const p of [buyer, seller]) expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    for (const p of [buyer, seller])
+      expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
     // Both find the swap under "Fullført" in the trade history, linked from the profile menu.
     for (const [page, other, mine, theirs] of [
@@ -78,7 +82,10 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
       await expect(page.getByRole("tab", { name: "Sendt (" })).toHaveAttribute("aria-selected", "true");
       const completed = page.getByRole("tab", { name: "Fullført (1)" });
       await completed.click();
-      const swap = page.getByRole("tabpanel").getByRole("listitem").filter({ hasText: `Bytte med ${other}` });
+      const swap = page
+        .getByRole("tabpanel")
+        .getByRole("listitem")
+        .filter({ hasText: `Bytte med ${other}` });
       await expect(swap).toBeVisible();
       await expect(swap).toContainText(`Din leke${mine}`);
       await expect(swap).toContainText(`Deres leke${theirs}`);
@@ -94,7 +101,9 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
   }
 });
 
-test("no own active listings: 'Ingen annonser å bytte med' with 'Legg ut annonse'; a missing listing: 'Annonse ikke funnet'", async ({ page }) => {
+test("no own active listings: 'Ingen annonser å bytte med' with 'Legg ut annonse'; a missing listing: 'Annonse ikke funnet'", async ({
+  page,
+}) => {
   const seller = await openSecondBrowser(page.context().browser()!);
   await signUpAndSignIn(seller.page.request, uniqueEmail("trade-owner"), "Olav Eier");
   await signUpAndSignIn(page.request, uniqueEmail("trade-empty"), "Tom Tomhendt");

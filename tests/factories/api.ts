@@ -102,7 +102,12 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
     description: "Komplett sett.\nLite brukt.",
     updated_at: card.created_at,
     place_name: "OSLO",
-    seller: { user_id: card.user_id, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00.000Z", rating: { average: 4.5, count: 2 } },
+    seller: {
+      user_id: card.user_id,
+      display_name: "Ola Hansen",
+      created_at: "2024-03-05T10:00:00.000Z",
+      rating: { average: 4.5, count: 2 },
+    },
     more_from_seller: [],
     ...overrides,
   };
@@ -242,14 +247,26 @@ export function testNotificationBody(overrides: Partial<TestNotificationBody> = 
 
 /** A listing in a swap (cards, proposal, history). */
 export function tradeListingBody(overrides: Partial<TradeOfferBody["offered_listing"]> = {}): TradeOfferBody["offered_listing"] {
-  return { id: TEST_LISTING_ID, title: "Brio togbane", price: 350, is_free: false, images: [], status: "active", seo_slug: "brio-togbane-333333", ...overrides };
+  return {
+    id: TEST_LISTING_ID,
+    title: "Brio togbane",
+    price: 350,
+    is_free: false,
+    images: [],
+    status: "active",
+    seo_slug: "brio-togbane-333333",
+    ...overrides,
+  };
 }
 
 /** GET /api/trade-offers/proposal/:listingId: Ola's listing wanted, the test user's own active ones. */
 export function tradeProposalBody(ownTitles: string[] = ["Duplo båt"]): TradeProposalBody {
   return {
     listing: { ...tradeListingBody(), owner_name: "Ola Hansen" },
-    own_listings: ownTitles.map((title, i) => ({ ...tradeListingBody({ id: `44444444-4444-4444-8444-${String(i).padStart(12, "0")}`, title, price: 200 }), already_offered: false })),
+    own_listings: ownTitles.map((title, i) => ({
+      ...tradeListingBody({ id: `44444444-4444-4444-8444-${String(i).padStart(12, "0")}`, title, price: 200 }),
+      already_offered: false,
+    })),
   };
 }
 
@@ -280,12 +297,18 @@ export function createTradeOfferBody(): CreateTradeOfferBody {
 }
 
 /** GET /api/trade-offers/history/sent|received. */
-export function tradeOffersPageBody(items: TradeOfferBody[] = [], counts = { sent: items.length, received: 0, completed: 0 }): TradeOffersPageBody {
+export function tradeOffersPageBody(
+  items: TradeOfferBody[] = [],
+  counts = { sent: items.length, received: 0, completed: 0 },
+): TradeOffersPageBody {
   return { counts, items, has_more: false };
 }
 
 /** GET /api/trade-offers/history/completed: swaps of the test user with Ola Hansen. */
-export function completedSwapsBody(items: Partial<CompletedSwapsBody["items"][number]>[] = [], counts = { sent: 0, received: 0, completed: items.length }): CompletedSwapsBody {
+export function completedSwapsBody(
+  items: Partial<CompletedSwapsBody["items"][number]>[] = [],
+  counts = { sent: 0, received: 0, completed: items.length },
+): CompletedSwapsBody {
   const at = new Date().toISOString();
   return {
     counts,
@@ -325,7 +348,14 @@ export function giveawayQueueEntryBody(overrides: Partial<GiveawayQueueEntryBody
 
 /** The viewer's own place in a queue. */
 export function giveawayMineBody(overrides: Partial<GiveawayMineBody> = {}): GiveawayMineBody {
-  return { status: "waiting", message: "Kan hente i kveld", joined_at: new Date().toISOString(), position: 1, conversation_id: null, ...overrides };
+  return {
+    status: "waiting",
+    message: "Kan hente i kveld",
+    joined_at: new Date().toISOString(),
+    position: 1,
+    conversation_id: null,
+    ...overrides,
+  };
 }
 
 /** One entry of GET /api/giveaways/mine ("Mine køplasser"). */
@@ -397,7 +427,10 @@ export function publicProfileBody(overrides: Partial<PublicProfileBody> = {}): P
     rating: { average: 4.5, count: 2 },
     listings: [listingCardBody({ user_id: TEST_SELLER_ID })],
     listing_count: 1,
-    reviews: [reviewBody({ reviewer: { id: TEST_USER_ID, display_name: "Kari Nordmann", deleted: false } }), reviewBody({ rating: 4, text: null, reviewer_role: "seller" })],
+    reviews: [
+      reviewBody({ reviewer: { id: TEST_USER_ID, display_name: "Kari Nordmann", deleted: false } }),
+      reviewBody({ rating: 4, text: null, reviewer_role: "seller" }),
+    ],
     has_more_reviews: false,
     next_offset: null,
     ...overrides,

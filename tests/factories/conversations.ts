@@ -31,7 +31,9 @@ export async function createConversation(
   const id = crypto.randomUUID();
   const at = nextTimestamp();
   await db
-    .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)")
+    .prepare(
+      "INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)",
+    )
     .bind(id, listing.id, buyer.id, seller.id, at)
     .run();
   return { id, listing, buyer, seller };
@@ -54,7 +56,9 @@ export async function addMessages(
     last = m.createdAt ?? nextTimestamp();
     stmts.push(
       db
-        .prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        .prepare(
+          "INSERT INTO messages (id, conversation_id, sender_id, seq, content, read_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )
         .bind(id, conversationId, m.from, seq, m.content ?? `Melding ${seq}`, m.readAt ?? null, last),
     );
     out.push({ id, seq });

@@ -49,12 +49,15 @@ export function exifWithGps({ latitude, longitude } = PHOTO_LOCATION): Uint8Arra
   const ascii2 = (s: string) => concat(text(s), new Uint8Array(4 - s.length));
   const rationals = (values: number[]) => concat(...values.map(u32be));
   return concat(
-    text("MM"), u16be(42), u32be(ifd0),
+    text("MM"),
+    u16be(42),
+    u32be(ifd0),
     u16be(2),
     entry(0x010f, 2, make.length, u32be(makeAt)), // Make
     entry(0x8825, 4, 1, u32be(gpsIfd)), // GPSInfo IFD pointer
     u32be(0),
-    make, new Uint8Array(make.length % 2),
+    make,
+    new Uint8Array(make.length % 2),
     u16be(4),
     entry(0x0001, 2, 2, ascii2("N\0")), // GPSLatitudeRef
     entry(0x0002, 5, 3, u32be(latAt)), // GPSLatitude
@@ -108,7 +111,16 @@ const segment = (marker: number, payload: Uint8Array) => concat(new Uint8Array([
 /** The JPEG with APP1 EXIF (GPS), APP1 XMP, APP13 IPTC, APP2 MPF, a comment and trailing bytes. */
 export function jpegWithMetadata(clean: Uint8Array): Uint8Array {
   const afterApp0 = 2 + 2 + ((clean[4] << 8) | clean[5]);
-  const iptc = concat(text("Photoshop 3.0\0"), text("8BIM"), u16be(0x0404), u16be(0), u32be(20), new Uint8Array([0x1c, 0x02, 0x5a, 0, 4]), text("Oslo"), new Uint8Array(11));
+  const iptc = concat(
+    text("Photoshop 3.0\0"),
+    text("8BIM"),
+    u16be(0x0404),
+    u16be(0),
+    u32be(20),
+    new Uint8Array([0x1c, 0x02, 0x5a, 0, 4]),
+    text("Oslo"),
+    new Uint8Array(11),
+  );
   const metadata = concat(
     segment(0xe1, concat(text("Exif\0\0"), exifWithGps())),
     segment(0xe1, concat(text("http://ns.adobe.com/xap/1.0/\0"), text(XMP_PACKET))),
@@ -117,7 +129,11 @@ export function jpegWithMetadata(clean: Uint8Array): Uint8Array {
     segment(0xfe, text(`Tatt hjemme i ${PHOTO_LOCATION.street}`)),
   );
   // A second image appended after EOI (how MPF and some phones carry a copy with its own EXIF).
-  const trailer = concat(new Uint8Array([0xff, 0xd8]), segment(0xe1, concat(text("Exif\0\0"), exifWithGps())), new Uint8Array([0xff, 0xd9]));
+  const trailer = concat(
+    new Uint8Array([0xff, 0xd8]),
+    segment(0xe1, concat(text("Exif\0\0"), exifWithGps())),
+    new Uint8Array([0xff, 0xd9]),
+  );
   return concat(clean.subarray(0, afterApp0), metadata, clean.subarray(afterApp0), trailer);
 }
 
@@ -240,7 +256,13 @@ export function webpPhoto(): Uint8Array {
 
 /** The same WebP with EXIF (GPS) and XMP chunks and their VP8X flags set, plus an unknown chunk. */
 export function webpWithMetadata(): Uint8Array {
-  return webp([vp8x(0x08 | 0x04), VP8_FRAME, riffChunk("EXIF", exifWithGps()), riffChunk("XMP ", text(XMP_PACKET)), riffChunk("LOCA", text(PHOTO_LOCATION.street))]);
+  return webp([
+    vp8x(0x08 | 0x04),
+    VP8_FRAME,
+    riffChunk("EXIF", exifWithGps()),
+    riffChunk("XMP ", text(XMP_PACKET)),
+    riffChunk("LOCA", text(PHOTO_LOCATION.street)),
+  ]);
 }
 
 /** FourCCs of a WebP's top-level chunks and the VP8X flags byte. */

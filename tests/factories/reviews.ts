@@ -22,7 +22,13 @@ export interface DealFixture {
 
 /** A paid order: the listing sold, a completed payment and its transaction in a conversation. */
 export async function createSale(
-  options: { seller?: TestUser; buyer?: TestUser; paidAt?: string; paymentStatus?: string; listing?: Parameters<typeof createListing>[0] } = {},
+  options: {
+    seller?: TestUser;
+    buyer?: TestUser;
+    paidAt?: string;
+    paymentStatus?: string;
+    listing?: Parameters<typeof createListing>[0];
+  } = {},
   db: D1Database = env.DB,
 ): Promise<DealFixture> {
   const seller = options.seller ?? (await createUser({ displayName: "Selma Selger" }, db));
@@ -34,7 +40,9 @@ export async function createSale(
   const id = crypto.randomUUID();
   await db.batch([
     db
-      .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)")
+      .prepare(
+        "INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)",
+      )
       .bind(conversationId, listing.id, buyer.id, seller.id, paidAt),
     db
       .prepare(
@@ -42,17 +50,26 @@ export async function createSale(
       )
       .bind(paymentId, listing.id, seller.id, buyer.id, `cs_test_${paymentId}`, options.paymentStatus ?? "completed", paidAt),
     db
-      .prepare("INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7)")
+      .prepare(
+        "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7)",
+      )
       .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId),
   ]);
   return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }
 
 /** A swap whose handover both confirmed (`completedAt` moves the completion back in time). */
-export async function createCompletedSwap(options: { completedAt?: string; status?: "accepted" | "completed" } = {}, db: D1Database = env.DB): Promise<DealFixture> {
+export async function createCompletedSwap(
+  options: { completedAt?: string; status?: "accepted" | "completed" } = {},
+  db: D1Database = env.DB,
+): Promise<DealFixture> {
   const swap = await createSwap({ status: options.status ?? "completed" }, db);
-  const row = await db.prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1").bind(swap.offerId).first<{ id: string; completed_at: string | null }>();
-  if (options.completedAt) await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
+  const row = await db
+    .prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1")
+    .bind(swap.offerId)
+    .first<{ id: string; completed_at: string | null }>();
+  if (options.completedAt)
+    await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
   return {
     kind: "swap",
     id: row!.id,
@@ -71,14 +88,19 @@ export async function createCompletedSwap(options: { completedAt?: string; statu
 export async function createGiveaway(options: { giver?: TestUser; taker?: TestUser } = {}, db: D1Database = env.DB): Promise<DealFixture> {
   const giver = options.giver ?? (await createUser({ displayName: "Gina Giver" }, db));
   const taker = options.taker ?? (await createUser({ displayName: "Tor Taker" }, db));
-  const listing = await createListing({ userId: giver.id, title: "Gitt bort sandkasse", isFree: true, price: null, status: "given_away" }, db);
+  const listing = await createListing(
+    { userId: giver.id, title: "Gitt bort sandkasse", isFree: true, price: null, status: "given_away" },
+    db,
+  );
   const givenAt = nextTimestamp();
   const conversationId = crypto.randomUUID();
   const entryId = crypto.randomUUID();
   const id = crypto.randomUUID();
   await db.batch([
     db
-      .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)")
+      .prepare(
+        "INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)",
+      )
       .bind(conversationId, listing.id, taker.id, giver.id, givenAt),
     db
       .prepare(
@@ -87,21 +109,40 @@ export async function createGiveaway(options: { giver?: TestUser; taker?: TestUs
       )
       .bind(entryId, listing.id, giver.id, taker.id, givenAt, conversationId),
     db
-      .prepare("INSERT INTO giveaways (id, listing_id, giver_id, taker_id, entry_id, conversation_id, given_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .prepare(
+        "INSERT INTO giveaways (id, listing_id, giver_id, taker_id, entry_id, conversation_id, given_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      )
       .bind(id, listing.id, giver.id, taker.id, entryId, conversationId, givenAt),
   ]);
   return { kind: "giveaway", id, conversationId, a: giver, b: taker, completedAt: givenAt, listings: [listing] };
 }
 
 /** A review as the service stores it. */
-export async function createReview(deal: DealFixture, reviewer: TestUser, reviewee: TestUser, overrides: { rating?: number; text?: string | null; hidden?: boolean; createdAt?: string } = {}, db: D1Database = env.DB): Promise<string> {
+export async function createReview(
+  deal: DealFixture,
+  reviewer: TestUser,
+  reviewee: TestUser,
+  overrides: { rating?: number; text?: string | null; hidden?: boolean; createdAt?: string } = {},
+  db: D1Database = env.DB,
+): Promise<string> {
   const id = crypto.randomUUID();
   await db
     .prepare(
       `INSERT INTO reviews (id, deal_kind, deal_id, reviewer_id, reviewee_id, rating, text, window_closes_at, is_hidden, created_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
     )
-    .bind(id, deal.kind, deal.id, reviewer.id, reviewee.id, overrides.rating ?? 5, overrides.text === undefined ? "Alt gikk fint." : overrides.text, reviewWindowClosesAt(deal.completedAt), overrides.hidden ? 1 : 0, overrides.createdAt ?? nextTimestamp())
+    .bind(
+      id,
+      deal.kind,
+      deal.id,
+      reviewer.id,
+      reviewee.id,
+      overrides.rating ?? 5,
+      overrides.text === undefined ? "Alt gikk fint." : overrides.text,
+      reviewWindowClosesAt(deal.completedAt),
+      overrides.hidden ? 1 : 0,
+      overrides.createdAt ?? nextTimestamp(),
+    )
     .run();
   return id;
 }

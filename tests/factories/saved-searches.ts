@@ -7,7 +7,12 @@ import { createSavedSearch as create } from "../../worker/services/saved-searche
 
 let sequence = 0;
 
-export async function createSavedSearch(userId: string, query: string, overrides: { name?: string; alert?: SavedSearchAlert } = {}, db: D1Database = env.DB) {
+export async function createSavedSearch(
+  userId: string,
+  query: string,
+  overrides: { name?: string; alert?: SavedSearchAlert } = {},
+  db: D1Database = env.DB,
+) {
   sequence += 1;
   return create(getDb(db), userId, { name: overrides.name ?? `Søk ${sequence}`, query, alert: overrides.alert ?? "immediate" });
 }

@@ -9,7 +9,9 @@ import { Client } from "../worker/support/http";
 /** `accessTtlSeconds`: an access token that expires sooner than the real 15 minutes (socket expiry tests). */
 export async function signedInClient(userId: string, { accessTtlSeconds }: { accessTtlSeconds?: number } = {}): Promise<Client> {
   const family = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+  await env.DB.prepare(
+    "INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+  )
     .bind(crypto.randomUUID(), userId, family, await sha256Hex(randomToken(32)), isoIn(3600), isoIn(REFRESH_ABSOLUTE_TTL_SECONDS))
     .run();
   const { token } = await signAccessToken(env, userId, family, accessTtlSeconds);

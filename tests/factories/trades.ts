@@ -92,5 +92,12 @@ export async function createSwap(options: SwapOptions = {}, db: D1Database = env
     );
   }
   await db.batch(stmts);
-  return { offerId, conversationId: conv!.id, sender, recipient, offered: { ...offered, status: LISTING_STATUS[status] }, requested: { ...requested, status: LISTING_STATUS[status] } };
+  return {
+    offerId,
+    conversationId: conv!.id,
+    sender,
+    recipient,
+    offered: { ...offered, status: LISTING_STATUS[status] },
+    requested: { ...requested, status: LISTING_STATUS[status] },
+  };
 }

@@ -53,5 +53,10 @@ export async function sandbox(overrides: Partial<SandboxConfig> = {}): Promise<P
 }
 
 export function form(values: Record<string, string>): RequestInit {
-  return { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(values).toString(), redirect: "manual" };
+  return {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(values).toString(),
+    redirect: "manual",
+  };
 }

@@ -13,7 +13,9 @@ let stripe: Stripe;
 
 beforeAll(async () => {
   hooks = await receiver();
-  sb = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: `${hooks.url}/hooks/stripe`, secret: KEYS.stripeWebhookSecret } } });
+  sb = await sandbox({
+    stripe: { secretKey: KEYS.stripeKey, webhook: { url: `${hooks.url}/hooks/stripe`, secret: KEYS.stripeWebhookSecret } },
+  });
   stripe = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: sb.port, protocol: "http", maxNetworkRetries: 0 });
 });
 
@@ -29,8 +31,18 @@ const local = (url: string) => {
 };
 
 async function onboardedAccount(): Promise<Stripe.Account> {
-  const account = await stripe.accounts.create({ type: "express", country: "NO", email: "selger@test.no", capabilities: { transfers: { requested: true } } });
-  const link = await stripe.accountLinks.create({ account: account.id, type: "account_onboarding", refresh_url: "http://app.test/refresh", return_url: "http://app.test/return" });
+  const account = await stripe.accounts.create({
+    type: "express",
+    country: "NO",
+    email: "selger@test.no",
+    capabilities: { transfers: { requested: true } },
+  });
+  const link = await stripe.accountLinks.create({
+    account: account.id,
+    type: "account_onboarding",
+    refresh_url: "http://app.test/refresh",
+    return_url: "http://app.test/return",
+  });
   const done = await fetch(local(link.url), form({ first_name: "Siri", last_name: "Selger", account_number: "1234 56 78903" }));
   expect(done.status).toBe(303);
   expect(done.headers.get("location")).toBe("http://app.test/return");
@@ -50,7 +62,9 @@ function sessionParams(destination?: string): Stripe.Checkout.SessionCreateParam
 
 describe("form encoding", () => {
   it("reads Stripe's bracket notation into nested objects and arrays", () => {
-    expect(parseForm("line_items[0][price_data][currency]=nok&line_items[0][quantity]=1&metadata[a]=b&expand[]=x&expand[]=y&mode=payment")).toEqual({
+    expect(
+      parseForm("line_items[0][price_data][currency]=nok&line_items[0][quantity]=1&metadata[a]=b&expand[]=x&expand[]=y&mode=payment"),
+    ).toEqual({
       line_items: [{ price_data: { currency: "nok" }, quantity: "1" }],
       metadata: { a: "b" },
       expand: ["x", "y"],
@@ -62,14 +76,30 @@ describe("form encoding", () => {
     const params = sessionParams();
     await stripe.checkout.sessions.create(params);
     const logged = sb.stripe.requests.at(-1)!;
-    expect(logged.params).toMatchObject({ mode: "payment", line_items: [{ quantity: "1", price_data: { currency: "nok", unit_amount: "125000", product_data: { name: "Lekekjøkken" } } }], metadata: { payment_id: "p1" } });
+    expect(logged.params).toMatchObject({
+      mode: "payment",
+      line_items: [{ quantity: "1", price_data: { currency: "nok", unit_amount: "125000", product_data: { name: "Lekekjøkken" } } }],
+      metadata: { payment_id: "p1" },
+    });
   });
 });
 
 describe("Connect Express", () => {
   it("creates an account that can take charges only after onboarding, with the dashboard link after", async () => {
-    const account = await stripe.accounts.create({ type: "express", country: "NO", email: "ny@test.no", capabilities: { card_payments: { requested: true } } });
-    expect(account).toMatchObject({ object: "account", type: "express", country: "NO", charges_enabled: false, payouts_enabled: false, details_submitted: false });
+    const account = await stripe.accounts.create({
+      type: "express",
+      country: "NO",
+      email: "ny@test.no",
+      capabilities: { card_payments: { requested: true } },
+    });
+    expect(account).toMatchObject({
+      object: "account",
+      type: "express",
+      country: "NO",
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+    });
     await expect(stripe.accounts.createLoginLink(account.id)).rejects.toMatchObject({ type: "StripeInvalidRequestError", statusCode: 400 });
     const finished = await onboardedAccount();
     expect(finished).toMatchObject({ charges_enabled: true, payouts_enabled: true, details_submitted: true });
@@ -82,7 +112,12 @@ describe("Connect Express", () => {
 
   it("an account link is used once; a used link sends the browser to refresh_url", async () => {
     const account = await stripe.accounts.create({ type: "express" });
-    const link = await stripe.accountLinks.create({ account: account.id, type: "account_onboarding", refresh_url: "http://app.test/refresh", return_url: "http://app.test/return" });
+    const link = await stripe.accountLinks.create({
+      account: account.id,
+      type: "account_onboarding",
+      refresh_url: "http://app.test/refresh",
+      return_url: "http://app.test/return",
+    });
     expect(link).toMatchObject({ object: "account_link" });
     expect(link.expires_at - link.created).toBe(300);
     await fetch(local(link.url), form({ first_name: "A", last_name: "B", account_number: "12345678903" }));
@@ -92,7 +127,14 @@ describe("Connect Express", () => {
   });
 
   it("refuses missing and unknown parameters the way Stripe does", async () => {
-    await expect(stripe.accountLinks.create({ account: "acct_missing", type: "account_onboarding", refresh_url: "http://a.test", return_url: "http://a.test" })).rejects.toMatchObject({
+    await expect(
+      stripe.accountLinks.create({
+        account: "acct_missing",
+        type: "account_onboarding",
+        refresh_url: "http://a.test",
+        return_url: "http://a.test",
+      }),
+    ).rejects.toMatchObject({
       type: "StripeInvalidRequestError",
       code: "resource_missing",
       param: "account",
@@ -102,14 +144,23 @@ describe("Connect Express", () => {
       param: "account",
       message: "Missing required param: account.",
     });
-    await expect(stripe.accounts.create({ type: "express", shoe_size: 42 } as unknown as Stripe.AccountCreateParams)).rejects.toMatchObject({ code: "parameter_unknown", param: "shoe_size" });
+    await expect(stripe.accounts.create({ type: "express", shoe_size: 42 } as unknown as Stripe.AccountCreateParams)).rejects.toMatchObject(
+      { code: "parameter_unknown", param: "shoe_size" },
+    );
   });
 });
 
 describe("Checkout Sessions", () => {
   it("creates, retrieves and expires a session; an expired one cannot be expired again", async () => {
     const session = await stripe.checkout.sessions.create(sessionParams());
-    expect(session).toMatchObject({ object: "checkout.session", status: "open", payment_status: "unpaid", amount_total: 125000, currency: "nok", payment_intent: null });
+    expect(session).toMatchObject({
+      object: "checkout.session",
+      status: "open",
+      payment_status: "unpaid",
+      amount_total: 125000,
+      currency: "nok",
+      payment_intent: null,
+    });
     expect(session.url).toContain(`/c/pay/${session.id}`);
     expect((await stripe.checkout.sessions.retrieve(session.id)).id).toBe(session.id);
     expect((await stripe.checkout.sessions.expire(session.id)).status).toBe("expired");
@@ -118,11 +169,19 @@ describe("Checkout Sessions", () => {
   });
 
   it("validates like Stripe: success_url, amounts, expires_at and the transfer destination", async () => {
-    await expect(stripe.checkout.sessions.create({ ...sessionParams(), success_url: undefined })).rejects.toMatchObject({ param: "success_url", code: "parameter_missing" });
+    await expect(stripe.checkout.sessions.create({ ...sessionParams(), success_url: undefined })).rejects.toMatchObject({
+      param: "success_url",
+      code: "parameter_missing",
+    });
     await expect(
-      stripe.checkout.sessions.create({ ...sessionParams(), line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: 200, product_data: { name: "Klinkekule" } } }] }),
+      stripe.checkout.sessions.create({
+        ...sessionParams(),
+        line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: 200, product_data: { name: "Klinkekule" } } }],
+      }),
     ).rejects.toMatchObject({ code: "amount_too_small" });
-    await expect(stripe.checkout.sessions.create({ ...sessionParams(), expires_at: Math.floor(Date.now() / 1000) + 60 })).rejects.toMatchObject({ param: "expires_at" });
+    await expect(
+      stripe.checkout.sessions.create({ ...sessionParams(), expires_at: Math.floor(Date.now() / 1000) + 60 }),
+    ).rejects.toMatchObject({ param: "expires_at" });
     const unfinished = await stripe.accounts.create({ type: "express" });
     await expect(stripe.checkout.sessions.create(sessionParams(unfinished.id))).rejects.toMatchObject({
       code: "insufficient_capabilities_for_transfer",
@@ -135,14 +194,19 @@ describe("Checkout Sessions", () => {
     const first = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
     const second = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: key });
     expect(second.id).toBe(first.id);
-    await expect(stripe.checkout.sessions.create({ ...sessionParams(), metadata: { payment_id: "other" } }, { idempotencyKey: key })).rejects.toMatchObject({
+    await expect(
+      stripe.checkout.sessions.create({ ...sessionParams(), metadata: { payment_id: "other" } }, { idempotencyKey: key }),
+    ).rejects.toMatchObject({
       type: "StripeIdempotencyError",
     });
   });
 
   it("refuses a wrong API key with Stripe's authentication error", async () => {
     const wrong = new Stripe("sk_wrong", { host: "127.0.0.1", port: sb.port, protocol: "http", maxNetworkRetries: 0 });
-    await expect(wrong.checkout.sessions.retrieve("cs_test_x")).rejects.toMatchObject({ type: "StripeAuthenticationError", statusCode: 401 });
+    await expect(wrong.checkout.sessions.retrieve("cs_test_x")).rejects.toMatchObject({
+      type: "StripeAuthenticationError",
+      statusCode: 401,
+    });
   });
 });
 
@@ -185,7 +249,10 @@ describe("refunds", () => {
     expect(refund).toMatchObject({ object: "refund", amount: 125000, currency: "nok", status: "succeeded", payment_intent: pi });
     expect(refund.transfer_reversal).toMatch(/^trr_/);
     await expect(stripe.refunds.create({ payment_intent: pi })).rejects.toMatchObject({ code: "charge_already_refunded" });
-    await expect(stripe.refunds.create({ payment_intent: "pi_unknown" })).rejects.toMatchObject({ code: "resource_missing", param: "payment_intent" });
+    await expect(stripe.refunds.create({ payment_intent: "pi_unknown" })).rejects.toMatchObject({
+      code: "resource_missing",
+      param: "payment_intent",
+    });
   });
 });
 
@@ -198,7 +265,11 @@ describe("webhooks", () => {
     expect(hit).toBeDefined();
     expect(hit!.url).toBe("/hooks/stripe");
     const event = stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret);
-    expect(event).toMatchObject({ object: "event", type: "checkout.session.expired", data: { object: { id: session.id, status: "expired" } } });
+    expect(event).toMatchObject({
+      object: "event",
+      type: "checkout.session.expired",
+      data: { object: { id: session.id, status: "expired" } },
+    });
     expect(() => stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, "whsec_other")).toThrow();
   });
 
@@ -210,7 +281,9 @@ describe("webhooks", () => {
 
   it("retries a failing receiver with backoff, signing each attempt anew, until it answers 2xx", async () => {
     const flaky = await receiver([500, 503]);
-    const retrying = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: flaky.url, secret: KEYS.stripeWebhookSecret } } });
+    const retrying = await sandbox({
+      stripe: { secretKey: KEYS.stripeKey, webhook: { url: flaky.url, secret: KEYS.stripeWebhookSecret } },
+    });
     try {
       const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: retrying.port, protocol: "http" });
       const session = await client.checkout.sessions.create(sessionParams());
@@ -218,7 +291,9 @@ describe("webhooks", () => {
       await retrying.dispatcher.idle();
       expect(flaky.received).toHaveLength(3);
       for (const attempt of flaky.received) {
-        expect(() => client.webhooks.constructEvent(attempt.body, attempt.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret)).not.toThrow();
+        expect(() =>
+          client.webhooks.constructEvent(attempt.body, attempt.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret),
+        ).not.toThrow();
       }
       const [delivery] = retrying.dispatcher.deliveries;
       expect(delivery.state).toBe("delivered");

@@ -30,7 +30,12 @@ afterAll(async () => {
 async function token(): Promise<string> {
   const res = await fetch(`${sb.url}/accesstoken/get`, {
     method: "POST",
-    headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey, "Merchant-Serial-Number": KEYS.msn },
+    headers: {
+      client_id: KEYS.clientId,
+      client_secret: KEYS.clientSecret,
+      "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey,
+      "Merchant-Serial-Number": KEYS.msn,
+    },
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -79,17 +84,32 @@ async function approve(redirectUrl: string, phone = "912 34 567") {
 
 describe("access token", () => {
   it("issues a bearer token for the right credentials and refuses wrong ones", async () => {
-    const ok = await fetch(`${sb.url}/accesstoken/get`, { method: "POST", headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey } });
-    expect(await ok.json()).toMatchObject({ token_type: "Bearer", expires_in: "3600", access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
-    const badSecret = await fetch(`${sb.url}/accesstoken/get`, { method: "POST", headers: { client_id: KEYS.clientId, client_secret: "wrong", "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey } });
+    const ok = await fetch(`${sb.url}/accesstoken/get`, {
+      method: "POST",
+      headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey },
+    });
+    expect(await ok.json()).toMatchObject({
+      token_type: "Bearer",
+      expires_in: "3600",
+      access_token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+    });
+    const badSecret = await fetch(`${sb.url}/accesstoken/get`, {
+      method: "POST",
+      headers: { client_id: KEYS.clientId, client_secret: "wrong", "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey },
+    });
     expect(badSecret.status).toBe(401);
     expect(await badSecret.json()).toMatchObject({ error: "invalid_client" });
-    const badKey = await fetch(`${sb.url}/accesstoken/get`, { method: "POST", headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": "wrong" } });
+    const badKey = await fetch(`${sb.url}/accesstoken/get`, {
+      method: "POST",
+      headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": "wrong" },
+    });
     expect(badKey.status).toBe(401);
   });
 
   it("ePayment refuses a request without a valid token (problem+json)", async () => {
-    const res = await fetch(`${sb.url}/epayment/v1/payments/whatever-123`, { headers: { Authorization: "Bearer nope", "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey, "Merchant-Serial-Number": KEYS.msn } });
+    const res = await fetch(`${sb.url}/epayment/v1/payments/whatever-123`, {
+      headers: { Authorization: "Bearer nope", "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey, "Merchant-Serial-Number": KEYS.msn },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
     expect(await res.json()).toMatchObject({ status: 401, title: "Unauthorized", traceId: expect.any(String) });
@@ -119,7 +139,12 @@ describe("ePayment", () => {
   });
 
   it("answers validation errors with the problem format and names the fields", async () => {
-    const res = await api("POST", "/epayment/v1/payments", { ...newPayment(), reference: "x", returnUrl: undefined, amount: { currency: "SEK", value: 5 } }, { "Idempotency-Key": "bad-1" });
+    const res = await api(
+      "POST",
+      "/epayment/v1/payments",
+      { ...newPayment(), reference: "x", returnUrl: undefined, amount: { currency: "SEK", value: 5 } },
+      { "Idempotency-Key": "bad-1" },
+    );
     expect(res.status).toBe(400);
     const problem = (await res.json()) as { title: string; extraDetails: Array<{ name: string }> };
     expect(problem.title).toBe("Bad Request");
@@ -141,15 +166,41 @@ describe("ePayment", () => {
     expect(back.headers.get("location")).toBe(body.returnUrl);
 
     const ref = body.reference;
-    expect(await (await api("GET", `/epayment/v1/payments/${ref}`)).json()).toMatchObject({ state: "AUTHORIZED", aggregate: { authorizedAmount: { value: 45000 } } });
-    const tooMuch = await api("POST", `/epayment/v1/payments/${ref}/capture`, { modificationAmount: { currency: "NOK", value: 45001 } }, { "Idempotency-Key": "c-0" });
+    expect(await (await api("GET", `/epayment/v1/payments/${ref}`)).json()).toMatchObject({
+      state: "AUTHORIZED",
+      aggregate: { authorizedAmount: { value: 45000 } },
+    });
+    const tooMuch = await api(
+      "POST",
+      `/epayment/v1/payments/${ref}/capture`,
+      { modificationAmount: { currency: "NOK", value: 45001 } },
+      { "Idempotency-Key": "c-0" },
+    );
     expect(tooMuch.status).toBe(400);
-    const capture = await api("POST", `/epayment/v1/payments/${ref}/capture`, { modificationAmount: { currency: "NOK", value: 45000 } }, { "Idempotency-Key": "c-1" });
+    const capture = await api(
+      "POST",
+      `/epayment/v1/payments/${ref}/capture`,
+      { modificationAmount: { currency: "NOK", value: 45000 } },
+      { "Idempotency-Key": "c-1" },
+    );
     expect(await capture.json()).toMatchObject({ state: "AUTHORIZED", aggregate: { capturedAmount: { value: 45000 } } });
     // The same key again is the same capture, not a second one.
-    await api("POST", `/epayment/v1/payments/${ref}/capture`, { modificationAmount: { currency: "NOK", value: 45000 } }, { "Idempotency-Key": "c-1" });
-    expect(((await (await api("GET", `/epayment/v1/payments/${ref}`)).json()) as { aggregate: { capturedAmount: { value: number } } }).aggregate.capturedAmount.value).toBe(45000);
-    const refund = await api("POST", `/epayment/v1/payments/${ref}/refund`, { modificationAmount: { currency: "NOK", value: 45000 } }, { "Idempotency-Key": "r-1" });
+    await api(
+      "POST",
+      `/epayment/v1/payments/${ref}/capture`,
+      { modificationAmount: { currency: "NOK", value: 45000 } },
+      { "Idempotency-Key": "c-1" },
+    );
+    expect(
+      ((await (await api("GET", `/epayment/v1/payments/${ref}`)).json()) as { aggregate: { capturedAmount: { value: number } } }).aggregate
+        .capturedAmount.value,
+    ).toBe(45000);
+    const refund = await api(
+      "POST",
+      `/epayment/v1/payments/${ref}/refund`,
+      { modificationAmount: { currency: "NOK", value: 45000 } },
+      { "Idempotency-Key": "r-1" },
+    );
     expect(await refund.json()).toMatchObject({ aggregate: { refundedAmount: { value: 45000 } } });
     const cancelAfter = await api("POST", `/epayment/v1/payments/${ref}/cancel`, undefined, { "Idempotency-Key": "x-1" });
     expect(cancelAfter.status).toBe(400);
@@ -159,9 +210,14 @@ describe("ePayment", () => {
     const { body, res } = await created();
     await approve(res.redirectUrl);
     const cancel = await api("POST", `/epayment/v1/payments/${body.reference}/cancel`, undefined, { "Idempotency-Key": "cancel-1" });
-    expect(await cancel.json()).toMatchObject({ state: "TERMINATED", aggregate: { cancelledAmount: { value: 45000 }, capturedAmount: { value: 0 } } });
+    expect(await cancel.json()).toMatchObject({
+      state: "TERMINATED",
+      aggregate: { cancelledAmount: { value: 45000 }, capturedAmount: { value: 0 } },
+    });
     const waiting = await created();
-    const cancelWaiting = await api("POST", `/epayment/v1/payments/${waiting.body.reference}/cancel`, undefined, { "Idempotency-Key": "cancel-2" });
+    const cancelWaiting = await api("POST", `/epayment/v1/payments/${waiting.body.reference}/cancel`, undefined, {
+      "Idempotency-Key": "cancel-2",
+    });
     expect(await cancelWaiting.json()).toMatchObject({ state: "TERMINATED" });
     expect((await fetch(`${sb.url}/vipps/landing?token=${new URL(waiting.res.redirectUrl).searchParams.get("token")}`)).status).toBe(410);
   });
@@ -169,10 +225,21 @@ describe("ePayment", () => {
   it("a payment nobody approves expires", async () => {
     const quick = await sandbox({ vippsPaymentLifetimeMs: 50 });
     try {
-      const t = await fetch(`${quick.url}/accesstoken/get`, { method: "POST", headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey } });
-      const auth = { Authorization: `Bearer ${((await t.json()) as { access_token: string }).access_token}`, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey, "Merchant-Serial-Number": KEYS.msn };
+      const t = await fetch(`${quick.url}/accesstoken/get`, {
+        method: "POST",
+        headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey },
+      });
+      const auth = {
+        Authorization: `Bearer ${((await t.json()) as { access_token: string }).access_token}`,
+        "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey,
+        "Merchant-Serial-Number": KEYS.msn,
+      };
       const body = newPayment();
-      await fetch(`${quick.url}/epayment/v1/payments`, { method: "POST", headers: { ...auth, "Content-Type": "application/json", "Idempotency-Key": "e-1" }, body: JSON.stringify(body) });
+      await fetch(`${quick.url}/epayment/v1/payments`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json", "Idempotency-Key": "e-1" },
+        body: JSON.stringify(body),
+      });
       await new Promise((r) => setTimeout(r, 1300));
       const get = await fetch(`${quick.url}/epayment/v1/payments/${body.reference}`, { headers: auth });
       expect(((await get.json()) as { state: string }).state).toBe("EXPIRED");
@@ -204,7 +271,13 @@ describe("webhooks", () => {
     const mine = hooks.received.filter((r) => JSON.parse(r.body).reference === body.reference);
     expect(mine.map((r) => JSON.parse(r.body).name)).toEqual(["CREATED", "AUTHORIZED"]);
     const authorized = JSON.parse(mine[1].body);
-    expect(authorized).toMatchObject({ msn: KEYS.msn, reference: body.reference, name: "AUTHORIZED", amount: { currency: "NOK", value: 39900 }, success: true });
+    expect(authorized).toMatchObject({
+      msn: KEYS.msn,
+      reference: body.reference,
+      name: "AUTHORIZED",
+      amount: { currency: "NOK", value: 39900 },
+      success: true,
+    });
     for (const hit of mine) {
       expect(hit.url).toBe("/hooks/vipps?kilde=sandbox");
       const verdict = await verifyVippsWebhook(
@@ -218,7 +291,10 @@ describe("webhooks", () => {
   it("registers a webhook through the Webhooks API, with its own secret", async () => {
     const extra = await receiver();
     try {
-      const reg = await api("POST", "/webhooks/v1/webhooks", { url: `${extra.url}/registered`, events: ["epayments.payment.authorized.v1"] });
+      const reg = await api("POST", "/webhooks/v1/webhooks", {
+        url: `${extra.url}/registered`,
+        events: ["epayments.payment.authorized.v1"],
+      });
       expect(reg.status).toBe(201);
       const { id, secret } = (await reg.json()) as { id: string; secret: string };
       const list = (await (await api("GET", "/webhooks/v1/webhooks")).json()) as { webhooks: Array<{ id: string }> };
@@ -228,7 +304,12 @@ describe("webhooks", () => {
       await sb.dispatcher.idle();
       expect(extra.received).toHaveLength(1);
       const hit = extra.received[0];
-      expect(await verifyVippsWebhook({ method: "POST", url: `${extra.url}${hit.url}`, headers: new Headers(hit.headers as Record<string, string>), body: hit.body }, secret)).toBe("ok");
+      expect(
+        await verifyVippsWebhook(
+          { method: "POST", url: `${extra.url}${hit.url}`, headers: new Headers(hit.headers as Record<string, string>), body: hit.body },
+          secret,
+        ),
+      ).toBe("ok");
       expect((await api("DELETE", `/webhooks/v1/webhooks/${id}`)).status).toBe(204);
       const bad = await api("POST", "/webhooks/v1/webhooks", { url: "ftp://x", events: [] });
       expect(bad.status).toBe(400);
@@ -240,13 +321,33 @@ describe("webhooks", () => {
   it("retries a failing hook, holding the payment's later events until the earlier one is accepted", async () => {
     const flaky = await receiver([500]);
     const ordered = await sandbox({
-      vipps: { clientId: KEYS.clientId, clientSecret: KEYS.clientSecret, subscriptionKey: KEYS.subscriptionKey, msn: KEYS.msn, webhook: { url: flaky.url, secret: KEYS.vippsWebhookSecret } },
+      vipps: {
+        clientId: KEYS.clientId,
+        clientSecret: KEYS.clientSecret,
+        subscriptionKey: KEYS.subscriptionKey,
+        msn: KEYS.msn,
+        webhook: { url: flaky.url, secret: KEYS.vippsWebhookSecret },
+      },
     });
     try {
-      const t = await fetch(`${ordered.url}/accesstoken/get`, { method: "POST", headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey } });
-      const auth = { Authorization: `Bearer ${((await t.json()) as { access_token: string }).access_token}`, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey, "Merchant-Serial-Number": KEYS.msn, "Content-Type": "application/json" };
+      const t = await fetch(`${ordered.url}/accesstoken/get`, {
+        method: "POST",
+        headers: { client_id: KEYS.clientId, client_secret: KEYS.clientSecret, "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey },
+      });
+      const auth = {
+        Authorization: `Bearer ${((await t.json()) as { access_token: string }).access_token}`,
+        "Ocp-Apim-Subscription-Key": KEYS.subscriptionKey,
+        "Merchant-Serial-Number": KEYS.msn,
+        "Content-Type": "application/json",
+      };
       const body = newPayment();
-      const createdRes = (await (await fetch(`${ordered.url}/epayment/v1/payments`, { method: "POST", headers: { ...auth, "Idempotency-Key": "o-1" }, body: JSON.stringify(body) })).json()) as { redirectUrl: string };
+      const createdRes = (await (
+        await fetch(`${ordered.url}/epayment/v1/payments`, {
+          method: "POST",
+          headers: { ...auth, "Idempotency-Key": "o-1" },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { redirectUrl: string };
       const tok = new URL(createdRes.redirectUrl).searchParams.get("token")!;
       await fetch(`${ordered.url}/vipps/landing`, form({ token: tok, phone: "41234567", action: "next" }));
       await fetch(`${ordered.url}/vipps/app`, form({ token: tok, action: "approve" }));

@@ -31,15 +31,25 @@ describe("addressLimitKey", () => {
     expect(addressLimitKey("203.0.113.7")).not.toBe(addressLimitKey("203.0.113.8"));
   });
 
-  it.each(["", "1.2.3", "1.2.3.256", "1.2.3.4.5", "01.2.3.4", "2001:db8::1::2", "2001:db8:1:2:3:4:5:6:7", "12345::", "g::1", ":::", "1:2:3:4:5:6:7:8::", "x".repeat(500)])(
-    "something that is no address (%s) is a bounded key of its own, never an address block",
-    (raw) => {
-      const key = addressLimitKey(raw);
-      expect(key.length).toBeLessThanOrEqual(64);
-      expect(key.startsWith("other:")).toBe(true);
-      expect(reporterNetwork(raw)).toBe(key);
-    },
-  );
+  it.each([
+    "",
+    "1.2.3",
+    "1.2.3.256",
+    "1.2.3.4.5",
+    "01.2.3.4",
+    "2001:db8::1::2",
+    "2001:db8:1:2:3:4:5:6:7",
+    "12345::",
+    "g::1",
+    ":::",
+    "1:2:3:4:5:6:7:8::",
+    "x".repeat(500),
+  ])("something that is no address (%s) is a bounded key of its own, never an address block", (raw) => {
+    const key = addressLimitKey(raw);
+    expect(key.length).toBeLessThanOrEqual(64);
+    expect(key.startsWith("other:")).toBe(true);
+    expect(reporterNetwork(raw)).toBe(key);
+  });
 });
 
 describe("reporterNetwork", () => {

@@ -10,23 +10,34 @@ import {
   referrerTypeOf,
   searchContextOf,
 } from "../../domain/analytics";
-import { analyticsEventsSchema, analyticsSessionSchema, listingAnalyticsQuerySchema, listingViewSchema } from "../../domain/schemas/analytics";
+import {
+  analyticsEventsSchema,
+  analyticsSessionSchema,
+  listingAnalyticsQuerySchema,
+  listingViewSchema,
+} from "../../domain/schemas/analytics";
 
 const UA = {
-  iphone: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
-  iphoneChrome: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.54 Mobile/15E148 Safari/604.1",
+  iphone:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+  iphoneChrome:
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/126.0.6478.54 Mobile/15E148 Safari/604.1",
   ipad: "Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1",
   ipadDesktopMode: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15",
   androidPhone: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36",
   androidTablet: "Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
-  samsung: "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
-  windowsEdge: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.56",
+  samsung:
+    "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0.0.0 Mobile Safari/537.36",
+  windowsEdge:
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.56",
   windowsChrome: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
-  windowsOpera: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 OPR/111.0.0.0",
+  windowsOpera:
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36 OPR/111.0.0.0",
   macFirefox: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14.5; rv:127.0) Gecko/20100101 Firefox/127.0",
   linuxFirefox: "Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0",
   chromebook: "Mozilla/5.0 (X11; CrOS x86_64 15917.71.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
-  kindle: "Mozilla/5.0 (Linux; Android 11; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.1.1 like Chrome/126.0.6478.71 Safari/537.36",
+  kindle:
+    "Mozilla/5.0 (Linux; Android 11; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/126.1.1 like Chrome/126.0.6478.71 Safari/537.36",
   unknown: "curl/8.5.0",
 };
 
@@ -84,7 +95,9 @@ describe("what of an address analytics keeps", () => {
 
   it("keeps another site's referrer as its origin only", () => {
     expect(analyticsReferrer("https://www.facebook.com/groups/123?fbclid=x", "https://lekebytte.no")).toBe("https://www.facebook.com");
-    expect(analyticsReferrer("https://lekebytte.no/auth/callback?code=x", "https://lekebytte.no")).toBe("https://lekebytte.no/auth/callback");
+    expect(analyticsReferrer("https://lekebytte.no/auth/callback?code=x", "https://lekebytte.no")).toBe(
+      "https://lekebytte.no/auth/callback",
+    );
     expect(analyticsReferrer("", "https://lekebytte.no")).toBe("");
   });
 
@@ -108,7 +121,13 @@ const meta = {
   referrer: null,
   pageUrl: "https://lekebytte.no/",
 };
-const event = (over: Record<string, unknown> = {}) => ({ eventType: "page_view", eventCategory: "navigation", eventAction: "view", metadata: meta, ...over });
+const event = (over: Record<string, unknown> = {}) => ({
+  eventType: "page_view",
+  eventCategory: "navigation",
+  eventAction: "view",
+  metadata: meta,
+  ...over,
+});
 
 describe("analyticsEventsSchema", () => {
   it("accepts every event type and category of the spec", () => {
@@ -124,9 +143,24 @@ describe("analyticsEventsSchema", () => {
     ["an unknown category", { events: [event({ eventCategory: "ads" })] }, "events.0.eventCategory", "Ukjent hendelseskategori"],
     ["no events", { events: [] }, "events", "Ingen hendelser"],
     ["51 events", { events: Array.from({ length: 51 }, () => event()) }, "events", "Høyst 50 hendelser per forespørsel"],
-    ["a long label", { events: [event({ eventLabel: "x".repeat(201) })] }, "events.0.eventLabel", "Teksten kan ikke være lengre enn 200 tegn"],
-    ["a long page URL", { events: [event({ metadata: { ...meta, pageUrl: "x".repeat(2049) } })] }, "events.0.metadata.pageUrl", "Adressen er for lang"],
-    ["a bad timestamp", { events: [event({ metadata: { ...meta, timestamp: "i går" } })] }, "events.0.metadata.timestamp", "Ugyldig tidspunkt"],
+    [
+      "a long label",
+      { events: [event({ eventLabel: "x".repeat(201) })] },
+      "events.0.eventLabel",
+      "Teksten kan ikke være lengre enn 200 tegn",
+    ],
+    [
+      "a long page URL",
+      { events: [event({ metadata: { ...meta, pageUrl: "x".repeat(2049) } })] },
+      "events.0.metadata.pageUrl",
+      "Adressen er for lang",
+    ],
+    [
+      "a bad timestamp",
+      { events: [event({ metadata: { ...meta, timestamp: "i går" } })] },
+      "events.0.metadata.timestamp",
+      "Ugyldig tidspunkt",
+    ],
     ["a bad session id", { sessionId: "abc" }, "sessionId", "Ugyldig økt-ID"],
     [
       "too many metadata fields",
@@ -184,7 +218,15 @@ describe("listingViewSchema and analyticsSessionSchema", () => {
   });
 
   it("refuses an unknown device type", () => {
-    const session = { sessionId: SESSION, userAgent: UA.iphone, referrer: "", entryPage: "/", deviceType: "mobile", browser: "Safari", os: "iOS" };
+    const session = {
+      sessionId: SESSION,
+      userAgent: UA.iphone,
+      referrer: "",
+      entryPage: "/",
+      deviceType: "mobile",
+      browser: "Safari",
+      os: "iOS",
+    };
     expect(analyticsSessionSchema.parse(session).referrer).toBeNull();
     expect(analyticsSessionSchema.safeParse({ ...session, deviceType: "watch" }).success).toBe(false);
   });

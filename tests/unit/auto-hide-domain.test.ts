@@ -58,7 +58,11 @@ describe("isEstablishedReporter", () => {
   const cases: [string, Partial<ReporterEvidence>, boolean][] = [
     ["confirmed, 30 days old", {}, true],
     ["exactly the minimum age", { accountCreatedAt: daysAgo(AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS) }, true],
-    ["a minute short of the minimum age", { accountCreatedAt: new Date(Date.parse(daysAgo(AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS)) + 60_000).toISOString() }, false],
+    [
+      "a minute short of the minimum age",
+      { accountCreatedAt: new Date(Date.parse(daysAgo(AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS)) + 60_000).toISOString() },
+      false,
+    ],
     ["made two seconds ago", { accountCreatedAt: NOW, emailConfirmedAt: NOW }, false],
     ["new but with a completed deal", { accountCreatedAt: daysAgo(1), completedDeals: 1 }, true],
     ["old but never confirmed", { emailConfirmedAt: null }, false],
@@ -81,7 +85,13 @@ describe("countIndependentReporters", () => {
   });
 
   it("fresh, unconfirmed, suspended and deleted reporters do not count", () => {
-    const open = [reporter(), reporter({ accountCreatedAt: daysAgo(0) }), reporter({ emailConfirmedAt: null }), reporter({ suspendedUntil: daysAgo(-3) }), reporter({ deleted: true })];
+    const open = [
+      reporter(),
+      reporter({ accountCreatedAt: daysAgo(0) }),
+      reporter({ emailConfirmedAt: null }),
+      reporter({ suspendedUntil: daysAgo(-3) }),
+      reporter({ deleted: true }),
+    ];
     expect(countIndependentReporters(open, [], NOW)).toBe(1);
   });
 
@@ -91,7 +101,11 @@ describe("countIndependentReporters", () => {
   });
 
   it("plus-addresses and letter case of one mailbox count once", () => {
-    const open = [reporter({ email: "kari@example.no" }), reporter({ email: "Kari+1@example.no" }), reporter({ email: "kari+2@EXAMPLE.no" })];
+    const open = [
+      reporter({ email: "kari@example.no" }),
+      reporter({ email: "Kari+1@example.no" }),
+      reporter({ email: "kari+2@EXAMPLE.no" }),
+    ];
     expect(countIndependentReporters(open, [], NOW)).toBe(1);
   });
 
@@ -116,11 +130,17 @@ describe("countIndependentReporters", () => {
   });
 
   it("a network nobody knows (reports filed before networks were kept) links nobody", () => {
-    expect(countIndependentReporters([reporter({ network: null }), reporter({ network: null }), reporter({ network: null })], [], NOW)).toBe(3);
+    expect(
+      countIndependentReporters([reporter({ network: null }), reporter({ network: null }), reporter({ network: null })], [], NOW),
+    ).toBe(3);
   });
 
   it("an ineligible account does not link two eligible ones", () => {
-    const open = [reporter({ network: "x" }), reporter({ network: "x", email: "y@example.no", accountCreatedAt: daysAgo(0) }), reporter({ email: "y@example.no" })];
+    const open = [
+      reporter({ network: "x" }),
+      reporter({ network: "x", email: "y@example.no", accountCreatedAt: daysAgo(0) }),
+      reporter({ email: "y@example.no" }),
+    ];
     expect(countIndependentReporters(open, [], NOW)).toBe(2);
   });
 
@@ -139,7 +159,14 @@ describe("countIndependentReporters", () => {
   });
 
   it("is the number of groups whatever the order of the reports", () => {
-    const pool = [reporter({ network: "p" }), reporter({ network: "p" }), reporter({ email: "q@example.no" }), reporter({ email: "Q+2@example.no" }), reporter(), reporter({ accountCreatedAt: daysAgo(1) })];
+    const pool = [
+      reporter({ network: "p" }),
+      reporter({ network: "p" }),
+      reporter({ email: "q@example.no" }),
+      reporter({ email: "Q+2@example.no" }),
+      reporter(),
+      reporter({ accountCreatedAt: daysAgo(1) }),
+    ];
     fc.assert(
       fc.property(fc.shuffledSubarray(pool, { minLength: pool.length, maxLength: pool.length }), (shuffled) => {
         expect(countIndependentReporters(shuffled, [], NOW)).toBe(3);
@@ -159,7 +186,15 @@ describe("countIndependentReporters", () => {
     fc.assert(
       fc.property(fc.array(arb, { maxLength: 8 }), (rows) => {
         const toEvidence = (r: (typeof rows)[number], i: number): ReporterEvidence =>
-          reporter({ reportId: `x${i}`, reporterId: r.reporterId, network: r.network, email: r.email, accountCreatedAt: daysAgo(r.age), completedDeals: r.deals, suspendedUntil: r.suspended ? daysAgo(-1) : null });
+          reporter({
+            reportId: `x${i}`,
+            reporterId: r.reporterId,
+            network: r.network,
+            email: r.email,
+            accountCreatedAt: daysAgo(r.age),
+            completedDeals: r.deals,
+            suspendedUntil: r.suspended ? daysAgo(-1) : null,
+          });
         const open = rows.map(toEvidence);
         const count = countIndependentReporters(open, [], NOW);
         const eligible = open.filter((r) => isEstablishedReporter(r, NOW));

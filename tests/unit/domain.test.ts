@@ -273,7 +273,16 @@ describe("listing lifecycle", () => {
   it("lets the seller move active ⇄ reserved, either to sold or given away, and back to active", () => {
     const moves = LISTING_STATUSES.flatMap((from) => OWNER_STATUSES.filter((to) => canOwnerMove(from, to)).map((to) => `${from}→${to}`));
     expect(moves.sort()).toEqual(
-      ["active→reserved", "active→sold", "active→given_away", "reserved→active", "reserved→sold", "reserved→given_away", "sold→active", "given_away→active"].sort(),
+      [
+        "active→reserved",
+        "active→sold",
+        "active→given_away",
+        "reserved→active",
+        "reserved→sold",
+        "reserved→given_away",
+        "sold→active",
+        "given_away→active",
+      ].sort(),
     );
     expect(OWNER_TRANSITIONS.traded).toEqual([]);
     expect(OWNER_TRANSITIONS.deleted).toEqual([]);

@@ -39,9 +39,12 @@ describe("several fields and several holds", () => {
     { holds: ["swap", "giveaway"], changed: ["title"], refusal: T.swap },
     { holds: ["swap"], changed: [], refusal: null },
     { holds: ["giveaway"], changed: [], refusal: null },
-  ] as { holds: ListingHold[]; changed: ListingEditField[]; refusal: string | null }[])("$holds changing $changed", ({ holds, changed, refusal }) => {
-    expect(heldEditRefusal(holds, changed)).toBe(refusal);
-  });
+  ] as { holds: ListingHold[]; changed: ListingEditField[]; refusal: string | null }[])(
+    "$holds changing $changed",
+    ({ holds, changed, refusal }) => {
+      expect(heldEditRefusal(holds, changed)).toBe(refusal);
+    },
+  );
 
   it("names the holds the Worker's UPDATE must rule out", () => {
     expect(holdsForbidding([])).toEqual([]);

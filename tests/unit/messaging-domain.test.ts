@@ -28,7 +28,10 @@ describe("chat day labels (Oslo calendar days)", () => {
   });
 
   it("groups consecutive messages by day, keeping their order", () => {
-    const items = ["2026-03-10T10:00:00Z", "2026-03-10T22:59:00Z", "2026-03-10T23:01:00Z", "2026-03-11T09:00:00Z"].map((created_at, i) => ({ i, created_at }));
+    const items = ["2026-03-10T10:00:00Z", "2026-03-10T22:59:00Z", "2026-03-10T23:01:00Z", "2026-03-11T09:00:00Z"].map((created_at, i) => ({
+      i,
+      created_at,
+    }));
     const groups = groupByOsloDay(items, (m) => m.created_at, new Date("2026-03-11T10:00:00Z"));
     expect(groups.map((g) => [g.label, g.items.map((m) => m.i)])).toEqual([
       ["I går", [0, 1]],

@@ -80,10 +80,19 @@ describe("schemas", () => {
     const none = reportSchema.safeParse({ target_type: "listing", target_id: ID });
     expect(none.success).toBe(false);
     expect(none.error?.issues.find((i) => i.path[0] === "reason")?.message).toBe("Velg en årsak");
-    const ok = reportSchema.parse({ target_type: "listing", target_id: ID, reason: "Annet", description: "   ", status: "resolved", reporter_id: ID });
+    const ok = reportSchema.parse({
+      target_type: "listing",
+      target_id: ID,
+      reason: "Annet",
+      description: "   ",
+      status: "resolved",
+      reporter_id: ID,
+    });
     expect(ok).toEqual({ target_type: "listing", target_id: ID, reason: "Annet", description: null, priority: "normal" });
     expect(reportSchema.safeParse({ target_type: "listing", target_id: ID, reason: "Annet", priority: "Urgent" }).success).toBe(false);
-    expect(reportSchema.safeParse({ target_type: "listing", target_id: ID, reason: "Annet", description: "x".repeat(2001) }).success).toBe(false);
+    expect(reportSchema.safeParse({ target_type: "listing", target_id: ID, reason: "Annet", description: "x".repeat(2001) }).success).toBe(
+      false,
+    );
   });
 
   it("an action must be chosen ('Velg en handling'); notes optional; suspension 1–365 days", () => {
@@ -100,7 +109,13 @@ describe("schemas", () => {
 });
 
 describe("who may act on whom (staffRefusal)", () => {
-  type Row = [actorRole: Role, actorSuspended: boolean, target: StaffTarget | null, onTarget: StaffRefusal | null, view: StaffRefusal | null];
+  type Row = [
+    actorRole: Role,
+    actorSuspended: boolean,
+    target: StaffTarget | null,
+    onTarget: StaffRefusal | null,
+    view: StaffRefusal | null,
+  ];
   const user = (role: Role, self = false): StaffTarget => ({ role, self });
   // One row per (actor role, actor suspended, target role, self?): what every action on the target
   // (review, hide, delete, warn, approve, dismiss, unhide) gets, and what reading the dashboard gets.

@@ -85,7 +85,10 @@ describe("createReviewSchema", () => {
   const base = { deal_kind: "sale", deal_id: "6f1c1c1e-4b7a-4c36-9a55-2b1e6d0e8f11" };
 
   it("takes 1–5 whole stars and trims the text (empty is no text)", () => {
-    expect(createReviewSchema.parse({ ...base, rating: 5, text: "  Hyggelig kjøper!  " })).toMatchObject({ rating: 5, text: "Hyggelig kjøper!" });
+    expect(createReviewSchema.parse({ ...base, rating: 5, text: "  Hyggelig kjøper!  " })).toMatchObject({
+      rating: 5,
+      text: "Hyggelig kjøper!",
+    });
     expect(createReviewSchema.parse({ ...base, rating: 1, text: "   " }).text).toBeNull();
     expect(createReviewSchema.parse({ ...base, rating: 3 }).text).toBeNull();
   });
@@ -97,7 +100,9 @@ describe("createReviewSchema", () => {
   });
 
   it("refuses a text over 1000 characters, an unknown deal kind, and strips server-owned keys", () => {
-    expect(createReviewSchema.safeParse({ ...base, rating: 4, text: "x".repeat(1001) }).error?.issues[0].message).toBe("Teksten kan være på høyst 1000 tegn");
+    expect(createReviewSchema.safeParse({ ...base, rating: 4, text: "x".repeat(1001) }).error?.issues[0].message).toBe(
+      "Teksten kan være på høyst 1000 tegn",
+    );
     expect(createReviewSchema.safeParse({ ...base, deal_kind: "loan", rating: 4 }).success).toBe(false);
     const parsed = createReviewSchema.parse({ ...base, rating: 4, reviewer_id: "x", reviewee_id: "y", is_hidden: true });
     expect(Object.keys(parsed).sort()).toEqual(["deal_id", "deal_kind", "rating", "text"]);

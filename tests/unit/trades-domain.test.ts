@@ -31,11 +31,18 @@ const ALLOWED = ALLOWED_MOVES;
 
 function offerIn(state: State): TradeOfferState {
   const created = state === "expired" ? new Date(NOW.getTime() - 8 * 86_400_000) : new Date(NOW.getTime() - 3_600_000);
-  return { status: state === "expired" ? "pending" : state, expires_at: tradeExpiresAt(created), from_user_id: SENDER, to_user_id: RECIPIENT };
+  return {
+    status: state === "expired" ? "pending" : state,
+    expires_at: tradeExpiresAt(created),
+    from_user_id: SENDER,
+    to_user_id: RECIPIENT,
+  };
 }
 
 const CASES = STATES.flatMap((state) =>
-  (Object.keys(ACTORS) as (keyof typeof ACTORS)[]).flatMap((actor) => TRADE_ACTIONS.map((action) => ({ state, actor, action, key: `${state}/${actor}/${action}` }))),
+  (Object.keys(ACTORS) as (keyof typeof ACTORS)[]).flatMap((actor) =>
+    TRADE_ACTIONS.map((action) => ({ state, actor, action, key: `${state}/${actor}/${action}` })),
+  ),
 );
 
 describe("the lifecycle: every (state, actor, action)", () => {

@@ -13,7 +13,8 @@ import { jsonResponse, mockFetch, renderRoutes, renderWithProviders } from "./ut
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
-const analyticsCalls = (fetch: ReturnType<typeof mockFetch>) => fetch.mock.calls.map(([url]) => String(url)).filter((u) => u.startsWith("/api/analytics"));
+const analyticsCalls = (fetch: ReturnType<typeof mockFetch>) =>
+  fetch.mock.calls.map(([url]) => String(url)).filter((u) => u.startsWith("/api/analytics"));
 
 beforeEach(() => {
   window.localStorage.clear();
@@ -131,12 +132,18 @@ describe("ListingStatsPanel", () => {
     const rows = within(screen.getByRole("table")).getAllByRole("row");
     expect(rows).toHaveLength(4);
     // Newest first: the day, views, unique, average time, favourites, conversations, offers.
-    expect(within(rows[1]).getAllByRole("cell").map((c) => c.textContent)).toEqual(["4", "3", "1 min 5 s", "1", "1", "0"]);
+    expect(
+      within(rows[1])
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["4", "3", "1 min 5 s", "1", "1", "0"]);
     expect(within(rows[1]).getByRole("rowheader")).toHaveTextContent("20. nov.");
     expect(fetch).toHaveBeenCalledWith("/api/analytics/listings/1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab?days=30", expect.anything());
 
     await userEvent.selectOptions(screen.getByLabelText("Periode"), "7");
-    await waitFor(() => expect(fetch).toHaveBeenCalledWith("/api/analytics/listings/1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab?days=7", expect.anything()));
+    await waitFor(() =>
+      expect(fetch).toHaveBeenCalledWith("/api/analytics/listings/1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab?days=7", expect.anything()),
+    );
   });
 
   it("says so when there are no views, and when the figures cannot be fetched", async () => {

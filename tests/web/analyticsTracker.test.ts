@@ -42,7 +42,11 @@ beforeEach(() => {
     configurable: true,
     value: vi.fn((url: string, data: Blob) => {
       // Blob.text() is async; the tests read the body through a synchronous copy.
-      calls.push({ path: url.replace("/api/analytics", ""), body: (data as Blob & { json?: Record<string, unknown> }).json ?? {}, beacon: true });
+      calls.push({
+        path: url.replace("/api/analytics", ""),
+        body: (data as Blob & { json?: Record<string, unknown> }).json ?? {},
+        beacon: true,
+      });
       return beaconResult;
     }),
   });
@@ -99,7 +103,12 @@ describe("the session", () => {
 });
 
 describe("the server-issued session (decision 038)", () => {
-  const context = { listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab", referrerType: "direct" as const, searchQuery: null, filterContext: null };
+  const context = {
+    listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab",
+    referrerType: "direct" as const,
+    searchQuery: null,
+    filterContext: null,
+  };
 
   it("sends nothing else until POST /sessions has answered (its cookie is what the server counts under)", async () => {
     let answer!: () => void;
@@ -184,7 +193,11 @@ describe("the event queue", () => {
     status = 202;
     await vi.advanceTimersByTimeAsync(5_000);
     expect(t.pending).toHaveLength(0);
-    expect(eventsSent().slice(-50).map((e) => e.eventLabel)).toEqual(Array.from({ length: 50 }, (_, i) => `k${i + 30}`));
+    expect(
+      eventsSent()
+        .slice(-50)
+        .map((e) => e.eventLabel),
+    ).toEqual(Array.from({ length: 50 }, (_, i) => `k${i + 30}`));
   });
 
   it("drops the failed events when 100 or more have been queued meanwhile", async () => {
@@ -243,14 +256,24 @@ describe("the event queue", () => {
 });
 
 describe("listing views", () => {
-  const context = { listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab", referrerType: "search" as const, searchQuery: "lego", filterContext: { free: "true" } };
+  const context = {
+    listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab",
+    referrerType: "search" as const,
+    searchQuery: "lego",
+    filterContext: { free: "true" },
+  };
 
   it("reports at the start and again after 30 s with viewDurationMs 30000, under one view id", async () => {
     const t = start();
     t.startListingView(context);
     await vi.advanceTimersByTimeAsync(0);
     expect(posted("/listing-views")).toHaveLength(1);
-    expect(posted("/listing-views")[0].body).toMatchObject({ ...context, sessionId: t.sessionId, viewDurationMs: 0, viewId: expect.stringMatching(UUID) });
+    expect(posted("/listing-views")[0].body).toMatchObject({
+      ...context,
+      sessionId: t.sessionId,
+      viewDurationMs: 0,
+      viewId: expect.stringMatching(UUID),
+    });
     await vi.advanceTimersByTimeAsync(30_000);
     const reports = posted("/listing-views");
     expect(reports).toHaveLength(2);
@@ -329,7 +352,12 @@ describe("marked clicks and stopping", () => {
     const t = start();
     await vi.advanceTimersByTimeAsync(0);
     t.event("page_view", "view", "/");
-    t.startListingView({ listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab", referrerType: "direct", searchQuery: null, filterContext: null });
+    t.startListingView({
+      listingId: "1a2a9c1e-7b4d-4e2a-9c3b-1234567890ab",
+      referrerType: "direct",
+      searchQuery: null,
+      filterContext: null,
+    });
     t.stop();
     tracker = null;
     const before = calls.length;

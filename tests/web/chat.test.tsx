@@ -166,7 +166,13 @@ describe("chat header and messages", () => {
     renderChat({ page: messagePageBody([bad]) });
     const ws = await connect(bad.seq);
     expect(await screen.findByText("Stygg melding")).toBeInTheDocument();
-    act(() => ws.receive({ type: "event", name: "message_removed", data: { id: bad.id, seq: bad.seq, content: "Meldingen er fjernet av moderator" } }));
+    act(() =>
+      ws.receive({
+        type: "event",
+        name: "message_removed",
+        data: { id: bad.id, seq: bad.seq, content: "Meldingen er fjernet av moderator" },
+      }),
+    );
     expect(await screen.findByText("Meldingen er fjernet av moderator")).toBeInTheDocument();
     expect(screen.queryByText("Stygg melding")).not.toBeInTheDocument();
   });
@@ -182,7 +188,9 @@ describe("sending", () => {
     expect(sent).toMatchObject({ type: "send", content: "Hei, er den ledig?" });
     expect(sent.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(screen.getByRole("button", { name: "Sender..." })).toBeDisabled();
-    act(() => ws.receive({ type: "ack", id: sent.id, message: msg({ id: sent.id as string, sender_id: ME, content: "Hei, er den ledig?" }) }));
+    act(() =>
+      ws.receive({ type: "ack", id: sent.id, message: msg({ id: sent.id as string, sender_id: ME, content: "Hei, er den ledig?" }) }),
+    );
     await waitFor(() => expect(field()).toHaveValue(""));
     expect(screen.getByRole("button", { name: "Send" })).toBeInTheDocument();
     expect(screen.getByText("Hei, er den ledig?")).toBeInTheDocument();
@@ -210,7 +218,9 @@ describe("sending", () => {
     await user.type(field(), "For mange{Enter}");
     const sent = ws.frames().find((f) => f.type === "send")!;
     act(() => ws.receive({ type: "error", id: sent.id, code: "RATE_LIMITED", message: "For mange forsøk. Vent litt og prøv igjen." }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke sende melding", "For mange forsøk. Vent litt og prøv igjen."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke sende melding", "For mange forsøk. Vent litt og prøv igjen."),
+    );
     expect(field()).toHaveValue("For mange");
   });
 
@@ -326,7 +336,9 @@ describe("load errors", () => {
       if (url.startsWith(`/api/conversations/${CONV}/messages`)) return apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.");
     });
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path: `/chat/${CONV}` });
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente meldinger", expect.anything()), { timeout: 5000 });
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente meldinger", expect.anything()), {
+      timeout: 5000,
+    });
   });
 
   it("a deleted other party shows 'Slettet bruker' and the composer explains why it is off", async () => {

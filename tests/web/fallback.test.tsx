@@ -11,9 +11,7 @@ describe("fallback screens", () => {
     renderWithProviders(<NotFound />, { path: "/finnes/ikke" });
 
     expect(screen.getByRole("heading", { level: 1, name: "404 - Siden finnes ikke" })).toBeInTheDocument();
-    expect(
-      screen.getByText("Beklager, vi fant ikke siden du leter etter. Den kan ha blitt flyttet eller slettet."),
-    ).toBeInTheDocument();
+    expect(screen.getByText("Beklager, vi fant ikke siden du leter etter. Den kan ha blitt flyttet eller slettet.")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Gå til forsiden" })).toHaveAttribute("href", "/");
     expect(warn).toHaveBeenCalledWith(expect.any(String), "/finnes/ikke");
   });

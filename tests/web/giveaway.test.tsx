@@ -9,7 +9,14 @@ import { ListingCard } from "../../web/components/ListingCard";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { GiveawayPlacesPage } from "../../web/routes/giveaways/GiveawayPlacesPage";
-import { TEST_CONVERSATION_ID, giveawayMineBody, giveawayPlaceBody, giveawayQueueEntryBody, giveawayViewBody, type GiveawayViewBody } from "../factories/api";
+import {
+  TEST_CONVERSATION_ID,
+  giveawayMineBody,
+  giveawayPlaceBody,
+  giveawayQueueEntryBody,
+  giveawayViewBody,
+  type GiveawayViewBody,
+} from "../factories/api";
 import { bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
@@ -34,7 +41,8 @@ function renderFree(session: Session | null, view: () => GiveawayViewBody, owner
   return { user, fetch, page, ...renderRoutes(routes, { seed: { session }, path: `/listing/${page.id}` }) };
 }
 
-const posts = (fetch: ReturnType<typeof mockApi>, path: string) => fetch.mock.calls.filter(([url, init]) => url === path && method(init) === "POST").map(([, init]) => bodyOf(init));
+const posts = (fetch: ReturnType<typeof mockApi>, path: string) =>
+  fetch.mock.calls.filter(([url, init]) => url === path && method(init) === "POST").map(([, init]) => bodyOf(init));
 
 beforeEach(() => {
   toast.toastError.mockReset();
@@ -54,12 +62,17 @@ describe("the taker's side", () => {
 
   it("joins with a short message, then shows the place and 'Forlat køen'", async () => {
     let view = giveawayViewBody({ waiting_count: 1 });
-    const { user, fetch, page } = renderFree(sessionFor("user"), () => view, undefined, (url, init) => {
-      if (url.endsWith("/queue") && method(init) === "POST") {
-        view = giveawayViewBody({ waiting_count: 2, mine: giveawayMineBody({ position: 2, message: "Til barnehagen" }) });
-        return jsonResponse(view, 201);
-      }
-    });
+    const { user, fetch, page } = renderFree(
+      sessionFor("user"),
+      () => view,
+      undefined,
+      (url, init) => {
+        if (url.endsWith("/queue") && method(init) === "POST") {
+          view = giveawayViewBody({ waiting_count: 2, mine: giveawayMineBody({ position: 2, message: "Til barnehagen" }) });
+          return jsonResponse(view, 201);
+        }
+      },
+    );
     expect(await screen.findByText("1 person i køen", {}, { timeout: 5_000 })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Jeg vil ha den" }));
     const dialog = await screen.findByRole("dialog", { name: "Jeg vil ha den" });
@@ -77,9 +90,15 @@ describe("the taker's side", () => {
   });
 
   it("shows the server's reason when joining is refused", async () => {
-    const { user } = renderFree(sessionFor("user"), () => giveawayViewBody(), undefined, (url, init) => {
-      if (url.endsWith("/queue") && method(init) === "POST") return jsonResponse({ error: { code: "CONFLICT", message: "Leken er allerede gitt bort." } }, 409);
-    });
+    const { user } = renderFree(
+      sessionFor("user"),
+      () => giveawayViewBody(),
+      undefined,
+      (url, init) => {
+        if (url.endsWith("/queue") && method(init) === "POST")
+          return jsonResponse({ error: { code: "CONFLICT", message: "Leken er allerede gitt bort." } }, 409);
+      },
+    );
     await user.click(await screen.findByRole("button", { name: "Jeg vil ha den" }, { timeout: 5_000 }));
     const dialog = await screen.findByRole("dialog");
     await user.type(within(dialog).getByLabelText("Melding til giveren"), "Kan hente");
@@ -88,13 +107,21 @@ describe("the taker's side", () => {
   });
 
   it("a reserved taker sees 'Reservert for deg' with the chat, and can leave", async () => {
-    let view = giveawayViewBody({ reserved: true, mine: giveawayMineBody({ status: "reserved", position: null, conversation_id: TEST_CONVERSATION_ID }) });
-    const { user, fetch, page } = renderFree(sessionFor("user"), () => view, undefined, (url, init) => {
-      if (url.endsWith("/leave") && method(init) === "POST") {
-        view = giveawayViewBody({ mine: giveawayMineBody({ status: "withdrawn", position: null }) });
-        return jsonResponse(view);
-      }
+    let view = giveawayViewBody({
+      reserved: true,
+      mine: giveawayMineBody({ status: "reserved", position: null, conversation_id: TEST_CONVERSATION_ID }),
     });
+    const { user, fetch, page } = renderFree(
+      sessionFor("user"),
+      () => view,
+      undefined,
+      (url, init) => {
+        if (url.endsWith("/leave") && method(init) === "POST") {
+          view = giveawayViewBody({ mine: giveawayMineBody({ status: "withdrawn", position: null }) });
+          return jsonResponse(view);
+        }
+      },
+    );
     expect(await screen.findByText("Reservert for deg. Avtal hentingen i samtalen.", {}, { timeout: 5_000 })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Åpne samtalen" })).toHaveAttribute("href", `/chat/${TEST_CONVERSATION_ID}`);
     await user.click(screen.getByRole("button", { name: "Forlat køen" }));
@@ -112,16 +139,28 @@ describe("the taker's side", () => {
 
 describe("the giver's queue panel", () => {
   const first = giveawayQueueEntryBody({ id: "aaaaaaaa-0000-4000-8000-000000000001", display_name: "Anna", message: "Til barnehagen" });
-  const second = giveawayQueueEntryBody({ id: "aaaaaaaa-0000-4000-8000-000000000002", display_name: "Bo", message: "Sønnen min elsker brannbiler" });
+  const second = giveawayQueueEntryBody({
+    id: "aaaaaaaa-0000-4000-8000-000000000002",
+    display_name: "Bo",
+    message: "Sønnen min elsker brannbiler",
+  });
 
   it("lists the queue in order with the messages; 'Første i køen' and 'Reserver' reserve", async () => {
     const view = giveawayViewBody({ waiting_count: 2, queue: [first, second] });
-    const { user, fetch, page } = renderFree(sessionFor("user"), () => view, ME.id, (url, init) => {
-      if (url.endsWith("/reserve") && method(init) === "POST") return jsonResponse(view);
-    });
+    const { user, fetch, page } = renderFree(
+      sessionFor("user"),
+      () => view,
+      ME.id,
+      (url, init) => {
+        if (url.endsWith("/reserve") && method(init) === "POST") return jsonResponse(view);
+      },
+    );
     const panel = await screen.findByRole("region", { name: "Gi bort-kø (2)" }, { timeout: 5_000 });
     const rows = within(within(panel).getByRole("list", { name: "Køen" })).getAllByRole("listitem");
-    expect(rows.map((row) => row.textContent)).toEqual([expect.stringMatching(/^1\. Anna.*Til barnehagen$/), expect.stringMatching(/^2\. Bo.*Sønnen min elsker brannbiler$/)]);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^1\. Anna.*Til barnehagen$/),
+      expect.stringMatching(/^2\. Bo.*Sønnen min elsker brannbiler$/),
+    ]);
     await user.click(within(panel).getByRole("button", { name: "Første i køen: Anna" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Reservert for Anna"));
     await user.click(within(rows[1]).getByRole("button", { name: "Reserver for Bo" }));
@@ -134,9 +173,14 @@ describe("the giver's queue panel", () => {
   it("while reserved: 'Reservert for {navn}', the chat, 'Frigi', and 'Marker som gitt bort' after one more question", async () => {
     const reserved = { ...second, status: "reserved" as const, conversation_id: TEST_CONVERSATION_ID };
     const view = giveawayViewBody({ waiting_count: 1, reserved: true, queue: [reserved, first] });
-    const { user, fetch, page } = renderFree(sessionFor("user"), () => view, ME.id, (url, init) => {
-      if ((url.endsWith("/release") || url.endsWith("/give")) && method(init) === "POST") return jsonResponse(view);
-    });
+    const { user, fetch, page } = renderFree(
+      sessionFor("user"),
+      () => view,
+      ME.id,
+      (url, init) => {
+        if ((url.endsWith("/release") || url.endsWith("/give")) && method(init) === "POST") return jsonResponse(view);
+      },
+    );
     const panel = await screen.findByRole("region", { name: "Gi bort-kø (1)" }, { timeout: 5_000 });
     expect(within(panel).getByText("Reservert for Bo")).toBeInTheDocument();
     expect(within(panel).getByRole("link", { name: "Åpne samtalen" })).toHaveAttribute("href", `/chat/${TEST_CONVERSATION_ID}`);
@@ -155,9 +199,15 @@ describe("the giver's queue panel", () => {
   });
 
   it("an empty queue says so; a refused move shows the server's reason", async () => {
-    const { user } = renderFree(sessionFor("user"), () => giveawayViewBody({ waiting_count: 1, queue: [first] }), ME.id, (url, init) => {
-      if (url.endsWith("/reserve") && method(init) === "POST") return jsonResponse({ error: { code: "CONFLICT", message: "Personen står ikke lenger i køen." } }, 409);
-    });
+    const { user } = renderFree(
+      sessionFor("user"),
+      () => giveawayViewBody({ waiting_count: 1, queue: [first] }),
+      ME.id,
+      (url, init) => {
+        if (url.endsWith("/reserve") && method(init) === "POST")
+          return jsonResponse({ error: { code: "CONFLICT", message: "Personen står ikke lenger i køen." } }, 409);
+      },
+    );
     await user.click(await screen.findByRole("button", { name: "Reserver for Anna" }, { timeout: 5_000 }));
     await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Personen står ikke lenger i køen."));
   });
@@ -183,7 +233,12 @@ describe("Mine køplasser", () => {
     const fetch = mockApi((url, init) => {
       if (url === "/api/giveaways/mine") {
         return jsonResponse([
-          giveawayPlaceBody({ status: "passed", position: null, unseen: true, listing: { id: "l1", title: "Sparkesykkel", seo_slug: "sparkesykkel-l1", images: [], public: false } }),
+          giveawayPlaceBody({
+            status: "passed",
+            position: null,
+            unseen: true,
+            listing: { id: "l1", title: "Sparkesykkel", seo_slug: "sparkesykkel-l1", images: [], public: false },
+          }),
           giveawayPlaceBody({ status: "waiting", position: 3 }),
         ]);
       }
@@ -195,7 +250,12 @@ describe("Mine køplasser", () => {
     expect(items[0]).toHaveTextContent("SparkesykkelNyLeken er gitt bort til en annen.");
     expect(within(items[0]).queryByRole("link")).not.toBeInTheDocument();
     expect(items[1]).toHaveTextContent("Du er nr. 3 i køen");
-    expect(within(items[1]).getByRole("link", { name: "Duplo brannstasjon" })).toHaveAttribute("href", "/annonse/duplo-brannstasjon-333333");
-    await waitFor(() => expect(fetch.mock.calls.some(([url, init]) => url === "/api/giveaways/mine/seen" && method(init) === "POST")).toBe(true));
+    expect(within(items[1]).getByRole("link", { name: "Duplo brannstasjon" })).toHaveAttribute(
+      "href",
+      "/annonse/duplo-brannstasjon-333333",
+    );
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([url, init]) => url === "/api/giveaways/mine/seen" && method(init) === "POST")).toBe(true),
+    );
   });
 });

@@ -27,19 +27,26 @@ describe("Header", () => {
 
   it.each([
     ["a visitor", null, ["Lekebytte", "Søk etter leker", "Meldinger", "Logg inn", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
-    ["a user", sessionFor("user"), ["Lekebytte", "Søk etter leker", "Meldinger", "Min konto", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"]],
-  ] as const)("for %s, Tab follows the screen: logo, the search and the icons beside it, then the quick links below", async (_, session, expected) => {
-    renderWithProviders(<Header />, { seed: { session } });
-    if (session) await screen.findByRole("button", { name: "Min konto" });
-    const user = userEvent.setup();
-    const reached: string[] = [];
-    for (let i = 0; i < expected.length; i++) {
-      await user.tab();
-      const el = document.activeElement as HTMLElement;
-      reached.push(el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "");
-    }
-    expect(reached).toEqual(expected);
-  });
+    [
+      "a user",
+      sessionFor("user"),
+      ["Lekebytte", "Søk etter leker", "Meldinger", "Min konto", "Gi bort", "Åpen for bytte", "Legg ut en leke nå"],
+    ],
+  ] as const)(
+    "for %s, Tab follows the screen: logo, the search and the icons beside it, then the quick links below",
+    async (_, session, expected) => {
+      renderWithProviders(<Header />, { seed: { session } });
+      if (session) await screen.findByRole("button", { name: "Min konto" });
+      const user = userEvent.setup();
+      const reached: string[] = [];
+      for (let i = 0; i < expected.length; i++) {
+        await user.tab();
+        const el = document.activeElement as HTMLElement;
+        reached.push(el.getAttribute("aria-label") ?? el.textContent?.trim() ?? "");
+      }
+      expect(reached).toEqual(expected);
+    },
+  );
 
   it("on /search, whose page has its own text field, shows no second search box", () => {
     renderWithProviders(<Header />, { seed: { session: null }, path: "/search?q=lego" });

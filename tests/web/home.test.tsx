@@ -42,7 +42,9 @@ describe("HomePage", () => {
   it("shows the three sections with 'Se alle' links when there are listings", () => {
     const free = listing({ is_free: true, price: null });
     const trade = listing({ is_trade_offer: true });
-    renderWithProviders(<HomePage />, { seed: { session: null, home: { newest: [listing(), free, trade], free: [free], trade: [trade] } } });
+    renderWithProviders(<HomePage />, {
+      seed: { session: null, home: { newest: [listing(), free, trade], free: [free], trade: [trade] } },
+    });
     expect(screen.getByRole("heading", { name: "Gi bort" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Åpen for bytte" })).toBeInTheDocument();
     const seeAll = screen.getAllByRole("link", { name: "Se alle" }).map((a) => a.getAttribute("href"));
@@ -54,7 +56,9 @@ describe("HomePage", () => {
     const errors = allowConsoleError();
     let fail = true;
     const fetch = mockFetch(() =>
-      fail ? Promise.resolve(new Response("nope", { status: 500 })) : Promise.resolve(jsonResponse({ newest: [listing({ title: "Brio tog" })], free: [], trade: [] })),
+      fail
+        ? Promise.resolve(new Response("nope", { status: 500 }))
+        : Promise.resolve(jsonResponse({ newest: [listing({ title: "Brio tog" })], free: [], trade: [] })),
     );
     renderWithProviders(<HomePage />, { seed: { session: null } });
     expect(await screen.findByRole("heading", { name: "Kunne ikke hente annonser" })).toBeInTheDocument();

@@ -39,8 +39,16 @@ describe("/messages", () => {
     mockApi((url) =>
       url === "/api/conversations"
         ? jsonResponse([
-            summary({ id: "a", unread_count: 3, last_message: { content: "Er den ledig?", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID } }),
-            summary({ id: "b", other_user: { id: "x", display_name: "Slettet bruker", deleted: true }, last_message: { content: "Takk!", created_at: twoDaysAgo, sender_id: ME } }),
+            summary({
+              id: "a",
+              unread_count: 3,
+              last_message: { content: "Er den ledig?", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID },
+            }),
+            summary({
+              id: "b",
+              other_user: { id: "x", display_name: "Slettet bruker", deleted: true },
+              last_message: { content: "Takk!", created_at: twoDaysAgo, sender_id: ME },
+            }),
           ])
         : undefined,
     );
@@ -104,7 +112,10 @@ describe("/test-notifications", () => {
       if (url === "/api/test-notifications" && method(init) === "POST") return post?.(bodyOf(init));
       if (url === "/api/conversations/unread-count") return jsonResponse(unreadCountBody(4));
     });
-    return renderRoutes([{ path: "/test-notifications", element: <TestNotificationsPage /> }], { seed: { session }, path: "/test-notifications" });
+    return renderRoutes([{ path: "/test-notifications", element: <TestNotificationsPage /> }], {
+      seed: { session },
+      path: "/test-notifications",
+    });
   }
 
   it("shows the unread count with a refresh button, the default text, the button and the links", async () => {
@@ -120,9 +131,21 @@ describe("/test-notifications", () => {
 
   it.each([
     { name: "success", answer: () => jsonResponse(testNotificationBody(), 201), toast: ["toastSuccess", "Test-melding opprettet!"] },
-    { name: "no conversation", answer: () => apiError(404, "NOT_FOUND", "Ingen samtaler funnet"), toast: ["toastError", "Feil", "Ingen samtaler funnet"] },
-    { name: "refused", answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."), toast: ["toastError", "Feil", "Kunne ikke lage test-melding"] },
-    { name: "network", answer: () => Promise.reject(new TypeError("Failed to fetch")), toast: ["toastError", "Feil", "Noe gikk galt ved opprettelse av test-melding"] },
+    {
+      name: "no conversation",
+      answer: () => apiError(404, "NOT_FOUND", "Ingen samtaler funnet"),
+      toast: ["toastError", "Feil", "Ingen samtaler funnet"],
+    },
+    {
+      name: "refused",
+      answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."),
+      toast: ["toastError", "Feil", "Kunne ikke lage test-melding"],
+    },
+    {
+      name: "network",
+      answer: () => Promise.reject(new TypeError("Failed to fetch")),
+      toast: ["toastError", "Feil", "Noe gikk galt ved opprettelse av test-melding"],
+    },
   ])("$name", async ({ answer, toast: [fn, ...args] }) => {
     const bodies: unknown[] = [];
     renderPage(sessionFor("user"), (body) => {

@@ -30,7 +30,9 @@ describe("ListingCard", () => {
   });
 
   it("shows 'Gratis' and the 'Gi bort' badge for free listings, and the trade badge", () => {
-    renderWithProviders(<ListingCard listing={listing({ is_free: true, price: null, is_trade_offer: true, condition_rating: 5 })} now={NOW} />);
+    renderWithProviders(
+      <ListingCard listing={listing({ is_free: true, price: null, is_trade_offer: true, condition_rating: 5 })} now={NOW} />,
+    );
     expect(screen.getByText("Gratis")).toBeInTheDocument();
     expect(screen.getByText("Gi bort")).toBeInTheDocument();
     expect(screen.getByText("Åpen for bytte")).toBeInTheDocument();
@@ -38,7 +40,9 @@ describe("ListingCard", () => {
   });
 
   it("uses the first image, lazy-loaded with the title as alt, else the placeholder", () => {
-    const { unmount } = renderWithProviders(<ListingCard listing={listing({ title: "Dukkevogn", images: ["u1/bilde 1.jpg", "u1/2.jpg"] })} />);
+    const { unmount } = renderWithProviders(
+      <ListingCard listing={listing({ title: "Dukkevogn", images: ["u1/bilde 1.jpg", "u1/2.jpg"] })} />,
+    );
     const img = screen.getByRole("img", { name: "Dukkevogn" });
     expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg");
     expect(img).toHaveAttribute("loading", "lazy");
@@ -102,7 +106,9 @@ describe("ListingCard favourite heart", () => {
     const heart = screen.getByRole("button", { name: "Legg til i favoritter" });
     expect(heart).toHaveAttribute("aria-pressed", "false");
     await userEvent.click(heart);
-    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å lagre favoritter", { id: "login-required" });
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å lagre favoritter", {
+      id: "login-required",
+    });
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth"));
     expect(fetch).not.toHaveBeenCalled();
   });

@@ -90,7 +90,14 @@ describe("listing detail", () => {
   });
 
   it("a free listing shows 'Gratis', the 'Gi bort' badge and no buy button; no photos show the stock picture", async () => {
-    renderListing(listingPage({ is_free: true, price: null, images: [], seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z", rating: { average: null, count: 0 } } }));
+    renderListing(
+      listingPage({
+        is_free: true,
+        price: null,
+        images: [],
+        seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z", rating: { average: null, count: 0 } },
+      }),
+    );
     expect(await screen.findByText("Gratis")).toBeInTheDocument();
     expect(screen.getByText("Gi bort")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: BUY })).not.toBeInTheDocument();
@@ -133,7 +140,10 @@ describe("listing detail: actions", () => {
 
   it("a listing that cannot be paid in the app promises no 'trygg betaling': the bar says to contact the seller", async () => {
     // What the Worker sends for a seller without a Stripe account that takes charges (decision 089).
-    const { user } = renderListing(listingPage({ price: 450, is_trade_offer: true, payment_enabled: false, pricing_mode: "standard" }), sessionFor("user"));
+    const { user } = renderListing(
+      listingPage({ price: 450, is_trade_offer: true, payment_enabled: false, pricing_mode: "standard" }),
+      sessionFor("user"),
+    );
     const bar = await screen.findByTestId("listing-action-bar");
     expect(within(bar).getByText("Kontakt selgeren for å kjøpe")).toBeInTheDocument();
     expect(within(bar).getByText("450 kr")).toBeInTheDocument();
@@ -149,7 +159,11 @@ describe("listing detail: actions", () => {
   it("a payable listing's bar holds only the buy button; 'Foreslå bytte' and 'Send melding' are under the title", async () => {
     renderListing(listingPage({ price: 450, is_trade_offer: true, payment_enabled: true, pricing_mode: "vipps" }), sessionFor("user"));
     const bar = await screen.findByTestId("listing-action-bar");
-    expect(within(bar).getAllByRole("button").map((b) => b.textContent)).toEqual(["Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr"]);
+    expect(
+      within(bar)
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual(["Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr"]);
     expect(screen.getAllByRole("button", { name: "Send melding" })).toHaveLength(1);
     expect(screen.getAllByRole("button", { name: "Foreslå bytte" })).toHaveLength(1);
   });
@@ -158,7 +172,9 @@ describe("listing detail: actions", () => {
     const page = listingPage({ is_trade_offer: true });
     let view = renderListing(page);
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
-    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å sende melding", { id: "login-required" });
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å sende melding", {
+      id: "login-required",
+    });
     await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
     // Sign-in comes back to this listing and carries on with the message.
     expect(new URLSearchParams(view.router.state.location.search).get("next")).toBe(`/listing/${page.id}?handling=melding`);
@@ -166,7 +182,9 @@ describe("listing detail: actions", () => {
 
     view = renderListing(page);
     await view.user.click(await screen.findByRole("button", { name: "Foreslå bytte" }));
-    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å foreslå bytte", { id: "login-required" });
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å foreslå bytte", {
+      id: "login-required",
+    });
     await waitFor(() => expect(view.router.state.location.pathname).toBe("/auth"));
     expect(new URLSearchParams(view.router.state.location.search).get("next")).toBe(`/trade-offer/${page.id}`);
   });
@@ -217,10 +235,15 @@ describe("listing detail: actions", () => {
   it.each([
     { answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."), toast: ["Feil", "Kunne ikke starte samtale"] },
     // The owner normally gets the owner tools instead of the button; this is the Worker's 403 for a stale page.
-    { answer: () => apiError(403, "FORBIDDEN", "Du kan ikke sende melding til deg selv"), toast: ["Dette er din annonse", "Du kan ikke sende melding til deg selv"] },
+    {
+      answer: () => apiError(403, "FORBIDDEN", "Du kan ikke sende melding til deg selv"),
+      toast: ["Dette er din annonse", "Du kan ikke sende melding til deg selv"],
+    },
   ])("'Send melding' that cannot start the conversation says '$toast.1' and stays", async ({ answer, toast: expected }) => {
     const page = listingPage();
-    const view = renderListing(page, sessionFor("user"), (url, init) => (url === "/api/conversations" && method(init) === "POST" ? answer() : undefined));
+    const view = renderListing(page, sessionFor("user"), (url, init) =>
+      url === "/api/conversations" && method(init) === "POST" ? answer() : undefined,
+    );
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
     await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith(...expected));
     expect(view.router.state.location.pathname).toBe(`/listing/${page.id}`);
@@ -267,7 +290,9 @@ describe("listing detail: actions", () => {
     );
     await user.click(await screen.findByRole("button", { name: "Slett" }));
     const dialog = await screen.findByRole("alertdialog");
-    expect(within(dialog).getByText("Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres.")).toBeInTheDocument();
+    expect(
+      within(dialog).getByText("Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres."),
+    ).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Slett annonsen" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
     expect(toast.toastSuccess).toHaveBeenCalledWith("Annonse slettet");

@@ -106,7 +106,9 @@ describe("edit listing", () => {
   });
 
   it("a failed save says 'Kunne ikke oppdatere annonse' and stays", async () => {
-    const { user, router } = renderEdit((_url, init) => (method(init) === "PUT" ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : undefined));
+    const { user, router } = renderEdit((_url, init) =>
+      method(init) === "PUT" ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : undefined,
+    );
     await screen.findByLabelText("Tittel");
     await user.click(screen.getByRole("button", { name: "Oppdater annonse" }));
     await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse"));
@@ -156,7 +158,9 @@ describe("edit listing", () => {
     await user.upload(await screen.findByLabelText("Legg til bilder"), photo("ulagret.jpg"));
     expect(await screen.findByRole("heading", { name: "Bilder (3/5)" })).toBeInTheDocument();
     unmount();
-    await waitFor(() => expect(fetch.mock.calls.some(([url, init]) => url === "/api/images/u1/ulagret.jpg" && method(init) === "DELETE")).toBe(true));
+    await waitFor(() =>
+      expect(fetch.mock.calls.some(([url, init]) => url === "/api/images/u1/ulagret.jpg" && method(init) === "DELETE")).toBe(true),
+    );
     // Saved photos are never touched.
     expect(fetch.mock.calls.filter(([, init]) => method(init) === "DELETE")).toHaveLength(1);
   });
@@ -166,12 +170,16 @@ describe("edit listing", () => {
     const { user } = renderEdit((url, init) => {
       if (url === "/api/images" && method(init) === "POST") {
         uploads++;
-        return uploads === 1 ? jsonResponse({ key: "u1/ny.jpg", type: "image/jpeg" }, 201) : apiError(415, "UNSUPPORTED_MEDIA_TYPE", "Kun JPEG, PNG og WebP er tillatt");
+        return uploads === 1
+          ? jsonResponse({ key: "u1/ny.jpg", type: "image/jpeg" }, 201)
+          : apiError(415, "UNSUPPORTED_MEDIA_TYPE", "Kun JPEG, PNG og WebP er tillatt");
       }
       if (method(init) === "DELETE") return apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.");
     });
     await user.upload(await screen.findByLabelText("Legg til bilder"), [photo("ok.jpg"), photo("feil.jpg")]);
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste opp bilde: Kun JPEG, PNG og WebP er tillatt"));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste opp bilde: Kun JPEG, PNG og WebP er tillatt"),
+    );
     expect(toast.toastSuccess).toHaveBeenCalledWith("Bilder lagt til");
     expect(screen.getByRole("heading", { name: "Bilder (3/5)" })).toBeInTheDocument();
 
@@ -194,7 +202,9 @@ describe("edit listing", () => {
 
   it("someone else's listing: 'Kunne ikke hente annonse' with the spec's text, then /profile", async () => {
     mockApi((url) =>
-      url.startsWith("/api/me/listings/") ? apiError(403, "FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.") : undefined,
+      url.startsWith("/api/me/listings/")
+        ? apiError(403, "FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.")
+        : undefined,
     );
     const { router } = renderRoutes(
       [
@@ -204,8 +214,12 @@ describe("edit listing", () => {
       { seed: { session: sessionFor("user") }, path: "/edit-listing/not-mine" },
     );
     await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
-    expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke hente annonse", "Annonsen ble ikke funnet eller du har ikke tilgang til den.", {
-      id: "edit-listing-load",
-    });
+    expect(toast.toastError).toHaveBeenCalledWith(
+      "Kunne ikke hente annonse",
+      "Annonsen ble ikke funnet eller du har ikke tilgang til den.",
+      {
+        id: "edit-listing-load",
+      },
+    );
   });
 });

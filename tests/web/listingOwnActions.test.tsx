@@ -48,7 +48,10 @@ describe("OwnListingsSection", () => {
     expect(await screen.findByRole("heading", { name: "Mine annonser (6)" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Ny annonse" })).toHaveAttribute("href", "/create-listing");
     expect(within(row("Aktiv bamse")).getByRole("link", { name: "Vis Aktiv bamse" })).toHaveAttribute("href", `/listing/${active.id}`);
-    expect(within(row("Aktiv bamse")).getByRole("link", { name: "Rediger Aktiv bamse" })).toHaveAttribute("href", `/edit-listing/${active.id}`);
+    expect(within(row("Aktiv bamse")).getByRole("link", { name: "Rediger Aktiv bamse" })).toHaveAttribute(
+      "href",
+      `/edit-listing/${active.id}`,
+    );
   });
 
   it("labels 'Aktiv' or 'Inaktiv' with the precise state beside it", async () => {
@@ -130,7 +133,9 @@ describe("OwnListingsSection", () => {
 
     await user.click(screen.getByRole("button", { name: "Slett Aktiv bamse" }));
     let dialog = await screen.findByRole("alertdialog");
-    expect(within(dialog).getByText("Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres.")).toBeInTheDocument();
+    expect(
+      within(dialog).getByText("Er du sikker på at du vil slette denne annonsen? Denne handlingen kan ikke angres."),
+    ).toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Avbryt" }));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     expect(fetch.mock.calls.some(([, init]) => method(init) === "DELETE")).toBe(false);

@@ -19,14 +19,23 @@ describe("photo rules (docs/product.md, Validation)", () => {
 
   it("names each bad file, then keeps at most five in all", () => {
     const result = selectPhotos(
-      [file("a.gif", "image/gif"), file("b.jpg", "image/jpeg", 5 * 1024 * 1024 + 1), file("c.jpg", "image/jpeg"), file("d.png", "image/png")],
+      [
+        file("a.gif", "image/gif"),
+        file("b.jpg", "image/jpeg", 5 * 1024 * 1024 + 1),
+        file("c.jpg", "image/jpeg"),
+        file("d.png", "image/png"),
+      ],
       4,
     );
     expect(result.fileErrors).toEqual(["a.gif: Kun JPEG, PNG og WebP er tillatt", "b.jpg: Filen er for stor (maks 5MB)"]);
     expect(result.accepted.map((f) => f.name)).toEqual(["c.jpg"]);
     expect(result.roomLeft).toBe(1);
     // Exactly 5 MB is allowed.
-    expect(selectPhotos([file("e.jpg", "image/jpeg", 5 * 1024 * 1024)], 0)).toEqual({ accepted: [file("e.jpg", "image/jpeg", 5 * 1024 * 1024)], fileErrors: [], roomLeft: null });
+    expect(selectPhotos([file("e.jpg", "image/jpeg", 5 * 1024 * 1024)], 0)).toEqual({
+      accepted: [file("e.jpg", "image/jpeg", 5 * 1024 * 1024)],
+      fileErrors: [],
+      roomLeft: null,
+    });
   });
 
   it("'Du kan bare laste opp {n} bilder til'", () => {

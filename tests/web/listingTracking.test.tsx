@@ -25,7 +25,9 @@ function renderListing(session: Session | null, page = listingPage()) {
 }
 
 const viewReports = (fetch: ReturnType<typeof mockApi>) =>
-  fetch.mock.calls.filter(([url]) => String(url) === "/api/analytics/listing-views").map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
+  fetch.mock.calls
+    .filter(([url]) => String(url) === "/api/analytics/listing-views")
+    .map(([, init]) => JSON.parse(String(init?.body)) as Record<string, unknown>);
 
 beforeEach(() => {
   stubBrowserApis();
@@ -83,7 +85,9 @@ describe("statistics on the listing page", () => {
     expect(await screen.findByRole("heading", { level: 1, name: page.title })).toBeInTheDocument();
     if (shown) {
       expect(await screen.findByRole("heading", { name: "Statistikk" })).toBeInTheDocument();
-      await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).startsWith(`/api/analytics/listings/${page.id}`))).toBe(true));
+      await waitFor(() =>
+        expect(fetch.mock.calls.some(([url]) => String(url).startsWith(`/api/analytics/listings/${page.id}`))).toBe(true),
+      );
     } else {
       await act(() => new Promise((r) => setTimeout(r, 50)));
       expect(screen.queryByRole("heading", { name: "Statistikk" })).not.toBeInTheDocument();

@@ -11,7 +11,9 @@ vi.mock("../../web/lib/toast", () => toast);
 const ME_ID = sessionFor("user").user.id;
 
 const profile: Route = (url) =>
-  url === "/api/me" ? jsonResponse({ user_id: "u1", email: "kari@example.no", display_name: "Kari", postal_code: "0150", role: "user" }) : undefined;
+  url === "/api/me"
+    ? jsonResponse({ user_id: "u1", email: "kari@example.no", display_name: "Kari", postal_code: "0150", role: "user" })
+    : undefined;
 
 /** The image route: every upload gets the next key, deletes succeed. */
 function imagesRoute(): Route {
@@ -103,7 +105,10 @@ describe("create wizard: steps", () => {
     );
     expect(screen.getByRole("list", { name: "Valgte bilder (1 av 5)" })).toBeInTheDocument();
 
-    await user.upload(screen.getByLabelText("Velg bilder"), ["1", "2", "3", "4", "5", "6"].map((n) => photo(`${n}.jpg`)));
+    await user.upload(
+      screen.getByLabelText("Velg bilder"),
+      ["1", "2", "3", "4", "5", "6"].map((n) => photo(`${n}.jpg`)),
+    );
     expect(toast.toastError).toHaveBeenCalledWith("For mange bilder", "Du kan bare laste opp 4 bilder til");
     expect(screen.getByRole("list", { name: "Valgte bilder (5 av 5)" })).toBeInTheDocument();
     expect(screen.getByLabelText("Du har valgt fem bilder")).toBeDisabled();
@@ -245,13 +250,17 @@ describe("create wizard: publishing", () => {
     const fetch = mockApi(profile, (url, init) => {
       if (url === "/api/images" && method(init) === "POST") {
         uploads++;
-        return uploads === 1 ? jsonResponse({ key: "u1/1.jpg", type: "image/jpeg" }, 201) : apiError(413, "PAYLOAD_TOO_LARGE", "Filen er for stor (maks 5MB)");
+        return uploads === 1
+          ? jsonResponse({ key: "u1/1.jpg", type: "image/jpeg" }, 201)
+          : apiError(413, "PAYLOAD_TOO_LARGE", "Filen er for stor (maks 5MB)");
       }
     });
     const { user, router } = renderWizard();
     await user.upload(screen.getByLabelText("Velg bilder"), [photo("a.jpg"), photo("b.png", "image/png")]);
 
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Feil ved opplasting av bilde 2: Filen er for stor (maks 5MB)"));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Feil ved opplasting av bilde 2: Filen er for stor (maks 5MB)"),
+    );
     expect(await screen.findByRole("list", { name: "Valgte bilder (1 av 5)" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Bilde 1: a.jpg" })).toBeInTheDocument();
     expect(fetch.mock.calls.filter(([url]) => url === "/api/images")).toHaveLength(2);
@@ -262,7 +271,8 @@ describe("create wizard: publishing", () => {
   it("a publish failure says so and keeps the uploaded photos for another try", async () => {
     let fail = true;
     const fetch = mockApi(profile, imagesRoute(), (url, init) => {
-      if (url === "/api/listings" && method(init) === "POST") return fail ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : jsonResponse({ id: "new" }, 201);
+      if (url === "/api/listings" && method(init) === "POST")
+        return fail ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : jsonResponse({ id: "new" }, 201);
     });
     const { user, router } = renderWizard();
     await toStep(user, 4);
@@ -360,13 +370,18 @@ describe("create wizard: history and draft", () => {
     expect(await screen.findByText("Steg 1 av 4")).toBeInTheDocument();
     expect(screen.queryByRole("list", { name: /Valgte bilder/ })).not.toBeInTheDocument();
     await waitFor(() =>
-      expect(fetch.mock.calls.filter(([, init]) => method(init) === "DELETE").map(([url]) => url)).toEqual(["/api/images/u1/1.jpg", "/api/images/u1/2.jpg"]),
+      expect(fetch.mock.calls.filter(([, init]) => method(init) === "DELETE").map(([url]) => url)).toEqual([
+        "/api/images/u1/1.jpg",
+        "/api/images/u1/2.jpg",
+      ]),
     );
     expect(localStorage.getItem(`lekebytte:listing-draft:${ME_ID}`)).toBeNull();
   });
 
   it("publishing clears the draft", async () => {
-    mockApi(profile, imagesRoute(), (url, init) => (url === "/api/listings" && method(init) === "POST" ? jsonResponse({ id: "new" }, 201) : undefined));
+    mockApi(profile, imagesRoute(), (url, init) =>
+      url === "/api/listings" && method(init) === "POST" ? jsonResponse({ id: "new" }, 201) : undefined,
+    );
     const { user, router } = renderWizard();
     await toStep(user, 4);
     expect(localStorage.getItem(`lekebytte:listing-draft:${ME_ID}`)).not.toBeNull();

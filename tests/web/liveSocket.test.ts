@@ -17,7 +17,12 @@ function start() {
   const frames: unknown[] = [];
   const statuses: LiveStatus[] = [];
   const ended = vi.fn();
-  const socket = new LiveSocket({ url: () => "ws://test/live", onFrame: (f) => frames.push(f), onStatus: (s) => statuses.push(s), onSessionEnded: ended });
+  const socket = new LiveSocket({
+    url: () => "ws://test/live",
+    onFrame: (f) => frames.push(f),
+    onStatus: (s) => statuses.push(s),
+    onSessionEnded: ended,
+  });
   socket.start();
   return { socket, frames, statuses, ended };
 }

@@ -31,7 +31,16 @@ function card(overrides: Partial<ModerationCard> = {}): ModerationCard {
     priority: "urgent",
     created_at: "2026-03-05T10:00:00.000Z",
     reports: [],
-    target: { exists: true, url: `/listing/${LISTING}`, preview: null, listing_status: "active", is_hidden: false, auto_hidden: false, hidden_reason: null, user: null },
+    target: {
+      exists: true,
+      url: `/listing/${LISTING}`,
+      preview: null,
+      listing_status: "active",
+      is_hidden: false,
+      auto_hidden: false,
+      hidden_reason: null,
+      user: null,
+    },
     ...overrides,
   };
 }
@@ -66,7 +75,9 @@ describe("/moderation", () => {
     await user.click(screen.getByRole("button", { name: "Løst" }));
     expect(await screen.findByText("Det er ingen rapporter med status løst for øyeblikket.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Avvist" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" }));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" }),
+    );
     expect(statuses.slice(0, 2)).toEqual(["pending", "resolved"]);
   });
 
@@ -74,8 +85,18 @@ describe("/moderation", () => {
     [1, "Kari Nordmann · 1 advarsel"],
     [3, "Kari Nordmann · 3 advarsler"],
   ])("a reported user with %i warning(s) reads '%s' (singular for one)", async (warnings, text) => {
-    const user: NonNullable<ModerationCard["target"]["user"]> = { id: "u1", display_name: "Kari Nordmann", role: "user", deleted: false, warning_count: warnings, suspended_until: null, suspension_reason: null };
-    mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ target: { ...card().target, user } })])) : undefined));
+    const user: NonNullable<ModerationCard["target"]["user"]> = {
+      id: "u1",
+      display_name: "Kari Nordmann",
+      role: "user",
+      deleted: false,
+      warning_count: warnings,
+      suspended_until: null,
+      suspension_reason: null,
+    };
+    mockApi((url) =>
+      url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ target: { ...card().target, user } })])) : undefined,
+    );
     renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
     const article = await screen.findByRole("article");
     await userEvent.setup().click(within(article).getByRole("button", { name: /Fjernstyrt bil/ }));
@@ -99,7 +120,11 @@ describe("/moderation", () => {
       entry("b1c2d3e4-0000-4000-8000-000000000002", "Spam/reklame", null, "2026-03-05T10:00:00.000Z"),
       entry("b1c2d3e4-0000-4000-8000-000000000001", "Falsk annonse", "Bildet er fra en nettbutikk", "2026-03-04T09:00:00.000Z"),
     ];
-    mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([card({ reason: "Spam/reklame", description: null, reports })])) : undefined));
+    mockApi((url) =>
+      url.startsWith("/api/moderation/reports?")
+        ? jsonResponse(page([card({ reason: "Spam/reklame", description: null, reports })]))
+        : undefined,
+    );
     const user = userEvent.setup();
     renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
     const article = await screen.findByRole("article");
@@ -117,7 +142,11 @@ describe("/moderation", () => {
       if (url.startsWith("/api/moderation/reports?")) return jsonResponse(page([card()]));
       if (method(init) === "POST") {
         calls.push({ url, body: bodyOf(init) });
-        return jsonResponse(url.endsWith("/review") ? { reviewed: 2 } : { action: "hide", target_type: "listing", target_id: LISTING, resolved: 2, suspended_until: null });
+        return jsonResponse(
+          url.endsWith("/review")
+            ? { reviewed: 2 }
+            : { action: "hide", target_type: "listing", target_id: LISTING, resolved: 2, suspended_until: null },
+        );
       }
     });
     const user = userEvent.setup();
@@ -147,7 +176,8 @@ describe("/moderation", () => {
     let fail = false;
     mockApi((url, init) => {
       if (url.startsWith("/api/moderation/reports?")) return jsonResponse(page([card({ status: "reviewed" })]));
-      if (url.endsWith("/dismiss") && method(init) === "POST") return fail ? apiError(409, "CONFLICT", "Rapporten er allerede behandlet.") : jsonResponse({ dismissed: 1 });
+      if (url.endsWith("/dismiss") && method(init) === "POST")
+        return fail ? apiError(409, "CONFLICT", "Rapporten er allerede behandlet.") : jsonResponse({ dismissed: 1 });
     });
     const user = userEvent.setup();
     renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
@@ -178,13 +208,27 @@ describe("/moderation", () => {
           is_hidden: false,
           auto_hidden: false,
           hidden_reason: null,
-          user: { id, display_name: "Ola Nordmann", role, deleted: false, warning_count: 0, suspended_until: SUSPENDED_UNTIL, suspension_reason: "Trakassering" },
+          user: {
+            id,
+            display_name: "Ola Nordmann",
+            role,
+            deleted: false,
+            warning_count: 0,
+            suspended_until: SUSPENDED_UNTIL,
+            suspension_reason: "Trakassering",
+          },
         },
       });
     const OTHER = "44444444-4444-4444-8444-444444444444";
 
     async function openCard(viewerRole: "moderator" | "admin", reported: ModerationCard) {
-      mockApi((url) => (url.startsWith("/api/moderation/reports?") ? jsonResponse(page([reported])) : url === "/api/moderation/staff" ? jsonResponse([]) : undefined));
+      mockApi((url) =>
+        url.startsWith("/api/moderation/reports?")
+          ? jsonResponse(page([reported]))
+          : url === "/api/moderation/staff"
+            ? jsonResponse([])
+            : undefined,
+      );
       const user = userEvent.setup();
       renderRoutes(routes, { seed: { session: sessionFor(viewerRole) }, path: "/moderation" });
       const article = await screen.findByRole("article");
@@ -194,15 +238,25 @@ describe("/moderation", () => {
 
     it.each([
       ["a moderator", "an admin", "moderator", OTHER, "admin", "Bare en administrator kan moderere moderatorer og administratorer."],
-      ["a moderator", "another moderator", "moderator", OTHER, "moderator", "Bare en administrator kan moderere moderatorer og administratorer."],
+      [
+        "a moderator",
+        "another moderator",
+        "moderator",
+        OTHER,
+        "moderator",
+        "Bare en administrator kan moderere moderatorer og administratorer.",
+      ],
       ["a moderator", "themselves", "moderator", TEST_USER_ID, "moderator", "Du kan ikke moderere deg selv eller ditt eget innhold."],
       ["an admin", "themselves", "admin", TEST_USER_ID, "admin", "Du kan ikke moderere deg selv eller ditt eget innhold."],
-    ] as const)("%s sees no 'Behandle' nor 'Opphev utestenging' on a report about %s, only why", async (_v, _t, viewerRole, id, role, why) => {
-      const article = await openCard(viewerRole, userCard(id, role));
-      expect(within(article).getByText(why)).toBeInTheDocument();
-      expect(within(article).queryByRole("button", { name: "Behandle" })).toBeNull();
-      expect(within(article).queryByRole("button", { name: "Opphev utestenging" })).toBeNull();
-    });
+    ] as const)(
+      "%s sees no 'Behandle' nor 'Opphev utestenging' on a report about %s, only why",
+      async (_v, _t, viewerRole, id, role, why) => {
+        const article = await openCard(viewerRole, userCard(id, role));
+        expect(within(article).getByText(why)).toBeInTheDocument();
+        expect(within(article).queryByRole("button", { name: "Behandle" })).toBeNull();
+        expect(within(article).queryByRole("button", { name: "Opphev utestenging" })).toBeNull();
+      },
+    );
 
     it.each([
       ["an admin", "a moderator", "admin", "moderator"],
@@ -215,10 +269,14 @@ describe("/moderation", () => {
     });
 
     it("a suspended moderator is told why there is no access", async () => {
-      mockApi(() => apiError(403, "FORBIDDEN", "Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over."));
+      mockApi(() =>
+        apiError(403, "FORBIDDEN", "Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over."),
+      );
       renderRoutes(routes, { seed: { session: sessionFor("moderator") }, path: "/moderation" });
       expect(await screen.findByRole("heading", { level: 1, name: "Ingen tilgang" })).toBeInTheDocument();
-      expect(screen.getByText("Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over.")).toBeInTheDocument();
+      expect(
+        screen.getByText("Kontoen din er utestengt, så du har ingen moderatorrettigheter før utestengingen er over."),
+      ).toBeInTheDocument();
     });
   });
 });

@@ -41,13 +41,26 @@ describe("payment options (docs/product.md, Limits and timings)", () => {
   });
 
   it("a free listing, or one below the minimum, offers nothing online whatever its setting", () => {
-    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: true, price: null })).toEqual(["cash", "bank_transfer"]);
-    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: false, price: 2 })).toEqual(["cash", "bank_transfer"]);
+    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: true, price: null })).toEqual([
+      "cash",
+      "bank_transfer",
+    ]);
+    expect(paymentOptions({ payment_enabled: true, pricing_mode: "marketplace", is_free: false, price: 2 })).toEqual([
+      "cash",
+      "bank_transfer",
+    ]);
   });
 });
 
 describe("the payment chooser", () => {
-  const listing = { id: "33333333-3333-4333-8333-333333333333", title: "Brio togbane", price: 1250, is_free: false, payment_enabled: true, pricing_mode: "marketplace" as const };
+  const listing = {
+    id: "33333333-3333-4333-8333-333333333333",
+    title: "Brio togbane",
+    price: 1250,
+    is_free: false,
+    payment_enabled: true,
+    pricing_mode: "marketplace" as const,
+  };
 
   function open() {
     const onOpenChange = vi.fn();
@@ -60,7 +73,11 @@ describe("the payment chooser", () => {
     const fetch = mockFetch(() => jsonResponse({ payment_id: "p", url: "http://sandbox.test/c/pay/cs_test_1" }, 201));
     const { user } = open();
     const dialog = screen.getByRole("dialog", { name: "Velg betalingsmåte" });
-    expect(within(dialog).getAllByRole("radio").map((r) => r.closest("label")!.textContent)).toEqual([
+    expect(
+      within(dialog)
+        .getAllByRole("radio")
+        .map((r) => r.closest("label")!.textContent),
+    ).toEqual([
       expect.stringContaining("Kort, Apple Pay eller Google Pay"),
       expect.stringContaining("Vipps"),
       expect.stringContaining("Kontant ved henting"),
@@ -96,7 +113,9 @@ describe("the payment chooser", () => {
     mockFetch(() => apiError(502, "Kunne ikke starte betalingsprosessen. Prøv igjen.", "PROVIDER_ERROR"));
     const second = open();
     await second.user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenLastCalledWith("Feil ved betaling", "Kunne ikke starte betalingsprosessen. Prøv igjen."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenLastCalledWith("Feil ved betaling", "Kunne ikke starte betalingsprosessen. Prøv igjen."),
+    );
     expect(assign).not.toHaveBeenCalled();
   });
 
@@ -140,13 +159,20 @@ describe("/payment-success", () => {
     renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=${SESSION}` });
     expect(await screen.findByRole("heading", { name: "Betalingsfeil" })).toBeInTheDocument();
     expect(screen.getByText("Noe gikk galt med betalingen")).toBeInTheDocument();
-    expect(toast.toastError).toHaveBeenCalledWith("Feil ved betalingsbekreftelse", "Kunne ikke bekrefte betalingsstatus. Kontakt support hvis du har betalt.", expect.anything());
+    expect(toast.toastError).toHaveBeenCalledWith(
+      "Feil ved betalingsbekreftelse",
+      "Kunne ikke bekrefte betalingsstatus. Kontakt support hvis du har betalt.",
+      expect.anything(),
+    );
     expect(fetch).not.toHaveBeenCalled();
   });
 
   it("verifies, then shows 'Betaling fullført!' with the amount in NOK and the transaction id; Kontakt selger opens the chat", async () => {
     const fetch = mockFetch(() => jsonResponse(verified()));
-    const { router } = renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=${SESSION}&payment_id=${PAYMENT}` });
+    const { router } = renderRoutes(resultRoutes, {
+      seed: { session: sessionFor() },
+      path: `/payment-success?session_id=${SESSION}&payment_id=${PAYMENT}`,
+    });
     expect(screen.getByText("Bekrefter betaling...")).toBeInTheDocument();
     expect(await screen.findByRole("heading", { name: "Betaling fullført!" })).toBeInTheDocument();
     expect(screen.getByText(/^1\s250,00 kr$/)).toBeInTheDocument();
@@ -179,11 +205,21 @@ describe("/payment-success", () => {
   });
 
   it("cancelled in Vipps: 'Betalingen ble avbrutt', no error toast, and the way back to the listing", async () => {
-    mockFetch(() => jsonResponse(verified({ status: "cancelled", amount_paid: null, transaction_id: null, listing_id: "33333333-3333-4333-8333-333333333333" })));
-    renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=lb-${PAYMENT}&payment_id=${PAYMENT}` });
+    mockFetch(() =>
+      jsonResponse(
+        verified({ status: "cancelled", amount_paid: null, transaction_id: null, listing_id: "33333333-3333-4333-8333-333333333333" }),
+      ),
+    );
+    renderRoutes(resultRoutes, {
+      seed: { session: sessionFor() },
+      path: `/payment-success?session_id=lb-${PAYMENT}&payment_id=${PAYMENT}`,
+    });
     expect(await screen.findByRole("heading", { name: "Betalingen ble avbrutt" })).toBeInTheDocument();
     expect(screen.queryByRole("heading", { name: "Betalingsfeil" })).not.toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Tilbake til annonsen" })).toHaveAttribute("href", "/listing/33333333-3333-4333-8333-333333333333");
+    expect(screen.getByRole("link", { name: "Tilbake til annonsen" })).toHaveAttribute(
+      "href",
+      "/listing/33333333-3333-4333-8333-333333333333",
+    );
     expect(toast.toastError).not.toHaveBeenCalled();
   });
 
@@ -229,7 +265,9 @@ function details(overrides: Partial<PaymentDetails> = {}): PaymentDetails {
 
 describe("/betaling-fullfort", () => {
   it("shows the listing, 'Betalt', the amount, the short transaction id, the paid time and the seller card", async () => {
-    mockFetch((url) => (url === `/api/payments/details?session_id=${SESSION}` ? jsonResponse(details()) : apiError(404, "Ikke funnet", "NOT_FOUND")));
+    mockFetch((url) =>
+      url === `/api/payments/details?session_id=${SESSION}` ? jsonResponse(details()) : apiError(404, "Ikke funnet", "NOT_FOUND"),
+    );
     renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/betaling-fullfort?session_id=${SESSION}` });
     expect(await screen.findByRole("heading", { level: 1, name: "Betalingsdetaljer" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Dukkevogn" })).toHaveAttribute("href", "/annonse/dukkevogn-abc123");
@@ -256,7 +294,12 @@ describe("/betaling-fullfort", () => {
     ["no session_id", "", undefined, "Ingen session ID funnet i URL"],
     ["no transaction", `?session_id=${SESSION}`, () => apiError(404, "Transaksjon ikke funnet", "NOT_FOUND"), "Transaksjon ikke funnet"],
     ["no listing", `?session_id=${SESSION}`, () => apiError(404, "Annonse ikke funnet", "NOT_FOUND"), "Annonse ikke funnet"],
-    ["a server error", `?session_id=${SESSION}`, () => apiError(500, "Noe gikk galt. Prøv igjen.", "INTERNAL"), "Kunne ikke hente betalingsdetaljer"],
+    [
+      "a server error",
+      `?session_id=${SESSION}`,
+      () => apiError(500, "Noe gikk galt. Prøv igjen.", "INTERNAL"),
+      "Kunne ikke hente betalingsdetaljer",
+    ],
   ])("%s → 'Feil'", async (_name, query, answer, message) => {
     const fetch = mockFetch(answer ?? (() => jsonResponse({})));
     renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/betaling-fullfort${query}` });
@@ -275,7 +318,9 @@ describe("the profile's payments section", () => {
   it("'Koble til Stripe' sends the browser to Stripe's onboarding", async () => {
     const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
     const fetch = mockFetch((url, init) =>
-      url === "/api/payments/stripe/account-link" && init?.method === "POST" ? jsonResponse({ url: "http://sandbox.test/connect/onboarding/x" }) : jsonResponse(status()),
+      url === "/api/payments/stripe/account-link" && init?.method === "POST"
+        ? jsonResponse({ url: "http://sandbox.test/connect/onboarding/x" })
+        : jsonResponse(status()),
     );
     renderWithProviders(<PaymentsSection />);
     await userEvent.click(await screen.findByRole("button", { name: "Koble til Stripe" }));
@@ -300,7 +345,9 @@ describe("the profile's payments section", () => {
     const tab = { opener: {}, location: { href: "" }, close: vi.fn() };
     const openTab = vi.spyOn(window, "open").mockImplementation(() => tab as unknown as Window);
     mockFetch((url) =>
-      url === "/api/payments/stripe/dashboard-link" ? jsonResponse({ url: "http://sandbox.test/express/acct_1/t" }) : jsonResponse(status({ connected: true, details_submitted: true, charges_enabled: true, payouts_enabled: true })),
+      url === "/api/payments/stripe/dashboard-link"
+        ? jsonResponse({ url: "http://sandbox.test/express/acct_1/t" })
+        : jsonResponse(status({ connected: true, details_submitted: true, charges_enabled: true, payouts_enabled: true })),
     );
     renderWithProviders(<PaymentsSection />);
     expect(await screen.findByText("Utbetalinger er aktivert")).toBeInTheDocument();
@@ -342,8 +389,14 @@ describe("the profile's purchases and sales", () => {
     expect(screen.getByText(/250,00 kr · Vipps · 12\. november 2026/)).toBeInTheDocument();
     expect(screen.getByText("Kjøper: Ola")).toBeInTheDocument();
     expect(screen.getByText("Vipps-beløpet utbetales til deg av Lekebytte.")).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Betalingsdetaljer for Sparkesykkel" })).toHaveAttribute("href", "/betaling-fullfort?session_id=cs_test_sale");
-    expect(screen.getByRole("link", { name: "Samtale om Sparkesykkel" })).toHaveAttribute("href", "/chat/88888888-8888-4888-8888-888888888888");
+    expect(screen.getByRole("link", { name: "Betalingsdetaljer for Sparkesykkel" })).toHaveAttribute(
+      "href",
+      "/betaling-fullfort?session_id=cs_test_sale",
+    );
+    expect(screen.getByRole("link", { name: "Samtale om Sparkesykkel" })).toHaveAttribute(
+      "href",
+      "/chat/88888888-8888-4888-8888-888888888888",
+    );
   });
 });
 

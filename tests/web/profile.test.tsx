@@ -160,7 +160,9 @@ describe("/profile and /min-profil", () => {
   });
 
   it("a failed load says 'Kunne ikke hente profil'", async () => {
-    mockApi((url) => (url === "/api/me" ? jsonResponse({ error: { code: "INTERNAL", message: "Noe gikk galt. Prøv igjen." } }, 500) : undefined));
+    mockApi((url) =>
+      url === "/api/me" ? jsonResponse({ error: { code: "INTERNAL", message: "Noe gikk galt. Prøv igjen." } }, 500) : undefined,
+    );
     renderRoutes(routes, { seed: { session: sessionFor() }, path: "/profile" });
     await waitFor(() =>
       expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke hente profil", "Noe gikk galt. Prøv igjen.", { id: "profile-load" }),
@@ -178,7 +180,9 @@ describe("/profile and /min-profil", () => {
   });
 
   it("'Slett konto' asks first and for the password; confirming deletes the account, forgets the session and goes to /", async () => {
-    const fetch = mockApi((url, init) => (url === "/api/me" && init?.method === "DELETE" ? new Response(null, { status: 204 }) : undefined));
+    const fetch = mockApi((url, init) =>
+      url === "/api/me" && init?.method === "DELETE" ? new Response(null, { status: 204 }) : undefined,
+    );
     const { router, queryClient } = await openProfile();
     await userEvent.click(screen.getByRole("button", { name: "Slett konto" }));
 
@@ -201,7 +205,9 @@ describe("/profile and /min-profil", () => {
   });
 
   it("'Slett konto' without a password or with a wrong one says so in Norwegian and keeps the account", async () => {
-    const wrong = { error: { code: "INVALID_CREDENTIALS", message: "Feil passord. Prøv igjen.", fields: { password: "Feil passord. Prøv igjen." } } };
+    const wrong = {
+      error: { code: "INVALID_CREDENTIALS", message: "Feil passord. Prøv igjen.", fields: { password: "Feil passord. Prøv igjen." } },
+    };
     const fetch = mockApi((url, init) => (url === "/api/me" && init?.method === "DELETE" ? jsonResponse(wrong, 400) : undefined));
     const { router } = await openProfile();
     await userEvent.click(screen.getByRole("button", { name: "Slett konto" }));
@@ -297,7 +303,16 @@ describe("header menu", () => {
     const items = within(await screen.findByRole("menu"))
       .getAllByRole("menuitem")
       .map((item) => item.textContent);
-    expect(items).toEqual(["Profil", "Mine annonser", "Favoritter", "Lagrede søk", "Mine køplasser", "Byttehistorikk", "Moderasjon", "Logg ut"]);
+    expect(items).toEqual([
+      "Profil",
+      "Mine annonser",
+      "Favoritter",
+      "Lagrede søk",
+      "Mine køplasser",
+      "Byttehistorikk",
+      "Moderasjon",
+      "Logg ut",
+    ]);
     expect(screen.getByRole("menuitem", { name: "Favoritter" })).toHaveAttribute("href", "/favoritter");
     expect(screen.getByRole("menuitem", { name: "Lagrede søk" })).toHaveAttribute("href", "/lagrede-sok");
     expect(screen.getByRole("menuitem", { name: "Mine køplasser" })).toHaveAttribute("href", "/mine-koplasser");

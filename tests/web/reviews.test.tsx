@@ -6,7 +6,16 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DealReviewPanel } from "../../web/components/reviews/DealReviewPanel";
 import { ConversationReviews } from "../../web/routes/chat/ConversationReviews";
 import { PublicProfilePage } from "../../web/routes/profile/PublicProfilePage";
-import { TEST_CONVERSATION_ID, TEST_DEAL_ID, TEST_SELLER_ID, completedSwapsBody, dealReviewStateBody, publicProfileBody, reviewBody, tradeOffersPageBody } from "../factories/api";
+import {
+  TEST_CONVERSATION_ID,
+  TEST_DEAL_ID,
+  TEST_SELLER_ID,
+  completedSwapsBody,
+  dealReviewStateBody,
+  publicProfileBody,
+  reviewBody,
+  tradeOffersPageBody,
+} from "../factories/api";
 import { TradeHistoryPage } from "../../web/routes/trades/TradeHistoryPage";
 import { apiError, bodyOf, listingPage, method, mockApi, stubBrowserApis } from "./listingHelpers";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
@@ -21,10 +30,16 @@ beforeEach(() => {
 });
 
 const renderPanel = (state = dealReviewStateBody()) =>
-  renderRoutes([{ path: "/chat/:id", element: <DealReviewPanel state={state} /> }, { path: "/bruker/:id", element: <h1>Profil</h1> }], {
-    seed: { session: sessionFor("user") },
-    path: "/chat/c",
-  });
+  renderRoutes(
+    [
+      { path: "/chat/:id", element: <DealReviewPanel state={state} /> },
+      { path: "/bruker/:id", element: <h1>Profil</h1> },
+    ],
+    {
+      seed: { session: sessionFor("user") },
+      path: "/chat/c",
+    },
+  );
 
 describe("the review prompt and form", () => {
   it("asks for stars before sending, then sends the deal, the stars and the trimmed text", async () => {
@@ -43,14 +58,20 @@ describe("the review prompt and form", () => {
     expect(within(dialog).getByText("Bra")).toBeInTheDocument();
     await userEvent.type(within(dialog).getByRole("textbox", { name: "Skriv noen ord (valgfritt)" }), "  Fint bytte!  ");
     await userEvent.click(within(dialog).getByRole("button", { name: "Send vurdering" }));
-    await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Takk for vurderingen!", "Den vises når Ola Hansen også har gitt sin, eller når fristen er ute."));
+    await waitFor(() =>
+      expect(toast.toastSuccess).toHaveBeenCalledWith(
+        "Takk for vurderingen!",
+        "Den vises når Ola Hansen også har gitt sin, eller når fristen er ute.",
+      ),
+    );
     const call = fetch.mock.calls.find(([url]) => String(url) === "/api/reviews")!;
     expect(bodyOf(call[1])).toEqual({ deal_kind: "swap", deal_id: TEST_DEAL_ID, rating: 4, text: "  Fint bytte!  " });
   });
 
   it("shows the server's refusal (already reviewed) in the error toast", async () => {
     mockApi((url, init) => {
-      if (url === "/api/reviews" && method(init) === "POST") return apiError(409, "CONFLICT", "Du har allerede gitt en vurdering for denne handelen.");
+      if (url === "/api/reviews" && method(init) === "POST")
+        return apiError(409, "CONFLICT", "Du har allerede gitt en vurdering for denne handelen.");
     });
     renderPanel();
     await userEvent.click(screen.getByRole("button", { name: "Gi vurdering" }));
@@ -67,7 +88,14 @@ describe("the review prompt and form", () => {
     expect(screen.getByText(/^Vises når Ola Hansen også har gitt sin vurdering, eller senest/)).toBeInTheDocument();
     expect(screen.queryByText("Ola Hansens vurdering av deg:")).not.toBeInTheDocument();
     unmount();
-    renderPanel(dealReviewStateBody({ can_review: false, my_review: mine, other_has_reviewed: true, their_review: reviewBody({ rating: 3, text: "Litt sen" }) }));
+    renderPanel(
+      dealReviewStateBody({
+        can_review: false,
+        my_review: mine,
+        other_has_reviewed: true,
+        their_review: reviewBody({ rating: 3, text: "Litt sen" }),
+      }),
+    );
     expect(screen.getByText("Ola Hansens vurdering av deg:")).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "3 av 5 stjerner" })).toBeInTheDocument();
     expect(screen.getByText("«Litt sen»")).toBeInTheDocument();
@@ -75,7 +103,9 @@ describe("the review prompt and form", () => {
 
   it("names the other party in the genitive: an s, or an apostrophe after s, x or z", () => {
     const revealed = { can_review: false, my_review: reviewBody(), other_has_reviewed: true, their_review: reviewBody({ rating: 4 }) };
-    const { unmount } = renderPanel(dealReviewStateBody({ ...revealed, other_user: { id: TEST_SELLER_ID, display_name: "Hans", deleted: false } }));
+    const { unmount } = renderPanel(
+      dealReviewStateBody({ ...revealed, other_user: { id: TEST_SELLER_ID, display_name: "Hans", deleted: false } }),
+    );
     expect(screen.getByText("Hans' vurdering av deg:")).toBeInTheDocument();
     unmount();
     renderPanel(dealReviewStateBody(revealed));
@@ -102,11 +132,20 @@ describe("the prompt in the chat", () => {
     const region = await screen.findByRole("region", { name: "Vurderinger" });
     expect(region).toHaveTextContent("Handelen er fullført. Hvordan gikk det med Ola Hansen?");
     expect(region).toHaveTextContent("Ola Hansen har gitt deg en vurdering. Gi din for å se den.");
-    expect(within(region).getAllByRole("button").map((b) => b.textContent)).toEqual(["Gi vurdering"]);
+    expect(
+      within(region)
+        .getAllByRole("button")
+        .map((b) => b.textContent),
+    ).toEqual(["Gi vurdering"]);
   });
 
   it("once answered it collapses to a summary line that opens the reviews", async () => {
-    const answered = dealReviewStateBody({ can_review: false, my_review: reviewBody({ rating: 5, text: "Supert" }), other_has_reviewed: true, their_review: reviewBody({ rating: 3, text: "Litt sen" }) });
+    const answered = dealReviewStateBody({
+      can_review: false,
+      my_review: reviewBody({ rating: 5, text: "Supert" }),
+      other_has_reviewed: true,
+      their_review: reviewBody({ rating: 3, text: "Litt sen" }),
+    });
     mockApi((u) => (u === url ? jsonResponse([answered]) : undefined));
     renderInChat();
     const region = await screen.findByRole("region", { name: "Vurderinger" });
@@ -123,11 +162,20 @@ describe("the prompt in the chat", () => {
 
 describe("/bruker/{id}", () => {
   const renderProfile = (answer: Response) => {
-    mockApi((url) => (url.startsWith(`/api/users/${TEST_SELLER_ID}`) ? answer : undefined), (url) => (url === "/api/favourites/ids" ? jsonResponse([]) : undefined));
-    return renderRoutes([{ path: "/bruker/:id", element: <PublicProfilePage /> }, { path: "/auth", element: <h1>Logg inn</h1> }], {
-      seed: { session: sessionFor("user") },
-      path: `/bruker/${TEST_SELLER_ID}`,
-    });
+    mockApi(
+      (url) => (url.startsWith(`/api/users/${TEST_SELLER_ID}`) ? answer : undefined),
+      (url) => (url === "/api/favourites/ids" ? jsonResponse([]) : undefined),
+    );
+    return renderRoutes(
+      [
+        { path: "/bruker/:id", element: <PublicProfilePage /> },
+        { path: "/auth", element: <h1>Logg inn</h1> },
+      ],
+      {
+        seed: { session: sessionFor("user") },
+        path: `/bruker/${TEST_SELLER_ID}`,
+      },
+    );
   };
 
   it("shows the name, member since, the average, listings and reviews with a report button each", async () => {
@@ -163,8 +211,17 @@ describe("/bruker/{id}", () => {
 describe("the seller card", () => {
   it("shows the seller's average and count, linking to their profile", async () => {
     stubBrowserApis();
-    const page = listingPage({ seller: { user_id: TEST_SELLER_ID, display_name: "Ola Hansen", created_at: "2024-03-05T10:00:00Z", rating: { average: 4.5, count: 2 } } });
-    mockApi((url) => (url === `/api/listings/${page.id}` ? jsonResponse(page) : url === "/api/favourites/ids" ? jsonResponse([]) : undefined));
+    const page = listingPage({
+      seller: {
+        user_id: TEST_SELLER_ID,
+        display_name: "Ola Hansen",
+        created_at: "2024-03-05T10:00:00Z",
+        rating: { average: 4.5, count: 2 },
+      },
+    });
+    mockApi((url) =>
+      url === `/api/listings/${page.id}` ? jsonResponse(page) : url === "/api/favourites/ids" ? jsonResponse([]) : undefined,
+    );
     renderRoutes([{ path: "/listing/:id", element: <ListingByIdPage /> }], { seed: { session: null }, path: `/listing/${page.id}` });
     const link = await screen.findByRole("link", { name: "4,5 av 5 (2 vurderinger)" });
     expect(link).toHaveAttribute("href", `/bruker/${TEST_SELLER_ID}`);
@@ -176,11 +233,19 @@ describe("the trade history's 'Fullført'", () => {
     const counts = { sent: 0, received: 0, completed: 2 };
     mockApi((url) => {
       if (url.startsWith("/api/trade-offers/history/completed")) {
-        return jsonResponse(completedSwapsBody([{ id: TEST_DEAL_ID }, { reviewed_by_me: true, other_user: { id: TEST_SELLER_ID, display_name: "Per Post", deleted: false } }], counts));
+        return jsonResponse(
+          completedSwapsBody(
+            [{ id: TEST_DEAL_ID }, { reviewed_by_me: true, other_user: { id: TEST_SELLER_ID, display_name: "Per Post", deleted: false } }],
+            counts,
+          ),
+        );
       }
       if (url.startsWith("/api/trade-offers/history/")) return jsonResponse(tradeOffersPageBody([], counts));
     });
-    renderRoutes([{ path: "/trade-history", element: <TradeHistoryPage /> }], { seed: { session: sessionFor("user") }, path: "/trade-history" });
+    renderRoutes([{ path: "/trade-history", element: <TradeHistoryPage /> }], {
+      seed: { session: sessionFor("user") },
+      path: "/trade-history",
+    });
     await userEvent.click(await screen.findByRole("tab", { name: "Fullført (2)" }));
     const [open, done] = await screen.findAllByRole("listitem");
     expect(done).toHaveTextContent("Du har gitt Per Post en vurdering.");

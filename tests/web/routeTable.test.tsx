@@ -49,7 +49,10 @@ describe("the router and the route table", () => {
 
   it.each(PAGE_ROUTE_IDS.filter((id) => id !== "editListingIndex"))("%s renders a page, not the 404 screen", async (id) => {
     // Pages that load data wait for it: their heading or spinner is enough here.
-    vi.stubGlobal("fetch", vi.fn(() => new Promise<Response>(() => {})));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>(() => {})),
+    );
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const path = PAGE_ROUTES[id].path.replace(/:[A-Za-z]+/g, "abc123");
     renderRoutes(routes, { seed: { session: sessionFor("user"), home: { newest: [], free: [], trade: [] } }, path });

@@ -108,7 +108,11 @@ describe("router and layout", () => {
   });
 
   it("an unknown slug goes to the 404 screen", async () => {
-    mockFetch((url) => (url.startsWith("/api/listings/by-slug/") ? jsonResponse({ error: { code: "NOT_FOUND", message: "Kunne ikke hente annonse" } }, 404) : jsonResponse({}, 404)));
+    mockFetch((url) =>
+      url.startsWith("/api/listings/by-slug/")
+        ? jsonResponse({ error: { code: "NOT_FOUND", message: "Kunne ikke hente annonse" } }, 404)
+        : jsonResponse({}, 404),
+    );
     vi.spyOn(console, "warn").mockImplementation(() => {});
     renderRoutes(routes, { seed: { session: null }, path: "/annonse/lego-abc123" });
     expect(await screen.findByRole("heading", { name: "404 - Siden finnes ikke" })).toBeInTheDocument();

@@ -36,7 +36,11 @@ function api(handler: Handler = () => undefined) {
 
 const calls = (fetch: ReturnType<typeof api>, verb: string, path: string | RegExp) =>
   fetch.mock.calls
-    .filter(([u, init]) => method(init) === verb && (typeof path === "string" ? new URL(String(u), "http://localhost").pathname === path : path.test(String(u))))
+    .filter(
+      ([u, init]) =>
+        method(init) === verb &&
+        (typeof path === "string" ? new URL(String(u), "http://localhost").pathname === path : path.test(String(u))),
+    )
     .map(([, init]) => (init?.body ? JSON.parse(String(init.body)) : undefined));
 
 describe("'Lagre søk' on /search", () => {
@@ -76,8 +80,12 @@ describe("'Lagre søk' on /search", () => {
     await userEvent.click(within(dialog).getByRole("radio", { name: /^Daglig oppsummering/ }));
     await userEvent.click(within(dialog).getByRole("button", { name: "Lagre søk" }));
 
-    await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Søket er lagret", "Du finner det under «Lagrede søk» i kontomenyen."));
-    expect(calls(fetch, "POST", "/api/saved-searches")).toEqual([{ name: "Duplo til Ida", query: "q=duplo&categories=lego,biler&free=true", alert: "daily" }]);
+    await waitFor(() =>
+      expect(toast.toastSuccess).toHaveBeenCalledWith("Søket er lagret", "Du finner det under «Lagrede søk» i kontomenyen."),
+    );
+    expect(calls(fetch, "POST", "/api/saved-searches")).toEqual([
+      { name: "Duplo til Ida", query: "q=duplo&categories=lego,biler&free=true", alert: "daily" },
+    ]);
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
@@ -203,7 +211,9 @@ describe("/lagrede-sok/avmeld", () => {
   const routes = [{ path: "/lagrede-sok/avmeld", Component: UnsubscribePage }];
 
   it("switches the alert off once as the page opens, signed out", async () => {
-    const fetch = api((url) => (url.pathname === "/api/saved-searches/unsubscribe" ? jsonResponse(unsubscribeBody("Duplo til Ida")) : undefined));
+    const fetch = api((url) =>
+      url.pathname === "/api/saved-searches/unsubscribe" ? jsonResponse(unsubscribeBody("Duplo til Ida")) : undefined,
+    );
     renderRoutes(routes, { path: "/lagrede-sok/avmeld?token=abc.def", seed: { session: null }, strict: true });
     expect(await screen.findByRole("heading", { name: "Varselet er slått av" })).toBeInTheDocument();
     expect(screen.getByText(/Du får ikke lenger e-post om nye annonser for «Duplo til Ida»/)).toBeInTheDocument();
@@ -212,7 +222,11 @@ describe("/lagrede-sok/avmeld", () => {
   });
 
   it("shows the server's reason when the link is refused, and needs a token", async () => {
-    api((url) => (url.pathname === "/api/saved-searches/unsubscribe" ? jsonResponse(errorBody("INVALID_CODE", SAVED_SEARCH_TEXTS.linkExpired), 400) : undefined));
+    api((url) =>
+      url.pathname === "/api/saved-searches/unsubscribe"
+        ? jsonResponse(errorBody("INVALID_CODE", SAVED_SEARCH_TEXTS.linkExpired), 400)
+        : undefined,
+    );
     const { unmount } = renderRoutes(routes, { path: "/lagrede-sok/avmeld?token=gammel", seed: { session: null } });
     expect(await screen.findByRole("heading", { name: "Kunne ikke slå av varselet" })).toBeInTheDocument();
     expect(screen.getByText(SAVED_SEARCH_TEXTS.linkExpired)).toBeInTheDocument();

@@ -16,7 +16,11 @@ beforeEach(() => {
 const routes = [{ path: "/search", Component: SearchPage }];
 
 function result(count: number, total = count, capped = false): SearchResult {
-  return searchBody(Array.from({ length: count }, () => listing()), total, capped);
+  return searchBody(
+    Array.from({ length: count }, () => listing()),
+    total,
+    capped,
+  );
 }
 
 /** Answers /api/search with `answer(params)`; returns the searched query strings in order. */
@@ -27,7 +31,8 @@ function mockSearch(answer: (params: URLSearchParams) => SearchResult | Response
     const answered = answer(u.searchParams);
     return answered instanceof Response ? answered : jsonResponse(answered);
   });
-  const searches = () => fetch.mock.calls.map(([url]) => new URL(String(url), "http://localhost")).filter((u) => u.pathname === "/api/search");
+  const searches = () =>
+    fetch.mock.calls.map(([url]) => new URL(String(url), "http://localhost")).filter((u) => u.pathname === "/api/search");
   return { fetch, searches };
 }
 
@@ -180,7 +185,11 @@ describe("/search: URL ↔ filters", () => {
     const { router } = renderRoutes(routes, { path: "/search?q=lego" });
     const sort = await screen.findByLabelText("Sorter");
     expect(sort).toHaveValue("relevance");
-    expect(within(sort).getAllByRole("option").map((o) => o.textContent)).toEqual(["Relevans", "Nyeste", "Pris lav–høy", "Pris høy–lav"]);
+    expect(
+      within(sort)
+        .getAllByRole("option")
+        .map((o) => o.textContent),
+    ).toEqual(["Relevans", "Nyeste", "Pris lav–høy", "Pris høy–lav"]);
     await userEvent.selectOptions(sort, "price_asc");
     await waitFor(() => expect(router.state.location.search).toBe("?q=lego&sort=price_asc"));
   });

@@ -42,7 +42,7 @@ afterEach(() => {
   cleanup();
   const unexpected = unexpectedConsoleErrors();
   if (unexpected.length > 0) {
-    const text = unexpected.map((args) => args.map((a) => (a instanceof Error ? a.stack ?? a.message : String(a))).join(" ")).join("\n");
+    const text = unexpected.map((args) => args.map((a) => (a instanceof Error ? (a.stack ?? a.message) : String(a))).join(" ")).join("\n");
     throw new Error(`Unexpected console.error during the test:\n${text}`);
   }
 });

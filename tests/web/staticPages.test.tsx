@@ -60,7 +60,12 @@ describe("/personvern", () => {
     ]) {
       expect(screen.getByRole("heading", { level: 2, name })).toBeInTheDocument();
     }
-    for (const name of ["Nødvendige informasjonskapsler", "Analytiske informasjonskapsler", "Funksjonelle informasjonskapsler", "Informasjonskapsler for markedsføring"]) {
+    for (const name of [
+      "Nødvendige informasjonskapsler",
+      "Analytiske informasjonskapsler",
+      "Funksjonelle informasjonskapsler",
+      "Informasjonskapsler for markedsføring",
+    ]) {
       expect(screen.getByRole("heading", { level: 3, name })).toBeInTheDocument();
     }
     expectHeadingsInOrder();
@@ -69,7 +74,19 @@ describe("/personvern", () => {
   it("describes what this product stores, its cookies, the rights and where to use them", () => {
     renderWithProviders(<PrivacyPage />, { path: "/personvern" });
     const text = document.body.textContent ?? "";
-    for (const fact of ["scrypt", "lb_access", "lb_refresh", "HttpOnly", "HTTPS", "brukeragent", "ett døgn", "Cloudflare", "Stripe", "Vipps", "R2"]) {
+    for (const fact of [
+      "scrypt",
+      "lb_access",
+      "lb_refresh",
+      "HttpOnly",
+      "HTTPS",
+      "brukeragent",
+      "ett døgn",
+      "Cloudflare",
+      "Stripe",
+      "Vipps",
+      "R2",
+    ]) {
       expect(text, fact).toContain(fact);
     }
     for (const right of ["innsyn", "retting", "sletting", "dataportabilitet"]) expect(text).toContain(right);

@@ -68,7 +68,12 @@ describe.each(["UTC", "Europe/Oslo"])("with the device's time zone %s", (zone) =
   it("a chat bubble shows the Oslo time", () => {
     render(
       <ul>
-        <MessageBubble message={chatMessageBody({ created_at: LATE_SUMMER, content: "Sent på kvelden" })} own={false} otherName="Ola" onReport={() => undefined} />
+        <MessageBubble
+          message={chatMessageBody({ created_at: LATE_SUMMER, content: "Sent på kvelden" })}
+          own={false}
+          otherName="Ola"
+          onReport={() => undefined}
+        />
       </ul>,
     );
     const time = screen.getByText("00:15");

@@ -63,7 +63,11 @@ describe("/trade-offer/{listingId} 'Foreslå bytte'", () => {
     await userEvent.click(send);
     await waitFor(() => expect(router.state.location.pathname).toBe(`/chat/${TEST_CONVERSATION_ID}`));
     const post = fetch.mock.calls.find(([url, init]) => url === "/api/trade-offers" && method(init) === "POST");
-    expect(bodyOf(post?.[1])).toEqual({ requested_listing_id: TEST_LISTING_ID, offered_listing_id: "44444444-4444-4444-8444-000000000001", message: "Bytte?" });
+    expect(bodyOf(post?.[1])).toEqual({
+      requested_listing_id: TEST_LISTING_ID,
+      offered_listing_id: "44444444-4444-4444-8444-000000000001",
+      message: "Bytte?",
+    });
     expect(toast.toastSuccess).toHaveBeenCalledWith("Bytteforslag sendt!", "Selger vil få beskjed om ditt forslag");
   });
 
@@ -77,7 +81,9 @@ describe("/trade-offer/{listingId} 'Foreslå bytte'", () => {
     await userEvent.click(await screen.findByRole("radio", { name: /Duplo båt/ }));
     await userEvent.type(screen.getByRole("textbox", { name: "Melding (valgfritt)" }), "   ");
     await userEvent.click(screen.getByRole("button", { name: "Send bytteforslag" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke sende bytteforslag. Leken du tilbyr er ikke aktiv lenger."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke sende bytteforslag. Leken du tilbyr er ikke aktiv lenger."),
+    );
     const post = fetch.mock.calls.find(([url, init]) => url === "/api/trade-offers" && method(init) === "POST");
     expect((bodyOf(post?.[1]) as { message: unknown }).message).toBeNull();
     expect(screen.getByRole("button", { name: "Send bytteforslag" })).toBeEnabled();
@@ -100,7 +106,11 @@ describe("/trade-offer/{listingId} 'Foreslå bytte'", () => {
   });
 
   it("one's own listing says 'Du kan ikke foreslå bytte på din egen annonse'", async () => {
-    mockApi((url) => (url.startsWith("/api/trade-offers/proposal/") ? apiError(403, "FORBIDDEN", "Du kan ikke foreslå bytte på din egen annonse") : undefined));
+    mockApi((url) =>
+      url.startsWith("/api/trade-offers/proposal/")
+        ? apiError(403, "FORBIDDEN", "Du kan ikke foreslå bytte på din egen annonse")
+        : undefined,
+    );
     renderProposal();
     expect(await screen.findByText("Du kan ikke foreslå bytte på din egen annonse")).toBeInTheDocument();
   });
@@ -115,14 +125,22 @@ describe("/trade-offer/{listingId} 'Foreslå bytte'", () => {
 
 describe("offer cards above the chat", () => {
   const cardsUrl = `/api/trade-offers/conversation/${TEST_CONVERSATION_ID}`;
-  const renderCards = () => renderRoutes([{ path: "/chat/:id", element: <TradeOfferCards conversationId={TEST_CONVERSATION_ID} myId={TEST_USER_ID} /> }], { seed: { session: sessionFor("user") }, path: `/chat/${TEST_CONVERSATION_ID}` });
+  const renderCards = () =>
+    renderRoutes([{ path: "/chat/:id", element: <TradeOfferCards conversationId={TEST_CONVERSATION_ID} myId={TEST_USER_ID} /> }], {
+      seed: { session: sessionFor("user") },
+      path: `/chat/${TEST_CONVERSATION_ID}`,
+    });
   // The test user is the recipient: Ola Hansen offered.
-  const received = (over: Parameters<typeof tradeOfferBody>[0] = {}) => tradeOfferBody({ from_user_id: TEST_SELLER_ID, to_user_id: TEST_USER_ID, ...over });
+  const received = (over: Parameters<typeof tradeOfferBody>[0] = {}) =>
+    tradeOfferBody({ from_user_id: TEST_SELLER_ID, to_user_id: TEST_USER_ID, ...over });
 
   it("the recipient accepts: 'Bytteforslag akseptert!' / 'Dere kan nå avtale videre detaljer'", async () => {
     const fetch = mockApi((url, init) => {
       if (url === cardsUrl) return jsonResponse([received()]);
-      if (url.endsWith("/accept") && method(init) === "POST") return jsonResponse(received({ status: "accepted", handover: { confirmed_by_me: false, confirmed_by_other: false, completed_at: null } }));
+      if (url.endsWith("/accept") && method(init) === "POST")
+        return jsonResponse(
+          received({ status: "accepted", handover: { confirmed_by_me: false, confirmed_by_other: false, completed_at: null } }),
+        );
       return undefined;
     });
     renderCards();
@@ -141,21 +159,26 @@ describe("offer cards above the chat", () => {
     let fail = false;
     mockApi((url, init) => {
       if (url === cardsUrl) return jsonResponse([received()]);
-      if (url.endsWith("/reject") && method(init) === "POST") return fail ? apiError(409, "CONFLICT", "Bytteforslaget har utløpt.") : jsonResponse(received({ status: "rejected" }));
+      if (url.endsWith("/reject") && method(init) === "POST")
+        return fail ? apiError(409, "CONFLICT", "Bytteforslaget har utløpt.") : jsonResponse(received({ status: "rejected" }));
       return undefined;
     });
     renderCards();
     const card = await screen.findByRole("article");
     fail = true;
     await userEvent.click(within(card).getByRole("button", { name: "Avslå" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere bytteforslag. Bytteforslaget har utløpt."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere bytteforslag. Bytteforslaget har utløpt."),
+    );
     fail = false;
     await userEvent.click(within(card).getByRole("button", { name: "Avslå" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Bytteforslag avslått", undefined));
   });
 
   it("the sender sees 'Venter på svar...' and may withdraw, never accept", async () => {
-    mockApi((url) => (url === cardsUrl ? jsonResponse([tradeOfferBody({ expires_at: new Date(Date.now() + 5 * 3_600_000).toISOString() })]) : undefined));
+    mockApi((url) =>
+      url === cardsUrl ? jsonResponse([tradeOfferBody({ expires_at: new Date(Date.now() + 5 * 3_600_000).toISOString() })]) : undefined,
+    );
     renderCards();
     const card = await screen.findByRole("article");
     expect(card).toHaveTextContent("Du foreslo et bytte");
@@ -166,13 +189,23 @@ describe("offer cards above the chat", () => {
   });
 
   it("an expired offer shows 'Utløpt' and no buttons but the one that opens it", async () => {
-    mockApi((url) => (url === cardsUrl ? jsonResponse([received({ expires_at: new Date(Date.now() - 60_000).toISOString() })]) : undefined));
+    mockApi((url) =>
+      url === cardsUrl ? jsonResponse([received({ expires_at: new Date(Date.now() - 60_000).toISOString() })]) : undefined,
+    );
     renderCards();
     const card = await screen.findByRole("article");
     expect(card).toHaveTextContent("Utløpt");
-    expect(within(card).getAllByRole("button").map((b) => b.getAttribute("aria-expanded"))).toEqual(["false"]);
+    expect(
+      within(card)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-expanded")),
+    ).toEqual(["false"]);
     await userEvent.click(within(card).getByRole("button"));
-    expect(within(card).getAllByRole("button").map((b) => b.getAttribute("aria-expanded"))).toEqual(["true"]);
+    expect(
+      within(card)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-expanded")),
+    ).toEqual(["true"]);
   });
 
   it("finished and refused offers shrink to one line that opens the card; offers in play keep their card and buttons", async () => {
@@ -180,8 +213,18 @@ describe("offer cards above the chat", () => {
     mockApi((url) =>
       url === cardsUrl
         ? jsonResponse([
-            received({ id: "rejected-1", status: "rejected", updated_at: updated(90), offered_listing: tradeListingBody({ title: "Walkie-talkie" }) }),
-            received({ id: "completed-1", status: "completed", updated_at: updated(10), handover: { confirmed_by_me: true, confirmed_by_other: true, completed_at: updated(10) } }),
+            received({
+              id: "rejected-1",
+              status: "rejected",
+              updated_at: updated(90),
+              offered_listing: tradeListingBody({ title: "Walkie-talkie" }),
+            }),
+            received({
+              id: "completed-1",
+              status: "completed",
+              updated_at: updated(10),
+              handover: { confirmed_by_me: true, confirmed_by_other: true, completed_at: updated(10) },
+            }),
             received({ id: "pending-1", offered_listing: tradeListingBody({ title: "Gravemaskin" }) }),
           ])
         : undefined,
@@ -222,7 +265,10 @@ describe("offer cards above the chat", () => {
       { status: "cancelled" },
     ] as const;
     const backgrounds = states.map((state) => {
-      const { container, unmount } = renderRoutes([{ path: "/", element: <TradeStatusBadge offer={{ expires_at: now.toISOString(), ...state }} now={now} /> }], { path: "/" });
+      const { container, unmount } = renderRoutes(
+        [{ path: "/", element: <TradeStatusBadge offer={{ expires_at: now.toISOString(), ...state }} now={now} /> }],
+        { path: "/" },
+      );
       const classes = [...container.querySelector("span")!.classList];
       unmount();
       const bg = classes.filter((c) => /^bg-/.test(c));
@@ -246,7 +292,10 @@ describe("offer cards above the chat", () => {
   it("a failed fetch shows no cards (fails silently)", async () => {
     mockApi((url) => (url === cardsUrl ? apiError(500, "INTERNAL", "Noe gikk galt") : undefined));
     const queryClient = createTestQueryClient({ session: sessionFor("user") });
-    renderRoutes([{ path: "/chat/:id", element: <TradeOfferCards conversationId={TEST_CONVERSATION_ID} myId={TEST_USER_ID} /> }], { queryClient, path: `/chat/${TEST_CONVERSATION_ID}` });
+    renderRoutes([{ path: "/chat/:id", element: <TradeOfferCards conversationId={TEST_CONVERSATION_ID} myId={TEST_USER_ID} /> }], {
+      queryClient,
+      path: `/chat/${TEST_CONVERSATION_ID}`,
+    });
     await waitFor(() => expect(queryClient.getQueryState(tradeKeys.conversation(TEST_CONVERSATION_ID))?.status).toBe("error"));
     expect(screen.queryByRole("article")).not.toBeInTheDocument();
     expect(toast.toastError).not.toHaveBeenCalled();
@@ -255,7 +304,11 @@ describe("offer cards above the chat", () => {
 
 describe("/trade-history 'Byttehistorikk'", () => {
   const counts = { sent: 1, received: 0, completed: 1 };
-  const renderHistory = () => renderRoutes([{ path: "/trade-history", element: <TradeHistoryPage /> }], { seed: { session: sessionFor("user") }, path: "/trade-history" });
+  const renderHistory = () =>
+    renderRoutes([{ path: "/trade-history", element: <TradeHistoryPage /> }], {
+      seed: { session: sessionFor("user") },
+      path: "/trade-history",
+    });
 
   it("'Sendt (n)' first, then 'Mottatt' empty and 'Fullført' with 'Bytte med {name}', 'Din leke', 'Deres leke'", async () => {
     mockApi((url) => {
@@ -283,7 +336,11 @@ describe("/trade-history 'Byttehistorikk'", () => {
   });
 
   it("loading 'Laster byttehistorikk...', empty 'Ingen sendte forslag', a failure 'Kunne ikke hente byttehistorikk'", async () => {
-    mockApi((url) => (url.startsWith("/api/trade-offers/history/sent") ? jsonResponse(tradeOffersPageBody([], { sent: 0, received: 0, completed: 0 })) : undefined));
+    mockApi((url) =>
+      url.startsWith("/api/trade-offers/history/sent")
+        ? jsonResponse(tradeOffersPageBody([], { sent: 0, received: 0, completed: 0 }))
+        : undefined,
+    );
     renderHistory();
     expect(screen.getByText("Laster byttehistorikk...")).toBeInTheDocument();
     expect(await screen.findByText("Ingen sendte forslag")).toBeInTheDocument();

@@ -1,7 +1,17 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, type RenderResult } from "@testing-library/react";
 import { StrictMode, type ReactElement, type ReactNode } from "react";
-import { MemoryRouter, Routes, useLocation, useNavigate, useNavigationType, useRoutes, type Location, type NavigationType, type RouteObject } from "react-router-dom";
+import {
+  MemoryRouter,
+  Routes,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+  useRoutes,
+  type Location,
+  type NavigationType,
+  type RouteObject,
+} from "react-router-dom";
 import { vi } from "vitest";
 import type { Session, SessionUser } from "../../web/api/session";
 import type { SiteConfig } from "../../web/api/queries";

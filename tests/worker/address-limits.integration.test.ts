@@ -11,7 +11,11 @@ const PASSWORD = "Sikkert-passord-123";
 
 function signUpFrom(ip: string) {
   const email = `adresse-${crypto.randomUUID().slice(0, 12)}@test.no`;
-  return new Client().post("/api/auth/signup", { display_name: "Nina", email, password: PASSWORD, postal_code: "0150" }, { headers: { "CF-Connecting-IP": ip } });
+  return new Client().post(
+    "/api/auth/signup",
+    { display_name: "Nina", email, password: PASSWORD, postal_code: "0150" },
+    { headers: { "CF-Connecting-IP": ip } },
+  );
 }
 
 describe("per-address limits and IPv6", () => {

@@ -63,7 +63,11 @@ beforeAll(async () => {
 describe("ingest endpoints", () => {
   it.each([
     ["/api/analytics/sessions", () => sessionBody(SESSION), "session"],
-    ["/api/analytics/events", () => ({ sessionId: SESSION, events: [eventBody(SESSION), eventBody(SESSION, { eventType: "search", eventCategory: "search" })] }), "events"],
+    [
+      "/api/analytics/events",
+      () => ({ sessionId: SESSION, events: [eventBody(SESSION), eventBody(SESSION, { eventType: "search", eventCategory: "search" })] }),
+      "events",
+    ],
     ["/api/analytics/listing-views", () => viewBody({ listingId: LISTING, sessionId: SESSION }), "listing_view"],
     ["/api/analytics/searches", () => ({ sessionId: SESSION, query: "lego", filters: { free: "true" }, resultCount: 3 }), "search"],
   ] as const)("%s answers 202 and queues one message with the server's time and day", async (path, body, kind) => {
@@ -80,11 +84,35 @@ describe("ingest endpoints", () => {
   });
 
   it.each([
-    ["an unknown event type", "/api/analytics/events", { sessionId: SESSION, events: [eventBody(SESSION, { eventType: "purchase" })] }, "Ukjent hendelsestype", "events.0.eventType"],
-    ["too many events", "/api/analytics/events", { sessionId: SESSION, events: Array.from({ length: 51 }, () => eventBody(SESSION)) }, "Høyst 50 hendelser per forespørsel", "events"],
-    ["a scroll depth over 100", "/api/analytics/listing-views", { ...viewBody({ listingId: LISTING }), scrollDepthPercent: 150 }, undefined, "scrollDepthPercent"],
+    [
+      "an unknown event type",
+      "/api/analytics/events",
+      { sessionId: SESSION, events: [eventBody(SESSION, { eventType: "purchase" })] },
+      "Ukjent hendelsestype",
+      "events.0.eventType",
+    ],
+    [
+      "too many events",
+      "/api/analytics/events",
+      { sessionId: SESSION, events: Array.from({ length: 51 }, () => eventBody(SESSION)) },
+      "Høyst 50 hendelser per forespørsel",
+      "events",
+    ],
+    [
+      "a scroll depth over 100",
+      "/api/analytics/listing-views",
+      { ...viewBody({ listingId: LISTING }), scrollDepthPercent: 150 },
+      undefined,
+      "scrollDepthPercent",
+    ],
     ["an unknown device type", "/api/analytics/sessions", { ...sessionBody(), deviceType: "tv" }, "Ukjent enhetstype", "deviceType"],
-    ["a search text over 200 characters", "/api/analytics/searches", { sessionId: SESSION, query: "x".repeat(201), filters: {}, resultCount: 0 }, "Teksten kan ikke være lengre enn 200 tegn", "query"],
+    [
+      "a search text over 200 characters",
+      "/api/analytics/searches",
+      { sessionId: SESSION, query: "x".repeat(201), filters: {}, resultCount: 0 },
+      "Teksten kan ikke være lengre enn 200 tegn",
+      "query",
+    ],
   ])("refuses %s with 400 and a Norwegian message, and queues nothing", async (_name, path, body, message, field) => {
     const { res, sent } = await post(path, body);
     expect(res.status).toBe(400);
@@ -96,7 +124,10 @@ describe("ingest endpoints", () => {
   });
 
   it("refuses a body over 64 KB (413), another content type (415) and another site (403)", async () => {
-    const big = await post("/api/analytics/events", { sessionId: SESSION, events: [eventBody(SESSION, { eventLabel: "x".repeat(70_000) })] });
+    const big = await post("/api/analytics/events", {
+      sessionId: SESSION,
+      events: [eventBody(SESSION, { eventLabel: "x".repeat(70_000) })],
+    });
     expect(big.res.status).toBe(413);
     expect((await errorOf(big.res)).message).toBe("Forespørselen er for stor.");
     const text = await post("/api/analytics/events", "{}", { "Content-Type": "text/plain", "Content-Length": "2" });
@@ -170,7 +201,8 @@ describe("sessions the server issued (decision 038)", () => {
   it("one address gets at most 10 new sessions an hour (429 after)", async () => {
     const ip = freshIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await post("/api/analytics/sessions", sessionBody(), { "CF-Connecting-IP": ip })).res.status);
+    for (let i = 0; i < 12; i++)
+      statuses.push((await post("/api/analytics/sessions", sessionBody(), { "CF-Connecting-IP": ip })).res.status);
     expect(statuses).toEqual([...Array(10).fill(202), 429, 429]);
   });
 
@@ -189,12 +221,14 @@ describe("sessions the server issued (decision 038)", () => {
 describe("inflating a seller's views (through the real queue)", () => {
   it("300 made-up session ids signed out, 300 minted sessions from one address and 300 views under one session count 12 views, not 900", async () => {
     const listing = await createListing();
-    const send = (client: Client, ip: string, path: string, body: unknown) => client.post(path, body, { headers: { "CF-Connecting-IP": ip } });
+    const send = (client: Client, ip: string, path: string, body: unknown) =>
+      client.post(path, body, { headers: { "CF-Connecting-IP": ip } });
 
     // 1. Signed out with made-up session ids and no server-issued session: refused.
     const anonymous = new Client();
     const refused = [];
-    for (let i = 0; i < 300; i++) refused.push((await send(anonymous, "198.51.100.1", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status);
+    for (let i = 0; i < 300; i++)
+      refused.push((await send(anonymous, "198.51.100.1", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status);
     expect(new Set(refused)).toEqual(new Set([403]));
 
     // 2. A script minting a fresh session for every view from one address: 10 sessions an hour.
@@ -210,17 +244,22 @@ describe("inflating a seller's views (through the real queue)", () => {
     // 3. One real session reporting 300 different visits: accepted, but at most 2 count.
     const reloader = new Client();
     expect((await send(reloader, "198.51.100.3", "/api/analytics/sessions", sessionBody())).status).toBe(202);
-    for (let i = 0; i < 300; i++) expect((await send(reloader, "198.51.100.3", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status).toBe(202);
+    for (let i = 0; i < 300; i++)
+      expect((await send(reloader, "198.51.100.3", "/api/analytics/listing-views", viewBody({ listingId: listing.id }))).status).toBe(202);
 
     // The consumer takes the 310 accepted reports in batches of up to 100 (5 s each).
     const deadline = Date.now() + 60_000;
     let stored = 0;
     while (Date.now() < deadline && stored < 310) {
       await new Promise((r) => setTimeout(r, 500));
-      stored = (await env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_listing_views WHERE listing_id = ?1").bind(listing.id).first<{ n: number }>())!.n;
+      stored = (await env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_listing_views WHERE listing_id = ?1")
+        .bind(listing.id)
+        .first<{ n: number }>())!.n;
     }
     expect(stored).toBe(310);
-    const rollup = await env.DB.prepare("SELECT views, unique_sessions FROM listing_stats_daily WHERE listing_id = ?1").bind(listing.id).first();
+    const rollup = await env.DB.prepare("SELECT views, unique_sessions FROM listing_stats_daily WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first();
     expect(rollup).toEqual({ views: 12, unique_sessions: 11 });
   }, 90_000);
 });
@@ -243,7 +282,9 @@ describe("through the real queue", () => {
     }
     expect(row).toEqual({ views: 1, total_view_ms: 12_000 });
     const objects = await env.PRIVATE.list({ prefix: `analytics/raw/day=${osloDay(new Date())}/` });
-    const lines = (await Promise.all(objects.objects.map(async (o) => (await (await env.PRIVATE.get(o.key))!.text()).trim().split("\n")))).flat();
+    const lines = (
+      await Promise.all(objects.objects.map(async (o) => (await (await env.PRIVATE.get(o.key))!.text()).trim().split("\n")))
+    ).flat();
     expect(lines.map((l) => JSON.parse(l) as { viewId?: string }).some((l) => l.viewId === view.viewId)).toBe(true);
   }, 30_000);
 });
@@ -256,7 +297,12 @@ describe("statistics: who may read them", () => {
 
   beforeAll(async () => {
     clients.anonymous = new Client();
-    for (const [who, role] of [["owner", "user"], ["other", "user"], ["moderator", "moderator"], ["admin", "admin"]] as const) {
+    for (const [who, role] of [
+      ["owner", "user"],
+      ["other", "user"],
+      ["moderator", "moderator"],
+      ["admin", "admin"],
+    ] as const) {
       const user = await createUser({ password: PASSWORD, role });
       const client = new Client();
       expect((await client.post("/api/auth/signin", { email: user.email, password: PASSWORD })).status).toBe(200);
@@ -273,7 +319,9 @@ describe("statistics: who may read them", () => {
     ["owner", 200],
   ] as const)("GET /api/analytics/listings/:id as %s → %d", async (who, status) => {
     const listing = await createListing({ userId: ownerId });
-    await env.DB.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, ?2, 3, 2, 9000)")
+    await env.DB.prepare(
+      "INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, ?2, 3, 2, 9000)",
+    )
       .bind(listing.id, osloDay(new Date()))
       .run();
     const res = await clients[who].get(`/api/analytics/listings/${listing.id}`);
@@ -305,8 +353,14 @@ describe("statistics: who may read them", () => {
     const theirs = await createListing();
     const today = osloDay(new Date());
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions) VALUES (?1, ?2, 5, 4)").bind(mine.id, today),
-      env.DB.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions) VALUES (?1, ?2, 7, 7)").bind(theirs.id, today),
+      env.DB.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions) VALUES (?1, ?2, 5, 4)").bind(
+        mine.id,
+        today,
+      ),
+      env.DB.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions) VALUES (?1, ?2, 7, 7)").bind(
+        theirs.id,
+        today,
+      ),
     ]);
     expect((await clients.anonymous.get("/api/analytics/my-listings")).status).toBe(401);
     const rows = (await (await clients.owner.get("/api/analytics/my-listings")).json()) as { listing_id: string; views: number }[];
@@ -325,15 +379,33 @@ describe("get_listing_analytics figures", () => {
     const conversationId = crypto.randomUUID();
     const db = env.DB;
     await db.batch([
-      db.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-20', 4, 3, 40000)").bind(listing.id),
-      db.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-18', 2, 2, 10000)").bind(listing.id),
-      // Outside a 3-day window.
-      db.prepare("INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-17', 9, 9, 9000)").bind(listing.id),
-      // 23:30 UTC on the 18th is 00:30 on the 19th in Oslo.
-      db.prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?1, ?2, '2026-11-18T23:30:00.000Z')").bind(buyer.id, listing.id),
-      db.prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?1, ?2, '2026-11-20T08:00:00.000Z')").bind(owner.id, listing.id),
       db
-        .prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '2026-11-20T09:00:00.000Z', '2026-11-20T09:00:00.000Z')")
+        .prepare(
+          "INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-20', 4, 3, 40000)",
+        )
+        .bind(listing.id),
+      db
+        .prepare(
+          "INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-18', 2, 2, 10000)",
+        )
+        .bind(listing.id),
+      // Outside a 3-day window.
+      db
+        .prepare(
+          "INSERT INTO listing_stats_daily (listing_id, day, views, unique_sessions, total_view_ms) VALUES (?1, '2026-11-17', 9, 9, 9000)",
+        )
+        .bind(listing.id),
+      // 23:30 UTC on the 18th is 00:30 on the 19th in Oslo.
+      db
+        .prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?1, ?2, '2026-11-18T23:30:00.000Z')")
+        .bind(buyer.id, listing.id),
+      db
+        .prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?1, ?2, '2026-11-20T08:00:00.000Z')")
+        .bind(owner.id, listing.id),
+      db
+        .prepare(
+          "INSERT INTO conversations (id, listing_id, buyer_id, seller_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '2026-11-20T09:00:00.000Z', '2026-11-20T09:00:00.000Z')",
+        )
         .bind(conversationId, listing.id, buyer.id, owner.id),
       db
         .prepare(
@@ -342,7 +414,15 @@ describe("get_listing_analytics figures", () => {
         )
         .bind(crypto.randomUUID(), conversationId, buyer.id, owner.id, offered.id, listing.id),
     ]);
-    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 };
+    const actor: Actor = {
+      id: owner.id,
+      email: owner.email,
+      displayName: null,
+      role: "user",
+      suspended: false,
+      sessionFamily: "f",
+      accessExpiresAt: 0,
+    };
 
     const stats = await getListingAnalytics(env.DB, actor, listing.id, 3, now);
 
@@ -359,7 +439,15 @@ describe("get_listing_analytics figures", () => {
   it("steps whole Oslo days across the change to winter time", async () => {
     const owner = await createUser();
     const listing = await createListing({ userId: owner.id });
-    const actor: Actor = { id: owner.id, email: owner.email, displayName: null, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 };
+    const actor: Actor = {
+      id: owner.id,
+      email: owner.email,
+      displayName: null,
+      role: "user",
+      suspended: false,
+      sessionFamily: "f",
+      accessExpiresAt: 0,
+    };
     const stats = await getListingAnalytics(env.DB, actor, listing.id, 4, new Date("2026-10-26T00:30:00Z"));
     expect(stats.days.map((d) => d.day)).toEqual(["2026-10-23", "2026-10-24", "2026-10-25", "2026-10-26"]);
   });
@@ -386,7 +474,11 @@ describe("the local summary for the benchmark", () => {
     const local = await app.fetch(request(), env, createExecutionContext());
     expect(local.status).toBe(200);
     expect(await local.json()).toMatchObject({ records: expect.any(Number), rollups: expect.any(Object) });
-    const production = await app.fetch(request(), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" }, createExecutionContext());
+    const production = await app.fetch(
+      request(),
+      { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" },
+      createExecutionContext(),
+    );
     expect(production.status).toBe(404);
   });
 });

@@ -105,7 +105,9 @@ describe("a batch", () => {
     expect(new Set(objects[0].lines.map((l) => l.messageId))).toEqual(new Set(messages.map((m) => m.id)));
 
     expect(await rollup(listing.id)).toEqual({ views: 3, unique_sessions: 2, total_view_ms: 42_000 + 8_000 + 10_000 });
-    const view = await env.DB.prepare("SELECT duration_ms, scroll_depth FROM analytics_listing_views WHERE view_id = ?1").bind(viewA).first();
+    const view = await env.DB.prepare("SELECT duration_ms, scroll_depth FROM analytics_listing_views WHERE view_id = ?1")
+      .bind(viewA)
+      .first();
     expect(view).toEqual({ duration_ms: 42_000, scroll_depth: 60 });
   });
 
@@ -158,7 +160,10 @@ describe("failures", () => {
         throw new Error("R2 is down");
       },
     } as unknown as R2Bucket;
-    const messages = [msg(analyticsMessages.view({ listingId: listing.id, viewDurationMs: 1_000 }), 1), msg(analyticsMessages.events(crypto.randomUUID(), 2), 3)];
+    const messages = [
+      msg(analyticsMessages.view({ listingId: listing.id, viewDurationMs: 1_000 }), 1),
+      msg(analyticsMessages.events(crypto.randomUUID(), 2), 3),
+    ];
 
     const result = await deliver(messages, { ...env, PRIVATE: failingBucket });
 
@@ -190,7 +195,10 @@ describe("failures", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const messages = [msg(analyticsMessages.view({ listingId: listing.id, viewDurationMs: 2_000 })), msg(analyticsMessages.events(crypto.randomUUID(), 4))];
+    const messages = [
+      msg(analyticsMessages.view({ listingId: listing.id, viewDurationMs: 2_000 })),
+      msg(analyticsMessages.events(crypto.randomUUID(), 4)),
+    ];
 
     const failed = await deliver(messages, { ...env, DB: failingDb });
     expect(failed.retryMessages.map((r) => r.msgId).sort()).toEqual(messages.map((m) => m.id).sort());
@@ -297,7 +305,9 @@ describe("working sets and retention", () => {
 
     await purgeAnalytics(env, new Date(Date.now() + 2 * 86_400_000 + 60_000));
 
-    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_listing_views WHERE listing_id = ?1").bind(listing.id).first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_listing_views WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first<{ n: number }>();
     expect(left!.n).toBe(0);
     // A late report for that day cannot lower what was counted.
     await deliver([msg(analyticsMessages.view({ listingId: listing.id, viewDurationMs: 500 }, threeDaysAgo))]);
@@ -310,7 +320,9 @@ describe("working sets and retention", () => {
     await env.PRIVATE.put("analytics/raw/day=2026-08-22/kept.ndjson", "{}\n"); // 90 days before
     const { rawObjectsDeleted } = await purgeAnalytics(env, now);
     expect(rawObjectsDeleted).toBe(1);
-    expect((await env.PRIVATE.list({ prefix: "analytics/raw/" })).objects.map((o) => o.key)).toEqual(["analytics/raw/day=2026-08-22/kept.ndjson"]);
+    expect((await env.PRIVATE.list({ prefix: "analytics/raw/" })).objects.map((o) => o.key)).toEqual([
+      "analytics/raw/day=2026-08-22/kept.ndjson",
+    ]);
   });
 });
 

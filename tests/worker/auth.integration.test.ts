@@ -202,14 +202,22 @@ describe("sign-in", () => {
     }
     expect((await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers })).status).toBe(429);
     // The owner, from their own address, still gets in.
-    const owner = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers: { "CF-Connecting-IP": "192.0.2.44" } });
+    const owner = await new Client().post(
+      "/api/auth/signin",
+      { email: user.email, password: PASSWORD },
+      { headers: { "CF-Connecting-IP": "192.0.2.44" } },
+    );
     expect(owner.status).toBe(200);
   });
 
   it("stops an account being guessed from many addresses at the higher per-account limit", async () => {
     const user = await createUser({ password: PASSWORD });
     await counted(RATE_RULES.signinAccount, user.email, RATE_RULES.signinAccount.limit);
-    const res = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD }, { headers: { "CF-Connecting-IP": "192.0.2.45" } });
+    const res = await new Client().post(
+      "/api/auth/signin",
+      { email: user.email, password: PASSWORD },
+      { headers: { "CF-Connecting-IP": "192.0.2.45" } },
+    );
     expect(res.status).toBe(429);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
@@ -343,8 +351,14 @@ describe("tokens", () => {
       otherSecret: await craft(claims, "an-attacker-secret-that-is-long-enough-0123456789"),
       algNone: `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`,
       tampered: `${real.split(".")[0]}.${b64({ ...claims, sub: crypto.randomUUID() })}.${real.split(".")[2]}`,
-      expired: await craft({ ...claims, exp: now - 10 }, (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
-      wrongType: await craft({ ...claims, token_type: "refresh" }, (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789"),
+      expired: await craft(
+        { ...claims, exp: now - 10 },
+        (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789",
+      ),
+      wrongType: await craft(
+        { ...claims, token_type: "refresh" },
+        (env as Bindings).JWT_SECRET ?? "local-development-only-secret-not-for-production-use-0123456789",
+      ),
       garbage: "not-a-jwt",
     };
     for (const [name, token] of Object.entries(tokens)) {
@@ -468,7 +482,9 @@ describe("profile, export and deletion", () => {
     expect(again.status).toBe(400);
     expect(await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: "deleted" });
     expect(await env.IMAGES.get(`${user.id}/1.jpg`)).toBeNull();
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM newsletter_subscribers WHERE email = ?1").bind(user.email).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM newsletter_subscribers WHERE email = ?1").bind(user.email).first()).toEqual({
+      n: 0,
+    });
     // The address is free again for a new account.
     const fresh = await new Client().post("/api/auth/signup", { display_name: "Ny", email: user.email, password: PASSWORD });
     expect(fresh.status).toBe(201);
@@ -489,9 +505,13 @@ describe("request hygiene", () => {
   });
 
   it("rejects cross-site posts and non-JSON bodies", async () => {
-    const cross = await new Client().post("/api/auth/signup", { display_name: "A", email: "x@test.no", password: PASSWORD }, {
-      headers: { Origin: "https://evil.example" },
-    });
+    const cross = await new Client().post(
+      "/api/auth/signup",
+      { display_name: "A", email: "x@test.no", password: PASSWORD },
+      {
+        headers: { Origin: "https://evil.example" },
+      },
+    );
     expect(cross.status).toBe(403);
     const form = await new Client().request("/api/auth/signin", {
       method: "POST",
@@ -512,7 +532,12 @@ describe("request hygiene", () => {
     const local = await app.fetch(new Request(`${ORIGIN}/dev/mail`), env);
     expect(local.status).toBe(200);
     expect(await local.text()).toContain("postkasse@test.no");
-    const prod = await app.fetch(new Request(`${ORIGIN}/dev/mail`), { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" });
+    const prod = await app.fetch(new Request(`${ORIGIN}/dev/mail`), {
+      ...env,
+      APP_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      APP_ORIGIN: "https://lekebytte.example",
+    });
     expect(prod.status).toBe(404);
   });
 });

@@ -25,7 +25,9 @@ async function setup() {
 }
 
 async function rows(conversationId: string) {
-  const { results } = await env.DB.prepare("SELECT id, sender_id, seq, content, read_at FROM messages WHERE conversation_id = ?1 ORDER BY seq")
+  const { results } = await env.DB.prepare(
+    "SELECT id, sender_id, seq, content, read_at FROM messages WHERE conversation_id = ?1 ORDER BY seq",
+  )
     .bind(conversationId)
     .all<Pick<ChatMessage, "id" | "sender_id" | "seq" | "content" | "read_at">>();
   return results;
@@ -80,7 +82,9 @@ describe("sending", () => {
     expect(stored).toEqual([{ id, sender_id: conv.buyer.id, seq: 1, content: "Hei! Er den ledig?", read_at: null }]);
     expect(ack.message).toMatchObject({ id, seq: 1, content: "Hei! Er den ledig?" });
     expect((await messageFor(b, id)).message).toEqual(ack.message);
-    const convRow = await env.DB.prepare("SELECT last_seq, updated_at FROM conversations WHERE id = ?1").bind(conv.id).first<{ last_seq: number; updated_at: string }>();
+    const convRow = await env.DB.prepare("SELECT last_seq, updated_at FROM conversations WHERE id = ?1")
+      .bind(conv.id)
+      .first<{ last_seq: number; updated_at: string }>();
     expect(convRow).toEqual({ last_seq: 1, updated_at: ack.message.created_at });
     a.close();
     b.close();
@@ -276,10 +280,16 @@ describe("reconnecting", () => {
 
   it("a message stored while the socket was still catching up arrives once", async () => {
     const { conv, buyer, seller } = await setup();
-    await addMessages(conv.id, Array.from({ length: 30 }, (_, i) => ({ from: conv.buyer.id, content: `Gammel ${i}` })));
+    await addMessages(
+      conv.id,
+      Array.from({ length: 30 }, (_, i) => ({ from: conv.buyer.id, content: `Gammel ${i}` })),
+    );
     const a = await openChat(buyer, conv.id, 30);
     // Connect and send at the same moment: the new message is either in the catch-up or live, never both.
-    const [{ socket }, id] = await Promise.all([upgrade(seller, `/api/conversations/${conv.id}/live?after=0`), Promise.resolve(sendOn(a, "Samtidig"))]);
+    const [{ socket }, id] = await Promise.all([
+      upgrade(seller, `/api/conversations/${conv.id}/live?after=0`),
+      Promise.resolve(sendOn(a, "Samtidig")),
+    ]);
     const b = socket!;
     await ackFor(a, id);
     const later = sendOn(a, "Etterpå");
@@ -293,11 +303,7 @@ describe("reconnecting", () => {
   it("sends the read horizon of the user's own messages with the catch-up", async () => {
     const { conv, buyer } = await setup();
     const read = new Date().toISOString();
-    await addMessages(conv.id, [
-      { from: conv.buyer.id, readAt: read },
-      { from: conv.buyer.id, readAt: read },
-      { from: conv.buyer.id },
-    ]);
+    await addMessages(conv.id, [{ from: conv.buyer.id, readAt: read }, { from: conv.buyer.id, readAt: read }, { from: conv.buyer.id }]);
     const { socket } = await upgrade(buyer, `/api/conversations/${conv.id}/live?after=3`);
     const sync = await socket!.waitFor<Extract<RoomFrame, { type: "sync" }> & { read_up_to: number }>((f) => f.type === "sync" && f.done);
     expect(sync.messages).toEqual([]);
@@ -355,7 +361,10 @@ describe("frames the room refuses", () => {
     a.send({ type: "send", id, content: 42 });
     expect(await errorFor(a, id)).toMatchObject({ code: "VALIDATION", message: "Ugyldig melding." });
     a.send({ type: "typing" });
-    expect(await a.waitFor<Err>((f) => f.type === "error" && f.id === undefined)).toMatchObject({ code: "VALIDATION", message: "Ukjent meldingstype." });
+    expect(await a.waitFor<Err>((f) => f.type === "error" && f.id === undefined)).toMatchObject({
+      code: "VALIDATION",
+      message: "Ukjent meldingstype.",
+    });
     expect(await rows(conv.id)).toEqual([]);
     a.close();
   });
@@ -369,10 +378,16 @@ describe("the user's live inbox socket", () => {
     await tab1.waitFor((f) => f.type === "unread" && f.count === 0);
     const res = await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Ding!" });
     expect(res.status).toBe(201);
-    await Promise.all([tab1.waitFor((f) => f.type === "unread" && f.count === 1), tab2.waitFor((f) => f.type === "unread" && f.count === 1)]);
+    await Promise.all([
+      tab1.waitFor((f) => f.type === "unread" && f.count === 1),
+      tab2.waitFor((f) => f.type === "unread" && f.count === 1),
+    ]);
     // Reading brings it down again on both tabs.
     expect((await seller.post(`/api/conversations/${conv.id}/read`, {})).status).toBe(200);
-    await Promise.all([tab1.waitFor((f) => f.type === "unread" && f.count === 0 && tab1.frames.indexOf(f) > 1), tab2.waitFor((f) => f.type === "unread" && f.count === 0 && tab2.frames.indexOf(f) > 1)]);
+    await Promise.all([
+      tab1.waitFor((f) => f.type === "unread" && f.count === 0 && tab1.frames.indexOf(f) > 1),
+      tab2.waitFor((f) => f.type === "unread" && f.count === 0 && tab2.frames.indexOf(f) > 1),
+    ]);
     tab1.close();
     tab2.close();
   });

@@ -39,7 +39,9 @@ async function deliveredAfter(conv: { id: string }, seller: Client, sellerChat: 
 }
 
 async function stored(conversationId: string, content: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND content = ?2").bind(conversationId, content).first<{ n: number }>();
+  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND content = ?2")
+    .bind(conversationId, content)
+    .first<{ n: number }>();
   return row!.n;
 }
 
@@ -108,10 +110,14 @@ describe("a session's end closes its sockets at once", () => {
     const buyer = await signedInClient(conv.buyer.id);
     const { seller, chat, inbox, sellerChat } = await connected(buyer, conv);
     const reporter = await signedInClient((await createUser()).id);
-    expect((await reporter.post("/api/reports", { target_type: "user", target_id: conv.buyer.id, reason: "Trakassering" })).status).toBe(201);
+    expect((await reporter.post("/api/reports", { target_type: "user", target_id: conv.buyer.id, reason: "Trakassering" })).status).toBe(
+      201,
+    );
     const report = await env.DB.prepare("SELECT id FROM reports WHERE target_id = ?1").bind(conv.buyer.id).first<{ id: string }>();
     const moderator = await signedInClient((await createUser({ role: "moderator" })).id);
-    expect((await moderator.post(`/api/moderation/reports/${report!.id}/actions`, { action: "hide", notes: "Trakassering i chat" })).status).toBe(200);
+    expect(
+      (await moderator.post(`/api/moderation/reports/${report!.id}/actions`, { action: "hide", notes: "Trakassering i chat" })).status,
+    ).toBe(200);
 
     expect(await chat.waitClosed()).toBe(SOCKET_CLOSE.sessionEnded);
     expect(await inbox.waitClosed()).toBe(SOCKET_CLOSE.sessionEnded);
@@ -159,7 +165,9 @@ describe("an expired access token", () => {
   // Fault injection: the room's alarm is removed, so only the checks on the frame and on the
   // fan-out stand between an expired socket and the conversation.
   const withoutAlarm = (conversationId: string) =>
-    runInDurableObject(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId)), (_room: ConversationRoom, state) => state.storage.deleteAlarm());
+    runInDurableObject(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId)), (_room: ConversationRoom, state) =>
+      state.storage.deleteAlarm(),
+    );
 
   it("a frame sent on an expired socket is not accepted; the socket is closed (even if the alarm is late)", async () => {
     const conv = await createConversation();
@@ -196,7 +204,9 @@ describe("an expired access token", () => {
     await waitPast(2);
     await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conv.id)));
     expect(await chat.waitClosed()).toBe(SOCKET_CLOSE.expired);
-    expect((await seller.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Mens du fornyet" })).status).toBe(201);
+    expect(
+      (await seller.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Mens du fornyet" })).status,
+    ).toBe(201);
     expect((await upgrade(expiring, `/api/conversations/${conv.id}/live`)).res.status).toBe(401);
     const renewed = await openChat(await signedInClient(conv.buyer.id), conv.id, 0);
     expect(renewed.ofType("sync").flatMap((f) => f.messages.map((m) => m.content))).toEqual(["Mens du fornyet"]);
@@ -210,7 +220,9 @@ describe("sockets per user", () => {
     const buyer = await signedInClient(conv.buyer.id);
     const seller = await signedInClient(conv.seller.id);
     const sellerChat = await openChat(seller, conv.id);
-    const tries = await Promise.all(Array.from({ length: ROOM_SOCKETS_PER_USER + 3 }, () => upgrade(buyer, `/api/conversations/${conv.id}/live`)));
+    const tries = await Promise.all(
+      Array.from({ length: ROOM_SOCKETS_PER_USER + 3 }, () => upgrade(buyer, `/api/conversations/${conv.id}/live`)),
+    );
     const sockets = tries.map((t) => t.socket!);
     await Promise.all(sockets.map((s) => s.waitFor((f) => f.type === "sync" && f.done).catch(() => undefined)));
     const refused = sockets.filter((s) => s.closed);
@@ -224,19 +236,28 @@ describe("sockets per user", () => {
     expect((await openChat(await signedInClient(conv.seller.id), conv.id)).closed).toBe(false);
     const open = sockets.filter((s) => !s.closed);
     open[0].close();
-    await expect.poll(async () => {
-      const next = await upgrade(buyer, `/api/conversations/${conv.id}/live`);
-      const ok = await next.socket!.waitFor((f) => f.type === "sync").then(() => true, () => false);
-      next.socket!.close();
-      return ok;
-    }).toBe(true);
+    await expect
+      .poll(async () => {
+        const next = await upgrade(buyer, `/api/conversations/${conv.id}/live`);
+        const ok = await next
+          .socket!.waitFor((f) => f.type === "sync")
+          .then(
+            () => true,
+            () => false,
+          );
+        next.socket!.close();
+        return ok;
+      })
+      .toBe(true);
     [...open, sellerChat].forEach((s) => s.close());
   });
 
   it(`the inbox takes at most ${INBOX_SOCKETS_PER_USER} sockets of its user`, async () => {
     const user = await createUser();
     const client = await signedInClient(user.id);
-    const tries = await Promise.all(Array.from({ length: INBOX_SOCKETS_PER_USER + 2 }, () => upgrade<InboxFrame>(client, "/api/conversations/live")));
+    const tries = await Promise.all(
+      Array.from({ length: INBOX_SOCKETS_PER_USER + 2 }, () => upgrade<InboxFrame>(client, "/api/conversations/live")),
+    );
     const sockets = tries.map((t) => t.socket!);
     await Promise.all(sockets.map((s) => s.waitFor((f) => f.type === "unread").catch(() => undefined)));
     const refused = sockets.filter((s) => s.closed);

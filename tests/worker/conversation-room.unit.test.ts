@@ -18,10 +18,12 @@ import { openChat } from "./support/live";
 const roomOf = (conversationId: string) => env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId));
 
 async function mailsTo(email: string) {
-  const { results } = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at").bind(email).all<{
-    subject: string;
-    text_body: string;
-  }>();
+  const { results } = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at")
+    .bind(email)
+    .all<{
+      subject: string;
+      text_body: string;
+    }>();
   return results;
 }
 
@@ -48,10 +50,15 @@ describe("sockets in the room", () => {
     const seen = await runInDurableObject(roomOf(conv.id), (_room: ConversationRoom, state) =>
       state.getWebSockets().map((ws) => ({ tags: state.getTags(ws), attachment: ws.deserializeAttachment() })),
     );
-    const session = await env.DB.prepare("SELECT family_id FROM sessions WHERE user_id = ?1").bind(conv.buyer.id).first<{ family_id: string }>();
+    const session = await env.DB.prepare("SELECT family_id FROM sessions WHERE user_id = ?1")
+      .bind(conv.buyer.id)
+      .first<{ family_id: string }>();
     const { expires_at } = (await (await buyer.get("/api/auth/session")).json()) as { expires_at: number };
     expect(seen).toEqual([
-      { tags: [conv.buyer.id], attachment: { userId: conv.buyer.id, family: session!.family_id, expiresAt: expires_at, conversationId: conv.id, ready: true } },
+      {
+        tags: [conv.buyer.id],
+        attachment: { userId: conv.buyer.id, family: session!.family_id, expiresAt: expires_at, conversationId: conv.id, ready: true },
+      },
     ]);
     socket.close();
   });
@@ -68,7 +75,12 @@ describe("ordering between a new socket's catch-up and writes", () => {
       const write = room.post({ conversationId: conv.id, senderId: SYSTEM_USER_ID, id: crypto.randomUUID(), content: "I køen" });
       const res = await room.fetch(
         new Request("https://room.internal/connect", {
-          headers: { Upgrade: "websocket", ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }), [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+          headers: {
+            Upgrade: "websocket",
+            ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }),
+            [ROOM_CONVERSATION_HEADER]: conv.id,
+            [ROOM_AFTER_HEADER]: "0",
+          },
         }),
       );
       const ws = res.webSocket!;
@@ -92,7 +104,12 @@ describe("ordering between a new socket's catch-up and writes", () => {
     const frames = await runInDurableObject(roomOf(conv.id), async (room: ConversationRoom) => {
       const res = await room.fetch(
         new Request("https://room.internal/connect", {
-          headers: { Upgrade: "websocket", ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }), [ROOM_CONVERSATION_HEADER]: conv.id, [ROOM_AFTER_HEADER]: "0" },
+          headers: {
+            Upgrade: "websocket",
+            ...sessionHeaders({ userId: conv.buyer.id, family: crypto.randomUUID(), expiresAt: Math.floor(Date.now() / 1000) + 900 }),
+            [ROOM_CONVERSATION_HEADER]: conv.id,
+            [ROOM_AFTER_HEADER]: "0",
+          },
         }),
       );
       // No await in between: the write's D1 batch is queued while the catch-up is reading.
@@ -160,7 +177,10 @@ describe("e-mail to a participant who is away", () => {
     expect(alarm).toBe(p.lastMailed! + OFFLINE_MAIL_INTERVAL_MS);
 
     // An hour later, still unread: one more mail, counting all unread.
-    await setPresence(conv.id, { ...(await presence(conv.id)), [conv.seller.id]: { ...p, lastMailed: p.lastMailed! - OFFLINE_MAIL_INTERVAL_MS } });
+    await setPresence(conv.id, {
+      ...(await presence(conv.id)),
+      [conv.seller.id]: { ...p, lastMailed: p.lastMailed! - OFFLINE_MAIL_INTERVAL_MS },
+    });
     await runDurableObjectAlarm(roomOf(conv.id));
     const mails = await mailsTo(conv.seller.email);
     expect(mails).toHaveLength(2);

@@ -3,7 +3,13 @@
 // test endpoint, and what account deletion and export do to conversations.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DELETED_USER_NAME, SYSTEM_USER_ID, type ConversationDetail, type ConversationSummary, type MessagePage } from "../../domain/messaging";
+import {
+  DELETED_USER_NAME,
+  SYSTEM_USER_ID,
+  type ConversationDetail,
+  type ConversationSummary,
+  type MessagePage,
+} from "../../domain/messaging";
 import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../domain/rate-limits";
 import { app } from "../../worker/app";
 import { addMessages, createConversation, createListing, createUser, signedInClient } from "../factories";
@@ -12,7 +18,9 @@ import { openChat } from "./support/live";
 
 async function snapshot(conversationId: string) {
   const conv = await env.DB.prepare("SELECT last_seq, updated_at FROM conversations WHERE id = ?1").bind(conversationId).first();
-  const { results } = await env.DB.prepare("SELECT id, seq, content, read_at FROM messages WHERE conversation_id = ?1 ORDER BY seq").bind(conversationId).all();
+  const { results } = await env.DB.prepare("SELECT id, seq, content, read_at FROM messages WHERE conversation_id = ?1 ORDER BY seq")
+    .bind(conversationId)
+    .all();
   return { conv, messages: results };
 }
 
@@ -39,7 +47,9 @@ describe("starting a conversation from a listing", () => {
     const ids = await Promise.all(responses.map(async (r) => ((await r.json()) as { id: string }).id));
     expect(new Set(ids).size).toBe(1);
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE listing_id = ?1").bind(listing.id).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first<{ n: number }>();
     expect(count?.n).toBe(1);
   });
 
@@ -58,7 +68,9 @@ describe("starting a conversation from a listing", () => {
     expect((await buyer.post("/api/conversations", { listing_id: sold.id })).status).toBe(404);
     expect((await buyer.post("/api/conversations", { listing_id: crypto.randomUUID() })).status).toBe(404);
     expect((await buyer.post("/api/conversations", { listing_id: "ikke-en-id" })).status).toBe(400);
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE listing_id IN (?1, ?2, ?3)").bind(listing.id, hidden.id, sold.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM conversations WHERE listing_id IN (?1, ?2, ?3)")
+      .bind(listing.id, hidden.id, sold.id)
+      .first<{ n: number }>();
     expect(n?.n).toBe(0);
   });
 
@@ -74,7 +86,11 @@ describe("permission matrix: only the two participants", () => {
   const CASES: { name: string; call: (c: Client, id: string) => Promise<Response>; ok: number }[] = [
     { name: "GET /api/conversations/:id", call: (c, id) => c.get(`/api/conversations/${id}`), ok: 200 },
     { name: "GET /api/conversations/:id/messages", call: (c, id) => c.get(`/api/conversations/${id}/messages`), ok: 200 },
-    { name: "POST /api/conversations/:id/messages", call: (c, id) => c.post(`/api/conversations/${id}/messages`, { id: crypto.randomUUID(), content: "Hei" }), ok: 201 },
+    {
+      name: "POST /api/conversations/:id/messages",
+      call: (c, id) => c.post(`/api/conversations/${id}/messages`, { id: crypto.randomUUID(), content: "Hei" }),
+      ok: 201,
+    },
     { name: "POST /api/conversations/:id/read", call: (c, id) => c.post(`/api/conversations/${id}/read`, {}), ok: 200 },
   ];
   const expected: Record<Who, number | "ok"> = { visitor: 401, third: 404, moderator: 404, buyer: "ok", seller: "ok" };
@@ -82,7 +98,10 @@ describe("permission matrix: only the two participants", () => {
   describe.each(CASES)("$name", ({ call, ok }) => {
     it.each(Object.keys(expected) as Who[])("as %s", async (who) => {
       const conv = await createConversation();
-      await addMessages(conv.id, [{ from: conv.buyer.id, content: "Kjøpers melding" }, { from: conv.seller.id, content: "Selgers melding" }]);
+      await addMessages(conv.id, [
+        { from: conv.buyer.id, content: "Kjøpers melding" },
+        { from: conv.seller.id, content: "Selgers melding" },
+      ]);
       const before = await snapshot(conv.id);
       const client =
         who === "visitor"
@@ -105,11 +124,17 @@ describe("permission matrix: only the two participants", () => {
 
 describe("reading", () => {
   it("the header names the listing, its price and the other party for each side", async () => {
-    const conv = await createConversation({ buyer: { displayName: "Ola" }, seller: { displayName: "Kari" }, listing: { title: "Brio togbane", price: 350 } });
+    const conv = await createConversation({
+      buyer: { displayName: "Ola" },
+      seller: { displayName: "Kari" },
+      listing: { title: "Brio togbane", price: 350 },
+    });
     const asBuyer = (await (await (await signedInClient(conv.buyer.id)).get(`/api/conversations/${conv.id}`)).json()) as ConversationDetail;
     expect(asBuyer.listing).toMatchObject({ id: conv.listing.id, title: "Brio togbane", price: 350, is_free: false });
     expect(asBuyer.other_user).toEqual({ id: conv.seller.id, display_name: "Kari", deleted: false });
-    const asSeller = (await (await (await signedInClient(conv.seller.id)).get(`/api/conversations/${conv.id}`)).json()) as ConversationDetail;
+    const asSeller = (await (
+      await (await signedInClient(conv.seller.id)).get(`/api/conversations/${conv.id}`)
+    ).json()) as ConversationDetail;
     expect(asSeller.other_user.display_name).toBe("Ola");
   });
 
@@ -121,7 +146,10 @@ describe("reading", () => {
 
   it("messages come newest page first, ascending within the page, with older pages on request", async () => {
     const conv = await createConversation();
-    await addMessages(conv.id, Array.from({ length: 105 }, (_, i) => ({ from: i % 2 ? conv.buyer.id : conv.seller.id, content: `M${i + 1}` })));
+    await addMessages(
+      conv.id,
+      Array.from({ length: 105 }, (_, i) => ({ from: i % 2 ? conv.buyer.id : conv.seller.id, content: `M${i + 1}` })),
+    );
     const client = await signedInClient(conv.buyer.id);
     const page = (await (await client.get(`/api/conversations/${conv.id}/messages`)).json()) as MessagePage;
     expect(page.has_more).toBe(true);
@@ -142,8 +170,16 @@ describe("reading", () => {
     const empty = await createConversation();
     await env.DB.prepare("UPDATE conversations SET buyer_id = ?1 WHERE id = ?2").bind(me.id, empty.id).run();
 
-    await addMessages(older.id, [{ from: older.seller.id, content: "Gammel" }, { from: me.id, content: "Mitt svar" }]);
-    await addMessages(newer.id, [{ from: newer.buyer.id, content: "Ny 1" }, { from: newer.buyer.id, content: "Ny 2" }, { from: me.id, content: "Svar" }, { from: newer.buyer.id, content: "Ny 3" }]);
+    await addMessages(older.id, [
+      { from: older.seller.id, content: "Gammel" },
+      { from: me.id, content: "Mitt svar" },
+    ]);
+    await addMessages(newer.id, [
+      { from: newer.buyer.id, content: "Ny 1" },
+      { from: newer.buyer.id, content: "Ny 2" },
+      { from: me.id, content: "Svar" },
+      { from: newer.buyer.id, content: "Ny 3" },
+    ]);
 
     const list = (await (await (await signedInClient(me.id)).get("/api/conversations")).json()) as ConversationSummary[];
     expect(list.map((c) => c.id)).toEqual([newer.id, older.id]);
@@ -158,7 +194,11 @@ describe("reading", () => {
 
   it("read marking over HTTP marks only messages not sent by the reader", async () => {
     const conv = await createConversation();
-    await addMessages(conv.id, [{ from: conv.buyer.id, content: "K1" }, { from: conv.seller.id, content: "S1" }, { from: conv.buyer.id, content: "K2" }]);
+    await addMessages(conv.id, [
+      { from: conv.buyer.id, content: "K1" },
+      { from: conv.seller.id, content: "S1" },
+      { from: conv.buyer.id, content: "K2" },
+    ]);
     const seller = await signedInClient(conv.seller.id);
     const res = await seller.post(`/api/conversations/${conv.id}/read`, {});
     expect(await res.json()).toEqual({ count: 2, up_to_seq: 3 });
@@ -203,7 +243,10 @@ describe("account deletion and export", () => {
 
   it("the export lists the user's conversations and messages with their sequence", async () => {
     const conv = await createConversation({ buyer: { password: PASSWORD } });
-    await addMessages(conv.id, [{ from: conv.buyer.id, content: "Min melding" }, { from: conv.seller.id, content: "Svar til meg" }]);
+    await addMessages(conv.id, [
+      { from: conv.buyer.id, content: "Min melding" },
+      { from: conv.seller.id, content: "Svar til meg" },
+    ]);
     const exported = await (await signedInClient(conv.buyer.id)).post("/api/me/export", { password: PASSWORD });
     expect(exported.status).toBe(200);
     const data = (await exported.json()) as {
@@ -238,7 +281,9 @@ describe("notification test (local mode only)", () => {
     const seller = await signedInClient(conv.seller.id);
     // The inbox as its owner reads it; only the sequence counter may move (a gap they never see).
     const sellerInbox = async () =>
-      ((await (await seller.get("/api/conversations")).json()) as (ConversationSummary & { last_seq?: number })[]).map(({ last_seq: _, ...rest }) => rest);
+      ((await (await seller.get("/api/conversations")).json()) as (ConversationSummary & { last_seq?: number })[]).map(
+        ({ last_seq: _, ...rest }) => rest,
+      );
     const sellerInboxBefore = await sellerInbox();
     const sellerLive = await openChat(seller, conv.id);
     const buyerLive = await openChat(buyer, conv.id);
@@ -250,7 +295,10 @@ describe("notification test (local mode only)", () => {
     // The presser: badge, inbox preview and the message page have it.
     expect(await (await buyer.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
     const buyerInbox = (await (await buyer.get("/api/conversations")).json()) as ConversationSummary[];
-    expect(buyerInbox.find((c) => c.id === conv.id)).toMatchObject({ unread_count: 1, last_message: { content: "Bare til kjøperen", sender_id: SYSTEM_USER_ID } });
+    expect(buyerInbox.find((c) => c.id === conv.id)).toMatchObject({
+      unread_count: 1,
+      last_message: { content: "Bare til kjøperen", sender_id: SYSTEM_USER_ID },
+    });
     const buyerPage = (await (await buyer.get(`/api/conversations/${conv.id}/messages`)).json()) as MessagePage;
     expect(buyerPage.messages.map((m) => m.content)).toEqual(["Hei, den er ledig", "Bare til kjøperen"]);
 
@@ -309,10 +357,18 @@ describe("notification test (local mode only)", () => {
       const headers = new Headers(init.headers);
       headers.set("Cookie", [...buyer.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
       headers.set("Origin", "http://localhost");
-      return app.fetch(new Request(`http://localhost${path}`, { ...init, headers }), production, { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext);
+      return app.fetch(new Request(`http://localhost${path}`, { ...init, headers }), production, {
+        waitUntil() {},
+        passThroughOnException() {},
+        props: {},
+      } as unknown as ExecutionContext);
     };
     expect((await call("/api/test-notifications")).status).toBe(404);
-    const post = await call("/api/test-notifications", { method: "POST", body: JSON.stringify({ content: "Hei" }), headers: { "Content-Type": "application/json" } });
+    const post = await call("/api/test-notifications", {
+      method: "POST",
+      body: JSON.stringify({ content: "Hei" }),
+      headers: { "Content-Type": "application/json" },
+    });
     expect(post.status).toBe(404);
     expect((await call("/test-notifications")).status).toBe(404);
     expect((await snapshot(conv.id)).messages).toEqual([]);

@@ -32,7 +32,10 @@ it("a sale opens the conversation about a listing that is already sold (where 'S
   await expect(startConversation(getDb(env.DB), listing.id, buyer.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
   const race = staleReads(/^SELECT id FROM conversations WHERE listing_id/);
   const db = getDb(race.env.DB);
-  const [a, b] = await Promise.all([conversationForSale(db, listing.id, buyer.id, seller.id), conversationForSale(db, listing.id, buyer.id, seller.id)]);
+  const [a, b] = await Promise.all([
+    conversationForSale(db, listing.id, buyer.id, seller.id),
+    conversationForSale(db, listing.id, buyer.id, seller.id),
+  ]);
   expect(race.arrived).toBe(2);
   expect(a).toBe(b);
   expect(await conversationsOf(listing.id)).toBe(1);

@@ -90,7 +90,10 @@ describe("deployed with the public JWT_SECRET of .dev.vars.example", () => {
 
   it("refuses the built-in local fallback secret too", async () => {
     allowConsoleError("JWT_SECRET");
-    const res = await app.fetch(new Request(`${SITE}/api/home`), deployedEnv({ JWT_SECRET: "local-development-only-secret-not-for-production-use-0123456789", APP_ORIGIN: SITE }));
+    const res = await app.fetch(
+      new Request(`${SITE}/api/home`),
+      deployedEnv({ JWT_SECRET: "local-development-only-secret-not-for-production-use-0123456789", APP_ORIGIN: SITE }),
+    );
     expect(res.status).toBe(500);
   });
 });

@@ -47,7 +47,8 @@ describe("GET /api/home", () => {
     const owner = await createUser();
     const rows = [];
     // Created out of order on purpose: order must come from created_at, not insertion.
-    for (const h of [5, 1, 8, 3, 7, 2, 6, 4]) rows.push(await createListing({ userId: owner.id, createdAt: hoursAgo(h), title: `Leke ${h}` }));
+    for (const h of [5, 1, 8, 3, 7, 2, 6, 4])
+      rows.push(await createListing({ userId: owner.id, createdAt: hoursAgo(h), title: `Leke ${h}` }));
 
     const { body } = await getHome();
     expect(body.newest.map((c) => c.title)).toEqual(["Leke 1", "Leke 2", "Leke 3", "Leke 4", "Leke 5", "Leke 6"]);
@@ -69,7 +70,8 @@ describe("GET /api/home", () => {
 
   it("lists up to 4 listings open to trade, newest first", async () => {
     const owner = await createUser();
-    for (let h = 1; h <= 5; h++) await createListing({ userId: owner.id, isTradeOffer: true, createdAt: hoursAgo(h * 2), title: `Bytte ${h}` });
+    for (let h = 1; h <= 5; h++)
+      await createListing({ userId: owner.id, isTradeOffer: true, createdAt: hoursAgo(h * 2), title: `Bytte ${h}` });
     for (let h = 0; h < 3; h++) await createListing({ userId: owner.id, isTradeOffer: false, createdAt: hoursAgo(h * 2 + 1) });
 
     const { body } = await getHome();

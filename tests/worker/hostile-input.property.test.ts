@@ -16,7 +16,16 @@ import { safeReturnPath, signInPath } from "../../domain/return-path";
 import { GIVEAWAY_MESSAGE_REQUIRED_TEXT } from "../../domain/schemas/giveaways";
 import { MESSAGE_EMPTY_TEXT } from "../../domain/schemas/messaging";
 import { app } from "../../worker/app";
-import { createConversation, createListing, createUser, jpegPhoto, pngPhoto, signedInClient, type ListingRow, type TestUser } from "../factories";
+import {
+  createConversation,
+  createListing,
+  createUser,
+  jpegPhoto,
+  pngPhoto,
+  signedInClient,
+  type ListingRow,
+  type TestUser,
+} from "../factories";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
 import { countAttempts } from "./support/rate-limits";
 import { LiveSocket, openChat } from "./support/live";
@@ -46,17 +55,85 @@ async function judge(res: Response, before?: StoredState): Promise<number> {
 // Text that breaks naive code: markup, quotes, SQL and FTS syntax, path tricks, control and
 // combining characters, emoji, very long runs.
 const nasty = fc.constantFrom(
-  "", " ", '"', "'", "`", "<", ">", "&", "</script>", "<script>alert(1)</script>", "<!--", "]]>", '"><img src=x onerror=alert(1)>',
-  "\\", "\\u003c", "%", "%00", "%2e%2e%2f", "../", "..\\", "/etc/passwd", "//evil.example", "https://evil.example", "javascript:alert(1)",
-  "' OR 1=1 --", "'; DROP TABLE listings; --", "NEAR(", "title:", "*", "^", "\u0000", "\u0007", "\u202e", "\u2028", "\ufeff", "e\u0301",
-  "😀", "👨‍👩‍👧", "日本語", "Ærlig øl på å", "x".repeat(5000), "-1", "1e309", "NaN", "Infinity", "0x10", "[]", "{}", "null", "true",
+  "",
+  " ",
+  '"',
+  "'",
+  "`",
+  "<",
+  ">",
+  "&",
+  "</script>",
+  "<script>alert(1)</script>",
+  "<!--",
+  "]]>",
+  '"><img src=x onerror=alert(1)>',
+  "\\",
+  "\\u003c",
+  "%",
+  "%00",
+  "%2e%2e%2f",
+  "../",
+  "..\\",
+  "/etc/passwd",
+  "//evil.example",
+  "https://evil.example",
+  "javascript:alert(1)",
+  "' OR 1=1 --",
+  "'; DROP TABLE listings; --",
+  "NEAR(",
+  "title:",
+  "*",
+  "^",
+  "\u0000",
+  "\u0007",
+  "\u202e",
+  "\u2028",
+  "\ufeff",
+  "e\u0301",
+  "😀",
+  "👨‍👩‍👧",
+  "日本語",
+  "Ærlig øl på å",
+  "x".repeat(5000),
+  "-1",
+  "1e309",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "[]",
+  "{}",
+  "null",
+  "true",
 );
-const text = fc.oneof(nasty, fc.string({ maxLength: 30 }), fc.string({ unit: "grapheme", maxLength: 12 }), fc.array(nasty, { maxLength: 4 }).map((p) => p.join("")));
+const text = fc.oneof(
+  nasty,
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: "grapheme", maxLength: 12 }),
+  fc.array(nasty, { maxLength: 4 }).map((p) => p.join("")),
+);
 
 // ------------------------------------------------------------------------------------------------
 
 describe("search text, filters and sort", () => {
-  const KEYS = ["q", "categories", "conditions", "ages", "min", "max", "free", "trade", "postal", "sort", "limit", "offset", "page", "category", "__proto__", "q[]"];
+  const KEYS = [
+    "q",
+    "categories",
+    "conditions",
+    "ages",
+    "min",
+    "max",
+    "free",
+    "trade",
+    "postal",
+    "sort",
+    "limit",
+    "offset",
+    "page",
+    "category",
+    "__proto__",
+    "q[]",
+  ];
 
   beforeAll(async () => {
     await createListing({ title: "Lego Duplo togbane" });
@@ -93,7 +170,21 @@ describe("redirect targets", () => {
   const PATHS = ["/", "/auth", "/auth/callback", "/search", "/profile", "/payment-success", "/betaling-fullfort", "/lagrede-sok/avmeld"];
 
   it("sign-in's way back (/auth?next=, resolved in the browser) is a path on this site or nothing", () => {
-    const prefix = fc.constantFrom("", "/", "//", "/\\", "\\", "/\t/", "https:", "http://evil.example", "javascript:", "/%2F/", "/auth", "/./", "/..//");
+    const prefix = fc.constantFrom(
+      "",
+      "/",
+      "//",
+      "/\\",
+      "\\",
+      "/\t/",
+      "https:",
+      "http://evil.example",
+      "javascript:",
+      "/%2F/",
+      "/auth",
+      "/./",
+      "/..//",
+    );
     fc.assert(
       fc.property(prefix, text, (start, rest) => {
         const next = safeReturnPath(start + rest);
@@ -108,7 +199,14 @@ describe("redirect targets", () => {
       }),
       { numRuns: 400 },
     );
-    for (const hostile of ["//evil.example", "/\\evil.example", "/\t/evil.example", "https://evil.example/", "javascript:alert(1)", "/auth?next=//evil.example"]) {
+    for (const hostile of [
+      "//evil.example",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      "/auth?next=//evil.example",
+    ]) {
       expect(safeReturnPath(hostile), hostile).toBeNull();
     }
     expect(safeReturnPath("/listing/abc?handling=melding")).toBe("/listing/abc?handling=melding");
@@ -118,9 +216,9 @@ describe("redirect targets", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
-          fc.tuple(fc.constantFrom(...PATHS), fc.constantFrom("next", "redirect", "returnTo", "return_url", "url", "to"), text).map(
-            ([path, key, value]) => `${path}?${new URLSearchParams({ [key]: value })}`,
-          ),
+          fc
+            .tuple(fc.constantFrom(...PATHS), fc.constantFrom("next", "redirect", "returnTo", "return_url", "url", "to"), text)
+            .map(([path, key, value]) => `${path}?${new URLSearchParams({ [key]: value })}`),
           // Old-slug redirects: anything before the listing's id prefix.
           text.map((prefix) => `/annonse/${encodeURIComponent(prefix)}-${listing.id.slice(0, 6)}`),
           text.map((slug) => `/annonse/${encodeURIComponent(slug)}`),
@@ -153,8 +251,16 @@ describe("uploads", () => {
     { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
     { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
     { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
-    { name: "a JPEG start followed by HTML", body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]), type: "image/jpeg" },
-    { name: "a PNG signature and nothing else", body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), type: "image/png" },
+    {
+      name: "a JPEG start followed by HTML",
+      body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]),
+      type: "image/jpeg",
+    },
+    {
+      name: "a PNG signature and nothing else",
+      body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      type: "image/png",
+    },
     { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
     { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
     { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
@@ -169,7 +275,11 @@ describe("uploads", () => {
 
   it("a body larger than its Content-Length says is refused before it is stored", async () => {
     const before = await storedState();
-    const res = await client.request("/api/images", { method: "POST", body: new Uint8Array(6 * 1024 * 1024), headers: { "Content-Type": "image/jpeg", "Content-Length": "1000" } });
+    const res = await client.request("/api/images", {
+      method: "POST",
+      body: new Uint8Array(6 * 1024 * 1024),
+      headers: { "Content-Type": "image/jpeg", "Content-Length": "1000" },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     await judge(res, before);
   });
@@ -178,7 +288,11 @@ describe("uploads", () => {
     const res = await client.request("/api/images", {
       method: "POST",
       body: await pngPhoto(),
-      headers: { "Content-Type": "image/png", "Content-Disposition": 'attachment; filename="../../sitemaps/sitemap.xml"', "X-File-Name": "../../x.png" },
+      headers: {
+        "Content-Type": "image/png",
+        "Content-Disposition": 'attachment; filename="../../sitemaps/sitemap.xml"',
+        "X-File-Name": "../../x.png",
+      },
     });
     expect(res.status).toBe(201);
     const { key } = (await res.json()) as { key: string };
@@ -212,7 +326,8 @@ describe("uploads", () => {
 
 describe("meta tags and JSON-LD on the listing page", () => {
   /** The attribute value as a browser reads it. */
-  const unescapeAttr = (v: string) => v.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  const unescapeAttr = (v: string) =>
+    v.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
 
   it("whatever the title and description, the page's markup stays ours", async () => {
     const owner = await createUser();
@@ -329,7 +444,10 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     const before = await storedState();
     const id = crypto.randomUUID();
     socket.send({ type: "send", id, content: input });
-    expect(await socket.waitFor((f) => f.type === "error" && f.id === id)).toMatchObject({ code: "VALIDATION", message: MESSAGE_EMPTY_TEXT });
+    expect(await socket.waitFor((f) => f.type === "error" && f.id === id)).toMatchObject({
+      code: "VALIDATION",
+      message: MESSAGE_EMPTY_TEXT,
+    });
     const res = await client.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: input });
     expect(await judge(res, before)).toBe(400);
     socket.close();
@@ -339,7 +457,11 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     const sender = await createUser();
     const wanted = await createListing({ userId: (await createUser()).id, isTradeOffer: true });
     const mine = await createListing({ userId: sender.id });
-    const res = await (await signedInClient(sender.id)).post("/api/trade-offers", { requested_listing_id: wanted.id, offered_listing_id: mine.id, message: input });
+    const res = await (await signedInClient(sender.id)).post("/api/trade-offers", {
+      requested_listing_id: wanted.id,
+      offered_listing_id: mine.id,
+      message: input,
+    });
     expect(await judge(res.clone())).toBe(201);
     const { id } = (await res.json()) as { id: string };
     expect(await column("SELECT message AS v FROM trade_offers WHERE id = ?1", id)).toBe(stored);
@@ -349,7 +471,11 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     const sender = await createUser();
     const wanted = await createListing({ userId: (await createUser()).id, isTradeOffer: true });
     const mine = await createListing({ userId: sender.id });
-    const res = await (await signedInClient(sender.id)).post("/api/trade-offers", { requested_listing_id: wanted.id, offered_listing_id: mine.id, message: input });
+    const res = await (await signedInClient(sender.id)).post("/api/trade-offers", {
+      requested_listing_id: wanted.id,
+      offered_listing_id: mine.id,
+      message: input,
+    });
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     expect(await column("SELECT message AS v FROM trade_offers WHERE id = ?1", id)).toBeNull();
@@ -358,8 +484,12 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
   it.each(CLEANED)("a give-away queue message: $stored", async ({ input, stored }) => {
     const listing = await createListing({ userId: (await createUser()).id, isFree: true });
     const taker = await createUser();
-    expect(await judge(await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: input }))).toBe(201);
-    const row = await env.DB.prepare("SELECT message AS v FROM giveaway_queue WHERE listing_id = ?1 AND user_id = ?2").bind(listing.id, taker.id).first<{ v: string }>();
+    expect(
+      await judge(await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: input })),
+    ).toBe(201);
+    const row = await env.DB.prepare("SELECT message AS v FROM giveaway_queue WHERE listing_id = ?1 AND user_id = ?2")
+      .bind(listing.id, taker.id)
+      .first<{ v: string }>();
     expect(row?.v).toBe(stored);
   });
 
@@ -374,9 +504,15 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
 
   it.each(CLEANED)("the contact form's name, subject (one line) and message: $stored", async ({ input, stored, oneLine }) => {
     const marker = crypto.randomUUID();
-    const res = await new Client().post("/api/contact", { name: `${input} ${marker}`, email: "ola@eksempel.no", subject: input, message: input }, { headers: { "CF-Connecting-IP": `10.20.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+    const res = await new Client().post(
+      "/api/contact",
+      { name: `${input} ${marker}`, email: "ola@eksempel.no", subject: input, message: input },
+      { headers: { "CF-Connecting-IP": `10.20.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } },
+    );
     expect(await judge(res)).toBe(201);
-    const row = await env.DB.prepare("SELECT name, subject, message FROM contact_messages WHERE name LIKE ?1").bind(`%${marker}`).first<{ name: string; subject: string; message: string }>();
+    const row = await env.DB.prepare("SELECT name, subject, message FROM contact_messages WHERE name LIKE ?1")
+      .bind(`%${marker}`)
+      .first<{ name: string; subject: string; message: string }>();
     expect(row).toEqual({ name: `${oneLine} ${marker}`, subject: oneLine, message: stored });
   });
 
@@ -399,13 +535,20 @@ describe("JWT tampering", () => {
     const claims = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as Record<string, unknown>;
     const mutation = fc.oneof(
       // One character of the token replaced.
-      fc.tuple(fc.nat(token.length - 1), fc.constantFrom(..."ABCabc019-_.=+/ ")).map(([i, c]) => token.slice(0, i) + c + token.slice(i + 1)),
+      fc
+        .tuple(fc.nat(token.length - 1), fc.constantFrom(..."ABCabc019-_.=+/ "))
+        .map(([i, c]) => token.slice(0, i) + c + token.slice(i + 1)),
       // A claim changed (or added) under the original signature.
-      fc.tuple(fc.constantFrom("sub", "exp", "iss", "aud", "token_type", "sid", "role", "nbf"), fc.oneof(fc.string(), fc.integer(), fc.constant(null))).map(
-        ([k, v]) => `${header}.${b64(JSON.stringify({ ...claims, [k]: v }))}.${signature}`,
-      ),
+      fc
+        .tuple(
+          fc.constantFrom("sub", "exp", "iss", "aud", "token_type", "sid", "role", "nbf"),
+          fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        )
+        .map(([k, v]) => `${header}.${b64(JSON.stringify({ ...claims, [k]: v }))}.${signature}`),
       // Another header: another algorithm, a key id, no signature.
-      fc.constantFrom("none", "HS512", "RS256", "ES256", "HS256 ", "").map((alg) => `${b64(JSON.stringify({ alg, typ: "JWT" }))}.${payload}.${alg === "none" ? "" : signature}`),
+      fc
+        .constantFrom("none", "HS512", "RS256", "ES256", "HS256 ", "")
+        .map((alg) => `${b64(JSON.stringify({ alg, typ: "JWT" }))}.${payload}.${alg === "none" ? "" : signature}`),
       // Structure broken.
       fc.constantFrom(`${header}.${payload}`, `${header}..${signature}`, `${token}.`, token.repeat(2), "", "a.b.c"),
     );
@@ -430,7 +573,11 @@ function mutatingRoutes(): { method: string; path: string }[] {
   const out: { method: string; path: string }[] = [];
   for (const r of app.routes) {
     if (!["POST", "PUT", "PATCH", "DELETE"].includes(r.method) || !r.path.startsWith("/api/")) continue;
-    const path = r.path.replace(/:key\{[^}]*\}/, "x/y.jpg").replace(/:type/, "listing").replace(/:direction/, "sent").replace(/:[A-Za-z]+/g, () => crypto.randomUUID());
+    const path = r.path
+      .replace(/:key\{[^}]*\}/, "x/y.jpg")
+      .replace(/:type/, "listing")
+      .replace(/:direction/, "sent")
+      .replace(/:[A-Za-z]+/g, () => crypto.randomUUID());
     const key = `${r.method} ${r.path}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -447,7 +594,13 @@ describe("cross-site requests", () => {
     expect(routes.length).toBeGreaterThan(40);
     const before = await storedState();
     for (const route of routes) {
-      const foreign: Record<string, string>[] = [{ Origin: "https://evil.example" }, { Origin: "null" }, { Origin: "http://localhost.evil.example" }, { "Sec-Fetch-Site": "cross-site" }, { "Sec-Fetch-Site": "same-site" }];
+      const foreign: Record<string, string>[] = [
+        { Origin: "https://evil.example" },
+        { Origin: "null" },
+        { Origin: "http://localhost.evil.example" },
+        { "Sec-Fetch-Site": "cross-site" },
+        { "Sec-Fetch-Site": "same-site" },
+      ];
       for (const headers of foreign) {
         const res = await client.request(route.path, { method: route.method, json: {}, headers });
         expect(res.status, `${route.method} ${route.path} ${JSON.stringify(headers)}`).toBe(403);
@@ -464,7 +617,20 @@ describe("the client address header (decision 082)", () => {
   // Cloudflare sets CF-Connecting-IP, but nothing stops a request from carrying any value there
   // locally or through a misconfigured proxy: limits and auto-hide must take whatever it holds.
   const address = fc.oneof(
-    fc.constantFrom("", "::", ":::", "1.2.3.999", "01.2.3.4", "2001:db8::1::2", "::ffff:1.2.3.4", "fe80::1%eth0", "x".repeat(2000), "' OR 1=1 --", "local", "2001:db8:0:0:0:0:0:0:1"),
+    fc.constantFrom(
+      "",
+      "::",
+      ":::",
+      "1.2.3.999",
+      "01.2.3.4",
+      "2001:db8::1::2",
+      "::ffff:1.2.3.4",
+      "fe80::1%eth0",
+      "x".repeat(2000),
+      "' OR 1=1 --",
+      "local",
+      "2001:db8:0:0:0:0:0:0:1",
+    ),
     fc.stringMatching(/^[!-~]{1,80}$/),
     fc.ipV4(),
     fc.ipV6(),
@@ -476,14 +642,24 @@ describe("the client address header (decision 082)", () => {
       fc.asyncProperty(address, async (ip) => {
         const reporter = await createUser();
         const client = await signedInClient(reporter.id);
-        const res = await client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: "Annet" }, { headers: { "CF-Connecting-IP": ip } });
+        const res = await client.post(
+          "/api/reports",
+          { target_type: "listing", target_id: listing.id, reason: "Annet" },
+          { headers: { "CF-Connecting-IP": ip } },
+        );
         expect(await judge(res)).toBe(201);
-        const contact = await new Client().post("/api/contact", { name: "Nina", email: "nina@test.no", subject: "Hei", message: "Et spørsmål." }, { headers: { "CF-Connecting-IP": ip } });
+        const contact = await new Client().post(
+          "/api/contact",
+          { name: "Nina", email: "nina@test.no", subject: "Hei", message: "Et spørsmål." },
+          { headers: { "CF-Connecting-IP": ip } },
+        );
         expect([201, 429]).toContain(await judge(contact));
       }),
       RUNS,
     );
-    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1").bind(listing.id).all<{ reporter_network: string }>();
+    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1")
+      .bind(listing.id)
+      .all<{ reporter_network: string }>();
     expect(results.length).toBeGreaterThan(0);
     expect(results.every((r) => /^[0-9a-f]{32}$/.test(r.reporter_network))).toBe(true);
   });
@@ -492,9 +668,34 @@ describe("the client address header (decision 082)", () => {
 describe("analytics payloads", () => {
   const ENDPOINTS = ["/api/analytics/sessions", "/api/analytics/events", "/api/analytics/listing-views", "/api/analytics/searches"];
   const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(text, tie("value"), { maxKeys: 5 })),
+    value: fc.oneof(
+      { depthSize: "small" },
+      text,
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(tie("value"), { maxLength: 4 }),
+      fc.dictionary(text, tie("value"), { maxKeys: 5 }),
+    ),
   })).value;
-  const field = fc.constantFrom("sessionId", "events", "eventType", "metadata", "viewId", "listingId", "query", "filters", "resultCount", "userAgent", "deviceType", "scrollDepthPercent", "viewDurationMs", "__proto__", "constructor");
+  const field = fc.constantFrom(
+    "sessionId",
+    "events",
+    "eventType",
+    "metadata",
+    "viewId",
+    "listingId",
+    "query",
+    "filters",
+    "resultCount",
+    "userAgent",
+    "deviceType",
+    "scrollDepthPercent",
+    "viewDurationMs",
+    "__proto__",
+    "constructor",
+  );
 
   it("any JSON body: 202 or a Norwegian 400, never a 5xx, and nothing written to D1 or R2", async () => {
     let n = 0;
@@ -517,23 +718,30 @@ describe("analytics payloads", () => {
 describe("webhook forgery", () => {
   // The fixed cases (another secret, a tampered body, a stale timestamp, replays) are in
   // payments-stripe-webhooks and payments-vipps-webhooks; here any header and body at all.
-  const header = fc.oneof(text, fc.tuple(fc.integer(), text, text).map(([t, v1, v0]) => `t=${t},v1=${v1},v0=${v0}`));
+  const header = fc.oneof(
+    text,
+    fc.tuple(fc.integer(), text, text).map(([t, v1, v0]) => `t=${t},v1=${v1},v0=${v0}`),
+  );
 
   it("any Stripe-Signature and body: a Norwegian 4xx, nothing stored", async () => {
     const before = await storedState();
     await fc.assert(
-      fc.asyncProperty(fc.option(header), fc.oneof(text, fc.constant(JSON.stringify({ id: "evt_1", type: "checkout.session.completed", data: { object: { id: "cs_1" } } }))), async (signature, body) => {
-        const headers = new Headers({ "Content-Type": "application/json" });
-        if (signature !== null) {
-          try {
-            headers.set("Stripe-Signature", signature);
-          } catch {
-            // a value no HTTP client can send: the header stays away, which is a case of its own
+      fc.asyncProperty(
+        fc.option(header),
+        fc.oneof(text, fc.constant(JSON.stringify({ id: "evt_1", type: "checkout.session.completed", data: { object: { id: "cs_1" } } }))),
+        async (signature, body) => {
+          const headers = new Headers({ "Content-Type": "application/json" });
+          if (signature !== null) {
+            try {
+              headers.set("Stripe-Signature", signature);
+            } catch {
+              // a value no HTTP client can send: the header stays away, which is a case of its own
+            }
           }
-        }
-        const res = await new Client().request("/api/payments/webhooks/stripe", { method: "POST", body, headers });
-        expect(await judge(res)).toBeGreaterThanOrEqual(400);
-      }),
+          const res = await new Client().request("/api/payments/webhooks/stripe", { method: "POST", body, headers });
+          expect(await judge(res)).toBeGreaterThanOrEqual(400);
+        },
+      ),
       RUNS,
     );
     expect(stateChanges(before, await storedState())).toEqual([]);
@@ -575,9 +783,20 @@ describe("device cookie tampering (decision 084)", () => {
     await countAttempts(RATE_RULES.signinAccount, user.email);
     const mutation = fc.oneof(
       // One character replaced (the last one of the signature too: base64's unused bits).
-      fc.tuple(fc.nat(cookie.length - 1), fc.constantFrom(..."ABCDEFabc019-_.=+/ ")).map(([i, c]) => cookie.slice(0, i) + c + cookie.slice(i + 1)),
+      fc
+        .tuple(fc.nat(cookie.length - 1), fc.constantFrom(..."ABCDEFabc019-_.=+/ "))
+        .map(([i, c]) => cookie.slice(0, i) + c + cookie.slice(i + 1)),
       // Parts swapped, dropped, repeated or moved to another account.
-      fc.constantFrom(`${other.id}.${nonce}.${mac}`, `${userId}.${mac}.${nonce}`, `${userId}.${nonce}`, `${userId}.${nonce}.${mac}.${mac}`, `${userId}.${nonce}.${mac}=`, `${userId}..${mac}`, cookie.repeat(2), ""),
+      fc.constantFrom(
+        `${other.id}.${nonce}.${mac}`,
+        `${userId}.${mac}.${nonce}`,
+        `${userId}.${nonce}`,
+        `${userId}.${nonce}.${mac}.${mac}`,
+        `${userId}.${nonce}.${mac}=`,
+        `${userId}..${mac}`,
+        cookie.repeat(2),
+        "",
+      ),
       // Anything at all.
       text,
     );

@@ -25,7 +25,11 @@ describe("unknown API paths", () => {
 
   it("answers 404 JSON for other methods too", async () => {
     await expectErrorEnvelope(
-      await fetchWorker("/api/finnes-ikke", { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://localhost" }, body: "{}" }),
+      await fetchWorker("/api/finnes-ikke", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: "http://localhost" },
+        body: "{}",
+      }),
       404,
       "NOT_FOUND",
     );

@@ -4,7 +4,16 @@
 // only; anyone else still gets the 404 "Kunne ikke hente annonse", and so does a party once
 // moderation hides the listing or when the deal never completed.
 import { describe, expect, it } from "vitest";
-import { createCompletedSwap, createGiveaway, createListing, createSale, createSwap, createUser, signedInClient, type DealFixture } from "../factories";
+import {
+  createCompletedSwap,
+  createGiveaway,
+  createListing,
+  createSale,
+  createSwap,
+  createUser,
+  signedInClient,
+  type DealFixture,
+} from "../factories";
 import { Client, errorOf } from "./support/http";
 
 async function status(client: Client, path: string): Promise<number> {

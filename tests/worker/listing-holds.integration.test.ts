@@ -10,11 +10,15 @@ import { type Client, errorOf } from "./support/http";
 import { editFormOf } from "./support/listing-form";
 import { postWith, readsHeldUntil } from "./support/race";
 
-
 const stored = async (id: string) =>
-  (await env.DB.prepare("SELECT title, description, price, is_free, condition_rating, images, status, updated_at FROM listings WHERE id = ?1").bind(id).first())!;
+  (await env.DB.prepare(
+    "SELECT title, description, price, is_free, condition_rating, images, status, updated_at FROM listings WHERE id = ?1",
+  )
+    .bind(id)
+    .first())!;
 
-const edit = (client: Client, row: ListingRow, change: Record<string, unknown>) => client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, change) });
+const edit = (client: Client, row: ListingRow, change: Record<string, unknown>) =>
+  client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, change) });
 
 /** A listing with one (already stored) photo, so an edit can keep it without uploading. */
 async function withPhoto(overrides: Parameters<typeof createListing>[0] & { userId: string }) {
@@ -94,7 +98,10 @@ describe("a listing promised in an agreed swap", () => {
     expect(editRes.status).toBe(409);
     expect((await errorOf(editRes)).message).toBe(T.swap);
     const after = await stored(offered.id);
-    expect({ price: after.price, condition_rating: after.condition_rating }).toEqual({ price: before.price, condition_rating: before.condition_rating });
+    expect({ price: after.price, condition_rating: after.condition_rating }).toEqual({
+      price: before.price,
+      condition_rating: before.condition_rating,
+    });
     expect(after.status).toBe("reserved");
   });
 });
@@ -137,7 +144,12 @@ describe("a give-away reserved or given through the queue", () => {
     const { listing, giverClient } = await reserved();
     const res = await edit(giverClient, listing, { title: "Duplo brannstasjon med bil", description: "Komplett, med stige." });
     expect(res.status).toBe(200);
-    expect(await stored(listing.id)).toMatchObject({ title: "Duplo brannstasjon med bil", description: "Komplett, med stige.", is_free: 1, status: "reserved" });
+    expect(await stored(listing.id)).toMatchObject({
+      title: "Duplo brannstasjon med bil",
+      description: "Komplett, med stige.",
+      is_free: 1,
+      status: "reserved",
+    });
     expect((await giverClient.post(`/api/giveaways/listings/${listing.id}/release`, {})).status).toBe(200);
     expect((await stored(listing.id)).status).toBe("active");
   });
@@ -154,9 +166,13 @@ describe("a give-away reserved or given through the queue", () => {
     const giver = await createUser();
     const listing = await withPhoto({ userId: giver.id, isFree: true });
     const taker = await createUser();
-    expect((await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Gjerne!" })).status).toBe(201);
+    expect(
+      (await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Gjerne!" })).status,
+    ).toBe(201);
     expect((await edit(await signedInClient(giver.id), listing, { is_free: false, price: 900 })).status).toBe(200);
-    const entry = await env.DB.prepare("SELECT status FROM giveaway_queue WHERE listing_id = ?1").bind(listing.id).first<{ status: string }>();
+    const entry = await env.DB.prepare("SELECT status FROM giveaway_queue WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first<{ status: string }>();
     expect(entry?.status).toBe("passed");
   });
 
@@ -164,7 +180,9 @@ describe("a give-away reserved or given through the queue", () => {
     const giver = await createUser();
     const listing = await withPhoto({ userId: giver.id, isFree: true, title: "Sparkesykkel" });
     const taker = await createUser();
-    expect((await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Gjerne!" })).status).toBe(201);
+    expect(
+      (await (await signedInClient(taker.id)).post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Gjerne!" })).status,
+    ).toBe(201);
     const giverClient = await signedInClient(giver.id);
 
     let reserveDone!: () => void;

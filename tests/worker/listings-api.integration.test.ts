@@ -99,13 +99,29 @@ describe("creating listings", () => {
     const victim = await createUser();
     const res = await client.post(
       "/api/listings",
-      form(keys, { user_id: victim.id, status: "sold", is_hidden: true, seo_slug: "hacked", payment_enabled: true, pricing_mode: "stripe" }),
+      form(keys, {
+        user_id: victim.id,
+        status: "sold",
+        is_hidden: true,
+        seo_slug: "hacked",
+        payment_enabled: true,
+        pricing_mode: "stripe",
+      }),
     );
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ user_id: user.id, status: "active", price: 350, is_trade_offer: true, payment_enabled: false, pricing_mode: "standard" });
+    expect(body).toMatchObject({
+      user_id: user.id,
+      status: "active",
+      price: 350,
+      is_trade_offer: true,
+      payment_enabled: false,
+      pricing_mode: "standard",
+    });
     expect(body.seo_slug).toMatch(/^lego-duplo-togbane-[0-9a-f]{6}$/);
-    const row = await env.DB.prepare("SELECT is_hidden, images FROM listings WHERE id = ?1").bind(body.id).first<{ is_hidden: number; images: string }>();
+    const row = await env.DB.prepare("SELECT is_hidden, images FROM listings WHERE id = ?1")
+      .bind(body.id)
+      .first<{ is_hidden: number; images: string }>();
     expect(row?.is_hidden).toBe(0);
     expect(JSON.parse(row!.images)).toEqual(keys);
   });
@@ -113,7 +129,9 @@ describe("creating listings", () => {
   it("stores free as price null and an empty price as 0; maps old category keys", async () => {
     const { client } = await signedIn();
     const key = await uploadKey(client);
-    const free = (await (await client.post("/api/listings", form([key], { is_free: true, price: "999", category: "cars" }))).json()) as Record<string, unknown>;
+    const free = (await (
+      await client.post("/api/listings", form([key], { is_free: true, price: "999", category: "cars" }))
+    ).json()) as Record<string, unknown>;
     expect(free).toMatchObject({ is_free: true, price: null, category: "biler" });
     const empty = (await (await client.post("/api/listings", form([key], { price: "" }))).json()) as Record<string, unknown>;
     expect(empty.price).toBe(0);
@@ -139,7 +157,10 @@ describe("creating listings", () => {
   it("stores titles and descriptions without control characters", async () => {
     const { client } = await signedIn();
     const key = await uploadKey(client);
-    const res = await client.post("/api/listings", form([key], { title: "Lego\u0000 Duplo\u001b", description: "Linje 1\r\nLinje 2\u0000" }));
+    const res = await client.post(
+      "/api/listings",
+      form([key], { title: "Lego\u0000 Duplo\u001b", description: "Linje 1\r\nLinje 2\u0000" }),
+    );
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: string };
     expect(await env.DB.prepare("SELECT title, description FROM listings WHERE id = ?1").bind(id).first()).toEqual({
@@ -172,7 +193,11 @@ describe("reading listings", () => {
     await createListing({ userId: seller.id, status: "sold" });
     const res = await new Client().get(`/api/listings/${listing.id}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { seller: { display_name: string }; more_from_seller: { id: string; status: string }[]; place_name: string };
+    const body = (await res.json()) as {
+      seller: { display_name: string };
+      more_from_seller: { id: string; status: string }[];
+      place_name: string;
+    };
     expect(body.seller.display_name).toBe("Kari");
     expect(body.place_name).toBe("OSLO");
     expect(body.more_from_seller).toHaveLength(4);
@@ -211,7 +236,10 @@ describe("changing listings", () => {
     expect(denied.status).toBe(403);
     expect(await env.IMAGES.head(b)).not.toBeNull();
 
-    const ok = await client.request(`/api/listings/${created.id}`, { method: "PUT", json: form([a], { title: "Lego Duplo stor togbane" }) });
+    const ok = await client.request(`/api/listings/${created.id}`, {
+      method: "PUT",
+      json: form([a], { title: "Lego Duplo stor togbane" }),
+    });
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { title: string; images: string[]; seo_slug: string };
     expect(body.title).toBe("Lego Duplo stor togbane");
@@ -225,7 +253,13 @@ describe("changing listings", () => {
     const listing = await createListing({ userId: user.id });
     const other = await signedIn();
     expect((await other.client.post(`/api/listings/${listing.id}/status`, { status: "sold" })).status).toBe(403);
-    for (const [to, code] of [["reserved", 200], ["sold", 200], ["given_away", 409], ["active", 200], ["given_away", 200]] as const) {
+    for (const [to, code] of [
+      ["reserved", 200],
+      ["sold", 200],
+      ["given_away", 409],
+      ["active", 200],
+      ["given_away", 200],
+    ] as const) {
       expect((await client.post(`/api/listings/${listing.id}/status`, { status: to })).status, to).toBe(code);
     }
     expect((await client.post(`/api/listings/${listing.id}/status`, { status: "deleted" })).status).toBe(400);
@@ -242,7 +276,11 @@ describe("changing listings", () => {
       app.fetch(
         new Request(`${ORIGIN}/api/listings/${listing.id}/status`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", Origin: ORIGIN, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+          headers: {
+            "Content-Type": "application/json",
+            Origin: ORIGIN,
+            Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+          },
           body: JSON.stringify({ status }),
         }),
         race.env,
@@ -300,7 +338,11 @@ describe("favourites", () => {
 describe("rate limits on changes", () => {
   /** The user's allowance for `rule` used up, as earlier requests would have left it. */
   it.each([
-    ["editing", RATE_RULES.listingEdit, (c: Client, id: string) => c.request(`/api/listings/${id}`, { method: "PUT", json: form([], { title: "Endret" }) })],
+    [
+      "editing",
+      RATE_RULES.listingEdit,
+      (c: Client, id: string) => c.request(`/api/listings/${id}`, { method: "PUT", json: form([], { title: "Endret" }) }),
+    ],
     ["a status change", RATE_RULES.listingStatus, (c: Client, id: string) => c.post(`/api/listings/${id}/status`, { status: "reserved" })],
     ["deleting", RATE_RULES.listingStatus, (c: Client, id: string) => c.delete(`/api/listings/${id}`)],
     ["a favourite", RATE_RULES.favourite, (c: Client, id: string) => c.request(`/api/favourites/${id}`, { method: "PUT" })],
@@ -312,7 +354,10 @@ describe("rate limits on changes", () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect((await errorOf(res)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
-    expect(await env.DB.prepare("SELECT title, status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ title: "Uendret", status: "active" });
+    expect(await env.DB.prepare("SELECT title, status FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({
+      title: "Uendret",
+      status: "active",
+    });
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM favourites WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
   });
 });

@@ -10,7 +10,18 @@ import { AUTO_HIDDEN_REASON, REMOVED_MESSAGE_TEXT } from "../../domain/moderatio
 import type { HomeSections, ListingDetail } from "../../domain/schemas/listing";
 import type { SearchResult } from "../../domain/schemas/search";
 import type { ModerationPage } from "../../worker/services/moderation";
-import { addMessages, ago, createCompletedSwap, createConversation, createListing, createSale, createUser, DAY, signedInClient, type TestUser } from "../factories";
+import {
+  addMessages,
+  ago,
+  createCompletedSwap,
+  createConversation,
+  createListing,
+  createSale,
+  createUser,
+  DAY,
+  signedInClient,
+  type TestUser,
+} from "../factories";
 import { Client, errorOf } from "./support/http";
 
 const REASON = "Falsk annonse";
@@ -22,7 +33,13 @@ const ownNetwork = () => {
   return `10.${(network >> 8) & 255}.${network & 255}.7`;
 };
 
-async function reportAs(user: TestUser | { id: string }, target_type: string, target_id: string, extra: Record<string, unknown> = {}, ip: string = ownNetwork()) {
+async function reportAs(
+  user: TestUser | { id: string },
+  target_type: string,
+  target_id: string,
+  extra: Record<string, unknown> = {},
+  ip: string = ownNetwork(),
+) {
   const client = await signedInClient(user.id);
   return client.post("/api/reports", { target_type, target_id, reason: REASON, ...extra }, { headers: { "CF-Connecting-IP": ip } });
 }
@@ -37,7 +54,9 @@ async function moderator(role: "moderator" | "admin" = "moderator") {
 
 /** The pending report on a target (the newest), as the dashboard gives it. */
 async function openReportId(type: string, id: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT id FROM reports WHERE target_type = ?1 AND target_id = ?2 AND status IN ('pending','reviewed') ORDER BY created_at DESC")
+  const row = await env.DB.prepare(
+    "SELECT id FROM reports WHERE target_type = ?1 AND target_id = ?2 AND status IN ('pending','reviewed') ORDER BY created_at DESC",
+  )
     .bind(type, id)
     .first<{ id: string }>();
   if (!row) throw new Error("no open report");
@@ -52,12 +71,17 @@ async function act(client: Client, reportId: string, action: string, notes?: str
 const word = () => `moderasjonstest${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 
 /** Where a visitor (or `client`) can find a listing. */
-async function surfaces(listing: { id: string; seo_slug: string; title: string; user_id: string; image: string; more_via: string }, client = new Client()) {
+async function surfaces(
+  listing: { id: string; seo_slug: string; title: string; user_id: string; image: string; more_via: string },
+  client = new Client(),
+) {
   const home = (await (await client.get("/api/home")).json()) as HomeSections;
   const inHome = [...home.newest, ...home.free, ...home.trade].some((l) => l.id === listing.id);
   const search = (await (await client.get(`/api/search?q=${encodeURIComponent(listing.title.split(" ")[0])}`)).json()) as SearchResult;
   const inSearch = search.rows.some((r) => r.id === listing.id);
-  const other = (await (await client.get(`/api/listings/${listing.more_via}`)).json()) as ListingDetail & { more_from_seller: { id: string }[] };
+  const other = (await (await client.get(`/api/listings/${listing.more_via}`)).json()) as ListingDetail & {
+    more_from_seller: { id: string }[];
+  };
   const inSellerList = other.more_from_seller.some((l) => l.id === listing.id);
   const api = (await client.get(`/api/listings/${listing.id}`)).status;
   const slug = (await client.get(`/annonse/${listing.seo_slug}`, { redirect: "manual" })).status;
@@ -68,7 +92,8 @@ async function surfaces(listing: { id: string; seo_slug: string; title: string; 
 }
 
 /** The hide columns of a listing, and what they hold once it is shown again. */
-const hideFields = (id: string) => env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(id).first();
+const hideFields = (id: string) =>
+  env.DB.prepare("SELECT is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(id).first();
 const SHOWN = { is_hidden: 0, auto_hidden: 0, hidden_reason: null, hidden_at: null };
 
 const VISIBLE = { inHome: true, inSearch: true, inSellerList: true, api: 200, slug: 200, inSitemap: true, image: 200 };
@@ -103,7 +128,11 @@ describe("filing a report", () => {
     const repeatFirst = await reportAs(reporter, "listing", listing.id, { description: "Ser kopiert ut", priority: "high" });
     expect(repeatFirst.status).toBe(200);
     expect(((await repeatFirst.json()) as { id: string }).id).toBe(id);
-    const { results } = await env.DB.prepare("SELECT reporter_id, reason, description, priority, status FROM reports WHERE target_id = ?1 ORDER BY created_at").bind(listing.id).all();
+    const { results } = await env.DB.prepare(
+      "SELECT reporter_id, reason, description, priority, status FROM reports WHERE target_id = ?1 ORDER BY created_at",
+    )
+      .bind(listing.id)
+      .all();
     expect(results).toEqual([
       { reporter_id: reporter.id, reason: REASON, description: "Ser kopiert ut", priority: "high", status: "pending" },
       { reporter_id: reporter.id, reason: "Spam/reklame", description: null, priority: "urgent", status: "pending" },
@@ -124,7 +153,9 @@ describe("filing a report", () => {
     await reportAs(await createUser(), "listing", listing.id, {}, "203.0.113.77");
     await reportAs(await createUser(), "listing", listing.id, {}, "203.0.113.78");
     await reportAs(await createUser(), "listing", listing.id, {}, "203.0.114.77");
-    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1 ORDER BY created_at").bind(listing.id).all<{ reporter_network: string }>();
+    const { results } = await env.DB.prepare("SELECT reporter_network FROM reports WHERE target_id = ?1 ORDER BY created_at")
+      .bind(listing.id)
+      .all<{ reporter_network: string }>();
     const [a, b, c] = results.map((r) => r.reporter_network);
     expect(a).toMatch(/^[0-9a-f]{32}$/);
     expect(b).toBe(a);
@@ -142,9 +173,17 @@ describe("filing a report", () => {
     expect((await errorOf(none)).fields?.reason).toBe("Velg en årsak");
     const unknown = await client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: "inappropriate" });
     expect(unknown.status).toBe(400);
-    const ok = await client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: "Opphavsrett-brudd", status: "resolved", reporter_id: crypto.randomUUID() });
+    const ok = await client.post("/api/reports", {
+      target_type: "listing",
+      target_id: listing.id,
+      reason: "Opphavsrett-brudd",
+      status: "resolved",
+      reporter_id: crypto.randomUUID(),
+    });
     expect(ok.status).toBe(201);
-    const row = await env.DB.prepare("SELECT reporter_id, reason, priority, status FROM reports WHERE target_id = ?1").bind(listing.id).first();
+    const row = await env.DB.prepare("SELECT reporter_id, reason, priority, status FROM reports WHERE target_id = ?1")
+      .bind(listing.id)
+      .first();
     expect(row).toEqual({ reporter_id: reporter.id, reason: "Opphavsrett-brudd", priority: "normal", status: "pending" });
   });
 
@@ -153,7 +192,9 @@ describe("filing a report", () => {
     const reporter = await createUser();
     expect((await reportAs(reporter, "listing", listing.id)).status).toBe(201);
     const { client } = await moderator();
-    expect((await client.post(`/api/moderation/reports/${await openReportId("listing", listing.id)}/dismiss`, { notes: null })).status).toBe(200);
+    expect(
+      (await client.post(`/api/moderation/reports/${await openReportId("listing", listing.id)}/dismiss`, { notes: null })).status,
+    ).toBe(200);
     expect((await reportAs(reporter, "listing", listing.id)).status).toBe(201);
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id = ?1").bind(listing.id).first<{ n: number }>();
     expect(n?.n).toBe(2);
@@ -163,7 +204,9 @@ describe("filing a report", () => {
     const listing = await createListing();
     const reporter = await createUser();
     const client = await signedInClient(reporter.id);
-    const responses = await Promise.all([1, 2, 3].map(() => client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: REASON })));
+    const responses = await Promise.all(
+      [1, 2, 3].map(() => client.post("/api/reports", { target_type: "listing", target_id: listing.id, reason: REASON })),
+    );
     expect(responses.every((r) => r.status === 201 || r.status === 200)).toBe(true);
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id = ?1").bind(listing.id).first<{ n: number }>();
     expect(n?.n).toBe(1);
@@ -186,7 +229,9 @@ describe("filing a report", () => {
     const visitor = await new Client().post("/api/reports", { target_type: "listing", target_id: conv.listing.id, reason: REASON });
     expect(visitor.status).toBe(401);
     expect((await errorOf(visitor)).message).toBe("Du er ikke logget inn");
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id IN (?1, ?2, ?3)").bind(conv.listing.id, own.id, conv.buyer.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id IN (?1, ?2, ?3)")
+      .bind(conv.listing.id, own.id, conv.buyer.id)
+      .first<{ n: number }>();
     expect(n?.n).toBe(0);
   });
 
@@ -210,7 +255,8 @@ describe("filing a report", () => {
     const client = await signedInClient(reporter.id);
     const listings = await Promise.all(Array.from({ length: 21 }, () => createListing()));
     const statuses: number[] = [];
-    for (const l of listings) statuses.push((await client.post("/api/reports", { target_type: "listing", target_id: l.id, reason: REASON })).status);
+    for (const l of listings)
+      statuses.push((await client.post("/api/reports", { target_type: "listing", target_id: l.id, reason: REASON })).status);
     expect(statuses.slice(0, 20).every((s) => s === 201)).toBe(true);
     expect(statuses[20]).toBe(429);
     const last = await client.post("/api/reports", { target_type: "listing", target_id: listings[0].id, reason: REASON });
@@ -223,7 +269,9 @@ describe("auto-hide", () => {
     const { owner, row, target } = await publicListing();
     for (let i = 0; i < 2; i++) expect((await reportAs(await established(), "listing", row.id)).status).toBe(201);
     // Two reporters, or the same one again with another reason: still visible.
-    const second = await env.DB.prepare("SELECT reporter_id FROM reports WHERE target_id = ?1 LIMIT 1").bind(row.id).first<{ reporter_id: string }>();
+    const second = await env.DB.prepare("SELECT reporter_id FROM reports WHERE target_id = ?1 LIMIT 1")
+      .bind(row.id)
+      .first<{ reporter_id: string }>();
     expect((await reportAs({ id: second!.reporter_id }, "listing", row.id, { reason: "Spam/reklame" })).status).toBe(201);
     expect((await env.DB.prepare("SELECT is_hidden FROM listings WHERE id = ?1").bind(row.id).first())?.is_hidden).toBe(0);
 
@@ -246,7 +294,9 @@ describe("auto-hide", () => {
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
     for (let i = 0; i < 2; i++) {
       const u = await established();
-      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason, created_at) VALUES (?1, ?2, 'listing', ?3, ?4, ?5)")
+      await env.DB.prepare(
+        "INSERT INTO reports (id, reporter_id, target_type, target_id, reason, created_at) VALUES (?1, ?2, 'listing', ?3, ?4, ?5)",
+      )
         .bind(crypto.randomUUID(), u.id, listing.id, REASON, old)
         .run();
     }
@@ -262,9 +312,14 @@ describe("auto-hide", () => {
     // any hidden listing); every other report is filed. Nothing else (no 409, no 5xx) is allowed.
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length, statuses.join(",")).toBeGreaterThanOrEqual(3);
-    expect(statuses.every((s) => s === 201 || s === 404), statuses.join(",")).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 404),
+      statuses.join(","),
+    ).toBe(true);
     expect((await env.DB.prepare("SELECT auto_hidden FROM listings WHERE id = ?1").bind(row.id).first())?.auto_hidden).toBe(1);
-    const mails = await env.DB.prepare("SELECT COUNT(*) AS n FROM dev_outbox WHERE to_address = ?1").bind(owner.email).first<{ n: number }>();
+    const mails = await env.DB.prepare("SELECT COUNT(*) AS n FROM dev_outbox WHERE to_address = ?1")
+      .bind(owner.email)
+      .first<{ n: number }>();
     expect(mails?.n).toBe(1);
   });
 
@@ -305,7 +360,8 @@ describe("auto-hide resists one person (decision 082)", () => {
 
   it("established accounts on addresses of one IPv4 /24 count once", async () => {
     const { row } = await publicListing();
-    for (const ip of ["198.51.100.1", "198.51.100.99", "198.51.100.254"]) expect((await reportAs(await established(), "listing", row.id, {}, ip)).status).toBe(201);
+    for (const ip of ["198.51.100.1", "198.51.100.99", "198.51.100.254"])
+      expect((await reportAs(await established(), "listing", row.id, {}, ip)).status).toBe(201);
     expect(await visibleToVisitors(row.id)).toBe(true);
   });
 
@@ -324,13 +380,17 @@ describe("auto-hide resists one person (decision 082)", () => {
     for (const r of reporters) await reportAs(r, "listing", row.id);
     expect((await hideFields(row.id))?.auto_hidden).toBe(1);
     const { client } = await moderator();
-    expect((await client.post(`/api/moderation/reports/${await openReportId("listing", row.id)}/dismiss`, { notes: "Ingen brudd" })).status).toBe(200);
+    expect(
+      (await client.post(`/api/moderation/reports/${await openReportId("listing", row.id)}/dismiss`, { notes: "Ingen brudd" })).status,
+    ).toBe(200);
     expect(await visibleToVisitors(row.id)).toBe(true);
     // The same people again, from new networks and with other reasons: filed for the moderator, but not hidden.
     for (const r of reporters) expect((await reportAs(r, "listing", row.id, { reason: "Spam/reklame" })).status).toBe(201);
     expect(await hideFields(row.id)).toEqual(SHOWN);
     expect(await surfaces(target)).toEqual(VISIBLE);
-    const open = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id = ?1 AND status = 'pending'").bind(row.id).first<{ n: number }>();
+    const open = await env.DB.prepare("SELECT COUNT(*) AS n FROM reports WHERE target_id = ?1 AND status = 'pending'")
+      .bind(row.id)
+      .first<{ n: number }>();
     expect(open?.n).toBe(3);
     // Three other established people still can.
     for (let i = 0; i < 3; i++) await reportAs(await established(), "listing", row.id);
@@ -388,11 +448,17 @@ describe("who may moderate", () => {
     { name: "GET /api/moderation/reports", call: (c) => c.get("/api/moderation/reports?status=pending"), ok: 200 },
     { name: "POST /api/moderation/reports/:id/review", call: (c, r) => c.post(`/api/moderation/reports/${r}/review`, {}), ok: 200 },
     { name: "POST /api/moderation/reports/:id/actions", call: (c, r) => act(c, r, "hide", "Regelbrudd"), ok: 200 },
-    { name: "POST /api/moderation/reports/:id/dismiss", call: (c, r) => c.post(`/api/moderation/reports/${r}/dismiss`, { notes: "Ok" }), ok: 200 },
+    {
+      name: "POST /api/moderation/reports/:id/dismiss",
+      call: (c, r) => c.post(`/api/moderation/reports/${r}/dismiss`, { notes: "Ok" }),
+      ok: 200,
+    },
     {
       name: "POST /api/moderation/targets/:type/:id/unhide",
       call: async (c, _r, l) => {
-        await env.DB.prepare("UPDATE listings SET is_hidden = 1, hidden_reason = 'x', hidden_at = '2026-01-01T00:00:00.000Z' WHERE id = ?1").bind(l).run();
+        await env.DB.prepare("UPDATE listings SET is_hidden = 1, hidden_reason = 'x', hidden_at = '2026-01-01T00:00:00.000Z' WHERE id = ?1")
+          .bind(l)
+          .run();
         return c.post(`/api/moderation/targets/listing/${l}/unhide`, { notes: null });
       },
       ok: 200,
@@ -442,7 +508,9 @@ describe("who may moderate", () => {
       expect(res.status).toBe(expected);
       if (!allowed) {
         const body = await errorOf(res);
-        expect(body.message).toBe(who === "visitor" ? "Du er ikke logget inn" : (await import("../../domain/errors")).DEFAULT_ERROR_MESSAGES.FORBIDDEN);
+        expect(body.message).toBe(
+          who === "visitor" ? "Du er ikke logget inn" : (await import("../../domain/errors")).DEFAULT_ERROR_MESSAGES.FORBIDDEN,
+        );
         // The unhide case hid the listing itself before calling; compare everything else.
         const after = await state(reportId, listing.id);
         expect({ ...after, listing: { ...after.listing, is_hidden: 0, hidden_reason: null } }).toEqual({
@@ -458,9 +526,13 @@ describe("who may moderate", () => {
     const person = await createUser();
     const client = await signedInClient(person.id);
     expect((await client.get("/api/moderation/reports")).status).toBe(403);
-    expect((await admin.client.request("/api/moderation/roles", { method: "PUT", json: { email: person.email, role: "moderator" } })).status).toBe(200);
+    expect(
+      (await admin.client.request("/api/moderation/roles", { method: "PUT", json: { email: person.email, role: "moderator" } })).status,
+    ).toBe(200);
     expect((await client.get("/api/moderation/reports")).status).toBe(200);
-    expect((await admin.client.request("/api/moderation/roles", { method: "PUT", json: { email: person.email, role: "user" } })).status).toBe(200);
+    expect(
+      (await admin.client.request("/api/moderation/roles", { method: "PUT", json: { email: person.email, role: "user" } })).status,
+    ).toBe(200);
     expect((await client.get("/api/moderation/reports")).status).toBe(403);
     const self = await admin.client.request("/api/moderation/roles", { method: "PUT", json: { email: admin.user.email, role: "user" } });
     expect(self.status).toBe(409);
@@ -506,7 +578,12 @@ describe("the dashboard", () => {
     const more = await Promise.all(Array.from({ length: 50 }, () => createListing()));
     await env.DB.batch(
       more.map((l) =>
-        env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, ?4)").bind(crypto.randomUUID(), first.id, l.id, REASON),
+        env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, ?4)").bind(
+          crypto.randomUUID(),
+          first.id,
+          l.id,
+          REASON,
+        ),
       ),
     );
     const p1 = (await (await client.get("/api/moderation/reports")).json()) as ModerationPage;
@@ -531,7 +608,11 @@ describe("the dashboard", () => {
     expect(none.status).toBe(400);
     expect((await errorOf(none)).fields?.action).toBe("Velg en handling");
     expect((await act(client, id, "warn", "Første advarsel")).status).toBe(200);
-    expect((await env.DB.prepare("SELECT status, resolution_action, moderator_notes, resolved_at IS NOT NULL AS done FROM reports WHERE id = ?1").bind(id).first())).toEqual({
+    expect(
+      await env.DB.prepare("SELECT status, resolution_action, moderator_notes, resolved_at IS NOT NULL AS done FROM reports WHERE id = ?1")
+        .bind(id)
+        .first(),
+    ).toEqual({
       status: "resolved",
       resolution_action: "warn",
       moderator_notes: "Første advarsel",
@@ -545,7 +626,10 @@ describe("the dashboard", () => {
     await reportAs(await createUser(), "listing", other.id);
     const otherId = await openReportId("listing", other.id);
     expect((await client.post(`/api/moderation/reports/${otherId}/dismiss`, { notes: "Ikke et brudd" })).status).toBe(200);
-    expect(await env.DB.prepare("SELECT status, moderator_notes FROM reports WHERE id = ?1").bind(otherId).first()).toEqual({ status: "dismissed", moderator_notes: "Ikke et brudd" });
+    expect(await env.DB.prepare("SELECT status, moderator_notes FROM reports WHERE id = ?1").bind(otherId).first()).toEqual({
+      status: "dismissed",
+      moderator_notes: "Ikke et brudd",
+    });
     const dismissed = (await (await client.get("/api/moderation/reports?status=dismissed")).json()) as ModerationPage;
     expect(dismissed.items.map((i) => i.target_id)).toEqual([other.id]);
   });
@@ -555,7 +639,11 @@ describe("the dashboard", () => {
     await reportAs(await createUser(), "listing", listing.id);
     const id = await openReportId("listing", listing.id);
     const [a, b] = await Promise.all([moderator(), moderator()]);
-    const responses = await Promise.all([act(a.client, id, "hide"), act(b.client, id, "delete"), b.client.post(`/api/moderation/reports/${id}/dismiss`, {})]);
+    const responses = await Promise.all([
+      act(a.client, id, "hide"),
+      act(b.client, id, "delete"),
+      b.client.post(`/api/moderation/reports/${id}/dismiss`, {}),
+    ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409]);
     const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM moderation_actions WHERE report_id = ?1").bind(id).first<{ n: number }>();
     expect(n?.n).toBe(1);
@@ -570,7 +658,9 @@ describe("actions take effect everywhere", () => {
     const { user: mod, client } = await moderator();
     expect((await act(client, await openReportId("listing", row.id), "hide", "Kopierte bilder")).status).toBe(200);
 
-    const stored = await env.DB.prepare("SELECT status, is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1").bind(row.id).first();
+    const stored = await env.DB.prepare("SELECT status, is_hidden, auto_hidden, hidden_reason, hidden_at FROM listings WHERE id = ?1")
+      .bind(row.id)
+      .first();
     expect(stored).toMatchObject({ status: "active", is_hidden: 1, auto_hidden: 0, hidden_reason: `${REASON}: Kopierte bilder` });
     expect(stored?.hidden_at).toBeTruthy();
     expect(await surfaces(target)).toEqual(GONE);
@@ -585,19 +675,29 @@ describe("actions take effect everywhere", () => {
     expect(ownSlug.headers.get("Cache-Control")).toBe("private, no-store");
     expect(await ownSlug.text()).not.toContain(target.title);
     expect((await ownerClient.get(`/images/${target.image}`)).status).toBe(200);
-    const mine = (await (await ownerClient.get("/api/me/listings")).json()) as { id: string; is_hidden: boolean; hidden_reason: string | null }[];
+    const mine = (await (await ownerClient.get("/api/me/listings")).json()) as {
+      id: string;
+      is_hidden: boolean;
+      hidden_reason: string | null;
+    }[];
     expect(mine.find((l) => l.id === row.id)).toMatchObject({ is_hidden: true, hidden_reason: `${REASON}: Kopierte bilder` });
     // Moderators can open it too.
     expect((await client.get(`/api/listings/${row.id}`)).status).toBe(200);
     // Recorded with the moderator and the reason; the owner is mailed.
-    expect(await env.DB.prepare("SELECT moderator_id, action_type, reason, notes, target_user_id FROM moderation_actions WHERE target_id = ?1").bind(row.id).first()).toEqual({
+    expect(
+      await env.DB.prepare("SELECT moderator_id, action_type, reason, notes, target_user_id FROM moderation_actions WHERE target_id = ?1")
+        .bind(row.id)
+        .first(),
+    ).toEqual({
       moderator_id: mod.id,
       action_type: "hide",
       reason: REASON,
       notes: "Kopierte bilder",
       target_user_id: owner.id,
     });
-    const mail = await env.DB.prepare("SELECT subject FROM dev_outbox WHERE to_address = ?1").bind(owner.email).first<{ subject: string }>();
+    const mail = await env.DB.prepare("SELECT subject FROM dev_outbox WHERE to_address = ?1")
+      .bind(owner.email)
+      .first<{ subject: string }>();
     expect(mail?.subject).toBe(`Annonsen din «${target.title}» er skjult av en moderator`);
 
     const unhide = await client.post(`/api/moderation/targets/listing/${row.id}/unhide`, { notes: null });
@@ -605,7 +705,9 @@ describe("actions take effect everywhere", () => {
     expect(await hideFields(row.id)).toEqual(SHOWN);
     expect(await surfaces(target)).toEqual(VISIBLE);
     expect((await client.post(`/api/moderation/targets/listing/${row.id}/unhide`, { notes: null })).status).toBe(409);
-    const kinds = await env.DB.prepare("SELECT action_type FROM moderation_actions WHERE target_id = ?1 ORDER BY created_at").bind(row.id).all();
+    const kinds = await env.DB.prepare("SELECT action_type FROM moderation_actions WHERE target_id = ?1 ORDER BY created_at")
+      .bind(row.id)
+      .all();
     expect(kinds.results.map((r) => r.action_type)).toEqual(["hide", "unhide"]);
   });
 
@@ -621,12 +723,17 @@ describe("actions take effect everywhere", () => {
 
   it("delete on a message replaces its text with 'Meldingen er fjernet av moderator' for both parties", async () => {
     const conv = await createConversation();
-    const [bad, fine] = await addMessages(conv.id, [{ from: conv.seller.id, content: "Stygg melding" }, { from: conv.seller.id, content: "Hei igjen" }]);
+    const [bad, fine] = await addMessages(conv.id, [
+      { from: conv.seller.id, content: "Stygg melding" },
+      { from: conv.seller.id, content: "Hei igjen" },
+    ]);
     await reportAs(conv.buyer, "message", bad.id);
     const { client } = await moderator();
     expect((await act(client, await openReportId("message", bad.id), "delete")).status).toBe(200);
     for (const who of [conv.buyer, conv.seller]) {
-      const page = (await (await (await signedInClient(who.id)).get(`/api/conversations/${conv.id}/messages`)).json()) as { messages: { id: string; content: string }[] };
+      const page = (await (await (await signedInClient(who.id)).get(`/api/conversations/${conv.id}/messages`)).json()) as {
+        messages: { id: string; content: string }[];
+      };
       expect(page.messages.find((m) => m.id === bad.id)?.content).toBe(REMOVED_MESSAGE_TEXT);
       expect(page.messages.find((m) => m.id === fine.id)?.content).toBe("Hei igjen");
     }
@@ -648,7 +755,10 @@ describe("actions take effect everywhere", () => {
       suspension: null,
     });
     // The listing itself is untouched.
-    expect(await env.DB.prepare("SELECT status, is_hidden FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({ status: "active", is_hidden: 0 });
+    expect(await env.DB.prepare("SELECT status, is_hidden FROM listings WHERE id = ?1").bind(listing.id).first()).toEqual({
+      status: "active",
+      is_hidden: 0,
+    });
     expect((await new Client().get("/api/me/moderation")).status).toBe(401);
   });
 });
@@ -664,19 +774,28 @@ describe("suspensions", () => {
   }
 
   it("hide and delete on a user or profile suspend until an end date (7 and 365 days by default)", async () => {
-    for (const [action, days, type] of [["hide", 7, "user"], ["delete", 365, "profile"]] as const) {
+    for (const [action, days, type] of [
+      ["hide", 7, "user"],
+      ["delete", 365, "profile"],
+    ] as const) {
       const { user, result } = await suspended(action, type);
-      const row = await env.DB.prepare("SELECT is_suspended, suspended_until, suspension_reason FROM user_moderation_status WHERE user_id = ?1").bind(user.id).first<{
-        is_suspended: number;
-        suspended_until: string;
-        suspension_reason: string;
-      }>();
+      const row = await env.DB.prepare(
+        "SELECT is_suspended, suspended_until, suspension_reason FROM user_moderation_status WHERE user_id = ?1",
+      )
+        .bind(user.id)
+        .first<{
+          is_suspended: number;
+          suspended_until: string;
+          suspension_reason: string;
+        }>();
       expect(row?.is_suspended).toBe(1);
       expect(row?.suspended_until).toBe(result.suspended_until);
       const length = (Date.parse(row!.suspended_until) - Date.now()) / 86_400_000;
       expect(Math.round(length)).toBe(days);
       expect(row?.suspension_reason).toBe(`${REASON}: Trakassering i chat`);
-      const action_ = await env.DB.prepare("SELECT action_type, expires_at FROM moderation_actions WHERE target_id = ?1").bind(user.id).first();
+      const action_ = await env.DB.prepare("SELECT action_type, expires_at FROM moderation_actions WHERE target_id = ?1")
+        .bind(user.id)
+        .first();
       expect(action_).toEqual({ action_type: action, expires_at: row!.suspended_until });
     }
   });
@@ -689,7 +808,17 @@ describe("suspensions", () => {
     const other = await createListing({ isTradeOffer: true });
     const mine = await createListing({ userId: user.id });
     const client = await signedInClient(user.id);
-    const form = { title: "Ny lekebil", category: "biler", age_range: "3-5 år", condition_rating: 4, price: "100", is_free: false, is_trade_offer: false, postal_code: "0150", images: [] };
+    const form = {
+      title: "Ny lekebil",
+      category: "biler",
+      age_range: "3-5 år",
+      condition_rating: 4,
+      price: "100",
+      is_free: false,
+      is_trade_offer: false,
+      postal_code: "0150",
+      images: [],
+    };
     const attempts = [
       await client.post("/api/listings", form),
       await client.post(`/api/listings/${own.id}/status`, { status: "active" }),
@@ -701,15 +830,23 @@ describe("suspensions", () => {
       expect(res.status).toBe(403);
       const body = await errorOf(res);
       expect(body.code).toBe("SUSPENDED");
-      expect(body.message).toMatch(/^Kontoen din er utestengt til .+\. Årsak: Falsk annonse: Trakassering i chat\. Du kan ikke legge ut annonser/);
+      expect(body.message).toMatch(
+        /^Kontoen din er utestengt til .+\. Årsak: Falsk annonse: Trakassering i chat\. Du kan ikke legge ut annonser/,
+      );
     }
     const listings = await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE user_id = ?1").bind(user.id).first<{ n: number }>();
     expect(listings?.n).toBe(2);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_offers WHERE from_user_id = ?1").bind(user.id).first<{ n: number }>())?.n).toBe(0);
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conv.id).first<{ n: number }>())?.n).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_offers WHERE from_user_id = ?1").bind(user.id).first<{ n: number }>())?.n,
+    ).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conv.id).first<{ n: number }>())?.n,
+    ).toBe(0);
     // They still read and see why on their profile.
     expect((await client.get(`/api/conversations/${conv.id}/messages`)).status).toBe(200);
-    expect(((await (await client.get("/api/me/moderation")).json()) as { suspension: { reason: string } }).suspension.reason).toBe(`${REASON}: Trakassering i chat`);
+    expect(((await (await client.get("/api/me/moderation")).json()) as { suspension: { reason: string } }).suspension.reason).toBe(
+      `${REASON}: Trakassering i chat`,
+    );
 
     expect((await mod.post(`/api/moderation/targets/user/${user.id}/unhide`, { notes: "Angret" })).status).toBe(200);
     expect((await client.post("/api/conversations", { listing_id: other.id })).status).toBe(201);
@@ -717,7 +854,9 @@ describe("suspensions", () => {
 
   it("a suspension past its end date is over by itself", async () => {
     const { user } = await suspended("hide");
-    await env.DB.prepare("UPDATE user_moderation_status SET suspended_until = ?2 WHERE user_id = ?1").bind(user.id, new Date(Date.now() - 1000).toISOString()).run();
+    await env.DB.prepare("UPDATE user_moderation_status SET suspended_until = ?2 WHERE user_id = ?1")
+      .bind(user.id, new Date(Date.now() - 1000).toISOString())
+      .run();
     expect((await (await signedInClient(user.id)).post("/api/conversations", { listing_id: (await createListing()).id })).status).toBe(201);
   });
 

@@ -37,7 +37,9 @@ const RULES: RuleCase[] = [
     arrange: async () => {
       const { user, client } = await signedIn();
       const accountSeller = await connectedSeller();
-      await env.DB.prepare("UPDATE profiles SET stripe_account_id = (SELECT stripe_account_id FROM profiles WHERE user_id = ?2), stripe_charges_enabled = 1 WHERE user_id = ?1")
+      await env.DB.prepare(
+        "UPDATE profiles SET stripe_account_id = (SELECT stripe_account_id FROM profiles WHERE user_id = ?2), stripe_charges_enabled = 1 WHERE user_id = ?1",
+      )
         .bind(user.id, accountSeller.id)
         .run();
       return { listingId: (await payableListing(user.id)).id, client };
@@ -56,25 +58,37 @@ const RULES: RuleCase[] = [
   },
   {
     name: "a sold listing",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { status: "sold" })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { status: "sold" })).id,
+      client: (await signedIn()).client,
+    }),
     status: 409,
     message: "Annonsen er allerede solgt",
   },
   {
     name: "a reserved listing",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { status: "reserved" })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { status: "reserved" })).id,
+      client: (await signedIn()).client,
+    }),
     status: 409,
     message: "Annonsen er reservert",
   },
   {
     name: "a hidden listing",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { isHidden: true })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { isHidden: true })).id,
+      client: (await signedIn()).client,
+    }),
     status: 404,
     message: "Kunne ikke hente annonse",
   },
   {
     name: "a deleted listing",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { status: "deleted" })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { status: "deleted" })).id,
+      client: (await signedIn()).client,
+    }),
     status: 404,
     message: "Kunne ikke hente annonse",
   },
@@ -102,7 +116,10 @@ const RULES: RuleCase[] = [
   },
   {
     name: "a listing with payment switched off",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { paymentEnabled: false })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { paymentEnabled: false })).id,
+      client: (await signedIn()).client,
+    }),
     status: 400,
     message: "Denne betalingsmåten tilbys ikke for annonsen",
   },
@@ -118,7 +135,10 @@ const RULES: RuleCase[] = [
   },
   {
     name: "card on a Vipps-only listing",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { pricingMode: "vipps" })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { pricingMode: "vipps" })).id,
+      client: (await signedIn()).client,
+    }),
     status: 400,
     message: "Denne betalingsmåten tilbys ikke for annonsen",
   },
@@ -133,7 +153,9 @@ const RULES: RuleCase[] = [
     name: "a suspended buyer",
     arrange: async () => {
       const { user, client } = await signedIn();
-      await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, ?3)")
+      await env.DB.prepare(
+        "INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, ?3)",
+      )
         .bind(user.id, SUSPENDED_UNTIL, "Svindelforsøk")
         .run();
       return { listingId: (await payableListing((await connectedSeller()).id)).id, client };
@@ -143,7 +165,10 @@ const RULES: RuleCase[] = [
   },
   {
     name: "a price below the providers' minimum",
-    arrange: async () => ({ listingId: (await payableListing((await connectedSeller()).id, { price: 2 })).id, client: (await signedIn()).client }),
+    arrange: async () => ({
+      listingId: (await payableListing((await connectedSeller()).id, { price: 2 })).id,
+      client: (await signedIn()).client,
+    }),
     status: 400,
     message: "Beløpet er for lavt for betaling i Lekebytte (minst 3 kr)",
   },
@@ -176,17 +201,39 @@ describe("POST /api/payments/checkout: a card payment", () => {
     const listing = await payableListing(seller.id, { price: 1250, title: "Lego Duplo brannstasjon" });
     const { user, client } = await signedIn();
 
-    const res = await client.post("/api/payments/checkout", { listing_id: listing.id, method: "card", amount: 100, price: 1, currency: "usd" });
+    const res = await client.post("/api/payments/checkout", {
+      listing_id: listing.id,
+      method: "card",
+      amount: 100,
+      price: 1,
+      currency: "usd",
+    });
     expect(res.status).toBe(201);
     const { payment_id, url } = (await res.json()) as { payment_id: string; url: string };
 
     const payment = await env.DB.prepare("SELECT * FROM payments WHERE id = ?1").bind(payment_id).first<Record<string, unknown>>();
-    expect(payment).toMatchObject({ listing_id: listing.id, buyer_id: user.id, seller_id: seller.id, provider: "stripe", amount: 125000, currency: "NOK", status: "pending", platform_fee: 0 });
+    expect(payment).toMatchObject({
+      listing_id: listing.id,
+      buyer_id: user.id,
+      seller_id: seller.id,
+      provider: "stripe",
+      amount: 125000,
+      currency: "NOK",
+      status: "pending",
+      platform_fee: 0,
+    });
     const sessionId = payment!.provider_ref as string;
     expect(url).toContain(`/c/pay/${sessionId}`);
 
     const session = await stripeGet<Record<string, unknown>>(`/v1/checkout/sessions/${sessionId}`);
-    expect(session).toMatchObject({ amount_total: 125000, currency: "nok", status: "open", mode: "payment", client_reference_id: payment_id, locale: "nb" });
+    expect(session).toMatchObject({
+      amount_total: 125000,
+      currency: "nok",
+      status: "open",
+      mode: "payment",
+      client_reference_id: payment_id,
+      locale: "nb",
+    });
     expect(session.metadata).toMatchObject({ payment_id, listing_id: listing.id, buyer_id: user.id });
     expect(session.success_url).toBe(`${env.APP_ORIGIN}/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=${payment_id}`);
     // Cancelling on Stripe's page is no error: back to the result page, which says so and leads to the listing.
@@ -208,7 +255,11 @@ describe("POST /api/payments/checkout: a card payment", () => {
 
   it("answers 502 with the spec's text when Stripe refuses, and marks the payment failed", async () => {
     // An account that never finished onboarding cannot receive transfers; Stripe (the sandbox) says so.
-    const res = await fetch(`${env.TEST_SANDBOX_URL}/v1/accounts`, { method: "POST", headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` }, body: "type=express" });
+    const res = await fetch(`${env.TEST_SANDBOX_URL}/v1/accounts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+      body: "type=express",
+    });
     const account = (await res.json()) as { id: string };
     const seller = await createUser({ stripeAccountId: account.id });
     await env.DB.prepare("UPDATE profiles SET stripe_charges_enabled = 1 WHERE user_id = ?1").bind(seller.id).run();
@@ -227,7 +278,9 @@ describe("POST /api/payments/checkout: a card payment", () => {
     const listing = await payableListing(seller.id, { price: 399 });
     const { client } = await signedIn();
     const { payment_id, url } = await checkout(client, listing.id, "vipps");
-    const row = await env.DB.prepare("SELECT provider, provider_ref, amount FROM payments WHERE id = ?1").bind(payment_id).first<{ provider: string; provider_ref: string; amount: number }>();
+    const row = await env.DB.prepare("SELECT provider, provider_ref, amount FROM payments WHERE id = ?1")
+      .bind(payment_id)
+      .first<{ provider: string; provider_ref: string; amount: number }>();
     expect(row).toMatchObject({ provider: "vipps", provider_ref: `lb-${payment_id}`, amount: 39900 });
     expect(url).toContain("/vipps/landing?token=");
     const created = (await sandboxRequests("/epayment/v1/payments")).filter((r) => r.idempotencyKey === `create-${payment_id}`);

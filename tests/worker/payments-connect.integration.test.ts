@@ -10,7 +10,9 @@ import { Client, errorOf } from "./support/http";
 import { connectedSeller, deliver, oneDelivery, payableListing, sandboxUrl, signedIn } from "./support/payments";
 
 async function accountId(userId: string): Promise<string | null> {
-  const row = await env.DB.prepare("SELECT stripe_account_id FROM profiles WHERE user_id = ?1").bind(userId).first<{ stripe_account_id: string | null }>();
+  const row = await env.DB.prepare("SELECT stripe_account_id FROM profiles WHERE user_id = ?1")
+    .bind(userId)
+    .first<{ stripe_account_id: string | null }>();
   return row!.stripe_account_id;
 }
 
@@ -24,7 +26,9 @@ async function finishOnboarding(url: string): Promise<Response> {
 }
 
 async function listingPayment(id: string) {
-  return env.DB.prepare("SELECT payment_enabled, pricing_mode FROM listings WHERE id = ?1").bind(id).first<{ payment_enabled: number; pricing_mode: string }>();
+  return env.DB.prepare("SELECT payment_enabled, pricing_mode FROM listings WHERE id = ?1")
+    .bind(id)
+    .first<{ payment_enabled: number; pricing_mode: string }>();
 }
 
 describe("Koble til Stripe", () => {
@@ -45,7 +49,12 @@ describe("Koble til Stripe", () => {
     const acct = await accountId(user.id);
     expect(acct).toMatch(/^acct_/);
     // Not finished yet: connected, but no charges.
-    expect(await (await client.get("/api/payments/stripe/account")).json()).toEqual({ connected: true, details_submitted: false, charges_enabled: false, payouts_enabled: false });
+    expect(await (await client.get("/api/payments/stripe/account")).json()).toEqual({
+      connected: true,
+      details_submitted: false,
+      charges_enabled: false,
+      payouts_enabled: false,
+    });
 
     // A second click reuses the account.
     expect((await client.post("/api/payments/stripe/account-link")).status).toBe(200);
@@ -66,12 +75,20 @@ describe("Koble til Stripe", () => {
     const [a, b] = await Promise.all([client.post("/api/payments/stripe/account-link"), client.post("/api/payments/stripe/account-link")]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const acct = await accountId(user.id);
-    const created = (await (await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/requests?path=/v1/accounts`)).json()) as Array<{ method: string; path: string; idempotencyKey: string }>;
-    const mine = created.filter((r) => r.method === "POST" && r.path === "/v1/accounts" && r.idempotencyKey === `connect-account-${user.id}`);
+    const created = (await (await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/requests?path=/v1/accounts`)).json()) as Array<{
+      method: string;
+      path: string;
+      idempotencyKey: string;
+    }>;
+    const mine = created.filter(
+      (r) => r.method === "POST" && r.path === "/v1/accounts" && r.idempotencyKey === `connect-account-${user.id}`,
+    );
     // Every creation request carried the same idempotency key, so Stripe created one account.
     expect(mine.length).toBeGreaterThanOrEqual(1);
     expect(new Set(mine.map((r) => r.idempotencyKey)).size).toBe(1);
-    const res = await fetch(`${env.TEST_SANDBOX_URL}/v1/accounts/${acct}`, { headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` } });
+    const res = await fetch(`${env.TEST_SANDBOX_URL}/v1/accounts/${acct}`, {
+      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+    });
     expect(((await res.json()) as { metadata: { user_id: string } }).metadata.user_id).toBe(user.id);
   });
 
@@ -97,7 +114,11 @@ describe("Koble til Stripe", () => {
     await finishOnboarding(url);
     const acct = (await accountId(user.id))!;
     expect((await deliver(await oneDelivery(acct, "account.updated"))).status).toBe(200);
-    const row = await env.DB.prepare("SELECT stripe_charges_enabled, stripe_payouts_enabled, stripe_details_submitted FROM profiles WHERE user_id = ?1").bind(user.id).first();
+    const row = await env.DB.prepare(
+      "SELECT stripe_charges_enabled, stripe_payouts_enabled, stripe_details_submitted FROM profiles WHERE user_id = ?1",
+    )
+      .bind(user.id)
+      .first();
     expect(row).toEqual({ stripe_charges_enabled: 1, stripe_payouts_enabled: 1, stripe_details_submitted: 1 });
   });
 
@@ -116,7 +137,11 @@ describe("Koble til Stripe", () => {
 
   it("requires a signed-in user", async () => {
     const anonymous = new Client();
-    for (const [method, path] of [["GET", "/api/payments/stripe/account"], ["POST", "/api/payments/stripe/account-link"], ["POST", "/api/payments/stripe/dashboard-link"]]) {
+    for (const [method, path] of [
+      ["GET", "/api/payments/stripe/account"],
+      ["POST", "/api/payments/stripe/account-link"],
+      ["POST", "/api/payments/stripe/dashboard-link"],
+    ]) {
       expect((await anonymous.request(path, { method })).status).toBe(401);
     }
   });
@@ -147,13 +172,21 @@ describe("the listing form's payment settings", () => {
     await client.post("/api/auth/signin", { email: seller.email, password: "hemmelig123" });
     const byDefault = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)] }))).json()) as { id: string };
     expect(await listingPayment(byDefault.id)).toEqual({ payment_enabled: 1, pricing_mode: "marketplace" });
-    const vippsOnly = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)], pricing_mode: "vipps" }))).json()) as { id: string };
+    const vippsOnly = (await (
+      await client.post("/api/listings", form({ images: [await withImage(seller.id)], pricing_mode: "vipps" }))
+    ).json()) as { id: string };
     expect(await listingPayment(vippsOnly.id)).toEqual({ payment_enabled: 1, pricing_mode: "vipps" });
 
-    const off = await client.request(`/api/listings/${byDefault.id}`, { method: "PUT", json: form({ images: [await withImage(seller.id)], payment_enabled: false }) });
+    const off = await client.request(`/api/listings/${byDefault.id}`, {
+      method: "PUT",
+      json: form({ images: [await withImage(seller.id)], payment_enabled: false }),
+    });
     expect(off.status).toBe(200);
     expect(await listingPayment(byDefault.id)).toEqual({ payment_enabled: 0, pricing_mode: "marketplace" });
-    const bad = await client.request(`/api/listings/${byDefault.id}`, { method: "PUT", json: form({ images: [await withImage(seller.id)], pricing_mode: "standard" }) });
+    const bad = await client.request(`/api/listings/${byDefault.id}`, {
+      method: "PUT",
+      json: form({ images: [await withImage(seller.id)], pricing_mode: "standard" }),
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -161,26 +194,39 @@ describe("the listing form's payment settings", () => {
     const seller = await connectedSeller({ password: "hemmelig123" });
     const client = new Client();
     await client.post("/api/auth/signin", { email: seller.email, password: "hemmelig123" });
-    const free = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)], is_free: true, price: null, payment_enabled: true }))).json()) as { id: string };
+    const free = (await (
+      await client.post("/api/listings", form({ images: [await withImage(seller.id)], is_free: true, price: null, payment_enabled: true }))
+    ).json()) as { id: string };
     expect(await listingPayment(free.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
     const paid = (await (await client.post("/api/listings", form({ images: [await withImage(seller.id)] }))).json()) as { id: string };
     expect(await listingPayment(paid.id)).toEqual({ payment_enabled: 1, pricing_mode: "marketplace" });
-    const madeFree = await client.request(`/api/listings/${paid.id}`, { method: "PUT", json: form({ images: [await withImage(seller.id)], is_free: true, price: null }) });
+    const madeFree = await client.request(`/api/listings/${paid.id}`, {
+      method: "PUT",
+      json: form({ images: [await withImage(seller.id)], is_free: true, price: null }),
+    });
     expect(madeFree.status).toBe(200);
     expect(await listingPayment(paid.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
   });
 
   it("a seller without a finished Stripe account cannot switch payment on", async () => {
     const { user, client } = await signedIn();
-    const created = (await (await client.post("/api/listings", form({ images: [await withImage(user.id)], payment_enabled: true, pricing_mode: "stripe" }))).json()) as { id: string };
+    const created = (await (
+      await client.post("/api/listings", form({ images: [await withImage(user.id)], payment_enabled: true, pricing_mode: "stripe" }))
+    ).json()) as { id: string };
     expect(await listingPayment(created.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
-    await client.request(`/api/listings/${created.id}`, { method: "PUT", json: form({ images: [await withImage(user.id)], payment_enabled: true }) });
+    await client.request(`/api/listings/${created.id}`, {
+      method: "PUT",
+      json: form({ images: [await withImage(user.id)], payment_enabled: true }),
+    });
     expect(await listingPayment(created.id)).toEqual({ payment_enabled: 0, pricing_mode: "standard" });
   });
 });
 
 describe("what the listing views say about payment (decision 089)", () => {
-  const shown = (body: { payment_enabled: boolean; pricing_mode: string }) => ({ payment_enabled: body.payment_enabled, pricing_mode: body.pricing_mode });
+  const shown = (body: { payment_enabled: boolean; pricing_mode: string }) => ({
+    payment_enabled: body.payment_enabled,
+    pricing_mode: body.pricing_mode,
+  });
 
   it("a free listing stored with payment (enabled before this rule) shows none, on the page and on cards", async () => {
     const seller = await connectedSeller();
@@ -188,7 +234,9 @@ describe("what the listing views say about payment (decision 089)", () => {
     const visitor = new Client();
     const page = (await (await visitor.get(`/api/listings/${kosebamse.id}`)).json()) as { payment_enabled: boolean; pricing_mode: string };
     expect(shown(page)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
-    const home = (await (await visitor.get("/api/home")).json()) as { free: { id: string; payment_enabled: boolean; pricing_mode: string }[] };
+    const home = (await (await visitor.get("/api/home")).json()) as {
+      free: { id: string; payment_enabled: boolean; pricing_mode: string }[];
+    };
     const card = home.free.find((c) => c.id === kosebamse.id)!;
     expect(shown(card)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
   });
@@ -197,9 +245,15 @@ describe("what the listing views say about payment (decision 089)", () => {
     const { user } = await signedIn();
     const notConnected = await payableListing(user.id, { price: 450 });
     const visitor = new Client();
-    expect(shown((await (await visitor.get(`/api/listings/${notConnected.id}`)).json()) as never)).toEqual({ payment_enabled: false, pricing_mode: "standard" });
+    expect(shown((await (await visitor.get(`/api/listings/${notConnected.id}`)).json()) as never)).toEqual({
+      payment_enabled: false,
+      pricing_mode: "standard",
+    });
     const seller = await connectedSeller();
     const payable = await payableListing(seller.id, { price: 450, pricingMode: "vipps" });
-    expect(shown((await (await visitor.get(`/api/listings/${payable.id}`)).json()) as never)).toEqual({ payment_enabled: true, pricing_mode: "vipps" });
+    expect(shown((await (await visitor.get(`/api/listings/${payable.id}`)).json()) as never)).toEqual({
+      payment_enabled: true,
+      pricing_mode: "vipps",
+    });
   });
 });

@@ -31,7 +31,6 @@ async function listingAt100() {
   return { listing, sellerClient: await signedInClient(seller.id) };
 }
 
-
 async function edit(client: Client, row: ListingRow, change: Record<string, unknown>) {
   const res = await client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, change) });
   expect(res.status, await res.clone().text()).toBe(200);
@@ -51,7 +50,9 @@ describe("an open checkout when the seller changes the price", () => {
     expect((await stripeGet<{ status: string }>(`/v1/checkout/sessions/${sessionId}`)).status).toBe("expired");
     expect((await payByCard(open.url)).status).toBe(410);
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, listing_status: "active" });
-    expect((await env.DB.prepare("SELECT price FROM listings WHERE id = ?1").bind(listing.id).first<{ price: number }>())!.price).toBe(5000);
+    expect((await env.DB.prepare("SELECT price FROM listings WHERE id = ?1").bind(listing.id).first<{ price: number }>())!.price).toBe(
+      5000,
+    );
   });
 
   it("Vipps: the edit cancels the payment still waiting for the user", async () => {

@@ -4,7 +4,18 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PaymentDetails, TradeRecord, VerifyResponse } from "../../domain/payments";
 import { Client, errorOf } from "./support/http";
-import { approveVipps, checkout, connectedSeller, deliver, oneDelivery, payableListing, payByCard, paymentRow, saleCounts, signedIn } from "./support/payments";
+import {
+  approveVipps,
+  checkout,
+  connectedSeller,
+  deliver,
+  oneDelivery,
+  payableListing,
+  payByCard,
+  paymentRow,
+  saleCounts,
+  signedIn,
+} from "./support/payments";
 
 interface Paid {
   seller: Client;
@@ -54,7 +65,14 @@ describe("who sees a payment", () => {
     if (status === 404) expect((await errorOf(res)).message).toBe("Transaksjon ikke funnet");
     if (status === 200) {
       const body = (await res.json()) as VerifyResponse;
-      expect(body).toMatchObject({ status: "completed", amount_paid: 125000, currency: "NOK", session_id: paid.sessionId, listing_id: paid.listingId, role: who });
+      expect(body).toMatchObject({
+        status: "completed",
+        amount_paid: 125000,
+        currency: "NOK",
+        session_id: paid.sessionId,
+        listing_id: paid.listingId,
+        role: who,
+      });
       expect(body.transaction_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(body.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
     }
@@ -66,7 +84,14 @@ describe("who sees a payment", () => {
     expect(res.status).toBe(status);
     if (status === 200) {
       const body = (await res.json()) as PaymentDetails;
-      expect(body).toMatchObject({ amount: 125000, currency: "NOK", provider: "card", role: who, listing: { id: paid.listingId, title: "Lekekjøkken" }, seller: { display_name: "Sara Selger" } });
+      expect(body).toMatchObject({
+        amount: 125000,
+        currency: "NOK",
+        provider: "card",
+        role: who,
+        listing: { id: paid.listingId, title: "Lekekjøkken" },
+        seller: { display_name: "Sara Selger" },
+      });
     }
   });
 
@@ -150,7 +175,14 @@ describe("details and lists", () => {
     const paid = await completedPurchase();
     const purchases = (await (await paid.buyer.get("/api/payments/purchases")).json()) as TradeRecord[];
     expect(purchases).toHaveLength(1);
-    expect(purchases[0]).toMatchObject({ session_id: paid.sessionId, amount: 125000, provider: "card", counterpart_name: "Sara Selger", listing: { title: "Lekekjøkken" }, seller_payout: "stripe" });
+    expect(purchases[0]).toMatchObject({
+      session_id: paid.sessionId,
+      amount: 125000,
+      provider: "card",
+      counterpart_name: "Sara Selger",
+      listing: { title: "Lekekjøkken" },
+      seller_payout: "stripe",
+    });
     const sales = (await (await paid.seller.get("/api/payments/sales")).json()) as TradeRecord[];
     expect(sales).toHaveLength(1);
     expect(sales[0]).toMatchObject({ session_id: paid.sessionId, counterpart_name: "Kari" });
@@ -171,7 +203,9 @@ describe("the hourly cron settles payments whose webhook never arrived", () => {
     const abandoned = await checkout(client, abandonedListing.id, "vipps");
     expect((await approveVipps(abandoned.url, "cancel")).status).toBe(303);
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
-    await env.DB.prepare("UPDATE payments SET created_at = ?1 WHERE id IN (?2, ?3)").bind(twoHoursAgo, paid.payment_id, abandoned.payment_id).run();
+    await env.DB.prepare("UPDATE payments SET created_at = ?1 WHERE id IN (?2, ?3)")
+      .bind(twoHoursAgo, paid.payment_id, abandoned.payment_id)
+      .run();
 
     const { reconcilePendingPayments } = await import("../../worker/services/payments/results");
     expect(await reconcilePendingPayments(env as never)).toBeGreaterThanOrEqual(2);

@@ -52,7 +52,15 @@ describe("checkout.session.completed, correctly signed", () => {
     expect(payment).toMatchObject({ status: "completed" });
     expect(payment!.provider_payment_ref).toMatch(/^pi_/);
     const tx = await env.DB.prepare("SELECT * FROM transactions WHERE payment_id = ?1").bind(paymentId).first<Record<string, unknown>>();
-    expect(tx).toMatchObject({ ad_id: listing.id, seller_id: seller.id, buyer_id: buyer.user.id, amount: 25000, currency: "NOK", stripe_session_id: sessionId, seller_payout: "stripe" });
+    expect(tx).toMatchObject({
+      ad_id: listing.id,
+      seller_id: seller.id,
+      buyer_id: buyer.user.id,
+      amount: 25000,
+      currency: "NOK",
+      stripe_session_id: sessionId,
+      seller_payout: "stripe",
+    });
     expect(tx!.seller_notified_at).toBeTruthy();
 
     const counts = await saleCounts(listing.id);
@@ -63,7 +71,9 @@ describe("checkout.session.completed, correctly signed", () => {
       .bind(listing.id, buyer.user.id, seller.id)
       .first<{ id: string; seq: number; sender_id: string; content: string; conversation_id: string }>();
     expect(message).toMatchObject({ seq: 1, sender_id: "00000000-0000-0000-0000-000000000000" });
-    expect(message!.content).toBe("«Brio togbane» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.");
+    expect(message!.content).toBe(
+      "«Brio togbane» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.",
+    );
     expect(tx!.conversation_id).toBe(message!.conversation_id);
 
     const mails = await outboxTo(seller.email);
@@ -74,10 +84,15 @@ describe("checkout.session.completed, correctly signed", () => {
     // That mail is the seller's e-mail about the sale: the message schedules no unread-message mail
     // (decision 030) for either side, who have never opened the conversation.
     const room = env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(message!.conversation_id));
-    const roomState = await runInDurableObject(room, async (_room, state) => ({ presence: state.storage.kv.get("presence") ?? {}, alarm: await state.storage.getAlarm() }));
+    const roomState = await runInDurableObject(room, async (_room, state) => ({
+      presence: state.storage.kv.get("presence") ?? {},
+      alarm: await state.storage.getAlarm(),
+    }));
     expect(roomState).toEqual({ presence: {}, alarm: null });
 
-    const recorded = await env.DB.prepare("SELECT provider, type FROM webhook_events WHERE id = ?1").bind(`stripe:${JSON.parse(event.request.body).id}`).first();
+    const recorded = await env.DB.prepare("SELECT provider, type FROM webhook_events WHERE id = ?1")
+      .bind(`stripe:${JSON.parse(event.request.body).id}`)
+      .first();
     expect(recorded).toEqual({ provider: "stripe", type: "checkout.session.completed" });
   });
 
@@ -85,14 +100,29 @@ describe("checkout.session.completed, correctly signed", () => {
     const { seller, listing, buyer, event } = await paidCheckout();
     const conversationId = crypto.randomUUID();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq) VALUES (?1, ?2, ?3, ?4, 2)").bind(conversationId, listing.id, buyer.user.id, seller.id),
-      env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content) VALUES (?1, ?2, ?3, 1, 'Er den ledig?')").bind(crypto.randomUUID(), conversationId, buyer.user.id),
-      env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content) VALUES (?1, ?2, ?3, 2, 'Ja!')").bind(crypto.randomUUID(), conversationId, seller.id),
+      env.DB.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq) VALUES (?1, ?2, ?3, ?4, 2)").bind(
+        conversationId,
+        listing.id,
+        buyer.user.id,
+        seller.id,
+      ),
+      env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content) VALUES (?1, ?2, ?3, 1, 'Er den ledig?')").bind(
+        crypto.randomUUID(),
+        conversationId,
+        buyer.user.id,
+      ),
+      env.DB.prepare("INSERT INTO messages (id, conversation_id, sender_id, seq, content) VALUES (?1, ?2, ?3, 2, 'Ja!')").bind(
+        crypto.randomUUID(),
+        conversationId,
+        seller.id,
+      ),
     ]);
     expect((await deliver(event)).status).toBe(200);
     const conversations = await env.DB.prepare("SELECT id, last_seq FROM conversations WHERE listing_id = ?1").bind(listing.id).all();
     expect(conversations.results).toEqual([{ id: conversationId, last_seq: 3 }]);
-    const sale = await env.DB.prepare("SELECT seq, sender_id FROM messages WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT 1").bind(conversationId).first();
+    const sale = await env.DB.prepare("SELECT seq, sender_id FROM messages WHERE conversation_id = ?1 ORDER BY seq DESC LIMIT 1")
+      .bind(conversationId)
+      .first();
     expect(sale).toEqual({ seq: 3, sender_id: "00000000-0000-0000-0000-000000000000" });
   });
 
@@ -106,10 +136,14 @@ describe("checkout.session.completed, correctly signed", () => {
     const [buyerChat, sellerChat] = await Promise.all([openChat(buyer.client, conversationId), openChat(sellerClient, conversationId)]);
     try {
       expect((await deliver(event)).status).toBe(200);
-      const text = "«Lego togstasjon» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.";
+      const text =
+        "«Lego togstasjon» er solgt til Kari Kjøper for 250,00 kr (betalt med kort i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.";
       for (const chat of [buyerChat, sellerChat]) {
         const frame = await chat.waitFor((f) => f.type === "message");
-        expect(frame).toMatchObject({ type: "message", message: { conversation_id: conversationId, seq: 1, sender_id: SYSTEM_USER_ID, content: text } });
+        expect(frame).toMatchObject({
+          type: "message",
+          message: { conversation_id: conversationId, seq: 1, sender_id: SYSTEM_USER_ID, content: text },
+        });
       }
       expect(await saleCounts(listing.id)).toMatchObject({ messages: 1, last_seq: 1 });
     } finally {
@@ -165,11 +199,28 @@ describe("checkout.session.completed, correctly signed", () => {
       id: `evt_${crypto.randomUUID()}`,
       object: "event",
       type: "checkout.session.completed",
-      data: { object: { id: "cs_test_unknown", object: "checkout.session", payment_status: "paid", amount_total: 100, currency: "nok", metadata: {} } },
+      data: {
+        object: {
+          id: "cs_test_unknown",
+          object: "checkout.session",
+          payment_status: "paid",
+          amount_total: 100,
+          currency: "nok",
+          metadata: {},
+        },
+      },
     });
     const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions").first<{ n: number }>();
-    const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
+    const res = await deliver({
+      eventType: "x",
+      objectId: "x",
+      request: {
+        url: "http://localhost/api/payments/webhooks/stripe",
+        headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+        body: payload,
+      },
+    });
     expect(res.status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions").first<{ n: number }>()).toEqual(before);
   });
@@ -181,18 +232,35 @@ describe("wrongly signed payloads are refused and change nothing", () => {
     { name: "a garbage signature", change: async () => ({ headers: { "Stripe-Signature": "t=1,v1=abc" } }) },
     {
       name: "signed with another secret",
-      change: async (body) => ({ headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: "whsec_someone_else" }) } }),
+      change: async (body) => ({
+        headers: {
+          "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: "whsec_someone_else" }),
+        },
+      }),
     },
-    { name: "a tampered body under the original signature", change: async (body) => ({ body: body.replace('"amount_total": 25000', '"amount_total": 100') }) },
+    {
+      name: "a tampered body under the original signature",
+      change: async (body) => ({ body: body.replace('"amount_total": 25000', '"amount_total": 100') }),
+    },
     {
       name: "a correct signature that is too old (replay window)",
       change: async (body) => ({
-        headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: body, secret: env.STRIPE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 600 }) },
+        headers: {
+          "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({
+            payload: body,
+            secret: env.STRIPE_WEBHOOK_SECRET,
+            timestamp: Math.floor(Date.now() / 1000) - 600,
+          }),
+        },
       }),
     },
     {
       name: "the signature of a different payload",
-      change: async () => ({ headers: { "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: "{}", secret: env.STRIPE_WEBHOOK_SECRET }) } }),
+      change: async () => ({
+        headers: {
+          "Stripe-Signature": await stripe.webhooks.generateTestHeaderStringAsync({ payload: "{}", secret: env.STRIPE_WEBHOOK_SECRET }),
+        },
+      }),
     },
   ];
 
@@ -204,7 +272,9 @@ describe("wrongly signed payloads are refused and change nothing", () => {
     expect((await errorOf(res)).code).toBe("INVALID_SIGNATURE");
     expect(await saleCounts(listing.id)).toEqual(before);
     expect((await paymentRow(paymentId))!.status).toBe("pending");
-    const recorded = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE id = ?1").bind(`stripe:${JSON.parse(event.request.body).id}`).first<{ n: number }>();
+    const recorded = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events WHERE id = ?1")
+      .bind(`stripe:${JSON.parse(event.request.body).id}`)
+      .first<{ n: number }>();
     expect(recorded!.n).toBe(0);
   });
 });
@@ -248,7 +318,10 @@ describe("other Stripe events", () => {
     const { client } = await signedIn();
     const { payment_id } = await checkout(client, listing.id, "card");
     const sessionId = (await paymentRow(payment_id))!.provider_ref;
-    const expire = await fetch(`${env.TEST_SANDBOX_URL}/v1/checkout/sessions/${sessionId}/expire`, { method: "POST", headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` } });
+    const expire = await fetch(`${env.TEST_SANDBOX_URL}/v1/checkout/sessions/${sessionId}/expire`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+    });
     expect(expire.status).toBe(200);
     expect((await deliver(await oneDelivery(sessionId, "checkout.session.expired"))).status).toBe(200);
     expect((await paymentRow(payment_id))!.status).toBe("expired");
@@ -258,7 +331,15 @@ describe("other Stripe events", () => {
   it("refuses a body larger than any provider event (413) before reading it as an event", async () => {
     const payload = JSON.stringify({ id: `evt_${crypto.randomUUID()}`, padding: "x".repeat(300 * 1024) });
     const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
-    const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
+    const res = await deliver({
+      eventType: "x",
+      objectId: "x",
+      request: {
+        url: "http://localhost/api/payments/webhooks/stripe",
+        headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+        body: payload,
+      },
+    });
     expect(res.status).toBe(413);
     expect((await errorOf(res)).code).toBe("PAYLOAD_TOO_LARGE");
   });
@@ -270,7 +351,15 @@ describe("other Stripe events", () => {
   ])("a correctly signed body that is %s → 400 with a Norwegian message, nothing recorded", async (_, payload) => {
     const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
     const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM webhook_events").first<{ n: number }>();
-    const res = await deliver({ eventType: "x", objectId: "x", request: { url: "http://localhost/api/payments/webhooks/stripe", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload } });
+    const res = await deliver({
+      eventType: "x",
+      objectId: "x",
+      request: {
+        url: "http://localhost/api/payments/webhooks/stripe",
+        headers: { "Stripe-Signature": signature, "Content-Type": "application/json" },
+        body: payload,
+      },
+    });
     expect(res.status).toBe(400);
     const error = await errorOf(res);
     expect(error.code).toBe("VALIDATION");

@@ -29,8 +29,14 @@ async function vippsHeaders(url: string, body: string, secret: string, date = ne
   const hash = b64(await crypto.subtle.digest("SHA-256", enc.encode(body)));
   const msDate = date.toUTCString();
   const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const sig = b64(await crypto.subtle.sign("HMAC", key, enc.encode(`POST\n${target.pathname}${target.search}\n${msDate};${target.host};${hash}`)));
-  return { "x-ms-date": msDate, "x-ms-content-sha256": hash, authorization: `HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=${sig}` };
+  const sig = b64(
+    await crypto.subtle.sign("HMAC", key, enc.encode(`POST\n${target.pathname}${target.search}\n${msDate};${target.host};${hash}`)),
+  );
+  return {
+    "x-ms-date": msDate,
+    "x-ms-content-sha256": hash,
+    authorization: `HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=${sig}`,
+  };
 }
 
 describe("verifyVippsWebhook", () => {
@@ -50,8 +56,16 @@ describe("verifyVippsWebhook", () => {
     const secret = "A0+AeKBRG2KRGvnNwJpQlb6IJFk48CKXCIcrLoHncVJKDILsQSxS6NWCccwWm6r6FhGKhiHTBsG2wo/xU6FY/A==";
     expect(await verifyVippsWebhook(request, secret, Date.parse("Thu, 30 Mar 2023 08:39:00 GMT"))).toBe("ok");
     expect(await verifyVippsWebhook(request, secret, Date.parse("Thu, 30 Mar 2023 09:39:00 GMT"))).toBe("stale-date");
-    expect(await verifyVippsWebhook({ ...request, url: "https://webhook.site/other" }, secret, Date.parse("Thu, 30 Mar 2023 08:39:00 GMT"))).toBe("bad-signature");
-    expect(await verifyVippsWebhook({ ...request, body: request.body.replace("hello", "hallo") }, secret, Date.parse("Thu, 30 Mar 2023 08:39:00 GMT"))).toBe("bad-content-hash");
+    expect(
+      await verifyVippsWebhook({ ...request, url: "https://webhook.site/other" }, secret, Date.parse("Thu, 30 Mar 2023 08:39:00 GMT")),
+    ).toBe("bad-signature");
+    expect(
+      await verifyVippsWebhook(
+        { ...request, body: request.body.replace("hello", "hallo") },
+        secret,
+        Date.parse("Thu, 30 Mar 2023 08:39:00 GMT"),
+      ),
+    ).toBe("bad-content-hash");
   });
 });
 
@@ -79,10 +93,14 @@ describe("epayments.payment.authorized.v1, correctly signed", () => {
     expect(payment!.captured_at).toBeTruthy();
     const capture = await sandboxRequests(`/epayment/v1/payments/${ref}/capture`);
     expect(capture).toEqual([expect.objectContaining({ idempotencyKey: `capture-${paymentId}` })]);
-    const remote = (await (await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/deliveries?object=${ref}&type=epayments.payment.captured.v1`)).json()) as HeldDelivery[];
+    const remote = (await (
+      await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/deliveries?object=${ref}&type=epayments.payment.captured.v1`)
+    ).json()) as HeldDelivery[];
     expect(JSON.parse(remote[0].request.body).amount).toEqual({ currency: "NOK", value: 45000 });
 
-    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount FROM transactions WHERE payment_id = ?1").bind(paymentId).first();
+    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount FROM transactions WHERE payment_id = ?1")
+      .bind(paymentId)
+      .first();
     expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000 });
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, listing_status: "sold" });
     const mail = await outboxTo(seller.email);
@@ -108,8 +126,14 @@ describe("forged, altered and stale callbacks are refused and change nothing", (
   const CASES: Array<{ name: string; change: (d: HeldDelivery) => Promise<{ body?: string; headers?: Record<string, string | null> }> }> = [
     { name: "no Authorization header", change: async () => ({ headers: { authorization: null } }) },
     { name: "no x-ms-date", change: async () => ({ headers: { "x-ms-date": null } }) },
-    { name: "signed with another secret", change: async (d) => ({ headers: await vippsHeaders(d.request.url, d.request.body, "not-the-secret") }) },
-    { name: "a body changed under the original signature", change: async (d) => ({ body: d.request.body.replace('"value":45000', '"value":100') }) },
+    {
+      name: "signed with another secret",
+      change: async (d) => ({ headers: await vippsHeaders(d.request.url, d.request.body, "not-the-secret") }),
+    },
+    {
+      name: "a body changed under the original signature",
+      change: async (d) => ({ body: d.request.body.replace('"value":45000', '"value":100') }),
+    },
     {
       name: "a body changed with a matching content hash but the old signature",
       change: async (d) => {
@@ -121,7 +145,9 @@ describe("forged, altered and stale callbacks are refused and change nothing", (
     { name: "a date changed after signing", change: async () => ({ headers: { "x-ms-date": new Date(Date.now() + 1000).toUTCString() } }) },
     {
       name: "correctly signed, but ten minutes old",
-      change: async (d) => ({ headers: await vippsHeaders(d.request.url, d.request.body, secret(), new Date(Date.now() - 10 * 60 * 1000)) }),
+      change: async (d) => ({
+        headers: await vippsHeaders(d.request.url, d.request.body, secret(), new Date(Date.now() - 10 * 60 * 1000)),
+      }),
     },
     {
       name: "signed for another path",

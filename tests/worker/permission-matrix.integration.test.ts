@@ -80,7 +80,19 @@ class World {
   /** The signed analytics session cookie a consenting browser gets from /sessions (decision 038). */
   async analyticsCookie(): Promise<Record<string, string>> {
     const browser = new Client();
-    const res = await browser.post("/api/analytics/sessions", { sessionId: crypto.randomUUID(), userAgent: "Mozilla/5.0", referrer: null, entryPage: "/", deviceType: "mobile", browser: "Safari", os: "iOS" }, { headers: { "CF-Connecting-IP": this.ip } });
+    const res = await browser.post(
+      "/api/analytics/sessions",
+      {
+        sessionId: crypto.randomUUID(),
+        userAgent: "Mozilla/5.0",
+        referrer: null,
+        entryPage: "/",
+        deviceType: "mobile",
+        browser: "Safari",
+        os: "iOS",
+      },
+      { headers: { "CF-Connecting-IP": this.ip } },
+    );
     expect(res.status).toBe(202);
     return Object.fromEntries([...browser.cookies].filter(([name]) => name === "lb_analytics"));
   }
@@ -113,7 +125,13 @@ class World {
   /** The owner's listing, hidden by a moderator (only owner and staff may see it). */
   hiddenListing() {
     return this.once("hidden", async () =>
-      createListing({ userId: this.owner.id, images: [await this.photo()], isHidden: true, hiddenReason: "Regelbrudd", hiddenAt: new Date().toISOString() }),
+      createListing({
+        userId: this.owner.id,
+        images: [await this.photo()],
+        isHidden: true,
+        hiddenReason: "Regelbrudd",
+        hiddenAt: new Date().toISOString(),
+      }),
     );
   }
 
@@ -132,7 +150,11 @@ class World {
   /** A swap between the owner and the partner; `side` is the owner's. */
   swap(side: "sender" | "recipient", status: "pending" | "accepted" = "pending") {
     return this.once(`swap-${side}-${status}`, async () =>
-      createSwap(side === "sender" ? { sender: this.owner, recipient: await this.partner(), status } : { sender: await this.partner(), recipient: this.owner, status }),
+      createSwap(
+        side === "sender"
+          ? { sender: this.owner, recipient: await this.partner(), status }
+          : { sender: await this.partner(), recipient: this.owner, status },
+      ),
     );
   }
 
@@ -140,7 +162,13 @@ class World {
   purchase() {
     return this.once("purchase", async () => {
       const seller = await this.partner();
-      const listing = await createListing({ userId: seller.id, status: "sold", price: 250, paymentEnabled: true, pricingMode: "marketplace" });
+      const listing = await createListing({
+        userId: seller.id,
+        status: "sold",
+        price: 250,
+        paymentEnabled: true,
+        pricingMode: "marketplace",
+      });
       const paymentId = crypto.randomUUID();
       const sessionId = `cs_test_${crypto.randomUUID().replaceAll("-", "")}`;
       await env.DB.batch([
@@ -172,7 +200,9 @@ class World {
   report() {
     return this.once("report", async () => {
       const id = crypto.randomUUID();
-      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, 'Falsk annonse')")
+      await env.DB.prepare(
+        "INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, 'Falsk annonse')",
+      )
         .bind(id, (await this.partner()).id, (await this.listing()).id)
         .run();
       return id;
@@ -184,7 +214,9 @@ class World {
     return this.once("actorsReport", async () => {
       const listing = await this.partnersListing();
       if (!this.actor) return listing;
-      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, 'Falsk annonse')")
+      await env.DB.prepare(
+        "INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'listing', ?3, 'Falsk annonse')",
+      )
         .bind(crypto.randomUUID(), this.actor.id, listing.id)
         .run();
       return listing;
@@ -195,7 +227,9 @@ class World {
   userReport() {
     return this.once("userReport", async () => {
       const id = crypto.randomUUID();
-      await env.DB.prepare("INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'user', ?3, 'Trakassering')")
+      await env.DB.prepare(
+        "INSERT INTO reports (id, reporter_id, target_type, target_id, reason) VALUES (?1, ?2, 'user', ?3, 'Trakassering')",
+      )
         .bind(id, (await this.partner()).id, this.owner.id)
         .run();
       return id;
@@ -227,11 +261,20 @@ class World {
     return this.once(`giveaway-${status}`, async () => {
       const listing = await createListing({ userId: this.owner.id, isFree: true, images: [] });
       const partner = await this.partner();
-      const conversationId = status === "reserved" ? (await createConversation({ sellerUser: this.owner, buyerUser: partner, listingRow: listing })).id : null;
+      const conversationId =
+        status === "reserved" ? (await createConversation({ sellerUser: this.owner, buyerUser: partner, listingRow: listing })).id : null;
       await env.DB.batch([
         env.DB.prepare(
           "INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message, status, reserved_at, conversation_id) VALUES (?1, ?2, ?3, ?4, 'Kan hente i dag', ?5, ?6, ?7)",
-        ).bind(crypto.randomUUID(), listing.id, this.owner.id, partner.id, status, status === "reserved" ? new Date().toISOString() : null, conversationId),
+        ).bind(
+          crypto.randomUUID(),
+          listing.id,
+          this.owner.id,
+          partner.id,
+          status,
+          status === "reserved" ? new Date().toISOString() : null,
+          conversationId,
+        ),
         env.DB.prepare("UPDATE listings SET status = ?2 WHERE id = ?1").bind(listing.id, status === "reserved" ? "reserved" : "active"),
       ]);
       return listing;
@@ -243,7 +286,9 @@ class World {
     return this.once("giveawayPlace", async () => {
       const partner = await this.partner();
       const listing = await createListing({ userId: partner.id, isFree: true, images: [] });
-      await env.DB.prepare("INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message) VALUES (?1, ?2, ?3, ?4, 'Vil gjerne ha den')")
+      await env.DB.prepare(
+        "INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message) VALUES (?1, ?2, ?3, ?4, 'Vil gjerne ha den')",
+      )
         .bind(crypto.randomUUID(), listing.id, partner.id, this.owner.id)
         .run();
       return listing;
@@ -294,28 +339,76 @@ const STAFF_CASES = {
 type StaffCase = keyof typeof STAFF_CASES;
 const STAFF_CASE_NAMES = Object.keys(STAFF_CASES) as StaffCase[];
 /** Statuses in STAFF_CASES order. */
-const sc = (...statuses: number[]): Record<StaffCase, number> => Object.fromEntries(STAFF_CASE_NAMES.map((name, i) => [name, statuses[i]])) as Record<StaffCase, number>;
+const sc = (...statuses: number[]): Record<StaffCase, number> =>
+  Object.fromEntries(STAFF_CASE_NAMES.map((name, i) => [name, statuses[i]])) as Record<StaffCase, number>;
 /** A decision on the owner's target: only the admin acting on a moderator may. */
 const decision = sc(403, 403, 403, 403, 403, 403, 200);
 
-const MODERATION_STAFF_ROWS: { route: string; variant: string; inMatrix?: true; request: (w: World) => Promise<Req> | Req; expected: Record<StaffCase, number> }[] = [
+const MODERATION_STAFF_ROWS: {
+  route: string;
+  variant: string;
+  inMatrix?: true;
+  request: (w: World) => Promise<Req> | Req;
+  expected: Record<StaffCase, number>;
+}[] = [
   // Reading the dashboard is refused to suspended staff only.
-  { route: "GET /api/moderation/reports", variant: "the dashboard", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: sc(403, 403, 200, 200, 200, 200, 200) },
-  { route: "POST /api/moderation/reports/:id/review", variant: "Behandle", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }), expected: decision },
-  { route: "POST /api/moderation/reports/:id/actions", variant: "hide a listing", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "hide", notes: "Regelbrudd" } }), expected: decision },
+  {
+    route: "GET /api/moderation/reports",
+    variant: "the dashboard",
+    request: () => ({ path: "/api/moderation/reports?status=pending" }),
+    expected: sc(403, 403, 200, 200, 200, 200, 200),
+  },
+  {
+    route: "POST /api/moderation/reports/:id/review",
+    variant: "Behandle",
+    request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }),
+    expected: decision,
+  },
+  {
+    route: "POST /api/moderation/reports/:id/actions",
+    variant: "hide a listing",
+    request: async (w) => ({
+      path: `/api/moderation/reports/${await w.report()}/actions`,
+      method: "POST",
+      json: { action: "hide", notes: "Regelbrudd" },
+    }),
+    expected: decision,
+  },
   {
     route: "POST /api/moderation/reports/:id/actions",
     variant: "suspend a user for a year",
     inMatrix: true,
-    request: async (w) => ({ path: `/api/moderation/reports/${await w.userReport()}/actions`, method: "POST", json: { action: "delete", notes: "Regelbrudd", suspension_days: 365 } }),
+    request: async (w) => ({
+      path: `/api/moderation/reports/${await w.userReport()}/actions`,
+      method: "POST",
+      json: { action: "delete", notes: "Regelbrudd", suspension_days: 365 },
+    }),
     expected: decision,
   },
-  { route: "POST /api/moderation/reports/:id/actions", variant: "approve (in the owner's favour)", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "approve", notes: null } }), expected: decision },
-  { route: "POST /api/moderation/reports/:id/dismiss", variant: "dismiss (in the owner's favour)", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }), expected: decision },
+  {
+    route: "POST /api/moderation/reports/:id/actions",
+    variant: "approve (in the owner's favour)",
+    request: async (w) => ({
+      path: `/api/moderation/reports/${await w.report()}/actions`,
+      method: "POST",
+      json: { action: "approve", notes: null },
+    }),
+    expected: decision,
+  },
+  {
+    route: "POST /api/moderation/reports/:id/dismiss",
+    variant: "dismiss (in the owner's favour)",
+    request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }),
+    expected: decision,
+  },
   {
     route: "POST /api/moderation/targets/:type/:id/unhide",
     variant: "show a listing again",
-    request: async (w) => ({ path: `/api/moderation/targets/listing/${(await w.hiddenListing()).id}/unhide`, method: "POST", json: { notes: null } }),
+    request: async (w) => ({
+      path: `/api/moderation/targets/listing/${(await w.hiddenListing()).id}/unhide`,
+      method: "POST",
+      json: { notes: null },
+    }),
     expected: decision,
   },
   {
@@ -323,10 +416,19 @@ const MODERATION_STAFF_ROWS: { route: string; variant: string; inMatrix?: true; 
     route: "POST /api/moderation/targets/:type/:id/unhide",
     variant: "lift a suspension",
     inMatrix: true,
-    request: async (w) => ({ path: `/api/moderation/targets/user/${await w.suspendedOwner()}/unhide`, method: "POST", json: { notes: null } }),
+    request: async (w) => ({
+      path: `/api/moderation/targets/user/${await w.suspendedOwner()}/unhide`,
+      method: "POST",
+      json: { notes: null },
+    }),
     expected: decision,
   },
-  { route: "GET /api/moderation/staff", variant: "the staff list", request: () => ({ path: "/api/moderation/staff" }), expected: sc(403, 403, 403, 403, 403, 200, 200) },
+  {
+    route: "GET /api/moderation/staff",
+    variant: "the staff list",
+    request: () => ({ path: "/api/moderation/staff" }),
+    expected: sc(403, 403, 403, 403, 403, 200, 200),
+  },
   {
     route: "PUT /api/moderation/roles",
     variant: "make someone a moderator",
@@ -334,8 +436,18 @@ const MODERATION_STAFF_ROWS: { route: string; variant: string; inMatrix?: true; 
     expected: sc(403, 403, 403, 403, 403, 200, 200),
   },
   // Staff-only views outside the dashboard: a hidden listing and its photo (the owner always sees them).
-  { route: "GET /api/listings/:id", variant: "a hidden listing", request: async (w) => ({ path: `/api/listings/${(await w.hiddenListing()).id}` }), expected: sc(404, 404, 200, 200, 200, 200, 200) },
-  { route: "GET /images/*", variant: "photo of a hidden listing", request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }), expected: sc(404, 404, 200, 200, 200, 200, 200) },
+  {
+    route: "GET /api/listings/:id",
+    variant: "a hidden listing",
+    request: async (w) => ({ path: `/api/listings/${(await w.hiddenListing()).id}` }),
+    expected: sc(404, 404, 200, 200, 200, 200, 200),
+  },
+  {
+    route: "GET /images/*",
+    variant: "photo of a hidden listing",
+    request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }),
+    expected: sc(404, 404, 200, 200, 200, 200, 200),
+  },
 ];
 
 interface Req {
@@ -383,7 +495,12 @@ const API_ROWS: Row[] = [
   { route: "GET /api/home", request: () => ({ path: "/api/home" }), expected: all(200) },
   { route: "GET /api/config", request: () => ({ path: "/api/config" }), expected: all(200) },
   { route: "GET /api/search", request: () => ({ path: "/api/search?q=lego&sort=price_asc" }), expected: all(200) },
-  { route: "GET /api/listings/:id", variant: "public", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}` }), expected: all(200) },
+  {
+    route: "GET /api/listings/:id",
+    variant: "public",
+    request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}` }),
+    expected: all(200),
+  },
   {
     route: "GET /api/listings/:id",
     variant: "hidden",
@@ -414,30 +531,63 @@ const API_ROWS: Row[] = [
   { route: "GET /api/auth/session", request: () => ({ path: "/api/auth/session" }), expected: all(200) },
   {
     route: "POST /api/auth/signup",
-    request: (w) => ({ path: "/api/auth/signup", method: "POST", json: { display_name: "Nina", email: `ny-${crypto.randomUUID()}@test.no`, password: PASSWORD, postal_code: "0150" }, headers: { "CF-Connecting-IP": w.ip } }),
+    request: (w) => ({
+      path: "/api/auth/signup",
+      method: "POST",
+      json: { display_name: "Nina", email: `ny-${crypto.randomUUID()}@test.no`, password: PASSWORD, postal_code: "0150" },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
     expected: all(201),
   },
   {
     route: "POST /api/auth/signin",
-    request: (w) => ({ path: "/api/auth/signin", method: "POST", json: { email: signInUser.email, password: PASSWORD }, headers: { "CF-Connecting-IP": w.ip } }),
+    request: (w) => ({
+      path: "/api/auth/signin",
+      method: "POST",
+      json: { email: signInUser.email, password: PASSWORD },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
     expected: all(200),
   },
   {
     route: "POST /api/auth/signin",
     variant: "wrong password",
-    request: (w) => ({ path: "/api/auth/signin", method: "POST", json: { email: w.owner.email, password: "feil-passord" }, headers: { "CF-Connecting-IP": w.ip } }),
+    request: (w) => ({
+      path: "/api/auth/signin",
+      method: "POST",
+      json: { email: w.owner.email, password: "feil-passord" },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
     expected: all(400),
   },
-  { route: "POST /api/auth/resend", request: (w) => ({ path: "/api/auth/resend", method: "POST", json: { email: w.owner.email }, headers: { "CF-Connecting-IP": w.ip } }), expected: all(200) },
+  {
+    route: "POST /api/auth/resend",
+    request: (w) => ({ path: "/api/auth/resend", method: "POST", json: { email: w.owner.email }, headers: { "CF-Connecting-IP": w.ip } }),
+    expected: all(200),
+  },
   {
     route: "POST /api/auth/callback",
     variant: "unknown code",
     request: (w) => ({ path: "/api/auth/callback", method: "POST", json: { code: "a".repeat(43) }, headers: { "CF-Connecting-IP": w.ip } }),
     expected: all(400),
   },
-  { route: "POST /api/auth/refresh", variant: "no refresh cookie", request: () => ({ path: "/api/auth/refresh", method: "POST" }), expected: all(401) },
+  {
+    route: "POST /api/auth/refresh",
+    variant: "no refresh cookie",
+    request: () => ({ path: "/api/auth/refresh", method: "POST" }),
+    expected: all(401),
+  },
   { route: "POST /api/auth/signout", request: () => ({ path: "/api/auth/signout", method: "POST" }), expected: all(204) },
-  { route: "POST /api/newsletter", request: (w) => ({ path: "/api/newsletter", method: "POST", json: { email: `nyhet-${crypto.randomUUID()}@test.no` }, headers: { "CF-Connecting-IP": w.ip } }), expected: all(201) },
+  {
+    route: "POST /api/newsletter",
+    request: (w) => ({
+      path: "/api/newsletter",
+      method: "POST",
+      json: { email: `nyhet-${crypto.randomUUID()}@test.no` },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
+    expected: all(201),
+  },
   {
     route: "POST /api/contact",
     request: (w) => ({
@@ -451,53 +601,139 @@ const API_ROWS: Row[] = [
 
   // The signed-in user's own account.
   { route: "GET /api/me", request: () => ({ path: "/api/me" }), expected: signedIn(200) },
-  { route: "PATCH /api/me/profile", request: () => ({ path: "/api/me/profile", method: "PATCH", json: { display_name: "Nytt Navn" } }), expected: signedIn(200) },
+  {
+    route: "PATCH /api/me/profile",
+    request: () => ({ path: "/api/me/profile", method: "PATCH", json: { display_name: "Nytt Navn" } }),
+    expected: signedIn(200),
+  },
   { route: "GET /api/me/moderation", request: () => ({ path: "/api/me/moderation" }), expected: signedIn(200) },
   { route: "GET /api/me/listings", request: () => ({ path: "/api/me/listings" }), expected: signedIn(200) },
-  { route: "GET /api/me/listings/:id", request: async (w) => ({ path: `/api/me/listings/${(await w.listing()).id}` }), expected: s(401, 403, 200, 403, 403, 200) },
+  {
+    route: "GET /api/me/listings/:id",
+    request: async (w) => ({ path: `/api/me/listings/${(await w.listing()).id}` }),
+    expected: s(401, 403, 200, 403, 403, 200),
+  },
   // The owner's password: everyone else's own password differs (400), the owner's works.
-  { route: "POST /api/me/export", ownerPassword: true, request: () => ({ path: "/api/me/export", method: "POST", json: { password: PASSWORD } }), expected: s(401, 400, 200, 400, 400, 200) },
-  { route: "DELETE /api/me", ownerPassword: true, request: () => ({ path: "/api/me", method: "DELETE", json: { password: PASSWORD } }), expected: s(401, 400, 204, 400, 400, 204) },
+  {
+    route: "POST /api/me/export",
+    ownerPassword: true,
+    request: () => ({ path: "/api/me/export", method: "POST", json: { password: PASSWORD } }),
+    expected: s(401, 400, 200, 400, 400, 200),
+  },
+  {
+    route: "DELETE /api/me",
+    ownerPassword: true,
+    request: () => ({ path: "/api/me", method: "DELETE", json: { password: PASSWORD } }),
+    expected: s(401, 400, 204, 400, 400, 204),
+  },
   { route: "GET /api/favourites", request: () => ({ path: "/api/favourites" }), expected: signedIn(200) },
   { route: "GET /api/favourites/ids", request: () => ({ path: "/api/favourites/ids" }), expected: signedIn(200) },
-  { route: "PUT /api/favourites/:listingId", request: async (w) => ({ path: `/api/favourites/${(await w.partnersListing()).id}`, method: "PUT" }), expected: signedIn(204) },
-  { route: "DELETE /api/favourites/:listingId", request: async (w) => ({ path: `/api/favourites/${(await w.partnersListing()).id}`, method: "DELETE" }), expected: signedIn(204) },
+  {
+    route: "PUT /api/favourites/:listingId",
+    request: async (w) => ({ path: `/api/favourites/${(await w.partnersListing()).id}`, method: "PUT" }),
+    expected: signedIn(204),
+  },
+  {
+    route: "DELETE /api/favourites/:listingId",
+    request: async (w) => ({ path: `/api/favourites/${(await w.partnersListing()).id}`, method: "DELETE" }),
+    expected: signedIn(204),
+  },
 
   // Listings and photos.
-  { route: "PUT /api/listings/:id", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "PUT", json: form([await w.photo()]) }), expected: s(401, 403, 200, 403, 403, 403) },
+  {
+    route: "PUT /api/listings/:id",
+    request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "PUT", json: form([await w.photo()]) }),
+    expected: s(401, 403, 200, 403, 403, 403),
+  },
   {
     route: "PUT /api/listings/:id",
     variant: "sale: the deal's listing (read only for the buyer)",
     request: async (w) => ({ path: `/api/listings/${(await w.dealListing("sale")).id}`, method: "PUT", json: form([]) }),
     expected: s(401, 404, 403, 403, 403, 403),
   },
-  { route: "POST /api/listings/:id/status", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}/status`, method: "POST", json: { status: "reserved" } }), expected: s(401, 403, 200, 403, 403, 200) },
-  { route: "DELETE /api/listings/:id", request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "DELETE" }), expected: s(401, 403, 204, 403, 403, 204) },
+  {
+    route: "POST /api/listings/:id/status",
+    request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}/status`, method: "POST", json: { status: "reserved" } }),
+    expected: s(401, 403, 200, 403, 403, 200),
+  },
+  {
+    route: "DELETE /api/listings/:id",
+    request: async (w) => ({ path: `/api/listings/${(await w.listing()).id}`, method: "DELETE" }),
+    expected: s(401, 403, 204, 403, 403, 204),
+  },
   {
     route: "POST /api/images",
     request: () => ({ path: "/api/images", method: "POST", body: jpegPhoto(), headers: { "Content-Type": "image/jpeg" } }),
     expected: s(401, 201, 201, 201, 201, 403),
   },
-  { route: "DELETE /api/images/:key{.+}", request: async (w) => ({ path: `/api/images/${await w.photo()}`, method: "DELETE" }), expected: s(401, 404, 204, 404, 404, 204) },
-  { route: "GET /images/*", variant: "photo of a public listing", request: async (w) => ({ path: `/images/${(await w.listing()).images[0]}` }), expected: all(200) },
-  { route: "GET /images/*", variant: "photo of a hidden listing", request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }), expected: s(404, 404, 200, 200, 200, 200) },
+  {
+    route: "DELETE /api/images/:key{.+}",
+    request: async (w) => ({ path: `/api/images/${await w.photo()}`, method: "DELETE" }),
+    expected: s(401, 404, 204, 404, 404, 204),
+  },
+  {
+    route: "GET /images/*",
+    variant: "photo of a public listing",
+    request: async (w) => ({ path: `/images/${(await w.listing()).images[0]}` }),
+    expected: all(200),
+  },
+  {
+    route: "GET /images/*",
+    variant: "photo of a hidden listing",
+    request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }),
+    expected: s(404, 404, 200, 200, 200, 200),
+  },
   // The create wizard shows its uploads before the listing exists: to their uploader only.
-  { route: "GET /images/*", variant: "a photo in no listing", request: async (w) => ({ path: `/images/${await w.photo()}` }), expected: s(404, 404, 200, 404, 404, 200) },
+  {
+    route: "GET /images/*",
+    variant: "a photo in no listing",
+    request: async (w) => ({ path: `/images/${await w.photo()}` }),
+    expected: s(404, 404, 200, 404, 404, 200),
+  },
 
   // Conversations and the live sockets.
   { route: "GET /api/conversations", request: () => ({ path: "/api/conversations" }), expected: signedIn(200) },
-  { route: "POST /api/conversations", request: async (w) => ({ path: "/api/conversations", method: "POST", json: { listing_id: (await w.partnersListing()).id } }), expected: s(401, 201, 201, 201, 201, 403) },
+  {
+    route: "POST /api/conversations",
+    request: async (w) => ({ path: "/api/conversations", method: "POST", json: { listing_id: (await w.partnersListing()).id } }),
+    expected: s(401, 201, 201, 201, 201, 403),
+  },
   { route: "GET /api/conversations/unread-count", request: () => ({ path: "/api/conversations/unread-count" }), expected: signedIn(200) },
-  { route: "GET /api/conversations/:id", request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}` }), expected: ownerOnly(200) },
-  { route: "GET /api/conversations/:id/messages", request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/messages` }), expected: ownerOnly(200) },
+  {
+    route: "GET /api/conversations/:id",
+    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}` }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "GET /api/conversations/:id/messages",
+    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/messages` }),
+    expected: ownerOnly(200),
+  },
   {
     route: "POST /api/conversations/:id/messages",
-    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/messages`, method: "POST", json: { id: crypto.randomUUID(), content: "Er den ledig?" } }),
+    request: async (w) => ({
+      path: `/api/conversations/${(await w.conversation()).id}/messages`,
+      method: "POST",
+      json: { id: crypto.randomUUID(), content: "Er den ledig?" },
+    }),
     expected: ownerOnly(201, 403),
   },
-  { route: "POST /api/conversations/:id/read", request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/read`, method: "POST", json: {} }), expected: ownerOnly(200) },
-  { route: "GET /api/conversations/:id/live", request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/live?after=0`, ws: true }), expected: ownerOnly(101) },
-  { route: "GET /api/conversations/:id/live", variant: "not as a WebSocket", request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/live` }), expected: all(400) },
+  {
+    route: "POST /api/conversations/:id/read",
+    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/read`, method: "POST", json: {} }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "GET /api/conversations/:id/live",
+    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/live?after=0`, ws: true }),
+    expected: ownerOnly(101),
+  },
+  {
+    route: "GET /api/conversations/:id/live",
+    variant: "not as a WebSocket",
+    request: async (w) => ({ path: `/api/conversations/${(await w.conversation()).id}/live` }),
+    expected: all(400),
+  },
   { route: "GET /api/conversations/live", request: () => ({ path: "/api/conversations/live", ws: true }), expected: signedIn(101) },
   { route: "GET /api/test-notifications", request: () => ({ path: "/api/test-notifications" }), expected: all(200) },
   {
@@ -511,7 +747,11 @@ const API_ROWS: Row[] = [
   },
 
   // Swaps.
-  { route: "GET /api/trade-offers/proposal/:listingId", request: async (w) => ({ path: `/api/trade-offers/proposal/${(await w.partnersListing()).id}` }), expected: signedIn(200) },
+  {
+    route: "GET /api/trade-offers/proposal/:listingId",
+    request: async (w) => ({ path: `/api/trade-offers/proposal/${(await w.partnersListing()).id}` }),
+    expected: signedIn(200),
+  },
   {
     route: "POST /api/trade-offers",
     request: async (w) => ({
@@ -521,14 +761,46 @@ const API_ROWS: Row[] = [
     }),
     expected: s(401, 201, 201, 201, 201, 403),
   },
-  { route: "GET /api/trade-offers/conversation/:conversationId", request: async (w) => ({ path: `/api/trade-offers/conversation/${(await w.swap("sender")).conversationId}` }), expected: ownerOnly(200) },
-  { route: "GET /api/trade-offers/history/completed", request: () => ({ path: "/api/trade-offers/history/completed" }), expected: signedIn(200) },
-  { route: "GET /api/trade-offers/history/:direction", request: () => ({ path: "/api/trade-offers/history/received" }), expected: signedIn(200) },
-  { route: "GET /api/trade-offers/:id", request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}` }), expected: ownerOnly(200) },
-  { route: "POST /api/trade-offers/:id/accept", request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/accept`, method: "POST" }), expected: ownerOnly(200, 403) },
-  { route: "POST /api/trade-offers/:id/reject", request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/reject`, method: "POST" }), expected: ownerOnly(200) },
-  { route: "POST /api/trade-offers/:id/cancel", request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}/cancel`, method: "POST" }), expected: ownerOnly(200) },
-  { route: "POST /api/trade-offers/:id/confirm", request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender", "accepted")).offerId}/confirm`, method: "POST" }), expected: ownerOnly(200) },
+  {
+    route: "GET /api/trade-offers/conversation/:conversationId",
+    request: async (w) => ({ path: `/api/trade-offers/conversation/${(await w.swap("sender")).conversationId}` }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "GET /api/trade-offers/history/completed",
+    request: () => ({ path: "/api/trade-offers/history/completed" }),
+    expected: signedIn(200),
+  },
+  {
+    route: "GET /api/trade-offers/history/:direction",
+    request: () => ({ path: "/api/trade-offers/history/received" }),
+    expected: signedIn(200),
+  },
+  {
+    route: "GET /api/trade-offers/:id",
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}` }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/trade-offers/:id/accept",
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/accept`, method: "POST" }),
+    expected: ownerOnly(200, 403),
+  },
+  {
+    route: "POST /api/trade-offers/:id/reject",
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/reject`, method: "POST" }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/trade-offers/:id/cancel",
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}/cancel`, method: "POST" }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/trade-offers/:id/confirm",
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender", "accepted")).offerId}/confirm`, method: "POST" }),
+    expected: ownerOnly(200),
+  },
 
   // Payments (the provider is the payment sandbox).
   {
@@ -539,70 +811,176 @@ const API_ROWS: Row[] = [
     },
     expected: s(401, 201, 201, 201, 201, 403),
   },
-  { route: "POST /api/payments/verify", request: async (w) => ({ path: "/api/payments/verify", method: "POST", json: { session_id: (await w.purchase()).sessionId, payment_id: (await w.purchase()).paymentId } }), expected: ownerOnly(200) },
-  { route: "GET /api/payments/details", request: async (w) => ({ path: `/api/payments/details?session_id=${(await w.purchase()).sessionId}` }), expected: ownerOnly(200) },
+  {
+    route: "POST /api/payments/verify",
+    request: async (w) => ({
+      path: "/api/payments/verify",
+      method: "POST",
+      json: { session_id: (await w.purchase()).sessionId, payment_id: (await w.purchase()).paymentId },
+    }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "GET /api/payments/details",
+    request: async (w) => ({ path: `/api/payments/details?session_id=${(await w.purchase()).sessionId}` }),
+    expected: ownerOnly(200),
+  },
   { route: "GET /api/payments/purchases", request: () => ({ path: "/api/payments/purchases" }), expected: signedIn(200) },
   { route: "GET /api/payments/sales", request: () => ({ path: "/api/payments/sales" }), expected: signedIn(200) },
   { route: "GET /api/payments/stripe/account", request: () => ({ path: "/api/payments/stripe/account" }), expected: signedIn(200) },
-  { route: "POST /api/payments/stripe/account-link", request: () => ({ path: "/api/payments/stripe/account-link", method: "POST" }), expected: signedIn(200) },
+  {
+    route: "POST /api/payments/stripe/account-link",
+    request: () => ({ path: "/api/payments/stripe/account-link", method: "POST" }),
+    expected: signedIn(200),
+  },
   // Only a seller who has connected Stripe has a dashboard; everyone else is told to connect first.
-  { route: "POST /api/payments/stripe/dashboard-link", ownerConnected: true, request: () => ({ path: "/api/payments/stripe/dashboard-link", method: "POST" }), expected: s(401, 409, 200, 409, 409, 200) },
+  {
+    route: "POST /api/payments/stripe/dashboard-link",
+    ownerConnected: true,
+    request: () => ({ path: "/api/payments/stripe/dashboard-link", method: "POST" }),
+    expected: s(401, 409, 200, 409, 409, 200),
+  },
   // Providers authenticate by signature, never by session: an unsigned event is refused for everyone.
   {
     route: "POST /api/payments/webhooks/stripe",
     variant: "unsigned",
-    request: () => ({ path: "/api/payments/webhooks/stripe", method: "POST", body: JSON.stringify({ id: "evt_x", type: "checkout.session.completed" }), headers: { "Content-Type": "application/json" } }),
+    request: () => ({
+      path: "/api/payments/webhooks/stripe",
+      method: "POST",
+      body: JSON.stringify({ id: "evt_x", type: "checkout.session.completed" }),
+      headers: { "Content-Type": "application/json" },
+    }),
     expected: all(400),
   },
   {
     route: "POST /api/payments/webhooks/vipps",
     variant: "unsigned",
-    request: () => ({ path: "/api/payments/webhooks/vipps", method: "POST", body: JSON.stringify({ reference: "x", name: "AUTHORIZED" }), headers: { "Content-Type": "application/json" } }),
+    request: () => ({
+      path: "/api/payments/webhooks/vipps",
+      method: "POST",
+      body: JSON.stringify({ reference: "x", name: "AUTHORIZED" }),
+      headers: { "Content-Type": "application/json" },
+    }),
     expected: all(400),
   },
 
   // Reports and moderation.
-  { route: "POST /api/reports", request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.partnersListing()).id, reason: "Falsk annonse" } }), expected: signedIn(201) },
+  {
+    route: "POST /api/reports",
+    request: async (w) => ({
+      path: "/api/reports",
+      method: "POST",
+      json: { target_type: "listing", target_id: (await w.partnersListing()).id, reason: "Falsk annonse" },
+    }),
+    expected: signedIn(201),
+  },
   {
     route: "POST /api/reports",
     variant: "a second report by the same reporter, another reason (kept beside the first, decision 083)",
-    request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Spam/reklame" } }),
+    request: async (w) => ({
+      path: "/api/reports",
+      method: "POST",
+      json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Spam/reklame" },
+    }),
     expected: signedIn(201),
   },
   {
     route: "POST /api/reports",
     variant: "an identical repeat while the first is open (not stored twice)",
-    request: async (w) => ({ path: "/api/reports", method: "POST", json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Falsk annonse" } }),
+    request: async (w) => ({
+      path: "/api/reports",
+      method: "POST",
+      json: { target_type: "listing", target_id: (await w.actorsReport()).id, reason: "Falsk annonse" },
+    }),
     expected: signedIn(200),
   },
-  { route: "GET /api/moderation/reports", variant: "the dashboard", request: () => ({ path: "/api/moderation/reports?status=pending" }), expected: staff(200) },
-  { route: "POST /api/moderation/reports/:id/review", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }), expected: staff(200) },
-  { route: "POST /api/moderation/reports/:id/actions", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/actions`, method: "POST", json: { action: "hide", notes: "Regelbrudd" } }), expected: staff(200) },
-  { route: "POST /api/moderation/reports/:id/dismiss", request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }), expected: staff(200) },
+  {
+    route: "GET /api/moderation/reports",
+    variant: "the dashboard",
+    request: () => ({ path: "/api/moderation/reports?status=pending" }),
+    expected: staff(200),
+  },
+  {
+    route: "POST /api/moderation/reports/:id/review",
+    request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/review`, method: "POST" }),
+    expected: staff(200),
+  },
+  {
+    route: "POST /api/moderation/reports/:id/actions",
+    request: async (w) => ({
+      path: `/api/moderation/reports/${await w.report()}/actions`,
+      method: "POST",
+      json: { action: "hide", notes: "Regelbrudd" },
+    }),
+    expected: staff(200),
+  },
+  {
+    route: "POST /api/moderation/reports/:id/dismiss",
+    request: async (w) => ({ path: `/api/moderation/reports/${await w.report()}/dismiss`, method: "POST", json: { notes: "Ok" } }),
+    expected: staff(200),
+  },
   {
     route: "POST /api/moderation/targets/:type/:id/unhide",
-    request: async (w) => ({ path: `/api/moderation/targets/listing/${(await w.hiddenListing()).id}/unhide`, method: "POST", json: { notes: null } }),
+    request: async (w) => ({
+      path: `/api/moderation/targets/listing/${(await w.hiddenListing()).id}/unhide`,
+      method: "POST",
+      json: { notes: null },
+    }),
     expected: staff(200),
   },
   { route: "GET /api/moderation/staff", request: () => ({ path: "/api/moderation/staff" }), expected: adminOnly(200) },
-  { route: "PUT /api/moderation/roles", request: async (w) => ({ path: "/api/moderation/roles", method: "PUT", json: { email: (await w.partner()).email, role: "moderator" } }), expected: adminOnly(200) },
-  ...MODERATION_STAFF_ROWS.filter((row) => row.inMatrix).map(({ route, variant, request }) => ({ route, variant, request, expected: staff(200) })),
+  {
+    route: "PUT /api/moderation/roles",
+    request: async (w) => ({ path: "/api/moderation/roles", method: "PUT", json: { email: (await w.partner()).email, role: "moderator" } }),
+    expected: adminOnly(200),
+  },
+  ...MODERATION_STAFF_ROWS.filter((row) => row.inMatrix).map(({ route, variant, request }) => ({
+    route,
+    variant,
+    request,
+    expected: staff(200),
+  })),
 
   // Saved searches: the owner's own (anyone else's is 404); the unsubscribe link needs only its token.
   { route: "GET /api/saved-searches", request: () => ({ path: "/api/saved-searches" }), expected: signedIn(200) },
   { route: "GET /api/saved-searches/badge", request: () => ({ path: "/api/saved-searches/badge" }), expected: signedIn(200) },
-  { route: "POST /api/saved-searches", request: () => ({ path: "/api/saved-searches", method: "POST", json: { name: "Brio", query: "q=brio" } }), expected: signedIn(201) },
-  { route: "PATCH /api/saved-searches/:id", request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}`, method: "PATCH", json: { name: "Kapret" } }), expected: ownerOnly(200) },
-  { route: "DELETE /api/saved-searches/:id", request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}`, method: "DELETE" }), expected: ownerOnly(204) },
-  { route: "POST /api/saved-searches/:id/seen", request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}/seen`, method: "POST" }), expected: ownerOnly(204) },
+  {
+    route: "POST /api/saved-searches",
+    request: () => ({ path: "/api/saved-searches", method: "POST", json: { name: "Brio", query: "q=brio" } }),
+    expected: signedIn(201),
+  },
+  {
+    route: "PATCH /api/saved-searches/:id",
+    request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}`, method: "PATCH", json: { name: "Kapret" } }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "DELETE /api/saved-searches/:id",
+    request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}`, method: "DELETE" }),
+    expected: ownerOnly(204),
+  },
+  {
+    route: "POST /api/saved-searches/:id/seen",
+    request: async (w) => ({ path: `/api/saved-searches/${(await w.savedSearch()).id}/seen`, method: "POST" }),
+    expected: ownerOnly(204),
+  },
   {
     route: "POST /api/saved-searches/unsubscribe",
-    request: async (w) => ({ path: "/api/saved-searches/unsubscribe", method: "POST", json: { token: await signUnsubscribeToken(env, (await w.savedSearch()).id, w.owner.id) }, headers: { "CF-Connecting-IP": w.ip } }),
+    request: async (w) => ({
+      path: "/api/saved-searches/unsubscribe",
+      method: "POST",
+      json: { token: await signUnsubscribeToken(env, (await w.savedSearch()).id, w.owner.id) },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
     expected: all(200),
   },
 
   // Seller statistics: the listing's owner and staff.
-  { route: "GET /api/analytics/listings/:id", request: async (w) => ({ path: `/api/analytics/listings/${(await w.listing()).id}` }), expected: s(401, 404, 200, 200, 200, 200) },
+  {
+    route: "GET /api/analytics/listings/:id",
+    request: async (w) => ({ path: `/api/analytics/listings/${(await w.listing()).id}` }),
+    expected: s(401, 404, 200, 200, 200, 200),
+  },
   { route: "GET /api/analytics/my-listings", request: () => ({ path: "/api/analytics/my-listings" }), expected: signedIn(200) },
 
   // Local mode only (production answers 404: deploy-safety.integration.test.ts); the tests run local.
@@ -611,7 +989,11 @@ const API_ROWS: Row[] = [
   { route: "GET /dev/mail", request: () => ({ path: "/dev/mail" }), expected: all(200) },
   { route: "GET /dev/mail.json", request: () => ({ path: "/dev/mail.json" }), expected: all(200) },
   { route: "GET /api/dev/analytics/summary", request: () => ({ path: "/api/dev/analytics/summary" }), expected: all(200) },
-  { route: "POST /api/dev/saved-searches/match", request: async (w) => ({ path: "/api/dev/saved-searches/match", method: "POST", json: { listingIds: [(await w.listing()).id] } }), expected: all(200) },
+  {
+    route: "POST /api/dev/saved-searches/match",
+    request: async (w) => ({ path: "/api/dev/saved-searches/match", method: "POST", json: { listingIds: [(await w.listing()).id] } }),
+    expected: all(200),
+  },
 
   // Crawlers' files and the API's own 404.
   { route: "GET /robots.txt", request: () => ({ path: "/robots.txt" }), expected: all(200) },
@@ -629,11 +1011,23 @@ const API_ROWS: Row[] = [
   // read its deal's state but not write (403).
   {
     route: "POST /api/reviews",
-    request: async (w) => ({ path: "/api/reviews", method: "POST", json: { deal_kind: "sale", deal_id: await w.sale(), rating: 5, text: "Hyggelig handel." } }),
+    request: async (w) => ({
+      path: "/api/reviews",
+      method: "POST",
+      json: { deal_kind: "sale", deal_id: await w.sale(), rating: 5, text: "Hyggelig handel." },
+    }),
     expected: ownerOnly(201, 403),
   },
-  { route: "GET /api/reviews/deals/:kind/:id", request: async (w) => ({ path: `/api/reviews/deals/sale/${await w.sale()}` }), expected: ownerOnly(200) },
-  { route: "GET /api/reviews/conversations/:id", request: async (w) => ({ path: `/api/reviews/conversations/${(await w.conversation()).id}` }), expected: ownerOnly(200) },
+  {
+    route: "GET /api/reviews/deals/:kind/:id",
+    request: async (w) => ({ path: `/api/reviews/deals/sale/${await w.sale()}` }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "GET /api/reviews/conversations/:id",
+    request: async (w) => ({ path: `/api/reviews/conversations/${(await w.conversation()).id}` }),
+    expected: ownerOnly(200),
+  },
   // The public profile: open to everyone, a suspended user's too (decision 071).
   { route: "GET /api/users/:id", request: (w) => ({ path: `/api/users/${w.owner.id}` }), expected: all(200) },
   { route: "GET /bruker/:id", request: (w) => ({ path: `/bruker/${w.owner.id}` }), expected: all(200) },
@@ -641,40 +1035,91 @@ const API_ROWS: Row[] = [
   // (not a suspended user); only the giver reserves, releases and gives (403 for anyone else).
   { route: "GET /api/giveaways/mine", request: () => ({ path: "/api/giveaways/mine" }), expected: signedIn(200) },
   { route: "GET /api/giveaways/mine/unseen", request: () => ({ path: "/api/giveaways/mine/unseen" }), expected: signedIn(200) },
-  { route: "POST /api/giveaways/mine/seen", request: () => ({ path: "/api/giveaways/mine/seen", method: "POST" }), expected: signedIn(204) },
-  { route: "GET /api/giveaways/listings/:listingId", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("waiting")).id}` }), expected: all(200) },
+  {
+    route: "POST /api/giveaways/mine/seen",
+    request: () => ({ path: "/api/giveaways/mine/seen", method: "POST" }),
+    expected: signedIn(204),
+  },
+  {
+    route: "GET /api/giveaways/listings/:listingId",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("waiting")).id}` }),
+    expected: all(200),
+  },
   {
     route: "POST /api/giveaways/listings/:listingId/queue",
-    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.partnersListing({ isFree: true, isTradeOffer: false, images: [] })).id}/queue`, method: "POST", json: { message: "Kan hente i kveld" } }),
+    request: async (w) => ({
+      path: `/api/giveaways/listings/${(await w.partnersListing({ isFree: true, isTradeOffer: false, images: [] })).id}/queue`,
+      method: "POST",
+      json: { message: "Kan hente i kveld" },
+    }),
     expected: s(401, 201, 201, 201, 201, 403),
   },
-  { route: "POST /api/giveaways/listings/:listingId/leave", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveawayPlace()).id}/leave`, method: "POST" }), expected: s(401, 409, 200, 409, 409, 200) },
+  {
+    route: "POST /api/giveaways/listings/:listingId/leave",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveawayPlace()).id}/leave`, method: "POST" }),
+    expected: s(401, 409, 200, 409, 409, 200),
+  },
   {
     route: "POST /api/giveaways/listings/:listingId/reserve",
     request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("waiting")).id}/reserve`, method: "POST", json: {} }),
     expected: s(401, 403, 200, 403, 403, 403),
   },
-  { route: "POST /api/giveaways/listings/:listingId/release", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/release`, method: "POST" }), expected: s(401, 403, 200, 403, 403, 200) },
-  { route: "POST /api/giveaways/listings/:listingId/give", request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/give`, method: "POST" }), expected: s(401, 403, 200, 403, 403, 200) },
+  {
+    route: "POST /api/giveaways/listings/:listingId/release",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/release`, method: "POST" }),
+    expected: s(401, 403, 200, 403, 403, 200),
+  },
+  {
+    route: "POST /api/giveaways/listings/:listingId/give",
+    request: async (w) => ({ path: `/api/giveaways/listings/${(await w.giveaway("reserved")).id}/give`, method: "POST" }),
+    expected: s(401, 403, 200, 403, 403, 200),
+  },
   // No INDEXNOW_KEY in the tests: the key file does not exist.
   { route: "GET /:file{[A-Za-z0-9-]{8,128}\\.txt}", request: () => ({ path: "/abcdef123456.txt" }), expected: all(404) },
   { route: "ALL /api/*", variant: "an unknown API path", request: () => ({ path: "/api/finnes-ikke" }), expected: all(404) },
-  { route: "GET /annonse/:slug", variant: "public listing", request: async (w) => ({ path: `/annonse/${(await w.listing()).seoSlug}` }), expected: all(200) },
-  { route: "GET /annonse/:slug", variant: "hidden listing", request: async (w) => ({ path: `/annonse/${(await w.hiddenListing()).seoSlug}` }), expected: s(404, 404, 200, 200, 200, 200) },
-  { route: "GET /*", variant: "an unknown page", request: () => ({ path: "/finnes-ikke", headers: { Accept: "text/html" } }), expected: all(404) },
+  {
+    route: "GET /annonse/:slug",
+    variant: "public listing",
+    request: async (w) => ({ path: `/annonse/${(await w.listing()).seoSlug}` }),
+    expected: all(200),
+  },
+  {
+    route: "GET /annonse/:slug",
+    variant: "hidden listing",
+    request: async (w) => ({ path: `/annonse/${(await w.hiddenListing()).seoSlug}` }),
+    expected: s(404, 404, 200, 200, 200, 200),
+  },
+  {
+    route: "GET /*",
+    variant: "an unknown page",
+    request: () => ({ path: "/finnes-ikke", headers: { Accept: "text/html" } }),
+    expected: all(404),
+  },
   { route: "HEAD /*", request: () => ({ path: "/search", method: "HEAD" }), expected: all(200) },
 ];
 
 // Their 202s start queue consumers that write D1 and R2 a few seconds later, so they run last:
 // no refusal's "nothing changed" window comes after them.
 const QUEUEING_ROWS: Row[] = [
-  { route: "POST /api/listings", request: async (w) => ({ path: "/api/listings", method: "POST", json: form([await w.actorsPhoto()]) }), expected: s(401, 201, 201, 201, 201, 403) },
+  {
+    route: "POST /api/listings",
+    request: async (w) => ({ path: "/api/listings", method: "POST", json: form([await w.actorsPhoto()]) }),
+    expected: s(401, 201, 201, 201, 201, 403),
+  },
   {
     route: "POST /api/analytics/sessions",
     request: (w) => ({
       path: "/api/analytics/sessions",
       method: "POST",
-      json: { sessionId: crypto.randomUUID(), userAgent: "Mozilla/5.0", referrer: null, entryPage: "/", deviceType: "mobile", browser: "Safari", os: "iOS" },
+      json: {
+        sessionId: crypto.randomUUID(),
+        userAgent: "Mozilla/5.0",
+        referrer: null,
+        entryPage: "/",
+        deviceType: "mobile",
+        browser: "Safari",
+        os: "iOS",
+      },
       headers: { "CF-Connecting-IP": w.ip },
     }),
     expected: all(202),
@@ -689,9 +1134,22 @@ const QUEUEING_ROWS: Row[] = [
         eventAction: "view",
         eventLabel: null,
         eventValue: null,
-        metadata: { sessionId, timestamp: new Date().toISOString(), page: "/", userAgent: "Mozilla/5.0", referrer: null, pageUrl: "http://localhost/" },
+        metadata: {
+          sessionId,
+          timestamp: new Date().toISOString(),
+          page: "/",
+          userAgent: "Mozilla/5.0",
+          referrer: null,
+          pageUrl: "http://localhost/",
+        },
       };
-      return { path: "/api/analytics/events", method: "POST", json: { sessionId, events: [event] }, headers: { "CF-Connecting-IP": w.ip }, cookies: await w.analyticsCookie() };
+      return {
+        path: "/api/analytics/events",
+        method: "POST",
+        json: { sessionId, events: [event] },
+        headers: { "CF-Connecting-IP": w.ip },
+        cookies: await w.analyticsCookie(),
+      };
     },
     expected: all(202),
   },
@@ -700,7 +1158,16 @@ const QUEUEING_ROWS: Row[] = [
     request: async (w) => ({
       path: "/api/analytics/listing-views",
       method: "POST",
-      json: { sessionId: crypto.randomUUID(), viewId: crypto.randomUUID(), listingId: (await w.listing()).id, referrerType: "search", searchQuery: "lego", filterContext: null, scrollDepthPercent: 0, viewDurationMs: 0 },
+      json: {
+        sessionId: crypto.randomUUID(),
+        viewId: crypto.randomUUID(),
+        listingId: (await w.listing()).id,
+        referrerType: "search",
+        searchQuery: "lego",
+        filterContext: null,
+        scrollDepthPercent: 0,
+        viewDurationMs: 0,
+      },
       headers: { "CF-Connecting-IP": w.ip },
       cookies: await w.analyticsCookie(),
     }),
@@ -812,7 +1279,11 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   }
   if (role === "suspended") await suspend(owner.id);
   const actor =
-    role === "visitor" ? null : role === "owner" || role === "suspended" ? owner : await createUser({ role: role === "other" ? "user" : role });
+    role === "visitor"
+      ? null
+      : role === "owner" || role === "suspended"
+        ? owner
+        : await createUser({ role: role === "other" ? "user" : role });
   return perform(row, row.expected[role], caseStart, owner, actor);
 }
 
@@ -908,7 +1379,11 @@ describe("permission matrix", () => {
     const stale = [...covered].filter((r) => !registered.has(r) && !r.startsWith("PAGE "));
     const stalePages = [...covered].filter((r) => r.startsWith("PAGE ") && !(PAGE_ROUTE_IDS as string[]).includes(r.slice(5)));
     const staleMiddleware = [...MIDDLEWARE].filter((r) => !registered.has(r));
-    expect({ stale, stalePages, staleMiddleware }, "rows for routes the app no longer has").toEqual({ stale: [], stalePages: [], staleMiddleware: [] });
+    expect({ stale, stalePages, staleMiddleware }, "rows for routes the app no longer has").toEqual({
+      stale: [],
+      stalePages: [],
+      staleMiddleware: [],
+    });
   });
 
   it.each(ROWS.map((row) => [`${row.route}${row.variant ? ` (${row.variant})` : ""}`, row] as const))("%s", async (_name, row) => {

@@ -20,7 +20,11 @@ async function signedIn(role: "user" | "moderator") {
 
 beforeAll(async () => {
   clients.anonymous = new Client();
-  for (const [who, role] of [["owner", "user"], ["other", "user"], ["moderator", "moderator"]] as const) {
+  for (const [who, role] of [
+    ["owner", "user"],
+    ["other", "user"],
+    ["moderator", "moderator"],
+  ] as const) {
     const s = await signedIn(role);
     clients[who] = s.client;
     ids[who] = s.id;

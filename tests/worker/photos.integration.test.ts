@@ -15,7 +15,12 @@ const ids = {} as Record<Exclude<Who, "anonymous">, string>;
 
 beforeAll(async () => {
   clients.anonymous = new Client();
-  for (const [who, role] of [["owner", "user"], ["other", "user"], ["moderator", "moderator"], ["buyer", "user"]] as const) {
+  for (const [who, role] of [
+    ["owner", "user"],
+    ["other", "user"],
+    ["moderator", "moderator"],
+    ["buyer", "user"],
+  ] as const) {
     const user = await createUser({ password: PASSWORD, role });
     const client = new Client();
     expect((await client.post("/api/auth/signin", { email: user.email, password: PASSWORD })).status).toBe(200);

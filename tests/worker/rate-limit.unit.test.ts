@@ -9,7 +9,11 @@ import { AppError } from "../../worker/lib/errors";
 import { enforceRateLimit, enforceRateLimits } from "../../worker/services/rate-limit";
 
 const db = getDb(env.DB);
-const rule = (scope: string, limit = 10, windowSeconds = 900): RateRule => ({ scope: `test-${scope}-${crypto.randomUUID()}`, limit, windowSeconds });
+const rule = (scope: string, limit = 10, windowSeconds = 900): RateRule => ({
+  scope: `test-${scope}-${crypto.randomUUID()}`,
+  limit,
+  windowSeconds,
+});
 
 async function outcome(r: RateRule, subject: string, now: number): Promise<number | "ok"> {
   try {
@@ -51,7 +55,9 @@ describe("enforceRateLimit", () => {
     const now = Date.now();
     const results = await Promise.all(Array.from({ length: 20 }, () => outcome(r, "x", now)));
     expect(results.filter((x) => x === "ok")).toHaveLength(5);
-    const stored = await env.DB.prepare("SELECT SUM(count) AS n FROM rate_limits WHERE key = ?1").bind(`${r.scope}:x`).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT SUM(count) AS n FROM rate_limits WHERE key = ?1")
+      .bind(`${r.scope}:x`)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(5);
   });
 
@@ -68,8 +74,25 @@ describe("enforceRateLimit", () => {
     const narrow = rule("narrow", 1);
     const wide = rule("wide", 3);
     const now = Date.now();
-    await enforceRateLimits(db, [[narrow, "x"], [wide, "w"]], now);
-    for (let i = 0; i < 5; i++) await expect(enforceRateLimits(db, [[narrow, "x"], [wide, "w"]], now)).rejects.toThrow(AppError);
+    await enforceRateLimits(
+      db,
+      [
+        [narrow, "x"],
+        [wide, "w"],
+      ],
+      now,
+    );
+    for (let i = 0; i < 5; i++)
+      await expect(
+        enforceRateLimits(
+          db,
+          [
+            [narrow, "x"],
+            [wide, "w"],
+          ],
+          now,
+        ),
+      ).rejects.toThrow(AppError);
     // Two of the wide rule's three slots are still free.
     expect(await outcome(wide, "w", now)).toBe("ok");
     expect(await outcome(wide, "w", now)).toBe("ok");

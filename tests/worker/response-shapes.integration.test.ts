@@ -41,7 +41,16 @@ import {
   reviewBody,
 } from "../factories/api";
 import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
-import { addMessages, createCompletedSwap, createConversation, createListing, createReview, createSwap, createUser, signedInClient } from "../factories";
+import {
+  addMessages,
+  createCompletedSwap,
+  createConversation,
+  createListing,
+  createReview,
+  createSwap,
+  createUser,
+  signedInClient,
+} from "../factories";
 import { Client } from "./support/http";
 
 const PASSWORD = "hemmelig-passord-1";
@@ -50,7 +59,8 @@ const PASSWORD = "hemmelig-passord-1";
 function shapeDifferences(actual: unknown, built: unknown, path = "$"): string[] {
   const kind = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
   if (actual === null || built === null || actual === undefined || built === undefined) return [];
-  if (kind(actual) !== kind(built)) return [`${path}: the Worker sends ${kind(actual)} (${JSON.stringify(actual)}), the builder ${kind(built)} (${JSON.stringify(built)})`];
+  if (kind(actual) !== kind(built))
+    return [`${path}: the Worker sends ${kind(actual)} (${JSON.stringify(actual)}), the builder ${kind(built)} (${JSON.stringify(built)})`];
   if (Array.isArray(actual) && Array.isArray(built)) {
     if (actual.length === 0 || built.length === 0) return [];
     return shapeDifferences(actual[0], built[0], `${path}[0]`);
@@ -102,7 +112,9 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
 
     const home = (await jsonOf(await new Client().get("/api/home"))) as { newest: unknown[] };
     expect(home.newest.length).toBeGreaterThan(0);
-    expect(shapeDifferences(home, homeBody({ newest: [listingCardBody()], free: [listingCardBody()], trade: [listingCardBody()] }))).toEqual([]);
+    expect(
+      shapeDifferences(home, homeBody({ newest: [listingCardBody()], free: [listingCardBody()], trade: [listingCardBody()] })),
+    ).toEqual([]);
 
     const search = await jsonOf(await new Client().get("/api/search?q=duplo"));
     expect((search as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
@@ -127,7 +139,9 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await jsonOf(await client.get("/api/saved-searches")), [savedSearchBody()])).toEqual([]);
     expect(shapeDifferences(await jsonOf(await client.get("/api/saved-searches/badge")), savedSearchBadgeBody())).toEqual([]);
     const token = await signUnsubscribeToken(env, saved.id, user.id);
-    expect(shapeDifferences(await jsonOf(await new Client().post("/api/saved-searches/unsubscribe", { token })), unsubscribeBody())).toEqual([]);
+    expect(
+      shapeDifferences(await jsonOf(await new Client().post("/api/saved-searches/unsubscribe", { token })), unsubscribeBody()),
+    ).toEqual([]);
   });
 
   it("conversations: start, inbox, header, messages, send, read, unread count, notification test", async () => {
@@ -152,7 +166,9 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     // Now read: read_at is a timestamp string (null values are not compared).
     const read = await jsonOf(await buyer.get(`/api/conversations/${conv.id}/messages`));
     expect(shapeDifferences(read, messagePageBody([chatMessageBody({ read_at: new Date().toISOString() })]))).toEqual([]);
-    const sent = await jsonOf(await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" }));
+    const sent = await jsonOf(
+      await buyer.post(`/api/conversations/${conv.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" }),
+    );
     expect(shapeDifferences(sent, chatMessageBody())).toEqual([]);
 
     expect(shapeDifferences(await jsonOf(await buyer.get("/api/test-notifications")), testNotificationsAvailableBody())).toEqual([]);
@@ -173,8 +189,14 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await created.json(), createTradeOfferBody())).toEqual([]);
     const handover = { confirmed_by_me: false, confirmed_by_other: true, completed_at: null };
     expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/${open.offerId}`)), tradeOfferBody({ handover }))).toEqual([]);
-    expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/conversation/${open.conversationId}`)), [tradeOfferBody({ handover })])).toEqual([]);
-    expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()]))).toEqual([]);
+    expect(
+      shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/conversation/${open.conversationId}`)), [
+        tradeOfferBody({ handover }),
+      ]),
+    ).toEqual([]);
+    expect(
+      shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()])),
+    ).toEqual([]);
     expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedSwapsBody([{}]))).toEqual([]);
   });
 
@@ -187,7 +209,12 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await joined.json(), giveawayViewBody({ mine: giveawayMineBody() }))).toEqual([]);
     const reserved = await jsonOf(await giverClient.post(`/api/giveaways/listings/${listing.id}/reserve`, {}));
     expect(shapeDifferences(reserved, giveawayViewBody({ queue: [giveawayQueueEntryBody({ conversation_id: "c" })] }))).toEqual([]);
-    expect(shapeDifferences(await jsonOf(await taker.get(`/api/giveaways/listings/${listing.id}`)), giveawayViewBody({ mine: giveawayMineBody({ position: null, conversation_id: "c" }) }))).toEqual([]);
+    expect(
+      shapeDifferences(
+        await jsonOf(await taker.get(`/api/giveaways/listings/${listing.id}`)),
+        giveawayViewBody({ mine: giveawayMineBody({ position: null, conversation_id: "c" }) }),
+      ),
+    ).toEqual([]);
     expect(shapeDifferences(await jsonOf(await taker.get("/api/giveaways/mine")), [giveawayPlaceBody()])).toEqual([]);
     expect(shapeDifferences(await jsonOf(await taker.get("/api/giveaways/mine/unseen")), giveawayUnseenBody())).toEqual([]);
   });
@@ -196,7 +223,9 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     const deal = await createCompletedSwap();
     const a = await signedInClient(deal.a.id);
     expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/deals/swap/${deal.id}`)), dealReviewStateBody())).toEqual([]);
-    expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/conversations/${deal.conversationId}`)), [dealReviewStateBody()])).toEqual([]);
+    expect(
+      shapeDifferences(await jsonOf(await a.get(`/api/reviews/conversations/${deal.conversationId}`)), [dealReviewStateBody()]),
+    ).toEqual([]);
     const created = await a.post("/api/reviews", { deal_kind: "swap", deal_id: deal.id, rating: 5, text: "Fint" });
     expect(created.status).toBe(201);
     expect(shapeDifferences(await created.json(), reviewBody({ reviewer_role: "swapper" }))).toEqual([]);

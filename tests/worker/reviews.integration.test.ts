@@ -8,15 +8,46 @@ import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { reviewWindowClosesAt } from "../../domain/reviews";
 import type { Actor } from "../../worker/env";
 import { getDb } from "../../worker/db/client";
-import { conversationReviewStates, publicProfile, submitReview, type DealReviewState, type PublicProfile } from "../../worker/services/reviews";
-import { createCompletedSwap, createListing, createReview, createSale, createUser, DAY, signedInClient, type DealFixture, type TestUser } from "../factories";
+import {
+  conversationReviewStates,
+  publicProfile,
+  submitReview,
+  type DealReviewState,
+  type PublicProfile,
+} from "../../worker/services/reviews";
+import {
+  createCompletedSwap,
+  createListing,
+  createReview,
+  createSale,
+  createUser,
+  DAY,
+  signedInClient,
+  type DealFixture,
+  type TestUser,
+} from "../factories";
 import { Client, errorOf } from "./support/http";
 import { staleReads } from "./support/race";
 
-const actorOf = (user: TestUser): Actor => ({ id: user.id, email: user.email, displayName: user.profile.displayName, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 });
-const body = (deal: DealFixture, rating = 5, text: string | null = "Hyggelig og rask handel.") => ({ deal_kind: deal.kind, deal_id: deal.id, rating, text });
+const actorOf = (user: TestUser): Actor => ({
+  id: user.id,
+  email: user.email,
+  displayName: user.profile.displayName,
+  role: "user",
+  suspended: false,
+  sessionFamily: "f",
+  accessExpiresAt: 0,
+});
+const body = (deal: DealFixture, rating = 5, text: string | null = "Hyggelig og rask handel.") => ({
+  deal_kind: deal.kind,
+  deal_id: deal.id,
+  rating,
+  text,
+});
 const reviewCount = async (deal: DealFixture) =>
-  (await env.DB.prepare("SELECT COUNT(*) AS n FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2").bind(deal.kind, deal.id).first<{ n: number }>())!.n;
+  (await env.DB.prepare("SELECT COUNT(*) AS n FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2")
+    .bind(deal.kind, deal.id)
+    .first<{ n: number }>())!.n;
 
 async function profileOf(user: TestUser): Promise<PublicProfile> {
   const res = await new Client().get(`/api/users/${user.id}`);
@@ -42,7 +73,9 @@ describe("who may review", () => {
     const again = await a.post("/api/reviews", body(deal, 1));
     expect(again.status).toBe(409);
     expect((await errorOf(again)).message).toBe("Du har allerede gitt en vurdering for denne handelen.");
-    const rows = await env.DB.prepare("SELECT reviewer_id, reviewee_id, rating FROM reviews WHERE deal_id = ?1 ORDER BY rating DESC").bind(deal.id).all();
+    const rows = await env.DB.prepare("SELECT reviewer_id, reviewee_id, rating FROM reviews WHERE deal_id = ?1 ORDER BY rating DESC")
+      .bind(deal.id)
+      .all();
     expect(rows.results).toEqual([
       { reviewer_id: deal.a.id, reviewee_id: deal.b.id, rating: 5 },
       { reviewer_id: deal.b.id, reviewee_id: deal.a.id, rating: 4 },
@@ -73,12 +106,24 @@ describe("who may review", () => {
     expect((await takerClient.post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Kan hente i morgen" })).status).toBe(201);
     expect((await giverClient.post(`/api/giveaways/listings/${listing.id}/reserve`, {})).status).toBe(200);
     // Reserved is no deal yet: there is no give-away record to review.
-    const conversationId = (await env.DB.prepare("SELECT conversation_id FROM giveaway_queue WHERE listing_id = ?1").bind(listing.id).first<{ conversation_id: string }>())!.conversation_id;
+    const conversationId = (await env.DB.prepare("SELECT conversation_id FROM giveaway_queue WHERE listing_id = ?1")
+      .bind(listing.id)
+      .first<{ conversation_id: string }>())!.conversation_id;
     expect(await (await takerClient.get(`/api/reviews/conversations/${conversationId}`)).json()).toEqual([]);
     expect((await giverClient.post(`/api/giveaways/listings/${listing.id}/give`, {})).status).toBe(200);
     const given = (await env.DB.prepare("SELECT id FROM giveaways WHERE listing_id = ?1").bind(listing.id).first<{ id: string }>())!;
-    const deal: DealFixture = { kind: "giveaway", id: given.id, conversationId, a: giver, b: taker, completedAt: new Date().toISOString(), listings: [listing] };
-    expect(await (await takerClient.get(`/api/reviews/conversations/${conversationId}`)).json()).toMatchObject([{ deal_kind: "giveaway", deal_id: given.id, can_review: true, other_user: { id: giver.id } }]);
+    const deal: DealFixture = {
+      kind: "giveaway",
+      id: given.id,
+      conversationId,
+      a: giver,
+      b: taker,
+      completedAt: new Date().toISOString(),
+      listings: [listing],
+    };
+    expect(await (await takerClient.get(`/api/reviews/conversations/${conversationId}`)).json()).toMatchObject([
+      { deal_kind: "giveaway", deal_id: given.id, can_review: true, other_user: { id: giver.id } },
+    ]);
     const stranger = await signedInClient((await createUser()).id);
     expect((await stranger.post("/api/reviews", body(deal))).status).toBe(404);
     const fromTaker = await takerClient.post("/api/reviews", body(deal, 5));
@@ -87,7 +132,9 @@ describe("who may review", () => {
     const fromGiver = await giverClient.post("/api/reviews", body(deal, 4));
     expect(fromGiver.status).toBe(201);
     expect(await fromGiver.json()).toMatchObject({ reviewer_role: "giver" });
-    const rows = await env.DB.prepare("SELECT reviewer_id, reviewee_id FROM reviews WHERE deal_id = ?1 ORDER BY rating DESC").bind(given.id).all();
+    const rows = await env.DB.prepare("SELECT reviewer_id, reviewee_id FROM reviews WHERE deal_id = ?1 ORDER BY rating DESC")
+      .bind(given.id)
+      .all();
     expect(rows.results).toEqual([
       { reviewer_id: taker.id, reviewee_id: giver.id },
       { reviewer_id: giver.id, reviewee_id: taker.id },
@@ -139,7 +186,9 @@ describe("who may review", () => {
 
   it("does not let a suspended party review (403), and validates the stars in Norwegian", async () => {
     const deal = await createSale();
-    await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, 'Spam')")
+    await env.DB.prepare(
+      "INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until, suspension_reason) VALUES (?1, 1, ?2, 'Spam')",
+    )
       .bind(deal.b.id, new Date(Date.now() + DAY).toISOString())
       .run();
     const suspended = await (await signedInClient(deal.b.id)).post("/api/reviews", body(deal));
@@ -156,7 +205,10 @@ describe("two submits at once", () => {
     const deal = await createCompletedSwap();
     const race = staleReads(/SELECT 1 AS x FROM reviews/);
     const db = getDb(race.env.DB);
-    const results = await Promise.allSettled([submitReview(db, actorOf(deal.a), body(deal, 5)), submitReview(db, actorOf(deal.a), body(deal, 2))]);
+    const results = await Promise.allSettled([
+      submitReview(db, actorOf(deal.a), body(deal, 5)),
+      submitReview(db, actorOf(deal.a), body(deal, 2)),
+    ]);
     expect(race.arrived).toBe(2);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const loser = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -182,7 +234,12 @@ describe("blind visibility", () => {
 
     expect(await profileOf(deal.b)).toMatchObject({ rating: { count: 0, average: null }, reviews: [] });
     expect(await stateOf(deal.b, deal)).toMatchObject({ can_review: true, other_has_reviewed: true, their_review: null, my_review: null });
-    expect(await stateOf(deal.a, deal)).toMatchObject({ can_review: false, other_has_reviewed: false, their_review: null, my_review: { rating: 5 } });
+    expect(await stateOf(deal.a, deal)).toMatchObject({
+      can_review: false,
+      other_has_reviewed: false,
+      their_review: null,
+      my_review: { rating: 5 },
+    });
 
     const b = await signedInClient(deal.b.id);
     expect((await b.post("/api/reviews", body(deal, 3, "Litt sen, ellers greit."))).status).toBe(201);
@@ -194,9 +251,13 @@ describe("blind visibility", () => {
     expect(await stateOf(deal.b, deal)).toMatchObject({ their_review: { rating: 5 }, my_review: { rating: 3 } });
 
     // The conversation was told twice, from Lekebytte, without the reviews' content.
-    const { results } = await env.DB.prepare("SELECT sender_id, content FROM messages WHERE conversation_id = ?1 ORDER BY seq").bind(deal.conversationId).all<{ sender_id: string; content: string }>();
+    const { results } = await env.DB.prepare("SELECT sender_id, content FROM messages WHERE conversation_id = ?1 ORDER BY seq")
+      .bind(deal.conversationId)
+      .all<{ sender_id: string; content: string }>();
     expect(results.map((m) => m.sender_id)).toEqual([SYSTEM_USER_ID, SYSTEM_USER_ID]);
-    expect(results[0].content).toMatch(/^Siri Sender har gitt en vurdering av handelen\. Gi din vurdering innen \d+\. \S+ \d{4} – vurderingene vises når dere begge har skrevet\.$/);
+    expect(results[0].content).toMatch(
+      /^Siri Sender har gitt en vurdering av handelen\. Gi din vurdering innen \d+\. \S+ \d{4} – vurderingene vises når dere begge har skrevet\.$/,
+    );
     expect(results[1].content).toBe("Dere har begge gitt en vurdering. Vurderingene vises nå på profilene deres.");
     expect(results.some((m) => m.content.includes("Supert bytte"))).toBe(false);
   });
@@ -272,7 +333,9 @@ describe("the public profile", () => {
     const deal = await createSale();
     await createReview(deal, deal.a, deal.b);
     await createReview(deal, deal.b, deal.a);
-    await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until) VALUES (?1, 1, ?2)").bind(deal.a.id, new Date(Date.now() + DAY).toISOString()).run();
+    await env.DB.prepare("INSERT INTO user_moderation_status (user_id, is_suspended, suspended_until) VALUES (?1, 1, ?2)")
+      .bind(deal.a.id, new Date(Date.now() + DAY).toISOString())
+      .run();
     expect((await profileOf(deal.a)).rating.count).toBe(1);
   });
 });
@@ -302,19 +365,32 @@ describe("reporting and hiding a review", () => {
     await createReview(other, other.b, deal.a, { rating: 5 });
     expect((await profileOf(deal.a)).rating).toEqual({ count: 2, average: 3 });
 
-    expect((await (await signedInClient((await createUser()).id)).post("/api/reports", { target_type: "review", target_id: bad, reason: "Trakassering" })).status).toBe(201);
+    expect(
+      (
+        await (
+          await signedInClient((await createUser()).id)
+        ).post("/api/reports", { target_type: "review", target_id: bad, reason: "Trakassering" })
+      ).status,
+    ).toBe(201);
     const moderator = await signedInClient((await createUser({ role: "moderator" })).id);
-    const dashboard = (await (await moderator.get("/api/moderation/reports?status=pending")).json()) as { items: { report_id: string; target_id: string; target_title: string; target: { preview: string; url: string } }[] };
+    const dashboard = (await (await moderator.get("/api/moderation/reports?status=pending")).json()) as {
+      items: { report_id: string; target_id: string; target_title: string; target: { preview: string; url: string } }[];
+    };
     const card = dashboard.items.find((i) => i.target_id === bad)!;
     expect(card.target_title).toBe("Vurdering av Selma Selger");
     expect(card.target.preview).toBe("1 av 5 stjerner: Stygg tekst");
     expect(card.target.url).toBe(`/bruker/${deal.a.id}`);
-    expect((await moderator.post(`/api/moderation/reports/${card.report_id}/actions`, { action: "hide", notes: "Personangrep" })).status).toBe(200);
+    expect(
+      (await moderator.post(`/api/moderation/reports/${card.report_id}/actions`, { action: "hide", notes: "Personangrep" })).status,
+    ).toBe(200);
 
     const hidden = await profileOf(deal.a);
     expect(hidden.rating).toEqual({ count: 1, average: 5 });
     expect(hidden.reviews.map((r) => r.id)).not.toContain(bad);
-    expect(await env.DB.prepare("SELECT is_hidden, hidden_reason FROM reviews WHERE id = ?1").bind(bad).first()).toEqual({ is_hidden: 1, hidden_reason: "Trakassering: Personangrep" });
+    expect(await env.DB.prepare("SELECT is_hidden, hidden_reason FROM reviews WHERE id = ?1").bind(bad).first()).toEqual({
+      is_hidden: 1,
+      hidden_reason: "Trakassering: Personangrep",
+    });
     // A review cannot be "deleted" (only hidden, warned about, or approved).
     expect((await moderator.post(`/api/moderation/targets/review/${bad}/unhide`, {})).status).toBe(200);
     expect((await profileOf(deal.a)).rating).toEqual({ count: 2, average: 3 });
@@ -325,10 +401,16 @@ describe("reporting and hiding a review", () => {
     const deal = await createSale();
     await createReview(deal, deal.a, deal.b);
     const shown = await createReview(deal, deal.b, deal.a);
-    await (await signedInClient((await createUser()).id)).post("/api/reports", { target_type: "review", target_id: shown, reason: "Annet" });
+    await (await signedInClient((await createUser()).id)).post("/api/reports", {
+      target_type: "review",
+      target_id: shown,
+      reason: "Annet",
+    });
     const reportId = (await env.DB.prepare("SELECT id FROM reports WHERE target_id = ?1").bind(shown).first<{ id: string }>())!.id;
     const moderator = await signedInClient((await createUser({ role: "moderator" })).id);
     expect((await moderator.post(`/api/moderation/reports/${reportId}/actions`, { action: "delete", notes: null })).status).toBe(400);
-    expect((await env.DB.prepare("SELECT is_hidden FROM reviews WHERE id = ?1").bind(shown).first<{ is_hidden: number }>())!.is_hidden).toBe(0);
+    expect(
+      (await env.DB.prepare("SELECT is_hidden FROM reviews WHERE id = ?1").bind(shown).first<{ is_hidden: number }>())!.is_hidden,
+    ).toBe(0);
   });
 });

@@ -18,7 +18,12 @@ function crawlable(robots: string, path: string): boolean {
     const match = /^(Allow|Disallow):\s*(\S+)/.exec(line);
     if (!match) continue;
     const [, kind, rule] = match;
-    const re = new RegExp(`^${rule.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}`);
+    const re = new RegExp(
+      `^${rule
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}`,
+    );
     if (!re.test(path)) continue;
     const allow = kind === "Allow";
     if (!best || rule.length > best.length || (rule.length === best.length && allow)) best = { length: rule.length, allow };
@@ -54,12 +59,15 @@ describe("the Worker agrees with the route table", () => {
     await unknown.text();
   });
 
-  it.each(["/finnes-ikke", "/search/mer", "/annonse", "/auth/callback/x", "/profile/abc", "/chat"])("%s is not a route: 404", async (path) => {
-    expect(isKnownRoute(path)).toBe(false);
-    const res = await new Client().get(path, { headers: { Accept: "text/html" } });
-    expect(res.status).toBe(404);
-    await res.text();
-  });
+  it.each(["/finnes-ikke", "/search/mer", "/annonse", "/auth/callback/x", "/profile/abc", "/chat"])(
+    "%s is not a route: 404",
+    async (path) => {
+      expect(isKnownRoute(path)).toBe(false);
+      const res = await new Client().get(path, { headers: { Accept: "text/html" } });
+      expect(res.status).toBe(404);
+      await res.text();
+    },
+  );
 
   it("local-only pages are not routes in production", () => {
     const localOnly = PAGE_ROUTE_IDS.filter((id) => (PAGE_ROUTES[id] as PageRoute).localOnly);
@@ -82,8 +90,12 @@ describe("the Worker agrees with the route table", () => {
   it("the sitemap lists the indexed routes without parameters, and no other page", async () => {
     await generateSitemap(env, "https://lekebytte.no");
     const xml = await (await new Client().get("/sitemap.xml")).text();
-    const locs = [...xml.matchAll(/<loc>https:\/\/lekebytte\.no([^<]*)<\/loc>/g)].map((m) => m[1]).filter((p) => !p.startsWith("/annonse/"));
-    const expected = PAGE_ROUTE_IDS.filter((id) => PAGE_ROUTES[id].indexed && !PAGE_ROUTES[id].path.includes(":")).map((id) => PAGE_ROUTES[id].path);
+    const locs = [...xml.matchAll(/<loc>https:\/\/lekebytte\.no([^<]*)<\/loc>/g)]
+      .map((m) => m[1])
+      .filter((p) => !p.startsWith("/annonse/"));
+    const expected = PAGE_ROUTE_IDS.filter((id) => PAGE_ROUTES[id].indexed && !PAGE_ROUTES[id].path.includes(":")).map(
+      (id) => PAGE_ROUTES[id].path,
+    );
     expect(locs.sort()).toEqual(expected.sort());
     expect(expected).toEqual(expect.arrayContaining(["/", "/search", "/om-oss", "/kontakt", "/personvern"]));
   });

@@ -20,7 +20,12 @@ let counter = 0;
 async function deliver(listingIds: unknown[], bindings: Bindings = env as Bindings) {
   const batch = createMessageBatch(
     "saved-search-matching",
-    listingIds.map((listingId) => ({ id: `ss-${++counter}-${crypto.randomUUID()}`, timestamp: new Date(), attempts: 1, body: { v: 1, listingId } })),
+    listingIds.map((listingId) => ({
+      id: `ss-${++counter}-${crypto.randomUUID()}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { v: 1, listingId },
+    })),
   );
   const ctx = createExecutionContext();
   let error: unknown;
@@ -35,7 +40,9 @@ interface Mail {
 }
 
 async function mailsTo(user: TestUser): Promise<Mail[]> {
-  const rows = await env.DB.prepare("SELECT subject, text_body, html_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at, rowid").bind(user.email).all<Mail>();
+  const rows = await env.DB.prepare("SELECT subject, text_body, html_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at, rowid")
+    .bind(user.email)
+    .all<Mail>();
   return rows.results;
 }
 
@@ -43,11 +50,21 @@ async function mailsTo(user: TestUser): Promise<Mail[]> {
 function osloAt(days: number, hour: number, minute = 0): Date {
   const now = new Date();
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Oslo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Oslo",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(now)
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<string, number>;
-  const offset = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - Math.floor(now.getTime() / 1000) * 1000;
+  const offset =
+    Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) - Math.floor(now.getTime() / 1000) * 1000;
   return new Date(Date.UTC(parts.year, parts.month - 1, parts.day + days, hour, minute) - offset);
 }
 
@@ -71,7 +88,17 @@ describe("publishing a listing", () => {
     const request = new Request(`${ORIGIN}/api/listings`, {
       method: "POST",
       headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
-      body: JSON.stringify({ title: "Sandkasse", category: "ute-lek", age_range: "3-5 år", condition_rating: 4, price: "100", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key] }),
+      body: JSON.stringify({
+        title: "Sandkasse",
+        category: "ute-lek",
+        age_range: "3-5 år",
+        condition_rating: 4,
+        price: "100",
+        is_free: false,
+        is_trade_offer: false,
+        postal_code: "0150",
+        images: [key],
+      }),
     });
     const res = await app.fetch(request, { ...env, SAVED_SEARCH_QUEUE: queue }, ctx);
     expect(res.status).toBe(201);
@@ -166,12 +193,16 @@ describe("the queue consumer", () => {
     } as unknown as Bindings;
     const failed = await deliver([listing.id], production);
     expect(failed.error).toBeInstanceOf(AggregateError);
-    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE listing_id = ?1").bind(listing.id).first()).toEqual({ alert_state: "pending" });
+    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE listing_id = ?1").bind(listing.id).first()).toEqual({
+      alert_state: "pending",
+    });
     failing = false;
     const retried = await deliver([listing.id], production);
     expect(retried.error).toBeUndefined();
     expect(sent).toEqual([expect.objectContaining({ to: searcher.email, subject: "Ny annonse for «Vippehuske»: Vippehuske" })]);
-    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE listing_id = ?1").bind(listing.id).first()).toEqual({ alert_state: "done" });
+    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE listing_id = ?1").bind(listing.id).first()).toEqual({
+      alert_state: "done",
+    });
   });
 });
 
@@ -183,18 +214,31 @@ describe("the daily digest", () => {
     await createSavedSearch(searcher.id, "q=dukkevogn", { name: "Dukkevogn", alert: "daily" });
     await createSavedSearch(searcher.id, "q=dukkeseng&free=true", { name: "Straks", alert: "immediate" });
     await createSavedSearch(other.id, "q=dukkevogn", { name: "Vogn", alert: "daily" });
-    const listings = [await createListing({ title: "Dukkeseng" }), await createListing({ title: "Dukkevogn" }), await createListing({ title: "Dukkevogn, rosa" })];
-    await matchListings(db(), listings.map((l) => l.id));
+    const listings = [
+      await createListing({ title: "Dukkeseng" }),
+      await createListing({ title: "Dukkevogn" }),
+      await createListing({ title: "Dukkevogn, rosa" }),
+    ];
+    await matchListings(
+      db(),
+      listings.map((l) => l.id),
+    );
 
     await runSavedSearchCron(env as Bindings, osloAt(0, 17, 30));
     expect(await mailsTo(searcher)).toEqual([]);
 
-    await Promise.all([runSavedSearchCron(env as Bindings, osloAt(0, 18, 5)), runSavedSearchCron(env as Bindings, osloAt(0, 18, 5)), sendDailyDigests(env as Bindings, db(), osloAt(0, 18, 6))]);
+    await Promise.all([
+      runSavedSearchCron(env as Bindings, osloAt(0, 18, 5)),
+      runSavedSearchCron(env as Bindings, osloAt(0, 18, 5)),
+      sendDailyDigests(env as Bindings, db(), osloAt(0, 18, 6)),
+    ]);
     const mails = await mailsTo(searcher);
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toBe("Dagens nye annonser fra 2 lagrede søk");
     expect(mails[0].text_body).toContain("Hei Ola!");
-    expect(mails[0].text_body).toMatch(/«Dukkeseng» – 1 ny annonse[\s\S]*Slå av varselet for «Dukkeseng» \(du trenger ikke logge inn\):[\s\S]*«Dukkevogn» – 2 nye annonser[\s\S]*Slå av varselet for «Dukkevogn» \(du trenger ikke logge inn\):/);
+    expect(mails[0].text_body).toMatch(
+      /«Dukkeseng» – 1 ny annonse[\s\S]*Slå av varselet for «Dukkeseng» \(du trenger ikke logge inn\):[\s\S]*«Dukkevogn» – 2 nye annonser[\s\S]*Slå av varselet for «Dukkevogn» \(du trenger ikke logge inn\):/,
+    );
     expect(mails[0].text_body).not.toContain("«Straks»");
     expect(await mailsTo(other)).toHaveLength(1);
 
@@ -202,7 +246,12 @@ describe("the daily digest", () => {
     const tokens = [...mails[0].text_body.matchAll(/\/lagrede-sok\/avmeld\?token=(\S+)/g)].map((m) => decodeURIComponent(m[1]));
     expect(tokens).toHaveLength(2);
     expect(await (await new Client().post("/api/saved-searches/unsubscribe", { token: tokens[0] })).json()).toEqual({ name: "Dukkeseng" });
-    expect(await env.DB.prepare("SELECT name, alert FROM saved_searches WHERE user_id = ?1 ORDER BY name").bind(searcher.id).all().then((r) => r.results)).toEqual([
+    expect(
+      await env.DB.prepare("SELECT name, alert FROM saved_searches WHERE user_id = ?1 ORDER BY name")
+        .bind(searcher.id)
+        .all()
+        .then((r) => r.results),
+    ).toEqual([
       { name: "Dukkeseng", alert: "off" },
       { name: "Dukkevogn", alert: "daily" },
       { name: "Straks", alert: "immediate" },
@@ -246,18 +295,32 @@ describe("the cron", () => {
     await matchListings(db(), [listing.id], new Date(Date.now() - 31 * DAY));
     await env.DB.prepare("INSERT INTO saved_search_digests (user_id, day, claim) VALUES (?1, '2000-01-01', 'x')").bind(searcher.id).run();
     await purgeSavedSearchHistory(db());
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE saved_search_id = ?1").bind(saved.id).first()).toEqual({ n: 0 });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_digests WHERE user_id = ?1").bind(searcher.id).first()).toEqual({ n: 0 });
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE saved_search_id = ?1").bind(saved.id).first(),
+    ).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_digests WHERE user_id = ?1").bind(searcher.id).first()).toEqual({
+      n: 0,
+    });
   });
 
   it("keeps going when one step fails, and reports the failure", async () => {
     const searcher = await createUser();
     await createSavedSearch(searcher.id, "q=balansesykkel");
     await createListing({ title: "Balansesykkel" });
-    const broken = { ...env, APP_ENV: "production", JWT_SECRET: "produksjonshemmelighet-som-er-lang-nok-0123456789" } as unknown as Bindings; // no EMAIL binding
+    const broken = {
+      ...env,
+      APP_ENV: "production",
+      JWT_SECRET: "produksjonshemmelighet-som-er-lang-nok-0123456789",
+    } as unknown as Bindings; // no EMAIL binding
     await expect(runSavedSearchCron(broken, osloAt(0, 19))).rejects.toThrow("saved-search cron failed");
     // The purge still ran after the failed alert step; the alert is pending for the next run.
-    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches m JOIN saved_searches s ON s.id = m.saved_search_id WHERE s.user_id = ?1").bind(searcher.id).first()).toEqual({ alert_state: "pending" });
+    expect(
+      await env.DB.prepare(
+        "SELECT alert_state FROM saved_search_matches m JOIN saved_searches s ON s.id = m.saved_search_id WHERE s.user_id = ?1",
+      )
+        .bind(searcher.id)
+        .first(),
+    ).toEqual({ alert_state: "pending" });
     await runSavedSearchCron(env as Bindings, osloAt(0, 19));
     expect(await mailsTo(searcher)).toHaveLength(1);
   });

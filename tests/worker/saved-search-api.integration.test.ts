@@ -53,7 +53,12 @@ describe("saving a search", () => {
     });
     expect(res.status).toBe(201);
     const saved = (await res.json()) as SavedSearch;
-    expect(saved).toMatchObject({ name: "Duplo til Oslo", query: "q=Duplo&categories=lego,biler&postal=015&sort=newest", alert: "daily", new_count: 0 });
+    expect(saved).toMatchObject({
+      name: "Duplo til Oslo",
+      query: "q=Duplo&categories=lego,biler&postal=015&sort=newest",
+      alert: "daily",
+      new_count: 0,
+    });
     expect(await countOf(user.id)).toBe(1);
     expect(await countOf(other.user.id)).toBe(0);
     // Filed in the matching index under its most selective facet (a 3-digit postal prefix).
@@ -95,7 +100,9 @@ describe("saving a search", () => {
   it(`stops at ${MAX_SAVED_SEARCHES} per user, also when the last saves race`, async () => {
     const { client, user } = await signedIn();
     for (let i = 0; i < MAX_SAVED_SEARCHES - 1; i++) await createSavedSearch(user.id, `q=ting${i}`);
-    const results = await Promise.all([1, 2, 3].map((i) => client.post("/api/saved-searches", { name: `Kapp ${i}`, query: `q=kappløp${i}` })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => client.post("/api/saved-searches", { name: `Kapp ${i}`, query: `q=kappløp${i}` })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     for (const r of results.filter((r) => r.status === 409)) expect((await errorOf(r)).message).toBe(SAVED_SEARCH_TEXTS.tooMany);
     expect(await countOf(user.id)).toBe(MAX_SAVED_SEARCHES);
@@ -115,7 +122,12 @@ describe("only the owner reaches a saved search", () => {
     { name: "POST seen", call: (c, id) => c.post(`/api/saved-searches/${id}/seen`), owner: 204 },
     { name: "DELETE", call: (c, id) => c.delete(`/api/saved-searches/${id}`), owner: 204 },
   ];
-  const clients = (): Record<Who, Client> => ({ anonymous: new Client(), other: other.client, moderator: moderator.client, owner: owner.client });
+  const clients = (): Record<Who, Client> => ({
+    anonymous: new Client(),
+    other: other.client,
+    moderator: moderator.client,
+    owner: owner.client,
+  });
 
   describe.each(CASES)("$name", ({ call, owner: ownerStatus }) => {
     it.each(["anonymous", "other", "moderator", "owner"] as const)("as %s", async (who) => {
@@ -178,7 +190,9 @@ describe("renaming, the alert and deleting", () => {
     expect((await client.delete(`/api/saved-searches/${saved.id}`)).status).toBe(204);
     for (const table of ["saved_searches", "saved_search_keys", "saved_search_matches"]) {
       const column = table === "saved_searches" ? "id" : "saved_search_id";
-      expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(saved.id).first(), table).toEqual({ n: 0 });
+      expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = ?1`).bind(saved.id).first(), table).toEqual({
+        n: 0,
+      });
     }
   });
 
@@ -186,7 +200,9 @@ describe("renaming, the alert and deleting", () => {
     const { client, user } = await signedIn();
     const saved = await createSavedSearch(user.id, "q=sparkesykkel");
     const rule: RateRule = RATE_RULES.savedSearchWrite;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)").bind(`${rule.scope}:${user.id}`, Date.now() - 1000, rule.limit).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
+      .bind(`${rule.scope}:${user.id}`, Date.now() - 1000, rule.limit)
+      .run();
     for (const res of [
       await client.post("/api/saved-searches", { name: "Ny", query: "q=ny-ting" }),
       await client.patch(`/api/saved-searches/${saved.id}`, { name: "Endret" }),
@@ -205,7 +221,8 @@ describe("new matches since the last visit, and the badge", () => {
     const { client, user } = await signedIn();
     const kran = await createSavedSearch(user.id, "q=lekekran", { name: "Kran" });
     const quiet = await createSavedSearch(user.id, "q=lekekran&trade=true", { name: "Stille", alert: "off" });
-    const list = async () => Object.fromEntries(((await (await client.get("/api/saved-searches")).json()) as SavedSearch[]).map((s) => [s.name, s.new_count]));
+    const list = async () =>
+      Object.fromEntries(((await (await client.get("/api/saved-searches")).json()) as SavedSearch[]).map((s) => [s.name, s.new_count]));
     const badge = async () => ((await (await client.get("/api/saved-searches/badge")).json()) as { count: number }).count;
     expect(await badge()).toBe(0);
 
@@ -239,11 +256,15 @@ describe("the account", () => {
     const saved = await createSavedSearch(user.id, "q=barnesete", { name: "Barnesete" });
     await matchListings(getDb(env.DB), [(await createListing({ title: "Barnesete" })).id]);
     const data = (await (await client.post("/api/me/export", { password: PASSWORD })).json()) as { saved_searches: unknown[] };
-    expect(data.saved_searches).toEqual([expect.objectContaining({ id: saved.id, name: "Barnesete", query: "q=barnesete", alert: "immediate" })]);
+    expect(data.saved_searches).toEqual([
+      expect.objectContaining({ id: saved.id, name: "Barnesete", query: "q=barnesete", alert: "immediate" }),
+    ]);
     const res = await client.request("/api/me", { method: "DELETE", json: { password: PASSWORD } });
     expect(res.status).toBe(204);
     expect(await countOf(user.id)).toBe(0);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE user_id = ?1").bind(user.id).first()).toEqual({
+      n: 0,
+    });
   });
 });
 
@@ -270,7 +291,9 @@ describe("the unsubscribe link", () => {
     expect(await res.json()).toEqual({ name: "Gyngehest" });
     expect(await rowOf(target.id)).toMatchObject({ alert: "off" });
     expect(await rowOf(kept.id)).toMatchObject({ alert: "immediate" });
-    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE saved_search_id = ?1").bind(target.id).first()).toEqual({ alert_state: "off" });
+    expect(await env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE saved_search_id = ?1").bind(target.id).first()).toEqual(
+      { alert_state: "off" },
+    );
     expect((await unsubscribe(token)).status).toBe(200);
     expect(await rowOf(kept.id)).toMatchObject({ alert: "immediate" });
   });
@@ -296,13 +319,17 @@ describe("the unsubscribe link", () => {
     const res = await unsubscribe(crossed);
     expect(res.status).toBe(404);
     expect((await errorOf(res)).message).toBe(SAVED_SEARCH_TEXTS.linkGone);
-    for (const id of [target.id, kept.id, stranger.target.id, stranger.kept.id]) expect(await rowOf(id)).not.toMatchObject({ alert: "off" });
+    for (const id of [target.id, kept.id, stranger.target.id, stranger.kept.id])
+      expect(await rowOf(id)).not.toMatchObject({ alert: "off" });
   });
 
   it.each([
     ["a flipped signature character", (t: string) => t.slice(0, -1) + (t.endsWith("A") ? "B" : "A")],
-    ["a signature made with another secret", async (_t: string, id: string, user: string) =>
-      signUnsubscribeToken({ ...env, JWT_SECRET: "en-helt-annen-hemmelighet-som-er-lang-nok-0123" }, id, user)],
+    [
+      "a signature made with another secret",
+      async (_t: string, id: string, user: string) =>
+        signUnsubscribeToken({ ...env, JWT_SECRET: "en-helt-annen-hemmelighet-som-er-lang-nok-0123" }, id, user),
+    ],
     ["no signature", (t: string) => t.split(".").slice(0, 3).join(".")],
     ["garbage", () => "ikke.en.gyldig.lenke"],
     ["an empty token", () => ""],
@@ -344,7 +371,9 @@ describe("the unsubscribe link", () => {
     const token = await signUnsubscribeToken(env, target.id, user.id);
     const rule = RATE_RULES.unsubscribeAddress;
     const address = "203.0.113.77";
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)").bind(`${rule.scope}:${address}`, Date.now() - 1000, rule.limit).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
+      .bind(`${rule.scope}:${address}`, Date.now() - 1000, rule.limit)
+      .run();
     const res = await unsubscribe(token, address);
     expect(res.status).toBe(429);
     expect(await rowOf(target.id)).toMatchObject({ alert: "daily" });

@@ -28,7 +28,9 @@ async function searchIds(query: string, among: Set<string>): Promise<Set<string>
 }
 
 async function storedMatches(savedSearchId: string): Promise<Set<string>> {
-  const rows = await env.DB.prepare("SELECT listing_id FROM saved_search_matches WHERE saved_search_id = ?1").bind(savedSearchId).all<{ listing_id: string }>();
+  const rows = await env.DB.prepare("SELECT listing_id FROM saved_search_matches WHERE saved_search_id = ?1")
+    .bind(savedSearchId)
+    .all<{ listing_id: string }>();
   return new Set(rows.results.map((r) => r.listing_id));
 }
 
@@ -51,7 +53,10 @@ describe("each filter, as /search applies it", () => {
     ["free=true&min=1000&categories=lego", ["free"]],
     ["trade=true", ["trade"]],
     ["postal=50", ["postal5003"]],
-    ["postal=0150", ["legoDuplo", "legoklosser", "free", "cheap", "priced100", "priced500", "trade", "car", "bokerDoll", "nydelig", "sunny"]],
+    [
+      "postal=0150",
+      ["legoDuplo", "legoklosser", "free", "cheap", "priced100", "priced500", "trade", "car", "bokerDoll", "nydelig", "sunny"],
+    ],
     ["q=klosser", ["legoklosser"]],
     ["q=boker", ["bokerDoll"]],
     ["q=bøker", ["bokerDoll"]],
@@ -65,7 +70,8 @@ describe("each filter, as /search applies it", () => {
   beforeAll(async () => {
     searcher = (await createUser()).id;
     seller = (await createUser()).id;
-    const make = (o: ListingOverrides) => createListing({ userId: seller, category: "lego", conditionRating: 4, ageRange: "6-8 år", price: 250, postalCode: "0150", ...o });
+    const make = (o: ListingOverrides) =>
+      createListing({ userId: seller, category: "lego", conditionRating: 4, ageRange: "6-8 år", price: 250, postalCode: "0150", ...o });
     // An older listing, published before the searches were saved: never a match.
     await make({ title: "Gammel Lego Duplo", price: 100 });
     for (const [i, [query]] of CASES.entries()) await createSavedSearch(searcher, query, { name: `Tilfelle ${i}` });
@@ -81,11 +87,16 @@ describe("each filter, as /search applies it", () => {
     listings.bokerDoll = await make({ title: "Bøker og dukke", category: "dukker", conditionRating: 2, ageRange: "0-2 år", price: 1200 });
     listings.nydelig = await make({ title: "Nydelig bamse", price: 600 });
     listings.sunny = await make({ title: "Sunny", description: "Bonny og Funny", price: 650 });
-    await matchListings(db(), Object.values(listings).map((l) => l.id));
+    await matchListings(
+      db(),
+      Object.values(listings).map((l) => l.id),
+    );
   });
 
   it.each(CASES)("%s", async (query, expected) => {
-    const id = (await env.DB.prepare("SELECT id FROM saved_searches WHERE user_id = ?1 AND query = ?2").bind(searcher, serializeFilters(parseFilters(query))).first<{ id: string }>())!.id;
+    const id = (await env.DB.prepare("SELECT id FROM saved_searches WHERE user_id = ?1 AND query = ?2")
+      .bind(searcher, serializeFilters(parseFilters(query)))
+      .first<{ id: string }>())!.id;
     const ids = new Set(Object.values(listings).map((l) => l.id));
     const matched = await storedMatches(id);
     expect(sorted(matched)).toEqual(sorted(new Set(expected.map((k) => listings[k].id))));
@@ -104,14 +115,54 @@ function random(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
-  const some = <T,>(xs: readonly T[], p: number): T[] => xs.filter(() => next() < p);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => next() < p);
   return { next, pick, some };
 }
 
-const TITLES = ["Lego Duplo", "Legoklosser", "Bøker for barn", "Brio tog med skinner", "Sparkesykkel", "Nydelig dukke", "Ærlig bamse", "Brannbil", "Traktor", "Sykkelhjelm", "Puslespill 100 brikker", "Ny barnevogn", "Lekekjøkken"];
-const DESCRIPTIONS = ["", "Pent brukt", "Som ny, lite brukt", "Mangler to klosser", "Fra røykfritt hjem", "Passer til Duplo", "Bøker om tog og biler"];
-const TERMS = ["lego", "duplo", "klosser", "boker", "bøker", "tog", "ny", "ærlig", "bil", "brann", "sykkel", "ki", "hjem", "lego duplo", "tog bil", "røykfritt", "x"];
+const TITLES = [
+  "Lego Duplo",
+  "Legoklosser",
+  "Bøker for barn",
+  "Brio tog med skinner",
+  "Sparkesykkel",
+  "Nydelig dukke",
+  "Ærlig bamse",
+  "Brannbil",
+  "Traktor",
+  "Sykkelhjelm",
+  "Puslespill 100 brikker",
+  "Ny barnevogn",
+  "Lekekjøkken",
+];
+const DESCRIPTIONS = [
+  "",
+  "Pent brukt",
+  "Som ny, lite brukt",
+  "Mangler to klosser",
+  "Fra røykfritt hjem",
+  "Passer til Duplo",
+  "Bøker om tog og biler",
+];
+const TERMS = [
+  "lego",
+  "duplo",
+  "klosser",
+  "boker",
+  "bøker",
+  "tog",
+  "ny",
+  "ærlig",
+  "bil",
+  "brann",
+  "sykkel",
+  "ki",
+  "hjem",
+  "lego duplo",
+  "tog bil",
+  "røykfritt",
+  "x",
+];
 const PRICES = [null, 0, 50, 99, 100, 250, 500, 501, 1200, 9999, 15000];
 const POSTALS = ["0150", "0151", "0250", "5003", "7010"];
 
@@ -199,11 +250,15 @@ describe("who and what matches", () => {
     const off = await createSavedSearch(searcher.id, "q=kikkert&trade=true", { alert: "off" });
     const listing = await createListing({ title: "Kikkert", isTradeOffer: true });
     await matchListings(db(), [listing.id]);
-    const states = await env.DB.prepare("SELECT saved_search_id, alert_state FROM saved_search_matches WHERE listing_id = ?1").bind(listing.id).all();
-    expect(states.results).toEqual(expect.arrayContaining([
-      { saved_search_id: on.id, alert_state: "pending" },
-      { saved_search_id: off.id, alert_state: "off" },
-    ]));
+    const states = await env.DB.prepare("SELECT saved_search_id, alert_state FROM saved_search_matches WHERE listing_id = ?1")
+      .bind(listing.id)
+      .all();
+    expect(states.results).toEqual(
+      expect.arrayContaining([
+        { saved_search_id: on.id, alert_state: "pending" },
+        { saved_search_id: off.id, alert_state: "off" },
+      ]),
+    );
   });
 
   it("matches a listing once per search, also when two runs race, and the cron's range run agrees", async () => {
@@ -212,15 +267,23 @@ describe("who and what matches", () => {
     const listings = await Promise.all([createListing({ title: "Stylter" }), createListing({ title: "Stylter str 20" })]);
     const ids = listings.map((l) => l.id);
     const runs = await Promise.all([matchListings(db(), ids), matchListings(db(), ids), matchListings(db(), ids)]);
-    const ofSearch = (pairs: { savedSearchId: string; listingId: string }[]) => pairs.filter((p) => p.savedSearchId === search.id).map((p) => p.listingId).sort();
+    const ofSearch = (pairs: { savedSearchId: string; listingId: string }[]) =>
+      pairs
+        .filter((p) => p.savedSearchId === search.id)
+        .map((p) => p.listingId)
+        .sort();
     for (const run of runs) expect(ofSearch(run.pairs)).toEqual([...ids].sort());
     // Every pair (of every search these listings match) was inserted by exactly one of the runs.
     expect(runs.reduce((n, r) => n + r.inserted, 0)).toBe(runs[0].matches);
-    const rids = await env.DB.prepare("SELECT rid FROM listing_search_map WHERE listing_id IN (?1, ?2)").bind(ids[0], ids[1]).all<{ rid: number }>();
+    const rids = await env.DB.prepare("SELECT rid FROM listing_search_map WHERE listing_id IN (?1, ?2)")
+      .bind(ids[0], ids[1])
+      .all<{ rid: number }>();
     const range = await matchRidRange(db(), Math.min(...rids.results.map((r) => r.rid)) - 1, Math.max(...rids.results.map((r) => r.rid)));
     expect(ofSearch(range.pairs)).toEqual([...ids].sort());
     expect(range.inserted).toBe(0);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE saved_search_id = ?1").bind(search.id).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM saved_search_matches WHERE saved_search_id = ?1")
+      .bind(search.id)
+      .first<{ n: number }>();
     expect(count?.n).toBe(2);
   });
 });
@@ -236,9 +299,14 @@ describe("the work per batch", () => {
         (i: number) => `max=${100 + i}&trade=true`,
       ];
       for (let i = 0; i < searches; i++) await createSavedSearch(searchers[i % 3].id, queries[i % queries.length](i));
-      const listings = await Promise.all(Array.from({ length: 5 }, (_, i) => createListing({ title: `kran${i} med krok`, isTradeOffer: true, price: 50 })));
+      const listings = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => createListing({ title: `kran${i} med krok`, isTradeOffer: true, price: 50 })),
+      );
       const counter = countingD1(env.DB);
-      const stats = await matchListings(getDb(counter.d1), listings.map((l) => l.id));
+      const stats = await matchListings(
+        getDb(counter.d1),
+        listings.map((l) => l.id),
+      );
       expect(stats.matches).toBeGreaterThan(0);
       return counter.statements();
     };
@@ -252,7 +320,11 @@ describe("the work per batch", () => {
 describe("the local benchmark route", () => {
   const post = (body: unknown, environment: Bindings = env) =>
     app.fetch(
-      new Request(`${ORIGIN}/api/dev/saved-searches/match`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      new Request(`${ORIGIN}/api/dev/saved-searches/match`, {
+        method: "POST",
+        headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
       environment,
       createExecutionContext(),
     );
@@ -280,13 +352,18 @@ describe("the local benchmark route", () => {
     for (const body of [{}, { listingIds: [] }, { listingIds: Array.from({ length: 1001 }, (_, i) => `id-${i}`) }]) {
       const res = await post(body);
       expect(res.status).toBe(400);
-      expect((await res.json()) as object).toMatchObject({ error: { code: "VALIDATION", message: "Oppgi mellom 1 og 1000 annonse-ID-er i listingIds." } });
+      expect((await res.json()) as object).toMatchObject({
+        error: { code: "VALIDATION", message: "Oppgi mellom 1 og 1000 annonse-ID-er i listingIds." },
+      });
     }
   });
 
   it("does not exist outside local mode", async () => {
     const listing = await createListing({ title: "Gyngehest" });
-    const res = await post({ listingIds: [listing.id] }, { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" });
+    const res = await post(
+      { listingIds: [listing.id] },
+      { ...env, APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" },
+    );
     expect(res.status).toBe(404);
   });
 });

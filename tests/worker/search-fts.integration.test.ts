@@ -148,7 +148,9 @@ describe("FTS5 search index", () => {
     for (const status of LISTING_STATUSES) {
       for (const isHidden of [false, true]) {
         const listing = await createListing({ userId: owner.id, status, isHidden, title: `Synlighet ${status} ${isHidden}` });
-        const row = await env.DB.prepare("SELECT is_public FROM listing_search_map WHERE listing_id = ?1").bind(listing.id).first<{ is_public: number }>();
+        const row = await env.DB.prepare("SELECT is_public FROM listing_search_map WHERE listing_id = ?1")
+          .bind(listing.id)
+          .first<{ is_public: number }>();
         expect(row!.is_public === 1, `${status} hidden=${isHidden}`).toBe(isListedListing({ status, is_hidden: isHidden }));
       }
     }

@@ -149,7 +149,10 @@ describe("judged queries on the demo listings", () => {
     expect(hiddenTitles.length).toBeGreaterThan(0);
     for (const title of hiddenTitles) {
       const rows = await search(title);
-      expect(rows.map((r) => r.title), title).not.toContain(title);
+      expect(
+        rows.map((r) => r.title),
+        title,
+      ).not.toContain(title);
     }
   });
 });

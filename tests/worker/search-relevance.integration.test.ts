@@ -36,14 +36,38 @@ const MIN_NDCG = 0.82;
 const MIN_LEAD = 0.14;
 
 /** Every listing of one age group or category at one grade (for age and "baby" queries). */
-const byAge = (age: AgeRange, grade: 1 | 2 | 3): Grades => Object.fromEntries(CORPUS.filter((l) => l.age === age).map((l) => [l.key, grade]));
+const byAge = (age: AgeRange, grade: 1 | 2 | 3): Grades =>
+  Object.fromEntries(CORPUS.filter((l) => l.age === age).map((l) => [l.key, grade]));
 const byCategory = (category: CategoryKey, grade: 1 | 2 | 3): Grades =>
   Object.fromEntries(CORPUS.filter((l) => l.category === category).map((l) => [l.key, grade]));
 
-const LEGO_SETS = ["legoklosser-boks", "technic-gravemaskin", "technic-racerbil", "city-politistasjon", "city-brannstasjon", "friends-hus", "ninjago-drage", "star-wars-xwing", "lego-minifigurer", "lego-byggeplater", "lego-galtvort", "creator-dinosaur", "lego-batman"];
+const LEGO_SETS = [
+  "legoklosser-boks",
+  "technic-gravemaskin",
+  "technic-racerbil",
+  "city-politistasjon",
+  "city-brannstasjon",
+  "friends-hus",
+  "ninjago-drage",
+  "star-wars-xwing",
+  "lego-minifigurer",
+  "lego-byggeplater",
+  "lego-galtvort",
+  "creator-dinosaur",
+  "lego-batman",
+];
 const DUPLO = ["duplo-bat", "duplo-togbane", "duplo-kasse", "duplo-bondegard"];
 const PLAYMOBIL = ["playmobil-bondegard", "playmobil-skip", "playmobil-politi", "playmobil-figurer", "playmobil-dukkehus"];
-const PUZZLES = ["puslespill-lofoten", "knottepuslespill", "ravensburger-globus", "gulvpuslespill", "frost-puslespill", "puslespill-pakke", "norgeskart-tre", "puslespill-500"];
+const PUZZLES = [
+  "puslespill-lofoten",
+  "knottepuslespill",
+  "ravensburger-globus",
+  "gulvpuslespill",
+  "frost-puslespill",
+  "puslespill-pakke",
+  "norgeskart-tre",
+  "puslespill-500",
+];
 const SCOOTERS = ["sparkesykkel-aerlig", "micro-mini", "sparkesykkel-led"];
 const DOLL_PRAMS = ["dukkevogn-tre", "dukkevogn-rosa", "dukkevogn-baby-born"];
 const BOOKS = ["boker-dinosaurer", "barneboker", "pekeboker", "harry-potter-boker", "astrid-lindgren"];
@@ -65,7 +89,10 @@ const trackTrains: Grades = {
   ...all(["brio-togbane", "duplo-togbane", "lillabo"], 3),
   ...all(["togskinner-ekstra", "brio-batteritog", "thomas-tog", "brio-kran", "marklin"], 2),
 };
-const trains: Grades = { ...all(["brio-togbane", "duplo-togbane", "lillabo", "brio-batteritog", "thomas-tog", "marklin"], 3), ...all(["togskinner-ekstra", "brio-kran", "thomas-bok"], 2) };
+const trains: Grades = {
+  ...all(["brio-togbane", "duplo-togbane", "lillabo", "brio-batteritog", "thomas-tog", "marklin"], 3),
+  ...all(["togskinner-ekstra", "brio-kran", "thomas-bok"], 2),
+};
 const kitchen: Grades = { lekekjokken: 3, lekemat: 2, lekebutikk: 1 };
 const bikes: Grades = { ...all(BIKES, 3), ...all(SCOOTERS, 1), sykkelhjelm: 1, "babysete-sykkel": 1 };
 const dollClothes: Grades = { dukkeklaer: 3, "baby-born": 2, "barbie-5": 2 };
@@ -101,7 +128,11 @@ const JUDGED: Judged[] = [
   { q: "lego star wars", group: "brand", grades: { "star-wars-xwing": 3, "lego-minifigurer": 2 } },
   { q: "harry potter lego", group: "brand", grades: { "lego-galtvort": 3, "harry-potter-boker": 1 } },
   { q: "harry potter", group: "brand", grades: { "harry-potter-boker": 3, "lego-galtvort": 3 } },
-  { q: "brio", group: "brand", grades: { "brio-togbane": 3, "brio-batteritog": 3, "brio-kran": 3, lillabo: 2, "thomas-tog": 2, "togskinner-ekstra": 2 } },
+  {
+    q: "brio",
+    group: "brand",
+    grades: { "brio-togbane": 3, "brio-batteritog": 3, "brio-kran": 3, lillabo: 2, "thomas-tog": 2, "togskinner-ekstra": 2 },
+  },
   { q: "playmobil", group: "brand", grades: all(PLAYMOBIL, 3) },
   { q: "barbie", group: "brand", grades: { "barbie-5": 3, "barbie-drommehus": 3, "lol-dukker": 1 } },
   { q: "baby born", group: "brand", grades: { "baby-born": 3, "dukkevogn-baby-born": 2, "babydukke-myk": 1 } },
@@ -146,7 +177,11 @@ const JUDGED: Judged[] = [
   { q: "sparkesykkel", group: "compound", grades: all(SCOOTERS, 3) },
   { q: "balansesykkel", group: "compound", grades: { balansesykkel: 3, trehjulssykkel: 1, "barnesykkel-16": 1 } },
   { q: "trehjulssykkel", group: "compound", grades: { trehjulssykkel: 3, balansesykkel: 1 } },
-  { q: "barnesykkel", group: "compound", grades: { "barnesykkel-20": 3, "barnesykkel-16": 3, balansesykkel: 2, trehjulssykkel: 2, sykkelhjelm: 1, "babysete-sykkel": 1 } },
+  {
+    q: "barnesykkel",
+    group: "compound",
+    grades: { "barnesykkel-20": 3, "barnesykkel-16": 3, balansesykkel: 2, trehjulssykkel: 2, sykkelhjelm: 1, "babysete-sykkel": 1 },
+  },
   { q: "barnevogn", group: "compound", grades: { barnevogn: 3 } },
   { q: "bilstol", group: "compound", grades: { bilstol: 3, "babysete-sykkel": 1 } },
   { q: "barnestol", group: "compound", grades: { "barnestol-tre": 3, "tripp-trapp": 3, vippestol: 1 } },
@@ -158,9 +193,25 @@ const JUDGED: Judged[] = [
   {
     q: "brettspill",
     group: "compound",
-    grades: { ludo: 3, stigespill: 3, "monopol-junior": 3, "kaptein-sabeltann": 3, labyrint: 3, alfapet: 3, sjakk: 2, "alias-kluring": 2, memory: 1, twister: 1, "uno-yatzy": 1 },
+    grades: {
+      ludo: 3,
+      stigespill: 3,
+      "monopol-junior": 3,
+      "kaptein-sabeltann": 3,
+      labyrint: 3,
+      alfapet: 3,
+      sjakk: 2,
+      "alias-kluring": 2,
+      memory: 1,
+      twister: 1,
+      "uno-yatzy": 1,
+    },
   },
-  { q: "byggeklosser", group: "compound", grades: { treklosser: 3, "mega-bloks": 3, "legoklosser-boks": 3, "duplo-kasse": 3, magformers: 2, gavogn: 1, "lego-byggeplater": 1 } },
+  {
+    q: "byggeklosser",
+    group: "compound",
+    grades: { treklosser: 3, "mega-bloks": 3, "legoklosser-boks": 3, "duplo-kasse": 3, magformers: 2, gavogn: 1, "lego-byggeplater": 1 },
+  },
   { q: "legoklosser", group: "compound", grades: legoBricks },
   { q: "treklosser", group: "compound", grades: { treklosser: 3, gavogn: 1 } },
   { q: "kosebamse", group: "compound", grades: { kosebamse: 3, "toydyr-pose": 2, "bamse-og-kylling": 2, enhjorning: 2 } },
@@ -257,8 +308,24 @@ const JUDGED: Judged[] = [
   { q: "stor bamse", group: "phrase", grades: { kosebamse: 3, enhjorning: 1, "toydyr-pose": 1 } },
   { q: "fotball str 4", group: "phrase", grades: { fotball: 3 } },
   { q: "lego politi", group: "phrase", grades: { "city-politistasjon": 3, "playmobil-politi": 1 } },
-  { q: "brio tog", group: "phrase", grades: { "brio-togbane": 3, "brio-batteritog": 3, "thomas-tog": 2, lillabo: 2, "brio-kran": 1, "togskinner-ekstra": 1 } },
-  { q: "tog med skinner", group: "phrase", grades: { "duplo-togbane": 3, "brio-togbane": 3, lillabo: 3, marklin: 2, "togskinner-ekstra": 2, "brio-batteritog": 2, "thomas-tog": 2 } },
+  {
+    q: "brio tog",
+    group: "phrase",
+    grades: { "brio-togbane": 3, "brio-batteritog": 3, "thomas-tog": 2, lillabo: 2, "brio-kran": 1, "togskinner-ekstra": 1 },
+  },
+  {
+    q: "tog med skinner",
+    group: "phrase",
+    grades: {
+      "duplo-togbane": 3,
+      "brio-togbane": 3,
+      lillabo: 3,
+      marklin: 2,
+      "togskinner-ekstra": 2,
+      "brio-batteritog": 2,
+      "thomas-tog": 2,
+    },
+  },
   { q: "kjøkken med lekemat", group: "phrase", grades: { lekekjokken: 3, lekemat: 2 } },
   { q: "klær til dukker", group: "phrase", grades: dollClothes },
   { q: "walkie talkie", group: "phrase", grades: { "walkie-talkie": 3 } },
@@ -386,7 +453,13 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
     const scored: Scored[] = [];
     for (const j of JUDGED) {
       const top = await ours(j.q);
-      scored.push({ q: j.q, group: j.group, ours: ndcg(top, j.grades), like: ndcg(await likeApproach(j.q), j.grades), top: top.slice(0, 3) });
+      scored.push({
+        q: j.q,
+        group: j.group,
+        ours: ndcg(top, j.grades),
+        like: ndcg(await likeApproach(j.q), j.grades),
+        top: top.slice(0, 3),
+      });
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const oursMean = mean(scored.map((s) => s.ours));

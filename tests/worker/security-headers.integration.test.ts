@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import headersFile from "../../public/_headers?raw";
 import type { Bindings } from "../../worker/env";
 import { app } from "../../worker/app";
-import { contentSecurityPolicy, inlineScriptHashes, PERMISSIONS_POLICY, securityHeaders, STRICT_TRANSPORT_SECURITY } from "../../worker/lib/security-headers";
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  PERMISSIONS_POLICY,
+  securityHeaders,
+  STRICT_TRANSPORT_SECURITY,
+} from "../../worker/lib/security-headers";
 import { allowConsoleError } from "./support/console-guard";
 import { fetchShell } from "../../worker/routes/pages";
 import { createListing } from "../factories";
@@ -95,7 +101,12 @@ describe("public/_headers (built assets bypass the Worker)", () => {
 });
 
 describe("Strict-Transport-Security", () => {
-  const production = { ...(env as Bindings), APP_ENV: "production", JWT_SECRET: "x".repeat(40), APP_ORIGIN: "https://lekebytte.example" } as Bindings;
+  const production = {
+    ...(env as Bindings),
+    APP_ENV: "production",
+    JWT_SECRET: "x".repeat(40),
+    APP_ORIGIN: "https://lekebytte.example",
+  } as Bindings;
 
   it.each([
     ["the home page", "/", 200],
@@ -111,7 +122,10 @@ describe("Strict-Transport-Security", () => {
 
   it("production sends it on the refusal of a misconfigured deploy too", async () => {
     allowConsoleError("APP_ORIGIN");
-    const res = await app.fetch(new Request("https://lekebytte.example/api/home"), { ...production, APP_ORIGIN: "http://localhost:8787" } as Bindings);
+    const res = await app.fetch(new Request("https://lekebytte.example/api/home"), {
+      ...production,
+      APP_ORIGIN: "http://localhost:8787",
+    } as Bindings);
     expect(res.status).toBe(500);
     expect(res.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
   });
@@ -145,13 +159,20 @@ describe("inline scripts in the shell", () => {
 
   it("a shell with an inline script (Vite's dev server) is served with a policy that allows exactly it", async () => {
     const env = {
-      ASSETS: { fetch: async () => new Response("<!doctype html><html><head><script>alert(1)</script></head><body></body></html>", { headers: { "Content-Type": "text/html" } }) },
+      ASSETS: {
+        fetch: async () =>
+          new Response("<!doctype html><html><head><script>alert(1)</script></head><body></body></html>", {
+            headers: { "Content-Type": "text/html" },
+          }),
+      },
     } as unknown as Bindings;
     const shell = await fetchShell(env, new URL("http://localhost:5173/"), new Headers());
     expect(shell.headers.get("Content-Security-Policy")).toBe(
       contentSecurityPolicy({ origin: "http://localhost:5173", scriptHashes: ["bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI="] }),
     );
-    expect(shell.headers.get("Content-Security-Policy")).toContain("script-src 'self' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=';");
+    expect(shell.headers.get("Content-Security-Policy")).toContain(
+      "script-src 'self' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI=';",
+    );
     expect(await shell.text()).toContain("<script>alert(1)</script>");
   });
 });

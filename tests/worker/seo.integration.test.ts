@@ -177,9 +177,16 @@ describe("robots.txt and sitemap", () => {
 
 describe("newsletter", () => {
   it("subscribes with lowercased, trimmed e-mail, source website and metadata", async () => {
-    const res = await new Client().post("/api/newsletter", { email: "  Ola@Eksempel.NO ", name: " Ola ", signup_page: "/", variant: "home" });
+    const res = await new Client().post("/api/newsletter", {
+      email: "  Ola@Eksempel.NO ",
+      name: " Ola ",
+      signup_page: "/",
+      variant: "home",
+    });
     expect(res.status).toBe(201);
-    const row = await env.DB.prepare("SELECT email, name, source, metadata FROM newsletter_subscribers WHERE email = 'ola@eksempel.no'").first<{
+    const row = await env.DB.prepare(
+      "SELECT email, name, source, metadata FROM newsletter_subscribers WHERE email = 'ola@eksempel.no'",
+    ).first<{
       metadata: string;
     }>();
     expect(row).toMatchObject({ email: "ola@eksempel.no", name: "Ola", source: "website" });

@@ -46,7 +46,9 @@ function tampered(value: string): string {
 }
 
 describe("sign-in during an attack on the account", () => {
-  it("the owner's known device gets in while 50 addresses guess; an unknown, forged, tampered or borrowed device gets 429", { timeout: 120_000 }, async () => {
+  it("the owner's known device gets in while 50 addresses guess; an unknown, forged, tampered or borrowed device gets 429", {
+    timeout: 120_000,
+  }, async () => {
     const owner = await createUser({ password: PASSWORD });
     const stranger = await createUser({ password: PASSWORD });
     const device = await knownDevice(owner.email);
@@ -87,7 +89,9 @@ describe("sign-in during an attack on the account", () => {
     expect(unknown.cookies.size).toBe(0);
   });
 
-  it("a stolen device cookie gets its own few guesses, even all at once; the owner's other device is not affected", { timeout: 120_000 }, async () => {
+  it("a stolen device cookie gets its own few guesses, even all at once; the owner's other device is not affected", {
+    timeout: 120_000,
+  }, async () => {
     const owner = await createUser({ password: PASSWORD });
     const phone = await knownDevice(owner.email);
     const laptop = await knownDevice(owner.email, "192.0.2.11");
@@ -95,7 +99,9 @@ describe("sign-in during an attack on the account", () => {
 
     const stolen = laptop.cookies.get(DEVICE)!;
     const guesses = await Promise.all(
-      Array.from({ length: RATE_RULES.signinDevice.limit + 5 }, (_, i) => signIn(browserWithDevice(stolen), owner.email, WRONG, `198.51.110.${i + 1}`)),
+      Array.from({ length: RATE_RULES.signinDevice.limit + 5 }, (_, i) =>
+        signIn(browserWithDevice(stolen), owner.email, WRONG, `198.51.110.${i + 1}`),
+      ),
     );
     const statuses = guesses.map((r) => r.status);
     expect(statuses.filter((s) => s === 400)).toHaveLength(RATE_RULES.signinDevice.limit);
@@ -146,8 +152,12 @@ describe("the device cookie", () => {
   it("is given by the e-mail confirmation link too, which is a successful sign-in", async () => {
     const email = `enhet-${crypto.randomUUID().slice(0, 8)}@test.no`;
     const client = new Client();
-    expect((await client.post("/api/auth/signup", { display_name: "Kari", email, password: PASSWORD, postal_code: "0150" })).status).toBe(201);
-    const row = await env.DB.prepare("SELECT text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 1").bind(email).first<{ text_body: string }>();
+    expect((await client.post("/api/auth/signup", { display_name: "Kari", email, password: PASSWORD, postal_code: "0150" })).status).toBe(
+      201,
+    );
+    const row = await env.DB.prepare("SELECT text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 1")
+      .bind(email)
+      .first<{ text_body: string }>();
     const code = new URL(row!.text_body.match(/https?:\/\/\S+\/auth\/callback\?code=\S+/)![0]).searchParams.get("code")!;
     expect((await client.post("/api/auth/callback", { code })).status).toBe(200);
     expect(client.cookies.get(DEVICE)).toBeTruthy();

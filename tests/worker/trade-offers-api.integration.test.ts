@@ -3,7 +3,14 @@
 // expiry, what the listings go through, the races fired concurrently, the history and the limits.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { TRADE_ACTIONS, TRADE_CHAT_TEXTS, TRADE_ERROR_TEXTS as T, type TradeAction, type TradeOfferStatus, type TradeOfferView } from "../../domain/trades";
+import {
+  TRADE_ACTIONS,
+  TRADE_CHAT_TEXTS,
+  TRADE_ERROR_TEXTS as T,
+  type TradeAction,
+  type TradeOfferStatus,
+  type TradeOfferView,
+} from "../../domain/trades";
 import { getDb } from "../../worker/db/client";
 import type { Bindings } from "../../worker/env";
 import { deleteAccount } from "../../worker/services/account";
@@ -21,16 +28,21 @@ const offerRow = (id: string) =>
     from_user_id: string;
     to_user_id: string;
   }>();
-const listingStatus = async (id: string) => (await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(id).first<{ status: string }>())?.status;
+const listingStatus = async (id: string) =>
+  (await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(id).first<{ status: string }>())?.status;
 const transactionsOf = async (offerId: string) =>
   (
-    await env.DB.prepare("SELECT status, user1_id, user2_id, user1_listing_id, user2_listing_id, completed_at, user1_confirmed_at, user2_confirmed_at FROM trade_transactions WHERE trade_offer_id = ?1")
+    await env.DB.prepare(
+      "SELECT status, user1_id, user2_id, user1_listing_id, user2_listing_id, completed_at, user1_confirmed_at, user2_confirmed_at FROM trade_transactions WHERE trade_offer_id = ?1",
+    )
       .bind(offerId)
       .all<Record<string, string | null>>()
   ).results;
 const systemMessages = async (conversationId: string) =>
   (
-    await env.DB.prepare("SELECT content FROM messages WHERE conversation_id = ?1 AND sender_id = '00000000-0000-0000-0000-000000000000' ORDER BY seq")
+    await env.DB.prepare(
+      "SELECT content FROM messages WHERE conversation_id = ?1 AND sender_id = '00000000-0000-0000-0000-000000000000' ORDER BY seq",
+    )
       .bind(conversationId)
       .all<{ content: string }>()
   ).results.map((r) => r.content);
@@ -49,20 +61,38 @@ describe("proposing a swap (POST /api/trade-offers)", () => {
     const wanted = await createListing({ userId: recipient.id, isTradeOffer: true, title: "Duplo togbane" });
     const mine = await createListing({ userId: sender.id, title: "Brio bil" });
     const client = await signedInClient(sender.id);
-    const res = await client.post("/api/trade-offers", { requested_listing_id: wanted.id, offered_listing_id: mine.id, message: "  Bytte?  ", status: "accepted", to_user_id: sender.id });
+    const res = await client.post("/api/trade-offers", {
+      requested_listing_id: wanted.id,
+      offered_listing_id: mine.id,
+      message: "  Bytte?  ",
+      status: "accepted",
+      to_user_id: sender.id,
+    });
     expect(res.status).toBe(201);
     const { id, conversation_id } = (await res.json()) as { id: string; conversation_id: string };
-    expect(await offerRow(id)).toEqual({ status: "pending", message: "Bytte?", conversation_id, from_user_id: sender.id, to_user_id: recipient.id });
-    const conv = await env.DB.prepare("SELECT listing_id, buyer_id, seller_id FROM conversations WHERE id = ?1").bind(conversation_id).first();
+    expect(await offerRow(id)).toEqual({
+      status: "pending",
+      message: "Bytte?",
+      conversation_id,
+      from_user_id: sender.id,
+      to_user_id: recipient.id,
+    });
+    const conv = await env.DB.prepare("SELECT listing_id, buyer_id, seller_id FROM conversations WHERE id = ?1")
+      .bind(conversation_id)
+      .first();
     expect(conv).toEqual({ listing_id: wanted.id, buyer_id: sender.id, seller_id: recipient.id });
     expect(await systemMessages(conversation_id)).toEqual([TRADE_CHAT_TEXTS.created("Brio bil", "Duplo togbane")]);
-    const mail = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1").bind("mia-bytte@test.lekebytte.no").all<{ subject: string; text_body: string }>();
+    const mail = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1")
+      .bind("mia-bytte@test.lekebytte.no")
+      .all<{ subject: string; text_body: string }>();
     expect(mail.results).toHaveLength(1);
     expect(mail.results[0].subject).toBe("Nytt bytteforslag på «Duplo togbane»");
     expect(mail.results[0].text_body).toContain(`/chat/${conversation_id}`);
     expect(mail.results[0].text_body).toContain("Sondre Sender vil bytte «Brio bil» mot «Duplo togbane»");
     // The recipient's chat shows the card.
-    const cards = (await (await (await signedInClient(recipient.id)).get(`/api/trade-offers/conversation/${conversation_id}`)).json()) as TradeOfferView[];
+    const cards = (await (
+      await (await signedInClient(recipient.id)).get(`/api/trade-offers/conversation/${conversation_id}`)
+    ).json()) as TradeOfferView[];
     expect(cards.map((c) => [c.id, c.status, c.offered_listing.title, c.requested_listing.title, c.other_user.display_name])).toEqual([
       [id, "pending", "Brio bil", "Duplo togbane", "Sondre Sender"],
     ]);
@@ -107,9 +137,17 @@ describe("proposing a swap (POST /api/trade-offers)", () => {
     ];
     for (const c of cases) {
       const res = await client.post("/api/trade-offers", { requested_listing_id: c.wanted, offered_listing_id: c.offered });
-      expect({ wanted: c.wanted, status: res.status, message: (await errorOf(res)).message }).toEqual({ wanted: c.wanted, status: c.status, message: c.message });
+      expect({ wanted: c.wanted, status: res.status, message: (await errorOf(res)).message }).toEqual({
+        wanted: c.wanted,
+        status: c.status,
+        message: c.message,
+      });
     }
-    const none = await env.DB.prepare("SELECT (SELECT COUNT(*) FROM trade_offers WHERE from_user_id = ?1 AND status = 'pending') AS offers, (SELECT COUNT(*) FROM conversations WHERE buyer_id = ?1) AS conversations").bind(sender.id).first();
+    const none = await env.DB.prepare(
+      "SELECT (SELECT COUNT(*) FROM trade_offers WHERE from_user_id = ?1 AND status = 'pending') AS offers, (SELECT COUNT(*) FROM conversations WHERE buyer_id = ?1) AS conversations",
+    )
+      .bind(sender.id)
+      .first();
     expect(none).toEqual({ offers: 0, conversations: 1 }); // the conversation of myPromised only
     const missing = await client.post("/api/trade-offers", { requested_listing_id: open.id });
     expect(missing.status).toBe(400);
@@ -161,7 +199,11 @@ describe("the proposal page's data (GET /api/trade-offers/proposal/:listingId)",
   it("answers 404 'Annonse ikke funnet' for a missing or inactive listing, 403 for one's own", async () => {
     const user = await createUser();
     const client = await signedInClient(user.id);
-    for (const id of [crypto.randomUUID(), (await createListing({ isTradeOffer: true, status: "sold" })).id, (await createListing({ isTradeOffer: true, status: "reserved" })).id]) {
+    for (const id of [
+      crypto.randomUUID(),
+      (await createListing({ isTradeOffer: true, status: "sold" })).id,
+      (await createListing({ isTradeOffer: true, status: "reserved" })).id,
+    ]) {
       const res = await client.get(`/api/trade-offers/proposal/${id}`);
       expect(res.status).toBe(404);
       expect((await errorOf(res)).message).toBe("Annonse ikke funnet");
@@ -273,7 +315,9 @@ describe("what the listings go through", () => {
     expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
     const home = (await (await new Client().get("/api/home")).json()) as { newest: { id: string }[] };
     expect(home.newest.map((l) => l.id)).not.toContain(swap.requested.id);
-    const search = (await (await new Client().get(`/api/search?q=${encodeURIComponent("Ønsket leke")}`)).json()) as { rows: { id: string }[] };
+    const search = (await (await new Client().get(`/api/search?q=${encodeURIComponent("Ønsket leke")}`)).json()) as {
+      rows: { id: string }[];
+    };
     expect(search.rows.map((r) => r.id)).not.toContain(swap.requested.id);
   });
 
@@ -343,7 +387,9 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
   async function fire(requests: { swap: SwapFixture; who: "sender" | "recipient"; action: TradeAction }[]) {
     const race = staleReads(OFFER_READ, requests.length);
     const clients = await Promise.all(requests.map((r) => signedInClient(r.swap[r.who].id)));
-    const responses = await Promise.all(requests.map((r, i) => postWith(race.env, clients[i], `/api/trade-offers/${r.swap.offerId}/${r.action}`)));
+    const responses = await Promise.all(
+      requests.map((r, i) => postWith(race.env, clients[i], `/api/trade-offers/${r.swap.offerId}/${r.action}`)),
+    );
     expect(race.arrived).toBe(requests.length);
     return responses;
   }
@@ -415,7 +461,9 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     expect(await listingStatus(winner.requested.id)).toBe("reserved");
     expect(await listingStatus(loser.requested.id)).toBe("active");
     expect((await offerRow(loser.offerId))?.status).toBe("cancelled");
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_transactions WHERE user1_listing_id = ?1").bind(first.offered.id).first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_transactions WHERE user1_listing_id = ?1")
+      .bind(first.offered.id)
+      .first<{ n: number }>();
     expect(n?.n).toBe(1);
   });
 
@@ -462,7 +510,11 @@ describe("the trade history", () => {
     const completedAsRecipient = await createSwap({ recipient: me, status: "completed" });
     await createSwap(); // someone else's
     const client = await signedInClient(me.id);
-    const sentPage = (await (await client.get("/api/trade-offers/history/sent")).json()) as { counts: object; items: TradeOfferView[]; has_more: boolean };
+    const sentPage = (await (await client.get("/api/trade-offers/history/sent")).json()) as {
+      counts: object;
+      items: TradeOfferView[];
+      has_more: boolean;
+    };
     expect(sentPage.counts).toEqual({ sent: 2, received: 2, completed: 2 });
     expect(sentPage.items.map((o) => o.id)).toEqual([completedAsSender.offerId, sent.offerId]);
     expect(sentPage.items[1].other_user.display_name).toBe("Mats Mottaker");
@@ -470,7 +522,13 @@ describe("the trade history", () => {
     expect(receivedPage.items.map((o) => o.id)).toEqual([completedAsRecipient.offerId, received.offerId]);
     expect(receivedPage.items[1].other_user.display_name).toBe("Siri Sender");
     const done = (await (await client.get("/api/trade-offers/history/completed")).json()) as {
-      items: { trade_offer_id: string; my_listing: { id: string }; their_listing: { id: string }; other_user: { display_name: string }; completed_at: string }[];
+      items: {
+        trade_offer_id: string;
+        my_listing: { id: string };
+        their_listing: { id: string };
+        other_user: { display_name: string };
+        completed_at: string;
+      }[];
     };
     expect(done.items.map((s) => s.trade_offer_id).sort()).toEqual([completedAsSender.offerId, completedAsRecipient.offerId].sort());
     const asSender = done.items.find((s) => s.trade_offer_id === completedAsSender.offerId)!;
@@ -491,7 +549,8 @@ describe("the trade history", () => {
     const counted = new Proxy(env.DB, {
       get(target, prop) {
         const value = Reflect.get(target, prop, target);
-        if (prop === "batch" || prop === "exec") return (...args: unknown[]) => ((calls += 1), (value as (...a: unknown[]) => unknown).apply(target, args));
+        if (prop === "batch" || prop === "exec")
+          return (...args: unknown[]) => ((calls += 1), (value as (...a: unknown[]) => unknown).apply(target, args));
         if (prop === "prepare")
           return (sql: string) =>
             new Proxy(target.prepare(sql), {
@@ -520,7 +579,10 @@ describe("the listings' owners and accounts", () => {
   it("a listing promised in an agreed swap cannot be marked sold or deleted until the swap ends", async () => {
     const swap = await createSwap({ status: "accepted" });
     const owner = await signedInClient(swap.recipient.id);
-    for (const res of [await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" }), await owner.delete(`/api/listings/${swap.requested.id}`)]) {
+    for (const res of [
+      await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" }),
+      await owner.delete(`/api/listings/${swap.requested.id}`),
+    ]) {
       expect(res.status).toBe(409);
       expect((await errorOf(res)).message).toBe(T.listingPromised);
     }

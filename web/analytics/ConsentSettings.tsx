@@ -21,10 +21,20 @@ export function ConsentSettings() {
         {STATUS[consent ?? "none"]}
       </p>
       <div className="mt-3 flex flex-wrap gap-2">
-        <button type="button" aria-pressed={consent === "necessary"} onClick={() => setConsent("necessary")} className={`${base} ${consent === "necessary" ? chosen : other}`}>
+        <button
+          type="button"
+          aria-pressed={consent === "necessary"}
+          onClick={() => setConsent("necessary")}
+          className={`${base} ${consent === "necessary" ? chosen : other}`}
+        >
           Bare nødvendige
         </button>
-        <button type="button" aria-pressed={consent === "analytics"} onClick={() => setConsent("analytics")} className={`${base} ${consent === "analytics" ? chosen : other}`}>
+        <button
+          type="button"
+          aria-pressed={consent === "analytics"}
+          onClick={() => setConsent("analytics")}
+          className={`${base} ${consent === "analytics" ? chosen : other}`}
+        >
           Godta analyse
         </button>
       </div>

@@ -175,7 +175,13 @@ export class Tracker {
   }
 
   /** Queue an event with the metadata docs/product.md "Data" names (sessionId, timestamp, page, userAgent, referrer, pageUrl). */
-  event(eventType: EventType, eventAction: string, eventLabel: string | null = null, eventValue: number | null = null, extra: Record<string, string | number | boolean | null> = {}): void {
+  event(
+    eventType: EventType,
+    eventAction: string,
+    eventLabel: string | null = null,
+    eventValue: number | null = null,
+    extra: Record<string, string | number | boolean | null> = {},
+  ): void {
     this.queue.push({
       eventType,
       eventCategory: EVENT_CATEGORY_OF[eventType],

@@ -62,7 +62,12 @@ export function postMessage(conversationId: string, message: { id: string; conte
 }
 
 export function markRead(conversationId: string, upToSeq?: number): Promise<{ count: number; up_to_seq: number }> {
-  return call(api.conversations[":id"].read.$post({ param: { id: param(conversationId) }, json: upToSeq === undefined ? {} : { up_to_seq: upToSeq } }));
+  return call(
+    api.conversations[":id"].read.$post({
+      param: { id: param(conversationId) },
+      json: upToSeq === undefined ? {} : { up_to_seq: upToSeq },
+    }),
+  );
 }
 
 export async function fetchUnreadCount(): Promise<number> {

@@ -84,7 +84,9 @@ export function invalidateListingViews(queryClient: QueryClient): Promise<void> 
  * declared type only has to be one it accepts. A 401 refreshes the session once (sessionFetch).
  */
 export function uploadImage(image: Blob, signal?: AbortSignal): Promise<UploadedImage> {
-  return call(api.images.$post(undefined, { init: { body: image, signal, headers: { "Content-Type": image.type || "application/octet-stream" } } }));
+  return call(
+    api.images.$post(undefined, { init: { body: image, signal, headers: { "Content-Type": image.type || "application/octet-stream" } } }),
+  );
 }
 
 /** DELETE /api/images/{key}: only for uploads that no saved listing uses. */

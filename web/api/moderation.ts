@@ -48,7 +48,10 @@ export function unhideTarget(type: ReportTargetType, id: string, notes: string |
 }
 
 export const staffQuery = () =>
-  queryOptions({ queryKey: moderationKeys.staff, queryFn: ({ signal }) => call(api.moderation.staff.$get(undefined, { init: { signal } })) });
+  queryOptions({
+    queryKey: moderationKeys.staff,
+    queryFn: ({ signal }) => call(api.moderation.staff.$get(undefined, { init: { signal } })),
+  });
 
 export function changeRole(email: string, role: Role) {
   return call(api.moderation.roles.$put({ json: { email, role } }));

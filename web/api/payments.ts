@@ -31,7 +31,8 @@ export const sellerPaymentStatusQuery = () =>
 export const tradesQuery = (side: "purchases" | "sales") =>
   queryOptions({
     queryKey: ["me", "payments", side] as const,
-    queryFn: ({ signal }) => call((side === "purchases" ? api.payments.purchases : api.payments.sales).$get(undefined, { init: { signal } })),
+    queryFn: ({ signal }) =>
+      call((side === "purchases" ? api.payments.purchases : api.payments.sales).$get(undefined, { init: { signal } })),
   });
 
 export const paymentDetailsQuery = (sessionId: string) =>

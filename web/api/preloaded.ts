@@ -46,7 +46,10 @@ function pageLoadedAt(): number {
  * Query options that seed a query from the page's preloaded data; `wrap` shapes the body into the
  * query's data (e.g. an infinite query's first page).
  */
-export function preloadedData<T, D = T>(path: string, wrap?: (body: T) => D): { initialData?: () => D | undefined; initialDataUpdatedAt?: number } {
+export function preloadedData<T, D = T>(
+  path: string,
+  wrap?: (body: T) => D,
+): { initialData?: () => D | undefined; initialDataUpdatedAt?: number } {
   return {
     initialData: () => {
       const body = takePreloaded<T>(path);

@@ -11,7 +11,9 @@ export function sessionExpiresAtMs(session: Pick<Session, "expires_at">): number
 }
 
 function isSession(value: unknown): value is Session {
-  return typeof value === "object" && value !== null && "user" in value && typeof (value as { expires_at?: unknown }).expires_at === "number";
+  return (
+    typeof value === "object" && value !== null && "user" in value && typeof (value as { expires_at?: unknown }).expires_at === "number"
+  );
 }
 
 /** Keep the session query in step with refreshes that the client does on a 401. */

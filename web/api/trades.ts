@@ -34,7 +34,8 @@ export const tradeProposalQuery = (listingId: string) =>
 export const conversationTradeOffersQuery = (conversationId: string) =>
   queryOptions({
     queryKey: tradeKeys.conversation(conversationId),
-    queryFn: ({ signal }) => call(routes.conversation[":conversationId"].$get({ param: { conversationId: param(conversationId) } }, { init: { signal } })),
+    queryFn: ({ signal }) =>
+      call(routes.conversation[":conversationId"].$get({ param: { conversationId: param(conversationId) } }, { init: { signal } })),
   });
 
 /** The offset of the next page of 50 is the number of rows already shown. */
@@ -61,7 +62,11 @@ export const completedSwapsQuery = () =>
   });
 
 /** "Send bytteforslag": the offer lands in the conversation with the seller (new or existing). */
-export function sendTradeOffer(body: { requested_listing_id: string; offered_listing_id: string; message: string | null }): Promise<{ id: string; conversation_id: string }> {
+export function sendTradeOffer(body: {
+  requested_listing_id: string;
+  offered_listing_id: string;
+  message: string | null;
+}): Promise<{ id: string; conversation_id: string }> {
   return call(routes.$post({ json: body }));
 }
 

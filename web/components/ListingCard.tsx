@@ -119,7 +119,9 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
             {listing.title}
           </Link>
         </Heading>
-        <p className={cn(cardClasses.price, listing.is_free ? "text-emerald-800" : "text-brand-800")}>{formatPrice(listing.price, listing.is_free)}</p>
+        <p className={cn(cardClasses.price, listing.is_free ? "text-emerald-800" : "text-brand-800")}>
+          {formatPrice(listing.price, listing.is_free)}
+        </p>
         <p className={cardClasses.meta}>
           {conditionLabel(listing.condition_rating)} <span aria-hidden="true">·</span>{" "}
           <time dateTime={listing.created_at} className="whitespace-nowrap">

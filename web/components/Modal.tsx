@@ -17,16 +17,21 @@ export function Modal({ open, onOpenChange, title, description, children }: Moda
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-900/50" />
-        <Dialog.Content
-          className="fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none"
-        >
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[90dvh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-5 shadow-xl focus:outline-none">
           <div className="flex items-start justify-between gap-2">
             <Dialog.Title className="text-lg font-bold text-stone-900">{title}</Dialog.Title>
-            <Dialog.Close aria-label="Lukk" className="-mt-2 -mr-2 inline-flex size-11 items-center justify-center rounded-full text-stone-700 hover:bg-stone-100">
+            <Dialog.Close
+              aria-label="Lukk"
+              className="-mt-2 -mr-2 inline-flex size-11 items-center justify-center rounded-full text-stone-700 hover:bg-stone-100"
+            >
               <X aria-hidden="true" className="size-5" />
             </Dialog.Close>
           </div>
-          {description ? <Dialog.Description className="mt-1 text-sm text-stone-700">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+          {description ? (
+            <Dialog.Description className="mt-1 text-sm text-stone-700">{description}</Dialog.Description>
+          ) : (
+            <Dialog.Description className="sr-only">{title}</Dialog.Description>
+          )}
           {children}
         </Dialog.Content>
       </Dialog.Portal>

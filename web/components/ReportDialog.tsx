@@ -51,7 +51,13 @@ function ReportForm({ target, onDone }: { target: ReportTarget; onDone: () => vo
     }
     setSending(true);
     try {
-      await fileReport({ target_type: target.type, target_id: target.id, reason: reason as (typeof REPORT_REASONS)[number], description, priority });
+      await fileReport({
+        target_type: target.type,
+        target_id: target.id,
+        reason: reason as (typeof REPORT_REASONS)[number],
+        description,
+        priority,
+      });
       toastSuccess("Rapport sendt");
       onDone();
     } catch (err) {

@@ -30,7 +30,10 @@ export function SellerCard({
   const headingId = useId();
   const href = profile ? `/bruker/${profile.userId}` : null;
   return (
-    <section aria-labelledby={headingId} className={cn("flex flex-wrap items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm", className)}>
+    <section
+      aria-labelledby={headingId}
+      className={cn("flex flex-wrap items-center gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm", className)}
+    >
       <div aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800">
         <UserRound className="size-6" />
       </div>
@@ -41,12 +44,16 @@ export function SellerCard({
         <p className="truncate font-semibold text-stone-900">{name}</p>
         <p className="text-sm text-stone-700">{children}</p>
         {profile && href ? (
-          <Link to={href} className="mt-0.5 inline-flex min-h-11 items-center gap-1 text-sm font-semibold whitespace-nowrap text-brand-800 underline sm:min-h-0">
+          <Link
+            to={href}
+            className="mt-0.5 inline-flex min-h-11 items-center gap-1 text-sm font-semibold whitespace-nowrap text-brand-800 underline sm:min-h-0"
+          >
             {profile.rating.count && profile.rating.average !== null ? (
               <>
                 <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-500" />
                 <span>
-                  {formatRatingAverage(profile.rating.average)} <span className="sr-only">av 5</span> ({reviewCountLabel(profile.rating.count)})
+                  {formatRatingAverage(profile.rating.average)} <span className="sr-only">av 5</span> (
+                  {reviewCountLabel(profile.rating.count)})
                 </span>
               </>
             ) : (

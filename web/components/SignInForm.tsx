@@ -90,7 +90,13 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
         {onResend ? (
           <div className="border-t border-stone-200 pt-4 text-sm text-stone-700">
             <p>Har du ikke fått e-posten for å bekrefte kontoen din?</p>
-            <Button type="button" variant="ghost" size="sm" className="mt-1 -ml-3 text-brand-800 underline underline-offset-2" onClick={() => void resend()}>
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              className="mt-1 -ml-3 text-brand-800 underline underline-offset-2"
+              onClick={() => void resend()}
+            >
               {busy === "resend" ? "Sender..." : "Send bekreftelses-e-post på nytt"}
             </Button>
           </div>

@@ -37,7 +37,10 @@ export function useFavourite(listingId: string): Favourite {
     const add = !isFavourite;
     // Optimistic. The undo is the opposite change, not a snapshot, so taps on other hearts survive.
     const apply = (on: boolean) =>
-      queryClient.setQueryData<string[]>(favouriteIdsKey, (ids = []) => [...ids.filter((id) => id !== listingId), ...(on ? [listingId] : [])]);
+      queryClient.setQueryData<string[]>(favouriteIdsKey, (ids = []) => [
+        ...ids.filter((id) => id !== listingId),
+        ...(on ? [listingId] : []),
+      ]);
     void queryClient.cancelQueries({ queryKey: favouriteIdsKey });
     apply(add);
     const param = { listingId: encodeURIComponent(listingId) };

@@ -23,7 +23,10 @@ export function fitWithin(width: number, height: number, max: number = MAX_IMAGE
 
 type Canvas2D = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 
-function makeCanvas(width: number, height: number): { ctx: Canvas2D; toBlob: (type: string, quality?: number) => Promise<Blob | null> } | null {
+function makeCanvas(
+  width: number,
+  height: number,
+): { ctx: Canvas2D; toBlob: (type: string, quality?: number) => Promise<Blob | null> } | null {
   if (typeof OffscreenCanvas !== "undefined") {
     const canvas = new OffscreenCanvas(width, height);
     const ctx = canvas.getContext("2d");

@@ -82,7 +82,9 @@ export const emailCodes = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     codeHash: text("code_hash").notNull(),
-    purpose: text("purpose", { enum: ["signup"] }).notNull().default("signup"),
+    purpose: text("purpose", { enum: ["signup"] })
+      .notNull()
+      .default("signup"),
     expiresAt: text("expires_at").notNull(),
     usedAt: text("used_at"),
     createdAt: createdAt(),
@@ -129,16 +131,12 @@ export const listings = sqliteTable(
     postalCode: text("postal_code").notNull(),
     /** JSON array of R2 keys, `{userId}/…`. */
     images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    status: text("status", { enum: LISTING_STATUSES })
-      .notNull()
-      .default("active"),
+    status: text("status", { enum: LISTING_STATUSES }).notNull().default("active"),
     isHidden: integer("is_hidden", { mode: "boolean" }).notNull().default(false),
     hiddenReason: text("hidden_reason"),
     hiddenAt: text("hidden_at"),
     autoHidden: integer("auto_hidden", { mode: "boolean" }).notNull().default(false),
-    pricingMode: text("pricing_mode", { enum: PRICING_MODES })
-      .notNull()
-      .default("standard"),
+    pricingMode: text("pricing_mode", { enum: PRICING_MODES }).notNull().default("standard"),
     paymentEnabled: integer("payment_enabled", { mode: "boolean" }).notNull().default(false),
     seoSlug: text("seo_slug").notNull(),
     createdAt: createdAt(),
@@ -243,9 +241,7 @@ export const tradeOffers = sqliteTable(
       .notNull()
       .references(() => listings.id),
     message: text("message"),
-    status: text("status", { enum: TRADE_OFFER_STATUSES })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: TRADE_OFFER_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     expiresAt: text("expires_at").notNull(),
@@ -286,7 +282,9 @@ export const tradeTransactions = sqliteTable(
       .notNull()
       .references(() => listings.id),
     /** pending from the accept until both parties confirm the handover (completed) or either cancels. */
-    status: text("status", { enum: ["pending", "completed", "cancelled"] }).notNull().default("completed"),
+    status: text("status", { enum: ["pending", "completed", "cancelled"] })
+      .notNull()
+      .default("completed"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
     /** When each party confirmed the handover (user1 sent the offer, user2 received it). */
@@ -332,9 +330,7 @@ export const giveawayQueue = sqliteTable(
   },
   (t) => [
     uniqueIndex("giveaway_queue_listing_user_unique").on(t.listingId, t.userId),
-    uniqueIndex("giveaway_queue_one_reserved_unique")
-      .on(t.listingId)
-      .where(sql`status = 'reserved'`),
+    uniqueIndex("giveaway_queue_one_reserved_unique").on(t.listingId).where(sql`status = 'reserved'`),
     index("giveaway_queue_listing_order_idx").on(t.listingId, t.status, t.createdAt),
     index("giveaway_queue_user_idx").on(t.userId, t.updatedAt),
   ],
@@ -696,7 +692,10 @@ export const savedSearches = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("saved_searches_user_filters_unique").on(t.userId, t.filtersKey), index("saved_searches_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("saved_searches_user_filters_unique").on(t.userId, t.filtersKey),
+    index("saved_searches_user_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 /**

@@ -187,9 +187,18 @@ export class ConversationRoom extends DurableObject<Bindings> {
     }
     const frame: ClientFrame = parsed.data;
     if (frame.type === "send") {
-      const result = await this.write({ conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content }, ws);
+      const result = await this.write(
+        { conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content },
+        ws,
+      );
       if (!result.ok) {
-        send(ws, { type: "error", id: frameId(frame.id), code: result.code, message: result.message, ...(result.retryAfter ? { retry_after: result.retryAfter } : {}) });
+        send(ws, {
+          type: "error",
+          id: frameId(frame.id),
+          code: result.code,
+          message: result.message,
+          ...(result.retryAfter ? { retry_after: result.retryAfter } : {}),
+        });
       }
     } else {
       const result = await this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq: frame.up_to_seq });
@@ -250,7 +259,12 @@ export class ConversationRoom extends DurableObject<Bindings> {
       }
       const stored = await this.serial(async () => {
         const recipientId = system ? input.recipientId : undefined;
-        const result = await storeMessage(this.db, { conversationId: input.conversationId, senderId: input.senderId, ...parsed.data, recipientId });
+        const result = await storeMessage(this.db, {
+          conversationId: input.conversationId,
+          senderId: input.senderId,
+          ...parsed.data,
+          recipientId,
+        });
         // Stored: only now does anyone hear about it.
         if (origin) send(origin, { type: "ack", id: result.message.id, message: result.message });
         if (result.created) this.fanOut({ type: "message", message: result.message }, origin, recipientId);
@@ -433,4 +447,3 @@ function sendText(ws: WebSocket, text: string): boolean {
     return false; // closing or closed: the client catches up when it reconnects
   }
 }
-

@@ -19,7 +19,11 @@ export interface SocketSession {
 }
 
 export function sessionHeaders(session: SocketSession): Record<string, string> {
-  return { [SOCKET_USER_HEADER]: session.userId, [SOCKET_FAMILY_HEADER]: session.family, [SOCKET_EXPIRES_HEADER]: String(session.expiresAt) };
+  return {
+    [SOCKET_USER_HEADER]: session.userId,
+    [SOCKET_FAMILY_HEADER]: session.family,
+    [SOCKET_EXPIRES_HEADER]: String(session.expiresAt),
+  };
 }
 
 /** The session the Worker forwarded, or null when the request did not come that way. */

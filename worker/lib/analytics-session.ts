@@ -20,7 +20,6 @@ function cookieName(c: Context<AppEnv>): { name: string; secure: boolean } {
 
 const message = (sessionId: string, expiresAt: number) => new TextEncoder().encode(`${LABEL}\0${sessionId.toLowerCase()}\0${expiresAt}`);
 
-
 /** The session id of the request's valid, unexpired analytics cookie, or null. */
 export async function analyticsSessionOf(c: Context<AppEnv>, now: Date = new Date()): Promise<string | null> {
   const value = getCookie(c, cookieName(c).name);

@@ -4,7 +4,11 @@ import { AppError } from "./errors";
 export const TOO_LARGE_MESSAGE = "Filen er for stor (maks 5MB)";
 
 /** Read a request body, refusing (413) as soon as it passes the limit instead of buffering it all. */
-export async function readLimited(body: ReadableStream<Uint8Array> | null, declaredLength: number | null, limit = MAX_IMAGE_BYTES): Promise<Uint8Array> {
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: number | null,
+  limit = MAX_IMAGE_BYTES,
+): Promise<Uint8Array> {
   if (declaredLength !== null && declaredLength > limit) throw new AppError("PAYLOAD_TOO_LARGE", TOO_LARGE_MESSAGE);
   if (!body) throw new AppError("VALIDATION", "Mangler bildefil");
   const reader = body.getReader();

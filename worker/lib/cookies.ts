@@ -29,7 +29,13 @@ export function readDeviceCookie(c: Context): string | undefined {
  */
 export function setDeviceCookie(c: Context, value: string): void {
   const n = names(c);
-  setCookie(c, n.device, value, { httpOnly: true, secure: n.secure, sameSite: "Strict", path: DEVICE_COOKIE_PATH, maxAge: DEVICE_COOKIE_MAX_AGE });
+  setCookie(c, n.device, value, {
+    httpOnly: true,
+    secure: n.secure,
+    sameSite: "Strict",
+    path: DEVICE_COOKIE_PATH,
+    maxAge: DEVICE_COOKIE_MAX_AGE,
+  });
 }
 
 export function readAccessCookie(c: Context): string | undefined {

@@ -1,7 +1,10 @@
 /** Random URL-safe token with `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...buf)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...buf))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 export async function sha256Hex(value: string): Promise<string> {
@@ -19,7 +22,10 @@ export function isoIn(seconds: number, from: Date = new Date()): string {
 
 /** A MAC (or any bytes) as unpadded base64url. */
 export function toBase64Url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** A 32-byte MAC back from unpadded base64url (43 characters), or null when it is not one. */

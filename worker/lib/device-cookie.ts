@@ -18,7 +18,10 @@ export interface DeviceCookie {
 }
 
 function base64url(bytes: ArrayBuffer): string {
-  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 function fromBase64url(value: string): Uint8Array | null {
@@ -47,6 +50,11 @@ export async function verifyDeviceCookie(env: Bindings, value: string | undefine
   // of the same signature would otherwise verify too.
   if (signature?.length !== 32 || base64url(signature.buffer as ArrayBuffer) !== mac) return null;
   // crypto.subtle.verify compares in constant time.
-  const ok = await crypto.subtle.verify("HMAC", await serverHmacKey(env), signature, new TextEncoder().encode(`${LABEL}${userId}.${nonce}`));
+  const ok = await crypto.subtle.verify(
+    "HMAC",
+    await serverHmacKey(env),
+    signature,
+    new TextEncoder().encode(`${LABEL}${userId}.${nonce}`),
+  );
   return ok ? { userId, nonce } : null;
 }

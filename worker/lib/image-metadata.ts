@@ -120,9 +120,24 @@ function stripJpeg(bytes: Uint8Array): Uint8Array {
  * editors write locations, authors and comments), eXIf, tIME and every private or unknown chunk.
  */
 const PNG_KEEP = new Set([
-  "IHDR", "PLTE", "IDAT", "IEND",
-  "tRNS", "cHRM", "gAMA", "iCCP", "sBIT", "sRGB", "cICP", "mDCV", "cLLI", "bKGD", "pHYs",
-  "acTL", "fcTL", "fdAT",
+  "IHDR",
+  "PLTE",
+  "IDAT",
+  "IEND",
+  "tRNS",
+  "cHRM",
+  "gAMA",
+  "iCCP",
+  "sBIT",
+  "sRGB",
+  "cICP",
+  "mDCV",
+  "cLLI",
+  "bKGD",
+  "pHYs",
+  "acTL",
+  "fcTL",
+  "fdAT",
 ]);
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

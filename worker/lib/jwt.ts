@@ -40,7 +40,10 @@ function secretKey(env: Bindings): Uint8Array {
 export async function refreshSuccessorToken(env: Bindings, token: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", secretKey(env), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`lekebytte/refresh-successor/v1\0${token}`));
-  return btoa(String.fromCharCode(...new Uint8Array(mac))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(mac)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /**
@@ -59,7 +62,12 @@ export interface AccessClaims {
 }
 
 /** `ttlSeconds` other than the default only from tests (a token about to expire). */
-export async function signAccessToken(env: Bindings, userId: string, family: string, ttlSeconds = ACCESS_TTL_SECONDS): Promise<{ token: string; expiresAt: number }> {
+export async function signAccessToken(
+  env: Bindings,
+  userId: string,
+  family: string,
+  ttlSeconds = ACCESS_TTL_SECONDS,
+): Promise<{ token: string; expiresAt: number }> {
   const expiresAt = Math.floor(Date.now() / 1000) + ttlSeconds;
   // The token type is a claim, so a token minted for another purpose cannot stand in for access.
   const token = await new SignJWT({ sid: family, token_type: TOKEN_TYPE })

@@ -33,5 +33,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A fixed hash to verify against when the e-mail is unknown, so both paths cost the same time. */
-export const DUMMY_PASSWORD_HASH =
-  "scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+export const DUMMY_PASSWORD_HASH = "scrypt$32768$8$3$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";

@@ -19,7 +19,6 @@ export interface UnsubscribeClaims {
 
 const message = (c: UnsubscribeClaims) => new TextEncoder().encode(`${LABEL}\0${c.savedSearchId}\0${c.userId}\0${c.expiresAt}`);
 
-
 export async function signUnsubscribeToken(
   env: Bindings,
   savedSearchId: string,

@@ -27,7 +27,8 @@ export function configurationProblem(env: AppEnv["Bindings"]): string | null {
   if (!hasSigningSecret(env)) {
     return "JWT_SECRET is missing, shorter than 32 characters or the public value from .dev.vars.example (set a random one with `wrangler secret put JWT_SECRET`).";
   }
-  if (!isPublicOrigin(env.APP_ORIGIN)) return `APP_ORIGIN is "${env.APP_ORIGIN}": set the site's https origin in wrangler.toml [vars] before deploying.`;
+  if (!isPublicOrigin(env.APP_ORIGIN))
+    return `APP_ORIGIN is "${env.APP_ORIGIN}": set the site's https origin in wrangler.toml [vars] before deploying.`;
   return null;
 }
 

@@ -24,5 +24,7 @@ export async function handleSavedSearchQueue(batch: MessageBatch<unknown>, env: 
   const db = getDb(env.DB);
   const stats = await matchListings(db, valid);
   const delivered = await deliverImmediateAlerts(env, db, valid);
-  console.log(`saved-search batch: ${valid.length} listings, ${stats.candidates} candidate searches, ${stats.matches} matches (${stats.inserted} new), ${delivered.mails} alert mails`);
+  console.log(
+    `saved-search batch: ${valid.length} listings, ${stats.candidates} candidate searches, ${stats.matches} matches (${stats.inserted} new), ${delivered.mails} alert mails`,
+  );
 }

@@ -60,7 +60,9 @@ export const analyticsRoutes = new Hono<AppEnv>()
     const sessionId = await requireSession(c);
     const view = c.req.valid("json");
     // Only views of a listing people can see are counted (and stored).
-    const listing = await c.env.DB.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${listedListingSql("listings")}`).bind(view.listingId).first();
+    const listing = await c.env.DB.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${listedListingSql("listings")}`)
+      .bind(view.listingId)
+      .first();
     if (!listing) throw new AppError("NOT_FOUND", "Annonse ikke funnet");
     await enqueueAnalytics(c.env, { kind: "listing_view", view: { ...view, sessionId } });
     return c.body(null, 202);

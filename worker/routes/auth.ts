@@ -3,7 +3,14 @@ import { callbackSchema, resendSchema, signInSchema, signUpSchema } from "../../
 import { RATE_RULES } from "../../domain/rate-limits";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
-import { clearSessionCookies, readAccessCookie, readDeviceCookie, readRefreshCookie, setDeviceCookie, setSessionCookies } from "../lib/cookies";
+import {
+  clearSessionCookies,
+  readAccessCookie,
+  readDeviceCookie,
+  readRefreshCookie,
+  setDeviceCookie,
+  setSessionCookies,
+} from "../lib/cookies";
 import { signDeviceCookie, verifyDeviceCookie } from "../lib/device-cookie";
 import { clientAddressKey } from "../lib/request";
 import { validate } from "../lib/validate";

@@ -25,7 +25,8 @@ const FOREIGN_ORIGIN_TEXT = "Forespørselen kom fra et annet nettsted og ble avv
 function upgradeActor(c: Context<AppEnv>): Actor {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") throw new AppError("VALIDATION", "Denne adressen må åpnes som WebSocket.");
   const origin = c.req.header("Origin");
-  if (!origin || (origin !== new URL(c.req.url).origin && origin !== c.env.APP_ORIGIN)) throw new AppError("FORBIDDEN", FOREIGN_ORIGIN_TEXT);
+  if (!origin || (origin !== new URL(c.req.url).origin && origin !== c.env.APP_ORIGIN))
+    throw new AppError("FORBIDDEN", FOREIGN_ORIGIN_TEXT);
   return actorOf(c);
 }
 

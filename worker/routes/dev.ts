@@ -21,7 +21,8 @@ export const devRoutes = new Hono<AppEnv>()
     const mails = await devOutbox(getDb(c.env.DB), c.req.query("to")?.toLowerCase());
     const items = mails
       .map(
-        (m) => `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">Til ${escapeHtml(m.to_address)} · ${escapeHtml(m.created_at)}</p><pre>${linkify(m.text_body)}</pre></article>`,
+        (m) =>
+          `<article><h2>${escapeHtml(m.subject)}</h2><p class="meta">Til ${escapeHtml(m.to_address)} · ${escapeHtml(m.created_at)}</p><pre>${linkify(m.text_body)}</pre></article>`,
       )
       .join("");
     return c.html(`<!doctype html><html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Lokal e-post – Lekebytte</title>

@@ -53,10 +53,18 @@ export const giveawayRoutes = new Hono<AppEnv>()
     if (result) await announceGiveawayChange(c.env, result);
     return c.json(await giveawayListingView(db, c.req.param("listingId"), userId), created ? 201 : 200);
   })
-  .post("/listings/:listingId/leave", requireUser, async (c) => c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), leaveQueue)))
+  .post("/listings/:listingId/leave", requireUser, async (c) =>
+    c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), leaveQueue)),
+  )
   .post("/listings/:listingId/reserve", requireUser, validate("json", reserveGiveawaySchema), async (c) => {
     const entryId = c.req.valid("json").entry_id;
-    return c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), (db, listingId, userId) => reserveEntry(db, listingId, userId, entryId)));
+    return c.json(
+      await move(c.env, actorOf(c).id, c.req.param("listingId"), (db, listingId, userId) => reserveEntry(db, listingId, userId, entryId)),
+    );
   })
-  .post("/listings/:listingId/release", requireUser, async (c) => c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), releaseReservation)))
-  .post("/listings/:listingId/give", requireUser, async (c) => c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), markGiven)));
+  .post("/listings/:listingId/release", requireUser, async (c) =>
+    c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), releaseReservation)),
+  )
+  .post("/listings/:listingId/give", requireUser, async (c) =>
+    c.json(await move(c.env, actorOf(c).id, c.req.param("listingId"), markGiven)),
+  );

@@ -28,14 +28,22 @@ export const listingRoutes = new Hono<AppEnv>()
     const listing = await createListing(db, c.env.IMAGES, actor, c.req.valid("json"));
     // Saved-search alerts are matched by the queue consumer, after the answer (decision 040); the
     // hourly cron matches the listing should the message be lost.
-    c.executionCtx.waitUntil(queueListingForAlerts(c.env, listing.id).catch((error) => console.error("Could not queue listing for saved searches", listing.id, error)));
+    c.executionCtx.waitUntil(
+      queueListingForAlerts(c.env, listing.id).catch((error) =>
+        console.error("Could not queue listing for saved searches", listing.id, error),
+      ),
+    );
     return c.json(listing, 201);
   })
   .put("/:id", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, RATE_RULES.listingEdit, actor.id);
-    return c.json(await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json"), (listingId) => closeOpenCheckouts(c.env, db, listingId)));
+    return c.json(
+      await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json"), (listingId) =>
+        closeOpenCheckouts(c.env, db, listingId),
+      ),
+    );
   })
   .post("/:id/status", requireUser, validate("json", listingStatusSchema), async (c) => {
     const actor = actorOf(c);

@@ -44,7 +44,12 @@ export const meRoutes = new Hono<AppEnv>()
   .get("/listings/:id", async (c) => {
     const row = await getOwnListing(getDb(c.env.DB), c.req.param("id"), actorOf(c));
     // The edit form gets the seller's own setting, not the shown one (decision 089).
-    return c.json({ ...toListingCard(row), payment_enabled: row.paymentEnabled, pricing_mode: row.pricingMode, description: row.description });
+    return c.json({
+      ...toListingCard(row),
+      payment_enabled: row.paymentEnabled,
+      pricing_mode: row.pricingMode,
+      description: row.description,
+    });
   })
   // POST, not GET: the password travels in the body, never in a URL.
   .post("/export", validate("json", passwordConfirmationSchema), async (c) => {

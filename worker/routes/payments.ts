@@ -15,12 +15,16 @@ export const paymentRoutes = new Hono<AppEnv>()
     await next();
     c.header("Cache-Control", "no-store");
   })
-  .post("/checkout", validate("json", checkoutSchema), async (c) => c.json(await startCheckout(c.env, actorOf(c), c.req.valid("json")), 201))
+  .post("/checkout", validate("json", checkoutSchema), async (c) =>
+    c.json(await startCheckout(c.env, actorOf(c), c.req.valid("json")), 201),
+  )
   .post("/verify", validate("json", verifySchema), async (c) => {
     const { session_id, payment_id } = c.req.valid("json");
     return c.json(await verifyPayment(c.env, actorOf(c), session_id, payment_id));
   })
-  .get("/details", validate("query", detailsQuerySchema), async (c) => c.json(await paymentDetails(c.env, actorOf(c), c.req.valid("query").session_id)))
+  .get("/details", validate("query", detailsQuerySchema), async (c) =>
+    c.json(await paymentDetails(c.env, actorOf(c), c.req.valid("query").session_id)),
+  )
   .get("/purchases", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "purchases")))
   .get("/sales", async (c) => c.json(await tradeRecords(getDb(c.env.DB), actorOf(c), "sales")))
   .get("/stripe/account", async (c) => c.json(await sellerStatus(c.env, actorOf(c))))

@@ -125,8 +125,10 @@ export function withPreload(rewriter: HTMLRewriter, preload: Preload): HTMLRewri
   return rewriter.on("head", {
     element: (el) => {
       // First in <head>: the browser starts on the photo while it fetches the script and styles.
-      if (preload.image) el.prepend(`<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">`, { html: true });
-      for (const file of preload.modules ?? []) el.append(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`, { html: true });
+      if (preload.image)
+        el.prepend(`<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">`, { html: true });
+      for (const file of preload.modules ?? [])
+        el.append(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`, { html: true });
       el.append(`<script id="preloaded-api" type="application/json">${jsonForScript(preload.api)}</script>`, { html: true });
     },
   });

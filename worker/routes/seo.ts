@@ -59,7 +59,10 @@ export const seoRoutes = new Hono<AppEnv>()
       if (own) {
         if (own.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${own.seo_slug}`, 301);
         const shell = await fetchShell(c.env, url, c.req.raw.headers);
-        const page = withPreload(new HTMLRewriter(), { api: { "/api/config": siteConfig(c.env) }, modules: await pageModules(c.env, url) }).transform(shell);
+        const page = withPreload(new HTMLRewriter(), {
+          api: { "/api/config": siteConfig(c.env) },
+          modules: await pageModules(c.env, url),
+        }).transform(shell);
         const headers = new Headers(page.headers);
         headers.set("Cache-Control", "private, no-store");
         headers.set("X-Robots-Tag", "noindex");

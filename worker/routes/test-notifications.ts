@@ -31,7 +31,8 @@ export const testNotificationRoutes = new Hono<AppEnv>()
     const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
     // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.
-    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), { recipientId: actor.id });
+    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), {
+      recipientId: actor.id,
+    });
     return c.json({ conversation_id: conversationId, message }, 201);
   });
-

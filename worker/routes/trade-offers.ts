@@ -8,7 +8,14 @@ import { validate } from "../lib/validate";
 import { actorOf, requireUser } from "../middleware/session";
 import { enforceRateLimit } from "../services/rate-limit";
 import { announceTradeChange } from "../services/trade-notices";
-import { acceptTradeOffer, cancelTradeOffer, confirmHandover, createTradeOffer, rejectTradeOffer, type TradeChangeResult } from "../services/trade-offers";
+import {
+  acceptTradeOffer,
+  cancelTradeOffer,
+  confirmHandover,
+  createTradeOffer,
+  rejectTradeOffer,
+  type TradeChangeResult,
+} from "../services/trade-offers";
 import { conversationTradeOffers, tradeHistoryCompleted, tradeHistoryOffers, tradeOfferView, tradeProposal } from "../services/trade-views";
 
 type Move = (db: Db, offerId: string, userId: string) => Promise<TradeChangeResult>;
@@ -38,7 +45,11 @@ export const tradeOfferRoutes = new Hono<AppEnv>()
     const db = getDb(c.env.DB);
     await enforceRateLimit(db, RATE_RULES.tradeOfferCreate, actor.id);
     const body = c.req.valid("json");
-    const result = await createTradeOffer(db, actor.id, { requestedListingId: body.requested_listing_id, offeredListingId: body.offered_listing_id, message: body.message });
+    const result = await createTradeOffer(db, actor.id, {
+      requestedListingId: body.requested_listing_id,
+      offeredListingId: body.offered_listing_id,
+      message: body.message,
+    });
     await announceTradeChange(c.env, result);
     return c.json({ id: result.offerId, conversation_id: result.conversationId }, 201);
   })

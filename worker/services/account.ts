@@ -49,7 +49,12 @@ export async function updateProfile(
 }
 
 async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
-  return (await db.$client.prepare(sql).bind(...params).all<T>()).results;
+  return (
+    await db.$client
+      .prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results;
 }
 
 /**
@@ -69,29 +74,58 @@ export async function confirmPassword(db: Db, userId: string, password: string):
 /** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
 export async function exportUserData(db: Db, userId: string): Promise<Record<string, unknown>> {
   const profile = await getProfile(db, userId);
-  const account = await db.$client.prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1").bind(userId).first();
-  const [listings, favourites, conversations, messages, tradeOffers, tradeTransactions, payments, transactions, reports, newsletter, contact, sessions, moderation] =
-    await Promise.all([
-      all(db, "SELECT * FROM listings WHERE user_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT listing_id, created_at FROM favourites WHERE user_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
-      all(
-        db,
-        `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
+  const account = await db.$client
+    .prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1")
+    .bind(userId)
+    .first();
+  const [
+    listings,
+    favourites,
+    conversations,
+    messages,
+    tradeOffers,
+    tradeTransactions,
+    payments,
+    transactions,
+    reports,
+    newsletter,
+    contact,
+    sessions,
+    moderation,
+  ] = await Promise.all([
+    all(db, "SELECT * FROM listings WHERE user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT listing_id, created_at FROM favourites WHERE user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+    all(
+      db,
+      `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
          JOIN conversations c ON c.id = m.conversation_id WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND (m.recipient_id IS NULL OR m.recipient_id = ?1)
          ORDER BY m.conversation_id, m.seq`,
-        userId,
-      ),
-      all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT * FROM trade_transactions WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT * FROM transactions WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
-      all(db, "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1", userId),
-      all(db, "SELECT email, name, source, metadata, created_at FROM newsletter_subscribers WHERE email = ?1", profile.email),
-      all(db, "SELECT name, email, subject, message, created_at FROM contact_messages WHERE user_id = ?1 OR email = ?2", userId, profile.email),
-      all(db, "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent FROM sessions WHERE user_id = ?1 ORDER BY created_at", userId),
-      all(db, "SELECT warning_count, is_suspended, suspended_until, last_action_at FROM user_moderation_status WHERE user_id = ?1", userId),
-    ]);
+      userId,
+    ),
+    all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM trade_transactions WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM transactions WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
+    all(
+      db,
+      "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1",
+      userId,
+    ),
+    all(db, "SELECT email, name, source, metadata, created_at FROM newsletter_subscribers WHERE email = ?1", profile.email),
+    all(
+      db,
+      "SELECT name, email, subject, message, created_at FROM contact_messages WHERE user_id = ?1 OR email = ?2",
+      userId,
+      profile.email,
+    ),
+    all(
+      db,
+      "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent FROM sessions WHERE user_id = ?1 ORDER BY created_at",
+      userId,
+    ),
+    all(db, "SELECT warning_count, is_suspended, suspended_until, last_action_at FROM user_moderation_status WHERE user_id = ?1", userId),
+  ]);
   return {
     exported_at: nowIso(),
     account,
@@ -111,8 +145,16 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     moderation_status: moderation,
     saved_searches: await exportSavedSearches(db, userId),
     // The user's own places in give-away queues (with their messages) and the give-aways they took part in.
-    giveaway_queue: await all(db, "SELECT listing_id, message, status, created_at, updated_at, reserved_at, conversation_id FROM giveaway_queue WHERE user_id = ?1 ORDER BY created_at", userId),
-    giveaways: await all(db, "SELECT id, listing_id, giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE giver_id = ?1 OR taker_id = ?1 ORDER BY given_at", userId),
+    giveaway_queue: await all(
+      db,
+      "SELECT listing_id, message, status, created_at, updated_at, reserved_at, conversation_id FROM giveaway_queue WHERE user_id = ?1 ORDER BY created_at",
+      userId,
+    ),
+    giveaways: await all(
+      db,
+      "SELECT id, listing_id, giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE giver_id = ?1 OR taker_id = ?1 ORDER BY given_at",
+      userId,
+    ),
     reviews: await exportReviews(db, userId),
   };
 }
@@ -145,15 +187,14 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     db.prepare("UPDATE listings SET status = 'deleted', images = '[]', updated_at = ?2 WHERE user_id = ?1").bind(userId, now),
     db.prepare("DELETE FROM newsletter_subscribers WHERE email = ?1").bind(profile.email),
     db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),
-    db.prepare("UPDATE profiles SET display_name = NULL, postal_code = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1").bind(
-      userId,
-      now,
-    ),
-    db.prepare("UPDATE users SET email = ?2, password_hash = '!', deleted_at = ?3, updated_at = ?3 WHERE id = ?1").bind(
-      userId,
-      `deleted+${userId}@lekebytte.invalid`,
-      now,
-    ),
+    db
+      .prepare(
+        "UPDATE profiles SET display_name = NULL, postal_code = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1",
+      )
+      .bind(userId, now),
+    db
+      .prepare("UPDATE users SET email = ?2, password_hash = '!', deleted_at = ?3, updated_at = ?3 WHERE id = ?1")
+      .bind(userId, `deleted+${userId}@lekebytte.invalid`, now),
   ]);
   // Photos live under the owner's prefix; remove them all (paged, 1000 keys per delete).
   let cursor: string | undefined;

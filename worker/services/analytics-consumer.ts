@@ -46,7 +46,11 @@ export async function consumeAnalyticsBatch(batch: MessageBatch<unknown>, env: B
     const parsed = analyticsMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       outcome.invalid++;
-      console.warn("Analytics: message does not parse; retrying towards the dead-letter queue", message.id, parsed.error.issues[0]?.message);
+      console.warn(
+        "Analytics: message does not parse; retrying towards the dead-letter queue",
+        message.id,
+        parsed.error.issues[0]?.message,
+      );
       message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
       continue;
     }
@@ -61,7 +65,10 @@ export async function consumeAnalyticsBatch(batch: MessageBatch<unknown>, env: B
 
   const written: string[] = [];
   try {
-    const done = await alreadyProcessed(env.DB, valid.map((v) => v.message.id));
+    const done = await alreadyProcessed(
+      env.DB,
+      valid.map((v) => v.message.id),
+    );
     const fresh = valid.filter((v) => !done.has(v.message.id));
     outcome.duplicates = valid.length - fresh.length;
     if (fresh.length > 0) {
@@ -163,7 +170,16 @@ export function rollupStatements(db: D1Database, fresh: Valid[]): D1PreparedStat
              duration_ms = MAX(duration_ms, excluded.duration_ms),
              scroll_depth = MAX(scroll_depth, excluded.scroll_depth)`,
         )
-        .bind(...part.flatMap(({ day, view }) => [view.viewId, view.listingId, day, view.sessionId, view.viewDurationMs, view.scrollDepthPercent])),
+        .bind(
+          ...part.flatMap(({ day, view }) => [
+            view.viewId,
+            view.listingId,
+            day,
+            view.sessionId,
+            view.viewDurationMs,
+            view.scrollDepthPercent,
+          ]),
+        ),
     );
   }
   const viewIds = [...new Set(views.map((v) => v.view.viewId))];

@@ -9,7 +9,6 @@ import { AppError } from "../lib/errors";
 
 const NOT_FOUND_MESSAGE = "Fant ikke statistikk for annonsen.";
 
-
 /** The Oslo days from `daysBack - 1` days before `now` up to today, oldest first. */
 export function dayRange(daysBack: number, now: Date = new Date()): string[] {
   const today = osloDay(now);
@@ -20,21 +19,34 @@ export function dayRange(daysBack: number, now: Date = new Date()): string[] {
 
 async function assertMayRead(db: D1Database, actor: Actor, listingId: string): Promise<void> {
   if (!/^[0-9a-f-]{36}$/i.test(listingId)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
-  const row = await db.prepare("SELECT user_id, status FROM listings WHERE id = ?1").bind(listingId).first<{ user_id: string; status: string }>();
+  const row = await db
+    .prepare("SELECT user_id, status FROM listings WHERE id = ?1")
+    .bind(listingId)
+    .first<{ user_id: string; status: string }>();
   if (!row) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
   const owner = row.user_id === actor.id && row.status !== "deleted";
   if (!owner && !hasStaffRights(actor)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
 }
 
 /** Counts per Oslo day from per-hour UTC counts (SQLite knows no Oslo time; hours are exact). */
-function addHourly(target: Map<string, ListingStatsDay>, rows: { hour: string; n: number }[], key: "favourites" | "messages_started" | "trade_offers") {
+function addHourly(
+  target: Map<string, ListingStatsDay>,
+  rows: { hour: string; n: number }[],
+  key: "favourites" | "messages_started" | "trade_offers",
+) {
   for (const { hour, n } of rows) {
     const day = target.get(osloDay(new Date(`${hour}:00:00Z`)));
     if (day) day[key] += n;
   }
 }
 
-export async function getListingAnalytics(db: D1Database, actor: Actor, listingId: string, daysBack: number, now: Date = new Date()): Promise<ListingAnalytics> {
+export async function getListingAnalytics(
+  db: D1Database,
+  actor: Actor,
+  listingId: string,
+  daysBack: number,
+  now: Date = new Date(),
+): Promise<ListingAnalytics> {
   await assertMayRead(db, actor, listingId);
   const days = dayRange(daysBack, now);
   const from = days[0];
@@ -43,7 +55,9 @@ export async function getListingAnalytics(db: D1Database, actor: Actor, listingI
   const since = new Date(Date.parse(`${from}T00:00:00Z`) - 2 * 3_600_000).toISOString();
   const hourly = (table: string, column: string) =>
     db
-      .prepare(`SELECT substr(created_at, 1, 13) AS hour, COUNT(*) AS n FROM ${table} WHERE ${column} = ?1 AND created_at >= ?2 GROUP BY hour`)
+      .prepare(
+        `SELECT substr(created_at, 1, 13) AS hour, COUNT(*) AS n FROM ${table} WHERE ${column} = ?1 AND created_at >= ?2 GROUP BY hour`,
+      )
       .bind(listingId, since);
   const [rollups, favourites, conversations, offers] = await db.batch([
     db
@@ -55,7 +69,10 @@ export async function getListingAnalytics(db: D1Database, actor: Actor, listingI
   ]);
 
   const byDay = new Map<string, ListingStatsDay & { total_view_ms: number }>(
-    days.map((day) => [day, { day, views: 0, unique_sessions: 0, avg_view_ms: null, favourites: 0, messages_started: 0, trade_offers: 0, total_view_ms: 0 }]),
+    days.map((day) => [
+      day,
+      { day, views: 0, unique_sessions: 0, avg_view_ms: null, favourites: 0, messages_started: 0, trade_offers: 0, total_view_ms: 0 },
+    ]),
   );
   for (const r of rollups.results as { day: string; views: number; unique_sessions: number; total_view_ms: number }[]) {
     const day = byDay.get(r.day);
@@ -86,7 +103,12 @@ export async function getListingAnalytics(db: D1Database, actor: Actor, listingI
 }
 
 /** Views and unique sessions per own listing over the last `daysBack` days ("Mine annonser"). */
-export async function ownListingsStats(db: D1Database, actor: Actor, daysBack: number, now: Date = new Date()): Promise<ListingStatsSummary[]> {
+export async function ownListingsStats(
+  db: D1Database,
+  actor: Actor,
+  daysBack: number,
+  now: Date = new Date(),
+): Promise<ListingStatsSummary[]> {
   const from = dayRange(daysBack, now)[0];
   const { results } = await db
     .prepare(

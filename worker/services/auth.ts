@@ -87,7 +87,8 @@ export async function signUp(
   const existing = await findUserByEmail(getDb(env.DB), input.email);
   if (existing) {
     // The message of docs/product.md "Error messages" names the case; an unconfirmed account gets a fresh link instead of a dead end.
-    if (!existing.email_confirmed_at && !existing.deleted_at) await sendConfirmation(env, origin, existing.id, existing.email, existing.display_name ?? "");
+    if (!existing.email_confirmed_at && !existing.deleted_at)
+      await sendConfirmation(env, origin, existing.id, existing.email, existing.display_name ?? "");
     throw new AppError("EMAIL_TAKEN");
   }
   const id = crypto.randomUUID();
@@ -139,7 +140,13 @@ async function startSession(env: Bindings, user: SessionUser, userAgent: string 
   return withAccessToken(env, user, family, refreshToken, expiresAt);
 }
 
-async function withAccessToken(env: Bindings, user: SessionUser, family: string, refreshToken: string, refreshExpiresAt: string): Promise<IssuedSession> {
+async function withAccessToken(
+  env: Bindings,
+  user: SessionUser,
+  family: string,
+  refreshToken: string,
+  refreshExpiresAt: string,
+): Promise<IssuedSession> {
   const access = await signAccessToken(env, user.id, family);
   return { user, accessToken: access.token, refreshToken, expiresAt: access.expiresAt, refreshMaxAge: secondsUntil(refreshExpiresAt) };
 }
@@ -164,7 +171,8 @@ export async function signIn(env: Bindings, attempt: SignInAttempt): Promise<Iss
   const { email, password, userAgent, device } = attempt;
   const db = getDb(env.DB);
   const user = await findUserByEmail(db, email);
-  const known = device !== null && user !== null && device.userId === user.id && (await takeRateLimit(db, RATE_RULES.signinDevice, device.nonce));
+  const known =
+    device !== null && user !== null && device.userId === user.id && (await takeRateLimit(db, RATE_RULES.signinDevice, device.nonce));
   if (!known) await enforceRateLimits(db, attempt.unknownDeviceLimits);
   // Unknown e-mail and wrong password look the same, and cost the same scrypt time.
   const ok = await verifyPassword(password, user && !user.deleted_at ? user.password_hash : DUMMY_PASSWORD_HASH);
@@ -183,7 +191,9 @@ export async function exchangeCode(env: Bindings, code: string, userAgent: strin
     .bind(hash, now)
     .first<{ user_id: string }>();
   if (!consumed) throw new AppError("INVALID_CODE");
-  await env.DB.prepare("UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ?2), updated_at = ?2 WHERE id = ?1 AND deleted_at IS NULL")
+  await env.DB.prepare(
+    "UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, ?2), updated_at = ?2 WHERE id = ?1 AND deleted_at IS NULL",
+  )
     .bind(consumed.user_id, now)
     .run();
   const user = await sessionUser(getDb(env.DB), consumed.user_id);
@@ -247,7 +257,8 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
     // Expired (sliding or absolute) or its family was revoked: nothing to rotate, nothing to punish.
     throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
   }
-  const withinGrace = !known.revoked_at && known.rotated_at !== null && Date.parse(known.rotated_at) > Date.now() - REFRESH_REUSE_GRACE_SECONDS * 1000;
+  const withinGrace =
+    !known.revoked_at && known.rotated_at !== null && Date.parse(known.rotated_at) > Date.now() - REFRESH_REUSE_GRACE_SECONDS * 1000;
   if (withinGrace) {
     // Two tabs presented the same token: hand back the successor the first one got.
     const next = await liveSession(db, successorHash, now);
@@ -288,14 +299,20 @@ export async function revokeAllSessions(env: Bindings, userId: string, reason: S
 }
 
 /** Sign out by the access token's family and by refresh token (if any); their sockets close at once. */
-export async function signOut(env: Bindings, actor: { id: string; sessionFamily: string } | null, refreshToken: string | undefined): Promise<void> {
+export async function signOut(
+  env: Bindings,
+  actor: { id: string; sessionFamily: string } | null,
+  refreshToken: string | undefined,
+): Promise<void> {
   const ended = new Map<string, string>(); // family → user
   if (actor) ended.set(actor.sessionFamily, actor.id);
   if (refreshToken) {
-    const row = await env.DB.prepare("SELECT user_id, family_id FROM sessions WHERE token_hash = ?1").bind(await sha256Hex(refreshToken)).first<{
-      user_id: string;
-      family_id: string;
-    }>();
+    const row = await env.DB.prepare("SELECT user_id, family_id FROM sessions WHERE token_hash = ?1")
+      .bind(await sha256Hex(refreshToken))
+      .first<{
+        user_id: string;
+        family_id: string;
+      }>();
     if (row) ended.set(row.family_id, row.user_id);
   }
   for (const family of ended.keys()) await revokeFamily(getDb(env.DB), family);

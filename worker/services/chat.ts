@@ -46,12 +46,24 @@ export async function postSystemMessage(
   options: { mailed?: boolean; recipientId?: string } = {},
 ): Promise<ChatMessage> {
   return unwrap(
-    await roomStub(env, conversationId).post({ conversationId, senderId: SYSTEM_USER_ID, id, content, mailed: options.mailed, recipientId: options.recipientId }),
+    await roomStub(env, conversationId).post({
+      conversationId,
+      senderId: SYSTEM_USER_ID,
+      id,
+      content,
+      mailed: options.mailed,
+      recipientId: options.recipientId,
+    }),
   );
 }
 
 /** Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live. */
-export async function markConversationRead(env: Bindings, conversationId: string, readerId: string, upToSeq?: number): Promise<{ count: number; up_to_seq: number }> {
+export async function markConversationRead(
+  env: Bindings,
+  conversationId: string,
+  readerId: string,
+  upToSeq?: number,
+): Promise<{ count: number; up_to_seq: number }> {
   return unwrap(await roomStub(env, conversationId).read({ conversationId, readerId, upToSeq }));
 }
 
@@ -69,7 +81,12 @@ export async function pushConversationEvent(env: Bindings, conversationId: strin
  * with the session it belongs to (docs/decisions/080).
  */
 export async function openRoomSocket(env: Bindings, conversationId: string, session: SocketSession, after: number): Promise<Response> {
-  const headers = new Headers({ Upgrade: "websocket", ...sessionHeaders(session), [ROOM_CONVERSATION_HEADER]: conversationId, [ROOM_AFTER_HEADER]: String(after) });
+  const headers = new Headers({
+    Upgrade: "websocket",
+    ...sessionHeaders(session),
+    [ROOM_CONVERSATION_HEADER]: conversationId,
+    [ROOM_AFTER_HEADER]: String(after),
+  });
   return roomStub(env, conversationId).fetch(new Request("https://room.internal/connect", { headers }));
 }
 

@@ -1,12 +1,7 @@
 // Conversations in D1: start or reopen the one conversation per (listing, buyer, seller), the chat
 // header, the inbox and the unread count. Only participants ever see a conversation; to anyone else
 // it does not exist (404).
-import {
-  ANONYMOUS_NAME,
-  DELETED_USER_NAME,
-  type ConversationDetail,
-  type ConversationSummary,
-} from "../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME, type ConversationDetail, type ConversationSummary } from "../../domain/messaging";
 import { isPublicListing } from "../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../domain/taxonomy";
 import type { Db } from "../db/client";
@@ -58,7 +53,10 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
   if (!isPublicListing({ status: listing.status, is_hidden: !!listing.is_hidden })) {
     throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   }
-  const seller = await db.$client.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(listing.user_id).first<{ deleted_at: string | null }>();
+  const seller = await db.$client
+    .prepare("SELECT deleted_at FROM users WHERE id = ?1")
+    .bind(listing.user_id)
+    .first<{ deleted_at: string | null }>();
   if (!seller || seller.deleted_at) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   return openConversation(db, listingId, buyerId, listing.user_id);
 }
@@ -174,7 +172,9 @@ export async function listConversations(db: Db, viewerId: string, offset = 0): P
        LIMIT ?2 OFFSET ?3`,
     )
     .bind(viewerId, INBOX_PAGE_SIZE, offset)
-    .all<DetailRow & { last_content: string | null; last_created_at: string | null; last_sender_id: string | null; unread_count: number }>();
+    .all<
+      DetailRow & { last_content: string | null; last_created_at: string | null; last_sender_id: string | null; unread_count: number }
+    >();
   return results.map((row) => ({
     ...toDetail(row),
     last_message:
@@ -208,6 +208,9 @@ export async function latestConversationId(db: Db, userId: string): Promise<stri
 
 /** Every conversation a user takes part in (account deletion closes their live connections). */
 export async function conversationIdsOf(db: Db, userId: string): Promise<string[]> {
-  const { results } = await db.$client.prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1").bind(userId).all<{ id: string }>();
+  const { results } = await db.$client
+    .prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1")
+    .bind(userId)
+    .all<{ id: string }>();
   return results.map((r) => r.id);
 }

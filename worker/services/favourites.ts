@@ -5,12 +5,12 @@ import { AppError } from "../lib/errors";
 import { listingsByIds } from "./listings";
 
 export async function addFavourite(db: Db, userId: string, listingId: string): Promise<void> {
-  const visible = await db.$client
-    .prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`)
-    .bind(listingId)
-    .first();
+  const visible = await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`).bind(listingId).first();
   if (!visible) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
-  await db.$client.prepare("INSERT INTO favourites (user_id, listing_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(userId, listingId).run();
+  await db.$client
+    .prepare("INSERT INTO favourites (user_id, listing_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+    .bind(userId, listingId)
+    .run();
 }
 
 export async function removeFavourite(db: Db, userId: string, listingId: string): Promise<void> {
@@ -18,7 +18,10 @@ export async function removeFavourite(db: Db, userId: string, listingId: string)
 }
 
 export async function favouriteIds(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.$client.prepare("SELECT listing_id FROM favourites WHERE user_id = ?1 ORDER BY created_at DESC").bind(userId).all<{ listing_id: string }>();
+  const rows = await db.$client
+    .prepare("SELECT listing_id FROM favourites WHERE user_id = ?1 ORDER BY created_at DESC")
+    .bind(userId)
+    .all<{ listing_id: string }>();
   return rows.results.map((r) => r.listing_id);
 }
 
@@ -29,7 +32,10 @@ export async function favouriteListings(db: Db, userId: string): Promise<Listing
     .prepare(`SELECT id FROM listings WHERE id IN (SELECT listing_id FROM favourites WHERE user_id = ?1) AND ${publicListingSql()}`)
     .bind(userId)
     .all<{ id: string }>();
-  const cards = await listingsByIds(db, visible.results.map((r) => r.id));
+  const cards = await listingsByIds(
+    db,
+    visible.results.map((r) => r.id),
+  );
   const byId = new Map(cards.map((c) => [c.id, c]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }

@@ -41,7 +41,8 @@ export async function announceGiveawayChange(env: Bindings, result: GiveawayChan
   if (result.change === "given" && result.passedUserIds.length > 0) jobs.push(mailPassed(env, result.passedUserIds, title));
   const outcomes = await Promise.allSettled(jobs);
   for (const outcome of outcomes) {
-    if (outcome.status === "rejected") console.error("Could not announce a give-away queue change", result.listingId, result.change, outcome.reason);
+    if (outcome.status === "rejected")
+      console.error("Could not announce a give-away queue change", result.listingId, result.change, outcome.reason);
   }
 }
 

@@ -17,7 +17,8 @@ interface QueueRow {
   position: number | null;
 }
 
-const nameOf = (row: Pick<QueueRow, "display_name" | "deleted_at">) => (row.deleted_at ? DELETED_USER_NAME : row.display_name?.trim() || ANONYMOUS_NAME);
+const nameOf = (row: Pick<QueueRow, "display_name" | "deleted_at">) =>
+  row.deleted_at ? DELETED_USER_NAME : row.display_name?.trim() || ANONYMOUS_NAME;
 
 /** Waiting and reserved first (the live queue, in join order), then everyone the giver has dealt with. */
 const STATUS_ORDER = "CASE q.status WHEN 'reserved' THEN 0 WHEN 'waiting' THEN 1 WHEN 'given' THEN 2 ELSE 3 END";
@@ -69,11 +70,24 @@ export async function giveawayListingView(db: Db, listingId: string, userId: str
 }
 
 function toMine(row: QueueRow): GiveawayMine {
-  return { status: row.status, message: row.message, joined_at: row.created_at, position: row.position ?? null, conversation_id: row.conversation_id };
+  return {
+    status: row.status,
+    message: row.message,
+    joined_at: row.created_at,
+    position: row.position ?? null,
+    conversation_id: row.conversation_id,
+  };
 }
 
 function toQueueEntry(row: QueueRow): GiveawayQueueEntry {
-  return { id: row.id, display_name: nameOf(row), message: row.message, status: row.status, joined_at: row.created_at, conversation_id: row.conversation_id };
+  return {
+    id: row.id,
+    display_name: nameOf(row),
+    message: row.message,
+    status: row.status,
+    joined_at: row.created_at,
+    conversation_id: row.conversation_id,
+  };
 }
 
 /** A taker's place in one queue, for "Mine køplasser" (the in-app notice of the giver's moves). */
@@ -100,14 +114,23 @@ export async function myGiveawayPlaces(db: Db, userId: string): Promise<MyGiveaw
     .all<QueueRow & { unseen: number; listing_id: string; title: string; seo_slug: string; images: string; public: number }>();
   return rows.results.map((row) => ({
     ...toMine(row),
-    listing: { id: row.listing_id, title: row.title, seo_slug: row.seo_slug, images: row.public ? (JSON.parse(row.images) as string[]) : [], public: !!row.public },
+    listing: {
+      id: row.listing_id,
+      title: row.title,
+      seo_slug: row.seo_slug,
+      images: row.public ? (JSON.parse(row.images) as string[]) : [],
+      public: !!row.public,
+    },
     unseen: !!row.unseen,
   }));
 }
 
 /** How many of the user's places have a move they have not seen (the account menu's badge). */
 export async function unseenGiveawayCount(db: Db, userId: string): Promise<number> {
-  const row = await db.$client.prepare("SELECT COUNT(*) AS n FROM giveaway_queue WHERE user_id = ?1 AND unseen = 1").bind(userId).first<{ n: number }>();
+  const row = await db.$client
+    .prepare("SELECT COUNT(*) AS n FROM giveaway_queue WHERE user_id = ?1 AND unseen = 1")
+    .bind(userId)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
@@ -134,5 +157,14 @@ export async function giveawayDeal(db: Db, giveawayId: string): Promise<Giveaway
     .prepare("SELECT id, listing_id, giver_id, taker_id, given_at FROM giveaways WHERE id = ?1")
     .bind(giveawayId)
     .first<{ id: string; listing_id: string; giver_id: string; taker_id: string; given_at: string }>();
-  return row ? { kind: "giveaway", id: row.id, listing_id: row.listing_id, giver_id: row.giver_id, taker_id: row.taker_id, completed_at: row.given_at } : null;
+  return row
+    ? {
+        kind: "giveaway",
+        id: row.id,
+        listing_id: row.listing_id,
+        giver_id: row.giver_id,
+        taker_id: row.taker_id,
+        completed_at: row.given_at,
+      }
+    : null;
 }

@@ -51,7 +51,10 @@ interface ListingFacts {
 
 async function listingFacts(db: Db, listingId: string): Promise<ListingFacts | null> {
   if (!UUID_RE.test(listingId)) return null;
-  return db.$client.prepare("SELECT id, user_id, status, is_hidden, is_free FROM listings WHERE id = ?1").bind(listingId).first<ListingFacts>();
+  return db.$client
+    .prepare("SELECT id, user_id, status, is_hidden, is_free FROM listings WHERE id = ?1")
+    .bind(listingId)
+    .first<ListingFacts>();
 }
 
 /** The listing as the queue sees it: 404 for what the caller may not see, otherwise its facts. */
@@ -84,7 +87,12 @@ const WON = "EXISTS (SELECT 1 FROM giveaway_queue w WHERE w.listing_id = ?1 AND 
 /** SQL: listing ?1 is a free listing owned by ?4 (the giver acting). */
 const GIVER_OWNS = "EXISTS (SELECT 1 FROM listings l WHERE l.id = ?1 AND l.user_id = ?4 AND l.is_free = 1)";
 
-const result = (listingId: string, change: GiveawayChange, entry: EntryRow, extra: Partial<GiveawayChangeResult> = {}): GiveawayChangeResult => ({
+const result = (
+  listingId: string,
+  change: GiveawayChange,
+  entry: EntryRow,
+  extra: Partial<GiveawayChangeResult> = {},
+): GiveawayChangeResult => ({
   listingId,
   change,
   entryId: entry.id,
@@ -113,7 +121,8 @@ export async function joinQueue(db: Db, listingId: string, userId: string, messa
   // Not queueListing: someone who had the page open when the toy was given away is told so (409),
   // not that the listing does not exist; a hidden, deleted or unknown listing is still a 404.
   const listing = await listingFacts(db, listingId);
-  if (!listing || listing.status === "deleted" || (listing.is_hidden && listing.user_id !== userId)) throw new AppError("NOT_FOUND", G.listingNotFound);
+  if (!listing || listing.status === "deleted" || (listing.is_hidden && listing.user_id !== userId))
+    throw new AppError("NOT_FOUND", G.listingNotFound);
   await assertNotSuspended(db, userId);
   const at = now.toISOString();
   const row = await db.$client
@@ -163,7 +172,11 @@ export async function leaveQueue(db: Db, listingId: string, userId: string, now:
          WHERE listing_id = ?1 AND user_id = ?4 AND status = ?5`,
       )
       .bind(listing.id, change, at, userId, entry.status),
-    d1.prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ?4 = 'reserved' AND ${WON}`).bind(listing.id, change, at, entry.status),
+    d1
+      .prepare(
+        `UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ?4 = 'reserved' AND ${WON}`,
+      )
+      .bind(listing.id, change, at, entry.status),
   ]);
   if (moved.meta.changes !== 1) throw new AppError("CONFLICT", G.concurrent);
   return result(listing.id, "withdrawn", entry, { wasReserved: entry.status === "reserved" });
@@ -185,7 +198,13 @@ async function giversListing(db: Db, listingId: string, userId: string): Promise
  * reserved; then the reservation's chat is opened (or reused) and the listing becomes reserved.
  * Two reserves at once: the second batch finds a reserved entry and changes nothing.
  */
-export async function reserveEntry(db: Db, listingId: string, userId: string, entryId: string | undefined, now: Date = new Date()): Promise<GiveawayChangeResult> {
+export async function reserveEntry(
+  db: Db,
+  listingId: string,
+  userId: string,
+  entryId: string | undefined,
+  now: Date = new Date(),
+): Promise<GiveawayChangeResult> {
   const listing = await giversListing(db, listingId, userId);
   await assertNotSuspended(db, userId);
   const at = now.toISOString();
@@ -220,7 +239,9 @@ export async function reserveEntry(db: Db, listingId: string, userId: string, en
          RETURNING id, user_id, status, conversation_id`,
       )
       .bind(listing.id, change, userId),
-    d1.prepare(`UPDATE listings SET status = 'reserved', updated_at = ?3 WHERE id = ?1 AND status = 'active' AND ${WON}`).bind(listing.id, change, at),
+    d1
+      .prepare(`UPDATE listings SET status = 'reserved', updated_at = ?3 WHERE id = ?1 AND status = 'active' AND ${WON}`)
+      .bind(listing.id, change, at),
   ]);
   const won = (results[2].results as EntryRow[])[0];
   if (results[0].meta.changes === 1 && won) return result(listing.id, "reserved", won);
@@ -231,15 +252,24 @@ async function whyNoReserve(db: Db, listingId: string, entryId: string | undefin
   const listing = await listingFacts(db, listingId);
   if (!listing) return new AppError("NOT_FOUND", G.listingNotFound);
   if (listing.status === "given_away") return new AppError("CONFLICT", G.givenAway);
-  const reserved = await db.$client.prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'reserved'").bind(listingId).first();
+  const reserved = await db.$client
+    .prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'reserved'")
+    .bind(listingId)
+    .first();
   if (reserved) return new AppError("CONFLICT", G.alreadyReserved);
   if (listing.status !== "active" || listing.is_hidden) return new AppError("CONFLICT", G.notActive);
   if (entryId) {
-    const entry = await db.$client.prepare("SELECT status FROM giveaway_queue WHERE id = ?1 AND listing_id = ?2").bind(entryId, listingId).first<{ status: string }>();
+    const entry = await db.$client
+      .prepare("SELECT status FROM giveaway_queue WHERE id = ?1 AND listing_id = ?2")
+      .bind(entryId, listingId)
+      .first<{ status: string }>();
     if (!entry) return new AppError("NOT_FOUND", G.entryNotWaiting);
     if (entry.status !== "waiting") return new AppError("CONFLICT", G.entryNotWaiting);
   } else {
-    const waiting = await db.$client.prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'waiting'").bind(listingId).first();
+    const waiting = await db.$client
+      .prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'waiting'")
+      .bind(listingId)
+      .first();
     if (!waiting) return new AppError("CONFLICT", G.emptyQueue);
   }
   return new AppError("CONFLICT", G.concurrent);
@@ -259,7 +289,9 @@ export async function releaseReservation(db: Db, listingId: string, userId: stri
          RETURNING id, user_id, status, conversation_id`,
       )
       .bind(listing.id, change, at, userId),
-    d1.prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`).bind(listing.id, change, at),
+    d1
+      .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`)
+      .bind(listing.id, change, at),
   ]);
   const won = (results[0].results as EntryRow[])[0];
   if (!won) throw new AppError("CONFLICT", listing.status === "given_away" ? G.givenAway : G.notReserved);
@@ -293,7 +325,9 @@ export async function markGiven(db: Db, listingId: string, userId: string, now: 
          FROM giveaway_queue q WHERE q.listing_id = ?1 AND q.change_id = ?2 AND q.status = 'given'`,
       )
       .bind(listing.id, change, at, giveawayId),
-    d1.prepare(`UPDATE listings SET status = 'given_away', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`).bind(listing.id, change, at),
+    d1
+      .prepare(`UPDATE listings SET status = 'given_away', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`)
+      .bind(listing.id, change, at),
     d1
       .prepare(
         `UPDATE giveaway_queue SET status = 'passed', updated_at = ?3, unseen = 1
@@ -347,9 +381,17 @@ export function leaveQueuesOf(d1: D1Database, userId: string, at: string): D1Pre
          WHERE status = 'reserved' AND id IN (SELECT g.listing_id FROM giveaway_queue g WHERE g.user_id = ?1 AND g.status = 'reserved')`,
       )
       .bind(userId, at),
-    d1.prepare("UPDATE giveaway_queue SET status = 'withdrawn', updated_at = ?2, unseen = 0 WHERE user_id = ?1 AND status IN ('waiting', 'reserved')").bind(userId, at),
+    d1
+      .prepare(
+        "UPDATE giveaway_queue SET status = 'withdrawn', updated_at = ?2, unseen = 0 WHERE user_id = ?1 AND status IN ('waiting', 'reserved')",
+      )
+      .bind(userId, at),
     // Their messages to givers are personal data; a completed give-away keeps its record without it.
     d1.prepare("UPDATE giveaway_queue SET message = '' WHERE user_id = ?1").bind(userId),
-    d1.prepare("UPDATE giveaway_queue SET status = 'passed', updated_at = ?2, unseen = 1 WHERE giver_id = ?1 AND status IN ('waiting', 'reserved')").bind(userId, at),
+    d1
+      .prepare(
+        "UPDATE giveaway_queue SET status = 'passed', updated_at = ?2, unseen = 1 WHERE giver_id = ?1 AND status IN ('waiting', 'reserved')",
+      )
+      .bind(userId, at),
   ];
 }

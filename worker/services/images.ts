@@ -67,7 +67,9 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
   const d1 = db.$client;
   const uses = `FROM listings l WHERE l.user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(l.images) WHERE value = ?2)`;
   const refs = await d1
-    .prepare(`SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live ${uses}`)
+    .prepare(
+      `SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live ${uses}`,
+    )
     .bind(owner, key)
     .first<{ refs: number; public: number; live: number }>();
   if (refs?.public) return "public";

@@ -19,13 +19,23 @@ import { shownReviewSql } from "../db/review-visibility";
 import { isPromisedInSwap, promisedInSwapSql } from "./trade-offers";
 import { closeQueue, heldByQueueSql, isHeldByQueue } from "./giveaways";
 import { GIVEAWAY_ERROR_TEXTS } from "../../domain/giveaways";
-import { changedEditFields, changesPurchaseTerms, heldEditRefusal, holdsForbidding, LISTING_EDIT_FIELDS, type ListingHold } from "../../domain/listing-holds";
+import {
+  changedEditFields,
+  changesPurchaseTerms,
+  heldEditRefusal,
+  holdsForbidding,
+  LISTING_EDIT_FIELDS,
+  type ListingHold,
+} from "../../domain/listing-holds";
 
 type ListingRow = typeof listings.$inferSelect;
 
 /** `sellerCanTakePayments`: unknown on cards (true), looked up for the listing page (decision 089). */
 export function toListingCard(row: ListingRow, sellerCanTakePayments = true): ListingCard {
-  const payment = shownPayment({ payment_enabled: row.paymentEnabled, pricing_mode: row.pricingMode, is_free: row.isFree, price: row.price }, sellerCanTakePayments);
+  const payment = shownPayment(
+    { payment_enabled: row.paymentEnabled, pricing_mode: row.pricingMode, is_free: row.isFree, price: row.price },
+    sellerCanTakePayments,
+  );
   return {
     id: row.id,
     user_id: row.userId,
@@ -49,7 +59,12 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
 export async function homeSections(db: Db): Promise<HomeSections> {
   const [newest, free, trade] = await db.batch([
     db.select().from(listings).where(listedListing).orderBy(desc(listings.createdAt)).limit(HOME_NEWEST_COUNT),
-    db.select().from(listings).where(and(listedListing, eq(listings.isFree, true))).orderBy(desc(listings.createdAt)).limit(HOME_FREE_COUNT),
+    db
+      .select()
+      .from(listings)
+      .where(and(listedListing, eq(listings.isFree, true)))
+      .orderBy(desc(listings.createdAt))
+      .limit(HOME_FREE_COUNT),
     db
       .select()
       .from(listings)
@@ -57,7 +72,11 @@ export async function homeSections(db: Db): Promise<HomeSections> {
       .orderBy(desc(listings.createdAt))
       .limit(HOME_TRADE_COUNT),
   ]);
-  return { newest: newest.map((r) => toListingCard(r)), free: free.map((r) => toListingCard(r)), trade: trade.map((r) => toListingCard(r)) };
+  return {
+    newest: newest.map((r) => toListingCard(r)),
+    free: free.map((r) => toListingCard(r)),
+    trade: trade.map((r) => toListingCard(r)),
+  };
 }
 
 export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[]> {
@@ -86,7 +105,11 @@ async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
   return db.select().from(listings).where(eq(listings.id, id)).get();
 }
 
-export async function getListingDetail(db: Db, id: string, actor: Actor | null): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+export async function getListingDetail(
+  db: Db,
+  id: string,
+  actor: Actor | null,
+): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
   const row = await loadRow(db, id);
   if (!row || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   const d1 = db.$client;
@@ -107,7 +130,9 @@ export async function getListingDetail(db: Db, id: string, actor: Actor | null):
       .bind(row.userId, row.id, SELLER_OTHER_LISTINGS),
     // The seller card's average and count (shown reviews only, decision 070).
     d1
-      .prepare(`SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`)
+      .prepare(
+        `SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`,
+      )
       .bind(row.userId, nowIso()),
   ]);
   const stars = rating.results[0] as { count: number; average: number | null };
@@ -175,7 +200,8 @@ async function checkImages(bucket: R2Bucket, userId: string, keys: string[]): Pr
 
 /** The form's photos without repeats; a listing needs at least one. */
 function formImages(form: ListingForm): string[] {
-  if (form.images.length === 0) throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
+  if (form.images.length === 0)
+    throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
   return [...new Set(form.images)];
 }
 
@@ -195,7 +221,12 @@ function formColumns(form: ListingForm, images: string[]) {
   };
 }
 
-export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form: ListingForm): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
+export async function createListing(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor,
+  form: ListingForm,
+): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
   await assertNotSuspended(db, actor.id);
   const images = formImages(form);
   await checkImages(bucket, actor.id, images);
@@ -218,7 +249,8 @@ export async function createListing(db: Db, bucket: R2Bucket, actor: Actor, form
 /** The owner's listing, or 404 when it does not exist or is not visible, 403 when visible but not theirs. */
 async function ownedRow(db: Db, id: string, actor: Actor): Promise<ListingRow> {
   const row = await loadRow(db, id);
-  if (!row || row.status === "deleted" || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
+  if (!row || row.status === "deleted" || !(await canView(db, row, actor)))
+    throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
   if (row.userId !== actor.id) throw new AppError("FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
   return row;
 }
@@ -257,7 +289,8 @@ export async function updateListing(
     .set({ ...columns, seoSlug: slug, updatedAt: nowIso() })
     .where(and(eq(listings.id, id), eq(listings.userId, actor.id), ...holdGuards))
     .returning({ id: listings.id });
-  if (updated.length === 0) throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? "Annonsen ble endret samtidig. Last siden på nytt.");
+  if (updated.length === 0)
+    throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? "Annonsen ble endret samtidig. Last siden på nytt.");
   const removed = row.images.filter((k) => !images.includes(k));
   if (removed.length) await bucket.delete(removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).

@@ -47,7 +47,11 @@ export interface OutboxMail {
 export async function devOutbox(db: Db, to?: string): Promise<OutboxMail[]> {
   const d1 = db.$client;
   const stmt = to
-    ? d1.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 50").bind(to)
+    ? d1
+        .prepare(
+          "SELECT id, to_address, subject, text_body, created_at FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 50",
+        )
+        .bind(to)
     : d1.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox ORDER BY created_at DESC LIMIT 50");
   return (await stmt.all<OutboxMail>()).results;
 }

@@ -108,7 +108,13 @@ async function refusal(db: Db, input: StoreInput): Promise<AppError> {
 }
 
 /** Every message `viewerId` may see after `afterSeq`, ascending, at most `limit`. */
-export async function messagesAfter(db: Db, conversationId: string, viewerId: string, afterSeq: number, limit: number): Promise<ChatMessage[]> {
+export async function messagesAfter(
+  db: Db,
+  conversationId: string,
+  viewerId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ChatMessage[]> {
   const { results } = await db.$client
     .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq > ?2 AND ${visibleTo("?4")} ORDER BY seq LIMIT ?3`)
     .bind(conversationId, afterSeq, limit, viewerId)
@@ -117,9 +123,17 @@ export async function messagesAfter(db: Db, conversationId: string, viewerId: st
 }
 
 /** The newest `limit` messages `viewerId` may see (before `beforeSeq` when given), returned ascending. */
-export async function messagePage(db: Db, conversationId: string, viewerId: string, limit: number, beforeSeq?: number): Promise<MessagePage> {
+export async function messagePage(
+  db: Db,
+  conversationId: string,
+  viewerId: string,
+  limit: number,
+  beforeSeq?: number,
+): Promise<MessagePage> {
   const { results } = await db.$client
-    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq < ?2 AND ${visibleTo("?4")} ORDER BY seq DESC LIMIT ?3`)
+    .prepare(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ?1 AND seq < ?2 AND ${visibleTo("?4")} ORDER BY seq DESC LIMIT ?3`,
+    )
     .bind(conversationId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1, viewerId)
     .all<ChatMessage>();
   const hasMore = results.length > limit;
@@ -163,7 +177,9 @@ export async function readHorizon(db: Db, conversationId: string, senderId: stri
 /** Unread messages in one conversation for `userId` (sent by anyone else). */
 export async function unreadInConversation(db: Db, conversationId: string, userId: string): Promise<{ count: number; senders: string[] }> {
   const { results } = await db.$client
-    .prepare(`SELECT sender_id, COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND ${visibleTo("?2")} GROUP BY sender_id`)
+    .prepare(
+      `SELECT sender_id, COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND ${visibleTo("?2")} GROUP BY sender_id`,
+    )
     .bind(conversationId, userId)
     .all<{ sender_id: string; n: number }>();
   return { count: results.reduce((sum, r) => sum + r.n, 0), senders: results.map((r) => r.sender_id) };

@@ -50,13 +50,19 @@ function content(env: Bindings, notice: ModerationNotice): Content {
     case "message-removed":
       return {
         subject: "En melding fra deg er fjernet",
-        lines: ["En moderator har fjernet en melding du sendte. Begge i samtalen ser nå «Meldingen er fjernet av moderator».", ...why(notice.reason)],
+        lines: [
+          "En moderator har fjernet en melding du sendte. Begge i samtalen ser nå «Meldingen er fjernet av moderator».",
+          ...why(notice.reason),
+        ],
         link: { href: `${origin}/chat/${notice.conversationId}`, label: "Åpne samtalen" },
       };
     case "review-hidden":
       return {
         subject: "En vurdering du skrev er skjult",
-        lines: ["En moderator har skjult en vurdering du skrev. Den vises ikke lenger på profilen og teller ikke i snittet.", ...why(notice.reason)],
+        lines: [
+          "En moderator har skjult en vurdering du skrev. Den vises ikke lenger på profilen og teller ikke i snittet.",
+          ...why(notice.reason),
+        ],
       };
     case "warning":
       return {
@@ -88,7 +94,9 @@ export async function notifyUser(env: Bindings, userId: string, notice: Moderati
     if (!user || user.deleted_at) return;
     const name = user.display_name?.trim() || "der";
     const { subject, lines, link } = content(env, notice);
-    const text = [`Hei ${name}!`, "", ...lines, ...(link ? ["", `${link.label}: ${link.href}`] : []), "", `Hilsen ${env.APP_NAME}`].join("\n");
+    const text = [`Hei ${name}!`, "", ...lines, ...(link ? ["", `${link.label}: ${link.href}`] : []), "", `Hilsen ${env.APP_NAME}`].join(
+      "\n",
+    );
     const html =
       `<p>Hei ${escapeHtml(name)}!</p>` +
       lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("") +

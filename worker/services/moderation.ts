@@ -204,7 +204,9 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
 
   const pairs = JSON.stringify(page.map((g) => [g.target_type, g.target_id]));
   const ofType = (type: ReportTargetType | ReportTargetType[]) =>
-    JSON.stringify(page.filter((g) => (Array.isArray(type) ? type.includes(g.target_type) : g.target_type === type)).map((g) => g.target_id));
+    JSON.stringify(
+      page.filter((g) => (Array.isArray(type) ? type.includes(g.target_type) : g.target_type === type)).map((g) => g.target_id),
+    );
   const [reports, listingRows, messageRows, userRows, reviewRows] = await d1.batch<Record<string, unknown>>([
     d1
       .prepare(
@@ -249,12 +251,21 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
     const key = `${r.target_type}:${r.target_id}`;
     byTarget.set(key, [...(byTarget.get(key) ?? []), r]);
   }
-  const listings = new Map((listingRows.results as unknown as (UserRow & { id: string; title: string; status: string; is_hidden: number; auto_hidden: number; hidden_reason: string | null })[]).map((r) => [r.id, r]));
+  const listings = new Map(
+    (
+      listingRows.results as unknown as (UserRow & {
+        id: string;
+        title: string;
+        status: string;
+        is_hidden: number;
+        auto_hidden: number;
+        hidden_reason: string | null;
+      })[]
+    ).map((r) => [r.id, r]),
+  );
   const messages = new Map((messageRows.results as unknown as (UserRow & { id: string; content: string })[]).map((r) => [r.id, r]));
   const users = new Map((userRows.results as unknown as UserRow[]).map((r) => [r.user_id, r]));
-  const reviews = new Map(
-    (reviewRows.results as unknown as (UserRow & ReviewTargetRow)[]).map((r) => [r.id, r]),
-  );
+  const reviews = new Map((reviewRows.results as unknown as (UserRow & ReviewTargetRow)[]).map((r) => [r.id, r]));
 
   const items = page.flatMap((g): ModerationReportGroup[] => {
     const entries = byTarget.get(`${g.target_type}:${g.target_id}`) ?? [];
@@ -262,7 +273,16 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
     // Decided between the two reads: the card is gone from this status.
     if (!newest) return [];
     let title: string | null = null;
-    let target: ModerationTarget = { exists: false, url: null, preview: null, listing_status: null, is_hidden: false, auto_hidden: false, hidden_reason: null, user: null };
+    let target: ModerationTarget = {
+      exists: false,
+      url: null,
+      preview: null,
+      listing_status: null,
+      is_hidden: false,
+      auto_hidden: false,
+      hidden_reason: null,
+      user: null,
+    };
     if (g.target_type === "listing") {
       const l = listings.get(g.target_id);
       if (l) {
@@ -303,32 +323,34 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
         target = { ...target, exists: true, user };
       }
     }
-    return [{
-      report_id: newest.id,
-      target_type: g.target_type,
-      target_id: g.target_id,
-      target_title: title ?? fallbackTargetTitle(g.target_type, g.target_id),
-      reason: newest.reason,
-      description: newest.description,
-      reporter_display_name: personName(newest.reporter_name, newest.reporter_deleted),
-      report_count: g.report_count,
-      status: newest.status,
-      priority: PRIORITY_BY_RANK[g.priority_rank] ?? "normal",
-      created_at: newest.created_at,
-      reports: entries.map((r) => ({
-        id: r.id,
-        reason: r.reason,
-        description: r.description,
-        priority: r.priority,
-        status: r.status,
-        reporter_display_name: personName(r.reporter_name, r.reporter_deleted),
-        created_at: r.created_at,
-        resolution_action: r.resolution_action,
-        moderator_notes: r.moderator_notes,
-        resolved_at: r.resolved_at,
-      })),
-      target,
-    }];
+    return [
+      {
+        report_id: newest.id,
+        target_type: g.target_type,
+        target_id: g.target_id,
+        target_title: title ?? fallbackTargetTitle(g.target_type, g.target_id),
+        reason: newest.reason,
+        description: newest.description,
+        reporter_display_name: personName(newest.reporter_name, newest.reporter_deleted),
+        report_count: g.report_count,
+        status: newest.status,
+        priority: PRIORITY_BY_RANK[g.priority_rank] ?? "normal",
+        created_at: newest.created_at,
+        reports: entries.map((r) => ({
+          id: r.id,
+          reason: r.reason,
+          description: r.description,
+          priority: r.priority,
+          status: r.status,
+          reporter_display_name: personName(r.reporter_name, r.reporter_deleted),
+          created_at: r.created_at,
+          resolution_action: r.resolution_action,
+          moderator_notes: r.moderator_notes,
+          resolved_at: r.resolved_at,
+        })),
+        target,
+      },
+    ];
   });
   return { items, has_more: hasMore, next_offset: hasMore ? query.offset + query.limit : null };
 }
@@ -383,7 +405,8 @@ interface TargetFacts {
 }
 
 /** The owner's role, read with the target (`idColumn` qualified: profiles has a user_id of its own). */
-const OWNER_ROLE = (idColumn: string) => `(SELECT COALESCE(MAX(p.role), 'user') FROM profiles p WHERE p.user_id = ${idColumn}) AS user_role`;
+const OWNER_ROLE = (idColumn: string) =>
+  `(SELECT COALESCE(MAX(p.role), 'user') FROM profiles p WHERE p.user_id = ${idColumn}) AS user_role`;
 
 async function targetFacts(db: Db, type: ReportTargetType, id: string): Promise<TargetFacts | null> {
   const d1 = db.$client;
@@ -409,7 +432,10 @@ async function targetFacts(db: Db, type: ReportTargetType, id: string): Promise<
       .first<{ reviewer_id: string; user_role: Role }>();
     return row ? { ...none, userId: row.reviewer_id, userRole: row.user_role } : null;
   }
-  const row = await d1.prepare(`SELECT id, ${OWNER_ROLE("users.id")} FROM users WHERE id = ?1`).bind(id).first<{ id: string; user_role: Role }>();
+  const row = await d1
+    .prepare(`SELECT id, ${OWNER_ROLE("users.id")} FROM users WHERE id = ?1`)
+    .bind(id)
+    .first<{ id: string; user_role: Role }>();
   return row ? { ...none, userId: row.id, userRole: row.user_role } : null;
 }
 
@@ -462,7 +488,9 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
     throw new AppError("VALIDATION", "Denne handlingen passer ikke for denne typen innhold.", { action: "Velg en annen handling" });
   }
   if (input.suspension_days !== undefined && !(isUserTarget(type) && (input.action === "hide" || input.action === "delete"))) {
-    throw new AppError("VALIDATION", "Antall dager gjelder bare utestenging av en bruker.", { suspension_days: "Gjelder bare utestenging" });
+    throw new AppError("VALIDATION", "Antall dager gjelder bare utestenging av en bruker.", {
+      suspension_days: "Gjelder bare utestenging",
+    });
   }
   const facts = await targetFacts(db, type, report.target_id);
   assertStaffMay(moderator, input.action, facts);
@@ -484,7 +512,20 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
          RETURNING id`,
       )
       // ?9 is the action id again, for the `recorded` condition of the statements below.
-      .bind(actionId, moderator.id, report.id, type, report.target_id, facts?.userId ?? null, input.action, report.reason, actionId, input.notes, until, now),
+      .bind(
+        actionId,
+        moderator.id,
+        report.id,
+        type,
+        report.target_id,
+        facts?.userId ?? null,
+        input.action,
+        report.reason,
+        actionId,
+        input.notes,
+        until,
+        now,
+      ),
   ];
   // Every effect statement binds its own parameters as ?1…?n (n ≤ 8) and the action id as ?9.
   const effect = (sql: string, ...params: unknown[]) => {
@@ -494,7 +535,12 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
   };
   if (type === "listing" && input.action === "hide") {
     statements.push(
-      effect(`UPDATE listings SET is_hidden = 1, auto_hidden = 0, hidden_reason = ?2, hidden_at = ?3, updated_at = ?3 WHERE id = ?1 AND ${recorded}`, report.target_id, shownReason, now),
+      effect(
+        `UPDATE listings SET is_hidden = 1, auto_hidden = 0, hidden_reason = ?2, hidden_at = ?3, updated_at = ?3 WHERE id = ?1 AND ${recorded}`,
+        report.target_id,
+        shownReason,
+        now,
+      ),
     );
   } else if (type === "listing" && input.action === "delete") {
     statements.push(effect(`UPDATE listings SET status = 'deleted', updated_at = ?2 WHERE id = ?1 AND ${recorded}`, report.target_id, now));
@@ -508,7 +554,14 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
       ),
     );
   } else if (type === "review" && input.action === "hide") {
-    statements.push(effect(`UPDATE reviews SET is_hidden = 1, hidden_reason = ?2, hidden_at = ?3 WHERE id = ?1 AND ${recorded}`, report.target_id, shownReason, now));
+    statements.push(
+      effect(
+        `UPDATE reviews SET is_hidden = 1, hidden_reason = ?2, hidden_at = ?3 WHERE id = ?1 AND ${recorded}`,
+        report.target_id,
+        shownReason,
+        now,
+      ),
+    );
   } else if (type === "message" && input.action === "delete") {
     statements.push(effect(`UPDATE messages SET content = ?2 WHERE id = ?1 AND ${recorded}`, report.target_id, REMOVED_MESSAGE_TEXT));
   } else if (suspend) {
@@ -579,7 +632,8 @@ function noticeFor(
   if (type === "listing" && action === "hide") return { kind: "listing-hidden", listingId: targetId, title: facts.title ?? "", reason };
   if (type === "listing" && action === "delete") return { kind: "listing-deleted", title: facts.title ?? "", reason };
   if (type === "review" && action === "hide") return { kind: "review-hidden", reason };
-  if (type === "message" && action === "delete" && facts.conversationId) return { kind: "message-removed", conversationId: facts.conversationId, reason };
+  if (type === "message" && action === "delete" && facts.conversationId)
+    return { kind: "message-removed", conversationId: facts.conversationId, reason };
   return null;
 }
 
@@ -587,7 +641,12 @@ function noticeFor(
  * "Avvis rapport": every open report on the target becomes dismissed, with the notes. A listing that
  * was hidden automatically is shown again (the reports were unfounded); a moderator's hide stays.
  */
-export async function dismissReport(env: Bindings, moderator: Actor, reportId: string, notes: string | null): Promise<{ dismissed: number }> {
+export async function dismissReport(
+  env: Bindings,
+  moderator: Actor,
+  reportId: string,
+  notes: string | null,
+): Promise<{ dismissed: number }> {
   const db = getDb(env.DB);
   const d1 = db.$client;
   const report = await loadReport(db, reportId);
@@ -627,7 +686,13 @@ export async function dismissReport(env: Bindings, moderator: Actor, reportId: s
  * Undo a hide: a listing or a review is shown again (is_hidden, hidden_reason, hidden_at and
  * auto_hidden cleared); a user's suspension is lifted. Recorded as "unhide". 409 when there is nothing to undo.
  */
-export async function unhideTarget(env: Bindings, moderator: Actor, type: ReportTargetType, targetId: string, notes: string | null): Promise<{ target_type: ReportTargetType; target_id: string }> {
+export async function unhideTarget(
+  env: Bindings,
+  moderator: Actor,
+  type: ReportTargetType,
+  targetId: string,
+  notes: string | null,
+): Promise<{ target_type: ReportTargetType; target_id: string }> {
   if (!UUID_RE.test(targetId)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
   if (type === "message") throw new AppError("VALIDATION", "En fjernet melding kan ikke hentes tilbake.");
   const db = getDb(env.DB);
@@ -654,19 +719,26 @@ export async function unhideTarget(env: Bindings, moderator: Actor, type: Report
       .bind(actionId, moderator.id, type, null, targetId, facts.userId, notes, now),
     listing
       ? d1
-          .prepare(`UPDATE listings SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL, auto_hidden = 0, updated_at = ?3 WHERE id = ?2 AND ${recorded}`)
+          .prepare(
+            `UPDATE listings SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL, auto_hidden = 0, updated_at = ?3 WHERE id = ?2 AND ${recorded}`,
+          )
           .bind(actionId, targetId, now)
       : review
-        ? d1.prepare(`UPDATE reviews SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL WHERE id = ?2 AND ${recorded}`).bind(actionId, targetId)
+        ? d1
+            .prepare(`UPDATE reviews SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL WHERE id = ?2 AND ${recorded}`)
+            .bind(actionId, targetId)
         : d1
-          .prepare(
-            `UPDATE user_moderation_status SET is_suspended = 0, suspended_until = NULL, suspension_reason = NULL, last_action_at = ?3, updated_at = ?3
+            .prepare(
+              `UPDATE user_moderation_status SET is_suspended = 0, suspended_until = NULL, suspension_reason = NULL, last_action_at = ?3, updated_at = ?3
              WHERE user_id = ?2 AND ${recorded}`,
-          )
-          .bind(actionId, targetId, now),
+            )
+            .bind(actionId, targetId, now),
   ]);
   if (results[0].results.length === 0) {
-    throw new AppError("CONFLICT", listing ? "Annonsen er ikke skjult." : review ? "Vurderingen er ikke skjult." : "Brukeren er ikke utestengt.");
+    throw new AppError(
+      "CONFLICT",
+      listing ? "Annonsen er ikke skjult." : review ? "Vurderingen er ikke skjult." : "Brukeren er ikke utestengt.",
+    );
   }
   if (listing) await invalidateSitemap(env);
   return { target_type: type, target_id: targetId };
@@ -745,7 +817,9 @@ export async function ownModerationStatus(db: Db, userId: string): Promise<OwnMo
       )
       .bind(userId),
   ]);
-  const row = status.results[0] as { warning_count: number; is_suspended: number; suspended_until: string | null; suspension_reason: string | null } | undefined;
+  const row = status.results[0] as
+    | { warning_count: number; is_suspended: number; suspended_until: string | null; suspension_reason: string | null }
+    | undefined;
   const suspended = !!row?.is_suspended && !!row.suspended_until && row.suspended_until > now;
   return {
     warning_count: row?.warning_count ?? 0,

@@ -45,6 +45,10 @@ export async function takeRateLimit(db: Db, rule: RateRule, subject: string, now
  * Several limits for one request, narrowest first: the first that refuses stops the rest, so a
  * refused attempt does not use up the wider (for example per-account) allowances.
  */
-export async function enforceRateLimits(db: Db, checks: ReadonlyArray<readonly [RateRule, string]>, now: number = Date.now()): Promise<void> {
+export async function enforceRateLimits(
+  db: Db,
+  checks: ReadonlyArray<readonly [RateRule, string]>,
+  now: number = Date.now(),
+): Promise<void> {
   for (const [rule, subject] of checks) await enforceRateLimit(db, rule, subject, now);
 }

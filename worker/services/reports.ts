@@ -41,7 +41,10 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       .prepare("SELECT user_id, status, is_hidden FROM listings WHERE id = ?1")
       .bind(id)
       .first<{ user_id: string; status: ListingStatus; is_hidden: number }>();
-    const visible = row && row.status !== "deleted" && (isPublicListing({ status: row.status, is_hidden: !!row.is_hidden }) || row.user_id === actor.id || hasStaffRights(actor));
+    const visible =
+      row &&
+      row.status !== "deleted" &&
+      (isPublicListing({ status: row.status, is_hidden: !!row.is_hidden }) || row.user_id === actor.id || hasStaffRights(actor));
     if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke annonsen.");
     if (row.user_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen annonse.");
     return;
@@ -159,7 +162,9 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
          WHERE r.target_type = 'listing' AND r.target_id = ?1 AND (r.status = 'dismissed' OR (r.status = 'resolved' AND r.resolution_action = 'approve'))`,
       )
       .bind(input.target_id),
-    d1.prepare(`SELECT ${completedDealsWithEstablishedSql("l.user_id", "?2")} AS n FROM listings l WHERE l.id = ?1`).bind(input.target_id, cutoff),
+    d1
+      .prepare(`SELECT ${completedDealsWithEstablishedSql("l.user_id", "?2")} AS n FROM listings l WHERE l.id = ?1`)
+      .bind(input.target_id, cutoff),
   ]);
   const reportId = (inserted.results[0]?.id ?? latest.results[0].id) as string;
   const open = (evidence.results as unknown as EvidenceRow[]).map((r) => ({
@@ -173,7 +178,9 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
     suspendedUntil: r.suspended_until,
     deleted: !!r.deleted_at,
   }));
-  const dismissed = (unfounded.results as unknown as { reporter_id: string | null; reporter_network: string | null; email: string | null }[]).map((r) => ({
+  const dismissed = (
+    unfounded.results as unknown as { reporter_id: string | null; reporter_network: string | null; email: string | null }[]
+  ).map((r) => ({
     reporterId: r.reporter_id,
     network: r.reporter_network,
     email: r.email,

@@ -65,7 +65,15 @@ const swap: DealSource = {
          WHERE s.id = ?1 AND s.status <> 'cancelled'`,
       )
       .bind(dealId)
-      .first<{ id: string; user1_id: string; user2_id: string; status: string; completed_at: string | null; conversation_id: string; title: string }>();
+      .first<{
+        id: string;
+        user1_id: string;
+        user2_id: string;
+        status: string;
+        completed_at: string | null;
+        conversation_id: string;
+        title: string;
+      }>();
     if (!row) return null;
     return {
       kind: "swap",
@@ -134,7 +142,8 @@ export async function findDeal(db: Db, kind: DealKind, dealId: string): Promise<
  * made the same day cannot vouch for each other by swapping.
  */
 export function completedDealsWithEstablishedSql(userColumn: string, cutoffParam: string): string {
-  const other = (a: string, b: string) => `(SELECT created_at FROM users WHERE id = CASE WHEN ${a} = ${userColumn} THEN ${b} ELSE ${a} END)`;
+  const other = (a: string, b: string) =>
+    `(SELECT created_at FROM users WHERE id = CASE WHEN ${a} = ${userColumn} THEN ${b} ELSE ${a} END)`;
   return `((SELECT COUNT(*) FROM transactions t JOIN payments p ON p.id = t.payment_id
              WHERE p.status = 'completed' AND ${userColumn} IN (t.seller_id, t.buyer_id) AND ${other("t.seller_id", "t.buyer_id")} <= ${cutoffParam})
          + (SELECT COUNT(*) FROM trade_transactions s

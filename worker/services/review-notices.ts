@@ -9,7 +9,12 @@ import type { Bindings } from "../env";
 import { postSystemMessage, pushConversationEvent } from "./chat";
 import { findDeal } from "./review-deals";
 
-export async function announceReview(env: Bindings, kind: DealKind, dealId: string, review: { id: string; reviewerName: string | null }): Promise<void> {
+export async function announceReview(
+  env: Bindings,
+  kind: DealKind,
+  dealId: string,
+  review: { id: string; reviewerName: string | null },
+): Promise<void> {
   try {
     const db = getDb(env.DB);
     const deal = await findDeal(db, kind, dealId);
@@ -18,7 +23,10 @@ export async function announceReview(env: Bindings, kind: DealKind, dealId: stri
       .prepare("SELECT COUNT(*) AS n FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2")
       .bind(kind, dealId)
       .first<{ n: number }>();
-    const text = (row?.n ?? 0) >= 2 ? reviewsRevealedText() : reviewWrittenText(review.reviewerName?.trim() || ANONYMOUS_NAME, reviewWindowClosesAt(deal.completedAt));
+    const text =
+      (row?.n ?? 0) >= 2
+        ? reviewsRevealedText()
+        : reviewWrittenText(review.reviewerName?.trim() || ANONYMOUS_NAME, reviewWindowClosesAt(deal.completedAt));
     // The review's id as the message id: a retry cannot post it twice.
     await postSystemMessage(env, deal.conversationId, text, review.id);
     await pushConversationEvent(env, deal.conversationId, REVIEW_EVENT, { deal_kind: kind, deal_id: dealId });

@@ -95,7 +95,17 @@ export async function submitReview(db: Db, actor: Actor, input: CreateReview, no
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
        ON CONFLICT (deal_kind, deal_id, reviewer_id) DO NOTHING RETURNING id`,
     )
-    .bind(id, input.deal_kind, input.deal_id, actor.id, verdict.revieweeId, input.rating, input.text, reviewWindowClosesAt(deal!.completedAt!), now)
+    .bind(
+      id,
+      input.deal_kind,
+      input.deal_id,
+      actor.id,
+      verdict.revieweeId,
+      input.rating,
+      input.text,
+      reviewWindowClosesAt(deal!.completedAt!),
+      now,
+    )
     .first<{ id: string }>();
   if (!row) refuse("already_reviewed");
   return {
@@ -146,7 +156,9 @@ async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Pr
   const d1 = db.$client;
   const [rows, people] = await d1.batch<Record<string, unknown>>([
     d1
-      .prepare("SELECT id, deal_kind, reviewer_id, rating, text, created_at, is_hidden, window_closes_at FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2")
+      .prepare(
+        "SELECT id, deal_kind, reviewer_id, rating, text, created_at, is_hidden, window_closes_at FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2",
+      )
       .bind(deal.kind, deal.id),
     d1
       .prepare("SELECT u.id, u.deleted_at, p.display_name FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id IN (?1, ?2)")
@@ -171,7 +183,8 @@ async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Pr
   const theirs = reviews.find((r) => r.reviewer_id === otherId) ?? null;
   const closes = reviewWindowClosesAt(deal.completedAt);
   const open = isReviewWindowOpen(deal.completedAt, now);
-  const revealed = theirs !== null && !theirs.is_hidden && isReviewRevealed({ window_closes_at: closes, counterpart_written: mine !== null }, now);
+  const revealed =
+    theirs !== null && !theirs.is_hidden && isReviewRevealed({ window_closes_at: closes, counterpart_written: mine !== null }, now);
   return {
     deal_kind: deal.kind,
     deal_id: deal.id,
@@ -189,7 +202,13 @@ async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Pr
 }
 
 /** GET /api/reviews/deals/:kind/:id: the deal's reviews as one of its parties sees them; anyone else 404. */
-export async function dealReviewState(db: Db, actor: Actor, kind: DealKind, dealId: string, now: string = nowIso()): Promise<DealReviewState> {
+export async function dealReviewState(
+  db: Db,
+  actor: Actor,
+  kind: DealKind,
+  dealId: string,
+  now: string = nowIso(),
+): Promise<DealReviewState> {
   const deal = await loadDeal(db, kind, dealId);
   if (!deal?.parties.includes(actor.id)) refuse("not_found");
   if (!deal.completedAt) refuse("not_completed");
@@ -200,7 +219,12 @@ export async function dealReviewState(db: Db, actor: Actor, kind: DealKind, deal
  * GET /api/reviews/conversations/:id: the completed deals of a conversation (a sale, a swap) with
  * their reviews, for the prompt above the chat. Only the conversation's two parties (else 404).
  */
-export async function conversationReviewStates(db: Db, actor: Actor, conversationId: string, now: string = nowIso()): Promise<DealReviewState[]> {
+export async function conversationReviewStates(
+  db: Db,
+  actor: Actor,
+  conversationId: string,
+  now: string = nowIso(),
+): Promise<DealReviewState[]> {
   if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", "Fant ikke samtalen.");
   const member = await db.$client
     .prepare("SELECT 1 AS x FROM conversations WHERE id = ?1 AND ?2 IN (buyer_id, seller_id)")
@@ -267,7 +291,9 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
       )
       .bind(userId),
     ratingSummaryStatement(db, userId, now),
-    d1.prepare(`SELECT id FROM listings l WHERE l.user_id = ?1 AND ${listedListingSql("l")} ORDER BY l.created_at DESC LIMIT ?2`).bind(userId, PROFILE_LISTINGS_LIMIT),
+    d1
+      .prepare(`SELECT id FROM listings l WHERE l.user_id = ?1 AND ${listedListingSql("l")} ORDER BY l.created_at DESC LIMIT ?2`)
+      .bind(userId, PROFILE_LISTINGS_LIMIT),
     d1
       .prepare(
         `SELECT r.id, r.deal_kind, r.rating, r.text, r.created_at, r.reviewer_id, rp.display_name AS reviewer_name, ru.deleted_at AS reviewer_deleted
@@ -277,7 +303,9 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
       )
       .bind(userId, now, PROFILE_REVIEWS_PAGE_SIZE + 1, offset),
   ]);
-  const u = user.results[0] as { id: string; deleted_at: string | null; display_name: string | null; member_since: string; listing_count: number } | undefined;
+  const u = user.results[0] as
+    | { id: string; deleted_at: string | null; display_name: string | null; member_since: string; listing_count: number }
+    | undefined;
   if (!u || u.deleted_at) throw new AppError("NOT_FOUND", "Fant ikke brukeren.");
   const s = summary.results[0] as { count: number; average: number | null };
   const ids = (listingRows.results as { id: string }[]).map((r) => r.id);
@@ -331,9 +359,15 @@ async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<stri
 export async function exportReviews(db: Db, userId: string): Promise<{ written: unknown[]; received: unknown[] }> {
   const d1 = db.$client;
   const [written, received] = await d1.batch([
-    d1.prepare("SELECT id, deal_kind, deal_id, reviewee_id, rating, text, is_hidden, created_at FROM reviews WHERE reviewer_id = ?1 ORDER BY created_at").bind(userId),
     d1
-      .prepare(`SELECT r.id, r.deal_kind, r.deal_id, r.reviewer_id, r.rating, r.text, r.created_at FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")} ORDER BY r.created_at`)
+      .prepare(
+        "SELECT id, deal_kind, deal_id, reviewee_id, rating, text, is_hidden, created_at FROM reviews WHERE reviewer_id = ?1 ORDER BY created_at",
+      )
+      .bind(userId),
+    d1
+      .prepare(
+        `SELECT r.id, r.deal_kind, r.deal_id, r.reviewer_id, r.rating, r.text, r.created_at FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")} ORDER BY r.created_at`,
+      )
       .bind(userId, nowIso()),
   ]);
   return { written: written.results, received: received.results };

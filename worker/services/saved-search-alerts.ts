@@ -75,7 +75,15 @@ async function details(db: Db, claims: Claimed[]): Promise<Details> {
     searches: new Map(
       (searches.results as unknown as SearchRow[]).map((s) => [
         s.id,
-        { id: s.id, name: s.name, query: s.query, user_id: s.user_id, email: s.email, displayName: s.display_name, sendable: s.sendable === 1 },
+        {
+          id: s.id,
+          name: s.name,
+          query: s.query,
+          user_id: s.user_id,
+          email: s.email,
+          displayName: s.display_name,
+          sendable: s.sendable === 1,
+        },
       ]),
     ),
     listings: new Map((listings.results as unknown as AlertListing[]).map((l) => [l.id, l])),
@@ -148,7 +156,12 @@ export interface DeliveryStats {
  * listings, or any when none are given) and send one mail per saved search. Throws after trying
  * every mail when one failed, so a queue batch is retried; the failed ones are pending again.
  */
-export async function deliverImmediateAlerts(env: Bindings, db: Db, listingIds: readonly string[] | null, now: Date = new Date()): Promise<DeliveryStats> {
+export async function deliverImmediateAlerts(
+  env: Bindings,
+  db: Db,
+  listingIds: readonly string[] | null,
+  now: Date = new Date(),
+): Promise<DeliveryStats> {
   const d1 = db.$client;
   const scope = listingIds
     ? d1
@@ -270,7 +283,9 @@ export async function catchUpMatching(db: Db, now: Date = new Date()): Promise<{
     from = to;
   }
   await d1
-    .prepare("INSERT INTO saved_search_cursor (id, rid, updated_at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET rid = MAX(rid, excluded.rid), updated_at = excluded.updated_at")
+    .prepare(
+      "INSERT INTO saved_search_cursor (id, rid, updated_at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET rid = MAX(rid, excluded.rid), updated_at = excluded.updated_at",
+    )
     .bind(from, now.toISOString())
     .run();
   return { from: start, to: from, listings };

@@ -72,7 +72,15 @@ export function canonicalQuery(search: string): { query: string; filtersKey: str
 /** A search without text or filters would match every listing; it cannot be saved. */
 export function isEmptySpec(spec: MatchSpec): boolean {
   return (
-    !spec.categories && !spec.conditions && !spec.ages && spec.min === null && spec.max === null && !spec.free && !spec.trade && !spec.postal && spec.terms.length === 0
+    !spec.categories &&
+    !spec.conditions &&
+    !spec.ages &&
+    spec.min === null &&
+    spec.max === null &&
+    !spec.free &&
+    !spec.trade &&
+    !spec.postal &&
+    spec.terms.length === 0
   );
 }
 
@@ -113,7 +121,15 @@ function priceBucket(price: number): number {
  * swap (one in four), a postal prefix of n digits (10^-n), a price bucket (1 of 12), and text (a
  * typical word, about 2 %). Only the order matters: the facet with the smallest estimate is the key.
  */
-const PRIOR = { category: 1 / 11, age: 1 / 5, condition: 1 / 5, free: 0.15, trade: 0.25, priceBucket: 1 / PRICE_BUCKETS.length, text: 0.02 };
+const PRIOR = {
+  category: 1 / 11,
+  age: 1 / 5,
+  condition: 1 / 5,
+  free: 0.15,
+  trade: 0.25,
+  priceBucket: 1 / PRICE_BUCKETS.length,
+  text: 0.02,
+};
 
 /** The keys a saved search is filed under: those of its most selective facet. Empty spec: none. */
 export function indexKeys(spec: MatchSpec): string[] {

@@ -61,7 +61,9 @@ function sectionText(env: Bindings, s: Section): string {
 
 function sectionHtml(env: Bindings, s: Section): string {
   const shown = s.listings.slice(0, SAVED_SEARCH_MAIL_LISTINGS);
-  const items = shown.map((l) => `<li><a href="${escapeHtml(listingUrl(env, l))}">${escapeHtml(l.title)}</a> – ${escapeHtml(price(l))}</li>`).join("");
+  const items = shown
+    .map((l) => `<li><a href="${escapeHtml(listingUrl(env, l))}">${escapeHtml(l.title)}</a> – ${escapeHtml(price(l))}</li>`)
+    .join("");
   const more = s.listings.length - shown.length;
   return (
     `<ul>${items}</ul>${more > 0 ? `<p>… og ${more} til.</p>` : ""}` +
@@ -73,7 +75,13 @@ function sectionHtml(env: Bindings, s: Section): string {
 const greeting = (r: AlertRecipient) => r.displayName?.trim() || "der";
 
 /** "Straks": the new listings of one saved search. */
-export async function immediateAlertMail(env: Bindings, to: AlertRecipient, search: AlertSearch, listings: AlertListing[], now: Date = new Date()): Promise<Mail> {
+export async function immediateAlertMail(
+  env: Bindings,
+  to: AlertRecipient,
+  search: AlertSearch,
+  listings: AlertListing[],
+  now: Date = new Date(),
+): Promise<Mail> {
   const s = await section(env, search, listings, now);
   const n = listings.length;
   const subject = n === 1 ? `Ny annonse for «${search.name}»: ${listings[0].title}` : `${annonser(n)} for «${search.name}»`;
@@ -90,10 +98,19 @@ export async function immediateAlertMail(env: Bindings, to: AlertRecipient, sear
 }
 
 /** The daily digest: one mail with a section per saved search that has new listings. */
-export async function digestMail(env: Bindings, to: AlertRecipient, groups: { search: AlertSearch; listings: AlertListing[] }[], now: Date = new Date()): Promise<Mail> {
+export async function digestMail(
+  env: Bindings,
+  to: AlertRecipient,
+  groups: { search: AlertSearch; listings: AlertListing[] }[],
+  now: Date = new Date(),
+): Promise<Mail> {
   const sections = await Promise.all(groups.map((g) => section(env, g.search, g.listings, now)));
-  const subject = groups.length === 1 ? `Dagens nye annonser for «${groups[0].search.name}»` : `Dagens nye annonser fra ${groups.length} lagrede søk`;
-  const intro = groups.length === 1 ? "Her er dagens nye annonser fra det lagrede søket ditt." : "Her er dagens nye annonser fra de lagrede søkene dine.";
+  const subject =
+    groups.length === 1 ? `Dagens nye annonser for «${groups[0].search.name}»` : `Dagens nye annonser fra ${groups.length} lagrede søk`;
+  const intro =
+    groups.length === 1
+      ? "Her er dagens nye annonser fra det lagrede søket ditt."
+      : "Her er dagens nye annonser fra de lagrede søkene dine.";
   const manage = `${origin(env)}${SAVED_SEARCHES_PATH}`;
   return {
     to: to.email,
@@ -104,7 +121,9 @@ export async function digestMail(env: Bindings, to: AlertRecipient, groups: { se
       `\n\nDu får denne e-posten fordi du har valgt daglig oppsummering hos ${env.APP_NAME}. Endre varslene dine: ${manage}\n\nHilsen ${env.APP_NAME}`,
     html:
       `<p>Hei ${escapeHtml(greeting(to))}!</p><p>${escapeHtml(intro)}</p>` +
-      sections.map((s) => `<h2>«${escapeHtml(s.search.name)}» – ${escapeHtml(annonser(s.listings.length))}</h2>${sectionHtml(env, s)}`).join("") +
+      sections
+        .map((s) => `<h2>«${escapeHtml(s.search.name)}» – ${escapeHtml(annonser(s.listings.length))}</h2>${sectionHtml(env, s)}`)
+        .join("") +
       `<p>Du får denne e-posten fordi du har valgt daglig oppsummering hos ${escapeHtml(env.APP_NAME)}. <a href="${escapeHtml(manage)}">Endre varslene dine</a></p>`,
   };
 }

@@ -13,7 +13,15 @@
 // FTS5 with the search's own MATCH expression (`textMatch`), so an alert agrees with /search.
 import type { Db } from "../db/client";
 import { textMatch, type TextMatch } from "./search";
-import { facetsMatch, listingKeys, specOfQuery, TEXT_KEY_PREFIX, termsOfTextKey, type MatchListing, type MatchSpec } from "./saved-search-index";
+import {
+  facetsMatch,
+  listingKeys,
+  specOfQuery,
+  TEXT_KEY_PREFIX,
+  termsOfTextKey,
+  type MatchListing,
+  type MatchSpec,
+} from "./saved-search-index";
 
 interface SearchRow {
   id: string;
@@ -47,7 +55,11 @@ const SEARCH_COLUMNS = "s.id, s.user_id, s.query, s.since_rid";
 const INSERT_CHUNK = 2000;
 
 /** Match the given listings (the queue consumer): those that are public now. */
-export async function matchListings(db: Db, listingIds: readonly string[], now: Date = new Date()): Promise<MatchStats & { pairs: MatchPair[] }> {
+export async function matchListings(
+  db: Db,
+  listingIds: readonly string[],
+  now: Date = new Date(),
+): Promise<MatchStats & { pairs: MatchPair[] }> {
   const d1 = db.$client;
   const rows = d1
     .prepare(
@@ -59,9 +71,16 @@ export async function matchListings(db: Db, listingIds: readonly string[], now: 
 }
 
 /** Match the public listings with search rowid in (afterRid, toRid] (the cron's catch-up). */
-export async function matchRidRange(db: Db, afterRid: number, toRid: number, now: Date = new Date()): Promise<MatchStats & { pairs: MatchPair[] }> {
+export async function matchRidRange(
+  db: Db,
+  afterRid: number,
+  toRid: number,
+  now: Date = new Date(),
+): Promise<MatchStats & { pairs: MatchPair[] }> {
   const rows = db.$client
-    .prepare(`SELECT ${LISTING_COLUMNS} FROM listing_search_map m JOIN listings l ON l.id = m.listing_id WHERE m.rid > ?1 AND m.rid <= ?2 AND m.is_public = 1`)
+    .prepare(
+      `SELECT ${LISTING_COLUMNS} FROM listing_search_map m JOIN listings l ON l.id = m.listing_id WHERE m.rid > ?1 AND m.rid <= ?2 AND m.is_public = 1`,
+    )
     .bind(afterRid, toRid);
   return matchBatch(db, rows, now);
 }
@@ -101,7 +120,9 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
   // 1. The batch, and the texts of text-keyed searches.
   const [listingResult, textKeyResult] = await d1.batch<Record<string, unknown>>([
     listingRows,
-    d1.prepare("SELECT DISTINCT key FROM saved_search_keys WHERE key >= ?1 AND key < ?2").bind(TEXT_KEY_PREFIX, nextPrefix(TEXT_KEY_PREFIX)),
+    d1
+      .prepare("SELECT DISTINCT key FROM saved_search_keys WHERE key >= ?1 AND key < ?2")
+      .bind(TEXT_KEY_PREFIX, nextPrefix(TEXT_KEY_PREFIX)),
   ]);
   const listings = listingResult.results as unknown as MatchListing[];
   stats.listings = listings.length;
@@ -242,7 +263,10 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
  * local benchmark route (worker/routes/dev-saved-searches.ts), which repeats runs over one batch.
  */
 export async function forgetMatches(db: Db, listingIds: readonly string[]): Promise<void> {
-  await db.$client.prepare("DELETE FROM saved_search_matches WHERE listing_id IN (SELECT value FROM json_each(?1))").bind(JSON.stringify([...listingIds])).run();
+  await db.$client
+    .prepare("DELETE FROM saved_search_matches WHERE listing_id IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify([...listingIds]))
+    .run();
 }
 
 /** The smallest string after every string that starts with `prefix` ("t:" → "t;"). */

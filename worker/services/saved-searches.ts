@@ -13,7 +13,6 @@ import { canonicalQuery, indexKeys, isEmptySpec, matchSpec } from "./saved-searc
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-
 /** Listed matches above the last visit, counted up to the cap + 1 (the page shows "99+"). */
 const NEW_COUNT_SQL = `(SELECT COUNT(*) FROM (SELECT 1 FROM saved_search_matches m JOIN listings l ON l.id = m.listing_id
   WHERE m.saved_search_id = s.id AND m.listing_rid > s.seen_rid AND ${listedListingSql("l")} LIMIT ${SAVED_SEARCH_NEW_CAP + 1}))`;
@@ -22,7 +21,9 @@ const notFound = () => new AppError("NOT_FOUND", SAVED_SEARCH_TEXTS.notFound);
 
 export async function listSavedSearches(db: Db, userId: string): Promise<SavedSearch[]> {
   const rows = await db.$client
-    .prepare(`SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.user_id = ?1 ORDER BY s.created_at DESC, s.id`)
+    .prepare(
+      `SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.user_id = ?1 ORDER BY s.created_at DESC, s.id`,
+    )
     .bind(userId)
     .all<SavedSearch>();
   return rows.results;
@@ -30,7 +31,9 @@ export async function listSavedSearches(db: Db, userId: string): Promise<SavedSe
 
 async function getSavedSearch(db: Db, userId: string, id: string): Promise<SavedSearch> {
   const row = await db.$client
-    .prepare(`SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.id = ?1 AND s.user_id = ?2`)
+    .prepare(
+      `SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.id = ?1 AND s.user_id = ?2`,
+    )
     .bind(id, userId)
     .first<SavedSearch>();
   if (!row) throw notFound();
@@ -77,11 +80,16 @@ export async function createSavedSearch(db: Db, userId: string, input: Required<
       )
       .bind(id, userId, input.name, query, filtersKey, input.alert, now, MAX_SAVED_SEARCHES),
     d1
-      .prepare("INSERT INTO saved_search_keys (key, saved_search_id) SELECT value, ?1 FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM saved_searches WHERE id = ?1)")
+      .prepare(
+        "INSERT INTO saved_search_keys (key, saved_search_id) SELECT value, ?1 FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM saved_searches WHERE id = ?1)",
+      )
       .bind(id, JSON.stringify(indexKeys(spec))),
   ]);
   if (inserted.results.length === 0) {
-    const duplicate = await d1.prepare("SELECT 1 FROM saved_searches WHERE user_id = ?1 AND filters_key = ?2").bind(userId, filtersKey).first();
+    const duplicate = await d1
+      .prepare("SELECT 1 FROM saved_searches WHERE user_id = ?1 AND filters_key = ?2")
+      .bind(userId, filtersKey)
+      .first();
     throw new AppError("CONFLICT", duplicate ? SAVED_SEARCH_TEXTS.duplicate : SAVED_SEARCH_TEXTS.tooMany);
   }
   return getSavedSearch(db, userId, id);
@@ -93,7 +101,9 @@ export async function updateSavedSearch(db: Db, userId: string, id: string, chan
   const d1 = db.$client;
   const [updated] = await d1.batch([
     d1
-      .prepare("UPDATE saved_searches SET name = COALESCE(?3, name), alert = COALESCE(?4, alert), updated_at = ?5 WHERE id = ?1 AND user_id = ?2 RETURNING id")
+      .prepare(
+        "UPDATE saved_searches SET name = COALESCE(?3, name), alert = COALESCE(?4, alert), updated_at = ?5 WHERE id = ?1 AND user_id = ?2 RETURNING id",
+      )
       .bind(id, userId, change.name ?? null, change.alert ?? null, nowIso()),
     dropPendingAlerts(d1, id, userId),
   ]);
@@ -122,7 +132,9 @@ export async function deleteSavedSearch(db: Db, userId: string, id: string): Pro
 export async function markSavedSearchSeen(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound();
   const result = await db.$client
-    .prepare("UPDATE saved_searches SET seen_rid = MAX(seen_rid, (SELECT COALESCE(MAX(rid), 0) FROM listing_search_map)) WHERE id = ?1 AND user_id = ?2")
+    .prepare(
+      "UPDATE saved_searches SET seen_rid = MAX(seen_rid, (SELECT COALESCE(MAX(rid), 0) FROM listing_search_map)) WHERE id = ?1 AND user_id = ?2",
+    )
     .bind(id, userId)
     .run();
   if (!result.meta.changes) throw notFound();
@@ -134,11 +146,14 @@ export async function markSavedSearchSeen(db: Db, userId: string, id: string): P
  */
 export async function unsubscribeSavedSearch(env: Bindings, db: Db, token: string, now: Date = new Date()): Promise<{ name: string }> {
   const check = await verifyUnsubscribeToken(env, token, now);
-  if (!check.ok) throw new AppError("INVALID_CODE", check.reason === "expired" ? SAVED_SEARCH_TEXTS.linkExpired : SAVED_SEARCH_TEXTS.linkInvalid);
+  if (!check.ok)
+    throw new AppError("INVALID_CODE", check.reason === "expired" ? SAVED_SEARCH_TEXTS.linkExpired : SAVED_SEARCH_TEXTS.linkInvalid);
   const { savedSearchId, userId } = check.claims;
   const d1 = db.$client;
   const [updated] = await d1.batch<{ name: string }>([
-    d1.prepare("UPDATE saved_searches SET alert = 'off', updated_at = ?3 WHERE id = ?1 AND user_id = ?2 RETURNING name").bind(savedSearchId, userId, now.toISOString()),
+    d1
+      .prepare("UPDATE saved_searches SET alert = 'off', updated_at = ?3 WHERE id = ?1 AND user_id = ?2 RETURNING name")
+      .bind(savedSearchId, userId, now.toISOString()),
     dropPendingAlerts(d1, savedSearchId, userId),
   ]);
   const row = updated.results[0];

@@ -138,7 +138,9 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
     return {
       rows: page("listing_search_map s", () => ""),
       ranks: [0],
-      count: statement((b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`),
+      count: statement(
+        (b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`,
+      ),
     };
   }
 
@@ -147,7 +149,11 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   const { table: fts, expr: text } = textMatch(terms)!;
   const long = fts === "listings_fts_trigram" ? terms : [];
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
-  const matchAll: Tier = { rank: 0, from: `${fts} f JOIN listing_search_map s ON s.rid = f.rowid`, extra: (b) => ` AND ${fts} MATCH ${b(text)}` };
+  const matchAll: Tier = {
+    rank: 0,
+    from: `${fts} f JOIN listing_search_map s ON s.rid = f.rowid`,
+    extra: (b) => ` AND ${fts} MATCH ${b(text)}`,
+  };
 
   // The count checks the filters of the newest SEARCH_COUNT_SCAN text matches and stops at the cap, so
   // a common word with a rare filter costs the same as a rare word. One more text match is read: when
@@ -173,7 +179,11 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   // prefixes (a short term) ranks whole title words (" ski ") over title word starts (" ski"), and one
   // with a one-letter term (no trigram) finds its title word starts in the word index.
   const title = "listings_title_trigram f JOIN listing_search_map s ON s.rid = f.rowid";
-  const titleTier = (rank: number, expr: string): Tier => ({ rank, from: title, extra: (b) => ` AND listings_title_trigram MATCH ${b(expr)}` });
+  const titleTier = (rank: number, expr: string): Tier => ({
+    rank,
+    from: title,
+    extra: (b) => ` AND listings_title_trigram MATCH ${b(expr)}`,
+  });
   const tiers: Tier[] = [];
   if (long.length) {
     // 3: every term ends a word of the title (or is one); 2: every term starts or ends one.
@@ -186,7 +196,11 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
     tiers.push(titleTier(3, terms.map((t) => quote(` ${t} `)).join(" ")));
     tiers.push(titleTier(2, terms.map((t) => quote(` ${t}`)).join(" ")));
   } else {
-    tiers.push({ rank: 2, from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid", extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}` });
+    tiers.push({
+      rank: 2,
+      from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid",
+      extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}`,
+    });
   }
   // 0: everything that matches.
   tiers.push(matchAll);
@@ -289,7 +303,10 @@ function twoFigures(x: number): number {
 export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
   const plan = buildSearchPlan(p);
   const d1 = db.$client;
-  const [found, counted] = await d1.batch([d1.prepare(plan.rows.sql).bind(...plan.rows.params), d1.prepare(plan.count.sql).bind(...plan.count.params)]);
+  const [found, counted] = await d1.batch([
+    d1.prepare(plan.rows.sql).bind(...plan.rows.params),
+    d1.prepare(plan.count.sql).bind(...plan.count.params),
+  ]);
   const all = (found.results as Row[]).map(toSearchRow);
   const tiers = plan.ranks.map((rank) => all.filter((r) => r.search_rank === rank));
   const n = p.offset + p.limit;

@@ -31,7 +31,8 @@ export function listingMeta(listing: ListingDetail, origin: string, appName: str
   const canonical = `${origin}/annonse/${listing.seo_slug}`;
   const image = listing.images[0] ? `${origin}/images/${listing.images[0]}` : null;
   const description = snippet(
-    listing.description || `${listing.title}. ${conditionLabel(listing.condition_rating)}, ${listing.age_range}, ${categoryLabel(listing.category)}.`,
+    listing.description ||
+      `${listing.title}. ${conditionLabel(listing.condition_rating)}, ${listing.age_range}, ${categoryLabel(listing.category)}.`,
   );
   const jsonLd = {
     "@context": "https://schema.org",
@@ -49,12 +50,15 @@ export function listingMeta(listing: ListingDetail, origin: string, appName: str
       availability: "https://schema.org/InStock",
       itemCondition: "https://schema.org/UsedCondition",
       isFree: listing.is_free,
-      areaServed: { "@type": "Place", name: place, address: { "@type": "PostalAddress", postalCode: listing.postal_code, addressCountry: "NO" } },
+      areaServed: {
+        "@type": "Place",
+        name: place,
+        address: { "@type": "PostalAddress", postalCode: listing.postal_code, addressCountry: "NO" },
+      },
     },
   };
   return { title: `${listing.title} - ${price} | ${place} | ${appName}`, description, canonical, image, jsonLd };
 }
-
 
 export function headTags(meta: ListingMeta, appName: string): string {
   const tags = [
@@ -91,8 +95,15 @@ export function listingBody(listing: ListingDetail): string {
 export type PreloadedListing = ListingDetail & { more_from_seller: ListingCard[] };
 
 /** The public profile's edge page (/bruker/{id}, decision 071): title, description and Open Graph tags. */
-export function profileMeta(profile: PublicProfile, origin: string, appName: string): { title: string; description: string; canonical: string } {
-  const parts = [`${profile.display_name} har vært medlem av ${appName} siden ${formatDate(profile.member_since)}.`, `${ratingSummaryText(profile.rating)}.`];
+export function profileMeta(
+  profile: PublicProfile,
+  origin: string,
+  appName: string,
+): { title: string; description: string; canonical: string } {
+  const parts = [
+    `${profile.display_name} har vært medlem av ${appName} siden ${formatDate(profile.member_since)}.`,
+    `${ratingSummaryText(profile.rating)}.`,
+  ];
   parts.push(profile.listing_count === 1 ? "1 aktiv annonse." : `${profile.listing_count} aktive annonser.`);
   return { title: `${profile.display_name} | ${appName}`, description: parts.join(" "), canonical: `${origin}/bruker/${profile.id}` };
 }
@@ -118,7 +129,10 @@ export function profileHeadTags(meta: { title: string; description: string; cano
 /** The profile inside #root for readers without JavaScript; React replaces it. */
 export function profileBody(profile: PublicProfile): string {
   const reviews = profile.reviews
-    .map((r) => `<li><strong>${r.rating} av 5</strong> – ${escapeHtml(r.reviewer.display_name)}${r.text ? `: ${escapeHtml(r.text)}` : ""}</li>`)
+    .map(
+      (r) =>
+        `<li><strong>${r.rating} av 5</strong> – ${escapeHtml(r.reviewer.display_name)}${r.text ? `: ${escapeHtml(r.text)}` : ""}</li>`,
+    )
     .join("");
   return `<main style="max-width:40rem;margin:0 auto;padding:1rem;font-family:system-ui,sans-serif"><h1>${escapeHtml(profile.display_name)}</h1><p>Medlem siden ${escapeHtml(
     formatDate(profile.member_since),

@@ -30,7 +30,11 @@ function sitemapIndex(origin: string, files: string[], lastmod: string): string 
  * Write the sitemap into R2: one urlset while everything fits in 50,000 URLs, otherwise
  * sitemap.xml becomes an index of sitemap-1.xml, sitemap-2.xml, … Returns the number of URLs.
  */
-export async function generateSitemap(env: Bindings, origin: string, perFile = URLS_PER_SITEMAP): Promise<{ urls: number; files: string[] }> {
+export async function generateSitemap(
+  env: Bindings,
+  origin: string,
+  perFile = URLS_PER_SITEMAP,
+): Promise<{ urls: number; files: string[] }> {
   const entries: Entry[] = OPEN_PAGES.map((p) => ({ loc: `${origin}${p === "/" ? "/" : p}` }));
   const pageSize = 10_000;
   for (let offset = 0; ; offset += pageSize) {
@@ -39,7 +43,8 @@ export async function generateSitemap(env: Bindings, origin: string, perFile = U
     )
       .bind(pageSize, offset)
       .all<{ seo_slug: string; updated_at: string }>();
-    for (const r of results) entries.push({ loc: `${origin}/annonse/${encodeURIComponent(r.seo_slug)}`, lastmod: r.updated_at.slice(0, 10) });
+    for (const r of results)
+      entries.push({ loc: `${origin}/annonse/${encodeURIComponent(r.seo_slug)}`, lastmod: r.updated_at.slice(0, 10) });
     if (results.length < pageSize) break;
   }
   const meta = { httpMetadata: { contentType: "application/xml; charset=utf-8" }, customMetadata: { origin } };

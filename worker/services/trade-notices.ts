@@ -36,13 +36,21 @@ async function tell(env: Bindings, conversationId: string, event: TradeOfferEven
 export async function announceTradeChange(env: Bindings, result: TradeChangeResult): Promise<void> {
   if (result.change === "created") {
     const details = await newOfferDetails(env, result.offerId);
-    await tell(env, result.conversationId, { offer_id: result.offerId, change: "created" }, TRADE_CHAT_TEXTS.created(details.offered_title, details.requested_title), true);
+    await tell(
+      env,
+      result.conversationId,
+      { offer_id: result.offerId, change: "created" },
+      TRADE_CHAT_TEXTS.created(details.offered_title, details.requested_title),
+      true,
+    );
     if (!details.recipient_deleted_at) await sendMail(env, newOfferMail(env, details, result.conversationId));
     return;
   }
   await Promise.all([
     tell(env, result.conversationId, { offer_id: result.offerId, change: result.change }, CHAT_TEXT[result.change]),
-    ...result.superseded.map((offer) => tell(env, offer.conversation_id, { offer_id: offer.id, change: "superseded" }, TRADE_CHAT_TEXTS.superseded)),
+    ...result.superseded.map((offer) =>
+      tell(env, offer.conversation_id, { offer_id: offer.id, change: "superseded" }, TRADE_CHAT_TEXTS.superseded),
+    ),
   ]);
 }
 

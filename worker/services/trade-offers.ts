@@ -6,14 +6,7 @@
 // told why (409, 403) by reading the offer again. Only the two parties ever see an offer (404).
 import { isPublicListing } from "../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../domain/taxonomy";
-import {
-  TRADE_ERROR_TEXTS as T,
-  isExpired,
-  roleOf,
-  tradeExpiresAt,
-  type TradeAction,
-  type TradeOfferStatus,
-} from "../../domain/trades";
+import { TRADE_ERROR_TEXTS as T, isExpired, roleOf, tradeExpiresAt, type TradeAction, type TradeOfferStatus } from "../../domain/trades";
 import type { Db } from "../db/client";
 import { listedListingSql } from "../db/listing-visibility";
 import { AppError } from "../lib/errors";
@@ -54,7 +47,8 @@ interface OfferRow {
 /** SQL: the offer ?1 carries the change id ?2, i.e. this request's first statement moved it. */
 const WON = "EXISTS (SELECT 1 FROM trade_offers w WHERE w.id = ?1 AND w.change_id = ?2)";
 
-const OFFER_COLUMNS = "o.id, o.conversation_id, o.from_user_id, o.to_user_id, o.offered_listing_id, o.requested_listing_id, o.status, o.expires_at";
+const OFFER_COLUMNS =
+  "o.id, o.conversation_id, o.from_user_id, o.to_user_id, o.offered_listing_id, o.requested_listing_id, o.status, o.expires_at";
 
 /** The offer if `userId` is one of its two parties; to anyone else it does not exist. */
 async function offerFor(db: Db, offerId: string, userId: string): Promise<OfferRow> {
@@ -141,14 +135,16 @@ async function whyNoOffer(db: Db, senderId: string, input: NewTradeOffer, at: st
       .first<ListingFacts>();
   const [wanted, offered] = await Promise.all([facts(input.requestedListingId), facts(input.offeredListingId)]);
   // What the sender could not see (sold, deleted, hidden) does not exist for them.
-  if (!wanted || !isPublicListing({ status: wanted.status, is_hidden: !!wanted.is_hidden })) return new AppError("NOT_FOUND", T.listingNotFound);
+  if (!wanted || !isPublicListing({ status: wanted.status, is_hidden: !!wanted.is_hidden }))
+    return new AppError("NOT_FOUND", T.listingNotFound);
   if (wanted.user_id === senderId) return new AppError("FORBIDDEN", T.ownListing);
   if (!wanted.is_trade_offer) return new AppError("CONFLICT", T.notOpenForTrade);
   if (wanted.status !== "active") return new AppError("CONFLICT", wanted.promised ? T.requestedPromised : T.requestedUnavailable);
   if (!offered || offered.user_id !== senderId || offered.status === "deleted") {
     return new AppError("VALIDATION", T.offeredNotOwn, { offered_listing_id: T.offeredNotOwn });
   }
-  if (offered.status !== "active" || offered.is_hidden) return new AppError("CONFLICT", offered.promised ? T.offeredPromised : T.offeredUnavailable);
+  if (offered.status !== "active" || offered.is_hidden)
+    return new AppError("CONFLICT", offered.promised ? T.offeredPromised : T.offeredUnavailable);
   const duplicate = await db.$client
     .prepare(
       `SELECT 1 FROM trade_offers WHERE from_user_id = ?1 AND offered_listing_id = ?2 AND requested_listing_id = ?3
@@ -202,7 +198,12 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
   ]);
   if (results[0].meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "accept", now);
-  return { offerId: offer.id, conversationId: offer.conversation_id, change: "accepted", superseded: results[3].results as AffectedOffer[] };
+  return {
+    offerId: offer.id,
+    conversationId: offer.conversation_id,
+    change: "accepted",
+    superseded: results[3].results as AffectedOffer[],
+  };
 }
 
 /** "Avslå": only the recipient, only while pending and not expired. */
@@ -247,7 +248,9 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
          WHERE id = ?1 AND status = 'accepted' AND ?4 IN (from_user_id, to_user_id)`,
       )
       .bind(offer.id, change, at, userId),
-    d1.prepare(`UPDATE trade_transactions SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`).bind(offer.id, change),
+    d1
+      .prepare(`UPDATE trade_transactions SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`)
+      .bind(offer.id, change),
     d1
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id IN (?4, ?5) AND status = 'reserved' AND ${WON}`)
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
@@ -283,10 +286,14 @@ export async function confirmHandover(db: Db, offerId: string, userId: string, n
       )
       .bind(offer.id, at),
     d1
-      .prepare(`UPDATE trade_offers SET status = 'completed', change_id = ?3, updated_at = ?2 WHERE id = ?1 AND status = 'accepted' AND EXISTS (${completedTx})`)
+      .prepare(
+        `UPDATE trade_offers SET status = 'completed', change_id = ?3, updated_at = ?2 WHERE id = ?1 AND status = 'accepted' AND EXISTS (${completedTx})`,
+      )
       .bind(offer.id, at, crypto.randomUUID()),
     d1
-      .prepare(`UPDATE listings SET status = 'traded', updated_at = ?2 WHERE id IN (?3, ?4) AND status = 'reserved' AND EXISTS (${completedTx})`)
+      .prepare(
+        `UPDATE listings SET status = 'traded', updated_at = ?2 WHERE id IN (?3, ?4) AND status = 'reserved' AND EXISTS (${completedTx})`,
+      )
       .bind(offer.id, at, offer.offered_listing_id, offer.requested_listing_id),
   ]);
   if (results[0].meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "confirm", now);
@@ -301,7 +308,8 @@ async function whyRefused(db: Db, offerId: string, userId: string, action: Trade
   if ((action === "accept" || action === "reject") && role !== "recipient") return new AppError("FORBIDDEN", T.onlyRecipientAnswers);
   if (action === "cancel" && offer.status === "pending" && role !== "sender") return new AppError("FORBIDDEN", T.onlySenderWithdraws);
   if (offer.status === "pending" && isExpired(offer, now) && action !== "confirm") return new AppError("CONFLICT", T.expired);
-  if (offer.status === "completed") return new AppError("CONFLICT", action === "accept" || action === "reject" ? T.alreadyAnswered : T.alreadyCompleted);
+  if (offer.status === "completed")
+    return new AppError("CONFLICT", action === "accept" || action === "reject" ? T.alreadyAnswered : T.alreadyCompleted);
   if (offer.status === "cancelled" && (action === "cancel" || action === "confirm")) return new AppError("CONFLICT", T.alreadyCancelled);
   if (action === "confirm" && offer.status !== "accepted") return new AppError("CONFLICT", T.notAccepted);
   if ((action === "accept" || action === "reject") && offer.status !== "pending") return new AppError("CONFLICT", T.alreadyAnswered);

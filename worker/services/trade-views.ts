@@ -161,7 +161,12 @@ function countsStatement(db: Db, userId: string) {
 }
 
 /** "Sendt" or "Mottatt": the user's offers in that direction, newest first, with the three counts. */
-export async function tradeHistoryOffers(db: Db, userId: string, direction: "sent" | "received", offset = 0): Promise<TradeHistoryPage<TradeOfferView>> {
+export async function tradeHistoryOffers(
+  db: Db,
+  userId: string,
+  direction: "sent" | "received",
+  offset = 0,
+): Promise<TradeHistoryPage<TradeOfferView>> {
   const column = direction === "sent" ? "o.from_user_id" : "o.to_user_id";
   const [counts, list] = await db.$client.batch([
     countsStatement(db, userId),
@@ -179,7 +184,14 @@ export async function tradeHistoryOffers(db: Db, userId: string, direction: "sen
 
 type SwapRow = PartyColumns &
   ListingColumns<"m"> &
-  ListingColumns<"t"> & { id: string; trade_offer_id: string; conversation_id: string; created_at: string; completed_at: string; reviewed_by_me: number };
+  ListingColumns<"t"> & {
+    id: string;
+    trade_offer_id: string;
+    conversation_id: string;
+    created_at: string;
+    completed_at: string;
+    reviewed_by_me: number;
+  };
 
 /** "Fullført": the user's completed swaps, most recently completed first, with the three counts. */
 export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0): Promise<TradeHistoryPage<CompletedSwap>> {

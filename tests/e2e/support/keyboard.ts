@@ -5,7 +5,11 @@ import type { Locator, Page } from "@playwright/test";
 import { expect } from "../fixtures";
 
 /** Press Tab (or Shift+Tab) until `target` has focus; fails after `max` presses. */
-export async function tabTo(page: Page, target: Locator, { backwards = false, max = 80 }: { backwards?: boolean; max?: number } = {}): Promise<void> {
+export async function tabTo(
+  page: Page,
+  target: Locator,
+  { backwards = false, max = 80 }: { backwards?: boolean; max?: number } = {},
+): Promise<void> {
   await expect(target).toBeAttached();
   for (let presses = 0; presses <= max; presses++) {
     if (await target.evaluate((el) => el === document.activeElement)) return;
@@ -15,7 +19,12 @@ export async function tabTo(page: Page, target: Locator, { backwards = false, ma
 }
 
 /** Tab to `target` and press `key` on it (Enter by default). */
-export async function tabAndPress(page: Page, target: Locator, key = "Enter", options?: { backwards?: boolean; max?: number }): Promise<void> {
+export async function tabAndPress(
+  page: Page,
+  target: Locator,
+  key = "Enter",
+  options?: { backwards?: boolean; max?: number },
+): Promise<void> {
   await tabTo(page, target, options);
   await page.keyboard.press(key);
 }
@@ -40,7 +49,10 @@ export function focusStop(page: Page): Promise<FocusStop | null> {
     const el = document.activeElement as HTMLElement | null;
     if (!el || el === document.body || el === document.documentElement) return null;
     const describe = (node: Element) => {
-      const name = (node.getAttribute("aria-label") ?? (node as HTMLElement).innerText ?? (node as HTMLInputElement).value ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      const name = (node.getAttribute("aria-label") ?? (node as HTMLElement).innerText ?? (node as HTMLInputElement).value ?? "")
+        .trim()
+        .replace(/\s+/g, " ")
+        .slice(0, 40);
       const role = node.getAttribute("role");
       const type = node.getAttribute("type");
       return `<${node.tagName.toLowerCase()}${role ? ` role=${role}` : ""}${type ? ` type=${type}` : ""}> "${name}"`;
@@ -80,13 +92,24 @@ export function focusStop(page: Page): Promise<FocusStop | null> {
           right: edge.left + node.clientLeft + node.clientWidth,
           bottom: edge.top + node.clientTop + node.clientHeight,
         };
-        const cut = (clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) || (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5));
-        if (cut) return { element: describe(el), visible: false, reason: `ring cut off by ${describe(node).slice(0, 60)} (overflow ${style.overflowX}/${style.overflowY}; ring ${JSON.stringify(box)}, visible area ${JSON.stringify(inner)})` };
+        const cut =
+          (clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) ||
+          (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5));
+        if (cut)
+          return {
+            element: describe(el),
+            visible: false,
+            reason: `ring cut off by ${describe(node).slice(0, 60)} (overflow ${style.overflowX}/${style.overflowY}; ring ${JSON.stringify(box)}, visible area ${JSON.stringify(inner)})`,
+          };
       }
     }
     if (visible) return { element: describe(el), visible };
     const s = getComputedStyle(el);
-    return { element: describe(el), visible, reason: `outline ${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}, box-shadow ${s.boxShadow}` };
+    return {
+      element: describe(el),
+      visible,
+      reason: `outline ${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}, box-shadow ${s.boxShadow}`,
+    };
   });
 }
 
@@ -104,7 +127,8 @@ export async function stopsWithoutVisibleFocus(page: Page, max = 60): Promise<st
       const key = await page.evaluate(() => {
         const el = document.activeElement!;
         const path: number[] = [];
-        for (let node: Element | null = el; node?.parentElement; node = node.parentElement) path.push(Array.prototype.indexOf.call(node.parentElement.children, node));
+        for (let node: Element | null = el; node?.parentElement; node = node.parentElement)
+          path.push(Array.prototype.indexOf.call(node.parentElement.children, node));
         return path.join(".");
       });
       if (seen.has(key)) break;

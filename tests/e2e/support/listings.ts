@@ -25,18 +25,36 @@ export interface PublishedListing {
 }
 
 /** An active listing with one photo; `fields` replace the defaults (price in kr, as the form sends it). */
-export async function publishListing(request: APIRequestContext, fields: { title: string } & Record<string, unknown>): Promise<PublishedListing> {
+export async function publishListing(
+  request: APIRequestContext,
+  fields: { title: string } & Record<string, unknown>,
+): Promise<PublishedListing> {
   const upload = await request.post("/api/images", { data: photo(), headers: { "Content-Type": "image/jpeg" } });
   expect(upload.status(), await upload.text()).toBe(201);
   const { key } = (await upload.json()) as { key: string };
   const res = await request.post("/api/listings", {
-    data: { description: "Lite brukt.", category: "lego", age_range: "3-5 år", condition_rating: 4, price: "350", is_free: false, is_trade_offer: false, postal_code: "0150", images: [key], ...fields },
+    data: {
+      description: "Lite brukt.",
+      category: "lego",
+      age_range: "3-5 år",
+      condition_rating: 4,
+      price: "350",
+      is_free: false,
+      is_trade_offer: false,
+      postal_code: "0150",
+      images: [key],
+      ...fields,
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as PublishedListing;
 }
 
 /** An active listing with one photo; `trade` opens it for swap offers. */
-export async function createListing(request: APIRequestContext, title: string, { trade = false }: { trade?: boolean } = {}): Promise<string> {
+export async function createListing(
+  request: APIRequestContext,
+  title: string,
+  { trade = false }: { trade?: boolean } = {},
+): Promise<string> {
   return (await publishListing(request, { title, is_trade_offer: trade })).id;
 }

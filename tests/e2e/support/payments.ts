@@ -8,7 +8,10 @@ export async function connectStripe(request: APIRequestContext): Promise<void> {
   const link = await request.post("/api/payments/stripe/account-link");
   expect(link.status(), await link.text()).toBe(200);
   const { url } = (await link.json()) as { url: string };
-  const done = await request.post(url, { form: { first_name: "Siri", last_name: "Selger", account_number: "12345678903" }, maxRedirects: 0 });
+  const done = await request.post(url, {
+    form: { first_name: "Siri", last_name: "Selger", account_number: "12345678903" },
+    maxRedirects: 0,
+  });
   expect(done.status(), await done.text()).toBe(303);
   // Reading the account refreshes it from Stripe and turns payment on for the seller's listings.
   const status = await request.get("/api/payments/stripe/account");

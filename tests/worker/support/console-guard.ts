@@ -9,9 +9,7 @@ let allowed: Matcher[] | "any" = [];
 let spy: { mockRestore(): void } | undefined;
 
 function describe(args: unknown[]): string {
-  return args
-    .map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === "string" ? a : safeJson(a)))
-    .join(" ");
+  return args.map((a) => (a instanceof Error ? `${a.name}: ${a.message}` : typeof a === "string" ? a : safeJson(a))).join(" ");
 }
 
 function safeJson(value: unknown): string {

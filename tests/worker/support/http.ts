@@ -54,9 +54,11 @@ export async function errorOf(res: Response): Promise<{ code: string; message: s
 }
 
 /** English words the default messages of zod, Hono and the runtime use, and Norwegian texts do not. */
-const ENGLISH = /\b(invalid|expected|required|received|must|should|error|failed|unauthorized|forbidden|undefined|null|NaN|object|string|number|too (big|small|large))\b/i;
+const ENGLISH =
+  /\b(invalid|expected|required|received|must|should|error|failed|unauthorized|forbidden|undefined|null|NaN|object|string|number|too (big|small|large))\b/i;
 /** Words that every Norwegian message of this app has at least one of (or æ, ø, å). */
-const NORWEGIAN = /[æøå]|\b(er|ikke|fyll|må|kan|for|du|og|en|et|på|til|med|av|som|fant|ugyldig|velg|mangler|finnes|logget|inn|allerede|teksten|forespørselen|prøv|annonse|bildet|filen|lengre|kortere|mellom|minst|maks|signatur|ukjent|ukjente|oppgi|igjen|feltet|felter|tallet|verdi|valg|format|ingen|ble|har|kunne|denne|dette)\b/i;
+const NORWEGIAN =
+  /[æøå]|\b(er|ikke|fyll|må|kan|for|du|og|en|et|på|til|med|av|som|fant|ugyldig|velg|mangler|finnes|logget|inn|allerede|teksten|forespørselen|prøv|annonse|bildet|filen|lengre|kortere|mellom|minst|maks|signatur|ukjent|ukjente|oppgi|igjen|feltet|felter|tallet|verdi|valg|format|ingen|ble|har|kunne|denne|dette)\b/i;
 
 /** A message a person can read: Norwegian, not a library's English default. */
 export function isNorwegianMessage(message: unknown): boolean {

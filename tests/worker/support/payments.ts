@@ -27,7 +27,12 @@ export async function onboardedStripeAccount(): Promise<string> {
   const linkRes = await fetch(`${SANDBOX}/v1/account_links`, {
     method: "POST",
     headers: stripeAuth,
-    body: new URLSearchParams({ account: account.id, type: "account_onboarding", refresh_url: "http://localhost/r", return_url: "http://localhost/ok" }).toString(),
+    body: new URLSearchParams({
+      account: account.id,
+      type: "account_onboarding",
+      refresh_url: "http://localhost/r",
+      return_url: "http://localhost/ok",
+    }).toString(),
   });
   const link = (await linkRes.json()) as { url: string };
   const done = await fetch(sandboxUrl(link.url), {
@@ -44,7 +49,9 @@ export async function onboardedStripeAccount(): Promise<string> {
 export async function connectedSeller(overrides: Parameters<typeof createUser>[0] = {}): Promise<TestUser> {
   const accountId = await onboardedStripeAccount();
   const seller = await createUser({ stripeAccountId: accountId, ...overrides });
-  await env.DB.prepare("UPDATE profiles SET stripe_charges_enabled = 1, stripe_payouts_enabled = 1, stripe_details_submitted = 1 WHERE user_id = ?1")
+  await env.DB.prepare(
+    "UPDATE profiles SET stripe_charges_enabled = 1, stripe_payouts_enabled = 1, stripe_details_submitted = 1 WHERE user_id = ?1",
+  )
     .bind(seller.id)
     .run();
   return seller;
@@ -81,7 +88,12 @@ export async function payByCard(checkoutUrl: string, card = "4242 4242 4242 4242
 export async function approveVipps(redirectUrl: string, action: "approve" | "cancel" = "approve"): Promise<Response> {
   const token = new URL(redirectUrl).searchParams.get("token")!;
   const form = { "Content-Type": "application/x-www-form-urlencoded" };
-  const landing = await fetch(`${SANDBOX}/vipps/landing`, { method: "POST", headers: form, body: `token=${token}&phone=91234567&action=next`, redirect: "manual" });
+  const landing = await fetch(`${SANDBOX}/vipps/landing`, {
+    method: "POST",
+    headers: form,
+    body: `token=${token}&phone=91234567&action=next`,
+    redirect: "manual",
+  });
   expect(landing.status).toBe(303);
   return fetch(`${SANDBOX}/vipps/app`, { method: "POST", headers: form, body: `token=${token}&action=${action}`, redirect: "manual" });
 }
@@ -131,7 +143,9 @@ export async function stripeGet<T>(path: string): Promise<T> {
 }
 
 export async function paymentRow(id: string) {
-  return env.DB.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<Record<string, unknown> & { status: string; provider_ref: string }>();
+  return env.DB.prepare("SELECT * FROM payments WHERE id = ?1")
+    .bind(id)
+    .first<Record<string, unknown> & { status: string; provider_ref: string }>();
 }
 
 /** Counts that must not move when a request is refused or replayed. */
@@ -149,6 +163,8 @@ export async function saleCounts(listingId: string) {
 }
 
 export async function outboxTo(email: string): Promise<Array<{ subject: string; text_body: string }>> {
-  const { results } = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at").bind(email).all<{ subject: string; text_body: string }>();
+  const { results } = await env.DB.prepare("SELECT subject, text_body FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at")
+    .bind(email)
+    .all<{ subject: string; text_body: string }>();
   return results;
 }

@@ -19,7 +19,9 @@ async function checksumStatements(): Promise<Checksum[]> {
   const virtual = results.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
   const tables = results
     .map((t) => t.name)
-    .filter((name) => !/^(sqlite_|_cf_|d1_)/.test(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)) && !NOT_STATE.has(name));
+    .filter(
+      (name) => !/^(sqlite_|_cf_|d1_)/.test(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)) && !NOT_STATE.has(name),
+    );
   const out: Checksum[] = [];
   for (const table of tables) {
     const { results: columns } = await env.DB.prepare(`SELECT name FROM pragma_table_info('${table}')`).all<{ name: string }>();

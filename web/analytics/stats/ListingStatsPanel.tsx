@@ -86,19 +86,35 @@ export function ListingStatsPanel({ listingId, heading = "h2" }: { listingId: st
                 <caption className="sr-only">Statistikk per dag</caption>
                 <thead>
                   <tr className="border-b border-stone-300 text-stone-700">
-                    <th scope="col" className="py-1 pr-3 font-medium">Dag</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Visninger</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Unike</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Snittid</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Favoritter</th>
-                    <th scope="col" className="py-1 pr-3 font-medium">Samtaler</th>
-                    <th scope="col" className="py-1 font-medium">Bytteforslag</th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Dag
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Visninger
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Unike
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Snittid
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Favoritter
+                    </th>
+                    <th scope="col" className="py-1 pr-3 font-medium">
+                      Samtaler
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Bytteforslag
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {[...data.days].reverse().map((d) => (
                     <tr key={d.day} className="border-b border-stone-100">
-                      <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">{formatShortDay(d.day)}</th>
+                      <th scope="row" className="py-1 pr-3 font-normal whitespace-nowrap">
+                        {formatShortDay(d.day)}
+                      </th>
                       <td className="py-1 pr-3">{formatCount(d.views)}</td>
                       <td className="py-1 pr-3">{formatCount(d.unique_sessions)}</td>
                       <td className="py-1 pr-3 whitespace-nowrap">{formatViewTime(d.avg_view_ms)}</td>

@@ -27,11 +27,19 @@ export function ViewsChart({ days, titleId }: { days: ListingStatsDay[]; titleId
       <div className="flex justify-end text-xs text-stone-700" aria-hidden="true">
         maks {formatCount(max)} per dag
       </div>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="img" aria-labelledby={titleId} className="mt-1 block h-28 w-full">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        role="img"
+        aria-labelledby={titleId}
+        className="mt-1 block h-28 w-full"
+      >
         <title id={titleId}>{description}</title>
         {days.map((d, i) => {
           const h = d.views > 0 ? Math.max(3, (d.views / max) * HEIGHT) : 0;
-          return <rect key={d.day} x={i * slot + (slot - barWidth) / 2} y={HEIGHT - h} width={barWidth} height={h} className="fill-brand-600" />;
+          return (
+            <rect key={d.day} x={i * slot + (slot - barWidth) / 2} y={HEIGHT - h} width={barWidth} height={h} className="fill-brand-600" />
+          );
         })}
       </svg>
       <div className="flex justify-between border-t border-stone-300 pt-1 text-xs text-stone-700" aria-hidden="true">

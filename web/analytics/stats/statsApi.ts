@@ -12,7 +12,13 @@ export const statsKeys = {
 export const listingStatsQuery = (listingId: string, days: number = LISTING_ANALYTICS_DEFAULT_DAYS) =>
   queryOptions({
     queryKey: statsKeys.listing(listingId, days),
-    queryFn: ({ signal }) => call(api.analytics.listings[":id"].$get({ param: { id: encodeURIComponent(listingId) }, query: { days: String(days) } }, { init: { signal } })),
+    queryFn: ({ signal }) =>
+      call(
+        api.analytics.listings[":id"].$get(
+          { param: { id: encodeURIComponent(listingId) }, query: { days: String(days) } },
+          { init: { signal } },
+        ),
+      ),
     staleTime: 60_000,
   });
 

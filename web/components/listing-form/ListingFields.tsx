@@ -145,8 +145,7 @@ export function ConditionField() {
         <label key={c.rating}>
           <input type="radio" value={String(c.rating)} className={chipInput} {...register("condition_rating")} />
           <span className={cn(chipBox, "flex-col items-start")}>
-            <span className="font-semibold">{c.label}</span>{" "}
-            <span className="text-sm text-stone-700">{c.description}</span>
+            <span className="font-semibold">{c.label}</span> <span className="text-sm text-stone-700">{c.description}</span>
           </span>
         </label>
       ))}
@@ -154,11 +153,21 @@ export function ConditionField() {
   );
 }
 
-function Checkbox({ label, hint, ...props }: { label: string; hint?: string; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
+function Checkbox({
+  label,
+  hint,
+  ...props
+}: { label: string; hint?: string; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="flex items-start gap-3">
-      <input id={id} type="checkbox" className="mt-0.5 size-6 shrink-0 accent-brand-700" aria-describedby={hint ? `${id}-hint` : undefined} {...props} />
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 size-6 shrink-0 accent-brand-700"
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...props}
+      />
       <div>
         <label htmlFor={id} className="font-medium text-stone-900">
           {label}

@@ -19,7 +19,13 @@ export function PaymentFields() {
     <fieldset className="min-w-0 space-y-3 rounded-2xl border border-stone-200 p-4">
       <legend className="px-1 text-sm font-medium text-stone-800">Betaling i Lekebytte</legend>
       <div className="flex items-start gap-3">
-        <input id={id} type="checkbox" className="mt-0.5 size-6 shrink-0 accent-brand-700" aria-describedby={`${id}-hint`} {...register("payment_enabled")} />
+        <input
+          id={id}
+          type="checkbox"
+          className="mt-0.5 size-6 shrink-0 accent-brand-700"
+          aria-describedby={`${id}-hint`}
+          {...register("payment_enabled")}
+        />
         <div>
           <label htmlFor={id} className="font-medium text-stone-900">
             Ta imot betaling i Lekebytte

@@ -25,7 +25,10 @@ export interface PhotoSelection<F> {
  * The wizard's rules for newly chosen photos (docs/product.md "Validation"): type and size per file, then at most
  * five in all; the excess is dropped.
  */
-export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(files: readonly F[], alreadyChosen: number): PhotoSelection<F> {
+export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(
+  files: readonly F[],
+  alreadyChosen: number,
+): PhotoSelection<F> {
   const fileErrors: string[] = [];
   const valid: F[] = [];
   for (const file of files) {

@@ -47,13 +47,17 @@ export function DealReviewPanel({ state }: { state: DealReviewStateBody }) {
       ) : null}
       {theirs ? (
         <p className="mt-2">
-          <span className="font-semibold">{genitive(name)} vurdering av deg:</span> <Stars rating={theirs.rating} className="align-text-bottom" />
+          <span className="font-semibold">{genitive(name)} vurdering av deg:</span>{" "}
+          <Stars rating={theirs.rating} className="align-text-bottom" />
           {theirs.text ? <span className="block whitespace-pre-line text-stone-800">«{theirs.text}»</span> : null}
         </p>
       ) : null}
       {!state.can_review && !mine ? <p className="text-stone-700">Fristen for å gi {name} en vurdering er ute.</p> : null}
       {!state.other_user.deleted ? (
-        <Link to={`/bruker/${state.other_user.id}`} className="mt-1 inline-flex min-h-11 items-center font-semibold text-brand-800 underline">
+        <Link
+          to={`/bruker/${state.other_user.id}`}
+          className="mt-1 inline-flex min-h-11 items-center font-semibold text-brand-800 underline"
+        >
           Se profilen til {name}
         </Link>
       ) : null}

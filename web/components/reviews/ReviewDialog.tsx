@@ -84,7 +84,10 @@ function ReviewForm({ target, onDone }: { target: ReviewTarget; onDone: () => vo
                 className="peer sr-only"
               />
               <span className="flex size-11 items-center justify-center rounded-full peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600">
-                <Star aria-hidden="true" className={cn("size-8", n <= rating ? "fill-amber-400 text-amber-500" : "fill-none text-stone-400")} />
+                <Star
+                  aria-hidden="true"
+                  className={cn("size-8", n <= rating ? "fill-amber-400 text-amber-500" : "fill-none text-stone-400")}
+                />
               </span>
             </label>
           ))}

@@ -1,7 +1,18 @@
 import type { HTMLAttributes } from "react";
 import { cn } from "../../lib/cn";
 
-export type BadgeTone = "free" | "trade" | "payment" | "neutral" | "reserved" | "waiting" | "info" | "success" | "danger" | "muted" | "outline";
+export type BadgeTone =
+  | "free"
+  | "trade"
+  | "payment"
+  | "neutral"
+  | "reserved"
+  | "waiting"
+  | "info"
+  | "success"
+  | "danger"
+  | "muted"
+  | "outline";
 
 // One tone per badge: colours are never passed in `className` too, as two background utilities on
 // one element resolve by stylesheet order, not by the order written (every swap badge came out grey).
@@ -27,7 +38,11 @@ export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
 export function Badge({ tone = "neutral", className, ...props }: BadgeProps) {
   return (
     <span
-      className={cn("inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap", tones[tone], className)}
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap",
+        tones[tone],
+        className,
+      )}
       {...props}
     />
   );

@@ -46,7 +46,11 @@ function ChatLoader({ conversationId }: { conversationId: string }) {
 
   if (missing) {
     return (
-      <FallbackScreen icon={<MessageCircleX className="size-8" />} title="Samtale ikke funnet" text="Samtalen finnes ikke, eller du har ikke tilgang til den.">
+      <FallbackScreen
+        icon={<MessageCircleX className="size-8" />}
+        title="Samtale ikke funnet"
+        text="Samtalen finnes ikke, eller du har ikke tilgang til den."
+      >
         <Link to="/messages" className={buttonClasses()}>
           Tilbake til meldinger
         </Link>
@@ -131,7 +135,9 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     }
   };
 
-  const goneReason = conversation.other_user.deleted ? "Brukeren har slettet kontoen sin. Du kan lese samtalen, men ikke sende nye meldinger." : undefined;
+  const goneReason = conversation.other_user.deleted
+    ? "Brukeren har slettet kontoen sin. Du kan lese samtalen, men ikke sende nye meldinger."
+    : undefined;
 
   return (
     <div ref={frame} className="mx-auto flex max-w-3xl flex-col bg-stone-50 md:border-x md:border-stone-200">
@@ -141,7 +147,10 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         never take more than about a third of a phone (decision 088); past the cap the strip scrolls.
         Empty (no offers, no deal) it takes no room at all.
       */}
-      <div data-deal-strip="" className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden">
+      <div
+        data-deal-strip=""
+        className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden"
+      >
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
         <ConversationReviews conversationId={conversation.id} />
       </div>
@@ -186,7 +195,10 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         )}
       </div>
       {showConnecting ? (
-        <p role="status" className="flex items-center justify-center gap-1.5 bg-accent-100 px-3 py-0.5 text-xs font-semibold text-accent-900">
+        <p
+          role="status"
+          className="flex items-center justify-center gap-1.5 bg-accent-100 px-3 py-0.5 text-xs font-semibold text-accent-900"
+        >
           <WifiOff aria-hidden="true" className="size-3.5 shrink-0" />
           Kobler til … Meldinger du sender, kommer fram likevel.
         </p>

@@ -23,7 +23,11 @@ export function ConversationReviews({ conversationId }: { conversationId: string
   return (
     <section aria-label="Vurderinger" className="space-y-1">
       {deals.data.map((state) =>
-        state.can_review ? <ReviewPrompt key={`${state.deal_kind}:${state.deal_id}`} state={state} /> : <ReviewSummary key={`${state.deal_kind}:${state.deal_id}`} state={state} />,
+        state.can_review ? (
+          <ReviewPrompt key={`${state.deal_kind}:${state.deal_id}`} state={state} />
+        ) : (
+          <ReviewSummary key={`${state.deal_kind}:${state.deal_id}`} state={state} />
+        ),
       )}
     </section>
   );
@@ -39,7 +43,9 @@ function ReviewPrompt({ state }: { state: DealReviewStateBody }) {
         <p className="truncate font-semibold">
           <span className="sr-only">Handelen er fullført. </span>Hvordan gikk det med {name}?
         </p>
-        {state.other_has_reviewed ? <p className="truncate text-xs text-stone-700">{name} har gitt deg en vurdering. Gi din for å se den.</p> : null}
+        {state.other_has_reviewed ? (
+          <p className="truncate text-xs text-stone-700">{name} har gitt deg en vurdering. Gi din for å se den.</p>
+        ) : null}
       </div>
       <Button size="sm" className="shrink-0" onClick={() => setTarget({ kind: state.deal_kind, id: state.deal_id, otherName: name })}>
         Gi vurdering

@@ -58,7 +58,11 @@ function MessageMenu({ onReport }: { onReport: () => void }) {
         <EllipsisVertical aria-hidden="true" className="size-5" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg">
+        <DropdownMenu.Content
+          align="start"
+          sideOffset={4}
+          className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg"
+        >
           <DropdownMenu.Item
             onSelect={onReport}
             className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-3 text-base text-stone-800 select-none data-[highlighted]:bg-stone-100"

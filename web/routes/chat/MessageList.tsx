@@ -64,9 +64,7 @@ export function MessageList({ messages, myId, otherName, scrollRef, onReport }: 
       {groupByOsloDay(messages, (m) => m.created_at).map((group) => (
         <section key={group.day} aria-label={group.label}>
           {/* In the flow, not sticky: a floating label would cover the message scrolled under it. */}
-          <h2 className="mx-auto mb-3 w-fit rounded-full bg-stone-200 px-3 py-0.5 text-xs font-semibold text-stone-800">
-            {group.label}
-          </h2>
+          <h2 className="mx-auto mb-3 w-fit rounded-full bg-stone-200 px-3 py-0.5 text-xs font-semibold text-stone-800">{group.label}</h2>
           <ol className="space-y-2">
             {group.items.map((m) => (
               <MessageBubble key={m.id} message={m} own={m.sender_id === myId} otherName={otherName} onReport={onReport} />

@@ -44,7 +44,17 @@ const SUCCESS: Partial<Record<TradeAction, [string, string?]>> = {
   reject: ["Bytteforslag avslått"],
 };
 
-function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: TradeOfferBody; myId: string; conversationId: string; collapsible: boolean }) {
+function TradeOfferCard({
+  offer,
+  myId,
+  conversationId,
+  collapsible,
+}: {
+  offer: TradeOfferBody;
+  myId: string;
+  conversationId: string;
+  collapsible: boolean;
+}) {
   const queryClient = useQueryClient();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const [expanded, setExpanded] = useState(false);
@@ -55,7 +65,9 @@ function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: T
   const move = useMutation({
     mutationFn: (action: TradeAction) => moveTradeOffer(offer.id, action),
     onSuccess: (updated, action) => {
-      queryClient.setQueryData(tradeKeys.conversation(conversationId), (list: TradeOfferBody[] | undefined) => list?.map((o) => (o.id === updated.id ? updated : o)));
+      queryClient.setQueryData(tradeKeys.conversation(conversationId), (list: TradeOfferBody[] | undefined) =>
+        list?.map((o) => (o.id === updated.id ? updated : o)),
+      );
       void queryClient.invalidateQueries({ queryKey: tradeKeys.conversation(conversationId) });
       void queryClient.invalidateQueries({ queryKey: tradeKeys.history });
       const [title, description] = SUCCESS[action] ?? [];
@@ -111,10 +123,22 @@ function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: T
       <div id={bodyId} hidden={hidden} className={cn("px-2.5 pb-2.5", collapsible ? "border-t border-stone-100 pt-2" : "pt-2")}>
         {collapsible ? heading : null}
         <div className={cn("grid grid-cols-2 gap-2", collapsible && "mt-2")}>
-          <TradeListingRow compact swapped={offer.status === "completed"} label={mine ? "Du tilbyr" : "De tilbyr"} listing={offer.offered_listing} />
-          <TradeListingRow compact swapped={offer.status === "completed"} label={mine ? "Du vil ha" : "De vil ha"} listing={offer.requested_listing} />
+          <TradeListingRow
+            compact
+            swapped={offer.status === "completed"}
+            label={mine ? "Du tilbyr" : "De tilbyr"}
+            listing={offer.offered_listing}
+          />
+          <TradeListingRow
+            compact
+            swapped={offer.status === "completed"}
+            label={mine ? "Du vil ha" : "De vil ha"}
+            listing={offer.requested_listing}
+          />
         </div>
-        {offer.message ? <p className="mt-2 line-clamp-3 rounded-lg bg-stone-50 px-3 py-1.5 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
+        {offer.message ? (
+          <p className="mt-2 line-clamp-3 rounded-lg bg-stone-50 px-3 py-1.5 text-sm whitespace-pre-line text-stone-800">{offer.message}</p>
+        ) : null}
         <Handover offer={offer} other={other} />
         {offer.status === "pending" && mine && actions.length > 0 ? <p className="mt-2 text-sm text-stone-700">Venter på svar...</p> : null}
         {actions.length > 0 ? (
@@ -141,7 +165,9 @@ function TradeOfferCard({ offer, myId, conversationId, collapsible }: { offer: T
             ) : null}
             {confirmingCancel ? (
               <div role="group" aria-label="Bekreft" className="flex flex-wrap items-center gap-2">
-                <span className="text-sm text-stone-800">{offer.status === "pending" ? "Trekke tilbake forslaget?" : "Avbryte byttet? Begge annonsene blir aktive igjen."}</span>
+                <span className="text-sm text-stone-800">
+                  {offer.status === "pending" ? "Trekke tilbake forslaget?" : "Avbryte byttet? Begge annonsene blir aktive igjen."}
+                </span>
                 <Button size="sm" variant="secondary" onClick={() => act("cancel")} disabled={busy}>
                   Ja
                 </Button>

@@ -182,7 +182,10 @@ export function CreateListingPage() {
     if (roomLeft !== null) toastError("For mange bilder", tooManyPhotosText(roomLeft));
     if (accepted.length === 0) return;
     setPhotoError(undefined);
-    const added = accepted.map((file) => ({ photo: { id: `photo-${++photoCounter}`, name: file.name, url: URL.createObjectURL(file) }, file }));
+    const added = accepted.map((file) => ({
+      photo: { id: `photo-${++photoCounter}`, name: file.name, url: URL.createObjectURL(file) },
+      file,
+    }));
     setPhotos((current) => [...current, ...added.map((a) => a.photo)]);
     // After the state update, so an upload that finishes at once finds its photo.
     queueMicrotask(() => added.forEach(({ photo, file }) => upload(photo, file)));
@@ -263,9 +266,11 @@ export function CreateListingPage() {
     else void form.handleSubmit(publish)(event);
   };
 
-  if (offeredDraft) return <DraftOffer draft={offeredDraft} onContinue={() => continueDraft(offeredDraft)} onDiscard={() => discardDraft(offeredDraft)} />;
+  if (offeredDraft)
+    return <DraftOffer draft={offeredDraft} onContinue={() => continueDraft(offeredDraft)} onDiscard={() => discardDraft(offeredDraft)} />;
 
-  const submitLabel = phase === "uploading" ? "Laster opp bilder..." : phase === "publishing" ? "Publiserer annonse..." : "Publiser annonse";
+  const submitLabel =
+    phase === "uploading" ? "Laster opp bilder..." : phase === "publishing" ? "Publiserer annonse..." : "Publiser annonse";
 
   return (
     <div className="mx-auto max-w-2xl px-4 py-4 sm:py-8">
@@ -305,7 +310,9 @@ export function CreateListingPage() {
               {STEP_TITLES[step - 1]}
             </h2>
 
-            {step === 1 ? <PhotoPicker photos={photos} onAdd={addPhotos} onRemove={removePhoto} disabled={busy} error={photoError} /> : null}
+            {step === 1 ? (
+              <PhotoPicker photos={photos} onAdd={addPhotos} onRemove={removePhoto} disabled={busy} error={photoError} />
+            ) : null}
             {step === 2 ? (
               <div className="space-y-5">
                 <TitleField />

@@ -90,15 +90,22 @@ export function PhotoPicker({ photos, onAdd, onRemove, disabled, error }: PhotoP
       ) : null}
 
       {photos.length > 0 ? (
-        <ul aria-label={`Valgte bilder (${photos.length} av ${MAX_IMAGES_PER_LISTING})`} className="mt-4 grid grid-cols-3 gap-2 sm:grid-cols-5">
+        <ul
+          aria-label={`Valgte bilder (${photos.length} av ${MAX_IMAGES_PER_LISTING})`}
+          className="mt-4 grid grid-cols-3 gap-2 sm:grid-cols-5"
+        >
           {photos.map((photo, index) => (
             <li key={photo.id} className="relative aspect-square overflow-hidden rounded-xl border border-stone-200 bg-stone-100">
               <img src={photo.url} alt={`Bilde ${index + 1}: ${photo.name}`} className="size-full object-cover" />
               {photo.key ? null : (
-                <span className="absolute inset-x-0 top-0 bg-stone-900/70 px-2 py-0.5 text-center text-xs font-semibold text-white">Laster opp...</span>
+                <span className="absolute inset-x-0 top-0 bg-stone-900/70 px-2 py-0.5 text-center text-xs font-semibold text-white">
+                  Laster opp...
+                </span>
               )}
               {index === 0 ? (
-                <span className="absolute bottom-1 left-1 rounded-full bg-stone-900/80 px-2 py-0.5 text-xs font-semibold text-white">Hovedbilde</span>
+                <span className="absolute bottom-1 left-1 rounded-full bg-stone-900/80 px-2 py-0.5 text-xs font-semibold text-white">
+                  Hovedbilde
+                </span>
               ) : null}
               <button
                 type="button"

@@ -38,7 +38,9 @@ export function EditPhotos({ images, removing, uploading, onAdd, onRemove, error
           <li key={key} className="relative aspect-square overflow-hidden rounded-xl border border-stone-200 bg-stone-100">
             <img src={listingImageUrl(key)} alt={`Bilde ${index + 1}`} className="size-full object-cover" />
             {index === 0 ? (
-              <span className="absolute bottom-1 left-1 rounded-full bg-stone-900/80 px-2 py-0.5 text-xs font-semibold text-white">Hovedbilde</span>
+              <span className="absolute bottom-1 left-1 rounded-full bg-stone-900/80 px-2 py-0.5 text-xs font-semibold text-white">
+                Hovedbilde
+              </span>
             ) : null}
             <button
               type="button"
@@ -47,12 +49,19 @@ export function EditPhotos({ images, removing, uploading, onAdd, onRemove, error
               aria-label={`Fjern bilde ${index + 1}`}
               className="absolute top-1 right-1 inline-flex size-9 items-center justify-center rounded-full bg-white/95 text-stone-900 shadow hover:text-red-700 disabled:opacity-60"
             >
-              {removing.has(key) ? <LoaderCircle aria-hidden="true" className="size-5 animate-spin" /> : <X aria-hidden="true" className="size-5" />}
+              {removing.has(key) ? (
+                <LoaderCircle aria-hidden="true" className="size-5 animate-spin" />
+              ) : (
+                <X aria-hidden="true" className="size-5" />
+              )}
             </button>
           </li>
         ))}
         {Array.from({ length: uploading }, (_, i) => (
-          <li key={`uploading-${i}`} className="flex aspect-square items-center justify-center rounded-xl border border-stone-200 bg-stone-50">
+          <li
+            key={`uploading-${i}`}
+            className="flex aspect-square items-center justify-center rounded-xl border border-stone-200 bg-stone-50"
+          >
             <LoaderCircle aria-hidden="true" className="size-6 animate-spin text-brand-700" />
             <span className="sr-only">Laster opp bilde</span>
           </li>

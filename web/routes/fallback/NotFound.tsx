@@ -19,8 +19,8 @@ export function NotFound() {
       text="Beklager, vi fant ikke siden du leter etter. Den kan ha blitt flyttet eller slettet."
     >
       <Link to="/" className={buttonClasses()}>
-          Gå til forsiden
-        </Link>
+        Gå til forsiden
+      </Link>
     </FallbackScreen>
   );
 }

@@ -45,8 +45,17 @@ export function GiveawayPlacesPage() {
       ) : (
         <ul className="mt-4 space-y-3">
           {data.map((place) => (
-            <li key={place.listing.id} className={cn("flex gap-3 rounded-2xl border bg-white p-3", place.unseen ? "border-brand-600" : "border-stone-200")}>
-              <img src={firstImageUrl(place.listing.images) ?? PLACEHOLDER_IMAGE} alt="" width={64} height={64} className="size-16 shrink-0 rounded-xl object-cover" />
+            <li
+              key={place.listing.id}
+              className={cn("flex gap-3 rounded-2xl border bg-white p-3", place.unseen ? "border-brand-600" : "border-stone-200")}
+            >
+              <img
+                src={firstImageUrl(place.listing.images) ?? PLACEHOLDER_IMAGE}
+                alt=""
+                width={64}
+                height={64}
+                className="size-16 shrink-0 rounded-xl object-cover"
+              />
               <div className="min-w-0 flex-1">
                 <h2 className="font-semibold break-words text-stone-900">
                   {place.listing.public ? (

@@ -36,7 +36,10 @@ export function CategoryGrid() {
                 onFocus={(event) => event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" })}
                 className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-offset-[-3px] sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
               >
-                <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12">
+                <span
+                  aria-hidden="true"
+                  className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12"
+                >
                   <Icon className="size-5 sm:size-6" />
                 </span>
                 <span className="text-sm font-semibold whitespace-nowrap text-stone-900">{categoryLabel(key)}</span>

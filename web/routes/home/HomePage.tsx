@@ -39,7 +39,10 @@ export function HomePage() {
       <CategoryGrid />
 
       {home.isError && !home.data ? (
-        <section aria-labelledby="home-error-heading" className="rounded-2xl border border-dashed border-stone-300 bg-white p-6 text-center">
+        <section
+          aria-labelledby="home-error-heading"
+          className="rounded-2xl border border-dashed border-stone-300 bg-white p-6 text-center"
+        >
           <h2 id="home-error-heading" className="text-lg font-semibold text-stone-900">
             Kunne ikke hente annonser
           </h2>
@@ -63,9 +66,7 @@ export function HomePage() {
             }
           />
           {free.length > 0 ? <ListingSection title="Gi bort" listings={free} seeAllTo="/search?free=true" columns={4} /> : null}
-          {trade.length > 0 ? (
-            <ListingSection title="Åpen for bytte" listings={trade} seeAllTo="/search?trade=true" columns={4} />
-          ) : null}
+          {trade.length > 0 ? <ListingSection title="Åpen for bytte" listings={trade} seeAllTo="/search?trade=true" columns={4} /> : null}
         </>
       )}
 
@@ -75,7 +76,9 @@ export function HomePage() {
         <h2 id="cta-heading" className="text-xl font-bold text-stone-900 sm:text-2xl">
           Har du leker som ikke blir brukt lenger?
         </h2>
-        <p className="mx-auto mt-2 max-w-prose text-stone-800">Legg dem ut på få minutter – selg dem, gi dem bort eller bytt dem mot noe nytt.</p>
+        <p className="mx-auto mt-2 max-w-prose text-stone-800">
+          Legg dem ut på få minutter – selg dem, gi dem bort eller bytt dem mot noe nytt.
+        </p>
         <Link to={createTo} className={buttonClasses("primary", "lg", "mt-5")}>
           <PackagePlus aria-hidden="true" className="size-5" />
           Legg ut leke nå

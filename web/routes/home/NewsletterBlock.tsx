@@ -65,7 +65,10 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
   return (
     <section aria-labelledby={headingId} className="rounded-2xl border border-brand-200 bg-brand-50 p-5 sm:p-8">
       <div className="flex items-start gap-3">
-        <span aria-hidden="true" className="hidden size-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white sm:flex">
+        <span
+          aria-hidden="true"
+          className="hidden size-11 shrink-0 items-center justify-center rounded-full bg-brand-700 text-white sm:flex"
+        >
           <Mail className="size-5" />
         </span>
         <div>

@@ -44,7 +44,12 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
   }
 
   return (
-    <section aria-roledescription="karusell" aria-label="Bilder" onKeyDown={onKeyDown} className="relative overflow-hidden bg-stone-100 sm:rounded-2xl">
+    <section
+      aria-roledescription="karusell"
+      aria-label="Bilder"
+      onKeyDown={onKeyDown}
+      className="relative overflow-hidden bg-stone-100 sm:rounded-2xl"
+    >
       <div ref={emblaRef} className="overflow-hidden">
         <div className="flex touch-pan-y">
           {images.map((key, i) => (
@@ -74,11 +79,20 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
           <button type="button" onClick={previous} disabled={index === 0} aria-label="Forrige bilde" className={`${arrowClasses} left-2`}>
             <ChevronLeft aria-hidden="true" className="size-6" />
           </button>
-          <button type="button" onClick={next} disabled={index === total - 1} aria-label="Neste bilde" className={`${arrowClasses} right-2`}>
+          <button
+            type="button"
+            onClick={next}
+            disabled={index === total - 1}
+            aria-label="Neste bilde"
+            className={`${arrowClasses} right-2`}
+          >
             <ChevronRight aria-hidden="true" className="size-6" />
           </button>
           {/* Product text: "n / total". */}
-          <p aria-live="polite" className="absolute right-2 bottom-2 rounded-full bg-stone-900/80 px-2.5 py-1 text-sm font-semibold text-white">
+          <p
+            aria-live="polite"
+            className="absolute right-2 bottom-2 rounded-full bg-stone-900/80 px-2.5 py-1 text-sm font-semibold text-white"
+          >
             <span className="sr-only">Bilde </span>
             {index + 1} / {total}
           </p>

@@ -18,7 +18,10 @@ const GiveawayTakerBar = lazy(() => import("./giveaway/GiveawayTakerBar"));
 // The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
 const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
-type ActionListing = Pick<ListingPage, "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode">;
+type ActionListing = Pick<
+  ListingPage,
+  "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode"
+>;
 
 export interface ListingActionBarProps {
   listing: ActionListing;
@@ -112,7 +115,15 @@ function useListingActions(listing: ActionListing) {
   return { buy, proposeTrade, sendMessage, starting, choosing, setChoosing, signedIn };
 }
 
-function SendMessageButton({ listing, variant, className }: { listing: ActionListing; variant: "primary" | "secondary"; className?: string }) {
+function SendMessageButton({
+  listing,
+  variant,
+  className,
+}: {
+  listing: ActionListing;
+  variant: "primary" | "secondary";
+  className?: string;
+}) {
   const { sendMessage, starting } = useListingActions(listing);
   return (
     <Button
@@ -167,7 +178,12 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
       ) : null}
       {primary === "buy" ? (
         <div>
-          <Button size="lg" className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base" onClick={buy} aria-haspopup="dialog">
+          <Button
+            size="lg"
+            className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base"
+            onClick={buy}
+            aria-haspopup="dialog"
+          >
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
             {/* The label of docs/product.md "Listing page" word for word; on a narrow phone it wraps to two balanced lines in the one button. */}
             <span className="text-balance text-center leading-snug">
@@ -209,7 +225,13 @@ export function ListingMoreActions({ listing, isOwner, className }: ListingActio
   return (
     <div className={cn("flex gap-2", className)}>
       {showTrade ? (
-        <Button variant="accent" className="flex-1" onClick={proposeTrade} data-analytics="trade_offer_click" data-analytics-listing={listing.id}>
+        <Button
+          variant="accent"
+          className="flex-1"
+          onClick={proposeTrade}
+          data-analytics="trade_offer_click"
+          data-analytics-listing={listing.id}
+        >
           <ArrowLeftRight aria-hidden="true" className="size-5" />
           Foreslå bytte
         </Button>

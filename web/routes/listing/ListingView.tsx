@@ -109,7 +109,12 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
             </button>
           )}
           {isOwner || dealView ? null : (
-            <button type="button" onClick={() => report.open({ type: "listing", id: listing.id })} aria-label="Rapporter annonse" className={iconButton}>
+            <button
+              type="button"
+              onClick={() => report.open({ type: "listing", id: listing.id })}
+              aria-label="Rapporter annonse"
+              className={iconButton}
+            >
               <Flag aria-hidden="true" className="size-6" />
             </button>
           )}

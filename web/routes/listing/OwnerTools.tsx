@@ -67,7 +67,12 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
             <ChevronDown aria-hidden="true" className="size-5" />
           </DropdownMenu.Trigger>
           <DropdownMenu.Portal>
-            <DropdownMenu.Content align="end" side="top" sideOffset={6} className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg">
+            <DropdownMenu.Content
+              align="end"
+              side="top"
+              sideOffset={6}
+              className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg"
+            >
               {transitions.map((to) => (
                 <DropdownMenu.Item key={to} className={menuItemClasses} onSelect={() => void changeStatus(to)}>
                   {transitionLabel(listing.status, to)}
@@ -87,7 +92,11 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
         Slett
       </button>
 
-      <DeleteListingDialog title={confirming ? listing.title : null} onCancel={() => setConfirming(false)} onConfirm={() => void remove()} />
+      <DeleteListingDialog
+        title={confirming ? listing.title : null}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void remove()}
+      />
     </div>
   );
 }

@@ -60,7 +60,10 @@ function InboxRow({ conversation: c, myId }: { conversation: ConversationSummary
   const last = c.last_message;
   const prefix = last ? (last.sender_id === myId ? "Du: " : last.sender_id === SYSTEM_USER_ID ? "Lekebytte: " : "") : "";
   return (
-    <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 focus-visible:outline-offset-[-3px] sm:px-4 [li:first-child>&]:rounded-t-2xl [li:last-child>&]:rounded-b-2xl">
+    <Link
+      to={`/chat/${c.id}`}
+      className="flex items-center gap-3 px-3 py-3 hover:bg-stone-50 focus-visible:outline-offset-[-3px] sm:px-4 [li:first-child>&]:rounded-t-2xl [li:last-child>&]:rounded-b-2xl"
+    >
       <img
         src={firstImageUrl(c.listing.images) ?? PLACEHOLDER_IMAGE}
         alt=""
@@ -70,7 +73,9 @@ function InboxRow({ conversation: c, myId }: { conversation: ConversationSummary
       />
       <div className="min-w-0 flex-1">
         <div className="flex items-baseline gap-2">
-          <h2 className={cn("min-w-0 flex-1 truncate text-base text-stone-900", unread ? "font-extrabold" : "font-semibold")}>{c.other_user.display_name}</h2>
+          <h2 className={cn("min-w-0 flex-1 truncate text-base text-stone-900", unread ? "font-extrabold" : "font-semibold")}>
+            {c.other_user.display_name}
+          </h2>
           {last ? (
             <time dateTime={last.created_at} className={cn("shrink-0 text-xs", unread ? "font-bold text-brand-800" : "text-stone-600")}>
               {when(last.created_at)}

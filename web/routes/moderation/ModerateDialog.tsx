@@ -1,5 +1,13 @@
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { ACTIONS_FOR_TARGET, actionLabel, isUserTarget, MODERATION_NOTES_MAX_LENGTH, SUSPENSION_DEFAULT_DAYS, SUSPENSION_MAX_DAYS, type ModerationAction } from "../../../domain/moderation";
+import {
+  ACTIONS_FOR_TARGET,
+  actionLabel,
+  isUserTarget,
+  MODERATION_NOTES_MAX_LENGTH,
+  SUSPENSION_DEFAULT_DAYS,
+  SUSPENSION_MAX_DAYS,
+  type ModerationAction,
+} from "../../../domain/moderation";
 import { dismissReport, reviewReport, takeAction, type ModerationCard } from "../../api/moderation";
 import { fieldClasses, Modal } from "../../components/Modal";
 import { Button } from "../../components/ui/Button";
@@ -15,7 +23,12 @@ export interface ModerateDialogProps {
 /** "Moderer rapport": hide, delete, warn or approve with notes, or dismiss the report (docs/product.md "States", "Validation"). */
 export function ModerateDialog({ card, onClose, onDone }: ModerateDialogProps) {
   return (
-    <Modal open={card !== null} onOpenChange={(open) => !open && onClose()} title="Moderer rapport" description={card ? `${card.target_title} · ${card.reason}` : undefined}>
+    <Modal
+      open={card !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title="Moderer rapport"
+      description={card ? `${card.target_title} · ${card.reason}` : undefined}
+    >
       {card ? <ModerateForm key={card.report_id} card={card} onDone={onDone} /> : null}
     </Modal>
   );
@@ -32,7 +45,8 @@ function ModerateForm({ card, onDone }: { card: ModerationCard; onDone: () => vo
 
   // Opening a pending report marks it (and the others on its target) reviewed: "Vurdert".
   useEffect(() => {
-    if (card.status === "pending") reviewReport(card.report_id).catch((err: unknown) => console.warn("Marking the report reviewed failed", err));
+    if (card.status === "pending")
+      reviewReport(card.report_id).catch((err: unknown) => console.warn("Marking the report reviewed failed", err));
   }, [card.report_id, card.status]);
 
   const submit = async (event: FormEvent) => {
@@ -75,7 +89,10 @@ function ModerateForm({ card, onDone }: { card: ModerationCard; onDone: () => vo
         <legend className="mb-1 text-sm font-medium text-stone-800">Handling</legend>
         <div className="space-y-1">
           {ACTIONS_FOR_TARGET[card.target_type].map((a) => (
-            <label key={a} className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-stone-200 px-3 has-checked:border-brand-600 has-checked:bg-brand-50">
+            <label
+              key={a}
+              className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-stone-200 px-3 has-checked:border-brand-600 has-checked:bg-brand-50"
+            >
               <input
                 type="radio"
                 name={ids.actions}
@@ -115,7 +132,14 @@ function ModerateForm({ card, onDone }: { card: ModerationCard; onDone: () => vo
       ) : null}
       <div>
         <Label htmlFor={ids.notes}>Notater (valgfritt)</Label>
-        <textarea id={ids.notes} value={notes} rows={3} maxLength={MODERATION_NOTES_MAX_LENGTH} onChange={(e) => setNotes(e.target.value)} className={fieldClasses} />
+        <textarea
+          id={ids.notes}
+          value={notes}
+          rows={3}
+          maxLength={MODERATION_NOTES_MAX_LENGTH}
+          onChange={(e) => setNotes(e.target.value)}
+          className={fieldClasses}
+        />
       </div>
       <div className="flex flex-wrap justify-end gap-2">
         <Button type="button" variant="secondary" onClick={() => void dismiss()} disabled={busy}>

@@ -48,7 +48,9 @@ export function ModerationPage() {
         <ShieldAlert aria-hidden="true" className="mx-auto size-10 text-stone-500" />
         <h1 className="mt-3 text-2xl font-bold text-stone-900">Ingen tilgang</h1>
         <p className="mt-2 text-stone-700">
-          {suspended ? STAFF_REFUSAL_MESSAGES.suspended : "Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer."}
+          {suspended
+            ? STAFF_REFUSAL_MESSAGES.suspended
+            : "Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer."}
         </p>
       </div>
     );

@@ -33,7 +33,11 @@ const STATUS_TONES: Record<ReportStatus, string> = {
 
 /** A badge with its own colours (ui/Badge's neutral background would compete with them). */
 function Pill({ tone, children }: { tone: string; children: ReactNode }) {
-  return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap", tone)}>{children}</span>;
+  return (
+    <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold whitespace-nowrap", tone)}>
+      {children}
+    </span>
+  );
 }
 
 /** One dashboard card: every report with this status on one target (docs/product.md "Moderation"). */
@@ -75,7 +79,13 @@ export function ReportCard({
 
   return (
     <article className="rounded-2xl border border-stone-200 bg-white shadow-sm">
-      <button type="button" aria-expanded={open} aria-controls={detailsId} onClick={() => setOpen(!open)} className="flex w-full items-start gap-3 p-4 text-left">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={detailsId}
+        onClick={() => setOpen(!open)}
+        className="flex w-full items-start gap-3 p-4 text-left"
+      >
         <div className="min-w-0 flex-1">
           <h2 className="truncate font-semibold text-stone-900">{card.target_title}</h2>
           <div className="mt-1.5 flex flex-wrap gap-1.5">
@@ -118,7 +128,11 @@ export function ReportCard({
               </>
             ) : null}
           </dl>
-          {target.preview !== null ? <blockquote className="mt-3 rounded-xl bg-stone-100 px-3 py-2 text-sm whitespace-pre-line text-stone-900">{target.preview}</blockquote> : null}
+          {target.preview !== null ? (
+            <blockquote className="mt-3 rounded-xl bg-stone-100 px-3 py-2 text-sm whitespace-pre-line text-stone-900">
+              {target.preview}
+            </blockquote>
+          ) : null}
           {!target.exists ? <p className="mt-3 text-sm text-stone-700">Innholdet finnes ikke lenger.</p> : null}
           {card.reports.length > 1 ? (
             <ul className="mt-3 space-y-1 text-sm text-stone-800">
@@ -130,11 +144,18 @@ export function ReportCard({
               ))}
             </ul>
           ) : null}
-          {card.reports[0]?.moderator_notes ? <p className="mt-3 text-sm text-stone-800">Notat: {card.reports[0].moderator_notes}</p> : null}
-          {refusal && refusal !== "not_staff" ? <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">{STAFF_REFUSAL_MESSAGES[refusal]}</p> : null}
+          {card.reports[0]?.moderator_notes ? (
+            <p className="mt-3 text-sm text-stone-800">Notat: {card.reports[0].moderator_notes}</p>
+          ) : null}
+          {refusal && refusal !== "not_staff" ? (
+            <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">{STAFF_REFUSAL_MESSAGES[refusal]}</p>
+          ) : null}
           <div className="mt-4 flex flex-wrap gap-2">
             {target.url ? (
-              <Link to={target.url} className="inline-flex min-h-11 items-center gap-1.5 rounded-xl px-2 text-sm font-semibold text-brand-800 underline">
+              <Link
+                to={target.url}
+                className="inline-flex min-h-11 items-center gap-1.5 rounded-xl px-2 text-sm font-semibold text-brand-800 underline"
+              >
                 <ExternalLink aria-hidden="true" className="size-4" />
                 Åpne {REPORT_TARGET_WORDS[card.target_type]}
               </Link>

@@ -52,7 +52,14 @@ export function RolesPanel() {
         </ul>
       ) : null}
       <form onSubmit={(e) => void submit(e)} className="mt-4 space-y-3">
-        <TextField label="E-postadresse" type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        <TextField
+          label="E-postadresse"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+        />
         <div>
           <Label htmlFor={roleId}>Rolle</Label>
           <select id={roleId} value={role} onChange={(e) => setRole(e.target.value as Role)} className={fieldClasses}>

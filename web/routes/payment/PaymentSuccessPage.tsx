@@ -34,7 +34,8 @@ export function PaymentSuccessPage() {
   const complete = sessionId !== "" && paymentId !== "";
   const cancelledSlug = params.get("cancelled") === "1" ? params.get("listing") : null;
 
-  if (cancelledSlug !== null) return <PaymentCancelled listingPath={cancelledSlug ? `/annonse/${encodeURIComponent(cancelledSlug)}` : null} />;
+  if (cancelledSlug !== null)
+    return <PaymentCancelled listingPath={cancelledSlug ? `/annonse/${encodeURIComponent(cancelledSlug)}` : null} />;
   if (!complete) return <PaymentFailed />;
   if (session.status === "loading") return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
   if (session.status === "signed-out") {
@@ -54,7 +55,8 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
   const verification = useQuery({
     queryKey,
     queryFn: () => verifyPayment(sessionId, paymentId),
-    refetchInterval: (query) => (query.state.data?.status === "pending" && query.state.dataUpdateCount < VERIFY_MAX_POLLS ? VERIFY_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.status === "pending" && query.state.dataUpdateCount < VERIFY_MAX_POLLS ? VERIFY_POLL_MS : false,
     retry: false,
     staleTime: Infinity,
   });
@@ -75,7 +77,11 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
   const contact = () => openConversation(result.conversation_id);
 
   return (
-    <FallbackScreen icon={<CircleCheck className="size-8" />} title={PAYMENT_TEXTS.successTitle} text="Takk for kjøpet! Selgeren har fått beskjed.">
+    <FallbackScreen
+      icon={<CircleCheck className="size-8" />}
+      title={PAYMENT_TEXTS.successTitle}
+      text="Takk for kjøpet! Selgeren har fått beskjed."
+    >
       <dl className="w-full rounded-2xl border border-stone-200 bg-white p-4 text-left shadow-sm">
         <dt className="text-sm font-medium text-stone-600">Beløp</dt>
         <dd className="text-2xl font-extrabold text-stone-900">{formatMinorUnits(result.amount_paid ?? 0)}</dd>

@@ -52,7 +52,16 @@ interface PasswordDialogProps {
 }
 
 /** A confirmation dialog that asks for the password before a sensitive action. */
-function PasswordDialog({ trigger, title, description, confirmLabel, busyLabel, destructive, failureTitle, onConfirm }: PasswordDialogProps) {
+function PasswordDialog({
+  trigger,
+  title,
+  description,
+  confirmLabel,
+  busyLabel,
+  destructive,
+  failureTitle,
+  onConfirm,
+}: PasswordDialogProps) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>();
@@ -176,7 +185,10 @@ function DeleteAccountButton() {
   return (
     <PasswordDialog
       trigger={
-        <button type="button" className={cn(destructiveBase, "min-h-9 border border-red-300 bg-white px-3 text-sm text-red-700 hover:bg-red-50")}>
+        <button
+          type="button"
+          className={cn(destructiveBase, "min-h-9 border border-red-300 bg-white px-3 text-sm text-red-700 hover:bg-red-50")}
+        >
           <Trash2 aria-hidden="true" className="size-4" />
           Slett konto
         </button>
@@ -185,8 +197,8 @@ function DeleteAccountButton() {
       description={
         <>
           <p>
-            Profilen, annonsene, favorittene og bildene dine slettes, og du blir logget ut på alle enheter. Meldinger og bytter du
-            har hatt med andre, vises videre for dem, med avsender «Anonym».
+            Profilen, annonsene, favorittene og bildene dine slettes, og du blir logget ut på alle enheter. Meldinger og bytter du har hatt
+            med andre, vises videre for dem, med avsender «Anonym».
           </p>
           <p className="font-semibold text-stone-900">Dette kan ikke angres. Skriv inn passordet ditt for å bekrefte.</p>
         </>

@@ -15,7 +15,11 @@ export function ModerationNotices() {
     <section aria-labelledby="moderation-notices" className="rounded-2xl border border-red-200 bg-red-50 p-4 text-red-950">
       <h2 id="moderation-notices" className="flex items-center gap-2 text-lg font-bold">
         <ShieldAlert aria-hidden="true" className="size-5" />
-        {data.suspension ? "Kontoen din er utestengt" : data.warning_count === 1 ? "Du har fått en advarsel" : `Du har fått ${data.warning_count} advarsler`}
+        {data.suspension
+          ? "Kontoen din er utestengt"
+          : data.warning_count === 1
+            ? "Du har fått en advarsel"
+            : `Du har fått ${data.warning_count} advarsler`}
       </h2>
       {data.suspension ? (
         <p className="mt-1">

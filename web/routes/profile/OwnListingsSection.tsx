@@ -7,13 +7,7 @@ import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
 import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import {
-  deleteListing,
-  invalidateListingViews,
-  listingKeys,
-  ownListingsQuery,
-  setListingStatus,
-} from "../../api/listings";
+import { deleteListing, invalidateListingViews, listingKeys, ownListingsQuery, setListingStatus } from "../../api/listings";
 import { isApiError } from "../../api/client";
 import { DeleteListingDialog } from "../../components/DeleteListingDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -188,7 +182,9 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
         />
         <div className="min-w-0 flex-1">
           <h3 className="line-clamp-2 font-semibold break-words text-stone-900">{listing.title}</h3>
-          <p className={cn("font-bold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>{formatPrice(listing.price, listing.is_free)}</p>
+          <p className={cn("font-bold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
+            {formatPrice(listing.price, listing.is_free)}
+          </p>
           <p className="mt-1 flex flex-wrap gap-1">
             <span
               className={cn(
@@ -198,9 +194,13 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
             >
               {label}
             </span>
-            {stateBadge ? <span className="inline-flex rounded-full bg-accent-200 px-2 py-0.5 text-xs font-semibold text-accent-900">{stateBadge}</span> : null}
+            {stateBadge ? (
+              <span className="inline-flex rounded-full bg-accent-200 px-2 py-0.5 text-xs font-semibold text-accent-900">{stateBadge}</span>
+            ) : null}
             {listing.is_hidden ? (
-              <span className="inline-flex rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">Skjult av moderator</span>
+              <span className="inline-flex rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                Skjult av moderator
+              </span>
             ) : null}
           </p>
           {listing.is_hidden && listing.hidden_reason ? <p className="mt-1 text-sm text-red-900">Årsak: {listing.hidden_reason}</p> : null}
@@ -220,7 +220,11 @@ function OwnListingRow({ listing, busy, onStatus, onDelete }: OwnListingRowProps
               <ChevronDown aria-hidden="true" className="size-4" />
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
-              <DropdownMenu.Content align="start" sideOffset={6} className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg">
+              <DropdownMenu.Content
+                align="start"
+                sideOffset={6}
+                className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg"
+              >
                 {transitions.map((to) => (
                   <DropdownMenu.Item key={to} className={menuItemClasses} onSelect={() => onStatus(to)}>
                     {transitionLabel(listing.status, to)}

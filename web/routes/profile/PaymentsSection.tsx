@@ -66,7 +66,8 @@ export function PaymentsSection() {
           ) : !s?.connected ? (
             <div className="mt-1 space-y-3">
               <p className="text-stone-700">
-                Koble til en Stripe-konto for å ta imot betaling med kort og Vipps direkte i Lekebytte. Pengene utbetales til bankkontoen din.
+                Koble til en Stripe-konto for å ta imot betaling med kort og Vipps direkte i Lekebytte. Pengene utbetales til bankkontoen
+                din.
               </p>
               <Button onClick={() => void connect()} disabled={busy} aria-busy={busy || undefined}>
                 {busy ? "Kobler til..." : "Koble til Stripe"}

@@ -78,7 +78,8 @@ function ProfileView({ profile }: { profile: PublicProfileBody }) {
               <>
                 <Star aria-hidden="true" className="size-5 fill-amber-400 text-amber-500" />
                 <span>
-                  {formatRatingAverage(profile.rating.average)} av 5 <span className="font-normal text-stone-700">({reviewCountLabel(profile.rating.count)})</span>
+                  {formatRatingAverage(profile.rating.average)} av 5{" "}
+                  <span className="font-normal text-stone-700">({reviewCountLabel(profile.rating.count)})</span>
                 </span>
               </>
             ) : (

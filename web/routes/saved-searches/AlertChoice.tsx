@@ -1,5 +1,10 @@
 import { useId } from "react";
-import { SAVED_SEARCH_ALERT_LABELS, SAVED_SEARCH_ALERTS, SAVED_SEARCH_DIGEST_HOUR, type SavedSearchAlert } from "../../../domain/saved-searches";
+import {
+  SAVED_SEARCH_ALERT_LABELS,
+  SAVED_SEARCH_ALERTS,
+  SAVED_SEARCH_DIGEST_HOUR,
+  type SavedSearchAlert,
+} from "../../../domain/saved-searches";
 import { cn } from "../../lib/cn";
 
 const HINTS: Record<SavedSearchAlert, string> = {
@@ -9,7 +14,15 @@ const HINTS: Record<SavedSearchAlert, string> = {
 };
 
 /** When to get an e-mail about new matches: Straks, Daglig oppsummering or Av (native radio buttons). */
-export function AlertChoice({ value, onChange, disabled }: { value: SavedSearchAlert; onChange: (alert: SavedSearchAlert) => void; disabled?: boolean }) {
+export function AlertChoice({
+  value,
+  onChange,
+  disabled,
+}: {
+  value: SavedSearchAlert;
+  onChange: (alert: SavedSearchAlert) => void;
+  disabled?: boolean;
+}) {
   const name = useId();
   return (
     <fieldset disabled={disabled}>

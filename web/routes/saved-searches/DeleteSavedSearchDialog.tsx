@@ -2,7 +2,15 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { buttonClasses } from "../../components/ui/Button";
 
 /** The confirmation before a saved search is deleted; `name` null closes it. */
-export function DeleteSavedSearchDialog({ name, onCancel, onConfirm }: { name: string | null; onCancel: () => void; onConfirm: () => void }) {
+export function DeleteSavedSearchDialog({
+  name,
+  onCancel,
+  onConfirm,
+}: {
+  name: string | null;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
   return (
     <AlertDialog.Root open={name !== null} onOpenChange={(open) => !open && onCancel()}>
       <AlertDialog.Portal>

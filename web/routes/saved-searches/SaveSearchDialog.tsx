@@ -40,7 +40,10 @@ export function SaveSearchDialog({ filters, open, onOpenChange, returnFocusTo }:
         >
           <div className="flex items-start justify-between gap-3">
             <Dialog.Title className="text-xl font-bold text-stone-900">Lagre søk</Dialog.Title>
-            <Dialog.Close className="-mt-2 -mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100" aria-label="Lukk">
+            <Dialog.Close
+              className="-mt-2 -mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100"
+              aria-label="Lukk"
+            >
               <X aria-hidden="true" className="size-6" />
             </Dialog.Close>
           </div>

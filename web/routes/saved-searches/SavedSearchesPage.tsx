@@ -2,7 +2,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bookmark, Pencil, Search, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { formatNewCount, SAVED_SEARCH_ALERT_LABELS, SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX_LENGTH, type SavedSearchAlert } from "../../../domain/saved-searches";
+import {
+  formatNewCount,
+  SAVED_SEARCH_ALERT_LABELS,
+  SAVED_SEARCH_ALERTS,
+  SAVED_SEARCH_NAME_MAX_LENGTH,
+  type SavedSearchAlert,
+} from "../../../domain/saved-searches";
 import { savedSearchUpdateSchema } from "../../../domain/schemas/saved-search";
 import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -12,7 +18,14 @@ import { TextField } from "../../components/ui/TextField";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { DeleteSavedSearchDialog } from "./DeleteSavedSearchDialog";
-import { deleteSavedSearch, markSavedSearchSeen, refreshSavedSearches, savedSearchesQuery, updateSavedSearch, type SavedSearch } from "./savedSearchApi";
+import {
+  deleteSavedSearch,
+  markSavedSearchSeen,
+  refreshSavedSearches,
+  savedSearchesQuery,
+  updateSavedSearch,
+  type SavedSearch,
+} from "./savedSearchApi";
 import { savedSearchSummary } from "./savedSearchSummary";
 
 /** /lagrede-sok: the signed-in user's saved searches with new matches (login required by the router). */
@@ -31,7 +44,9 @@ export function SavedSearchesPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Lagrede søk</h1>
-      <p className="mt-2 text-stone-700">Få beskjed når noen legger ut en leke som passer. Nye treff siden sist du så på søket vises her.</p>
+      <p className="mt-2 text-stone-700">
+        Få beskjed når noen legger ut en leke som passer. Nye treff siden sist du så på søket vises her.
+      </p>
       {isPending ? (
         <Spinner label="Laster lagrede søk..." className="py-12" />
       ) : error ? (
@@ -149,7 +164,13 @@ function SavedSearchCard({ search, onDelete }: { search: SavedSearch; onDelete: 
             <Search aria-hidden="true" className="size-5" />
             Vis treff
           </Link>
-          <Button variant="secondary" className="flex-1 sm:flex-none" onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Gi nytt navn til ${search.name}`}>
+          <Button
+            variant="secondary"
+            className="flex-1 sm:flex-none"
+            onClick={() => setRenaming(true)}
+            disabled={renaming}
+            aria-label={`Gi nytt navn til ${search.name}`}
+          >
             <Pencil aria-hidden="true" className="size-4" />
             Gi nytt navn
           </Button>

@@ -163,7 +163,10 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
           <Dialog.Title className="text-xl font-bold text-stone-900">Filter</Dialog.Title>
           <Dialog.Description className="sr-only">Velg filtre, og trykk på knappen nederst for å vise annonsene.</Dialog.Description>
         </div>
-        <Dialog.Close className="inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100" aria-label="Lukk">
+        <Dialog.Close
+          className="inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100"
+          aria-label="Lukk"
+        >
           <X aria-hidden="true" className="size-6" />
         </Dialog.Close>
       </div>
@@ -210,12 +213,7 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
         </Group>
 
         <Group legend="Pris">
-          <CheckOption
-            label="Kun gratis"
-            hint="Bare leker som gis bort"
-            checked={draft.free}
-            onChange={(on) => update({ free: on })}
-          />
+          <CheckOption label="Kun gratis" hint="Bare leker som gis bort" checked={draft.free} onChange={(on) => update({ free: on })} />
           <div className="mt-4">
             <p id={`${id}-price-range`} className="text-sm font-medium text-stone-800" aria-live="polite">
               {draft.free ? "Prisen gjelder ikke når du bare viser gratis leker" : priceRangeText(low, high)}
@@ -347,7 +345,8 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
 
 function showButtonText(count: SearchCount | undefined): string {
   if (count === undefined) return "Vis annonser";
-  if (count.capped) return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
+  if (count.capped)
+    return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
   return `Vis ${resultCountText(count.total)}`;
 }
 
@@ -366,7 +365,17 @@ function Group({ legend, children }: { legend: string; children: ReactNode }) {
   );
 }
 
-function CheckOption({ label, hint, checked, onChange }: { label: string; hint?: string; checked: boolean; onChange: (on: boolean) => void }) {
+function CheckOption({
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
   const id = useId();
   // The whole box is the click target; the checkbox's name is the label alone, the hint describes it.
   return (

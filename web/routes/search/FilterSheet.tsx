@@ -33,8 +33,7 @@ export function FilterSheet(props: FilterSheetProps) {
         onPointerDown={() => void import("./FilterDialog")}
       >
         <SlidersHorizontal aria-hidden="true" className="size-5" />
-        Filter{" "}
-        {/* Read as "Filter 2 aktive filtre"; the visible badge is part of the name. */}
+        Filter {/* Read as "Filter 2 aktive filtre"; the visible badge is part of the name. */}
         {count > 0 ? (
           <span className="min-w-6 rounded-full bg-brand-700 px-1.5 text-center text-sm leading-6 text-white">
             {count}

@@ -13,14 +13,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
 import { SaveSearchButton } from "./SaveSearchButton";
-import {
-  clearFilters,
-  filterChips,
-  parseFilters,
-  serializeFilters,
-  SORT_OPTIONS,
-  type SearchFilters,
-} from "./searchFilters";
+import { clearFilters, filterChips, parseFilters, serializeFilters, SORT_OPTIONS, type SearchFilters } from "./searchFilters";
 import { searchResultsQuery } from "./searchQueries";
 import { useSearchTracking } from "../../analytics/useSearchTracking";
 

@@ -99,7 +99,8 @@ export function priceErrors(minText: string, maxText: string): PriceErrors {
   else if (min.kind === "kroner" && min.value > PRICE_MAX) errors.min = `Fra-pris kan være høyst ${top}.`;
   if (max.kind === "negative") errors.max = `Til-pris kan ikke være under ${formatKroner(PRICE_MIN)}.`;
   else if (max.kind === "not-whole") errors.max = "Skriv til-prisen i hele kroner, bare med sifre.";
-  else if (max.kind === "kroner" && max.value > PRICE_MAX) errors.max = `Til-pris kan være høyst ${top}. La feltet stå tomt for alle priser.`;
+  else if (max.kind === "kroner" && max.value > PRICE_MAX)
+    errors.max = `Til-pris kan være høyst ${top}. La feltet stå tomt for alle priser.`;
   else if (!errors.min && min.kind === "kroner" && max.kind === "kroner" && min.value > max.value) {
     errors.max = "Til-pris må være minst like høy som fra-pris.";
   }

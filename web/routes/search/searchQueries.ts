@@ -43,8 +43,7 @@ export interface SearchCount {
 export const searchCountQuery = (filters: SearchFilters, enabled = true) =>
   queryOptions<SearchCount>({
     queryKey: ["search", "count", filtersKey(filters)] as const,
-    queryFn: ({ signal }) =>
-      searchPage(filters, 0, 1, signal).then((result) => ({ total: result.total, capped: result.total_capped })),
+    queryFn: ({ signal }) => searchPage(filters, 0, 1, signal).then((result) => ({ total: result.total, capped: result.total_capped })),
     placeholderData: keepPreviousData,
     enabled,
   });

@@ -86,7 +86,14 @@ function ContactForm() {
       <form onSubmit={handleSubmit(onValid)} noValidate aria-labelledby={`${id}-heading`} className="mt-5">
         {/* A disabled fieldset disables every field and the button while the message is sent. */}
         <fieldset disabled={isSubmitting} aria-busy={isSubmitting} className="m-0 min-w-0 space-y-4 border-0 p-0">
-          <TextField label="Navn" autoComplete="name" maxLength={100} aria-required="true" error={errors.name?.message} {...register("name")} />
+          <TextField
+            label="Navn"
+            autoComplete="name"
+            maxLength={100}
+            aria-required="true"
+            error={errors.name?.message}
+            {...register("name")}
+          />
           <TextField
             label="E-post"
             type="email"
@@ -133,21 +140,23 @@ const FAQ: { question: string; answer: ReactNode }[] = [
     question: "Hvordan legger jeg ut en leke?",
     answer: (
       <>
-        Logg inn og trykk på «Legg ut en leke nå». Du legger inn bilder, tittel og beskrivelse, kategori, alder og tilstand, og
-        til slutt pris og postnummer.
+        Logg inn og trykk på «Legg ut en leke nå». Du legger inn bilder, tittel og beskrivelse, kategori, alder og tilstand, og til slutt
+        pris og postnummer.
       </>
     ),
   },
   {
     question: "Hvordan gir jeg bort en leke?",
-    answer: <>Kryss av for «Gi bort» når du legger ut annonsen. Da vises den som gratis, og de som er interessert kan sende deg en melding.</>,
+    answer: (
+      <>Kryss av for «Gi bort» når du legger ut annonsen. Da vises den som gratis, og de som er interessert kan sende deg en melding.</>
+    ),
   },
   {
     question: "Hvordan fungerer bytte?",
     answer: (
       <>
-        Er en annonse merket «Åpen for bytte», kan du trykke på «Foreslå bytte» og velge en av dine egne annonser å tilby.
-        Selgeren godtar eller avslår forslaget, og dere avtaler resten i meldingene.
+        Er en annonse merket «Åpen for bytte», kan du trykke på «Foreslå bytte» og velge en av dine egne annonser å tilby. Selgeren godtar
+        eller avslår forslaget, og dere avtaler resten i meldingene.
       </>
     ),
   },
@@ -159,8 +168,8 @@ const FAQ: { question: string; answer: ReactNode }[] = [
     question: "Hvordan sletter jeg kontoen min?",
     answer: (
       <>
-        Gå til <Link to="/profile">Min profil</Link> og velg «Slett konto». Der kan du også laste ned en kopi av dataene dine
-        med «Last ned mine data». Les mer i <Link to="/personvern">personvernerklæringen</Link>.
+        Gå til <Link to="/profile">Min profil</Link> og velg «Slett konto». Der kan du også laste ned en kopi av dataene dine med «Last ned
+        mine data». Les mer i <Link to="/personvern">personvernerklæringen</Link>.
       </>
     ),
   },

@@ -56,8 +56,8 @@ export function PrivacyPage() {
       title="Personvern"
       lead={
         <p>
-          Her forklarer vi hvilke opplysninger Lekebytte lagrer om deg, hva vi bruker dem til, og hvilke rettigheter du har.
-          Nederst finner du vilkårene for å bruke tjenesten.
+          Her forklarer vi hvilke opplysninger Lekebytte lagrer om deg, hva vi bruker dem til, og hvilke rettigheter du har. Nederst finner
+          du vilkårene for å bruke tjenesten.
         </p>
       }
     >
@@ -78,23 +78,23 @@ export function PrivacyPage() {
 
       <Prose>
         <p className="!mt-8">
-          Lekebytte er behandlingsansvarlig for personopplysningene som behandles i tjenesten. Vi samler ikke inn mer enn vi
-          trenger, vi selger ikke opplysninger, og vi viser ikke reklame.
+          Lekebytte er behandlingsansvarlig for personopplysningene som behandles i tjenesten. Vi samler ikke inn mer enn vi trenger, vi
+          selger ikke opplysninger, og vi viser ikke reklame.
         </p>
 
         <Heading id="opplysninger" />
         <p>Dette er alt vi lagrer, og hvorfor:</p>
         <ul>
           <li>
-            <strong>Konto:</strong> e-postadressen din og passordet ditt. Passordet lagres bare som en hash (scrypt), aldri i
-            klartekst, så heller ikke vi kan lese det. Vi lagrer også når du bekreftet e-postadressen.
+            <strong>Konto:</strong> e-postadressen din og passordet ditt. Passordet lagres bare som en hash (scrypt), aldri i klartekst, så
+            heller ikke vi kan lese det. Vi lagrer også når du bekreftet e-postadressen.
           </li>
           <li>
             <strong>Profil:</strong> navnet du vil vises med, postnummeret ditt hvis du oppgir det, og når du ble medlem.
           </li>
           <li>
-            <strong>Annonser:</strong> tittel, beskrivelse, kategori, alder, tilstand, pris, postnummer og bildene du laster opp.
-            Bildene lagres i Cloudflare R2.
+            <strong>Annonser:</strong> tittel, beskrivelse, kategori, alder, tilstand, pris, postnummer og bildene du laster opp. Bildene
+            lagres i Cloudflare R2.
           </li>
           <li>
             <strong>Favoritter:</strong> annonsene du har lagret som favoritter.
@@ -103,12 +103,11 @@ export function PrivacyPage() {
             <strong>Meldinger og bytter:</strong> meldingene du sender og mottar, bytteforslag og gjennomførte bytter.
           </li>
           <li>
-            <strong>Betalinger:</strong> hvem som kjøpte hva, beløp, tidspunkt og betalingsleverandørens referanse. Kortnummer og
-            andre betalingsopplysninger håndteres av Stripe eller Vipps og lagres aldri hos oss.
+            <strong>Betalinger:</strong> hvem som kjøpte hva, beløp, tidspunkt og betalingsleverandørens referanse. Kortnummer og andre
+            betalingsopplysninger håndteres av Stripe eller Vipps og lagres aldri hos oss.
           </li>
           <li>
-            <strong>Rapporter:</strong> rapporter du sender om annonser, meldinger eller brukere, og hvordan moderatorene
-            behandlet dem.
+            <strong>Rapporter:</strong> rapporter du sender om annonser, meldinger eller brukere, og hvordan moderatorene behandlet dem.
           </li>
           <li>
             <strong>Nyhetsbrev:</strong> e-postadressen din, navnet ditt hvis du oppgir det, og hvilken side du meldte deg på fra.
@@ -117,32 +116,30 @@ export function PrivacyPage() {
             <strong>Kontaktskjema:</strong> navn, e-postadresse, emne og melding du sender oss.
           </li>
           <li>
-            <strong>Innlogginger:</strong> for hver innlogging lagrer vi når den startet og utløper, og nettleserens
-            brukeragent (navn og versjon på nettleser og operativsystem), slik at innloggingen kan kjennes igjen og avsluttes.
+            <strong>Innlogginger:</strong> for hver innlogging lagrer vi når den startet og utløper, og nettleserens brukeragent (navn og
+            versjon på nettleser og operativsystem), slik at innloggingen kan kjennes igjen og avsluttes.
           </li>
           <li>
-            <strong>Beskyttelse mot misbruk:</strong> tellere for antall forsøk per IP-adresse og per e-postadresse ved
-            innlogging, registrering, nyhetsbrev og kontaktskjema, og per IP-adresse for statistikk. Tellerne slettes etter
-            høyst ett døgn.
+            <strong>Beskyttelse mot misbruk:</strong> tellere for antall forsøk per IP-adresse og per e-postadresse ved innlogging,
+            registrering, nyhetsbrev og kontaktskjema, og per IP-adresse for statistikk. Tellerne slettes etter høyst ett døgn.
           </li>
           <li>
-            <strong>Statistikk, bare hvis du godtar analyse:</strong> sidevisninger, hvilke annonser som blir sett, hvor lenge og
-            hvor langt ned du blar, søk med filtre, og klikk på «Send melding» og «Foreslå bytte», med enhetstype, nettleser,
-            operativsystem og hvilken side du kom fra. Statistikken knyttes ikke til kontoen din eller IP-adressen din, og
-            brukes bare samlet – en selger ser hvor mange som har sett annonsen per dag, aldri hvem. Derfor er den heller
-            ikke med i «Last ned mine data».
+            <strong>Statistikk, bare hvis du godtar analyse:</strong> sidevisninger, hvilke annonser som blir sett, hvor lenge og hvor langt
+            ned du blar, søk med filtre, og klikk på «Send melding» og «Foreslå bytte», med enhetstype, nettleser, operativsystem og hvilken
+            side du kom fra. Statistikken knyttes ikke til kontoen din eller IP-adressen din, og brukes bare samlet – en selger ser hvor
+            mange som har sett annonsen per dag, aldri hvem. Derfor er den heller ikke med i «Last ned mine data».
           </li>
         </ul>
 
         <Heading id="bruk" />
         <ul>
           <li>
-            <strong>For å levere tjenesten</strong> (avtale): vise annonsene dine, formidle meldinger og bytteforslag, og
-            gjennomføre betalinger.
+            <strong>For å levere tjenesten</strong> (avtale): vise annonsene dine, formidle meldinger og bytteforslag, og gjennomføre
+            betalinger.
           </li>
           <li>
-            <strong>For sikkerhet og mot misbruk</strong> (berettiget interesse): holde deg innlogget, begrense gjentatte forsøk
-            og la moderatorene følge opp rapporter.
+            <strong>For sikkerhet og mot misbruk</strong> (berettiget interesse): holde deg innlogget, begrense gjentatte forsøk og la
+            moderatorene følge opp rapporter.
           </li>
           <li>
             <strong>For å svare deg</strong> når du kontakter oss.
@@ -151,8 +148,8 @@ export function PrivacyPage() {
             <strong>For å sende nyhetsbrevet</strong> (samtykke), bare hvis du har meldt deg på. Du kan melde deg av når du vil.
           </li>
           <li>
-            <strong>For å gjøre tjenesten bedre og vise selgere hvor mange som ser annonsene deres</strong> (samtykke), ut fra
-            samlet statistikk – bare hvis du har valgt «Godta analyse».
+            <strong>For å gjøre tjenesten bedre og vise selgere hvor mange som ser annonsene deres</strong> (samtykke), ut fra samlet
+            statistikk – bare hvis du har valgt «Godta analyse».
           </li>
         </ul>
         <p>Vi bruker ikke opplysningene dine til reklame, og vi deler dem ikke med annonsører.</p>
@@ -163,22 +160,21 @@ export function PrivacyPage() {
           <li>Innlogginger slettes når de utløper, senest etter 30 dager uten bruk.</li>
           <li>Tellerne som beskytter mot misbruk slettes etter høyst ett døgn.</li>
           <li>
-            Statistikk lagres som enkelthendelser i 90 dager og slettes deretter. Det som blir igjen, er tall per annonse og dag
-            (visninger, unike besøk og snittid), uten noe om hvem.
+            Statistikk lagres som enkelthendelser i 90 dager og slettes deretter. Det som blir igjen, er tall per annonse og dag (visninger,
+            unike besøk og snittid), uten noe om hvem.
           </li>
           <li>
-            Når du sletter kontoen, slettes innlogginger, favoritter og nyhetsbrevpåmelding, annonsene dine fjernes, profilen
-            tømmes, e-postadressen erstattes og bildene dine slettes. Meldinger og bytter du har hatt med andre blir stående for
-            dem, men med «Anonym» som avsender.
+            Når du sletter kontoen, slettes innlogginger, favoritter og nyhetsbrevpåmelding, annonsene dine fjernes, profilen tømmes,
+            e-postadressen erstattes og bildene dine slettes. Meldinger og bytter du har hatt med andre blir stående for dem, men med
+            «Anonym» som avsender.
           </li>
         </ul>
 
         <Heading id="informasjonskapsler" />
         <p>
-          Informasjonskapsler (cookies) er små tekstfiler som lagres i nettleseren din; nettleseren har også annen lagring som
-          fungerer på samme måte. Lekebytte bruker bare det som er nødvendig for at tjenesten skal virke, og statistikk bare
-          hvis du sier ja. Du velger i meldingen nederst på siden første gang du besøker oss, og du kan endre valget her når
-          som helst.
+          Informasjonskapsler (cookies) er små tekstfiler som lagres i nettleseren din; nettleseren har også annen lagring som fungerer på
+          samme måte. Lekebytte bruker bare det som er nødvendig for at tjenesten skal virke, og statistikk bare hvis du sier ja. Du velger
+          i meldingen nederst på siden første gang du besøker oss, og du kan endre valget her når som helst.
         </p>
         <ConsentSettings />
         <h3>Nødvendige informasjonskapsler</h3>
@@ -192,34 +188,33 @@ export function PrivacyPage() {
           ))}
         </ul>
         <p>
-          Begge er <strong>HttpOnly</strong>, så de kan ikke leses av skript på siden, og de sendes bare over HTTPS (der heter
-          de <code>__Host-lb_access</code> og <code>__Secure-lb_refresh</code>). De settes først når du logger inn, og
-          slettes når du logger ut.
+          Begge er <strong>HttpOnly</strong>, så de kan ikke leses av skript på siden, og de sendes bare over HTTPS (der heter de{" "}
+          <code>__Host-lb_access</code> og <code>__Secure-lb_refresh</code>). De settes først når du logger inn, og slettes når du logger
+          ut.
         </p>
         <p>
-          I tillegg husker nettleseren valget ditt om analyse (<code>lb_consent</code> i lokal lagring), så vi ikke spør hver
-          gang. Det ligger der til du endrer valget eller sletter nettleserdataene dine.
+          I tillegg husker nettleseren valget ditt om analyse (<code>lb_consent</code> i lokal lagring), så vi ikke spør hver gang. Det
+          ligger der til du endrer valget eller sletter nettleserdataene dine.
         </p>
         <h3>Analytiske informasjonskapsler</h3>
         <p>
-          Bare hvis du velger «Godta analyse»: en tilfeldig øktnøkkel (<code>lb_analytics_session</code> i nettleserens
-          øktlagring), slik at besøkene dine i én fane henger sammen, og en informasjonskapsel med den samme tilfeldige
-          nøkkelen, signert av oss (<code>lb_analytics</code>, over HTTPS <code>__Host-lb_analytics</code>), så ingen kan
-          fylle statistikken med oppdiktede besøk. Øktnøkkelen slettes når du lukker fanen, informasjonskapselen senest etter
-          et døgn, og begge med en gang du velger «Bare nødvendige». Uten samtykke sender vi ingen statistikk og lagrer
-          ingenting om bruken din.
+          Bare hvis du velger «Godta analyse»: en tilfeldig øktnøkkel (<code>lb_analytics_session</code> i nettleserens øktlagring), slik at
+          besøkene dine i én fane henger sammen, og en informasjonskapsel med den samme tilfeldige nøkkelen, signert av oss (
+          <code>lb_analytics</code>, over HTTPS <code>__Host-lb_analytics</code>), så ingen kan fylle statistikken med oppdiktede besøk.
+          Øktnøkkelen slettes når du lukker fanen, informasjonskapselen senest etter et døgn, og begge med en gang du velger «Bare
+          nødvendige». Uten samtykke sender vi ingen statistikk og lagrer ingenting om bruken din.
         </p>
         <h3>Funksjonelle informasjonskapsler</h3>
         <p>
-          Vi bruker ingen informasjonskapsler til dette, men nettleseren husker to ting for deg uten å sende dem til oss: hvor
-          langt ned du hadde rullet på forsiden og i søket, så «Tilbake» tar deg dit igjen (<code>lekebytte:scroll</code> i
-          øktlagringen, slettes når du lukker fanen), og en annonse du har begynt å skrive, så den ikke går tapt
-          (<code>lekebytte:listing-draft:…</code> i lokal lagring, slettes når du publiserer eller forkaster utkastet).
+          Vi bruker ingen informasjonskapsler til dette, men nettleseren husker to ting for deg uten å sende dem til oss: hvor langt ned du
+          hadde rullet på forsiden og i søket, så «Tilbake» tar deg dit igjen (<code>lekebytte:scroll</code> i øktlagringen, slettes når du
+          lukker fanen), og en annonse du har begynt å skrive, så den ikke går tapt (<code>lekebytte:listing-draft:…</code> i lokal lagring,
+          slettes når du publiserer eller forkaster utkastet).
         </p>
         <h3>Informasjonskapsler for markedsføring</h3>
         <p>
-          Vi bruker ingen informasjonskapsler for markedsføring, og ingen sporingsverktøy, annonsenettverk eller
-          delingsknapper fra tredjeparter.
+          Vi bruker ingen informasjonskapsler for markedsføring, og ingen sporingsverktøy, annonsenettverk eller delingsknapper fra
+          tredjeparter.
         </p>
 
         <Heading id="sikkerhet" />
@@ -249,9 +244,9 @@ export function PrivacyPage() {
           </li>
         </ul>
         <p>
-          Du kan gjøre det meste selv på <Link to="/profile">Min profil</Link>: «Last ned mine data» gir deg alt vi har lagret
-          om deg i én fil (JSON), og «Slett konto» sletter kontoen din. Du kan også kontakte oss, så hjelper vi deg. Mener du at
-          vi behandler opplysningene dine i strid med reglene, kan du klage til{" "}
+          Du kan gjøre det meste selv på <Link to="/profile">Min profil</Link>: «Last ned mine data» gir deg alt vi har lagret om deg i én
+          fil (JSON), og «Slett konto» sletter kontoen din. Du kan også kontakte oss, så hjelper vi deg. Mener du at vi behandler
+          opplysningene dine i strid med reglene, kan du klage til{" "}
           <a href="https://www.datatilsynet.no" rel="noopener noreferrer">
             Datatilsynet
           </a>
@@ -261,12 +256,11 @@ export function PrivacyPage() {
         <Heading id="tredjeparter" />
         <ul>
           <li>
-            <strong>Cloudflare</strong> drifter tjenesten for oss: nettsiden, databasen, bildelagringen og utsendingen av
-            e-post.
+            <strong>Cloudflare</strong> drifter tjenesten for oss: nettsiden, databasen, bildelagringen og utsendingen av e-post.
           </li>
           <li>
-            <strong>Stripe</strong> og <strong>Vipps</strong> får opplysninger bare når du betaler med dem, og bare det som
-            trengs for betalingen. De behandler betalingen etter sine egne personvernerklæringer.
+            <strong>Stripe</strong> og <strong>Vipps</strong> får opplysninger bare når du betaler med dem, og bare det som trengs for
+            betalingen. De behandler betalingen etter sine egne personvernerklæringer.
           </li>
         </ul>
         <p>Vi deler ikke opplysningene dine med andre, med mindre loven krever det.</p>
@@ -276,21 +270,20 @@ export function PrivacyPage() {
         <ul>
           <li>Du må være minst 18 år for å opprette en konto, og du er ansvarlig for det som skjer med kontoen din.</li>
           <li>
-            Annonser skal gjelde leker og barneutstyr du selv eier og har lov til å selge, gi bort eller bytte. Beskriv tilstanden
-            ærlig, og bruk egne bilder.
+            Annonser skal gjelde leker og barneutstyr du selv eier og har lov til å selge, gi bort eller bytte. Beskriv tilstanden ærlig, og
+            bruk egne bilder.
           </li>
           <li>
-            Det er ikke lov å legge ut tilbakekalte eller farlige produkter, kopier som gis ut for å være originale, eller
-            innhold som er ulovlig, krenkende eller villedende.
+            Det er ikke lov å legge ut tilbakekalte eller farlige produkter, kopier som gis ut for å være originale, eller innhold som er
+            ulovlig, krenkende eller villedende.
           </li>
           <li>Vis respekt i meldinger. Trakassering, spam og hatefulle ytringer er ikke tillatt.</li>
           <li>
-            Avtaler om kjøp, salg og bytte inngås mellom brukerne. Lekebytte er ikke part i avtalen, men hjelper gjerne hvis noe
-            går galt.
+            Avtaler om kjøp, salg og bytte inngås mellom brukerne. Lekebytte er ikke part i avtalen, men hjelper gjerne hvis noe går galt.
           </li>
           <li>
-            Moderatorene kan skjule eller slette annonser og meldinger som bryter med vilkårene, og advare eller stenge brukere
-            som bryter dem gjentatte ganger.
+            Moderatorene kan skjule eller slette annonser og meldinger som bryter med vilkårene, og advare eller stenge brukere som bryter
+            dem gjentatte ganger.
           </li>
         </ul>
 

@@ -66,7 +66,10 @@ export function TestNotificationsPage() {
     <div className="mx-auto max-w-xl px-4 py-6 sm:py-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Test av varsler</h1>
 
-      <section aria-labelledby={`${inputId}-count`} className="mt-5 flex items-center justify-between gap-3 rounded-2xl border border-stone-200 bg-white p-4">
+      <section
+        aria-labelledby={`${inputId}-count`}
+        className="mt-5 flex items-center justify-between gap-3 rounded-2xl border border-stone-200 bg-white p-4"
+      >
         <div>
           <h2 id={`${inputId}-count`} className="text-sm font-semibold text-stone-700">
             Uleste meldinger

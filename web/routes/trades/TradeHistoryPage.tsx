@@ -69,11 +69,7 @@ export function TradeHistoryPage() {
         ))}
       </div>
       <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="mt-4">
-        {tab === "completed" ? (
-          <CompletedList onCounts={setCounts} />
-        ) : (
-          <OffersList key={tab} direction={tab} onCounts={setCounts} />
-        )}
+        {tab === "completed" ? <CompletedList onCounts={setCounts} /> : <OffersList key={tab} direction={tab} onCounts={setCounts} />}
       </div>
     </div>
   );
@@ -173,14 +169,19 @@ function OfferCard({ offer, sent }: { offer: TradeOfferBody; sent: boolean }) {
         </div>
         <TradeStatusBadge offer={offer} />
       </div>
-      {offer.message ? <p className="mt-2 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{offer.message}</p> : null}
+      {offer.message ? (
+        <p className="mt-2 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{offer.message}</p>
+      ) : null}
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
         <TradeListingRow label={sent ? "Du tilbød" : "De tilbød"} listing={offer.offered_listing} />
         <TradeListingRow label={sent ? "Du ville ha" : "De ville ha"} listing={offer.requested_listing} />
       </div>
       {offer.status === "accepted" ? <Handover offer={offer} other={name} /> : null}
       {offer.status === "accepted" || offer.status === "pending" ? (
-        <Link to={`/chat/${offer.conversation_id}`} className="mt-3 inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline">
+        <Link
+          to={`/chat/${offer.conversation_id}`}
+          className="mt-3 inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline"
+        >
           <ArrowLeftRight aria-hidden="true" className="size-4" />
           {offer.status === "accepted" ? "Bekreft overleveringen i samtalen" : "Gå til samtalen"}
         </Link>
@@ -212,7 +213,10 @@ function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) 
         ) : swap.reviewed_by_me ? (
           <p className="text-sm text-stone-700">Du har gitt {name} en vurdering.</p>
         ) : null}
-        <Link to={`/chat/${swap.conversation_id}`} className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline">
+        <Link
+          to={`/chat/${swap.conversation_id}`}
+          className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline"
+        >
           <ArrowLeftRight aria-hidden="true" className="size-4" />
           {swap.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
         </Link>
@@ -221,4 +225,3 @@ function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) 
     </li>
   );
 }
-

@@ -34,7 +34,11 @@ export function TradeOfferPage() {
 
   if (status === 404 || status === 400) {
     return (
-      <FallbackScreen icon={<SearchX className="size-8" />} title="Annonse ikke funnet" text="Annonsen finnes ikke, eller den er ikke lenger tilgjengelig for bytte.">
+      <FallbackScreen
+        icon={<SearchX className="size-8" />}
+        title="Annonse ikke funnet"
+        text="Annonsen finnes ikke, eller den er ikke lenger tilgjengelig for bytte."
+      >
         <Link to="/" className={buttonClasses()}>
           Tilbake til forsiden
         </Link>
@@ -73,7 +77,11 @@ function ProposalForm({ proposal }: { proposal: TradeProposalBody }) {
     setSending(true);
     try {
       const trimmed = message.trim();
-      const { conversation_id } = await sendTradeOffer({ requested_listing_id: wanted.id, offered_listing_id: chosen, message: trimmed || null });
+      const { conversation_id } = await sendTradeOffer({
+        requested_listing_id: wanted.id,
+        offered_listing_id: chosen,
+        message: trimmed || null,
+      });
       toastSuccess("Bytteforslag sendt!", "Selger vil få beskjed om ditt forslag");
       navigate(`/chat/${conversation_id}`);
     } catch (error) {
@@ -127,7 +135,13 @@ function ProposalForm({ proposal }: { proposal: TradeProposalBody }) {
                         onChange={() => setChosen(listing.id)}
                         className="size-5 shrink-0 accent-brand-700"
                       />
-                      <img src={firstImageUrl(listing.images) ?? PLACEHOLDER_IMAGE} alt="" width={56} height={56} className="size-14 shrink-0 rounded-lg bg-stone-100 object-cover" />
+                      <img
+                        src={firstImageUrl(listing.images) ?? PLACEHOLDER_IMAGE}
+                        alt=""
+                        width={56}
+                        height={56}
+                        className="size-14 shrink-0 rounded-lg bg-stone-100 object-cover"
+                      />
                       <span className="min-w-0 text-sm">
                         <span className="line-clamp-2 font-semibold text-stone-900">{listing.title}</span>
                         <span className="block text-stone-700">{formatPrice(listing.price, listing.is_free)}</span>
@@ -154,7 +168,15 @@ function ProposalForm({ proposal }: { proposal: TradeProposalBody }) {
               className="mt-1 w-full rounded-xl border border-stone-500 bg-white px-3 py-2 text-base text-stone-900 placeholder:text-stone-500 focus-visible:border-brand-700"
             />
           </div>
-          <Button type="submit" size="lg" className="w-full" disabled={!chosen || sending} aria-busy={sending || undefined} data-analytics="trade_offer_send" data-analytics-listing={wanted.id}>
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            disabled={!chosen || sending}
+            aria-busy={sending || undefined}
+            data-analytics="trade_offer_send"
+            data-analytics-listing={wanted.id}
+          >
             <ArrowLeftRight aria-hidden="true" className="size-5" />
             {sending ? "Sender..." : "Send bytteforslag"}
           </Button>

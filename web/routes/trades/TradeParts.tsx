@@ -1,6 +1,13 @@
 import { Link } from "react-router-dom";
 import { formatDate, formatPrice } from "../../../domain/format";
-import { TRADE_STATUS_LABELS, displayStatus, timeLeftLabel, type TradeDisplayStatus, type TradeListing, type TradeOfferState } from "../../../domain/trades";
+import {
+  TRADE_STATUS_LABELS,
+  displayStatus,
+  timeLeftLabel,
+  type TradeDisplayStatus,
+  type TradeListing,
+  type TradeOfferState,
+} from "../../../domain/trades";
 import type { TradeOfferBody } from "../../api/trades";
 import { Badge, type BadgeTone } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
@@ -51,11 +58,20 @@ export function TradeListingRow({
   const size = compact ? 40 : 56;
   return (
     <div className={cn("flex min-w-0 items-center", compact ? "gap-2" : "gap-3", className)}>
-      <img src={src} alt="" width={size} height={size} loading="lazy" className={cn("shrink-0 rounded-lg bg-stone-100 object-cover", compact ? "size-10" : "size-14")} />
+      <img
+        src={src}
+        alt=""
+        width={size}
+        height={size}
+        loading="lazy"
+        className={cn("shrink-0 rounded-lg bg-stone-100 object-cover", compact ? "size-10" : "size-14")}
+      />
       <div className="min-w-0 text-sm">
         <p className="text-xs font-semibold tracking-wide text-stone-600 uppercase">
           {label}
-          {compact ? <span className="font-normal tracking-normal normal-case"> · {formatPrice(listing.price, listing.is_free)}</span> : null}
+          {compact ? (
+            <span className="font-normal tracking-normal normal-case"> · {formatPrice(listing.price, listing.is_free)}</span>
+          ) : null}
         </p>
         {linkable ? (
           <Link to={`/annonse/${listing.seo_slug}`} className="hover:underline">

@@ -1,6 +1,13 @@
 // Starting a purchase: the buying rules, the price from D1 (never from the client), a pending payment
 // row, then the provider's hosted page (Stripe Checkout or a Vipps ePayment) for the browser.
-import { MIN_ONLINE_PAYMENT_KR, onlineMethodsFor, PAYMENT_TEXTS, platformFee, toMinorUnits, type CheckoutResponse } from "../../../domain/payments";
+import {
+  MIN_ONLINE_PAYMENT_KR,
+  onlineMethodsFor,
+  PAYMENT_TEXTS,
+  platformFee,
+  toMinorUnits,
+  type CheckoutResponse,
+} from "../../../domain/payments";
 import type { CheckoutInput } from "../../../domain/schemas/payments";
 import { isPurchasableListing } from "../../../domain/listing-lifecycle";
 import { RATE_RULES } from "../../../domain/rate-limits";
@@ -35,15 +42,25 @@ interface Purchasable {
 }
 
 /** Checks every buying rule; the error says which one failed (docs/security.md "Payments"). */
-export function assertPurchasable(listing: Purchasable | null, buyerId: string, method: CheckoutInput["method"]): asserts listing is Purchasable {
+export function assertPurchasable(
+  listing: Purchasable | null,
+  buyerId: string,
+  method: CheckoutInput["method"],
+): asserts listing is Purchasable {
   if (!listing || listing.status === "deleted" || listing.is_hidden) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
   if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", PAYMENT_TEXTS.ownListing);
   if (listing.is_free || listing.price === null) throw new AppError("VALIDATION", PAYMENT_TEXTS.freeListing);
   if (listing.paid || listing.status === "sold") throw new AppError("CONFLICT", PAYMENT_TEXTS.sold);
   if (listing.status === "reserved") throw new AppError("CONFLICT", PAYMENT_TEXTS.reserved);
-  if (!isPurchasableListing({ status: listing.status, is_hidden: !!listing.is_hidden })) throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
+  if (!isPurchasableListing({ status: listing.status, is_hidden: !!listing.is_hidden }))
+    throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
   if (listing.price < MIN_ONLINE_PAYMENT_KR) throw new AppError("VALIDATION", PAYMENT_TEXTS.tooCheap);
-  const offered = onlineMethodsFor({ payment_enabled: !!listing.payment_enabled, pricing_mode: listing.pricing_mode, is_free: !!listing.is_free, price: listing.price });
+  const offered = onlineMethodsFor({
+    payment_enabled: !!listing.payment_enabled,
+    pricing_mode: listing.pricing_mode,
+    is_free: !!listing.is_free,
+    price: listing.price,
+  });
   if (!offered.includes(method)) throw new AppError("VALIDATION", PAYMENT_TEXTS.methodNotOffered);
   if (!listing.stripe_account_id || !listing.stripe_charges_enabled || listing.seller_deleted) {
     throw new AppError("CONFLICT", PAYMENT_TEXTS.sellerCannotReceive);
@@ -134,7 +151,10 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
     }
   } catch (error) {
     console.error("Could not start checkout", paymentId, input.method, error instanceof Error ? error.message : error);
-    await d1.prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'").bind(paymentId, nowIso()).run();
+    await d1
+      .prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'")
+      .bind(paymentId, nowIso())
+      .run();
     throw new AppError("PROVIDER_ERROR", PAYMENT_TEXTS.startFailed);
   }
   await d1.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();

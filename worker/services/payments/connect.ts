@@ -21,7 +21,9 @@ interface ProfilePayments {
 
 async function profilePayments(db: Db, userId: string): Promise<ProfilePayments> {
   const row = await db.$client
-    .prepare("SELECT stripe_account_id, stripe_charges_enabled, stripe_payouts_enabled, stripe_details_submitted FROM profiles WHERE user_id = ?1")
+    .prepare(
+      "SELECT stripe_account_id, stripe_charges_enabled, stripe_payouts_enabled, stripe_details_submitted FROM profiles WHERE user_id = ?1",
+    )
     .bind(userId)
     .first<ProfilePayments>();
   return row ?? { stripe_account_id: null, stripe_charges_enabled: 0, stripe_payouts_enabled: 0, stripe_details_submitted: 0 };
@@ -41,7 +43,10 @@ function statusOf(p: ProfilePayments): SellerPaymentStatus {
  * charges, enable payment (marketplace mode) on the seller's listings that never had a setting;
  * free listings have nothing to pay and stay without (decision 089).
  */
-export async function applyAccountState(db: Db, account: Pick<Stripe.Account, "id" | "charges_enabled" | "payouts_enabled" | "details_submitted">): Promise<void> {
+export async function applyAccountState(
+  db: Db,
+  account: Pick<Stripe.Account, "id" | "charges_enabled" | "payouts_enabled" | "details_submitted">,
+): Promise<void> {
   const d1 = db.$client;
   const now = nowIso();
   await d1.batch([

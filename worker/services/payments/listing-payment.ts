@@ -31,7 +31,11 @@ export function paymentColumnsForCreate(canTakePayments: boolean, form: PaymentS
 }
 
 /** Only what the form sent, and only for a seller who can take payments; otherwise nothing changes. */
-export function paymentColumnsForUpdate(canTakePayments: boolean, form: PaymentSettingsInput, current: PaymentColumns): Partial<PaymentColumns> {
+export function paymentColumnsForUpdate(
+  canTakePayments: boolean,
+  form: PaymentSettingsInput,
+  current: PaymentColumns,
+): Partial<PaymentColumns> {
   if (!canTakePayments) return {};
   if (form.is_free) return { paymentEnabled: false, pricingMode: "standard" };
   const out: Partial<PaymentColumns> = {};

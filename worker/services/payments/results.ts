@@ -41,7 +41,11 @@ async function refreshFromProvider(env: Bindings, payment: PaymentRow): Promise<
       if (!config) return;
       const remote = await new VippsClient(config).getPayment(payment.provider_ref);
       if (remote.state === "AUTHORIZED") {
-        await settlePaidPayment(env, payment, { amount: remote.aggregate.authorizedAmount.value, currency: remote.amount.currency, providerPaymentRef: remote.pspReference });
+        await settlePaidPayment(env, payment, {
+          amount: remote.aggregate.authorizedAmount.value,
+          currency: remote.amount.currency,
+          providerPaymentRef: remote.pspReference,
+        });
       } else if (remote.state === "ABORTED" || remote.state === "TERMINATED") {
         await closePending(db, payment.id, "cancelled");
       } else if (remote.state === "EXPIRED") {
@@ -61,7 +65,9 @@ async function current(env: Bindings, db: Db, payment: PaymentRow, role: "buyer"
   }
   if (payment.status === "completed") {
     // Finish follow-ups a failed webhook may have left (capture, message, e-mail); all idempotent.
-    await completeSale(env, payment.id).catch((error: unknown) => console.warn("Follow-ups after a sale failed", payment.id, error instanceof Error ? error.message : error));
+    await completeSale(env, payment.id).catch((error: unknown) =>
+      console.warn("Follow-ups after a sale failed", payment.id, error instanceof Error ? error.message : error),
+    );
   }
   return payment;
 }
@@ -85,7 +91,8 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role || found.provider_ref !== sessionId) throw notFound();
   const payment = await current(env, db, found, role);
-  const tx = await db.$client.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+  const tx = await db.$client
+    .prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
     .bind(payment.id)
     .first<{ id: string; conversation_id: string | null }>();
   const status = verifyStatus(payment);
@@ -108,8 +115,9 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role) throw notFound();
   const payment = await current(env, db, found, role);
-  const row = await db.$client.prepare(
-    `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
+  const row = await db.$client
+    .prepare(
+      `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             u.id AS seller_id, u.deleted_at AS seller_deleted, p.user_id AS seller_profile, p.display_name AS seller_name
      FROM transactions t
@@ -117,7 +125,7 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
      LEFT JOIN users u ON u.id = t.seller_id
      LEFT JOIN profiles p ON p.user_id = t.seller_id
      WHERE t.payment_id = ?1`,
-  )
+    )
     .bind(payment.id)
     .first<{
       id: string;
@@ -164,8 +172,9 @@ function parseImages(raw: string | null): string[] {
 export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<TradeRecord[]> {
   const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
   const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
-  const { results } = await db.$client.prepare(
-    `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
+  const { results } = await db.$client
+    .prepare(
+      `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             CASE WHEN ou.deleted_at IS NULL THEN op.display_name END AS counterpart_name
      FROM transactions t
@@ -175,7 +184,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
      LEFT JOIN profiles op ON op.user_id = ${other}
      WHERE ${mine} = ?1
      ORDER BY t.paid_at DESC LIMIT 50`,
-  )
+    )
     .bind(actor.id)
     .all<{
       id: string;
@@ -212,9 +221,10 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
  */
 export async function reconcilePendingPayments(env: Bindings, now: Date = new Date(), limit = 25): Promise<number> {
   const before = new Date(now.getTime() - 3600_000).toISOString();
-  const { results } = await getDb(env.DB).$client.prepare(
-    "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
-  )
+  const { results } = await getDb(env.DB)
+    .$client.prepare(
+      "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
+    )
     .bind(before, limit)
     .all<PaymentRow>();
   for (const payment of results) await refreshFromProvider(env, payment);

@@ -32,7 +32,9 @@ export function saleMail(env: Bindings, f: SaleFacts): Mail {
       ? "Pengene utbetales til kontoen din gjennom Stripe etter Stripes vanlige utbetalingsplan."
       : `Vipps-betalingen går til ${env.APP_NAME}, som betaler beløpet videre til Stripe-kontoen din.`;
   const fee = f.platformFee > 0 ? ` ${env.APP_NAME} trekker et gebyr på ${formatMinorUnits(f.platformFee)}.` : "";
-  const next = chat ? `Avtal henting eller levering med kjøperen i samtalen:\n${chat}` : `Salget står under «Mine salg» på profilen din: ${origin}/profile`;
+  const next = chat
+    ? `Avtal henting eller levering med kjøperen i samtalen:\n${chat}`
+    : `Salget står under «Mine salg» på profilen din: ${origin}/profile`;
   const text = `Hei ${f.sellerName}!\n\n${f.buyerName} har kjøpt «${f.title}» for ${formatMinorUnits(f.amount)} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.\n\n${payout}${fee}\n\n${next}\n\nHilsen ${env.APP_NAME}`;
   return {
     to: f.sellerEmail,
@@ -42,7 +44,10 @@ export function saleMail(env: Bindings, f: SaleFacts): Mail {
   };
 }
 
-export function releasedMail(env: Bindings, f: { to: string; buyerName: string; title: string; amount: number; provider: "stripe" | "vipps" }): Mail {
+export function releasedMail(
+  env: Bindings,
+  f: { to: string; buyerName: string; title: string; amount: number; provider: "stripe" | "vipps" },
+): Mail {
   const how = f.provider === "stripe" ? "er refundert til kortet ditt" : "er frigitt i Vipps, og du er ikke belastet";
   const text = `Hei ${f.buyerName}!\n\n«${f.title}» ble solgt til en annen kjøper like før betalingen din ble bekreftet, så kjøpet ble ikke gjennomført. Beløpet ${formatMinorUnits(f.amount)} ${how}.\n\nHilsen ${env.APP_NAME}`;
   return {

@@ -135,7 +135,10 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
     const config = vippsConfig(env);
     if (!config) throw new Error("Vipps is not configured; cannot capture");
     await new VippsClient(config).capture(sale.provider_ref, { currency: sale.currency, value: sale.amount }, `capture-${sale.id}`);
-    await d1.prepare("UPDATE payments SET captured_at = ?2, updated_at = ?2 WHERE id = ?1 AND captured_at IS NULL").bind(sale.id, nowIso()).run();
+    await d1
+      .prepare("UPDATE payments SET captured_at = ?2, updated_at = ?2 WHERE id = ?1 AND captured_at IS NULL")
+      .bind(sale.id, nowIso())
+      .run();
   }
 
   // 2. The buyer–seller conversation with a system message about the sale, through the room (stored,
@@ -153,7 +156,10 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       await stableUuid(`sale-message:${sale.id}`),
       { mailed: true },
     );
-    await d1.prepare("UPDATE transactions SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL").bind(sale.transaction_id, conversationId).run();
+    await d1
+      .prepare("UPDATE transactions SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL")
+      .bind(sale.transaction_id, conversationId)
+      .run();
   }
 
   // 3. E-mail the seller once: claim the notification, send, and release the claim if sending fails.
@@ -200,7 +206,8 @@ async function expireCompetitors(env: Bindings, db: Db, listingId: string, winne
  * refunds when the listing is no longer for sale at that amount.
  */
 export async function closeOpenCheckouts(env: Bindings, db: Db, listingId: string, exceptId: string | null = null): Promise<void> {
-  const { results } = await db.$client.prepare("SELECT * FROM payments WHERE listing_id = ?1 AND status = 'pending' AND id IS NOT ?2")
+  const { results } = await db.$client
+    .prepare("SELECT * FROM payments WHERE listing_id = ?1 AND status = 'pending' AND id IS NOT ?2")
     .bind(listingId, exceptId)
     .all<PaymentRow>();
   for (const other of results) {
@@ -270,7 +277,8 @@ async function giveBack(env: Bindings, payment: PaymentRow, facts: PaidFacts, no
       if (!(error instanceof VippsError)) throw error;
       const remote = await client.getPayment(payment.provider_ref);
       const capturedLeft = remote.aggregate.capturedAmount.value - remote.aggregate.refundedAmount.value;
-      if (capturedLeft > 0) await client.refund(payment.provider_ref, { currency: remote.amount.currency, value: capturedLeft }, `refund-${payment.id}`);
+      if (capturedLeft > 0)
+        await client.refund(payment.provider_ref, { currency: remote.amount.currency, value: capturedLeft }, `refund-${payment.id}`);
       else if (remote.state !== "TERMINATED") throw error;
     }
   }
@@ -292,6 +300,15 @@ async function giveBack(env: Bindings, payment: PaymentRow, facts: PaidFacts, no
     .bind(payment.buyer_id, payment.listing_id)
     .first<{ email: string; deleted_at: string | null; display_name: string | null; title: string }>();
   if (buyer && !buyer.deleted_at) {
-    await sendMail(env, releasedMail(env, { to: buyer.email, buyerName: buyer.display_name?.trim() || "der", title: buyer.title, amount: payment.amount, provider: payment.provider }));
+    await sendMail(
+      env,
+      releasedMail(env, {
+        to: buyer.email,
+        buyerName: buyer.display_name?.trim() || "der",
+        title: buyer.title,
+        amount: payment.amount,
+        provider: payment.provider,
+      }),
+    );
   }
 }

@@ -39,7 +39,10 @@ export async function paymentByRef(db: Db, provider: "stripe" | "vipps", ref: st
 
 /** The result pages' `session_id`: a Stripe Checkout Session id or a Vipps reference. */
 export async function paymentBySessionId(db: Db, sessionId: string): Promise<PaymentRow | null> {
-  return db.$client.prepare("SELECT * FROM payments WHERE provider IN ('stripe', 'vipps') AND provider_ref = ?1").bind(sessionId).first<PaymentRow>();
+  return db.$client
+    .prepare("SELECT * FROM payments WHERE provider IN ('stripe', 'vipps') AND provider_ref = ?1")
+    .bind(sessionId)
+    .first<PaymentRow>();
 }
 
 /** Close a checkout that is still open (expired, aborted, failed). Returns whether this call closed it. */

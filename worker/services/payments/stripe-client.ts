@@ -23,7 +23,12 @@ export function stripeClient(config: StripeConfig): Stripe {
  * workerd). The SDK parses the body only after the signature holds, so a signed body that is not
  * JSON, or not an event, is a malformed request (400), not our failure (500).
  */
-export async function verifyStripeEvent(stripe: Stripe, rawBody: string, signature: string, secrets: string[]): Promise<Stripe.Event | null> {
+export async function verifyStripeEvent(
+  stripe: Stripe,
+  rawBody: string,
+  signature: string,
+  secrets: string[],
+): Promise<Stripe.Event | null> {
   for (const secret of secrets) {
     let event: Stripe.Event;
     try {
@@ -34,7 +39,13 @@ export async function verifyStripeEvent(stripe: Stripe, rawBody: string, signatu
       continue;
     }
     const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: unknown } } | null;
-    if (!shape || typeof shape.id !== "string" || typeof shape.type !== "string" || typeof shape.data?.object !== "object" || shape.data.object === null) {
+    if (
+      !shape ||
+      typeof shape.id !== "string" ||
+      typeof shape.type !== "string" ||
+      typeof shape.data?.object !== "object" ||
+      shape.data.object === null
+    ) {
       throw new AppError("VALIDATION", "Ugyldig hendelse.");
     }
     return event;

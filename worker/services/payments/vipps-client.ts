@@ -61,7 +61,12 @@ export class VippsClient {
   }
 
   async capture(reference: string, amount: VippsAmount, idempotencyKey: string): Promise<VippsPayment> {
-    return this.call("POST", `/epayment/v1/payments/${encodeURIComponent(reference)}/capture`, { modificationAmount: amount }, idempotencyKey);
+    return this.call(
+      "POST",
+      `/epayment/v1/payments/${encodeURIComponent(reference)}/capture`,
+      { modificationAmount: amount },
+      idempotencyKey,
+    );
   }
 
   async cancel(reference: string, idempotencyKey: string): Promise<VippsPayment> {
@@ -69,7 +74,12 @@ export class VippsClient {
   }
 
   async refund(reference: string, amount: VippsAmount, idempotencyKey: string): Promise<VippsPayment> {
-    return this.call("POST", `/epayment/v1/payments/${encodeURIComponent(reference)}/refund`, { modificationAmount: amount }, idempotencyKey);
+    return this.call(
+      "POST",
+      `/epayment/v1/payments/${encodeURIComponent(reference)}/refund`,
+      { modificationAmount: amount },
+      idempotencyKey,
+    );
   }
 
   private cacheKey(): string {
@@ -107,7 +117,11 @@ export class VippsClient {
     };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
-    const res = await this.fetchImpl(`${this.config.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await this.fetchImpl(`${this.config.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status === 401 && !retried) {
       // The token may have been revoked or expired early: fetch a new one once.

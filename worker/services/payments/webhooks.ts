@@ -23,7 +23,10 @@ async function seen(db: Db, id: string): Promise<boolean> {
 }
 
 async function remember(db: Db, id: string, provider: string, type: string): Promise<void> {
-  await db.$client.prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING").bind(id, provider, type).run();
+  await db.$client
+    .prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING")
+    .bind(id, provider, type)
+    .run();
 }
 
 export async function handleStripeWebhook(env: Bindings, rawBody: string, signature: string | undefined): Promise<WebhookResult> {
@@ -69,7 +72,11 @@ export async function onSessionPaid(env: Bindings, session: Stripe.Checkout.Sess
     return;
   }
   const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
-  await settlePaidPayment(env, payment, { amount: session.amount_total ?? -1, currency: session.currency ?? "", providerPaymentRef: paymentIntent });
+  await settlePaidPayment(env, payment, {
+    amount: session.amount_total ?? -1,
+    currency: session.currency ?? "",
+    providerPaymentRef: paymentIntent,
+  });
 }
 
 /** The ePayment webhook body (vipps-epayment-api WebhookEvent). */
@@ -111,7 +118,11 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
   } else if (event.success) {
     switch (event.name) {
       case "AUTHORIZED":
-        await settlePaidPayment(env, payment, { amount: event.amount.value, currency: event.amount.currency, providerPaymentRef: event.pspReference });
+        await settlePaidPayment(env, payment, {
+          amount: event.amount.value,
+          currency: event.amount.currency,
+          providerPaymentRef: event.pspReference,
+        });
         break;
       case "ABORTED":
       case "TERMINATED":

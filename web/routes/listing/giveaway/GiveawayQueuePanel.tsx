@@ -67,7 +67,12 @@ export default function GiveawayQueuePanel({ listingId, giverId, now }: Giveaway
                 {T.openChat}
               </Link>
             ) : null}
-            <Button variant="secondary" className="flex-1" disabled={busy} onClick={() => void act(() => releaseReservation(listingId), "Reservasjonen er frigitt")}>
+            <Button
+              variant="secondary"
+              className="flex-1"
+              disabled={busy}
+              onClick={() => void act(() => releaseReservation(listingId), "Reservasjonen er frigitt")}
+            >
               {T.release}
             </Button>
           </div>
@@ -92,7 +97,11 @@ export default function GiveawayQueuePanel({ listingId, giverId, now }: Giveaway
       ) : null}
 
       {!reserved && !given && waiting.length > 0 ? (
-        <Button className="mt-3 w-full" disabled={busy} onClick={() => void act(() => reserveEntry(listingId), T.reservedFor(waiting[0].display_name))}>
+        <Button
+          className="mt-3 w-full"
+          disabled={busy}
+          onClick={() => void act(() => reserveEntry(listingId), T.reservedFor(waiting[0].display_name))}
+        >
           {T.reserveFirst}: {waiting[0].display_name}
         </Button>
       ) : null}
@@ -118,7 +127,21 @@ export default function GiveawayQueuePanel({ listingId, giverId, now }: Giveaway
   );
 }
 
-function QueueRow({ entry, place, now, canReserve, busy, onReserve }: { entry: GiveawayQueueEntry; place: number; now?: Date; canReserve: boolean; busy: boolean; onReserve: () => void }) {
+function QueueRow({
+  entry,
+  place,
+  now,
+  canReserve,
+  busy,
+  onReserve,
+}: {
+  entry: GiveawayQueueEntry;
+  place: number;
+  now?: Date;
+  canReserve: boolean;
+  busy: boolean;
+  onReserve: () => void;
+}) {
   return (
     <li className="rounded-xl border border-stone-200 bg-white p-3">
       <div className="flex items-start gap-2">

@@ -57,7 +57,14 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
   };
 
   const leaveButton = (
-    <Button variant="secondary" size="sm" className="shrink-0" onClick={() => void leave()} disabled={leaving} aria-busy={leaving || undefined}>
+    <Button
+      variant="secondary"
+      size="sm"
+      className="shrink-0"
+      onClick={() => void leave()}
+      disabled={leaving}
+      aria-busy={leaving || undefined}
+    >
       {T.leave}
     </Button>
   );
@@ -89,7 +96,9 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
           {T.want}
         </Button>
       ) : null}
-      {view.data && view.data.waiting_count > 0 && !inQueue ? <p className="text-center text-sm text-stone-700">{T.queueCount(view.data.waiting_count)}</p> : null}
+      {view.data && view.data.waiting_count > 0 && !inQueue ? (
+        <p className="text-center text-sm text-stone-700">{T.queueCount(view.data.waiting_count)}</p>
+      ) : null}
       {asking ? <JoinDialog listingId={listing.id} open={asking} onOpenChange={setAsking} /> : null}
     </div>
   );
@@ -123,7 +132,12 @@ function JoinDialog({ listingId, open, onOpenChange }: { listingId: string; open
   }
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={T.want} description="Giveren ser køen i den rekkefølgen folk meldte seg, med meldingen din.">
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={T.want}
+      description="Giveren ser køen i den rekkefølgen folk meldte seg, med meldingen din."
+    >
       <form onSubmit={submit} noValidate className="mt-4 space-y-4">
         <div>
           <label htmlFor={ids.message} className="mb-1 block font-medium text-stone-900">

@@ -38,7 +38,8 @@ export const unseenGiveawaysQuery = () =>
     staleTime: 15_000,
   });
 
-export const joinQueue = (listingId: string, message: string) => call(endpoint.listings[":listingId"].queue.$post({ param: param(listingId), json: { message } }));
+export const joinQueue = (listingId: string, message: string) =>
+  call(endpoint.listings[":listingId"].queue.$post({ param: param(listingId), json: { message } }));
 export const leaveQueue = (listingId: string) => call(endpoint.listings[":listingId"].leave.$post({ param: param(listingId) }));
 /** Without `entryId`: "Første i køen". */
 export const reserveEntry = (listingId: string, entryId?: string) =>

@@ -23,10 +23,20 @@ interface Option {
 }
 
 const OPTIONS: Record<PaymentMethod, Option> = {
-  card: { method: "card", label: "Kort, Apple Pay eller Google Pay", hint: "Trygg betaling med Stripe", icon: <CreditCard className="size-6" /> },
+  card: {
+    method: "card",
+    label: "Kort, Apple Pay eller Google Pay",
+    hint: "Trygg betaling med Stripe",
+    icon: <CreditCard className="size-6" />,
+  },
   vipps: { method: "vipps", label: "Vipps", hint: "Betal i Vipps-appen", icon: <Smartphone className="size-6" /> },
   cash: { method: "cash", label: "Kontant ved henting", hint: "Betal selgeren når du henter", icon: <Banknote className="size-6" /> },
-  bank_transfer: { method: "bank_transfer", label: "Bankoverføring", hint: "Avtal kontonummer med selgeren", icon: <Landmark className="size-6" /> },
+  bank_transfer: {
+    method: "bank_transfer",
+    label: "Bankoverføring",
+    hint: "Avtal kontonummer med selgeren",
+    icon: <Landmark className="size-6" />,
+  },
 };
 
 /** The methods offered for a listing, online ones first. */
@@ -58,7 +68,10 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
         browser.assign(url);
       } catch (error) {
         // The server's refusal says why (sold, reserved, …); anything else gets the text of docs/product.md "Error messages".
-        const reason = isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401 ? error.message : PAYMENT_TEXTS.startFailed;
+        const reason =
+          isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401
+            ? error.message
+            : PAYMENT_TEXTS.startFailed;
         toastError(PAYMENT_TEXTS.startFailedTitle, reason);
         setStarting(false);
       }
@@ -81,7 +94,11 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
               </Dialog.Description>
             </div>
             <Dialog.Close asChild>
-              <button type="button" aria-label="Lukk" className="-mt-1 -mr-1 inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100">
+              <button
+                type="button"
+                aria-label="Lukk"
+                className="-mt-1 -mr-1 inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100"
+              >
                 <X aria-hidden="true" className="size-6" />
               </button>
             </Dialog.Close>
@@ -112,7 +129,9 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
               );
             })}
           </fieldset>
-          {options.length === 2 ? <p className="mt-3 text-sm text-stone-700">Selgeren tar ikke imot betaling i Lekebytte for denne annonsen.</p> : null}
+          {options.length === 2 ? (
+            <p className="mt-3 text-sm text-stone-700">Selgeren tar ikke imot betaling i Lekebytte for denne annonsen.</p>
+          ) : null}
           <Button size="lg" className="mt-5 w-full" onClick={() => void confirm()} disabled={starting} aria-busy={starting || undefined}>
             {starting ? "Starter betaling..." : online ? `Gå til betaling – ${price}` : "Velg"}
           </Button>
