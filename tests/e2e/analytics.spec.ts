@@ -162,8 +162,12 @@ test("a visitor who accepts analytics views a listing, and its owner sees the vi
   try {
     // The visitor: accept analytics, open the listing, stay a while, leave.
     await page.goto("/");
+    // The session cookie comes with the answer to POST /sessions: a full page load before it is in
+    // would abort that request (the tracker then renews the session on its first 403).
+    const sessionMade = page.waitForResponse((r) => r.url().endsWith("/api/analytics/sessions"));
     await banner(page).getByRole("button", { name: "Godta analyse" }).click();
     await expect(banner(page)).toBeHidden();
+    expect((await sessionMade).status()).toBe(202);
     const firstReport = page.waitForResponse((r) => r.url().endsWith("/api/analytics/listing-views") && r.request().method() === "POST");
     await page.goto(`/annonse/${listing.seo_slug}`);
     await expect(page.getByRole("heading", { level: 1, name: listing.title })).toBeVisible();
