@@ -180,6 +180,22 @@ async function settle(page: Page): Promise<void> {
     // A page that never goes idle (polling) is scanned as it is.
   }
   if (page.isClosed()) return;
+  // A region still refreshing (aria-busy, drawn faded) is not what the page settles on: axe would
+  // measure the contrast of its fade. Wait for it, and for the transitions that follow, bounded.
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: SETTLE_TIMEOUT_MS }).catch(() => {});
+  await page
+    .evaluate(() =>
+      Promise.race([
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => undefined)),
+        ),
+        new Promise((resolve) => setTimeout(resolve, 1_000)),
+      ]),
+    )
+    .catch(() => {});
   // Let React commit what the last responses triggered.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => {});
 }
