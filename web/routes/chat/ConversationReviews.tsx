@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { ChevronDown, Star } from "lucide-react";
+import { Star } from "lucide-react";
 import { useId, useState } from "react";
 import { genitive } from "../../../domain/format";
 import { conversationReviewsQuery, type DealReviewStateBody } from "../../api/reviews";
@@ -7,8 +7,7 @@ import { DealReviewPanel } from "../../components/reviews/DealReviewPanel";
 import { ReviewDialog, type ReviewTarget } from "../../components/reviews/ReviewDialog";
 import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
-import { cn } from "../../lib/cn";
-import { revealInStrip } from "./dealStrip";
+import { StripLine } from "./StripLine";
 
 /**
  * The review prompt above the chat once a sale or a swap in this conversation is completed (decision
@@ -62,15 +61,12 @@ function ReviewSummary({ state }: { state: DealReviewStateBody }) {
   const { my_review: mine, their_review: theirs } = state;
   return (
     <div className="rounded-xl border border-amber-200 bg-amber-50">
-      <button
-        type="button"
-        aria-expanded={expanded}
-        aria-controls={bodyId}
-        onClick={(event) => {
-          if (!expanded) revealInStrip(event.currentTarget);
-          setExpanded(!expanded);
-        }}
-        className="flex min-h-9 w-full items-center gap-2 rounded-xl px-2.5 py-0.5 text-left text-sm text-stone-900 hover:bg-amber-100"
+      <StripLine
+        expanded={expanded}
+        onToggle={() => setExpanded(!expanded)}
+        controls={bodyId}
+        className="text-stone-900 hover:bg-amber-100"
+        chevronClassName="text-stone-700"
       >
         <Star aria-hidden="true" className="size-4 shrink-0 text-amber-800" />
         <span className="flex min-w-0 flex-1 items-center gap-x-3 overflow-hidden whitespace-nowrap">
@@ -87,8 +83,7 @@ function ReviewSummary({ state }: { state: DealReviewStateBody }) {
             </span>
           ) : null}
         </span>
-        <ChevronDown aria-hidden="true" className={cn("size-4 shrink-0 text-stone-700 transition-transform", expanded && "rotate-180")} />
-      </button>
+      </StripLine>
       {/* Collapsed, the panel stays in the page (hidden), so the reviews' text is there when it opens. */}
       <div id={bodyId} hidden={!expanded} className="px-1 pb-1">
         <DealReviewPanel state={state} />

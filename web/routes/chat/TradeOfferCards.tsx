@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeftRight, ChevronDown } from "lucide-react";
+import { ArrowLeftRight } from "lucide-react";
 import { useId, useState } from "react";
 import { displayStatus, tradeActionsFor, type TradeAction } from "../../../domain/trades";
 import { isApiError } from "../../api/client";
@@ -8,7 +8,7 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradeParts";
-import { revealInStrip } from "./dealStrip";
+import { StripLine } from "./StripLine";
 
 /**
  * The offer cards above the chat's messages (docs/product.md "Messages and chat", "States", "Error messages"). They refetch whenever
@@ -96,23 +96,19 @@ function TradeOfferCard({
     <article className="rounded-xl border border-stone-200 bg-white shadow-sm" aria-label={label}>
       {collapsible ? (
         // One line: what was offered for what, and how it ended; the card opens below it.
-        <button
-          type="button"
-          aria-expanded={expanded}
-          aria-controls={bodyId}
-          onClick={(event) => {
-            if (!expanded) revealInStrip(event.currentTarget);
-            setExpanded(!expanded);
-          }}
-          className="flex min-h-9 w-full items-center gap-2 rounded-xl px-2.5 py-0.5 text-left text-sm hover:bg-stone-50"
+        <StripLine
+          expanded={expanded}
+          onToggle={() => setExpanded(!expanded)}
+          controls={bodyId}
+          className="hover:bg-stone-50"
+          chevronClassName="text-stone-600"
         >
           <ArrowLeftRight aria-hidden="true" className="size-4 shrink-0 text-stone-600" />
           <span className="min-w-0 flex-1 truncate text-stone-800">
             <span className="font-semibold text-stone-900">{offer.offered_listing.title}</span> mot {offer.requested_listing.title}
           </span>
           <TradeStatusBadge offer={offer} />
-          <ChevronDown aria-hidden="true" className={cn("size-4 shrink-0 text-stone-600 transition-transform", expanded && "rotate-180")} />
-        </button>
+        </StripLine>
       ) : (
         <header className="flex items-center justify-between gap-2 px-2.5 pt-2.5">
           {heading}
