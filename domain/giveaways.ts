@@ -2,7 +2,7 @@
 // ha den" puts a user in the listing's queue once, in the order they joined; the giver reserves the
 // toy for one of them (first in line or anyone), releases the reservation or marks the toy given
 // away, and everyone still waiting is told. The Worker enforces these rules in SQL
-// (worker/services/giveaways.ts) and explains a refusal with them; the web shows the buttons they allow.
+// (worker/features/giveaways/giveaways.ts) and explains a refusal with them; the web shows the buttons they allow.
 
 import type { ListingStatus } from "./taxonomy";
 

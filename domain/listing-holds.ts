@@ -3,7 +3,7 @@
 // given through the give-away queue may only have its text fixed (title, description). Anything
 // else (price, free, condition, photos, …) would leave the swap or the queue pointing at a different
 // toy, or a give-away that give/release can no longer handle. The Worker turns these rules into the
-// conditions of its UPDATE (worker/services/listings.ts), so an edit racing an accept or a reserve
+// conditions of its UPDATE (worker/features/listings/listings.ts), so an edit racing an accept or a reserve
 // cannot slip through.
 
 /** The listing form's fields as stored (payment settings included). */

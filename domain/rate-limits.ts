@@ -1,6 +1,6 @@
 // Every rate limit in one table (docs/decisions/010-rate-limits.md). The Worker enforces them with
 // `enforceRateLimit(db, RATE_RULES.x, subject)` / `enforceRateLimits(db, [[rule, subject], …])`
-// (worker/services/rate-limit.ts): an exact sliding window, so a burst across a window edge gets
+// (worker/lib/rate-limit.ts): an exact sliding window, so a burst across a window edge gets
 // no extra attempts. Add the rules of new features here.
 
 export interface RateRule {

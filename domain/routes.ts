@@ -1,5 +1,5 @@
 // The SPA's route table (docs/product.md "Routes", plus /my-listings and /favoritter): the one list that
-// drives the router (web/router.tsx), the Worker's real 404s (worker/routes/pages.ts), robots.txt
+// drives the router (web/router.tsx), the Worker's real 404s (worker/features/shell/routes.ts), robots.txt
 // and the sitemap's open pages (docs/decisions/025-route-table.md). Add a page here first.
 
 /**

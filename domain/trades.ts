@@ -1,6 +1,6 @@
 // Swaps (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages"):
 // the offer lifecycle, who may move it, expiry, the labels and the texts. The Worker
-// enforces the lifecycle in SQL (worker/services/trade-offers.ts) and explains a refusal with these
+// enforces the lifecycle in SQL (worker/features/trades/offers.ts) and explains a refusal with these
 // rules; the web shows each party the buttons these rules allow.
 
 import type { ConversationListing } from "./messaging";

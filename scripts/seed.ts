@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { listingSlug } from "../domain/slug";
-import { hashPassword } from "../worker/lib/password";
+import { hashPassword } from "../worker/features/auth/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SYSTEM_USER } from "./demo-accounts.mjs";
 import { OFFLINE_ENV, ROOT, WRANGLER_CONFIG, persistPath, seedMarker, stateDir } from "./local-env.mjs";
 import { type AccountKey, CONVERSATIONS, DEMO_DEALS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./seed/data";

@@ -1,12 +1,12 @@
 import { app } from "./app";
 import type { Bindings } from "./env";
 import { runScheduled } from "./cron/scheduled";
-import { handleQueue } from "./queues/analytics";
-import { handleSavedSearchQueue } from "./queues/saved-searches";
-import { SAVED_SEARCH_QUEUE } from "./services/saved-search-alerts";
+import { handleQueue } from "./features/analytics/queue";
+import { handleSavedSearchQueue } from "./features/saved-searches/queue";
+import { SAVED_SEARCH_QUEUE } from "./features/saved-searches/alerts";
 
-export { ConversationRoom } from "./durable-objects/conversation-room";
-export { UserInbox } from "./durable-objects/user-inbox";
+export { ConversationRoom } from "./features/chat/conversation-room";
+export { UserInbox } from "./features/chat/user-inbox";
 
 export default {
   fetch: app.fetch,

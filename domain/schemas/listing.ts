@@ -77,7 +77,7 @@ export const listingFormSchema = z
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
     images: z.array(z.string().min(1)).max(MAX_IMAGES_PER_LISTING, "For mange bilder").default([]),
     // Payment settings; the server applies them only for a seller whose Stripe account can take
-    // charges (worker/services/payments/listing-payment.ts).
+    // charges (worker/features/payments/listing-payment.ts).
     payment_enabled: z.boolean().optional(),
     pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })

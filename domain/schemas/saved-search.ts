@@ -32,7 +32,7 @@ export const savedSearchUpdateSchema = z
   .refine((v) => v.name !== undefined || v.alert !== undefined, { message: SAVED_SEARCH_TEXTS.nothingToChange });
 export type SavedSearchUpdate = z.input<typeof savedSearchUpdateSchema>;
 
-/** The one-click unsubscribe link's token (worker/lib/unsubscribe-token.ts). */
+/** The one-click unsubscribe link's token (worker/features/saved-searches/unsubscribe-token.ts). */
 export const unsubscribeSchema = z.object({
   token: z
     .string({ error: SAVED_SEARCH_TEXTS.linkInvalid })

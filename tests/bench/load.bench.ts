@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { hashPassword } from "../../worker/lib/password";
+import { hashPassword } from "../../worker/features/auth/password";
 import {
   AppServer,
   BenchDb,

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const TEST = "tests/worker/search-relevance.integration.test.ts";
+const TEST = "tests/worker/search/search-relevance.integration.test.ts";
 
 interface Scored {
   q: string;

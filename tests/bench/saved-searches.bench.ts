@@ -4,7 +4,7 @@
 // queue consumer and the cron. Reports, for one batch of 1,000 (the cron's catch-up), ten batches of
 // 100 (queue batches) and single listings (a quiet queue), the matching time inside the Worker and
 // over HTTP, the D1 statements issued and the matches found; then checks every match against a
-// brute-force reference: each saved search's own /search query (worker/services/search.ts
+// brute-force reference: each saved search's own /search query (worker/features/search/search.ts
 // `buildSearchPlan`, the statements /api/search runs) on the same SQLite file, one per saved search.
 //
 // Run: npm run bench:saved-searches   (BENCH_SAVED_SEARCHES, BENCH_NEW_LISTINGS, BENCH_BASE_LISTINGS,
@@ -17,8 +17,8 @@ import type { SavedSearchAlert } from "../../domain/saved-searches";
 import { serializeFilters, type SearchFilters } from "../../domain/searchUrl";
 import { AGE_RANGES, CATEGORY_KEYS, type CategoryKey } from "../../domain/taxonomy";
 import { searchParamsSchema } from "../../domain/schemas/search";
-import { indexKeys, matchSpec } from "../../worker/services/saved-search-index";
-import { buildSearchPlan } from "../../worker/services/search";
+import { indexKeys, matchSpec } from "../../worker/features/saved-searches/match-index";
+import { buildSearchPlan } from "../../worker/features/search/search";
 import { generateListings, type BenchListing } from "./listing-generator";
 import { rng } from "../../scripts/seed/raster";
 import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile } from "./support";

@@ -23,7 +23,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
 import { searchParamsSchema, type SearchParams } from "../../domain/schemas/search";
-import { buildSearchPlan } from "../../worker/services/search";
+import { buildSearchPlan } from "../../worker/features/search/search";
 import { generateListings } from "./listing-generator";
 import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile, skipDemoData } from "./support";
 

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import type { SavedSearchAlert } from "../../domain/saved-searches";
 import { getDb } from "../../worker/db/client";
-import { createSavedSearch as create } from "../../worker/services/saved-searches";
+import { createSavedSearch as create } from "../../worker/features/saved-searches/saved-searches";
 
 let sequence = 0;
 

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { randomToken, sha256Hex, isoIn } from "../../worker/lib/crypto";
 import { signAccessToken } from "../../worker/lib/jwt";
-import { REFRESH_ABSOLUTE_TTL_SECONDS } from "../../worker/services/auth";
+import { REFRESH_ABSOLUTE_TTL_SECONDS } from "../../worker/features/auth/auth";
 import { Client } from "../worker/support/http";
 
 /** `accessTtlSeconds`: an access token that expires sooner than the real 15 minutes (socket expiry tests). */

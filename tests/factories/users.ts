@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/taxonomy";
 import { getDb } from "../../worker/db/client";
 import { profiles, users } from "../../worker/db/schema";
-import { hashPassword } from "../../worker/lib/password";
+import { hashPassword } from "../../worker/features/auth/password";
 import { nextTimestamp } from "./clock";
 
 /** A well-formed hash nobody can sign in with; hashing a real password costs ~260 ms (scrypt). */

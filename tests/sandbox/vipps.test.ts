@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentSandbox } from "../../scripts/payment-sandbox/server";
 import { vippsSignatureHeaders } from "../../scripts/payment-sandbox/webhooks";
-import { verifyVippsWebhook } from "../../worker/services/payments/vipps-signature";
+import { verifyVippsWebhook } from "../../worker/features/payments/vipps-signature";
 import { form, KEYS, receiver, sandbox } from "./helpers";
 
 let sb: PaymentSandbox;

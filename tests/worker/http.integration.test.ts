@@ -100,7 +100,7 @@ describe("GET /images/{key}", () => {
 });
 
 describe("page navigations (SPA shell from the ASSETS binding)", () => {
-  // /annonse/{slug} is rendered by the SEO route (tests/worker/seo.integration.test.ts), not here.
+  // /annonse/{slug} is rendered by the SEO route (tests/worker/seo/seo.integration.test.ts), not here.
   it.each(["/", "/search", "/auth/callback", "/profile", "/om-oss"])("%s → 200 shell", async (path) => {
     const response = await fetchWorker(path, { headers: { Accept: "text/html" } });
     expect(response.status).toBe(200);

@@ -20,9 +20,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageRouteId } from "../../domain/routes";
 import { app } from "../../worker/app";
-import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
-import { hashPassword } from "../../worker/lib/password";
-import { generateSitemap } from "../../worker/services/sitemap";
+import { signUnsubscribeToken } from "../../worker/features/saved-searches/unsubscribe-token";
+import { hashPassword } from "../../worker/features/auth/password";
+import { generateSitemap } from "../../worker/features/seo/sitemap";
 import {
   createConversation,
   createGiveaway,

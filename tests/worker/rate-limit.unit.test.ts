@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { RATE_RULES, type RateRule } from "../../domain/rate-limits";
 import { getDb } from "../../worker/db/client";
 import { AppError } from "../../worker/lib/errors";
-import { enforceRateLimit, enforceRateLimits } from "../../worker/services/rate-limit";
+import { enforceRateLimit, enforceRateLimits } from "../../worker/lib/rate-limit";
 
 const db = getDb(env.DB);
 const rule = (scope: string, limit = 10, windowSeconds = 900): RateRule => ({

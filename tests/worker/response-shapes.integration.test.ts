@@ -40,7 +40,7 @@ import {
   publicProfileBody,
   reviewBody,
 } from "../factories/api";
-import { signUnsubscribeToken } from "../../worker/lib/unsubscribe-token";
+import { signUnsubscribeToken } from "../../worker/features/saved-searches/unsubscribe-token";
 import {
   addMessages,
   createCompletedSwap,

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PAGE_ROUTE_IDS, PAGE_ROUTES, isKnownRoute, type PageRoute, type PageRouteId } from "../../domain/routes";
-import { generateSitemap } from "../../worker/services/sitemap";
+import { generateSitemap } from "../../worker/features/seo/sitemap";
 import { createListing, createUser } from "../factories";
 import { Client } from "./support/http";
 

@@ -14,7 +14,7 @@ import {
   STRICT_TRANSPORT_SECURITY,
 } from "../../worker/lib/security-headers";
 import { allowConsoleError } from "./support/console-guard";
-import { fetchShell } from "../../worker/routes/pages";
+import { fetchShell } from "../../worker/features/shell/routes";
 import { createListing } from "../factories";
 
 const POLICY_FOR_LOCALHOST = [

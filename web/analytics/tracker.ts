@@ -276,7 +276,7 @@ export class Tracker {
     this.queue = [];
     renewSession = null;
     sessionPending = null;
-    // The server's session cookie goes too (worker/lib/analytics-session.ts; __Host- on https).
+    // The server's session cookie goes too (worker/features/analytics/session-cookie.ts; __Host- on https).
     document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
     if (location.protocol === "https:") document.cookie = `__Host-${SESSION_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Strict`;
     try {

@@ -1,6 +1,6 @@
 // The payments API for the SPA: buying, the result pages, purchases and sales, seller onboarding.
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
-// come from the Worker's routes (worker/routes/payments.ts) through the typed client.
+// come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import { api, call, type SuccessBody } from "./client";

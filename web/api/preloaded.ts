@@ -1,7 +1,7 @@
 /**
  * The first screen's API answers, inlined by the Worker into the page it serves as
  * `<script id="preloaded-api" type="application/json">{"<api path>": <body>, …}</script>`
- * (worker/routes/preload.ts, docs/decisions/020-shell-preload.md).
+ * (worker/features/shell/preload.ts, docs/decisions/020-shell-preload.md).
  *
  * A query registers for preloaded data by spreading `preloadedData(path)` into its options, with
  * the exact path (and query string) it would fetch: the first query that asks for a path gets the

@@ -14,7 +14,7 @@ export type TradeOfferBody = Body<(typeof routes)[":id"]["$get"]>;
 export type CompletedSwapsBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
 export type OffersPageBody = Body<(typeof routes)["history"][":direction"]["$get"]>;
 
-/** The live event the conversation's room sends when an offer changes (worker/services/trade-notices.ts). */
+/** The live event the conversation's room sends when an offer changes (worker/features/trades/notices.ts). */
 export const TRADE_OFFER_EVENT = "trade_offer";
 
 export const tradeKeys = {

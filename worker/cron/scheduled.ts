@@ -1,11 +1,11 @@
 import type { Bindings } from "../env";
 import { getDb } from "../db/client";
-import { purgeExpired } from "../services/housekeeping";
-import { notifySearchEngines } from "../services/indexnow";
-import { reconcilePendingPayments } from "../services/payments/results";
-import { generateSitemap } from "../services/sitemap";
-import { purgeAnalytics } from "../services/analytics-housekeeping";
-import { runSavedSearchCron } from "../services/saved-search-alerts";
+import { purgeExpired } from "../features/auth/housekeeping";
+import { notifySearchEngines } from "../features/seo/indexnow";
+import { reconcilePendingPayments } from "../features/payments/results";
+import { generateSitemap } from "../features/seo/sitemap";
+import { purgeAnalytics } from "../features/analytics/housekeeping";
+import { runSavedSearchCron } from "../features/saved-searches/alerts";
 
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,

@@ -3,7 +3,7 @@ import { STAFF_REFUSAL_MESSAGES } from "../../domain/moderation";
 import type { Actor, AppEnv } from "../env";
 import { AppError } from "../lib/errors";
 import { readAccessCookie } from "../lib/cookies";
-import { actorForAccessToken } from "../services/session";
+import { actorForAccessToken } from "../features/auth/session";
 
 /** Resolve the signed-in user for this request from the access cookie (services/session.ts). */
 export const loadActor = createMiddleware<AppEnv>(async (c, next) => {

@@ -1,4 +1,4 @@
-// Rate-limit state as earlier requests would have left it (worker/services/rate-limit.ts keeps one
+// Rate-limit state as earlier requests would have left it (worker/lib/rate-limit.ts keeps one
 // row per key and millisecond of an accepted request), without making those requests.
 import { env } from "cloudflare:workers";
 import type { RateRule } from "../../../domain/rate-limits";

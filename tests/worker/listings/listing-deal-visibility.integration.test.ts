@@ -1,0 +1,92 @@
+// The parties of a finished deal can open what they bought, swapped or were given (issue 21,
+// decision 088): the buyer of a paid order, both sides of a completed swap, giver and taker of a
+// give-away read the sold/swapped/given-away listing through the API and the /annonse page, read
+// only; anyone else still gets the 404 "Kunne ikke hente annonse", and so does a party once
+// moderation hides the listing or when the deal never completed.
+import { describe, expect, it } from "vitest";
+import {
+  createCompletedSwap,
+  createGiveaway,
+  createListing,
+  createSale,
+  createSwap,
+  createUser,
+  signedInClient,
+  type DealFixture,
+} from "../../factories";
+import { Client, errorOf } from "../support/http";
+
+async function status(client: Client, path: string): Promise<number> {
+  return (await client.get(path)).status;
+}
+
+async function expectPartiesSee(deal: DealFixture) {
+  const stranger = await signedInClient((await createUser({ displayName: "Ukjent" })).id);
+  for (const { id } of deal.listings) {
+    for (const party of [deal.a, deal.b]) {
+      const res = await (await signedInClient(party.id)).get(`/api/listings/${id}`);
+      expect(res.status, `party ${party.id} reads ${id}`).toBe(200);
+      expect(["sold", "traded", "given_away"]).toContain(((await res.json()) as { status: string }).status);
+    }
+    const refused = await stranger.get(`/api/listings/${id}`);
+    expect(refused.status).toBe(404);
+    expect((await errorOf(refused)).message).toBe("Kunne ikke hente annonse");
+    expect(await status(new Client(), `/api/listings/${id}`)).toBe(404);
+  }
+}
+
+describe("a finished deal's listing", () => {
+  it("a paid order: the buyer reads the sold listing, others get 404", async () => {
+    await expectPartiesSee(await createSale());
+  });
+
+  it("a completed swap: both parties read both swapped listings, others get 404", async () => {
+    await expectPartiesSee(await createCompletedSwap());
+  });
+
+  it("a give-away: giver and taker read it, others get 404", async () => {
+    await expectPartiesSee(await createGiveaway());
+  });
+
+  it("a payment that did not complete makes no deal", async () => {
+    const sale = await createSale({ paymentStatus: "failed" });
+    expect(await status(await signedInClient(sale.b.id), `/api/listings/${sale.listings[0].id}`)).toBe(404);
+  });
+
+  it("a swap that was called off makes no deal, though the listing is sold later", async () => {
+    const swap = await createSwap({ status: "cancelled" });
+    const owner = await signedInClient(swap.recipient.id);
+    expect((await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" })).status).toBe(200);
+    expect(await status(await signedInClient(swap.sender.id), `/api/listings/${swap.requested.id}`)).toBe(404);
+  });
+
+  it("a listing that moderation hides is gone for the parties too", async () => {
+    const sale = await createSale({ listing: { isHidden: true, hiddenReason: "Regelbrudd", hiddenAt: new Date().toISOString() } });
+    expect(await status(await signedInClient(sale.b.id), `/api/listings/${sale.listings[0].id}`)).toBe(404);
+  });
+
+  it("a party reads it by slug and gets the /annonse page; a visitor gets the 404 page", async () => {
+    const swap = await createCompletedSwap();
+    const buyer = await signedInClient(swap.a.id);
+    const slug = swap.listings[0].seoSlug;
+    expect(await status(buyer, `/api/listings/by-slug/${slug}`)).toBe(200);
+    const page = await buyer.get(`/annonse/${slug}`, { headers: { Accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("Cache-Control")).toBe("private, no-store");
+    expect((await new Client().get(`/annonse/${slug}`, { headers: { Accept: "text/html" } })).status).toBe(404);
+  });
+
+  it("reading is all a party may do: changing the other's listing is refused (403) and changes nothing", async () => {
+    const sale = await createSale();
+    const buyer = await signedInClient(sale.b.id);
+    const res = await buyer.post(`/api/listings/${sale.listings[0].id}/status`, { status: "active" });
+    expect(res.status).toBe(403);
+    expect(((await (await buyer.get(`/api/listings/${sale.listings[0].id}`)).json()) as { status: string }).status).toBe("sold");
+  });
+
+  it("a sold listing without a deal with the viewer stays the owner's", async () => {
+    const listing = await createListing({ status: "sold" });
+    const user = await createUser();
+    expect(await status(await signedInClient(user.id), `/api/listings/${listing.id}`)).toBe(404);
+  });
+});

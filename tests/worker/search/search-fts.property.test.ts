@@ -1,0 +1,221 @@
+// The search service's real query builder (worker/features/search/search.ts `buildSearchPlan`), as
+// production runs it (docs/security.md "Requests"): whatever a visitor
+// types, every MATCH parameter is made of quoted strings (plus the builder's own `*` and `title :`
+// column filter), the quoted strings are exactly the folded search terms, and D1 accepts every
+// statement of the plan.
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { searchTerms } from "../../../domain/search";
+import { searchParamsSchema } from "../../../domain/schemas/search";
+import { getDb } from "../../../worker/db/client";
+import { buildSearchPlan, searchListings, type SearchPlan } from "../../../worker/features/search/search";
+import { createListing, createUser } from "../../factories";
+
+// Pieces of FTS5 syntax and awkward text, combined with arbitrary strings below.
+const hostileToken = fc.constantFrom(
+  '"',
+  '""',
+  "'",
+  "*",
+  "**",
+  "^",
+  "-",
+  "+",
+  ":",
+  "(",
+  ")",
+  "()",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ".",
+  "\\",
+  "/",
+  "%",
+  "_",
+  ";",
+  "--",
+  "NEAR",
+  "NEAR(",
+  "NEAR/3",
+  "AND",
+  "OR",
+  "NOT",
+  "and",
+  "or",
+  "not",
+  "MATCH",
+  "title:",
+  "description:",
+  "{title description}:",
+  "-title:",
+  "rowid:",
+  "^title",
+  "listings_fts:",
+  "lego*",
+  '"lego"',
+  "'lego'",
+  "ø",
+  "æ",
+  "å",
+  "Ø",
+  "Æ",
+  "Å",
+  "ü",
+  "ß",
+  "ﬁ",
+  "İ",
+  "ǅ",
+  "日本語",
+  "😀",
+  "👨‍👩‍👧",
+  "\u0301",
+  "e\u0301",
+  "\u200b",
+  "\u00a0",
+  "\u0000",
+  "\t",
+  "\n",
+  "١٢٣",
+  "½",
+  "²",
+  "x".repeat(300),
+  "a b c d e f g h i j k l m n o p",
+);
+
+const queryText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  fc.array(fc.oneof(hostileToken, fc.string({ maxLength: 6 })), { maxLength: 10 }).map((parts) => parts.join(" ")),
+  fc.array(hostileToken, { maxLength: 8 }).map((parts) => parts.join("")),
+);
+
+const QUOTED = '"(?:[^"]|"")*"\\*?';
+/** A term: a quoted string, or the builder's word-boundary choice for one term: `(" t" OR "t ")` (joined by AND). */
+const ITEM = `(?:${QUOTED}|\\(${QUOTED} OR ${QUOTED}\\))`;
+const SEQUENCE = `${ITEM}(?:(?: | AND )${ITEM})*`;
+/** What the builder may write into MATCH: quoted strings, optionally inside its own title column filter. */
+const MATCH_GRAMMAR = new RegExp(`^(?:title : \\(${SEQUENCE}\\)|${SEQUENCE})$`, "u");
+
+const params = (q: string, extra: Record<string, string> = {}) => searchParamsSchema.parse({ q, ...extra });
+
+/** Every MATCH parameter of every statement in the plan. */
+function matchExpressions(plan: SearchPlan): string[] {
+  return [plan.rows, plan.count].flatMap((s) => [...s.sql.matchAll(/MATCH \?(\d+)/g)].map((m) => String(s.params[Number(m[1]) - 1])));
+}
+
+/** The strings inside the quotes, in order, with doubled quotes undone and stars dropped (one per term). */
+function unquoted(expression: string): string[] {
+  return [...expression.matchAll(new RegExp(ITEM, "gu"))].map((item) => {
+    const strings = [...item[0].matchAll(new RegExp(QUOTED, "gu"))].map((m) => m[0].replace(/\*$/, "").slice(1, -1).replace(/""/g, '"'));
+    // (" t" OR "t "): the same term at a word start or a word end.
+    expect(new Set(strings.map((x) => x.trim())).size).toBe(1);
+    return strings[0];
+  });
+}
+
+/**
+ * The title tiers search the title index for " term" or "term " (a word start or end, see
+ * migrations/0008_search_scale.sql). A term never has a space, so the builder's own spaces are
+ * unambiguous.
+ */
+function withoutBoundaries(strings: string[]): string[] {
+  return strings.map((s) => s.trim());
+}
+
+beforeAll(async () => {
+  // Indexed rows, so MATCH really walks both indexes.
+  await createListing({ title: "Legoklosser og bøker", description: "Ærlig talt en fin båt" });
+  await createListing({ title: "NEAR AND OR NOT", description: 'title: "quoted" (parens) *' });
+});
+
+describe("buildSearchPlan", () => {
+  it("quotes every term: operators, column filters, NEAR and * from the visitor are text", () => {
+    const plan = buildSearchPlan(params('title: NEAR(lego "duplo") OR -bøker*'));
+    // "or" is two letters, so this query matches word prefixes in the word index (decision 004); its
+    // title tiers look for whole words, then word starts, in the title index.
+    expect(matchExpressions(plan)).toEqual([
+      '" title " " near " " lego " " duplo " " or " " boker "',
+      '" title" " near" " lego" " duplo" " or" " boker"',
+      '"title"* "near"* "lego"* "duplo"* "or"* "boker"*',
+      '"title"* "near"* "lego"* "duplo"* "or"* "boker"*',
+    ]);
+  });
+
+  it("finds the title word starts of a query with a one-letter term in the word index", () => {
+    expect(matchExpressions(buildSearchPlan(params("lego 3")))).toEqual(['title : ("lego"* "3"*)', '"lego"* "3"*', '"lego"* "3"*']);
+  });
+
+  it("uses the trigram index without stars when every term has three letters or more", () => {
+    const plan = buildSearchPlan(params("NEAR legoklosser"));
+    expect(matchExpressions(plan)).toEqual([
+      '"near " "legoklosser "',
+      '(" near" OR "near ") AND (" legoklosser" OR "legoklosser ")',
+      '"near" "legoklosser"',
+      '"near" "legoklosser"',
+      '"near" "legoklosser"',
+    ]);
+    // Title word boundaries and title substrings in the title index, everything in the two-column one.
+    expect(plan.ranks).toEqual([3, 2, 1, 0]);
+    expect([...plan.rows.sql.matchAll(/(\w+) MATCH/g)].map((m) => m[1])).toEqual([
+      "listings_title_trigram",
+      "listings_title_trigram",
+      "listings_title_trigram",
+      "listings_fts_trigram",
+    ]);
+  });
+
+  it("never puts a search term into the SQL text itself", () => {
+    const plan = buildSearchPlan(params("droptable lego", { postal: "0150", categories: "lego" }));
+    for (const s of [plan.rows, plan.count]) {
+      expect(s.sql).not.toMatch(/droptable|0150/);
+      expect(s.params.filter((p) => typeof p === "string" && p.includes("droptable")).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("for any input, MATCH gets only quoted terms, exactly the folded search terms", () => {
+    fc.assert(
+      fc.property(queryText, (q) => {
+        const parsed = params(q.slice(0, 200));
+        const terms = searchTerms(parsed.q);
+        for (const expression of matchExpressions(buildSearchPlan(parsed))) {
+          expect(expression).toMatch(MATCH_GRAMMAR);
+          expect(withoutBoundaries(unquoted(expression))).toEqual(terms);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("for any input, D1 runs the whole plan", { timeout: 120_000 }, async () => {
+    const db = getDb(env.DB);
+    await fc.assert(
+      fc.asyncProperty(queryText, fc.constantFrom(undefined, "newest", "price_asc"), async (q, sort) => {
+        const p = params(q.slice(0, 200), sort ? { sort } : {});
+        try {
+          await searchListings(db, p);
+        } catch (err) {
+          throw new Error(`search for ${JSON.stringify(q)} failed: ${String(err)}`);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("searchListings with FTS5 syntax typed as text", () => {
+  it("finds listings whose words look like operators, and applies no column filter the visitor typed", async () => {
+    const seller = await createUser();
+    const trap = await createListing({ userId: seller.id, title: "Not a trap", description: "title near or and" });
+    const inDescription = await createListing({ userId: seller.id, title: "Dukkehus", description: "Passer til togbane, se title" });
+    const ids = async (q: string) => (await searchListings(getDb(env.DB), params(q))).rows.map((r) => r.id);
+    for (const q of ['not "a" trap', "title: near", "NEAR(or and)", "-trap*"]) expect(await ids(q), q).toContain(trap.id);
+    // As a column filter, `title:togbane` would search titles only and miss this listing; as text it
+    // is two words, both in its description.
+    expect(await ids("title:togbane")).toEqual([inDescription.id]);
+  });
+});

@@ -1,0 +1,98 @@
+// The first screen's data inside the page (docs/decisions/020-shell-preload.md): the shells of /,
+// /search and /listing/{id} carry the answers to the API requests those pages make first, escaped
+// for <script>, plus a preload of the first photo; other pages carry the site configuration only.
+import { describe, expect, it } from "vitest";
+import { createListing, createUser } from "../../factories";
+import { Client } from "../support/http";
+
+const HOSTILE_TITLE = `Tog </script><script>alert(1)</script> & <!-- "sitat"`;
+
+function preloadedApi(html: string): Record<string, unknown> {
+  const match = html.match(/<script id="preloaded-api" type="application\/json">([\s\S]*?)<\/script>/);
+  if (!match) throw new Error("no preloaded-api block");
+  return JSON.parse(match[1]) as Record<string, unknown>;
+}
+
+async function page(path: string): Promise<{ status: number; html: string }> {
+  const res = await new Client().get(path, { headers: { Accept: "text/html" } });
+  return { status: res.status, html: await res.text() };
+}
+
+async function api(path: string): Promise<unknown> {
+  return (await new Client().get(path)).json();
+}
+
+describe("preloaded first screens", () => {
+  it("/ carries exactly what /api/home and /api/config answer, and preloads the newest listing's photo", async () => {
+    const seller = await createUser();
+    const listing = await createListing({ userId: seller.id, title: HOSTILE_TITLE, images: [`${seller.id}/første bilde.jpg`] });
+    const { status, html } = await page("/");
+    expect(status).toBe(200);
+
+    const data = preloadedApi(html);
+    expect(data["/api/home"]).toEqual(await api("/api/home"));
+    expect(data["/api/config"]).toEqual(await api("/api/config"));
+    expect((data["/api/home"] as { newest: { id: string }[] }).newest[0].id).toBe(listing.id);
+    expect(html).toContain(`<link rel="preload" as="image" href="/images/${seller.id}/f%C3%B8rste%20bilde.jpg" fetchpriority="high">`);
+
+    // User text cannot end the block: the only </script> is the block's own.
+    expect(html).not.toContain("<script>alert");
+    expect(html.match(/<script/g)?.length).toBe(html.match(/<\/script>/g)?.length);
+  });
+
+  it("/search carries the first result page under the API query the SPA derives from the address", async () => {
+    const seller = await createUser();
+    await createListing({ userId: seller.id, title: "Lego brannbil", category: "lego", images: [`${seller.id}/bil.jpg`] });
+    await createListing({ userId: seller.id, title: "Dukkevogn", category: "dukker" });
+
+    // Old category keys, an out-of-range minimum and an unknown parameter: the canonical query drops or maps them.
+    const { html } = await page("/search?categories=cars,lego&min=0&q=lego&x=1");
+    const data = preloadedApi(html);
+    const key = "/api/search?q=lego&categories=lego,biler&limit=50&offset=0";
+    expect(Object.keys(data).sort()).toEqual(["/api/config", key]);
+    expect(data[key]).toEqual(await api(key));
+    expect((data[key] as { rows: { title: string }[] }).rows.map((r) => r.title)).toEqual(["Lego brannbil"]);
+    expect(html).toContain(`<link rel="preload" as="image" href="/images/${seller.id}/bil.jpg"`);
+
+    const all = preloadedApi((await page("/search")).html);
+    expect(all["/api/search?limit=50&offset=0"]).toEqual(await api("/api/search?limit=50&offset=0"));
+  });
+
+  it("/listing/{id} carries a public listing, but not a hidden one", async () => {
+    const seller = await createUser();
+    const shown = await createListing({ userId: seller.id });
+    const hidden = await createListing({ userId: seller.id, isHidden: true });
+
+    const data = preloadedApi((await page(`/listing/${shown.id}`)).html);
+    expect(data[`/api/listings/${shown.id}`]).toEqual(await api(`/api/listings/${shown.id}`));
+
+    const none = preloadedApi((await page(`/listing/${hidden.id}`)).html);
+    expect(Object.keys(none)).toEqual(["/api/config"]);
+  });
+
+  it("preloads the page's own JavaScript from the build's route-chunks.json, and only our own asset paths", async () => {
+    const home = (await page("/")).html;
+    expect(home).toContain('<link rel="modulepreload" crossorigin href="/assets/HomePage-test.js">');
+    expect(home).toContain('<link rel="modulepreload" crossorigin href="/assets/ListingCard-test.js">');
+
+    const auth = (await page("/auth")).html;
+    expect(auth.match(/rel="modulepreload"/g)).toHaveLength(1);
+    expect(auth).toContain('href="/assets/AuthPage-test.js"');
+    expect(auth).not.toContain("alert(1)");
+    expect(auth).not.toContain("elsewhere.example");
+
+    // A page without its own entry (and unknown pages) preload nothing.
+    expect((await page("/profile")).html).not.toContain("modulepreload");
+  });
+
+  it("other pages carry the configuration only, and unknown paths nothing", async () => {
+    const auth = await page("/auth");
+    expect(auth.status).toBe(200);
+    expect(Object.keys(preloadedApi(auth.html))).toEqual(["/api/config"]);
+    expect(auth.html).not.toContain('rel="preload" as="image"');
+
+    const missing = await page("/finnes-ikke");
+    expect(missing.status).toBe(404);
+    expect(missing.html).not.toContain("preloaded-api");
+  });
+});

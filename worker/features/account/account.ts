@@ -1,0 +1,207 @@
+import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
+import type { Bindings } from "../../env";
+import { getDb, type Db } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { nowIso } from "../../lib/crypto";
+import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
+import { exportReviews } from "../reviews/reviews";
+import { exportSavedSearches } from "../saved-searches/saved-searches";
+import { endSessionSockets } from "../chat/live";
+import { callOffSwapsOf } from "../trades/offers";
+import { leaveQueuesOf } from "../giveaways/giveaways";
+
+export interface Profile {
+  user_id: string;
+  email: string;
+  display_name: string | null;
+  postal_code: string | null;
+  role: "user" | "moderator" | "admin";
+  stripe_account_id: string | null;
+  created_at: string;
+}
+
+export async function getProfile(db: Db, userId: string): Promise<Profile> {
+  const row = await db.$client
+    .prepare(
+      `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, COALESCE(p.role, 'user') AS role,
+              p.stripe_account_id, COALESCE(p.created_at, u.created_at) AS created_at
+       FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
+    )
+    .bind(userId)
+    .first<Profile>();
+  if (!row) throw new AppError("NOT_FOUND", "Kunne ikke hente profil");
+  return row;
+}
+
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  input: { display_name: string | null; postal_code: string | null },
+): Promise<Profile> {
+  await db.$client
+    .prepare(
+      `INSERT INTO profiles (user_id, display_name, postal_code, updated_at) VALUES (?1, ?2, ?3, ?4)
+       ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3, updated_at = ?4`,
+    )
+    .bind(userId, input.display_name, input.postal_code, nowIso())
+    .run();
+  return getProfile(db, userId);
+}
+
+async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (
+    await db.$client
+      .prepare(sql)
+      .bind(...params)
+      .all<T>()
+  ).results;
+}
+
+/**
+ * Deleting the account and downloading the data export ask for the password again
+ * (docs/decisions/019-password-confirmation.md), so a session left open on a shared computer is
+ * not enough to take everything. A wrong password is 400 (not 401: the session itself is fine).
+ */
+export async function confirmPassword(db: Db, userId: string, password: string): Promise<void> {
+  const row = await db.$client
+    .prepare("SELECT password_hash FROM users WHERE id = ?1 AND deleted_at IS NULL")
+    .bind(userId)
+    .first<{ password_hash: string }>();
+  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
+  if (!row || !ok) throw new AppError("INVALID_CREDENTIALS", WRONG_PASSWORD_MESSAGE, { password: WRONG_PASSWORD_MESSAGE });
+}
+
+/** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
+export async function exportUserData(db: Db, userId: string): Promise<Record<string, unknown>> {
+  const profile = await getProfile(db, userId);
+  const account = await db.$client
+    .prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1")
+    .bind(userId)
+    .first();
+  const [
+    listings,
+    favourites,
+    conversations,
+    messages,
+    tradeOffers,
+    tradeTransactions,
+    payments,
+    transactions,
+    reports,
+    newsletter,
+    contact,
+    sessions,
+    moderation,
+  ] = await Promise.all([
+    all(db, "SELECT * FROM listings WHERE user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT listing_id, created_at FROM favourites WHERE user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+    all(
+      db,
+      `SELECT m.id, m.conversation_id, m.sender_id, m.sender_id = ?1 AS sent_by_me, m.seq, m.content, m.read_at, m.created_at FROM messages m
+         JOIN conversations c ON c.id = m.conversation_id WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND (m.recipient_id IS NULL OR m.recipient_id = ?1)
+         ORDER BY m.conversation_id, m.seq`,
+      userId,
+    ),
+    all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM trade_transactions WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM transactions WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
+    all(
+      db,
+      "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1",
+      userId,
+    ),
+    all(db, "SELECT email, name, source, metadata, created_at FROM newsletter_subscribers WHERE email = ?1", profile.email),
+    all(
+      db,
+      "SELECT name, email, subject, message, created_at FROM contact_messages WHERE user_id = ?1 OR email = ?2",
+      userId,
+      profile.email,
+    ),
+    all(
+      db,
+      "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent FROM sessions WHERE user_id = ?1 ORDER BY created_at",
+      userId,
+    ),
+    all(db, "SELECT warning_count, is_suspended, suspended_until, last_action_at FROM user_moderation_status WHERE user_id = ?1", userId),
+  ]);
+  return {
+    exported_at: nowIso(),
+    account,
+    profile,
+    listings,
+    favourites,
+    conversations,
+    messages,
+    trade_offers: tradeOffers,
+    trade_transactions: tradeTransactions,
+    payments,
+    transactions,
+    reports,
+    newsletter_subscriptions: newsletter,
+    contact_messages: contact,
+    sessions,
+    moderation_status: moderation,
+    saved_searches: await exportSavedSearches(db, userId),
+    // The user's own places in give-away queues (with their messages) and the give-aways they took part in.
+    giveaway_queue: await all(
+      db,
+      "SELECT listing_id, message, status, created_at, updated_at, reserved_at, conversation_id FROM giveaway_queue WHERE user_id = ?1 ORDER BY created_at",
+      userId,
+    ),
+    giveaways: await all(
+      db,
+      "SELECT id, listing_id, giver_id, taker_id, conversation_id, given_at FROM giveaways WHERE giver_id = ?1 OR taker_id = ?1 ORDER BY given_at",
+      userId,
+    ),
+    reviews: await exportReviews(db, userId),
+  };
+}
+
+/**
+ * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
+ * and the user's photos are removed from R2. Messages and trades stay readable for the other
+ * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
+ * swaps are called off (decision 046), give-away queues left and closed (decision 075); the user's open chat
+ * sockets are closed.
+ */
+export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
+  const profile = await getProfile(getDb(env.DB), userId);
+  const now = nowIso();
+  const db = env.DB;
+  await db.batch([
+    // Live offers and agreed swaps are called off first, so the other party's listings are free again.
+    ...callOffSwapsOf(db, userId, now),
+    // The user leaves every give-away queue and the queues of their own listings close (decision 075).
+    ...leaveQueuesOf(db, userId, now),
+    db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
+    // Saved searches with their index keys and matches (foreign keys cascade), and digest claims.
+    db.prepare("DELETE FROM saved_searches WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM saved_search_digests WHERE user_id = ?1").bind(userId),
+    // Reviews they wrote keep their stars (the other party's average) but lose their words, shown
+    // from "Slettet bruker"; reviews about them go with their profile page (404), decision 071.
+    db.prepare("UPDATE reviews SET text = NULL WHERE reviewer_id = ?1").bind(userId),
+    db.prepare("UPDATE listings SET status = 'deleted', images = '[]', updated_at = ?2 WHERE user_id = ?1").bind(userId, now),
+    db.prepare("DELETE FROM newsletter_subscribers WHERE email = ?1").bind(profile.email),
+    db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),
+    db
+      .prepare(
+        "UPDATE profiles SET display_name = NULL, postal_code = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1",
+      )
+      .bind(userId, now),
+    db
+      .prepare("UPDATE users SET email = ?2, password_hash = '!', deleted_at = ?3, updated_at = ?3 WHERE id = ?1")
+      .bind(userId, `deleted+${userId}@lekebytte.invalid`, now),
+  ]);
+  // Photos live under the owner's prefix; remove them all (paged, 1000 keys per delete).
+  let cursor: string | undefined;
+  do {
+    const page = await env.IMAGES.list({ prefix: `${userId}/`, cursor });
+    if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  await endSessionSockets(env, userId, null, "account deleted");
+}

@@ -1,0 +1,449 @@
+// One ConversationRoom per conversation (docs/decisions/028-live-chat.md). It holds the
+// participants' WebSockets with the Hibernation API and is the one place that writes a message:
+// D1 first, then the acknowledgement to the sender and the fan-out to everyone else, in sequence
+// order. The Worker has already checked the session, the Origin and participation before it
+// forwards an upgrade; the user, the session family and the access token's expiry travel in the
+// attachment, so they survive hibernation. A socket lives no longer than its session
+// (docs/decisions/080): expiry is checked on every frame, on fan-out and by the alarm; revocation
+// calls `endSessions`.
+import { DurableObject } from "cloudflare:workers";
+import type { ErrorCode } from "../../../domain/errors";
+import {
+  CATCH_UP_PAGE_SIZE,
+  HEARTBEAT_PING,
+  HEARTBEAT_PONG,
+  MAX_CLIENT_FRAME_BYTES,
+  OFFLINE_MAIL_AFTER_MS,
+  OFFLINE_MAIL_INTERVAL_MS,
+  ROOM_SOCKETS_PER_USER,
+  SOCKET_CLOSE,
+  SYSTEM_USER_ID,
+  type ChatMessage,
+  type ClientFrame,
+  type RoomFrame,
+} from "../../../domain/messaging";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { clientFrameSchema, sendMessageSchema } from "../../../domain/schemas/messaging";
+import { getDb, type Db } from "../../db/client";
+import type { Bindings } from "../../env";
+import { AppError } from "../../lib/errors";
+import { mailUnreadMessages } from "./mail";
+import { markRead, messagesAfter, readHorizon, storeMessage } from "./messages";
+import { enforceRateLimit } from "../../lib/rate-limit";
+import { assertNotSuspended } from "../moderation/suspension";
+import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
+import { inboxStub } from "./stubs";
+
+/** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
+export const ROOM_CONVERSATION_HEADER = "X-Lekebytte-Conversation";
+export const ROOM_AFTER_HEADER = "X-Lekebytte-After";
+
+interface SocketState extends SocketSession {
+  conversationId: string;
+  /** False until the catch-up has been sent: the fan-out skips it so nothing arrives twice. */
+  ready: boolean;
+}
+
+/** Per participant, for the offline e-mail (docs/decisions/030-offline-mail.md). */
+interface Presence {
+  /** Last time they were seen here (socket closed, or an HTTP send); absent when never. */
+  lastSeen?: number;
+  lastMailed?: number;
+  /** Unread messages arrived while they were away: the alarm decides whether to mail. */
+  pending?: boolean;
+}
+
+export type RoomResult<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; retryAfter?: number };
+
+export interface PostInput {
+  conversationId: string;
+  senderId: string;
+  id: string;
+  content: string;
+  /** The feature that posts it has e-mailed the recipients itself (a new trade offer): no offline mail for it. */
+  mailed?: boolean;
+  /** System messages only: the one participant who sees it (the notification test); both when absent. */
+  recipientId?: string;
+}
+
+export interface ReadInput {
+  conversationId: string;
+  readerId: string;
+  upToSeq?: number;
+}
+
+/** A send's id echoed on its error frame so the client can match it; bounded, and only if it is text. */
+function frameId(id: unknown): string | undefined {
+  return typeof id === "string" ? id.slice(0, 64) : undefined;
+}
+
+function failure(err: unknown): { ok: false; code: ErrorCode; message: string; retryAfter?: number } {
+  if (err instanceof AppError) {
+    const retry = err.headers?.["Retry-After"];
+    return { ok: false, code: err.code, message: err.message, ...(retry ? { retryAfter: Number(retry) } : {}) };
+  }
+  console.error("ConversationRoom failure", err);
+  const internal = new AppError("INTERNAL");
+  return { ok: false, code: internal.code, message: internal.message };
+}
+
+export class ConversationRoom extends DurableObject<Bindings> {
+  /** Writes and catch-ups run one at a time, so fan-out follows the sequence numbers. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private alarmChain: Promise<unknown> = Promise.resolve();
+  private conversationId: string | null = null;
+  private readonly db: Db;
+
+  constructor(ctx: DurableObjectState, env: Bindings) {
+    super(ctx, env);
+    this.db = getDb(env.DB);
+    // Heartbeats are answered by the runtime without waking the room (docs/product.md "Limits and timings": 25 s).
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(task, task);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The room serves exactly one conversation; remembered for the alarm. */
+  private bind(conversationId: string): void {
+    if (this.conversationId === conversationId) return;
+    const stored = this.ctx.storage.kv.get<string>("conversationId");
+    if (stored && stored !== conversationId) throw new Error(`room of ${stored} asked about ${conversationId}`);
+    if (!stored) this.ctx.storage.kv.put("conversationId", conversationId);
+    this.conversationId = conversationId;
+  }
+
+  // ---- sockets ----------------------------------------------------------------------------------
+
+  async fetch(request: Request): Promise<Response> {
+    const session = sessionOf(request);
+    const conversationId = request.headers.get(ROOM_CONVERSATION_HEADER);
+    const after = Number(request.headers.get(ROOM_AFTER_HEADER) ?? 0);
+    if (!session || !conversationId) {
+      return new Response("Expected an authenticated WebSocket upgrade", { status: 400 });
+    }
+    const { userId } = session;
+    this.bind(conversationId);
+    // Counted and accepted without an await in between, so a burst of upgrades cannot slip past.
+    // Refused before its catch-up: replaying the history is what a flood of sockets costs the room.
+    if (openCount(this.ctx.getWebSockets(userId)) >= ROOM_SOCKETS_PER_USER) return refuseSocket("too many connections");
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [userId]);
+    server.serializeAttachment({ ...session, conversationId, ready: false } satisfies SocketState);
+    void this.armAlarm(session.expiresAt * 1000);
+    void this.serial(() => this.catchUp(server, conversationId, userId, Number.isSafeInteger(after) && after > 0 ? after : 0));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Everything after the client's last seen seq, then live messages (the socket becomes ready). */
+  private async catchUp(ws: WebSocket, conversationId: string, userId: string, after: number): Promise<void> {
+    try {
+      let cursor = after;
+      for (;;) {
+        const messages = await messagesAfter(this.db, conversationId, userId, cursor, CATCH_UP_PAGE_SIZE);
+        cursor = messages.at(-1)?.seq ?? cursor;
+        const done = messages.length < CATCH_UP_PAGE_SIZE;
+        const frame: RoomFrame & { read_up_to?: number } = { type: "sync", messages, last_seq: cursor, done };
+        if (done) frame.read_up_to = await readHorizon(this.db, conversationId, userId);
+        if (!send(ws, frame)) return;
+        if (done) break;
+      }
+      const state = ws.deserializeAttachment() as SocketState;
+      ws.serializeAttachment({ ...state, ready: true } satisfies SocketState);
+    } catch (err) {
+      console.error("ConversationRoom catch-up failed", err);
+      // The client reconnects and asks again from the same point.
+      closeSocket(ws, 1011, "catch-up failed");
+    }
+  }
+
+  async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (!state) return closeSocket(ws, 1008, "unknown socket");
+    // The access token behind this socket has run out: nothing more until the client reconnects with a fresh one.
+    if (isExpired(state)) return this.expire(ws);
+    if (typeof data !== "string" || data.length > MAX_CLIENT_FRAME_BYTES) {
+      send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
+      return;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(data);
+    } catch {
+      send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
+      return;
+    }
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      // A known type with a wrong-typed field is a bad frame, refused whole (a send's error carries its id).
+      const { type, id } = (typeof raw === "object" && raw !== null ? raw : {}) as { type?: unknown; id?: unknown };
+      if (type !== "send" && type !== "read") send(ws, { type: "error", code: "VALIDATION", message: "Ukjent meldingstype." });
+      else send(ws, { type: "error", id: type === "send" ? frameId(id) : undefined, code: "VALIDATION", message: "Ugyldig melding." });
+      return;
+    }
+    const frame: ClientFrame = parsed.data;
+    if (frame.type === "send") {
+      const result = await this.write(
+        { conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content },
+        ws,
+      );
+      if (!result.ok) {
+        send(ws, {
+          type: "error",
+          id: frameId(frame.id),
+          code: result.code,
+          message: result.message,
+          ...(result.retryAfter ? { retry_after: result.retryAfter } : {}),
+        });
+      }
+    } else {
+      const result = await this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq: frame.up_to_seq });
+      if (!result.ok) send(ws, { type: "error", code: result.code, message: result.message });
+    }
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    closeSocket(ws, code === 1005 || code === 1006 ? 1000 : code, "");
+    await this.left(ws);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    closeSocket(ws, 1011, "error");
+    await this.left(ws);
+  }
+
+  private async expire(ws: WebSocket): Promise<void> {
+    closeSocket(ws, SOCKET_CLOSE.expired, "session expired");
+    await this.left(ws);
+  }
+
+  /** A participant's last socket closed: remember when, and look for unread mail in 15 minutes. */
+  private async left(ws: WebSocket): Promise<void> {
+    const state = ws.deserializeAttachment() as SocketState | null;
+    if (!state || this.isOnline(state.userId, ws)) return;
+    this.bind(state.conversationId);
+    const presence = this.presence();
+    const now = Date.now();
+    presence[state.userId] = { ...presence[state.userId], lastSeen: now, pending: true };
+    await this.savePresence(presence, now + OFFLINE_MAIL_AFTER_MS);
+  }
+
+  private isOnline(userId: string, except?: WebSocket): boolean {
+    return this.ctx.getWebSockets(userId).some((ws) => ws !== except && ws.readyState === WebSocket.OPEN);
+  }
+
+  // ---- the write path (RPC from the Worker, and socket frames) ----------------------------------
+
+  /**
+   * Validate, rate limit, store in D1, then acknowledge and fan out. `origin` is the socket that sent
+   * it (it gets the ack, the others get the message); an HTTP send has none and every socket gets it.
+   */
+  async post(input: PostInput): Promise<RoomResult<ChatMessage>> {
+    return this.write(input);
+  }
+
+  private async write(input: PostInput, origin?: WebSocket): Promise<RoomResult<ChatMessage>> {
+    try {
+      const parsed = sendMessageSchema.safeParse({ id: input.id, content: input.content });
+      if (!parsed.success) throw new AppError("VALIDATION", parsed.error.issues[0]?.message);
+      this.bind(input.conversationId);
+      const system = input.senderId === SYSTEM_USER_ID;
+      if (!system) {
+        // A suspended user sends nothing, over the socket or HTTP (services/suspension.ts).
+        await assertNotSuspended(this.db, input.senderId);
+        await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
+      }
+      const stored = await this.serial(async () => {
+        const recipientId = system ? input.recipientId : undefined;
+        const result = await storeMessage(this.db, {
+          conversationId: input.conversationId,
+          senderId: input.senderId,
+          ...parsed.data,
+          recipientId,
+        });
+        // Stored: only now does anyone hear about it.
+        if (origin) send(origin, { type: "ack", id: result.message.id, message: result.message });
+        if (result.created) this.fanOut({ type: "message", message: result.message }, origin, recipientId);
+        return result;
+      });
+      if (stored.created) {
+        const recipientId = system ? input.recipientId : undefined;
+        const participants = recipientId ? [recipientId] : [stored.buyerId, stored.sellerId];
+        if (!input.mailed) await this.afterMessage(input.senderId, participants, !origin && !system);
+        // The recipients' badges and inboxes; the sender's own unread count has not changed.
+        this.notifyInboxes(
+          participants.filter((id) => id !== input.senderId),
+          input.conversationId,
+        );
+      }
+      return { ok: true, value: stored.message };
+    } catch (err) {
+      return failure(err);
+    }
+  }
+
+  /** Mark read by `readerId`, tell both sides (the sender sees it read) and the reader's other tabs. */
+  async read(input: ReadInput): Promise<RoomResult<{ count: number; up_to_seq: number }>> {
+    try {
+      this.bind(input.conversationId);
+      const result = await this.serial(async () => {
+        const marked = await markRead(this.db, input.conversationId, input.readerId, input.upToSeq);
+        if (marked.count > 0) this.fanOut({ type: "read", reader_id: input.readerId, up_to_seq: marked.upToSeq, read_at: marked.readAt });
+        return marked;
+      });
+      if (result.count > 0) this.notifyInboxes([input.readerId], input.conversationId);
+      return { ok: true, value: { count: result.count, up_to_seq: result.upToSeq } };
+    } catch (err) {
+      return failure(err);
+    }
+  }
+
+  /**
+   * A live event from another feature (e.g. a trade offer changed) to every connected participant,
+   * in order with the messages. Returns how many sockets got it.
+   */
+  async push(conversationId: string, name: string, data: unknown): Promise<number> {
+    this.bind(conversationId);
+    return this.serial(async () => this.fanOut({ type: "event", name, data }));
+  }
+
+  /**
+   * A session ended (sign-out, revoked family, password change, suspension, account deletion):
+   * close the user's sockets here, those of one family or, with `family` null, all of them.
+   */
+  async endSessions(userId: string, family: string | null, reason: string): Promise<number> {
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets(userId)) {
+      if (!belongsTo(ws.deserializeAttachment() as SocketState | null, userId, family)) continue;
+      closeSocket(ws, SOCKET_CLOSE.sessionEnded, reason);
+      closed++;
+      await this.left(ws);
+    }
+    return closed;
+  }
+
+  /** Send to every ready socket (only `onlyUserId`'s when given), except `except`. */
+  private fanOut(frame: RoomFrame, except?: WebSocket, onlyUserId?: string): number {
+    const text = JSON.stringify(frame);
+    const now = Date.now();
+    let sent = 0;
+    for (const ws of onlyUserId ? this.ctx.getWebSockets(onlyUserId) : this.ctx.getWebSockets()) {
+      if (ws === except) continue;
+      const state = ws.deserializeAttachment() as SocketState | null;
+      if (!state?.ready) continue; // its catch-up (queued after this write) will include it
+      if (isExpired(state, now)) {
+        // Not even the alarm's few milliseconds late: an expired socket hears nothing more.
+        void this.expire(ws);
+        continue;
+      }
+      if (sendText(ws, text)) sent++;
+    }
+    return sent;
+  }
+
+  private notifyInboxes(userIds: string[], conversationId: string): void {
+    for (const userId of userIds) {
+      if (userId === SYSTEM_USER_ID) continue;
+      // Off the write path: the badge may lag the chat by a few milliseconds, never the other way round.
+      this.ctx.waitUntil(
+        inboxStub(this.env, userId)
+          .changed(userId, conversationId)
+          .catch((err: unknown) => console.error("UserInbox notification failed", err)),
+      );
+    }
+  }
+
+  // ---- offline e-mail ---------------------------------------------------------------------------
+
+  // Presence lives in the synchronous KV storage, so two handlers cannot interleave a read and a write.
+  private presence(): Record<string, Presence> {
+    return this.ctx.storage.kv.get<Record<string, Presence>>("presence") ?? {};
+  }
+
+  /** Save, and make sure the alarm fires no later than `dueAt` (one adjustment at a time). */
+  private savePresence(presence: Record<string, Presence>, dueAt?: number): Promise<void> {
+    this.ctx.storage.kv.put("presence", presence);
+    return dueAt === undefined ? Promise.resolve() : this.armAlarm(dueAt);
+  }
+
+  /** The one alarm serves the offline mail and the sockets' expiry: it fires at the earlier of them. */
+  private armAlarm(dueAt: number): Promise<void> {
+    const adjust = this.alarmChain.then(async () => {
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || current > dueAt) await this.ctx.storage.setAlarm(dueAt);
+    });
+    this.alarmChain = adjust.catch(() => undefined);
+    return adjust;
+  }
+
+  /** Recipients who are away get an e-mail check; an HTTP sender counts as present. */
+  private async afterMessage(senderId: string, participants: string[], senderPresentOverHttp: boolean): Promise<void> {
+    const away = participants.filter((id) => id !== senderId && !this.isOnline(id));
+    if (away.length === 0 && !senderPresentOverHttp) return;
+    const presence = this.presence();
+    const now = Date.now();
+    let due: number | undefined;
+    let changed = false;
+    if (senderPresentOverHttp && !this.isOnline(senderId)) {
+      presence[senderId] = { ...presence[senderId], lastSeen: now };
+      changed = true;
+    }
+    for (const id of away) {
+      const p = presence[id] ?? {};
+      if (p.pending) continue;
+      presence[id] = { ...p, pending: true };
+      changed = true;
+      const at = mailDueAt(presence[id]);
+      due = due === undefined ? at : Math.min(due, at);
+    }
+    if (changed) await this.savePresence(presence, due === undefined ? undefined : Math.max(now, due));
+  }
+
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    const expired: WebSocket[] = [];
+    let next = closeExpired(this.ctx.getWebSockets(), now, (ws) => expired.push(ws));
+    for (const ws of expired) await this.left(ws);
+    const conversationId = this.conversationId ?? this.ctx.storage.kv.get<string>("conversationId");
+    if (!conversationId) return next === undefined ? undefined : this.armAlarm(next);
+    const presence = this.presence();
+    for (const [userId, p] of Object.entries(presence)) {
+      if (!p.pending) continue;
+      if (this.isOnline(userId)) {
+        // They are here and see messages live; leaving re-arms the check.
+        presence[userId] = { ...p, pending: false };
+        continue;
+      }
+      const due = mailDueAt(p);
+      if (due > now) {
+        next = next === undefined ? due : Math.min(next, due);
+        continue;
+      }
+      const mailed = await mailUnreadMessages(this.env, conversationId, userId);
+      presence[userId] = { ...p, pending: false, ...(mailed ? { lastMailed: now } : {}) };
+    }
+    await this.savePresence(presence, next);
+  }
+}
+
+/** 15 minutes after they were last here, and an hour after the last mail about this conversation. */
+export function mailDueAt(p: Presence): number {
+  return Math.max((p.lastSeen ?? 0) + OFFLINE_MAIL_AFTER_MS, (p.lastMailed ?? 0) + OFFLINE_MAIL_INTERVAL_MS);
+}
+
+function send(ws: WebSocket, frame: RoomFrame | (RoomFrame & Record<string, unknown>)): boolean {
+  return sendText(ws, JSON.stringify(frame));
+}
+
+function sendText(ws: WebSocket, text: string): boolean {
+  try {
+    ws.send(text);
+    return true;
+  } catch {
+    return false; // closing or closed: the client catches up when it reconnects
+  }
+}

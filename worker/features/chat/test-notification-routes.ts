@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { testMessageSchema } from "../../../domain/schemas/messaging";
+import { getDb } from "../../db/client";
+import type { AppEnv } from "../../env";
+import { isLocal } from "../../env";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validate";
+import { actorOf } from "../../middleware/session";
+import { postSystemMessage } from "./live";
+import { latestConversationId } from "./conversations";
+import { enforceRateLimit } from "../../lib/rate-limit";
+
+/**
+ * The notification test (docs/product.md "Notification test", "Validation", "Who may do what"): a message from the system user
+ * into the signed-in user's most recent conversation, so the badge and inbox can be tried out. Only
+ * that user sees it (`recipient_id`), and it is rate limited per user.
+ * Local mode only; in production the endpoint answers 404, and so does the page (its route is
+ * `localOnly` in domain/routes.ts).
+ */
+export const testNotificationRoutes = new Hono<AppEnv>()
+  .use(async (c, next) => {
+    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
+    await next();
+  })
+  .get("/", (c) => c.json({ enabled: true }))
+  .post("/", validate("json", testMessageSchema), async (c) => {
+    if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", "Ikke logget inn");
+    const actor = actorOf(c);
+    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.testNotification, actor.id);
+    const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
+    if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
+    // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.
+    const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), {
+      recipientId: actor.id,
+    });
+    return c.json({ conversation_id: conversationId, message }, 201);
+  });

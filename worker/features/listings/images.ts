@@ -1,0 +1,103 @@
+import { isOwnPhotoKey, photoKeyOwner } from "../../../domain/photos";
+import { hasStaffRights } from "../../../domain/moderation";
+import type { Actor } from "../../env";
+import type { Db } from "../../db/client";
+import { publicListingSql } from "./visibility";
+import { AppError } from "../../lib/errors";
+import { stripImageMetadata, type ImageMime } from "./image-metadata";
+
+export type ImageType = { mime: ImageMime; ext: "jpg" | "png" | "webp" };
+
+/** The image type from the file's first bytes (never from its name or declared type). */
+export function sniffImageType(bytes: Uint8Array): ImageType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mime: "image/jpeg", ext: "jpg" };
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return { mime: "image/png", ext: "png" };
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.slice(from, to));
+  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { mime: "image/webp", ext: "webp" };
+  return null;
+}
+
+export const WRONG_TYPE_MESSAGE = "Kun JPEG, PNG og WebP er tillatt";
+
+/**
+ * Store an uploaded photo under the owner's prefix with a server-chosen key and type, after
+ * removing its metadata (EXIF with GPS, XMP, IPTC, text chunks) without re-encoding it.
+ */
+export async function storeImage(bucket: R2Bucket, userId: string, bytes: Uint8Array): Promise<{ key: string; type: string }> {
+  const type = sniffImageType(bytes);
+  if (!type) throw new AppError("UNSUPPORTED_MEDIA_TYPE", WRONG_TYPE_MESSAGE);
+  const clean = stripImageMetadata(bytes, type.mime);
+  const random = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
+  const key = `${userId}/${Date.now()}-${random}.${type.ext}`;
+  await bucket.put(key, clean, { httpMetadata: { contentType: type.mime, cacheControl: "public, max-age=3600" } });
+  return { key, type: type.mime };
+}
+
+/**
+ * Remove an upload that no listing uses (the wizard's "remove photo"). Someone else's key answers
+ * 404 whether or not it exists, and nothing outside the owner's prefix is ever touched.
+ */
+export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: string): Promise<void> {
+  if (!isOwnPhotoKey(actor.id, key)) throw new AppError("NOT_FOUND", "Kunne ikke fjerne bilde");
+  const inUse = await db.$client
+    .prepare(
+      `SELECT 1 FROM listings WHERE user_id = ?1 AND status <> 'deleted' AND EXISTS (SELECT 1 FROM json_each(listings.images) WHERE value = ?2)`,
+    )
+    .bind(actor.id, key)
+    .first();
+  if (inUse) throw new AppError("CONFLICT", "Bildet brukes i en annonse. Fjern det fra annonsen og lagre først.");
+  await bucket.delete(key);
+}
+
+/** How a photo may be served: to everyone (shared caches may keep it), to this viewer only, or not at all. */
+export type PhotoAccess = "public" | "private" | null;
+
+/**
+ * Who may see a listing photo (docs/decisions/007-images.md): the photos of a publicly visible
+ * listing are public; the owner and moderators see the photos of every listing of theirs that is
+ * not deleted; the other party of a conversation, trade offer, trade or payment about a listing
+ * that moderation has not hidden sees its photos (trade history and payment pages show them after
+ * the sale). A fresh upload that no listing uses yet is for its owner only (the wizard's preview).
+ * Anything that is not a well-formed photo key is nobody's. `viewer` is only resolved when needed.
+ */
+export async function photoAccess(db: Db, key: string, viewer: () => Promise<Actor | null>): Promise<PhotoAccess> {
+  const owner = photoKeyOwner(key);
+  if (!owner) return null;
+  const d1 = db.$client;
+  const uses = `FROM listings l WHERE l.user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(l.images) WHERE value = ?2)`;
+  const refs = await d1
+    .prepare(
+      `SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live ${uses}`,
+    )
+    .bind(owner, key)
+    .first<{ refs: number; public: number; live: number }>();
+  if (refs?.public) return "public";
+  if (refs && refs.refs > 0 && !refs.live) return null; // only deleted listings use it
+  const actor = await viewer();
+  if (!actor) return null;
+  if (!refs || refs.refs === 0) return actor.id === owner ? "private" : null;
+  if (actor.id === owner || hasStaffRights(actor)) return "private";
+  const party = await d1
+    .prepare(
+      `SELECT 1 ${uses} AND l.status <> 'deleted' AND l.is_hidden = 0 AND (
+         EXISTS (SELECT 1 FROM conversations c WHERE c.listing_id = l.id AND (c.buyer_id = ?3 OR c.seller_id = ?3))
+         OR EXISTS (SELECT 1 FROM trade_offers t WHERE (t.offered_listing_id = l.id OR t.requested_listing_id = l.id) AND (t.from_user_id = ?3 OR t.to_user_id = ?3))
+         OR EXISTS (SELECT 1 FROM payments p WHERE p.listing_id = l.id AND (p.buyer_id = ?3 OR p.seller_id = ?3))
+       ) LIMIT 1`,
+    )
+    .bind(owner, key, actor.id)
+    .first();
+  return party ? "private" : null;
+}
+
+/** A photo from R2 (null: missing; `body` null: the If-None-Match ETag still matches). */
+export async function readPhoto(bucket: R2Bucket, key: string, ifNoneMatch: string | undefined) {
+  const object = await bucket.get(key, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch.replace(/"/g, "") } } : undefined);
+  if (!object) return null;
+  return {
+    etag: object.httpEtag,
+    contentType: object.httpMetadata?.contentType ?? "application/octet-stream",
+    body: "body" in object && object.body ? (object.body as ReadableStream) : null,
+  };
+}

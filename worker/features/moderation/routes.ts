@@ -1,0 +1,54 @@
+import { Hono } from "hono";
+import { REPORT_TARGET_TYPES, type ReportTargetType } from "../../../domain/moderation";
+import { moderationActionSchema, moderationNotesSchema, moderationQuerySchema, roleChangeSchema } from "../../../domain/schemas/moderation";
+import type { AppEnv } from "../../env";
+import { getDb } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { validate } from "../../lib/validate";
+import { actorOf, requireRole } from "../../middleware/session";
+import { changeRole, dismissReport, listStaff, moderationDashboard, reviewReport, takeAction, unhideTarget } from "./moderation";
+
+function targetType(value: string): ReportTargetType {
+  if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
+  return value as ReportTargetType;
+}
+
+/**
+ * The moderation dashboard's API (issue 13). Every endpoint needs the moderator or admin role and no
+ * active suspension, both read from D1 on this very request (middleware/session.ts), so a role
+ * taken away or a suspension stops working at once, even with an access token that has not
+ * expired: a visitor gets 401, any other user 403. Each decision also checks whose target it is
+ * (nobody on themselves, only admins on staff; docs/decisions/085-staff-rules.md). Role changes
+ * are for admins only.
+ */
+export const moderationRoutes = new Hono<AppEnv>()
+  .use(requireRole("moderator", "admin"))
+  .use(async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  })
+  .get("/reports", validate("query", moderationQuerySchema), async (c) => {
+    return c.json(await moderationDashboard(getDb(c.env.DB), c.req.valid("query")));
+  })
+  // "Behandle": the open reports on the target become reviewed (Vurdert).
+  .post("/reports/:id/review", async (c) => {
+    return c.json(await reviewReport(getDb(c.env.DB), actorOf(c), c.req.param("id")));
+  })
+  .post("/reports/:id/actions", validate("json", moderationActionSchema), async (c) => {
+    return c.json(await takeAction(c.env, actorOf(c), c.req.param("id"), c.req.valid("json")));
+  })
+  .post("/reports/:id/dismiss", validate("json", moderationNotesSchema), async (c) => {
+    return c.json(await dismissReport(c.env, actorOf(c), c.req.param("id"), c.req.valid("json").notes));
+  })
+  // Show a hidden listing again, or lift a user's suspension.
+  .post("/targets/:type/:id/unhide", validate("json", moderationNotesSchema), async (c) => {
+    const type = targetType(c.req.param("type"));
+    return c.json(await unhideTarget(c.env, actorOf(c), type, c.req.param("id"), c.req.valid("json").notes));
+  })
+  .get("/staff", requireRole("admin"), async (c) => {
+    return c.json(await listStaff(getDb(c.env.DB)));
+  })
+  .put("/roles", requireRole("admin"), validate("json", roleChangeSchema), async (c) => {
+    const { email, role } = c.req.valid("json");
+    return c.json(await changeRole(getDb(c.env.DB), actorOf(c), email, role));
+  });

@@ -1,0 +1,162 @@
+// Starting a purchase: the buying rules, the price from D1 (never from the client), a pending payment
+// row, then the provider's hosted page (Stripe Checkout or a Vipps ePayment) for the browser.
+import {
+  MIN_ONLINE_PAYMENT_KR,
+  onlineMethodsFor,
+  PAYMENT_TEXTS,
+  platformFee,
+  toMinorUnits,
+  type CheckoutResponse,
+} from "../../../domain/payments";
+import type { CheckoutInput } from "../../../domain/schemas/payments";
+import { isPurchasableListing } from "../../../domain/listing-lifecycle";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import type { ListingStatus, PricingMode } from "../../../domain/taxonomy";
+import { getDb } from "../../db/client";
+import type { Actor, Bindings } from "../../env";
+import { nowIso } from "../../lib/crypto";
+import { AppError } from "../../lib/errors";
+import { enforceRateLimit } from "../../lib/rate-limit";
+import { assertNotSuspended } from "../moderation/suspension";
+import { platformFeeBasisPoints } from "./config";
+import { requireStripe, requireVipps } from "./providers";
+
+/** Stripe requires at least 30 minutes; a minute more keeps clear of the boundary. */
+const CHECKOUT_LIFETIME_S = 31 * 60;
+
+interface Purchasable {
+  id: string;
+  user_id: string;
+  title: string;
+  price: number | null;
+  is_free: number;
+  status: ListingStatus;
+  is_hidden: number;
+  payment_enabled: number;
+  pricing_mode: PricingMode;
+  seo_slug: string;
+  stripe_account_id: string | null;
+  stripe_charges_enabled: number | null;
+  seller_deleted: string | null;
+  paid: number;
+}
+
+/** Checks every buying rule; the error says which one failed (docs/security.md "Payments"). */
+export function assertPurchasable(
+  listing: Purchasable | null,
+  buyerId: string,
+  method: CheckoutInput["method"],
+): asserts listing is Purchasable {
+  if (!listing || listing.status === "deleted" || listing.is_hidden) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", PAYMENT_TEXTS.ownListing);
+  if (listing.is_free || listing.price === null) throw new AppError("VALIDATION", PAYMENT_TEXTS.freeListing);
+  if (listing.paid || listing.status === "sold") throw new AppError("CONFLICT", PAYMENT_TEXTS.sold);
+  if (listing.status === "reserved") throw new AppError("CONFLICT", PAYMENT_TEXTS.reserved);
+  if (!isPurchasableListing({ status: listing.status, is_hidden: !!listing.is_hidden }))
+    throw new AppError("CONFLICT", PAYMENT_TEXTS.unavailable);
+  if (listing.price < MIN_ONLINE_PAYMENT_KR) throw new AppError("VALIDATION", PAYMENT_TEXTS.tooCheap);
+  const offered = onlineMethodsFor({
+    payment_enabled: !!listing.payment_enabled,
+    pricing_mode: listing.pricing_mode,
+    is_free: !!listing.is_free,
+    price: listing.price,
+  });
+  if (!offered.includes(method)) throw new AppError("VALIDATION", PAYMENT_TEXTS.methodNotOffered);
+  if (!listing.stripe_account_id || !listing.stripe_charges_enabled || listing.seller_deleted) {
+    throw new AppError("CONFLICT", PAYMENT_TEXTS.sellerCannotReceive);
+  }
+}
+
+export async function startCheckout(env: Bindings, actor: Actor, input: CheckoutInput): Promise<CheckoutResponse> {
+  const db = getDb(env.DB);
+  const d1 = db.$client;
+  await enforceRateLimit(db, RATE_RULES.paymentCheckout, actor.id);
+  // A suspended user may not buy (docs/decisions/051-suspensions.md).
+  await assertNotSuspended(db, actor.id);
+  const listing = await d1
+    .prepare(
+      `SELECT l.id, l.user_id, l.title, l.price, l.is_free, l.status, l.is_hidden, l.payment_enabled, l.pricing_mode, l.seo_slug,
+              p.stripe_account_id, p.stripe_charges_enabled, u.deleted_at AS seller_deleted,
+              EXISTS (SELECT 1 FROM payments x WHERE x.listing_id = l.id AND x.status = 'completed') AS paid
+       FROM listings l JOIN users u ON u.id = l.user_id LEFT JOIN profiles p ON p.user_id = l.user_id
+       WHERE l.id = ?1`,
+    )
+    .bind(input.listing_id)
+    .first<Purchasable>();
+  assertPurchasable(listing, actor.id, input.method);
+
+  // Provider configured? Checked before anything is written.
+  const stripe = input.method === "card" ? requireStripe(env).stripe : null;
+  const vipps = input.method === "vipps" ? requireVipps(env).vipps : null;
+
+  const paymentId = crypto.randomUUID();
+  const amount = toMinorUnits(listing.price!);
+  const fee = platformFee(amount, platformFeeBasisPoints(env));
+  const now = nowIso();
+  await d1
+    .prepare(
+      `INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, amount, currency, status, platform_fee, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'NOK', 'pending', ?7, ?8, ?8)`,
+    )
+    .bind(paymentId, listing.id, listing.user_id, actor.id, input.method === "card" ? "stripe" : "vipps", amount, fee, now)
+    .run();
+
+  const origin = env.APP_ORIGIN.replace(/\/$/, "");
+  const description = `${env.APP_NAME}: ${listing.title}`.slice(0, 100);
+  let ref: string;
+  let url: string;
+  try {
+    if (stripe) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: amount, product_data: { name: listing.title } } }],
+          payment_intent_data: {
+            transfer_data: { destination: listing.stripe_account_id! },
+            ...(fee > 0 ? { application_fee_amount: fee } : {}),
+            description,
+            metadata: { payment_id: paymentId, listing_id: listing.id },
+          },
+          metadata: { payment_id: paymentId, listing_id: listing.id, buyer_id: actor.id },
+          client_reference_id: paymentId,
+          customer_email: actor.email,
+          locale: "nb",
+          expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_S,
+          success_url: `${origin}/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=${paymentId}`,
+          // Stripe changes nothing on cancel (the session stays open until it expires); the page says
+          // "Betalingen ble avbrutt" and leads back to the listing (decision 089).
+          cancel_url: `${origin}/payment-success?cancelled=1&listing=${encodeURIComponent(listing.seo_slug)}`,
+        },
+        { idempotencyKey: `checkout-${paymentId}` },
+      );
+      if (!session.url) throw new Error("Stripe returned a Checkout Session without a url");
+      ref = session.id;
+      url = session.url;
+    } else {
+      const reference = `lb-${paymentId}`;
+      const created = await vipps!.createPayment(
+        {
+          amount: { currency: "NOK", value: amount },
+          paymentMethod: { type: "WALLET" },
+          reference,
+          userFlow: "WEB_REDIRECT",
+          returnUrl: `${origin}/payment-success?session_id=${reference}&payment_id=${paymentId}`,
+          paymentDescription: description,
+          metadata: { payment_id: paymentId },
+        },
+        `create-${paymentId}`,
+      );
+      ref = reference;
+      url = created.redirectUrl;
+    }
+  } catch (error) {
+    console.error("Could not start checkout", paymentId, input.method, error instanceof Error ? error.message : error);
+    await d1
+      .prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'")
+      .bind(paymentId, nowIso())
+      .run();
+    throw new AppError("PROVIDER_ERROR", PAYMENT_TEXTS.startFailed);
+  }
+  await d1.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();
+  return { payment_id: paymentId, url };
+}

@@ -1,0 +1,158 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../env";
+import { getDb } from "../../db/client";
+import { AppError } from "../../lib/errors";
+import { getListingDetail, resolveSlug } from "../listings/listings";
+import { jsonForScript } from "../../lib/html";
+import { headTags, listingBody, listingMeta, profileBody, profileHeadTags, profileMeta, type PreloadedListing } from "./seo";
+import { publicProfile, type PublicProfile } from "../reviews/reviews";
+import { readSitemap } from "./sitemap";
+import { fetchShell, notFoundPage } from "../shell/routes";
+import { robotsRules } from "../../../domain/routes";
+import type { Db } from "../../db/client";
+import { readAccessCookie } from "../../lib/cookies";
+import { actorForAccessToken } from "../auth/session";
+
+/** The listing as its owner, a moderator or a party of its deal sees it, when the request carries such a session; else null. */
+async function privateView(env: AppEnv["Bindings"], db: Db, id: string, token: string | undefined): Promise<PreloadedListing | null> {
+  const actor = token ? await actorForAccessToken(env, token) : null;
+  if (!actor) return null;
+  try {
+    return await getListingDetail(db, id, actor);
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
+
+async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: string): Promise<Response> {
+  const sitemap = await readSitemap(env, origin, file);
+  if (!sitemap) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(sitemap.body, {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", ETag: sitemap.etag },
+  });
+}
+import { siteConfig } from "../shell/config-routes";
+import { listingImagePath, pageModules, withPreload } from "../shell/preload";
+
+export const seoRoutes = new Hono<AppEnv>()
+  .get("/annonse/:slug", async (c) => {
+    const url = new URL(c.req.url);
+    const db = getDb(c.env.DB);
+    const id = await resolveSlug(db, c.req.param("slug"));
+    let listing: PreloadedListing | null = null;
+    if (id) {
+      try {
+        // Visitors' view (only publicly visible listings): the edge page is the same for everyone
+        // (and cacheable).
+        listing = await getListingDetail(db, id, null);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    if (!listing && id) {
+      // Hidden or not public: a 404 for everyone, except the owner, moderators and the parties of a
+      // finished deal about it (decision 088), who get the plain
+      // shell (never cached, never indexed) and load the listing through the API with their cookie
+      // (the owner sees it marked hidden with the reason).
+      const own = await privateView(c.env, db, id, readAccessCookie(c));
+      if (own) {
+        if (own.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${own.seo_slug}`, 301);
+        const shell = await fetchShell(c.env, url, c.req.raw.headers);
+        const page = withPreload(new HTMLRewriter(), {
+          api: { "/api/config": siteConfig(c.env) },
+          modules: await pageModules(c.env, url),
+        }).transform(shell);
+        const headers = new Headers(page.headers);
+        headers.set("Cache-Control", "private, no-store");
+        headers.set("X-Robots-Tag", "noindex");
+        headers.delete("ETag");
+        return new Response(page.body, { status: 200, headers });
+      }
+    }
+    if (!listing) return notFoundPage(c.env, url, c.req.raw.headers);
+    if (listing.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${listing.seo_slug}`, 301);
+
+    const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
+    const page = await fetchShell(c.env, url, c.req.raw.headers);
+    const firstKey = listing.images.find((k) => k.length > 0);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env) },
+      image: firstKey ? listingImagePath(firstKey) : undefined,
+      modules: await pageModules(c.env, url),
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
+      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
+      .on('meta[name="description"]', { element: (el) => void el.remove() })
+      .on("head", {
+        element: (el) => {
+          el.append(headTags(meta, c.env.APP_NAME), { html: true });
+          // The SPA reads this instead of fetching the same listing again.
+          el.append(`<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`, { html: true });
+        },
+      })
+      .on("#root", { element: (el) => void el.setInnerContent(listingBody(listing!), { html: true }) })
+      .transform(page);
+    const headers = new Headers(rewritten.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
+    // not live on in a browser or shared cache (docs/decisions/050-moderation.md).
+    headers.set("Cache-Control", "public, no-cache");
+    headers.delete("ETag");
+    return new Response(rewritten.body, { status: 200, headers });
+  })
+  // The public profile (decision 071): the same edge treatment as a listing page — meta tags, a
+  // readable body and the API answer inlined — and a real 404 for unknown or deleted users.
+  .get("/bruker/:id", async (c) => {
+    const url = new URL(c.req.url);
+    const id = c.req.param("id");
+    let profile: PublicProfile;
+    try {
+      profile = await publicProfile(getDb(c.env.DB), id);
+    } catch (err) {
+      if (err instanceof AppError) return notFoundPage(c.env, url, c.req.raw.headers);
+      throw err;
+    }
+    const meta = profileMeta(profile, url.origin, c.env.APP_NAME);
+    const page = await fetchShell(c.env, url, c.req.raw.headers);
+    const preload = {
+      api: { "/api/config": siteConfig(c.env), [`/api/users/${encodeURIComponent(id)}`]: profile },
+      modules: await pageModules(c.env, url),
+    };
+    const rewritten = withPreload(new HTMLRewriter(), preload)
+      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
+      .on('meta[name="description"]', { element: (el) => void el.remove() })
+      .on("head", { element: (el) => void el.append(profileHeadTags(meta, c.env.APP_NAME), { html: true }) })
+      .on("#root", { element: (el) => void el.setInnerContent(profileBody(profile), { html: true }) })
+      .transform(page);
+    const headers = new Headers(rewritten.headers);
+    headers.set("Content-Type", "text/html; charset=utf-8");
+    // Reviews and hides show at once (as on listing pages); never indexed.
+    headers.set("Cache-Control", "public, no-cache");
+    headers.set("X-Robots-Tag", "noindex");
+    headers.delete("ETag");
+    return new Response(rewritten.body, { status: 200, headers });
+  })
+  .get("/robots.txt", (c) => {
+    const origin = new URL(c.req.url).origin;
+    // The route table decides what is open (domain/routes.ts); query strings are never crawled.
+    const { allow, disallow } = robotsRules();
+    const body = [
+      "User-agent: *",
+      ...allow.map((prefix) => `Allow: ${prefix}`),
+      ...disallow.map((prefix) => `Disallow: ${prefix}`),
+      "Disallow: /*?",
+      "Crawl-delay: 1",
+      "",
+      `Sitemap: ${origin}/sitemap.xml`,
+      "",
+    ].join("\n");
+    return c.text(body, 200, { "Cache-Control": "public, max-age=3600" });
+  })
+  .get("/:file{[A-Za-z0-9-]{8,128}\\.txt}", async (c, next) => {
+    const key = c.env.INDEXNOW_KEY;
+    if (!key || c.req.param("file") !== `${key}.txt`) return next();
+    return c.text(key);
+  })
+  .get("/sitemap.xml", (c) => sitemapResponse(c.env, new URL(c.req.url).origin, "sitemap.xml"))
+  .get("/:file{sitemap-[0-9]+\\.xml}", (c) => sitemapResponse(c.env, new URL(c.req.url).origin, c.req.param("file")));

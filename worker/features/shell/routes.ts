@@ -1,0 +1,66 @@
+import { Hono } from "hono";
+import { isLocal, type AppEnv, type Bindings } from "../../env";
+import { isKnownRoute } from "../../../domain/routes";
+import { contentSecurityPolicy, inlineScriptHashes } from "../../lib/security-headers";
+import { preloadFor, withPreload } from "./preload";
+
+/**
+ * Under `npm run dev` the Vite dev server serves its own modules (/@vite/client, /@react-refresh,
+ * /@fs/…) through the assets binding; they are not SPA routes. Vite defines import.meta.env there;
+ * the production bundle (wrangler's) does not.
+ */
+const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV === true;
+
+/**
+ * The SPA's index.html from the asset server. The production build has no inline scripts; Vite's
+ * dev server adds some, and then the shell carries a policy that allows exactly those (by hash).
+ */
+export async function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
+  const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+  if (!shell.ok) return shell;
+  const html = await shell.text();
+  const out = new Response(html, shell);
+  out.headers.delete("Content-Length");
+  const scriptHashes = await inlineScriptHashes(html);
+  if (scriptHashes.length) out.headers.set("Content-Security-Policy", contentSecurityPolicy({ origin: url.origin, scriptHashes }));
+  return out;
+}
+
+async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
+  const shell = await fetchShell(env, url, headers);
+  const out = new Headers(shell.headers);
+  out.set("Cache-Control", "no-cache");
+  out.delete("ETag");
+  return new Response(head ? null : shell.body, { status: status ?? shell.status, headers: out });
+}
+
+/** The SPA shell with status 404: the SPA renders "Siden finnes ikke", crawlers see a real 404. */
+export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise<Response> {
+  return shellWithStatus(env, url, headers, 404);
+}
+
+/**
+ * Navigations that reach the Worker (run_worker_first): known SPA routes get index.html with 200,
+ * unknown paths get the same shell with status 404. Paths that look like files go straight to the
+ * asset server.
+ */
+export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
+  const url = new URL(c.req.url);
+  if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) {
+    const asset = await c.env.ASSETS.fetch(c.req.raw);
+    // The asset server answers a missing file with the SPA shell (not_found_handling): a file that
+    // does not exist is a real 404, not a 200 page (docs/decisions/060).
+    if (asset.ok && !/\.html?$/i.test(url.pathname) && asset.headers.get("Content-Type")?.startsWith("text/html")) {
+      await asset.body?.cancel();
+      return notFoundPage(c.env, url, c.req.raw.headers);
+    }
+    return asset;
+  }
+  const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
+  const head = c.req.method === "HEAD";
+  if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
+  // The page's first-screen data goes into the shell (routes/preload.ts); it runs beside the shell fetch.
+  const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, url)]);
+  if (!shell.ok) return shell;
+  return withPreload(new HTMLRewriter(), preload).transform(shell);
+});
