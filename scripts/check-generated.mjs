@@ -1,6 +1,6 @@
 // Fails when a generated file has drifted from its source (decision 092), offline and in a few seconds:
 // - worker-configuration.d.ts must be what `npm run cf-typegen` writes for wrangler.toml;
-// - migrations/ must hold the migration for every change of worker/db/schema.ts (drizzle-kit generate
+// - migrations/ must hold the migration for every change of the schema files (worker/db/schema.ts, worker/features/*/schema.ts) (drizzle-kit generate
 //   into a copy adds nothing) and be consistent (drizzle-kit check).
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -42,11 +42,21 @@ try {
 const copy = path.join("node_modules", ".cache", "check-generated", "migrations");
 rmSync(path.join(root, copy), { recursive: true, force: true });
 cpSync(path.join(root, "migrations"), path.join(root, copy), { recursive: true });
-run(bin("drizzle-kit"), ["generate", "--dialect", "sqlite", "--schema", "./worker/db/schema.ts", "--out", copy, "--prefix", "index"]);
+run(bin("drizzle-kit"), [
+  "generate",
+  "--dialect",
+  "sqlite",
+  "--schema",
+  "./worker/{db,features/*}/schema.ts",
+  "--out",
+  copy,
+  "--prefix",
+  "index",
+]);
 const listing = (dir) => readdirSync(path.join(root, dir), { recursive: true }).sort().join("\n");
 const journal = (dir) => readFileSync(path.join(root, dir, "meta", "_journal.json"), "utf8");
 if (listing(copy) !== listing("migrations") || journal(copy) !== journal("migrations")) {
-  failures.push("worker/db/schema.ts has changes without a migration: run `npx drizzle-kit generate --name <name>` and commit it.");
+  failures.push("The schema files have changes without a migration: run `npx drizzle-kit generate --name <name>` and commit it.");
 }
 rmSync(path.join(root, copy), { recursive: true, force: true });
 run(bin("drizzle-kit"), ["check"]);

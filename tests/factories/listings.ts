@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { SLUG_ID_CHARS } from "../../domain/limits";
 import { listingSlug } from "../../domain/slug";
 import { getDb } from "../../worker/db/client";
-import { listings } from "../../worker/db/schema";
+import { listings } from "../../worker/features/listings/schema";
 import { nextTimestamp } from "./clock";
 import { createUser } from "./users";
 

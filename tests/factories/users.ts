@@ -3,7 +3,8 @@ import { fakerNB_NO as faker } from "@faker-js/faker";
 import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/taxonomy";
 import { getDb } from "../../worker/db/client";
-import { profiles, users } from "../../worker/db/schema";
+import { profiles } from "../../worker/features/account/schema";
+import { users } from "../../worker/features/auth/schema";
 import { hashPassword } from "../../worker/features/auth/password";
 import { nextTimestamp } from "./clock";
 

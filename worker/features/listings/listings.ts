@@ -9,7 +9,7 @@ import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { dealPartyListingSql, listedListing, listedListingSql } from "./visibility";
-import { listings } from "../../db/schema";
+import { listings } from "./schema";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
 import { shownPayment } from "../../../domain/payments";

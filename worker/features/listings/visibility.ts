@@ -4,7 +4,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { DEAL_DONE_STATUSES, LISTED_LISTING_STATUSES, PUBLIC_LISTING_STATUSES } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import { listings } from "../../db/schema";
+import { listings } from "./schema";
 
 const sqlList = (values: readonly ListingStatus[]) => values.map((v) => `'${v}'`).join(", ");
 

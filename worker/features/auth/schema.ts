@@ -1,0 +1,65 @@
+// The D1 tables of the auth feature. The whole schema: worker/db/tables.ts.
+import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "../../db/columns";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    emailConfirmedAt: text("email_confirmed_at"),
+    deletedAt: text("deleted_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+/**
+ * Rotating refresh tokens (hashed); a family is one sign-in. Reuse of a rotated token revokes the
+ * family. `expires_at` slides with every rotation, `family_expires_at` (the sign-in plus the
+ * absolute lifetime) is copied unchanged to every successor.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    familyId: text("family_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    familyExpiresAt: text("family_expires_at"),
+    rotatedAt: text("rotated_at"),
+    revokedAt: text("revoked_at"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sessions_token_hash_unique").on(t.tokenHash),
+    index("sessions_user_idx").on(t.userId),
+    index("sessions_family_idx").on(t.familyId),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/** One-time e-mail confirmation codes (hashed). */
+export const emailCodes = sqliteTable(
+  "email_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    purpose: text("purpose", { enum: ["signup"] })
+      .notNull()
+      .default("signup"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_codes_hash_unique").on(t.codeHash), index("email_codes_user_idx").on(t.userId)],
+);

@@ -1,0 +1,54 @@
+// The D1 tables of the listings feature. The whole schema: worker/db/tables.ts.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LISTING_STATUSES, PRICING_MODES } from "../../../domain/taxonomy";
+import { createdAt, updatedAt } from "../../db/columns";
+import { users } from "../auth/schema";
+
+/** Norwegian postal codes → place names (poststed), for cards, detail and meta tags. */
+export const postalPlaces = sqliteTable("postal_places", {
+  postalCode: text("postal_code").primaryKey(),
+  placeName: text("place_name").notNull(),
+});
+
+export const listings = sqliteTable(
+  "listings",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    title: text("title").notNull(),
+    description: text("description"),
+    category: text("category").notNull(),
+    ageRange: text("age_range").notNull(),
+    conditionRating: integer("condition_rating").notNull(),
+    price: integer("price"),
+    isFree: integer("is_free", { mode: "boolean" }).notNull().default(false),
+    isTradeOffer: integer("is_trade_offer", { mode: "boolean" }).notNull().default(false),
+    postalCode: text("postal_code").notNull(),
+    /** JSON array of R2 keys, `{userId}/…`. */
+    images: text("images", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    status: text("status", { enum: LISTING_STATUSES }).notNull().default("active"),
+    isHidden: integer("is_hidden", { mode: "boolean" }).notNull().default(false),
+    hiddenReason: text("hidden_reason"),
+    hiddenAt: text("hidden_at"),
+    autoHidden: integer("auto_hidden", { mode: "boolean" }).notNull().default(false),
+    pricingMode: text("pricing_mode", { enum: PRICING_MODES }).notNull().default("standard"),
+    paymentEnabled: integer("payment_enabled", { mode: "boolean" }).notNull().default(false),
+    seoSlug: text("seo_slug").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("listings_seo_slug_unique").on(t.seoSlug),
+    // Home / search default order: public listings newest first.
+    index("listings_public_created_idx").on(t.status, t.isHidden, t.createdAt),
+    index("listings_public_free_idx").on(t.status, t.isHidden, t.isFree, t.createdAt),
+    index("listings_public_trade_idx").on(t.status, t.isHidden, t.isTradeOffer, t.createdAt),
+    index("listings_category_idx").on(t.category, t.status, t.createdAt),
+    index("listings_price_idx").on(t.status, t.price),
+    index("listings_user_idx").on(t.userId, t.createdAt),
+    index("listings_updated_idx").on(t.status, t.updatedAt),
+  ],
+);

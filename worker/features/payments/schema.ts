@@ -1,0 +1,99 @@
+// The D1 tables of the payments feature. The whole schema: worker/db/tables.ts.
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "../../db/columns";
+import { users } from "../auth/schema";
+import { conversations } from "../chat/schema";
+import { listings } from "../listings/schema";
+
+/** A purchase attempt: created when checkout starts, priced from D1, fulfilled by webhook. */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    listingId: text("listing_id")
+      .notNull()
+      .references(() => listings.id),
+    sellerId: text("seller_id")
+      .notNull()
+      .references(() => users.id),
+    buyerId: text("buyer_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider", { enum: ["stripe", "vipps"] }).notNull(),
+    /** Stripe Checkout Session id, or the Vipps ePayment reference: the result pages' `session_id`. */
+    providerRef: text("provider_ref"),
+    amount: integer("amount").notNull(), // øre
+    currency: text("currency").notNull().default("NOK"),
+    /**
+     * pending (checkout open) → completed (paid, this buyer got the listing) | expired (closed unpaid) |
+     * cancelled (buyer aborted, or an authorised Vipps payment released) | refunded (paid but the listing
+     * was gone) | failed (could not start, or the provider's amount did not match).
+     */
+    status: text("status", { enum: ["pending", "completed", "failed", "cancelled", "expired", "refunded"] })
+      .notNull()
+      .default("pending"),
+    /** Lekebytte's fee in øre (docs/decisions/033-platform-fee.md). */
+    platformFee: integer("platform_fee").notNull().default(0),
+    /** Stripe PaymentIntent id (for refunds) once paid. */
+    providerPaymentRef: text("provider_payment_ref"),
+    /** Vipps: when the winning payment was captured. */
+    capturedAt: text("captured_at"),
+    /** Stripe refund id, when a paid payment lost the listing. */
+    refundRef: text("refund_ref"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_provider_ref_unique").on(t.provider, t.providerRef),
+    index("payments_listing_idx").on(t.listingId, t.status),
+    index("payments_buyer_idx").on(t.buyerId, t.createdAt),
+    index("payments_seller_idx").on(t.sellerId, t.createdAt),
+  ],
+);
+
+/** A completed payment (docs/product.md "Data": ad_id, seller_id, amount in minor units, paid_at). */
+export const transactions = sqliteTable(
+  "transactions",
+  {
+    id: text("id").primaryKey(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    adId: text("ad_id")
+      .notNull()
+      .references(() => listings.id),
+    sellerId: text("seller_id")
+      .notNull()
+      .references(() => users.id),
+    buyerId: text("buyer_id")
+      .notNull()
+      .references(() => users.id),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull().default("NOK"),
+    stripeSessionId: text("stripe_session_id"),
+    paidAt: text("paid_at").notNull(),
+    platformFee: integer("platform_fee").notNull().default(0),
+    /** stripe: Stripe pays the seller (destination charge); owed: Lekebytte owes the seller (Vipps, decision 035); paid: paid out. */
+    sellerPayout: text("seller_payout", { enum: ["stripe", "owed", "paid"] })
+      .notNull()
+      .default("stripe"),
+    /** The buyer–seller conversation that got the sale's system message. */
+    conversationId: text("conversation_id").references(() => conversations.id),
+    /** Set once the seller has been e-mailed about the sale (claimed before sending, so only once). */
+    sellerNotifiedAt: text("seller_notified_at"),
+  },
+  (t) => [
+    uniqueIndex("transactions_payment_unique").on(t.paymentId),
+    uniqueIndex("transactions_stripe_session_unique").on(t.stripeSessionId),
+    index("transactions_seller_idx").on(t.sellerId, t.paidAt),
+    index("transactions_buyer_idx").on(t.buyerId, t.paidAt),
+  ],
+);
+
+/** Provider webhook events already processed (idempotency on event id). */
+export const webhookEvents = sqliteTable("webhook_events", {
+  id: text("id").primaryKey(), // `${provider}:${eventId}`
+  provider: text("provider").notNull(),
+  type: text("type").notNull(),
+  receivedAt: createdAt(),
+});
