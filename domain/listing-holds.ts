@@ -1,7 +1,7 @@
 // What the owner may still edit while a listing is held for someone (decision 086): a listing
-// promised in an agreed swap stays exactly as the other party agreed to it, and a toy reserved or
+// promised in an agreed trade stays exactly as the other party agreed to it, and a toy reserved or
 // given through the give-away queue may only have its text fixed (title, description). Anything
-// else (price, free, condition, photos, …) would leave the swap or the queue pointing at a different
+// else (price, free, condition, photos, …) would leave the trade or the queue pointing at a different
 // toy, or a give-away that give/release can no longer handle. The Worker turns these rules into the
 // conditions of its UPDATE (worker/features/listings/listings.ts), so an edit racing an accept or a reserve
 // cannot slip through.
@@ -23,18 +23,18 @@ export const LISTING_EDIT_FIELDS = [
 ] as const;
 export type ListingEditField = (typeof LISTING_EDIT_FIELDS)[number];
 
-/** Why a listing is held: promised in an accepted swap, or reserved/given through the give-away queue. */
-export type ListingHold = "swap" | "giveaway";
-export const LISTING_HOLDS: readonly ListingHold[] = ["swap", "giveaway"];
+/** Why a listing is held: promised in an accepted trade, or reserved/given through the give-away queue. */
+export type ListingHold = "trade" | "giveaway";
+export const LISTING_HOLDS: readonly ListingHold[] = ["trade", "giveaway"];
 
 /** The fields each hold still lets the owner change. */
 export const EDITABLE_WHILE_HELD: Record<ListingHold, readonly ListingEditField[]> = {
-  swap: [],
+  trade: [],
   giveaway: ["title", "description"],
 };
 
 export const LISTING_HOLD_EDIT_TEXTS: Record<ListingHold, string> = {
-  swap: "Annonsen er med i et avtalt bytte og kan ikke endres. Avbryt byttet i samtalen først.",
+  trade: "Annonsen er med i et avtalt bytte og kan ikke endres. Avbryt byttet i samtalen først.",
   giveaway: "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå kan du bare rette tittel og beskrivelse.",
 };
 

@@ -28,7 +28,7 @@ export const LISTED_LISTING_STATUSES = ["active"] as const satisfies readonly Li
 
 /**
  * A finished deal's states: the parties of the deal (buyer of a paid order, both sides of a completed
- * swap, giver and taker of a give-away) may still open the listing, read only (decision 088).
+ * trade, giver and taker of a give-away) may still open the listing, read only (decision 088).
  */
 export const DEAL_DONE_STATUSES = ["sold", "traded", "given_away"] as const satisfies readonly ListingStatus[];
 

@@ -58,7 +58,7 @@ export const RATE_RULES = {
   // Reports (the report dialog; a repeat that updates an open report counts too): far more than an
   // honest user files, few enough that nobody floods the moderators' queue.
   reportUser: { scope: "report:user", limit: 20, windowSeconds: HOUR },
-  // Swaps (docs/decisions/046-trade-lifecycle.md): new offers per sender, and the answers (accept,
+  // Trades (docs/decisions/046-trade-lifecycle.md): new offers per sender, and the answers (accept,
   // reject, withdraw or cancel, confirm the handover) per party.
   tradeOfferCreate: { scope: "trade-offer:create", limit: 20, windowSeconds: HOUR },
   tradeOfferAction: { scope: "trade-offer:action", limit: 120, windowSeconds: HOUR },

@@ -1,10 +1,10 @@
 // Reviews after a completed deal (issue 16; docs/decisions/070-reviews.md). A deal is a completed
-// sale (a paid order), a completed swap or a completed give-away; each of its two parties may rate
+// sale (a paid order), a completed trade or a completed give-away; each of its two parties may rate
 // the other 1–5 with an optional text, once, within REVIEW_WINDOW_DAYS of the completion. Reviews
 // are blind: a review is shown only when both parties have written or the window has closed.
 import { formatDate } from "./format";
 
-export const DEAL_KINDS = ["sale", "swap", "giveaway"] as const;
+export const DEAL_KINDS = ["sale", "trade", "giveaway"] as const;
 export type DealKind = (typeof DEAL_KINDS)[number];
 
 export const REVIEW_WINDOW_DAYS = 14;
@@ -24,11 +24,11 @@ export const RATING_LABELS: Record<number, string> = {
 };
 
 /** What the reviewer was in the deal, shown beside a review on the profile ("Kjøper", …). */
-export type DealRole = "buyer" | "seller" | "swapper" | "giver" | "taker";
+export type DealRole = "buyer" | "seller" | "trader" | "giver" | "taker";
 export const DEAL_ROLE_LABELS: Record<DealRole, string> = {
   buyer: "Kjøper",
   seller: "Selger",
-  swapper: "Bytte",
+  trader: "Bytte",
   giver: "Ga bort",
   taker: "Fikk gratis",
 };
@@ -39,7 +39,7 @@ export interface ReviewDeal {
   id: string;
   /** Exactly two different users. */
   parties: readonly [string, string];
-  /** Null while the deal is not completed (an agreed swap not yet handed over). */
+  /** Null while the deal is not completed (an agreed trade not yet handed over). */
   completedAt: string | null;
 }
 

@@ -1,4 +1,4 @@
-// Swaps (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages"):
+// Trades (docs/product.md "Trades", "States", "Validation", "Who may do what", "Server calls", "Error messages"):
 // the offer lifecycle, who may move it, expiry, the labels and the texts. The Worker
 // enforces the lifecycle in SQL (worker/features/trades/offers.ts) and explains a refusal with these
 // rules; the web shows each party the buttons these rules allow.
@@ -36,8 +36,8 @@ export type TradeRole = "sender" | "recipient";
 
 /**
  * What a party can do: the recipient accepts or rejects a pending offer; the sender withdraws it
- * (cancel); once accepted, either party confirms the handover (the swap is completed when both
- * have) or cancels the swap before that.
+ * (cancel); once accepted, either party confirms the handover (the trade is completed when both
+ * have) or cancels the trade before that.
  */
 export type TradeAction = "accept" | "reject" | "cancel" | "confirm";
 
@@ -172,12 +172,12 @@ export interface TradeOfferView extends TradeOfferState {
   other_user: TradeParty;
   offered_listing: TradeListing;
   requested_listing: TradeListing;
-  /** From the accept on: who has confirmed the handover, and when the swap was completed. */
+  /** From the accept on: who has confirmed the handover, and when the trade was completed. */
   handover: { confirmed_by_me: boolean; confirmed_by_other: boolean; completed_at: string | null } | null;
 }
 
-/** A completed swap ("Fullført"): "Bytte med {name}", "Din leke", "Deres leke". */
-export interface CompletedSwap {
+/** A completed trade ("Fullført"): "Bytte med {name}", "Din leke", "Deres leke". */
+export interface CompletedTrade {
   id: string;
   trade_offer_id: string;
   conversation_id: string;
@@ -186,7 +186,7 @@ export interface CompletedSwap {
   their_listing: TradeListing;
   created_at: string;
   completed_at: string;
-  /** The user has reviewed the other party for this swap (decision 070). */
+  /** The user has reviewed the other party for this trade (decision 070). */
   reviewed_by_me: boolean;
 }
 
@@ -205,6 +205,6 @@ export interface TradeHistoryPage<T> {
 /** GET /api/trade-offers/proposal/:listingId: the page "Foreslå bytte". */
 export interface TradeProposal {
   listing: TradeListing & { owner_name: string };
-  /** The sender's own swappable listings, newest first. */
+  /** The sender's own tradable listings, newest first. */
   own_listings: (TradeListing & { already_offered: boolean })[];
 }

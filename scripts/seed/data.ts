@@ -135,7 +135,7 @@ export const LISTINGS: DemoListing[] = [
     trade: true,
     postalCode: "0150",
     ago: 3 * DAY + 4 * HOUR,
-    // Swapped to Ola for his floor puzzle (DEMO_DEALS): a chat that holds a whole deal.
+    // Traded to Ola for his floor puzzle (DEMO_DEALS): a chat that holds a whole deal.
     status: "traded",
     image: { motif: "books", color: "#ff8c42", count: 2 },
   },
@@ -597,7 +597,7 @@ export const LISTINGS: DemoListing[] = [
     ago: 50 * DAY,
     image: { motif: "beachball", color: "#e63946", count: 1 },
   },
-  // Finished deals behind the demo reviews (DEMO_DEALS): a swap between Kari and Ola, a sale by Lars.
+  // Finished deals behind the demo reviews (DEMO_DEALS): a trade between Kari and Ola, a sale by Lars.
   {
     ref: "K8",
     owner: "kari",
@@ -661,7 +661,7 @@ export const LISTINGS: DemoListing[] = [
 ];
 
 export interface DemoMessage {
-  /** "system": a notice from Lekebytte, as the Worker posts on every change of a swap (decision 047). */
+  /** "system": a notice from Lekebytte, as the Worker posts on every change of a trade (decision 047). */
   from: AccountKey | "system";
   text: string;
   ago: number;
@@ -720,7 +720,7 @@ export const CONVERSATIONS: DemoConversation[] = [
   },
 ];
 
-/** A pending swap: Kari offers her pegboard (K2) for Ola's Duplo boat (O1), in their conversation. */
+/** A pending trade: Kari offers her pegboard (K2) for Ola's Duplo boat (O1), in their conversation. */
 export const TRADE_OFFER = {
   listing: "O1", // the conversation's listing and the requested listing
   from: "kari" as AccountKey,
@@ -733,17 +733,17 @@ export const TRADE_OFFER = {
 
 /**
  * Completed deals with reviews (issue 16, decision 070). A sale: `listing` sold by its owner to
- * `other`. A swap: `other` offered `offered` for `listing` and both confirmed the handover.
+ * `other`. A trade: `other` offered `offered` for `listing` and both confirmed the handover.
  * `completed` is minutes ago; a review's reviewee is the deal's other party.
  */
 export interface DemoDeal {
-  kind: "sale" | "swap";
+  kind: "sale" | "trade";
   listing: string;
   other: AccountKey;
   offered?: string;
-  /** A swap: when the accepted offer was sent (minutes ago; default two days before `completed`). */
+  /** A trade: when the accepted offer was sent (minutes ago; default two days before `completed`). */
   proposed?: number;
-  /** A swap: earlier offers in the same conversation that the owner turned down. */
+  /** A trade: earlier offers in the same conversation that the owner turned down. */
   rejected?: { offered: string; proposed: number; answered: number; message: string | null }[];
   completed: number;
   messages: DemoMessage[];
@@ -771,7 +771,7 @@ export const DEMO_DEALS: DemoDeal[] = [
     ],
   },
   {
-    kind: "swap",
+    kind: "trade",
     listing: "O7",
     other: "kari",
     offered: "K8",
@@ -796,9 +796,9 @@ export const DEMO_DEALS: DemoDeal[] = [
     reviews: [{ from: "ola", rating: 5, text: "Rask sending og akkurat som beskrevet.", ago: 20 * HOUR }],
   },
   {
-    // The chat after a whole swap (issue 21): a refused offer, the completed one, the notices and
+    // The chat after a whole trade (issue 21): a refused offer, the completed one, the notices and
     // the review prompt still open for both, over three days.
-    kind: "swap",
+    kind: "trade",
     listing: "K7",
     other: "ola",
     offered: "O8",

@@ -1,10 +1,10 @@
-// Crash durability (issue 15): a stream of writes over HTTP (new listings, chat messages, swap
+// Crash durability (issue 15): a stream of writes over HTTP (new listings, chat messages, trade
 // accepts, payment webhook deliveries, analytics batches) against `npm start`'s server (own port and
 // state directory); halfway
 // the server's process groups get SIGKILL, it is started again on the same state, and the stream
 // goes on. Afterwards the local D1 (and the raw analytics objects in the local R2) are read and
 // checked: every acknowledged write is there exactly once, and nothing is half-written (a listing
-// without its search rows, a gap in a conversation's sequence, an accepted swap without its
+// without its search rows, a gap in a conversation's sequence, an accepted trade without its
 // transaction or reserved listings, a paid order without its transaction, sold listing, sale message
 // or seller mail, a raw analytics record stored twice).
 //
@@ -92,8 +92,8 @@ async function populate(): Promise<World> {
   });
   const accepts = Math.ceil(RATES.accept * SECONDS * 1.6);
   const offers = Array.from({ length: accepts }, (_, i) => {
-    const fromId = db.user("bench-durable-swap").id;
-    const toId = db.user("bench-durable-swap").id;
+    const fromId = db.user("bench-durable-trade").id;
+    const toId = db.user("bench-durable-trade").id;
     const offered = simpleListing(fromId, `Byttebil ${i}`);
     const requested = simpleListing(toId, `Byttedukke ${i}`, { is_trade_offer: 1 });
     db.listing(offered);
@@ -529,10 +529,10 @@ function check(): Row[] {
   const resent = writes.filter((w) => w.kind === "message" && w.retry).length;
   if (resent) messages.notes.push(`${resent} resent after the restart`);
 
-  // Swap accepts: accepted ⇔ one pending transaction and both listings reserved; else no transaction, both active.
+  // Trade accepts: accepted ⇔ one pending transaction and both listings reserved; else no transaction, both active.
   const accepted = new Map<string, number>();
   for (const r of all<{ id: string }>("SELECT id FROM trade_offers WHERE status = 'accepted'")) accepted.set(r.id, 1);
-  const accepts = rowFor("accept", "swap accept (POST /api/trade-offers/:id/accept)", (k) => accepted.get(k) ?? 0);
+  const accepts = rowFor("accept", "trade accept (POST /api/trade-offers/:id/accept)", (k) => accepted.get(k) ?? 0);
   accepts.halfWritten = one<{ n: number }>(
     `SELECT COUNT(*) AS n FROM trade_offers o
      WHERE (o.status = 'accepted' AND (
@@ -650,7 +650,7 @@ function analyticsLabels(): Map<string, number> {
 async function main() {
   ensureBuild();
   console.log(
-    `Writing the bench users, conversations and ${Math.ceil(RATES.accept * SECONDS * 1.6)} pending swap offers into ${path.relative(ROOT, STATE)} …`,
+    `Writing the bench users, conversations and ${Math.ceil(RATES.accept * SECONDS * 1.6)} pending trade offers into ${path.relative(ROOT, STATE)} …`,
   );
   world = await populate();
   process.on("SIGINT", () => process.exit(130));

@@ -324,7 +324,7 @@ async function main() {
       .sort((a, b) => b[1] - a[1])
       .map(
         ([k, n]) =>
-          `${{ t: "text", c: "category", p: "postal prefix", $: "price bucket", a: "age", k: "condition", f: "free", b: "swap" }[k] ?? k} ${n.toLocaleString("en")}`,
+          `${{ t: "text", c: "category", p: "postal prefix", $: "price bucket", a: "age", k: "condition", f: "free", b: "trade" }[k] ?? k} ${n.toLocaleString("en")}`,
       )
       .join(", ");
 

@@ -3,7 +3,7 @@
 //     sandbox port and state directory, in a process group of its own; waited for, stopped with
 //     SIGTERM or killed with SIGKILL (only the groups this process started), its CPU time;
 //   - the bench D1: a fresh state directory with the migrations applied, and the bench rows (users
-//     with a session family, listings, conversations, swap offers) written straight into its SQLite
+//     with a session family, listings, conversations, trade offers) written straight into its SQLite
 //     file before the server starts, in one transaction;
 //   - access cookies minted with the app's own JWT code and the local secret, as a sign-in mints them;
 //   - percentiles and the machine's load average for the reports.
@@ -153,7 +153,7 @@ export class BenchDb {
     return id;
   }
 
-  /** A pending swap offer: `fromId` offers `offeredId` for `toId`'s `requestedId`, in the conversation about the latter. */
+  /** A pending trade offer: `fromId` offers `offeredId` for `toId`'s `requestedId`, in the conversation about the latter. */
   tradeOffer(conversationId: string, fromId: string, toId: string, offeredId: string, requestedId: string): string {
     const id = randomUUID();
     this.stmt.tradeOffer.run(
@@ -177,7 +177,7 @@ export class BenchDb {
   }
 }
 
-/** A plain active listing of `userId` (for chats, swaps and sales), in the generator's row shape. */
+/** A plain active listing of `userId` (for chats, trades and sales), in the generator's row shape. */
 export function simpleListing(userId: string, title: string, extra: Partial<BenchListing> = {}): BenchListing {
   const id = randomUUID();
   const now = new Date().toISOString();

@@ -35,7 +35,7 @@ export type TestNotificationsAvailableBody = InferResponseType<Api["test-notific
 export type TradeProposalBody = InferResponseType<Api["trade-offers"]["proposal"][":listingId"]["$get"], 200>;
 export type TradeOfferBody = InferResponseType<Api["trade-offers"][":id"]["$get"], 200>;
 export type TradeOffersPageBody = InferResponseType<Api["trade-offers"]["history"][":direction"]["$get"], 200>;
-export type CompletedSwapsBody = InferResponseType<Api["trade-offers"]["history"]["completed"]["$get"], 200>;
+export type CompletedTradesBody = InferResponseType<Api["trade-offers"]["history"]["completed"]["$get"], 200>;
 export type CreateTradeOfferBody = InferResponseType<Api["trade-offers"]["$post"], 201>;
 export type GiveawayViewBody = InferResponseType<Api["giveaways"]["listings"][":listingId"]["$get"], 200>;
 export type GiveawayQueueEntryBody = NonNullable<GiveawayViewBody["queue"]>[number];
@@ -245,7 +245,7 @@ export function testNotificationBody(overrides: Partial<TestNotificationBody> = 
   };
 }
 
-/** A listing in a swap (cards, proposal, history). */
+/** A listing in a trade (cards, proposal, history). */
 export function tradeListingBody(overrides: Partial<TradeOfferBody["offered_listing"]> = {}): TradeOfferBody["offered_listing"] {
   return {
     id: TEST_LISTING_ID,
@@ -304,11 +304,11 @@ export function tradeOffersPageBody(
   return { counts, items, has_more: false };
 }
 
-/** GET /api/trade-offers/history/completed: swaps of the test user with Ola Hansen. */
-export function completedSwapsBody(
-  items: Partial<CompletedSwapsBody["items"][number]>[] = [],
+/** GET /api/trade-offers/history/completed: trades of the test user with Ola Hansen. */
+export function completedTradesBody(
+  items: Partial<CompletedTradesBody["items"][number]>[] = [],
   counts = { sent: 0, received: 0, completed: items.length },
-): CompletedSwapsBody {
+): CompletedTradesBody {
   const at = new Date().toISOString();
   return {
     counts,
@@ -398,11 +398,11 @@ export function reviewBody(overrides: Partial<ReviewViewBody> = {}): ReviewViewB
   };
 }
 
-/** GET /api/reviews/deals/:kind/:id: a swap with Ola Hansen completed just now, nobody has written. */
+/** GET /api/reviews/deals/:kind/:id: a trade with Ola Hansen completed just now, nobody has written. */
 export function dealReviewStateBody(overrides: Partial<DealReviewStateBody> = {}): DealReviewStateBody {
   const completed = new Date().toISOString();
   return {
-    deal_kind: "swap",
+    deal_kind: "trade",
     deal_id: TEST_DEAL_ID,
     title: "Ønsket leke",
     conversation_id: TEST_CONVERSATION_ID,

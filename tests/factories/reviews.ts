@@ -1,22 +1,22 @@
-// Completed deals and reviews inserted straight into D1 for worker tests, as the payment and swap
+// Completed deals and reviews inserted straight into D1 for worker tests, as the payment and trade
 // services and the review service write them.
 import { env } from "cloudflare:workers";
 import { reviewWindowClosesAt, type DealKind } from "../../domain/reviews";
 import { nextTimestamp } from "./clock";
 import { createListing, type ListingRow } from "./listings";
-import { createSwap } from "./trades";
+import { createTrade } from "./trades";
 import { createUser, type TestUser } from "./users";
 
 export interface DealFixture {
   kind: DealKind;
   id: string;
   conversationId: string;
-  /** The seller, or the swap's sender. */
+  /** The seller, or the trade's sender. */
   a: TestUser;
-  /** The buyer, or the swap's recipient. */
+  /** The buyer, or the trade's recipient. */
   b: TestUser;
   completedAt: string;
-  /** The listings the deal was about: the one sold or given away; a swap's requested and offered. */
+  /** The listings the deal was about: the one sold or given away; a trade's requested and offered. */
   listings: ListingRow[];
 }
 
@@ -58,26 +58,26 @@ export async function createSale(
   return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }
 
-/** A swap whose handover both confirmed (`completedAt` moves the completion back in time). */
-export async function createCompletedSwap(
+/** A trade whose handover both confirmed (`completedAt` moves the completion back in time). */
+export async function createCompletedTrade(
   options: { completedAt?: string; status?: "accepted" | "completed" } = {},
   db: D1Database = env.DB,
 ): Promise<DealFixture> {
-  const swap = await createSwap({ status: options.status ?? "completed" }, db);
+  const trade = await createTrade({ status: options.status ?? "completed" }, db);
   const row = await db
     .prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1")
-    .bind(swap.offerId)
+    .bind(trade.offerId)
     .first<{ id: string; completed_at: string | null }>();
   if (options.completedAt)
     await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
   return {
-    kind: "swap",
+    kind: "trade",
     id: row!.id,
-    conversationId: swap.conversationId,
-    a: swap.sender,
-    b: swap.recipient,
+    conversationId: trade.conversationId,
+    a: trade.sender,
+    b: trade.recipient,
     completedAt: options.completedAt ?? row!.completed_at ?? "",
-    listings: [swap.requested, swap.offered],
+    listings: [trade.requested, trade.offered],
   };
 }
 

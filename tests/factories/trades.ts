@@ -1,4 +1,4 @@
-// Swaps inserted straight into D1 for worker tests, consistent with what the trade service writes:
+// Trades inserted straight into D1 for worker tests, consistent with what the trade service writes:
 // an accepted offer has a pending transaction and both listings reserved, a completed one a
 // completed transaction and both listings traded, a cancelled or rejected one active listings.
 import { env } from "cloudflare:workers";
@@ -7,7 +7,7 @@ import { nextTimestamp } from "./clock";
 import { createListing, type ListingRow } from "./listings";
 import { createUser, type TestUser } from "./users";
 
-export interface SwapFixture {
+export interface TradeFixture {
   offerId: string;
   conversationId: string;
   /** Sent the offer (the conversation's buyer). */
@@ -18,7 +18,7 @@ export interface SwapFixture {
   requested: ListingRow;
 }
 
-export interface SwapOptions {
+export interface TradeOptions {
   status?: TradeOfferStatus;
   /** A pending offer whose seven days are over. */
   expired?: boolean;
@@ -27,7 +27,7 @@ export interface SwapOptions {
   recipient?: TestUser;
   offered?: ListingRow;
   requested?: ListingRow;
-  /** Accepted swaps: who has confirmed the handover already. */
+  /** Accepted trades: who has confirmed the handover already. */
   confirmedBy?: ("sender" | "recipient")[];
 }
 
@@ -39,7 +39,7 @@ const LISTING_STATUS: Record<TradeOfferStatus, "active" | "reserved" | "traded">
   completed: "traded",
 };
 
-export async function createSwap(options: SwapOptions = {}, db: D1Database = env.DB): Promise<SwapFixture> {
+export async function createTrade(options: TradeOptions = {}, db: D1Database = env.DB): Promise<TradeFixture> {
   const status = options.status ?? "pending";
   const sender = options.sender ?? (await createUser({ displayName: "Siri Sender" }, db));
   const recipient = options.recipient ?? (await createUser({ displayName: "Mats Mottaker" }, db));

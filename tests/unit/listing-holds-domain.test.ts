@@ -14,7 +14,7 @@ import {
 /** Written out by hand: the (hold, field) pairs an edit may change. Everything else is refused. */
 const ALLOWED = new Set(["none/*", "giveaway/title", "giveaway/description"]);
 
-const HOLDS: (ListingHold | "none")[] = ["none", "swap", "giveaway"];
+const HOLDS: (ListingHold | "none")[] = ["none", "trade", "giveaway"];
 const CASES = HOLDS.flatMap((hold) => LISTING_EDIT_FIELDS.map((field) => ({ hold, field, key: `${hold}/${field}` })));
 
 describe("one changed field under each hold", () => {
@@ -35,9 +35,9 @@ describe("several fields and several holds", () => {
     { holds: ["giveaway"], changed: ["title", "description"], refusal: null },
     { holds: ["giveaway"], changed: ["title", "price"], refusal: T.giveaway },
     { holds: ["giveaway"], changed: ["isFree", "price"], refusal: T.giveaway },
-    { holds: ["swap"], changed: ["description"], refusal: T.swap },
-    { holds: ["swap", "giveaway"], changed: ["title"], refusal: T.swap },
-    { holds: ["swap"], changed: [], refusal: null },
+    { holds: ["trade"], changed: ["description"], refusal: T.trade },
+    { holds: ["trade", "giveaway"], changed: ["title"], refusal: T.trade },
+    { holds: ["trade"], changed: [], refusal: null },
     { holds: ["giveaway"], changed: [], refusal: null },
   ] as { holds: ListingHold[]; changed: ListingEditField[]; refusal: string | null }[])(
     "$holds changing $changed",
@@ -48,8 +48,8 @@ describe("several fields and several holds", () => {
 
   it("names the holds the Worker's UPDATE must rule out", () => {
     expect(holdsForbidding([])).toEqual([]);
-    expect(holdsForbidding(["title"])).toEqual(["swap"]);
-    expect(holdsForbidding(["title", "conditionRating"])).toEqual(["swap", "giveaway"]);
+    expect(holdsForbidding(["title"])).toEqual(["trade"]);
+    expect(holdsForbidding(["title", "conditionRating"])).toEqual(["trade", "giveaway"]);
   });
 
   it("the texts are Norwegian sentences", () => {

@@ -16,7 +16,7 @@ const COMPLETED = "2026-05-01T10:00:00.000Z";
 const CLOSES = "2026-05-15T10:00:00.000Z";
 const A = "party-a";
 const B = "party-b";
-const deal: ReviewDeal = { kind: "swap", id: "deal-1", parties: [A, B], completedAt: COMPLETED };
+const deal: ReviewDeal = { kind: "trade", id: "deal-1", parties: [A, B], completedAt: COMPLETED };
 const at = (iso: string, deltaMs = 0) => new Date(Date.parse(iso) + deltaMs).toISOString();
 
 describe("the review window", () => {

@@ -1,4 +1,4 @@
-// The swap lifecycle in domain/trades.ts (docs/product.md "States"; docs/product.md "Swaps"; decision 046):
+// The trade lifecycle in domain/trades.ts (docs/product.md "States"; docs/product.md "Trades"; decision 046):
 // every (state, actor, action) case, expiry, the badge labels and time left, and the proposal body.
 import { describe, expect, it } from "vitest";
 import { createTradeOfferSchema } from "../../domain/schemas/trades";

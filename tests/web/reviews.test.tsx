@@ -10,7 +10,7 @@ import {
   TEST_CONVERSATION_ID,
   TEST_DEAL_ID,
   TEST_SELLER_ID,
-  completedSwapsBody,
+  completedTradesBody,
   dealReviewStateBody,
   publicProfileBody,
   reviewBody,
@@ -65,7 +65,7 @@ describe("the review prompt and form", () => {
       ),
     );
     const call = fetch.mock.calls.find(([url]) => String(url) === "/api/reviews")!;
-    expect(bodyOf(call[1])).toEqual({ deal_kind: "swap", deal_id: TEST_DEAL_ID, rating: 4, text: "  Fint bytte!  " });
+    expect(bodyOf(call[1])).toEqual({ deal_kind: "trade", deal_id: TEST_DEAL_ID, rating: 4, text: "  Fint bytte!  " });
   });
 
   it("shows the server's refusal (already reviewed) in the error toast", async () => {
@@ -234,7 +234,7 @@ describe("the trade history's 'Fullført'", () => {
     mockApi((url) => {
       if (url.startsWith("/api/trade-offers/history/completed")) {
         return jsonResponse(
-          completedSwapsBody(
+          completedTradesBody(
             [{ id: TEST_DEAL_ID }, { reviewed_by_me: true, other_user: { id: TEST_SELLER_ID, display_name: "Per Post", deleted: false } }],
             counts,
           ),

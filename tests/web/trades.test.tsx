@@ -13,7 +13,7 @@ import {
   TEST_LISTING_ID,
   TEST_SELLER_ID,
   TEST_USER_ID,
-  completedSwapsBody,
+  completedTradesBody,
   createTradeOfferBody,
   tradeListingBody,
   tradeOfferBody,
@@ -314,7 +314,7 @@ describe("/trade-history 'Byttehistorikk'", () => {
     mockApi((url) => {
       if (url.startsWith("/api/trade-offers/history/sent")) return jsonResponse(tradeOffersPageBody([tradeOfferBody()], counts));
       if (url.startsWith("/api/trade-offers/history/received")) return jsonResponse(tradeOffersPageBody([], counts));
-      if (url.startsWith("/api/trade-offers/history/completed")) return jsonResponse(completedSwapsBody([{}], counts));
+      if (url.startsWith("/api/trade-offers/history/completed")) return jsonResponse(completedTradesBody([{}], counts));
       return undefined;
     });
     renderHistory();

@@ -453,7 +453,7 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     socket.close();
   });
 
-  it.each(CLEANED)("a swap offer's message: $stored", async ({ input, stored }) => {
+  it.each(CLEANED)("a trade offer's message: $stored", async ({ input, stored }) => {
     const sender = await createUser();
     const wanted = await createListing({ userId: (await createUser()).id, isTradeOffer: true });
     const mine = await createListing({ userId: sender.id });
@@ -467,7 +467,7 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     expect(await column("SELECT message AS v FROM trade_offers WHERE id = ?1", id)).toBe(stored);
   });
 
-  it.each(INVISIBLE)("an invisible swap offer message (%j) is no message", async (input) => {
+  it.each(INVISIBLE)("an invisible trade offer message (%j) is no message", async (input) => {
     const sender = await createUser();
     const wanted = await createListing({ userId: (await createUser()).id, isTradeOffer: true });
     const mine = await createListing({ userId: sender.id });
@@ -786,7 +786,7 @@ describe("device cookie tampering (decision 084)", () => {
       fc
         .tuple(fc.nat(cookie.length - 1), fc.constantFrom(..."ABCDEFabc019-_.=+/ "))
         .map(([i, c]) => cookie.slice(0, i) + c + cookie.slice(i + 1)),
-      // Parts swapped, dropped, repeated or moved to another account.
+      // Parts traded, dropped, repeated or moved to another account.
       fc.constantFrom(
         `${other.id}.${nonce}.${mac}`,
         `${userId}.${mac}.${nonce}`,

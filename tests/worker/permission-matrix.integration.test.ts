@@ -29,7 +29,7 @@ import {
   createListing,
   createSale,
   createSavedSearch,
-  createSwap,
+  createTrade,
   createUser,
   jpegPhoto,
   signedInClient,
@@ -102,7 +102,7 @@ class World {
     return this.memo.get(key) as Promise<T>;
   }
 
-  /** Someone else: the other side of a conversation, a swap or a sale. */
+  /** Someone else: the other side of a conversation, a trade or a sale. */
   partner() {
     return this.once("partner", () => createUser({ displayName: "Per Partner" }));
   }
@@ -147,10 +147,10 @@ class World {
     );
   }
 
-  /** A swap between the owner and the partner; `side` is the owner's. */
-  swap(side: "sender" | "recipient", status: "pending" | "accepted" = "pending") {
-    return this.once(`swap-${side}-${status}`, async () =>
-      createSwap(
+  /** A trade between the owner and the partner; `side` is the owner's. */
+  trade(side: "sender" | "recipient", status: "pending" | "accepted" = "pending") {
+    return this.once(`trade-${side}-${status}`, async () =>
+      createTrade(
         side === "sender"
           ? { sender: this.owner, recipient: await this.partner(), status }
           : { sender: await this.partner(), recipient: this.owner, status },
@@ -185,14 +185,14 @@ class World {
 
   /**
    * The partner's listing that came to the owner in a finished deal (decision 088): bought (a paid
-   * order), swapped (a completed swap) or given (a give-away). Its parties may read it.
+   * order), traded (a completed trade) or given (a give-away). Its parties may read it.
    */
-  dealListing(kind: "sale" | "swap" | "giveaway") {
+  dealListing(kind: "sale" | "trade" | "giveaway") {
     return this.once(`deal-${kind}`, async () => {
       const partner = await this.partner();
       if (kind === "sale") return (await createSale({ seller: partner, buyer: this.owner })).listings[0];
       if (kind === "giveaway") return (await createGiveaway({ giver: partner, taker: this.owner })).listings[0];
-      return (await createSwap({ status: "completed", sender: this.owner, recipient: partner })).requested;
+      return (await createTrade({ status: "completed", sender: this.owner, recipient: partner })).requested;
     });
   }
 
@@ -299,7 +299,7 @@ class World {
     return this.once("savedSearch", () => createSavedSearch(this.owner.id, "q=duplo", { name: "Duplo" }));
   }
 
-  /** The caller's own listing (what it offers in a swap); the owner's for a visitor. */
+  /** The caller's own listing (what it offers in a trade); the owner's for a visitor. */
   actorsListing() {
     return this.once("actorsListing", () => createListing({ userId: (this.actor ?? this.owner).id }));
   }
@@ -514,7 +514,7 @@ const API_ROWS: Row[] = [
     expected: s(404, 404, 200, 200, 200, 200),
   },
   // A finished deal's listing: its parties (the owner role here) read it; other users and visitors 404.
-  ...(["sale", "swap", "giveaway"] as const).map(
+  ...(["sale", "trade", "giveaway"] as const).map(
     (kind): Row => ({
       route: "GET /api/listings/:id",
       variant: `${kind}: the deal's listing`,
@@ -746,7 +746,7 @@ const API_ROWS: Row[] = [
     expected: s(401, 404, 201, 404, 404, 201),
   },
 
-  // Swaps.
+  // Trades.
   {
     route: "GET /api/trade-offers/proposal/:listingId",
     request: async (w) => ({ path: `/api/trade-offers/proposal/${(await w.partnersListing()).id}` }),
@@ -763,7 +763,7 @@ const API_ROWS: Row[] = [
   },
   {
     route: "GET /api/trade-offers/conversation/:conversationId",
-    request: async (w) => ({ path: `/api/trade-offers/conversation/${(await w.swap("sender")).conversationId}` }),
+    request: async (w) => ({ path: `/api/trade-offers/conversation/${(await w.trade("sender")).conversationId}` }),
     expected: ownerOnly(200),
   },
   {
@@ -778,27 +778,27 @@ const API_ROWS: Row[] = [
   },
   {
     route: "GET /api/trade-offers/:id",
-    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}` }),
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.trade("sender")).offerId}` }),
     expected: ownerOnly(200),
   },
   {
     route: "POST /api/trade-offers/:id/accept",
-    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/accept`, method: "POST" }),
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.trade("recipient")).offerId}/accept`, method: "POST" }),
     expected: ownerOnly(200, 403),
   },
   {
     route: "POST /api/trade-offers/:id/reject",
-    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("recipient")).offerId}/reject`, method: "POST" }),
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.trade("recipient")).offerId}/reject`, method: "POST" }),
     expected: ownerOnly(200),
   },
   {
     route: "POST /api/trade-offers/:id/cancel",
-    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender")).offerId}/cancel`, method: "POST" }),
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.trade("sender")).offerId}/cancel`, method: "POST" }),
     expected: ownerOnly(200),
   },
   {
     route: "POST /api/trade-offers/:id/confirm",
-    request: async (w) => ({ path: `/api/trade-offers/${(await w.swap("sender", "accepted")).offerId}/confirm`, method: "POST" }),
+    request: async (w) => ({ path: `/api/trade-offers/${(await w.trade("sender", "accepted")).offerId}/confirm`, method: "POST" }),
     expected: ownerOnly(200),
   },
 
@@ -1216,8 +1216,8 @@ PAGE_ROWS.push({
 });
 PAGE_ROWS.push({
   route: "PAGE listingBySlug",
-  variant: "swap: the deal's listing",
-  request: async (w) => ({ path: `/annonse/${(await w.dealListing("swap")).seoSlug}`, headers: { Accept: "text/html" } }),
+  variant: "trade: the deal's listing",
+  request: async (w) => ({ path: `/annonse/${(await w.dealListing("trade")).seoSlug}`, headers: { Accept: "text/html" } }),
   expected: s(404, 404, 200, 200, 200, 200),
 });
 

@@ -16,7 +16,7 @@ import {
   testNotificationBody,
   testNotificationsAvailableBody,
   unreadCountBody,
-  completedSwapsBody,
+  completedTradesBody,
   createTradeOfferBody,
   tradeOfferBody,
   tradeOffersPageBody,
@@ -43,11 +43,11 @@ import {
 import { signUnsubscribeToken } from "../../worker/features/saved-searches/unsubscribe-token";
 import {
   addMessages,
-  createCompletedSwap,
+  createCompletedTrade,
   createConversation,
   createListing,
   createReview,
-  createSwap,
+  createTrade,
   createUser,
   signedInClient,
 } from "../factories";
@@ -177,12 +177,12 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(shapeDifferences(await test.json(), testNotificationBody())).toEqual([]);
   });
 
-  it("swaps: proposal, offer, cards, history", async () => {
-    const swap = await createSwap({ status: "completed" });
-    const open = await createSwap({ sender: swap.sender, status: "accepted", confirmedBy: ["recipient"] });
-    const sender = await signedInClient(swap.sender.id);
+  it("trades: proposal, offer, cards, history", async () => {
+    const trade = await createTrade({ status: "completed" });
+    const open = await createTrade({ sender: trade.sender, status: "accepted", confirmedBy: ["recipient"] });
+    const sender = await signedInClient(trade.sender.id);
     const wanted = await createListing({ isTradeOffer: true });
-    const mine = await createListing({ userId: swap.sender.id });
+    const mine = await createListing({ userId: trade.sender.id });
     expect(shapeDifferences(await jsonOf(await sender.get(`/api/trade-offers/proposal/${wanted.id}`)), tradeProposalBody())).toEqual([]);
     const created = await sender.post("/api/trade-offers", { requested_listing_id: wanted.id, offered_listing_id: mine.id });
     expect(created.status).toBe(201);
@@ -197,7 +197,7 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     expect(
       shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/sent")), tradeOffersPageBody([tradeOfferBody()])),
     ).toEqual([]);
-    expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedSwapsBody([{}]))).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await sender.get("/api/trade-offers/history/completed")), completedTradesBody([{}]))).toEqual([]);
   });
 
   it("give-away queue: the panel for giver and taker, my places, the notice count", async () => {
@@ -220,15 +220,15 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
   });
 
   it("reviews: a deal's state, a conversation's deals, a new review, the public profile", async () => {
-    const deal = await createCompletedSwap();
+    const deal = await createCompletedTrade();
     const a = await signedInClient(deal.a.id);
-    expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/deals/swap/${deal.id}`)), dealReviewStateBody())).toEqual([]);
+    expect(shapeDifferences(await jsonOf(await a.get(`/api/reviews/deals/trade/${deal.id}`)), dealReviewStateBody())).toEqual([]);
     expect(
       shapeDifferences(await jsonOf(await a.get(`/api/reviews/conversations/${deal.conversationId}`)), [dealReviewStateBody()]),
     ).toEqual([]);
-    const created = await a.post("/api/reviews", { deal_kind: "swap", deal_id: deal.id, rating: 5, text: "Fint" });
+    const created = await a.post("/api/reviews", { deal_kind: "trade", deal_id: deal.id, rating: 5, text: "Fint" });
     expect(created.status).toBe(201);
-    expect(shapeDifferences(await created.json(), reviewBody({ reviewer_role: "swapper" }))).toEqual([]);
+    expect(shapeDifferences(await created.json(), reviewBody({ reviewer_role: "trader" }))).toEqual([]);
     await createReview(deal, deal.b, deal.a);
     await createListing({ userId: deal.b.id });
     expect(shapeDifferences(await jsonOf(await new Client().get(`/api/users/${deal.b.id}`)), publicProfileBody())).toEqual([]);

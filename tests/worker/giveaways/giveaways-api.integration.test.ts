@@ -381,7 +381,7 @@ describe("giving it away (POST …/give)", () => {
       .first<Record<string, string>>();
     expect(record).toMatchObject({ giver_id: giver.id, taker_id: bo.id, conversation_id: conversationId });
     expect(record!.given_at >= before).toBe(true);
-    // The deal reviews can refer to (sale, swap, give-away).
+    // The deal reviews can refer to (sale, trade, give-away).
     expect(await giveawayDeal(getDb(env.DB), record!.id)).toEqual({
       kind: "giveaway",
       id: record!.id,

@@ -1,15 +1,15 @@
-// The parties of a finished deal can open what they bought, swapped or were given (issue 21,
-// decision 088): the buyer of a paid order, both sides of a completed swap, giver and taker of a
-// give-away read the sold/swapped/given-away listing through the API and the /annonse page, read
+// The parties of a finished deal can open what they bought, traded or were given (issue 21,
+// decision 088): the buyer of a paid order, both sides of a completed trade, giver and taker of a
+// give-away read the sold/traded/given-away listing through the API and the /annonse page, read
 // only; anyone else still gets the 404 "Kunne ikke hente annonse", and so does a party once
 // moderation hides the listing or when the deal never completed.
 import { describe, expect, it } from "vitest";
 import {
-  createCompletedSwap,
+  createCompletedTrade,
   createGiveaway,
   createListing,
   createSale,
-  createSwap,
+  createTrade,
   createUser,
   signedInClient,
   type DealFixture,
@@ -40,8 +40,8 @@ describe("a finished deal's listing", () => {
     await expectPartiesSee(await createSale());
   });
 
-  it("a completed swap: both parties read both swapped listings, others get 404", async () => {
-    await expectPartiesSee(await createCompletedSwap());
+  it("a completed trade: both parties read both traded listings, others get 404", async () => {
+    await expectPartiesSee(await createCompletedTrade());
   });
 
   it("a give-away: giver and taker read it, others get 404", async () => {
@@ -53,11 +53,11 @@ describe("a finished deal's listing", () => {
     expect(await status(await signedInClient(sale.b.id), `/api/listings/${sale.listings[0].id}`)).toBe(404);
   });
 
-  it("a swap that was called off makes no deal, though the listing is sold later", async () => {
-    const swap = await createSwap({ status: "cancelled" });
-    const owner = await signedInClient(swap.recipient.id);
-    expect((await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" })).status).toBe(200);
-    expect(await status(await signedInClient(swap.sender.id), `/api/listings/${swap.requested.id}`)).toBe(404);
+  it("a trade that was called off makes no deal, though the listing is sold later", async () => {
+    const trade = await createTrade({ status: "cancelled" });
+    const owner = await signedInClient(trade.recipient.id);
+    expect((await owner.post(`/api/listings/${trade.requested.id}/status`, { status: "sold" })).status).toBe(200);
+    expect(await status(await signedInClient(trade.sender.id), `/api/listings/${trade.requested.id}`)).toBe(404);
   });
 
   it("a listing that moderation hides is gone for the parties too", async () => {
@@ -66,9 +66,9 @@ describe("a finished deal's listing", () => {
   });
 
   it("a party reads it by slug and gets the /annonse page; a visitor gets the 404 page", async () => {
-    const swap = await createCompletedSwap();
-    const buyer = await signedInClient(swap.a.id);
-    const slug = swap.listings[0].seoSlug;
+    const trade = await createCompletedTrade();
+    const buyer = await signedInClient(trade.a.id);
+    const slug = trade.listings[0].seoSlug;
     expect(await status(buyer, `/api/listings/by-slug/${slug}`)).toBe(200);
     const page = await buyer.get(`/annonse/${slug}`, { headers: { Accept: "text/html" } });
     expect(page.status).toBe(200);

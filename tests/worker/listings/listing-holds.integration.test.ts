@@ -1,11 +1,11 @@
-// Editing a held listing over HTTP (issue 20; decision 086): a listing promised in an agreed swap
+// Editing a held listing over HTTP (issue 20; decision 086): a listing promised in an agreed trade
 // cannot be edited at all, a toy reserved or given through the give-away queue only gets its text
 // fixed, the refusal is a Norwegian 409 that changes nothing, the queue still works afterwards, and
 // the edit racing an accept or a reserve (fired together, the edit acting on what it read before).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LISTING_HOLD_EDIT_TEXTS as T } from "../../../domain/listing-holds";
-import { createListing, createSwap, createUser, signedInClient, type ListingRow } from "../../factories";
+import { createListing, createTrade, createUser, signedInClient, type ListingRow } from "../../factories";
 import { type Client, errorOf } from "../support/http";
 import { editFormOf } from "../support/listing-form";
 import { postWith, readsHeldUntil } from "../support/race";
@@ -28,12 +28,12 @@ async function withPhoto(overrides: Parameters<typeof createListing>[0] & { user
 /** drizzle's read of one listing by id (the edit's ownership check). */
 const LISTING_READ = /from "listings" where "listings"\."id" = \?/;
 
-describe("a listing promised in an agreed swap", () => {
+describe("a listing promised in an agreed trade", () => {
   async function promised() {
     const sender = await createUser({ displayName: "Siri Sender" });
     const offered = await withPhoto({ userId: sender.id, title: "Tilbudt brannbil", price: 200 });
-    const swap = await createSwap({ status: "accepted", sender, offered });
-    return { swap, offered, senderClient: await signedInClient(sender.id) };
+    const trade = await createTrade({ status: "accepted", sender, offered });
+    return { trade, offered, senderClient: await signedInClient(sender.id) };
   }
 
   it.each([
@@ -45,17 +45,17 @@ describe("a listing promised in an agreed swap", () => {
     const before = await stored(offered.id);
     const res = await edit(senderClient, offered, change);
     expect(res.status).toBe(409);
-    expect((await errorOf(res)).message).toBe(T.swap);
+    expect((await errorOf(res)).message).toBe(T.trade);
     expect(await stored(offered.id)).toEqual(before);
   });
 
-  it("the other party's listing in the swap is held the same way", async () => {
+  it("the other party's listing in the trade is held the same way", async () => {
     const recipient = await createUser();
     const requested = await withPhoto({ userId: recipient.id, isTradeOffer: true, title: "Ønsket dukkehus" });
-    await createSwap({ status: "accepted", recipient, requested });
+    await createTrade({ status: "accepted", recipient, requested });
     const res = await edit(await signedInClient(recipient.id), requested, { price: 1 });
     expect(res.status).toBe(409);
-    expect((await errorOf(res)).message).toBe(T.swap);
+    expect((await errorOf(res)).message).toBe(T.trade);
   });
 
   it("saving the form unchanged is not a change and is allowed", async () => {
@@ -63,15 +63,15 @@ describe("a listing promised in an agreed swap", () => {
     expect((await edit(senderClient, offered, {})).status).toBe(200);
   });
 
-  it("a pending offer does not hold the listing, and a cancelled swap frees it again", async () => {
+  it("a pending offer does not hold the listing, and a cancelled trade frees it again", async () => {
     const sender = await createUser();
     const offered = await withPhoto({ userId: sender.id, title: "Tilbudt togbane" });
-    const pending = await createSwap({ sender, offered });
+    const pending = await createTrade({ sender, offered });
     const client = await signedInClient(sender.id);
     expect((await edit(client, offered, { price: 300 })).status).toBe(200);
 
     const other = await withPhoto({ userId: sender.id, title: "Tilbudt garasje" });
-    const accepted = await createSwap({ status: "accepted", sender, offered: other });
+    const accepted = await createTrade({ status: "accepted", sender, offered: other });
     expect((await edit(client, other, { price: 300 })).status).toBe(409);
     expect((await client.post(`/api/trade-offers/${accepted.offerId}/cancel`, {})).status).toBe(200);
     expect((await edit(client, other, { price: 300 })).status).toBe(200);
@@ -82,9 +82,9 @@ describe("a listing promised in an agreed swap", () => {
   it("race: the owner's edit against the other party's accept, fired together; the edit read the listing before the accept landed", async () => {
     const sender = await createUser();
     const offered = await withPhoto({ userId: sender.id, title: "Tilbudt lekekjøkken", price: 200, conditionRating: 5 });
-    const swap = await createSwap({ sender, offered });
+    const trade = await createTrade({ sender, offered });
     const senderClient = await signedInClient(sender.id);
-    const recipientClient = await signedInClient(swap.recipient.id);
+    const recipientClient = await signedInClient(trade.recipient.id);
     const before = await stored(offered.id);
 
     let acceptDone!: () => void;
@@ -92,11 +92,11 @@ describe("a listing promised in an agreed swap", () => {
     const held = readsHeldUntil(LISTING_READ, accepted);
     const [editRes, acceptRes] = await Promise.all([
       postWith(held, senderClient, `/api/listings/${offered.id}`, editFormOf(offered, { price: 5000, condition_rating: 1 }), "PUT"),
-      recipientClient.post(`/api/trade-offers/${swap.offerId}/accept`, {}).finally(acceptDone),
+      recipientClient.post(`/api/trade-offers/${trade.offerId}/accept`, {}).finally(acceptDone),
     ]);
     expect(acceptRes.status).toBe(200);
     expect(editRes.status).toBe(409);
-    expect((await errorOf(editRes)).message).toBe(T.swap);
+    expect((await errorOf(editRes)).message).toBe(T.trade);
     const after = await stored(offered.id);
     expect({ price: after.price, condition_rating: after.condition_rating }).toEqual({
       price: before.price,

@@ -13,7 +13,7 @@ import type { ModerationPage } from "../../../worker/features/moderation/moderat
 import {
   addMessages,
   ago,
-  createCompletedSwap,
+  createCompletedTrade,
   createConversation,
   createListing,
   createSale,
@@ -411,16 +411,16 @@ describe("auto-hide resists one person (decision 082)", () => {
     expect(await visibleToVisitors(row.id)).toBe(false);
   });
 
-  it("a new account with a completed deal with an established account counts; a sale or swap between two new accounts does not", async () => {
+  it("a new account with a completed deal with an established account counts; a sale or trade between two new accounts does not", async () => {
     const { row } = await publicListing();
     const vouched = await createUser();
     await createSale({ seller: vouched, buyer: await established() });
     const a = await createUser();
     await createSale({ seller: a, buyer: await createUser() });
-    const swap = await createCompletedSwap();
+    const trade = await createCompletedTrade();
     for (let i = 0; i < 2; i++) await reportAs(await established(), "listing", row.id);
     await reportAs(a, "listing", row.id);
-    await reportAs(swap.a, "listing", row.id);
+    await reportAs(trade.a, "listing", row.id);
     expect(await visibleToVisitors(row.id)).toBe(true);
     await reportAs(vouched, "listing", row.id);
     expect(await visibleToVisitors(row.id)).toBe(false);
@@ -800,7 +800,7 @@ describe("suspensions", () => {
     }
   });
 
-  it("a suspended user cannot post, edit back to active, start a conversation, send a message or offer a swap, and is told why; lifting it restores them", async () => {
+  it("a suspended user cannot post, edit back to active, start a conversation, send a message or offer a trade, and is told why; lifting it restores them", async () => {
     const { user, client: mod } = await suspended("hide");
     const conv = await createConversation({ buyer: {} });
     await env.DB.prepare("UPDATE conversations SET buyer_id = ?1 WHERE id = ?2").bind(user.id, conv.id).run();

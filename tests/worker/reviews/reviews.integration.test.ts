@@ -1,4 +1,4 @@
-// Reviews after a completed sale, swap or give-away (issue 16; decisions 070–072): who may review (only the two
+// Reviews after a completed sale, trade or give-away (issue 16; decisions 070–072): who may review (only the two
 // parties, once each, after completion, within 14 days), blind visibility (hidden until both wrote
 // or the window closed), two submits at once, the public profile and its edge page, the seller's
 // average, and reporting and hiding a review.
@@ -16,7 +16,7 @@ import {
   type PublicProfile,
 } from "../../../worker/features/reviews/reviews";
 import {
-  createCompletedSwap,
+  createCompletedTrade,
   createListing,
   createReview,
   createSale,
@@ -62,8 +62,8 @@ async function stateOf(user: TestUser, deal: DealFixture): Promise<DealReviewSta
 }
 
 describe("who may review", () => {
-  it.each(["sale", "swap"] as const)("each party of a completed %s may review the other once", async (kind) => {
-    const deal = kind === "sale" ? await createSale() : await createCompletedSwap();
+  it.each(["sale", "trade"] as const)("each party of a completed %s may review the other once", async (kind) => {
+    const deal = kind === "sale" ? await createSale() : await createCompletedTrade();
     const a = await signedInClient(deal.a.id);
     const b = await signedInClient(deal.b.id);
     const first = await a.post("/api/reviews", body(deal, 5));
@@ -144,7 +144,7 @@ describe("who may review", () => {
   it("does not take a deal id of the wrong kind or an unknown id", async () => {
     const sale = await createSale();
     const client = await signedInClient(sale.a.id);
-    expect((await client.post("/api/reviews", { ...body(sale), deal_kind: "swap" })).status).toBe(404);
+    expect((await client.post("/api/reviews", { ...body(sale), deal_kind: "trade" })).status).toBe(404);
     expect((await client.post("/api/reviews", { ...body(sale), deal_id: crypto.randomUUID() })).status).toBe(404);
     expect((await client.post("/api/reviews", { ...body(sale), deal_kind: "giveaway" })).status).toBe(404);
     expect((await client.get(`/api/reviews/deals/loan/${sale.id}`)).status).toBe(404);
@@ -156,8 +156,8 @@ describe("who may review", () => {
     expect((await (await signedInClient(deal.b.id)).post("/api/reviews", body(deal))).status).toBe(404);
   });
 
-  it("refuses a swap before both confirmed the handover (409), and a cancelled swap (404)", async () => {
-    const agreed = await createCompletedSwap({ status: "accepted" });
+  it("refuses a trade before both confirmed the handover (409), and a cancelled trade (404)", async () => {
+    const agreed = await createCompletedTrade({ status: "accepted" });
     const res = await (await signedInClient(agreed.a.id)).post("/api/reviews", body(agreed));
     expect(res.status).toBe(409);
     expect((await errorOf(res)).message).toBe("Du kan gi vurdering når handelen er fullført.");
@@ -167,16 +167,16 @@ describe("who may review", () => {
   });
 
   it("refuses after the 14 days (409), and takes a review up to the last moment before", async () => {
-    const late = await createCompletedSwap({ completedAt: new Date(Date.now() - 14 * DAY - 1000).toISOString() });
+    const late = await createCompletedTrade({ completedAt: new Date(Date.now() - 14 * DAY - 1000).toISOString() });
     const res = await (await signedInClient(late.a.id)).post("/api/reviews", body(late));
     expect(res.status).toBe(409);
     expect((await errorOf(res)).message).toMatch(/^Fristen for å gi vurdering er ute/);
-    const inTime = await createCompletedSwap({ completedAt: new Date(Date.now() - 14 * DAY + 60_000).toISOString() });
+    const inTime = await createCompletedTrade({ completedAt: new Date(Date.now() - 14 * DAY + 60_000).toISOString() });
     expect((await (await signedInClient(inTime.a.id)).post("/api/reviews", body(inTime))).status).toBe(201);
   });
 
   it("closes the window at exactly completion + 14 days", async () => {
-    const deal = await createCompletedSwap();
+    const deal = await createCompletedTrade();
     const closes = reviewWindowClosesAt(deal.completedAt);
     const db = getDb(env.DB);
     await expect(submitReview(db, actorOf(deal.a), body(deal), closes)).rejects.toMatchObject({ code: "CONFLICT" });
@@ -202,7 +202,7 @@ describe("who may review", () => {
 
 describe("two submits at once", () => {
   it("stores exactly one review when both requests read “not reviewed yet” before either writes", async () => {
-    const deal = await createCompletedSwap();
+    const deal = await createCompletedTrade();
     const race = staleReads(/SELECT 1 AS x FROM reviews/);
     const db = getDb(race.env.DB);
     const results = await Promise.allSettled([
@@ -228,7 +228,7 @@ describe("two submits at once", () => {
 
 describe("blind visibility", () => {
   it("keeps a review hidden until the other party has written, then shows both", async () => {
-    const deal = await createCompletedSwap();
+    const deal = await createCompletedTrade();
     const a = await signedInClient(deal.a.id);
     expect((await a.post("/api/reviews", body(deal, 5, "Supert bytte!"))).status).toBe(201);
 
@@ -245,7 +245,7 @@ describe("blind visibility", () => {
     expect((await b.post("/api/reviews", body(deal, 3, "Litt sen, ellers greit."))).status).toBe(201);
     const profileB = await profileOf(deal.b);
     expect(profileB.rating).toEqual({ count: 1, average: 5 });
-    expect(profileB.reviews).toMatchObject([{ rating: 5, text: "Supert bytte!", reviewer: { id: deal.a.id }, reviewer_role: "swapper" }]);
+    expect(profileB.reviews).toMatchObject([{ rating: 5, text: "Supert bytte!", reviewer: { id: deal.a.id }, reviewer_role: "trader" }]);
     expect((await profileOf(deal.a)).reviews).toMatchObject([{ rating: 3, text: "Litt sen, ellers greit.", reviewer: { id: deal.b.id } }]);
     expect(await stateOf(deal.a, deal)).toMatchObject({ their_review: { rating: 3 }, my_review: { rating: 5 } });
     expect(await stateOf(deal.b, deal)).toMatchObject({ their_review: { rating: 5 }, my_review: { rating: 3 } });
@@ -288,9 +288,9 @@ describe("blind visibility", () => {
   });
 
   it("gives the chat's prompt the conversation's completed deals, for its parties only", async () => {
-    const deal = await createCompletedSwap();
+    const deal = await createCompletedTrade();
     const states = await conversationReviewStates(getDb(env.DB), actorOf(deal.b), deal.conversationId);
-    expect(states).toMatchObject([{ deal_kind: "swap", deal_id: deal.id, can_review: true, other_user: { id: deal.a.id } }]);
+    expect(states).toMatchObject([{ deal_kind: "trade", deal_id: deal.id, can_review: true, other_user: { id: deal.a.id } }]);
     const res = await (await signedInClient(deal.a.id)).get(`/api/reviews/conversations/${deal.conversationId}`);
     expect(await res.json()).toMatchObject([{ deal_id: deal.id, other_user: { id: deal.b.id } }]);
   });

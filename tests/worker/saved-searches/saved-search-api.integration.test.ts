@@ -242,7 +242,7 @@ describe("new matches since the last visit, and the badge", () => {
 
     const c = await createListing({ title: "Lekekran, stor" });
     await matchListings(getDb(env.DB), [c.id]);
-    // The new listing is not open to swap: only "Kran" gets it; "Stille" still has its one new match.
+    // The new listing is not open to trade: only "Kran" gets it; "Stille" still has its one new match.
     expect(await list()).toEqual({ Kran: 1, Stille: 1 });
     expect(await badge()).toBe(1);
     expect(quiet.alert).toBe("off");

@@ -1,5 +1,5 @@
-// Swaps over HTTP (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages";
-// docs/product.md "Swaps"; decision 046): proposing, every transition and every forbidden actor,
+// Trades over HTTP (docs/product.md "Trades", "States", "Validation", "Who may do what", "Server calls", "Error messages";
+// docs/product.md "Trades"; decision 046): proposing, every transition and every forbidden actor,
 // expiry, what the listings go through, the races fired concurrently, the history and the limits.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import { getDb } from "../../../worker/db/client";
 import type { Bindings } from "../../../worker/env";
 import { deleteAccount } from "../../../worker/features/account/account";
 import { tradeHistoryCompleted, tradeHistoryOffers } from "../../../worker/features/trades/views";
-import { createListing, createSwap, createUser, signedInClient, type SwapFixture } from "../../factories";
+import { createListing, createTrade, createUser, signedInClient, type TradeFixture } from "../../factories";
 import { Client, errorOf } from "../support/http";
 import { postWith, staleReads } from "../support/race";
 import { ALLOWED_MOVES } from "../support/trade-moves";
@@ -54,7 +54,7 @@ async function tradeListing(ownerId?: string) {
   return createListing({ userId: ownerId ?? (await createUser()).id, isTradeOffer: true });
 }
 
-describe("proposing a swap (POST /api/trade-offers)", () => {
+describe("proposing a trade (POST /api/trade-offers)", () => {
   it("opens the conversation, stores a pending offer with the trimmed message, tells the recipient in the chat and by e-mail", async () => {
     const recipient = await createUser({ displayName: "Mia Mottaker", email: "mia-bytte@test.lekebytte.no" });
     const sender = await createUser({ displayName: "Sondre Sender" });
@@ -120,8 +120,8 @@ describe("proposing a swap (POST /api/trade-offers)", () => {
     const notForTrade = await createListing({ isTradeOffer: false });
     const sold = await createListing({ isTradeOffer: true, status: "sold" });
     const hidden = await createListing({ isTradeOffer: true, isHidden: true });
-    const promised = await createSwap({ status: "accepted" });
-    const myPromised = await createSwap({ status: "accepted", sender });
+    const promised = await createTrade({ status: "accepted" });
+    const myPromised = await createTrade({ status: "accepted", sender });
     const mySold = await createListing({ userId: sender.id, status: "sold" });
     const someoneElses = await createListing();
     const cases: { wanted: string; offered: string; status: number; message: string }[] = [
@@ -220,7 +220,7 @@ describe("every transition and every forbidden actor", () => {
   type Actor = "sender" | "recipient" | "third" | "visitor";
   const STATES: State[] = ["pending", "expired", "accepted", "rejected", "completed", "cancelled"];
   const ACTORS: Actor[] = ["sender", "recipient", "third", "visitor"];
-  // One confirmation of two: the swap stays accepted until the other party confirms too.
+  // One confirmation of two: the trade stays accepted until the other party confirms too.
   const ALLOWED: Record<string, TradeOfferStatus> = Object.fromEntries(
     Object.entries(ALLOWED_MOVES).map(([key, to]) => [key, key.endsWith("/confirm") ? "accepted" : to]),
   );
@@ -235,13 +235,13 @@ describe("every transition and every forbidden actor", () => {
   const CASES = STATES.flatMap((state) => ACTORS.flatMap((actor) => TRADE_ACTIONS.map((action) => ({ state, actor, action }))));
 
   it.each(CASES)("$state: $actor → $action", async ({ state, actor, action }) => {
-    const swap = await createSwap({ status: state === "expired" ? "pending" : state, expired: state === "expired" });
-    const client = actor === "visitor" ? new Client() : await signedInClient(actor === "third" ? (await createUser()).id : swap[actor].id);
-    const before = { offered: swap.offered.status, requested: swap.requested.status };
-    const res = await client.post(`/api/trade-offers/${swap.offerId}/${action}`, {});
+    const trade = await createTrade({ status: state === "expired" ? "pending" : state, expired: state === "expired" });
+    const client = actor === "visitor" ? new Client() : await signedInClient(actor === "third" ? (await createUser()).id : trade[actor].id);
+    const before = { offered: trade.offered.status, requested: trade.requested.status };
+    const res = await client.post(`/api/trade-offers/${trade.offerId}/${action}`, {});
     const status = expectedStatus(state, actor, action);
     expect(res.status).toBe(status);
-    const after = await offerRow(swap.offerId);
+    const after = await offerRow(trade.offerId);
     if (status === 200) {
       const view = (await res.json()) as TradeOfferView;
       expect(view.status).toBe(ALLOWED[`${state}/${actor}/${action}`]);
@@ -249,20 +249,20 @@ describe("every transition and every forbidden actor", () => {
     } else {
       expect((await errorOf(res)).message).toMatch(/\S/);
       expect(after?.status).toBe(state === "expired" ? "pending" : state);
-      expect({ offered: await listingStatus(swap.offered.id), requested: await listingStatus(swap.requested.id) }).toEqual(before);
+      expect({ offered: await listingStatus(trade.offered.id), requested: await listingStatus(trade.requested.id) }).toEqual(before);
     }
   });
 
   it("explains the refusals in Norwegian", async () => {
-    const expired = await createSwap({ expired: true });
+    const expired = await createTrade({ expired: true });
     const res = await (await signedInClient(expired.recipient.id)).post(`/api/trade-offers/${expired.offerId}/accept`, {});
     expect((await errorOf(res)).message).toBe(T.expired);
-    const pending = await createSwap();
+    const pending = await createTrade();
     const bySender = await (await signedInClient(pending.sender.id)).post(`/api/trade-offers/${pending.offerId}/accept`, {});
     expect((await errorOf(bySender)).message).toBe(T.onlyRecipientAnswers);
     const withdrawByRecipient = await (await signedInClient(pending.recipient.id)).post(`/api/trade-offers/${pending.offerId}/cancel`, {});
     expect((await errorOf(withdrawByRecipient)).message).toBe(T.onlySenderWithdraws);
-    const rejected = await createSwap({ status: "rejected" });
+    const rejected = await createTrade({ status: "rejected" });
     const late = await (await signedInClient(rejected.recipient.id)).post(`/api/trade-offers/${rejected.offerId}/accept`, {});
     expect((await errorOf(late)).message).toBe(T.alreadyAnswered);
     const confirmPending = await (await signedInClient(pending.recipient.id)).post(`/api/trade-offers/${pending.offerId}/confirm`, {});
@@ -270,39 +270,39 @@ describe("every transition and every forbidden actor", () => {
   });
 
   it("an offer, its card and its conversation's cards exist only for the two parties", async () => {
-    const swap = await createSwap();
+    const trade = await createTrade();
     const third = await signedInClient((await createUser()).id);
-    expect((await third.get(`/api/trade-offers/${swap.offerId}`)).status).toBe(404);
-    expect((await third.get(`/api/trade-offers/conversation/${swap.conversationId}`)).status).toBe(404);
-    expect((await new Client().get(`/api/trade-offers/${swap.offerId}`)).status).toBe(401);
-    const mine = (await (await (await signedInClient(swap.sender.id)).get(`/api/trade-offers/${swap.offerId}`)).json()) as TradeOfferView;
+    expect((await third.get(`/api/trade-offers/${trade.offerId}`)).status).toBe(404);
+    expect((await third.get(`/api/trade-offers/conversation/${trade.conversationId}`)).status).toBe(404);
+    expect((await new Client().get(`/api/trade-offers/${trade.offerId}`)).status).toBe(401);
+    const mine = (await (await (await signedInClient(trade.sender.id)).get(`/api/trade-offers/${trade.offerId}`)).json()) as TradeOfferView;
     expect(mine.other_user.display_name).toBe("Mats Mottaker");
-    expect((await (await signedInClient(swap.recipient.id)).get(`/api/trade-offers/not-an-id`)).status).toBe(404);
+    expect((await (await signedInClient(trade.recipient.id)).get(`/api/trade-offers/not-an-id`)).status).toBe(404);
   });
 });
 
 describe("what the listings go through", () => {
   it("accepting reserves both listings (off home and search), creates the transaction and voids the other pending offers on either listing", async () => {
-    const swap = await createSwap();
+    const trade = await createTrade();
     // Rivals: someone else wants the same listing; the sender offered the same toy elsewhere; the
     // recipient's listing is offered for a third listing.
-    const rivalForRequested = await createSwap({ recipient: swap.recipient, requested: swap.requested });
-    const senderElsewhere = await createSwap({ sender: swap.sender, offered: swap.offered });
-    const unrelated = await createSwap({ recipient: swap.recipient });
-    const res = await (await signedInClient(swap.recipient.id)).post(`/api/trade-offers/${swap.offerId}/accept`, {});
+    const rivalForRequested = await createTrade({ recipient: trade.recipient, requested: trade.requested });
+    const senderElsewhere = await createTrade({ sender: trade.sender, offered: trade.offered });
+    const unrelated = await createTrade({ recipient: trade.recipient });
+    const res = await (await signedInClient(trade.recipient.id)).post(`/api/trade-offers/${trade.offerId}/accept`, {});
     expect(res.status).toBe(200);
     const view = (await res.json()) as TradeOfferView;
     expect(view.status).toBe("accepted");
     expect(view.handover).toEqual({ confirmed_by_me: false, confirmed_by_other: false, completed_at: null });
-    expect(await listingStatus(swap.offered.id)).toBe("reserved");
-    expect(await listingStatus(swap.requested.id)).toBe("reserved");
-    expect(await transactionsOf(swap.offerId)).toEqual([
+    expect(await listingStatus(trade.offered.id)).toBe("reserved");
+    expect(await listingStatus(trade.requested.id)).toBe("reserved");
+    expect(await transactionsOf(trade.offerId)).toEqual([
       {
         status: "pending",
-        user1_id: swap.sender.id,
-        user2_id: swap.recipient.id,
-        user1_listing_id: swap.offered.id,
-        user2_listing_id: swap.requested.id,
+        user1_id: trade.sender.id,
+        user2_id: trade.recipient.id,
+        user1_listing_id: trade.offered.id,
+        user2_listing_id: trade.requested.id,
         completed_at: null,
         user1_confirmed_at: null,
         user2_confirmed_at: null,
@@ -312,68 +312,68 @@ describe("what the listings go through", () => {
     expect((await offerRow(senderElsewhere.offerId))?.status).toBe("cancelled");
     expect((await offerRow(unrelated.offerId))?.status).toBe("pending");
     expect(await systemMessages(senderElsewhere.conversationId)).toEqual([TRADE_CHAT_TEXTS.superseded]);
-    expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
+    expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
     const home = (await (await new Client().get("/api/home")).json()) as { newest: { id: string }[] };
-    expect(home.newest.map((l) => l.id)).not.toContain(swap.requested.id);
+    expect(home.newest.map((l) => l.id)).not.toContain(trade.requested.id);
     const search = (await (await new Client().get(`/api/search?q=${encodeURIComponent("Ønsket leke")}`)).json()) as {
       rows: { id: string }[];
     };
-    expect(search.rows.map((r) => r.id)).not.toContain(swap.requested.id);
+    expect(search.rows.map((r) => r.id)).not.toContain(trade.requested.id);
   });
 
-  it("both parties confirming the handover completes the swap and marks both listings traded", async () => {
-    const swap = await createSwap({ status: "accepted" });
-    const sender = await signedInClient(swap.sender.id);
-    const recipient = await signedInClient(swap.recipient.id);
-    const first = (await (await sender.post(`/api/trade-offers/${swap.offerId}/confirm`, {})).json()) as TradeOfferView;
+  it("both parties confirming the handover completes the trade and marks both listings traded", async () => {
+    const trade = await createTrade({ status: "accepted" });
+    const sender = await signedInClient(trade.sender.id);
+    const recipient = await signedInClient(trade.recipient.id);
+    const first = (await (await sender.post(`/api/trade-offers/${trade.offerId}/confirm`, {})).json()) as TradeOfferView;
     expect(first.status).toBe("accepted");
     expect(first.handover).toMatchObject({ confirmed_by_me: true, confirmed_by_other: false });
-    expect(await listingStatus(swap.offered.id)).toBe("reserved");
+    expect(await listingStatus(trade.offered.id)).toBe("reserved");
     // Confirming again changes nothing.
-    expect((await sender.post(`/api/trade-offers/${swap.offerId}/confirm`, {})).status).toBe(200);
-    const second = (await (await recipient.post(`/api/trade-offers/${swap.offerId}/confirm`, {})).json()) as TradeOfferView;
+    expect((await sender.post(`/api/trade-offers/${trade.offerId}/confirm`, {})).status).toBe(200);
+    const second = (await (await recipient.post(`/api/trade-offers/${trade.offerId}/confirm`, {})).json()) as TradeOfferView;
     expect(second.status).toBe("completed");
     expect(second.handover?.completed_at).toEqual(expect.any(String));
-    expect(await listingStatus(swap.offered.id)).toBe("traded");
-    expect(await listingStatus(swap.requested.id)).toBe("traded");
-    const [tx] = await transactionsOf(swap.offerId);
+    expect(await listingStatus(trade.offered.id)).toBe("traded");
+    expect(await listingStatus(trade.requested.id)).toBe("traded");
+    const [tx] = await transactionsOf(trade.offerId);
     expect(tx.status).toBe("completed");
     expect(tx.completed_at).toEqual(expect.any(String));
-    expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
+    expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
     // Cancelling after completion is refused.
-    const late = await recipient.post(`/api/trade-offers/${swap.offerId}/cancel`, {});
+    const late = await recipient.post(`/api/trade-offers/${trade.offerId}/cancel`, {});
     expect(late.status).toBe(409);
     expect((await errorOf(late)).message).toBe(T.alreadyCompleted);
   });
 
-  it("cancelling an accepted swap (either party) returns both listings to active", async () => {
+  it("cancelling an accepted trade (either party) returns both listings to active", async () => {
     for (const who of ["sender", "recipient"] as const) {
-      const swap = await createSwap({ status: "accepted", confirmedBy: ["sender"] });
-      const res = await (await signedInClient(swap[who].id)).post(`/api/trade-offers/${swap.offerId}/cancel`, {});
+      const trade = await createTrade({ status: "accepted", confirmedBy: ["sender"] });
+      const res = await (await signedInClient(trade[who].id)).post(`/api/trade-offers/${trade.offerId}/cancel`, {});
       expect(res.status).toBe(200);
-      expect(await listingStatus(swap.offered.id)).toBe("active");
-      expect(await listingStatus(swap.requested.id)).toBe("active");
-      expect((await transactionsOf(swap.offerId))[0].status).toBe("cancelled");
-      expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.cancelled]);
+      expect(await listingStatus(trade.offered.id)).toBe("active");
+      expect(await listingStatus(trade.requested.id)).toBe("active");
+      expect((await transactionsOf(trade.offerId))[0].status).toBe("cancelled");
+      expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.cancelled]);
     }
   });
 
   it("an offer whose listing is no longer active cannot be accepted (409), and nothing is half-written", async () => {
-    const swap = await createSwap();
-    await env.DB.prepare("UPDATE listings SET status = 'sold' WHERE id = ?1").bind(swap.offered.id).run();
-    const res = await (await signedInClient(swap.recipient.id)).post(`/api/trade-offers/${swap.offerId}/accept`, {});
+    const trade = await createTrade();
+    await env.DB.prepare("UPDATE listings SET status = 'sold' WHERE id = ?1").bind(trade.offered.id).run();
+    const res = await (await signedInClient(trade.recipient.id)).post(`/api/trade-offers/${trade.offerId}/accept`, {});
     expect(res.status).toBe(409);
     expect((await errorOf(res)).message).toBe(T.listingsUnavailable);
-    expect((await offerRow(swap.offerId))?.status).toBe("pending");
-    expect(await listingStatus(swap.requested.id)).toBe("active");
-    expect(await transactionsOf(swap.offerId)).toEqual([]);
+    expect((await offerRow(trade.offerId))?.status).toBe("pending");
+    expect(await listingStatus(trade.requested.id)).toBe("active");
+    expect(await transactionsOf(trade.offerId)).toEqual([]);
   });
 
   it("withdrawing and rejecting leave the listings active and tell the chat", async () => {
-    const withdrawn = await createSwap();
+    const withdrawn = await createTrade();
     expect((await (await signedInClient(withdrawn.sender.id)).post(`/api/trade-offers/${withdrawn.offerId}/cancel`, {})).status).toBe(200);
     expect(await systemMessages(withdrawn.conversationId)).toEqual([TRADE_CHAT_TEXTS.withdrawn]);
-    const rejected = await createSwap();
+    const rejected = await createTrade();
     expect((await (await signedInClient(rejected.recipient.id)).post(`/api/trade-offers/${rejected.offerId}/reject`, {})).status).toBe(200);
     expect(await systemMessages(rejected.conversationId)).toEqual([TRADE_CHAT_TEXTS.rejected]);
     for (const s of [withdrawn, rejected]) {
@@ -384,49 +384,49 @@ describe("what the listings go through", () => {
 });
 
 describe("races fired at the same moment: exactly one winner, the loser gets 409 and nothing half-written", () => {
-  async function fire(requests: { swap: SwapFixture; who: "sender" | "recipient"; action: TradeAction }[]) {
+  async function fire(requests: { trade: TradeFixture; who: "sender" | "recipient"; action: TradeAction }[]) {
     const race = staleReads(OFFER_READ, requests.length);
-    const clients = await Promise.all(requests.map((r) => signedInClient(r.swap[r.who].id)));
+    const clients = await Promise.all(requests.map((r) => signedInClient(r.trade[r.who].id)));
     const responses = await Promise.all(
-      requests.map((r, i) => postWith(race.env, clients[i], `/api/trade-offers/${r.swap.offerId}/${r.action}`)),
+      requests.map((r, i) => postWith(race.env, clients[i], `/api/trade-offers/${r.trade.offerId}/${r.action}`)),
     );
     expect(race.arrived).toBe(requests.length);
     return responses;
   }
 
-  /** Both recipients accept at once: one 200, one 409; the winner's swap first. */
-  async function acceptBoth(first: SwapFixture, second: SwapFixture): Promise<[SwapFixture, SwapFixture]> {
+  /** Both recipients accept at once: one 200, one 409; the winner's trade first. */
+  async function acceptBoth(first: TradeFixture, second: TradeFixture): Promise<[TradeFixture, TradeFixture]> {
     const responses = await fire([
-      { swap: first, who: "recipient", action: "accept" },
-      { swap: second, who: "recipient", action: "accept" },
+      { trade: first, who: "recipient", action: "accept" },
+      { trade: second, who: "recipient", action: "accept" },
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     return responses[0].status === 200 ? [first, second] : [second, first];
   }
 
   it("two accepts of one offer", async () => {
-    const swap = await createSwap();
+    const trade = await createTrade();
     const responses = await fire([
-      { swap, who: "recipient", action: "accept" },
-      { swap, who: "recipient", action: "accept" },
+      { trade, who: "recipient", action: "accept" },
+      { trade, who: "recipient", action: "accept" },
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await errorOf(responses.find((r) => r.status === 409)!)).message).toBe(T.alreadyAnswered);
-    expect(await transactionsOf(swap.offerId)).toHaveLength(1);
-    expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
+    expect(await transactionsOf(trade.offerId)).toHaveLength(1);
+    expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
   });
 
   it("accept against the sender's withdrawal", async () => {
     for (let round = 0; round < 3; round++) {
-      const swap = await createSwap();
+      const trade = await createTrade();
       const responses = await fire([
-        { swap, who: "recipient", action: "accept" },
-        { swap, who: "sender", action: "cancel" },
+        { trade, who: "recipient", action: "accept" },
+        { trade, who: "sender", action: "cancel" },
       ]);
       expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
-      const status = (await offerRow(swap.offerId))?.status;
-      const txs = await transactionsOf(swap.offerId);
-      const listings = [await listingStatus(swap.offered.id), await listingStatus(swap.requested.id)];
+      const status = (await offerRow(trade.offerId))?.status;
+      const txs = await transactionsOf(trade.offerId);
+      const listings = [await listingStatus(trade.offered.id), await listingStatus(trade.requested.id)];
       if (status === "accepted") {
         expect(responses[0].status).toBe(200);
         expect(txs).toHaveLength(1);
@@ -441,8 +441,8 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
   });
 
   it("accepting two offers for the same listing", async () => {
-    const first = await createSwap();
-    const second = await createSwap({ recipient: first.recipient, requested: first.requested });
+    const first = await createTrade();
+    const second = await createTrade({ recipient: first.recipient, requested: first.requested });
     const [winner, loser] = await acceptBoth(first, second);
     expect((await offerRow(winner.offerId))?.status).toBe("accepted");
     expect((await offerRow(loser.offerId))?.status).toBe("cancelled");
@@ -454,8 +454,8 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
   });
 
   it("two recipients accepting offers that promise the same toy of one sender", async () => {
-    const first = await createSwap();
-    const second = await createSwap({ sender: first.sender, offered: first.offered });
+    const first = await createTrade();
+    const second = await createTrade({ sender: first.sender, offered: first.offered });
     const [winner, loser] = await acceptBoth(first, second);
     expect(await listingStatus(first.offered.id)).toBe("reserved");
     expect(await listingStatus(winner.requested.id)).toBe("reserved");
@@ -467,48 +467,48 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     expect(n?.n).toBe(1);
   });
 
-  it("two cancels of an accepted swap: one is told it is already cancelled, the chat hears it once", async () => {
-    const swap = await createSwap({ status: "accepted" });
+  it("two cancels of an accepted trade: one is told it is already cancelled, the chat hears it once", async () => {
+    const trade = await createTrade({ status: "accepted" });
     const responses = await fire([
-      { swap, who: "sender", action: "cancel" },
-      { swap, who: "recipient", action: "cancel" },
+      { trade, who: "sender", action: "cancel" },
+      { trade, who: "recipient", action: "cancel" },
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await errorOf(responses.find((r) => r.status === 409)!)).message).toBe(T.alreadyCancelled);
-    expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.cancelled]);
+    expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.cancelled]);
   });
 
-  it("both parties confirming at once complete the swap exactly once", async () => {
-    const swap = await createSwap({ status: "accepted" });
+  it("both parties confirming at once complete the trade exactly once", async () => {
+    const trade = await createTrade({ status: "accepted" });
     const responses = await fire([
-      { swap, who: "sender", action: "confirm" },
-      { swap, who: "recipient", action: "confirm" },
+      { trade, who: "sender", action: "confirm" },
+      { trade, who: "recipient", action: "confirm" },
     ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
-    expect((await offerRow(swap.offerId))?.status).toBe("completed");
-    expect((await transactionsOf(swap.offerId))[0].status).toBe("completed");
-    expect(await listingStatus(swap.offered.id)).toBe("traded");
-    expect(await systemMessages(swap.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
+    expect((await offerRow(trade.offerId))?.status).toBe("completed");
+    expect((await transactionsOf(trade.offerId))[0].status).toBe("completed");
+    expect(await listingStatus(trade.offered.id)).toBe("traded");
+    expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
   });
 
   it("without a forced stale read: ten accepts at once still give one transaction", async () => {
-    const swap = await createSwap();
-    const clients = await Promise.all(Array.from({ length: 10 }, () => signedInClient(swap.recipient.id)));
-    const responses = await Promise.all(clients.map((c) => c.post(`/api/trade-offers/${swap.offerId}/accept`, {})));
+    const trade = await createTrade();
+    const clients = await Promise.all(Array.from({ length: 10 }, () => signedInClient(trade.recipient.id)));
+    const responses = await Promise.all(clients.map((c) => c.post(`/api/trade-offers/${trade.offerId}/accept`, {})));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(9);
-    expect(await transactionsOf(swap.offerId)).toHaveLength(1);
+    expect(await transactionsOf(trade.offerId)).toHaveLength(1);
   });
 });
 
 describe("the trade history", () => {
   it("'Sendt', 'Mottatt' and 'Fullført' with their counts, for each party", async () => {
     const me = await createUser({ displayName: "Meg" });
-    const sent = await createSwap({ sender: me });
-    const received = await createSwap({ recipient: me, status: "rejected" });
-    const completedAsSender = await createSwap({ sender: me, status: "completed" });
-    const completedAsRecipient = await createSwap({ recipient: me, status: "completed" });
-    await createSwap(); // someone else's
+    const sent = await createTrade({ sender: me });
+    const received = await createTrade({ recipient: me, status: "rejected" });
+    const completedAsSender = await createTrade({ sender: me, status: "completed" });
+    const completedAsRecipient = await createTrade({ recipient: me, status: "completed" });
+    await createTrade(); // someone else's
     const client = await signedInClient(me.id);
     const sentPage = (await (await client.get("/api/trade-offers/history/sent")).json()) as {
       counts: object;
@@ -544,7 +544,7 @@ describe("the trade history", () => {
 
   it("each tab is one round trip to D1 whatever the number of rows (no lookup per row)", async () => {
     const me = await createUser();
-    for (let i = 0; i < 4; i++) await createSwap({ sender: me, status: i % 2 ? "completed" : "pending" });
+    for (let i = 0; i < 4; i++) await createTrade({ sender: me, status: i % 2 ? "completed" : "pending" });
     let calls = 0;
     const counted = new Proxy(env.DB, {
       get(target, prop) {
@@ -576,29 +576,29 @@ describe("the trade history", () => {
 });
 
 describe("the listings' owners and accounts", () => {
-  it("a listing promised in an agreed swap cannot be marked sold or deleted until the swap ends", async () => {
-    const swap = await createSwap({ status: "accepted" });
-    const owner = await signedInClient(swap.recipient.id);
+  it("a listing promised in an agreed trade cannot be marked sold or deleted until the trade ends", async () => {
+    const trade = await createTrade({ status: "accepted" });
+    const owner = await signedInClient(trade.recipient.id);
     for (const res of [
-      await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" }),
-      await owner.delete(`/api/listings/${swap.requested.id}`),
+      await owner.post(`/api/listings/${trade.requested.id}/status`, { status: "sold" }),
+      await owner.delete(`/api/listings/${trade.requested.id}`),
     ]) {
       expect(res.status).toBe(409);
       expect((await errorOf(res)).message).toBe(T.listingPromised);
     }
-    expect(await listingStatus(swap.requested.id)).toBe("reserved");
-    expect((await owner.post(`/api/trade-offers/${swap.offerId}/cancel`, {})).status).toBe(200);
-    expect((await owner.post(`/api/listings/${swap.requested.id}/status`, { status: "sold" })).status).toBe(200);
+    expect(await listingStatus(trade.requested.id)).toBe("reserved");
+    expect((await owner.post(`/api/trade-offers/${trade.offerId}/cancel`, {})).status).toBe(200);
+    expect((await owner.post(`/api/listings/${trade.requested.id}/status`, { status: "sold" })).status).toBe(200);
   });
 
-  it("deleting an account calls off its swaps: the other party's listing is active again, pending offers are cancelled", async () => {
-    const swap = await createSwap({ status: "accepted" });
-    const pending = await createSwap({ sender: swap.sender });
-    await deleteAccount(env as Bindings, swap.sender.id);
-    expect((await offerRow(swap.offerId))?.status).toBe("cancelled");
-    expect((await transactionsOf(swap.offerId))[0].status).toBe("cancelled");
-    expect(await listingStatus(swap.requested.id)).toBe("active");
-    expect(await listingStatus(swap.offered.id)).toBe("deleted");
+  it("deleting an account calls off its trades: the other party's listing is active again, pending offers are cancelled", async () => {
+    const trade = await createTrade({ status: "accepted" });
+    const pending = await createTrade({ sender: trade.sender });
+    await deleteAccount(env as Bindings, trade.sender.id);
+    expect((await offerRow(trade.offerId))?.status).toBe("cancelled");
+    expect((await transactionsOf(trade.offerId))[0].status).toBe("cancelled");
+    expect(await listingStatus(trade.requested.id)).toBe("active");
+    expect(await listingStatus(trade.offered.id)).toBe("deleted");
     expect((await offerRow(pending.offerId))?.status).toBe("cancelled");
     expect(await listingStatus(pending.requested.id)).toBe("active");
   });

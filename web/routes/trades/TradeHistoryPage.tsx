@@ -221,7 +221,7 @@ function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) 
           {swap.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
         </Link>
       </div>
-      <ReviewDialog target={reviewing ? { kind: "swap", id: swap.id, otherName: name } : null} onClose={() => setReviewing(false)} />
+      <ReviewDialog target={reviewing ? { kind: "trade", id: swap.id, otherName: name } : null} onClose={() => setReviewing(false)} />
     </li>
   );
 }

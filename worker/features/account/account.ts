@@ -7,7 +7,7 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
 import { exportReviews } from "../reviews/reviews";
 import { exportSavedSearches } from "../saved-searches/saved-searches";
 import { endSessionSockets } from "../chat/live";
-import { callOffSwapsOf } from "../trades/offers";
+import { callOffTradesOf } from "../trades/offers";
 import { leaveQueuesOf } from "../giveaways/giveaways";
 
 export interface Profile {
@@ -163,7 +163,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
  * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
- * swaps are called off (decision 046), give-away queues left and closed (decision 075); the user's open chat
+ * trades are called off (decision 046), give-away queues left and closed (decision 075); the user's open chat
  * sockets are closed.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
@@ -171,8 +171,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
   const now = nowIso();
   const db = env.DB;
   await db.batch([
-    // Live offers and agreed swaps are called off first, so the other party's listings are free again.
-    ...callOffSwapsOf(db, userId, now),
+    // Live offers and agreed trades are called off first, so the other party's listings are free again.
+    ...callOffTradesOf(db, userId, now),
     // The user leaves every give-away queue and the queues of their own listings close (decision 075).
     ...leaveQueuesOf(db, userId, now),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),

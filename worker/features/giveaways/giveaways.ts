@@ -1,5 +1,5 @@
 // The give-away queue in D1 (domain/giveaways.ts; docs/decisions/075-giveaway-queue.md). As with
-// swaps (decision 046) every move is one batch (one transaction): its first statement moves an
+// trades (decision 046) every move is one batch (one transaction): its first statement moves an
 // entry only while the rules allow it and stamps it with this request's fresh change id; the later
 // statements (the listing's status, the chat, the completed give-away, the others in the queue)
 // apply only where an entry of the listing carries that id, i.e. only for the request that won. A

@@ -141,7 +141,7 @@ export async function markGiveawayNoticesSeen(db: Db, userId: string): Promise<v
 
 /**
  * A completed give-away as a deal between two parties (for reviews, issue 16: the deal kinds sale,
- * swap and give-away): who gave, who took, when. Null for an unknown id.
+ * trade and give-away): who gave, who took, when. Null for an unknown id.
  */
 export interface GiveawayDeal {
   kind: "giveaway";

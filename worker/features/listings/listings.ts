@@ -16,7 +16,7 @@ import { shownPayment } from "../../../domain/payments";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "../payments/listing-payment";
 import { assertNotSuspended } from "../moderation/suspension";
 import { shownReviewSql } from "../reviews/visibility";
-import { isPromisedInSwap, promisedInSwapSql } from "../trades/offers";
+import { isPromisedInTrade, promisedInTradeSql } from "../trades/offers";
 import { closeQueue, heldByQueueSql, isHeldByQueue } from "../giveaways/giveaways";
 import { GIVEAWAY_ERROR_TEXTS } from "../../../domain/giveaways";
 import {
@@ -87,7 +87,7 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
 
 /**
  * Who may see a listing (docs/product.md "Listings"): public states to all, the rest to owner and
- * staff, and a sold, swapped or given-away one also to the parties of that deal (decision 088).
+ * staff, and a sold, traded or given-away one also to the parties of that deal (decision 088).
  */
 async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<boolean> {
   if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
@@ -260,7 +260,7 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
 }
 
 /**
- * The owner's edit. While the listing is held (promised in an agreed swap, reserved or given through
+ * The owner's edit. While the listing is held (promised in an agreed trade, reserved or given through
  * the give-away queue) only what domain/listing-holds.ts allows may change; the UPDATE itself rules
  * out the holds that forbid this edit, so an accept or a reserve landing after the read cannot let
  * it through (decision 086).
@@ -280,7 +280,7 @@ export async function updateListing(
   const columns = { ...formColumns(form, images), ...paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row) };
   const changed = changedEditFields(row, columns);
   const forbidding = holdsForbidding(changed);
-  const holdGuards = forbidding.map((hold) => (hold === "swap" ? notPromised : notHeldByQueue));
+  const holdGuards = forbidding.map((hold) => (hold === "trade" ? notPromised : notHeldByQueue));
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
@@ -303,13 +303,13 @@ export async function updateListing(
 /** Which of the holds that forbid an edit are on the listing now, as the refusal to show. */
 async function heldEditRefusalFor(db: Db, id: string, forbidding: ListingHold[]): Promise<string | null> {
   const holds: ListingHold[] = [];
-  if (forbidding.includes("swap") && (await isPromisedInSwap(db, id))) holds.push("swap");
+  if (forbidding.includes("trade") && (await isPromisedInTrade(db, id))) holds.push("trade");
   if (forbidding.includes("giveaway") && (await isHeldByQueue(db, id))) holds.push("giveaway");
   return heldEditRefusal(holds, LISTING_EDIT_FIELDS);
 }
 
-/** A listing promised in an agreed swap stays as it is until the swap is completed or called off (decision 046). */
-const notPromised = sql.raw(`NOT ${promisedInSwapSql("listings")}`);
+/** A listing promised in an agreed trade stays as it is until the trade is completed or called off (decision 046). */
+const notPromised = sql.raw(`NOT ${promisedInTradeSql("listings")}`);
 /** …and one reserved or given through the give-away queue is changed through the queue (decision 075). */
 const notHeldByQueue = sql.raw(`NOT ${heldByQueueSql("listings")}`);
 const notReservedInQueue = sql.raw(`NOT ${heldByQueueSql("listings", "reserved")}`);
@@ -347,7 +347,7 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
     .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised, notHeldByQueue))
     .returning();
   if (updated.length === 0) {
-    if (await isPromisedInSwap(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
+    if (await isPromisedInTrade(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
   }

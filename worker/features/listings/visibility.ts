@@ -25,8 +25,8 @@ export const listedListing = and(inArray(listings.status, [...LISTED_LISTING_STA
 /**
  * "A party of a finished deal about this listing" for a raw SQL WHERE (decision 088): `alias` names the
  * listings table, `user` the viewer's bind parameter. The listing must be in a finished deal's state
- * and not hidden; the viewer the buyer of a completed payment for it, either side of a completed swap
- * that involved it, or giver or taker of its give-away. A cancelled swap or a failed payment is no deal.
+ * and not hidden; the viewer the buyer of a completed payment for it, either side of a completed trade
+ * that involved it, or giver or taker of its give-away. A cancelled trade or a failed payment is no deal.
  */
 export function dealPartyListingSql(alias: string, user: string): string {
   return `(${alias}.status IN (${sqlList(DEAL_DONE_STATUSES)}) AND ${alias}.is_hidden = 0 AND (

@@ -4,7 +4,7 @@
 // listing create/edit and status (services/listings.ts via routes/listings.ts), photo uploads
 // (routes/uploads.ts), starting a
 // conversation and every message (the ConversationRoom's write path, socket and HTTP alike),
-// offering or accepting a swap (services/trade-offers.ts), and starting a checkout
+// offering or accepting a trade (services/trade-offers.ts), and starting a checkout
 // (services/payments/checkout.ts).
 import { suspensionMessage } from "../../../domain/moderation";
 import type { Db } from "../../db/client";

@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 export interface DealRecord extends ReviewDeal {
   /** What each party was in the deal ("Kjøper", "Selger", "Bytte", …), by user id. */
   roles: Record<string, DealRole>;
-  /** The listing the deal was about (a swap: the listing the offer asked for). */
+  /** The listing the deal was about (a trade: the listing the offer asked for). */
   title: string | null;
   conversationId: string | null;
 }
@@ -53,10 +53,10 @@ const sale: DealSource = {
 };
 
 /**
- * A swap is a trade transaction (decision 046). It is completed when both parties have confirmed
+ * A trade is a trade transaction (decision 046). It is completed when both parties have confirmed
  * the handover; until then `completedAt` is null (not reviewable yet); a cancelled one is no deal.
  */
-const swap: DealSource = {
+const trade: DealSource = {
   async find(db, dealId) {
     const row = await db.$client
       .prepare(
@@ -76,11 +76,11 @@ const swap: DealSource = {
       }>();
     if (!row) return null;
     return {
-      kind: "swap",
+      kind: "trade",
       id: row.id,
       parties: [row.user1_id, row.user2_id],
       completedAt: row.status === "completed" ? row.completed_at : null,
-      roles: { [row.user1_id]: "swapper", [row.user2_id]: "swapper" },
+      roles: { [row.user1_id]: "trader", [row.user2_id]: "trader" },
       title: row.title,
       conversationId: row.conversation_id,
     };
@@ -130,16 +130,16 @@ const giveaway: DealSource = {
   },
 };
 
-export const DEAL_SOURCES: Record<DealKind, DealSource> = { sale, swap, giveaway };
+export const DEAL_SOURCES: Record<DealKind, DealSource> = { sale, trade, giveaway };
 
 export async function findDeal(db: Db, kind: DealKind, dealId: string): Promise<DealRecord | null> {
   return (await DEAL_SOURCES[kind]?.find(db, dealId)) ?? null;
 }
 
 /**
- * SQL for how many completed deals (sales, swaps, give-aways) the user in `userColumn` has had with
+ * SQL for how many completed deals (sales, trades, give-aways) the user in `userColumn` has had with
  * an account created at or before the bound parameter `cutoffParam` (decision 082): two accounts
- * made the same day cannot vouch for each other by swapping.
+ * made the same day cannot vouch for each other by trading.
  */
 export function completedDealsWithEstablishedSql(userColumn: string, cutoffParam: string): string {
   const other = (a: string, b: string) =>

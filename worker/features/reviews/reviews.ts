@@ -216,7 +216,7 @@ export async function dealReviewState(
 }
 
 /**
- * GET /api/reviews/conversations/:id: the completed deals of a conversation (a sale, a swap) with
+ * GET /api/reviews/conversations/:id: the completed deals of a conversation (a sale, a trade) with
  * their reviews, for the prompt above the chat. Only the conversation's two parties (else 404).
  */
 export async function conversationReviewStates(
@@ -335,11 +335,11 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
   };
 }
 
-/** What each reviewer was in the deal: a sale's seller or buyer; a swap is "Bytte" for both. */
+/** What each reviewer was in the deal: a sale's seller or buyer; a trade is "Bytte" for both. */
 async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<string, DealRole>> {
   const roles = new Map<string, DealRole>();
   const sales = rows.filter((r) => r.deal_kind === "sale");
-  for (const r of rows) if (r.deal_kind === "swap") roles.set(r.id, "swapper");
+  for (const r of rows) if (r.deal_kind === "trade") roles.set(r.id, "trader");
   if (sales.length) {
     const { results } = await db.$client
       .prepare(

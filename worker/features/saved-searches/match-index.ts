@@ -118,7 +118,7 @@ function priceBucket(price: number): number {
 /**
  * Estimated share of new listings that carry a facet value — a static prior, not measured per
  * database: one of 11 categories, one of 5 ages or conditions, free (about one in seven), open to
- * swap (one in four), a postal prefix of n digits (10^-n), a price bucket (1 of 12), and text (a
+ * trade (one in four), a postal prefix of n digits (10^-n), a price bucket (1 of 12), and text (a
  * typical word, about 2 %). Only the order matters: the facet with the smallest estimate is the key.
  */
 const PRIOR = {

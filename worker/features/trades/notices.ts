@@ -1,4 +1,4 @@
-// Telling the parties about a swap that changed, after D1 has it: a system message in the
+// Telling the parties about a trade that changed, after D1 has it: a system message in the
 // conversation (live, unread badge), the event "trade_offer" that makes both open chats reload their
 // offer cards, and for a new offer an e-mail to the recipient. Nothing here decides anything.
 import { ANONYMOUS_NAME } from "../../../domain/messaging";

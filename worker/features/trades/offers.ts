@@ -1,4 +1,4 @@
-// The swap lifecycle in D1 (domain/trades.ts; docs/decisions/046-trade-lifecycle.md). D1 has no
+// The trade lifecycle in D1 (domain/trades.ts; docs/decisions/046-trade-lifecycle.md). D1 has no
 // interactive transactions, so every change is one batch (one transaction) whose statements carry
 // the rules as conditions: the first statement moves the offer only while the lifecycle allows it
 // and stamps it with this request's fresh change id; the later ones apply only where the offer
@@ -14,10 +14,10 @@ import { assertNotSuspended } from "../moderation/suspension";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A listing that can be offered, asked for or promised in a swap: listed (active, not hidden). */
-const swappable = listedListingSql;
+/** A listing that can be offered, asked for or promised in a trade: listed (active, not hidden). */
+const tradable = listedListingSql;
 
-/** An offer some other conversation holds that the accepted swap made void. */
+/** An offer some other conversation holds that the accepted trade made void. */
 export interface AffectedOffer {
   id: string;
   conversation_id: string;
@@ -29,7 +29,7 @@ export interface TradeChangeResult {
   offerId: string;
   conversationId: string;
   change: TradeChange;
-  /** Pending offers on either listing that accepting cancelled (docs/product.md "Swaps"). */
+  /** Pending offers on either listing that accepting cancelled (docs/product.md "Trades"). */
   superseded: AffectedOffer[];
 }
 
@@ -72,19 +72,19 @@ export interface NewTradeOffer {
 /**
  * "Send bytteforslag": one batch that opens (or reuses) the conversation about the wanted listing
  * between the sender and its owner and stores the pending offer there. Both statements carry every
- * rule: the wanted listing is someone else's, open for trade and swappable; the offered one is the
- * sender's and swappable; the sender has no live offer of the same pair. So a refused offer writes
+ * rule: the wanted listing is someone else's, open for trade and tradable; the offered one is the
+ * sender's and tradable; the sender has no live offer of the same pair. So a refused offer writes
  * nothing, not even the conversation.
  */
 export async function createTradeOffer(db: Db, senderId: string, input: NewTradeOffer, now: Date = new Date()): Promise<TradeChangeResult> {
-  // A suspended user offers no swaps (docs/decisions/051-suspensions.md).
+  // A suspended user offers no trades (docs/decisions/051-suspensions.md).
   await assertNotSuspended(db, senderId);
   const at = now.toISOString();
   const offerId = crypto.randomUUID();
   // ?1 wanted listing, ?2 sender, ?3 offered listing, ?4 now
   const rules = `
-    r.id = ?1 AND r.user_id <> ?2 AND r.is_trade_offer = 1 AND ${swappable("r")}
-    AND EXISTS (SELECT 1 FROM listings x WHERE x.id = ?3 AND x.user_id = ?2 AND ${swappable("x")})
+    r.id = ?1 AND r.user_id <> ?2 AND r.is_trade_offer = 1 AND ${tradable("r")}
+    AND EXISTS (SELECT 1 FROM listings x WHERE x.id = ?3 AND x.user_id = ?2 AND ${tradable("x")})
     AND NOT EXISTS (SELECT 1 FROM trade_offers d WHERE d.from_user_id = ?2 AND d.offered_listing_id = ?3
                     AND d.requested_listing_id = ?1 AND d.status = 'pending' AND d.expires_at > ?4)`;
   const d1 = db.$client;
@@ -171,8 +171,8 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
       .prepare(
         `UPDATE trade_offers SET status = 'accepted', change_id = ?2, updated_at = ?3
          WHERE id = ?1 AND status = 'pending' AND to_user_id = ?4 AND expires_at > ?3
-           AND EXISTS (SELECT 1 FROM listings x WHERE x.id = trade_offers.offered_listing_id AND x.user_id = trade_offers.from_user_id AND ${swappable("x")})
-           AND EXISTS (SELECT 1 FROM listings r WHERE r.id = trade_offers.requested_listing_id AND r.user_id = trade_offers.to_user_id AND ${swappable("r")})`,
+           AND EXISTS (SELECT 1 FROM listings x WHERE x.id = trade_offers.offered_listing_id AND x.user_id = trade_offers.from_user_id AND ${tradable("x")})
+           AND EXISTS (SELECT 1 FROM listings r WHERE r.id = trade_offers.requested_listing_id AND r.user_id = trade_offers.to_user_id AND ${tradable("r")})`,
       )
       .bind(offer.id, change, at, userId),
     // The trade transaction (docs/product.md "Server calls"): user1 offered, user2 was asked; completed once both confirm.
@@ -222,7 +222,7 @@ export async function rejectTradeOffer(db: Db, offerId: string, userId: string, 
 }
 
 /**
- * Cancel: the sender withdraws a pending offer; or either party calls off an accepted swap before
+ * Cancel: the sender withdraws a pending offer; or either party calls off an accepted trade before
  * the handover, and both listings are active again.
  */
 export async function cancelTradeOffer(db: Db, offerId: string, userId: string, now: Date = new Date()): Promise<TradeChangeResult> {
@@ -318,7 +318,7 @@ async function whyRefused(db: Db, offerId: string, userId: string, action: Trade
     const unavailable = await db.$client
       .prepare(
         `SELECT 1 FROM listings l WHERE l.id IN (?1, ?2)
-         AND NOT (${swappable("l")} AND l.user_id = CASE l.id WHEN ?1 THEN ?3 ELSE ?4 END) LIMIT 1`,
+         AND NOT (${tradable("l")} AND l.user_id = CASE l.id WHEN ?1 THEN ?3 ELSE ?4 END) LIMIT 1`,
       )
       .bind(offer.offered_listing_id, offer.requested_listing_id, offer.from_user_id, offer.to_user_id)
       .first();
@@ -330,22 +330,22 @@ async function whyRefused(db: Db, offerId: string, userId: string, action: Trade
 // ---- the listings' side -------------------------------------------------------------------------
 
 /**
- * SQL for "this listing is promised in an accepted swap" (`alias` names the listings table): the
- * owner may not change or delete it until the swap is completed or called off.
+ * SQL for "this listing is promised in an accepted trade" (`alias` names the listings table): the
+ * owner may not change or delete it until the trade is completed or called off.
  */
-export function promisedInSwapSql(alias = "listings"): string {
+export function promisedInTradeSql(alias = "listings"): string {
   return `EXISTS (SELECT 1 FROM trade_offers p WHERE p.status = 'accepted' AND ${alias}.id IN (p.offered_listing_id, p.requested_listing_id))`;
 }
 
-export async function isPromisedInSwap(db: Db, listingId: string): Promise<boolean> {
-  return !!(await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${promisedInSwapSql()}`).bind(listingId).first());
+export async function isPromisedInTrade(db: Db, listingId: string): Promise<boolean> {
+  return !!(await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${promisedInTradeSql()}`).bind(listingId).first());
 }
 
 /**
- * Account deletion: the user's live offers and agreed swaps are called off, and the other party's
+ * Account deletion: the user's live offers and agreed trades are called off, and the other party's
  * listings promised to them are active again (statements for the deletion's own batch).
  */
-export function callOffSwapsOf(d1: D1Database, userId: string, at: string): D1PreparedStatement[] {
+export function callOffTradesOf(d1: D1Database, userId: string, at: string): D1PreparedStatement[] {
   return [
     d1
       .prepare(

@@ -23,7 +23,7 @@ async function move(env: Bindings, userId: string, offerId: string, change: Move
 }
 
 /**
- * Swaps (docs/product.md "Swaps", "States", "Validation", "Who may do what", "Server calls", "Error messages";
+ * Trades (docs/product.md "Trades", "States", "Validation", "Who may do what", "Server calls", "Error messages";
  * docs/decisions/046-trade-lifecycle.md). Signed-in users only; an offer exists only for its two
  * parties (404 for anyone else). Every change answers with the offer as the caller now sees it.
  */

@@ -1,4 +1,4 @@
-// Reading swaps: the proposal page, the offer cards of a conversation and the trade history. Each
+// Reading trades: the proposal page, the offer cards of a conversation and the trade history. Each
 // list is one statement with the listings and the other party joined in (no lookup per row), and
 // the history's three counts come in the same D1 round trip as the list.
 import { isPublicListing } from "../../../domain/listing-lifecycle";
@@ -7,7 +7,7 @@ import type { ListingStatus } from "../../../domain/taxonomy";
 import {
   TRADE_ERROR_TEXTS as T,
   TRADE_HISTORY_PAGE_SIZE,
-  type CompletedSwap,
+  type CompletedTrade,
   type TradeHistoryCounts,
   type TradeHistoryPage,
   type TradeListing,
@@ -182,7 +182,7 @@ export async function tradeHistoryOffers(
   };
 }
 
-type SwapRow = PartyColumns &
+type TradeRow = PartyColumns &
   ListingColumns<"m"> &
   ListingColumns<"t"> & {
     id: string;
@@ -193,14 +193,14 @@ type SwapRow = PartyColumns &
     reviewed_by_me: number;
   };
 
-/** "Fullført": the user's completed swaps, most recently completed first, with the three counts. */
-export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0): Promise<TradeHistoryPage<CompletedSwap>> {
+/** "Fullført": the user's completed trades, most recently completed first, with the three counts. */
+export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0): Promise<TradeHistoryPage<CompletedTrade>> {
   const [counts, list] = await db.$client.batch([
     countsStatement(db, userId),
     db.$client
       .prepare(
         `SELECT s.id, s.trade_offer_id, o.conversation_id, s.created_at, s.completed_at,
-                EXISTS (SELECT 1 FROM reviews r WHERE r.deal_kind = 'swap' AND r.deal_id = s.id AND r.reviewer_id = ?1) AS reviewed_by_me,
+                EXISTS (SELECT 1 FROM reviews r WHERE r.deal_kind = 'trade' AND r.deal_id = s.id AND r.reviewer_id = ?1) AS reviewed_by_me,
                 ou.id AS other_id, op.display_name AS other_name, ou.deleted_at AS other_deleted_at,
                 ${listingColumns("ml", "m")}, ${listingColumns("tl", "t")}
          FROM trade_transactions s
@@ -214,7 +214,7 @@ export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0):
       )
       .bind(userId, TRADE_HISTORY_PAGE_SIZE + 1, offset),
   ]);
-  const rows = list.results as SwapRow[];
+  const rows = list.results as TradeRow[];
   return {
     counts: counts.results[0] as TradeHistoryCounts,
     items: rows.slice(0, TRADE_HISTORY_PAGE_SIZE).map((row) => ({
@@ -242,7 +242,7 @@ type ProposalRow = ListingColumns<"l"> & { user_id: string; is_trade_offer: numb
 /**
  * "Foreslå bytte": the wanted listing (it must be someone else's, open for trade and active; a
  * listing that is missing, hidden or no longer active is "Annonse ikke funnet") and the sender's
- * own swappable listings, each saying whether it is already offered for this one.
+ * own tradable listings, each saying whether it is already offered for this one.
  */
 export async function tradeProposal(db: Db, listingId: string, userId: string): Promise<TradeProposal> {
   if (!UUID_RE.test(listingId)) throw new AppError("NOT_FOUND", T.listingNotFound);
