@@ -97,7 +97,7 @@ export const MODERATION_NOTES_MAX_LENGTH = 1000;
 /** What both parties see instead of a message a moderator removed. */
 export const REMOVED_MESSAGE_TEXT = "Meldingen er fjernet av moderator";
 
-/** The live chat event (services/chat.ts pushConversationEvent) when a moderator removed a message. */
+/** The live chat event (worker/features/chat/live.ts pushConversationEvent) when a moderator removed a message. */
 export const MESSAGE_REMOVED_EVENT = "message_removed";
 export interface MessageRemovedEvent {
   id: string;

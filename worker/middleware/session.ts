@@ -5,7 +5,7 @@ import { AppError } from "../lib/errors";
 import { readAccessCookie } from "../lib/cookies";
 import { actorForAccessToken } from "../features/auth/session";
 
-/** Resolve the signed-in user for this request from the access cookie (services/session.ts). */
+/** Resolve the signed-in user for this request from the access cookie (features/auth/session.ts). */
 export const loadActor = createMiddleware<AppEnv>(async (c, next) => {
   const token = readAccessCookie(c);
   c.set("actor", token ? await actorForAccessToken(c.env, token) : null);

@@ -253,7 +253,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       this.bind(input.conversationId);
       const system = input.senderId === SYSTEM_USER_ID;
       if (!system) {
-        // A suspended user sends nothing, over the socket or HTTP (services/suspension.ts).
+        // A suspended user sends nothing, over the socket or HTTP (moderation/suspension.ts).
         await assertNotSuspended(this.db, input.senderId);
         await enforceRateLimit(this.db, RATE_RULES.messageSend, input.senderId);
       }

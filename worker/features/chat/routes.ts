@@ -43,7 +43,7 @@ function switching(res: Response): Response {
 
 /**
  * Conversations and messages (docs/product.md "Messages and chat", "States", "Validation", "Who may do what", "Server calls"). Only the two participants see one; an
- * id that is not a UUID, or not theirs, is 404 (services/conversations.ts). The static paths
+ * id that is not a UUID, or not theirs, is 404 (conversations.ts). The static paths
  * (/live, /unread-count) are registered before /:id, so they win.
  */
 export const conversationRoutes = new Hono<AppEnv>()

@@ -28,7 +28,7 @@ const notFound = () => new AppError("NOT_FOUND", "Bildet finnes ikke");
 
 /**
  * Listing photos from R2 at /images/{key} (decision 007: max-age 3600 and an ETag). Only well-formed
- * photo keys of listings the viewer may see (services/images.ts `photoAccess`); every other key,
+ * photo keys of listings the viewer may see (images.ts `photoAccess`); every other key,
  * and every other object of any bucket, answers 404 without being read.
  */
 export const imageRoutes = new Hono<AppEnv>().get("/*", async (c) => {

@@ -1,11 +1,11 @@
 // Suspensions (docs/decisions/051-suspensions.md): a moderator's hide or delete on a user or profile
 // suspends the account until an end date. A suspended user cannot post or edit listings, message,
 // offer trades or buy. Every one of those write paths calls `assertNotSuspended` before it writes:
-// listing create/edit and status (services/listings.ts via routes/listings.ts), photo uploads
-// (routes/uploads.ts), starting a
+// listing create/edit and status (listings/listings.ts via listings/routes.ts), photo uploads
+// (listings/upload-routes.ts), starting a
 // conversation and every message (the ConversationRoom's write path, socket and HTTP alike),
-// offering or accepting a trade (services/trade-offers.ts), and starting a checkout
-// (services/payments/checkout.ts).
+// offering or accepting a trade (trades/offers.ts), and starting a checkout
+// (payments/checkout.ts).
 import { suspensionMessage } from "../../../domain/moderation";
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";

@@ -32,7 +32,7 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
     headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", ETag: sitemap.etag },
   });
 }
-import { siteConfig } from "../shell/config-routes";
+import { siteConfig } from "../shell/site-config";
 import { listingImagePath, pageModules, withPreload } from "../shell/preload";
 
 export const seoRoutes = new Hono<AppEnv>()

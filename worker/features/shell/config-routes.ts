@@ -1,15 +1,6 @@
 import { Hono } from "hono";
-import type { AppEnv, Bindings } from "../../env";
-
-/** Public site configuration the SPA needs (footer, contact page). */
-export function siteConfig(env: Bindings) {
-  return {
-    appName: env.APP_NAME,
-    contactEmail: env.CONTACT_EMAIL,
-    contactPhone: env.CONTACT_PHONE,
-    contactAddress: env.CONTACT_ADDRESS,
-  };
-}
+import type { AppEnv } from "../../env";
+import { siteConfig } from "./site-config";
 
 export const configRoutes = new Hono<AppEnv>().get("/", (c) => {
   c.header("Cache-Control", "public, max-age=300");

@@ -14,7 +14,7 @@ import { AppError } from "../../lib/errors";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { getListingDetail, homeSections } from "../listings/listings";
 import { searchListings } from "../search/search";
-import { siteConfig } from "./config-routes";
+import { siteConfig } from "./site-config";
 
 export interface Preload {
   /** API path (with query) → the JSON that path answers for a visitor. */

@@ -59,7 +59,7 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
   const head = c.req.method === "HEAD";
   if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
-  // The page's first-screen data goes into the shell (routes/preload.ts); it runs beside the shell fetch.
+  // The page's first-screen data goes into the shell (preload.ts); it runs beside the shell fetch.
   const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, url)]);
   if (!shell.ok) return shell;
   return withPreload(new HTMLRewriter(), preload).transform(shell);
