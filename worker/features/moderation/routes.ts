@@ -6,7 +6,9 @@ import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireRole } from "../../middleware/session";
-import { changeRole, dismissReport, listStaff, moderationDashboard, reviewReport, takeAction, unhideTarget } from "./moderation";
+import { moderationDashboard } from "./dashboard";
+import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisions";
+import { changeRole, listStaff } from "./staff";
 
 function targetType(value: string): ReportTargetType {
   if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
