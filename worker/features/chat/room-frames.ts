@@ -2,7 +2,7 @@
 // client frame (a malformed one is refused whole, with the error frame that answers it), writing
 // room frames, and the result a room call hands back to the Worker. No state: the room keeps that.
 import type { ErrorCode } from "../../../domain/errors";
-import { MAX_CLIENT_FRAME_BYTES, type ClientFrame, type RoomFrame } from "../../../domain/messaging";
+import { MAX_CLIENT_FRAME_BYTES, type ClientFrame, type RoomFrame, CHAT_REFUSALS } from "../../../domain/messaging";
 import { clientFrameSchema } from "../../../domain/schemas/messaging";
 import { AppError } from "../../lib/errors";
 
@@ -16,23 +16,23 @@ export function frameId(id: unknown): string | undefined {
 /** A client frame, or the error frame that refuses it (too large, not JSON, unknown type, wrong fields). */
 export function readClientFrame(data: string | ArrayBuffer): { ok: true; frame: ClientFrame } | { ok: false; error: RoomFrame } {
   if (typeof data !== "string" || data.length > MAX_CLIENT_FRAME_BYTES) {
-    return { ok: false, error: { type: "error", code: "VALIDATION", message: "Ugyldig melding." } };
+    return { ok: false, error: { type: "error", code: "VALIDATION", message: CHAT_REFUSALS.invalidFrame } };
   }
   let raw: unknown;
   try {
     raw = JSON.parse(data);
   } catch {
-    return { ok: false, error: { type: "error", code: "VALIDATION", message: "Ugyldig melding." } };
+    return { ok: false, error: { type: "error", code: "VALIDATION", message: CHAT_REFUSALS.invalidFrame } };
   }
   const parsed = clientFrameSchema.safeParse(raw);
   if (!parsed.success) {
     // A known type with a wrong-typed field is a bad frame, refused whole (a send's error carries its id).
     const { type, id } = (typeof raw === "object" && raw !== null ? raw : {}) as { type?: unknown; id?: unknown };
     if (type !== "send" && type !== "read")
-      return { ok: false, error: { type: "error", code: "VALIDATION", message: "Ukjent meldingstype." } };
+      return { ok: false, error: { type: "error", code: "VALIDATION", message: CHAT_REFUSALS.unknownFrameType } };
     return {
       ok: false,
-      error: { type: "error", id: type === "send" ? frameId(id) : undefined, code: "VALIDATION", message: "Ugyldig melding." },
+      error: { type: "error", id: type === "send" ? frameId(id) : undefined, code: "VALIDATION", message: CHAT_REFUSALS.invalidFrame },
     };
   }
   return { ok: true, frame: parsed.data };

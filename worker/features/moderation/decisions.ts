@@ -18,6 +18,7 @@ import {
   type ModerationAction,
   type ReportTargetType,
   type MessageRemovedEvent,
+  MODERATION_REFUSALS,
 } from "../../../domain/moderation";
 import type { Actor, Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
@@ -26,7 +27,7 @@ import { AppError } from "../../lib/errors";
 import { endSessionSockets, pushConversationEvent } from "../chat/live";
 import { notifyUser, type ModerationNotice } from "./mail";
 import { invalidateSitemap } from "../seo/sitemap";
-import { ALREADY_DECIDED, OPEN, UUID_RE, assertStaffMay, loadReport, requireOpen, targetFacts, type TargetFacts } from "./targets";
+import { OPEN, UUID_RE, assertStaffMay, loadReport, requireOpen, targetFacts, type TargetFacts } from "./targets";
 
 /**
  * "Behandle": opening a report marks the pending reports on its target reviewed (Vurdert). An open
@@ -78,16 +79,16 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
   requireOpen(report);
   const type = report.target_type;
   if (!ACTIONS_FOR_TARGET[type].includes(input.action)) {
-    throw new AppError("VALIDATION", "Denne handlingen passer ikke for denne typen innhold.", { action: "Velg en annen handling" });
+    throw new AppError("VALIDATION", MODERATION_REFUSALS.actionNotForTarget, { action: MODERATION_REFUSALS.actionNotForTargetField });
   }
   if (input.suspension_days !== undefined && !(isUserTarget(type) && (input.action === "hide" || input.action === "delete"))) {
-    throw new AppError("VALIDATION", "Antall dager gjelder bare utestenging av en bruker.", {
-      suspension_days: "Gjelder bare utestenging",
+    throw new AppError("VALIDATION", MODERATION_REFUSALS.daysOnlyForSuspension, {
+      suspension_days: MODERATION_REFUSALS.daysOnlyForSuspensionField,
     });
   }
   const facts = await targetFacts(db, type, report.target_id);
   assertStaffMay(moderator, input.action, facts);
-  if (!facts && input.action !== "approve") throw new AppError("CONFLICT", "Innholdet finnes ikke lenger. Godkjenn eller avvis rapporten.");
+  if (!facts && input.action !== "approve") throw new AppError("CONFLICT", MODERATION_REFUSALS.targetGone);
 
   const now = nowIso();
   const actionId = crypto.randomUUID();
@@ -194,7 +195,7 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
     ),
   );
   const results = await d1.batch(statements);
-  if (results[0].results.length === 0) throw new AppError("CONFLICT", ALREADY_DECIDED);
+  if (results[0].results.length === 0) throw new AppError("CONFLICT", MODERATION_REFUSALS.alreadyDecided);
   const resolved = results[results.length - 1].results.length;
 
   // Stored: now the rest of the world hears of it.
@@ -270,7 +271,7 @@ export async function dismissReport(
       )
       .bind(actionId, report.target_type, report.target_id, notes, now),
   ]);
-  if (results[0].results.length === 0) throw new AppError("CONFLICT", ALREADY_DECIDED);
+  if (results[0].results.length === 0) throw new AppError("CONFLICT", MODERATION_REFUSALS.alreadyDecided);
   if (report.target_type === "listing") await invalidateSitemap(env);
   return { dismissed: results[2].results.length };
 }
@@ -286,12 +287,12 @@ export async function unhideTarget(
   targetId: string,
   notes: string | null,
 ): Promise<{ target_type: ReportTargetType; target_id: string }> {
-  if (!UUID_RE.test(targetId)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
-  if (type === "message") throw new AppError("VALIDATION", "En fjernet melding kan ikke hentes tilbake.");
+  if (!UUID_RE.test(targetId)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
+  if (type === "message") throw new AppError("VALIDATION", MODERATION_REFUSALS.messageNotRestorable);
   const db = getDb(env.DB);
   const d1 = db.$client;
   const facts = await targetFacts(db, type, targetId);
-  if (!facts) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
+  if (!facts) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
   assertStaffMay(moderator, "unhide", facts);
   const now = nowIso();
   const actionId = crypto.randomUUID();
@@ -330,7 +331,7 @@ export async function unhideTarget(
   if (results[0].results.length === 0) {
     throw new AppError(
       "CONFLICT",
-      listing ? "Annonsen er ikke skjult." : review ? "Vurderingen er ikke skjult." : "Brukeren er ikke utestengt.",
+      listing ? MODERATION_REFUSALS.listingNotHidden : review ? MODERATION_REFUSALS.reviewNotHidden : MODERATION_REFUSALS.userNotSuspended,
     );
   }
   if (listing) await invalidateSitemap(env);

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { REPORT_TARGET_TYPES, type ReportTargetType } from "../../../domain/moderation";
+import { REPORT_TARGET_TYPES, type ReportTargetType, MODERATION_REFUSALS } from "../../../domain/moderation";
 import { moderationActionSchema, moderationNotesSchema, moderationQuerySchema, roleChangeSchema } from "../../../domain/schemas/moderation";
 import type { AppEnv } from "../../env";
 import { getDb } from "../../db/client";
@@ -11,7 +11,7 @@ import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisio
 import { changeRole, listStaff } from "./staff";
 
 function targetType(value: string): ReportTargetType {
-  if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
+  if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
   return value as ReportTargetType;
 }
 

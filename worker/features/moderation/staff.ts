@@ -5,6 +5,7 @@ import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
+import { MODERATION_REFUSALS } from "../../../domain/moderation";
 
 export interface StaffMember {
   id: string;
@@ -38,8 +39,8 @@ export async function changeRole(db: Db, admin: Actor, email: string, role: Role
     .bind(email, role, admin.id, nowIso())
     .first<{ id: string; display_name: string | null; role: Role }>();
   if (!row) {
-    if (email === admin.email) throw new AppError("CONFLICT", "Du kan ikke endre din egen rolle.");
-    throw new AppError("NOT_FOUND", "Fant ingen bruker med denne e-postadressen.");
+    if (email === admin.email) throw new AppError("CONFLICT", MODERATION_REFUSALS.ownRole);
+    throw new AppError("NOT_FOUND", MODERATION_REFUSALS.noUserWithEmail);
   }
   return { ...row, email };
 }

@@ -7,6 +7,7 @@ import {
   type ReportStatus,
   type ReportTargetType,
   type StaffAction,
+  MODERATION_REFUSALS,
 } from "../../../domain/moderation";
 import type { Role } from "../../../domain/taxonomy";
 import type { Actor } from "../../env";
@@ -17,9 +18,6 @@ import { AppError } from "../../lib/errors";
 export const OPEN = "('pending', 'reviewed')";
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const REPORT_NOT_FOUND = "Fant ikke rapporten.";
-export const ALREADY_DECIDED = "Rapporten er allerede behandlet. Oppdater listen.";
-
 export interface ReportHead {
   id: string;
   target_type: ReportTargetType;
@@ -29,17 +27,17 @@ export interface ReportHead {
 }
 
 export async function loadReport(db: Db, reportId: string): Promise<ReportHead> {
-  if (!UUID_RE.test(reportId)) throw new AppError("NOT_FOUND", REPORT_NOT_FOUND);
+  if (!UUID_RE.test(reportId)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.reportNotFound);
   const row = await db.$client
     .prepare("SELECT id, target_type, target_id, reason, status FROM reports WHERE id = ?1")
     .bind(reportId)
     .first<ReportHead>();
-  if (!row) throw new AppError("NOT_FOUND", REPORT_NOT_FOUND);
+  if (!row) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.reportNotFound);
   return row;
 }
 
 export function requireOpen(report: ReportHead): void {
-  if (report.status !== "pending" && report.status !== "reviewed") throw new AppError("CONFLICT", ALREADY_DECIDED);
+  if (report.status !== "pending" && report.status !== "reviewed") throw new AppError("CONFLICT", MODERATION_REFUSALS.alreadyDecided);
 }
 
 /** What an action is applied to: the target's owner (and their role) and what the effects need. */
