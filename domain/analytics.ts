@@ -216,3 +216,10 @@ export function rawEventsKey(day: string, batchId: string): string {
 }
 export const RAW_EVENTS_PREFIX = "analytics/raw/";
 export const DEAD_LETTER_PREFIX = "analytics/dead-letter/";
+
+/** What the Worker answers when analytics are refused. */
+export const ANALYTICS_REFUSALS = {
+  sessionMissing: "Analyseøkten mangler eller er utløpt. Last siden på nytt.", // 403
+  listingNotFound: "Annonse ikke funnet", // 404
+  statsNotFound: "Fant ikke statistikk for annonsen.", // 404, also to anyone who may not see them
+} as const;

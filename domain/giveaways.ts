@@ -4,6 +4,7 @@
 // away, and everyone still waiting is told. The Worker enforces these rules in SQL
 // (worker/features/giveaways/giveaways.ts) and explains a refusal with them; the web shows the buttons they allow.
 
+import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
 import type { ListingStatus } from "./taxonomy";
 
 /** One person's place in one listing's queue. */
@@ -19,11 +20,7 @@ export type GiveawayActor = "taker" | "giver" | "other";
  */
 export type GiveawayAction = "join" | "withdraw" | "reserve" | "release" | "give";
 
-export interface GiveawayTransition {
-  from: readonly GiveawayEntryStatus[];
-  by: GiveawayActor;
-  to: GiveawayEntryStatus;
-}
+export type GiveawayTransition = Transition<GiveawayEntryStatus, GiveawayActor>;
 
 /**
  * The whole lifecycle of an entry. waiting → reserved (giver) → given | released (giver); waiting
@@ -31,20 +28,22 @@ export interface GiveawayTransition {
  * When the toy is given away, every entry still waiting becomes `passed` (not an action: it follows
  * `give`). Released, given and passed are final: the giver has decided.
  */
-export const GIVEAWAY_TRANSITIONS: Record<GiveawayAction, GiveawayTransition> = {
-  join: { from: ["withdrawn"], by: "taker", to: "waiting" },
-  withdraw: { from: ["waiting", "reserved"], by: "taker", to: "withdrawn" },
-  reserve: { from: ["waiting"], by: "giver", to: "reserved" },
-  release: { from: ["reserved"], by: "giver", to: "released" },
-  give: { from: ["reserved"], by: "giver", to: "given" },
+export const GIVEAWAY_TRANSITIONS: Lifecycle<GiveawayAction, GiveawayEntryStatus, GiveawayActor> = {
+  join: [{ from: "withdrawn", by: ["taker"], to: "waiting" }],
+  withdraw: [
+    { from: "waiting", by: ["taker"], to: "withdrawn" },
+    { from: "reserved", by: ["taker"], to: "withdrawn" },
+  ],
+  reserve: [{ from: "waiting", by: ["giver"], to: "reserved" }],
+  release: [{ from: "reserved", by: ["giver"], to: "released" }],
+  give: [{ from: "reserved", by: ["giver"], to: "given" }],
 };
 
 export const GIVEAWAY_ACTIONS = Object.keys(GIVEAWAY_TRANSITIONS) as GiveawayAction[];
 
 /** The status after `action` by `actor` on an entry in `from`, or null when the lifecycle forbids it. */
 export function giveawayTransition(from: GiveawayEntryStatus, actor: GiveawayActor, action: GiveawayAction): GiveawayEntryStatus | null {
-  const t = GIVEAWAY_TRANSITIONS[action];
-  return t.by === actor && t.from.includes(from) ? t.to : null;
+  return findTransition(GIVEAWAY_TRANSITIONS, action, from, actor)?.to ?? null;
 }
 
 /** Joining again while in the queue (waiting or reserved) changes nothing: the place is kept. */

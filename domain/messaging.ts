@@ -115,3 +115,18 @@ export type RoomFrame =
 
 /** Frames a UserInbox sends to every open tab of its user. */
 export type InboxFrame = { type: "unread"; count: number; conversation_id?: string };
+
+/** What the Worker and the ConversationRoom answer when a conversation or a message is refused. */
+export const CHAT_REFUSALS = {
+  conversationNotFound: "Samtale ikke funnet", // 404, also to anyone who is not a participant
+  messageToSelf: "Du kan ikke sende melding til deg selv", // 403
+  recipientDeleted: "Du kan ikke sende meldinger til en slettet bruker.", // 409
+  notStored: "Meldingen kunne ikke lagres. Prøv å sende den på nytt.", // 409
+  invalidFrame: "Ugyldig melding.",
+  unknownFrameType: "Ukjent meldingstype.",
+  foreignOrigin: "Forespørselen kom fra et annet nettsted og ble avvist.", // 403
+  notWebSocket: "Denne adressen må åpnes som WebSocket.", // 400
+  /** The local notification test only. */
+  notSignedIn: "Ikke logget inn",
+  noConversations: "Ingen samtaler funnet",
+} as const;

@@ -176,3 +176,34 @@ export const STAFF_REFUSAL_MESSAGES: Record<StaffRefusal, string> = {
   self: "Du kan ikke moderere deg selv eller ditt eget innhold.",
   staff_target: "Bare en administrator kan moderere moderatorer og administratorer.",
 };
+
+/** What the Worker answers when a report cannot be made (404 when the target is not there or not visible, 403 otherwise). */
+export const REPORT_REFUSALS = {
+  listingNotFound: "Fant ikke annonsen.",
+  ownListing: "Du kan ikke rapportere din egen annonse.",
+  messageNotFound: "Fant ikke meldingen.",
+  ownMessage: "Du kan ikke rapportere din egen melding.",
+  systemMessage: "Meldinger fra Lekebytte kan ikke rapporteres.",
+  reviewNotFound: "Fant ikke vurderingen.",
+  ownReview: "Du kan ikke rapportere din egen vurdering.",
+  userNotFound: "Fant ikke brukeren.",
+  self: "Du kan ikke rapportere deg selv.",
+} as const;
+
+/** What the Worker answers when a staff decision or role change is refused (the staff rule's own texts are above). */
+export const MODERATION_REFUSALS = {
+  reportNotFound: "Fant ikke rapporten.", // 404
+  alreadyDecided: "Rapporten er allerede behandlet. Oppdater listen.", // 409
+  actionNotForTarget: "Denne handlingen passer ikke for denne typen innhold.", // 400
+  actionNotForTargetField: "Velg en annen handling",
+  daysOnlyForSuspension: "Antall dager gjelder bare utestenging av en bruker.", // 400
+  daysOnlyForSuspensionField: "Gjelder bare utestenging",
+  targetGone: "Innholdet finnes ikke lenger. Godkjenn eller avvis rapporten.", // 409
+  targetNotFound: "Fant ikke innholdet.", // 404
+  messageNotRestorable: "En fjernet melding kan ikke hentes tilbake.", // 400
+  listingNotHidden: "Annonsen er ikke skjult.", // 409
+  reviewNotHidden: "Vurderingen er ikke skjult.", // 409
+  userNotSuspended: "Brukeren er ikke utestengt.", // 409
+  ownRole: "Du kan ikke endre din egen rolle.", // 409
+  noUserWithEmail: "Fant ingen bruker med denne e-postadressen.", // 404
+} as const;

@@ -172,4 +172,10 @@ export const PAYMENT_TEXTS = {
   sellerCannotReceive: "Selgeren kan ikke ta imot betaling i Lekebytte akkurat nå",
   tooCheap: `Beløpet er for lavt for betaling i Lekebytte (minst ${MIN_ONLINE_PAYMENT_KR} kr)`,
   providerUnavailable: "Betaling med denne betalingsmåten er ikke tilgjengelig akkurat nå",
+  notConnected: "Du har ikke koblet til Stripe ennå.",
+  onboardingIncomplete: "Fullfør registreringen hos Stripe først.",
+  /** A provider's webhook or event that cannot be read (400). */
+  invalidJson: "Ugyldig JSON.",
+  invalidEvent: "Ugyldig hendelse.",
+  unknownMerchant: "Ukjent salgssted.",
 } as const;

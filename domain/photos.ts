@@ -14,3 +14,12 @@ export function photoKeyOwner(key: string): string | null {
 export function isOwnPhotoKey(userId: string, key: string): boolean {
   return photoKeyOwner(key) === userId;
 }
+
+/** What the Worker answers when a photo is refused. */
+export const PHOTO_REFUSALS = {
+  wrongType: "Kun JPEG, PNG og WebP er tillatt", // 415
+  damaged: "Bildet er skadet eller ufullstendig. Prøv et annet bilde.", // 400
+  notRemovable: "Kunne ikke fjerne bilde", // 404
+  inUse: "Bildet brukes i en annonse. Fjern det fra annonsen og lagre først.", // 409
+  notFound: "Bildet finnes ikke", // 404
+} as const;

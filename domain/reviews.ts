@@ -70,6 +70,12 @@ export const REVIEW_REFUSAL_STATUS: Record<ReviewRefusal, 404 | 409> = {
   already_reviewed: 409,
 };
 
+/** The Worker's other refusals around reviews (404): a conversation or user that is not there for the viewer. */
+export const REVIEW_REFUSALS = {
+  conversationNotFound: "Fant ikke samtalen.",
+  userNotFound: "Fant ikke brukeren.",
+} as const;
+
 /**
  * May `actorId` review the other party of `deal` at `now`? Only the two parties of the deal, only
  * after it is completed and while the window is open, and only once. Returns the user to be

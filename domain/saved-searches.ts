@@ -48,3 +48,8 @@ export const SAVED_SEARCH_TEXTS = {
 export function formatNewCount(count: number): string {
   return count > SAVED_SEARCH_NEW_CAP ? `${SAVED_SEARCH_NEW_CAP}+` : String(count);
 }
+
+/** The local matching tool's refusal (400). */
+export const SAVED_SEARCH_REFUSALS = {
+  devListingIds: (max: number) => `Oppgi mellom 1 og ${max} annonse-ID-er i listingIds.`,
+} as const;

@@ -3,6 +3,7 @@
 // enforces the lifecycle in SQL (worker/features/trades/offers.ts) and explains a refusal with these
 // rules; the web shows each party the buttons these rules allow.
 
+import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
 import type { ConversationListing } from "./messaging";
 
 export const TRADE_OFFER_STATUSES = ["pending", "accepted", "rejected", "completed", "cancelled"] as const;
@@ -41,15 +42,11 @@ export type TradeRole = "sender" | "recipient";
  */
 export type TradeAction = "accept" | "reject" | "cancel" | "confirm";
 
-export interface TradeTransition {
-  from: TradeOfferStatus;
-  by: readonly TradeRole[];
-  /** The status after the action; "confirm" completes only when the other party has confirmed too. */
-  to: TradeOfferStatus;
-}
+/** A move of an offer; "confirm" goes to completed only when the other party has confirmed too. */
+export type TradeTransition = Transition<TradeOfferStatus, TradeRole>;
 
 /** The whole lifecycle: pending → accepted | rejected | cancelled; accepted → completed | cancelled. */
-export const TRADE_TRANSITIONS: Record<TradeAction, readonly TradeTransition[]> = {
+export const TRADE_TRANSITIONS: Lifecycle<TradeAction, TradeOfferStatus, TradeRole> = {
   accept: [{ from: "pending", by: ["recipient"], to: "accepted" }],
   reject: [{ from: "pending", by: ["recipient"], to: "rejected" }],
   cancel: [
@@ -91,7 +88,7 @@ export function roleOf(offer: Pick<TradeOfferState, "from_user_id" | "to_user_id
 export function transitionFor(offer: TradeOfferState, userId: string, action: TradeAction, now: Date = new Date()): TradeTransition | null {
   const role = roleOf(offer, userId);
   if (!role || isExpired(offer, now)) return null;
-  return TRADE_TRANSITIONS[action].find((t) => t.from === offer.status && t.by.includes(role)) ?? null;
+  return findTransition(TRADE_TRANSITIONS, action, offer.status, role);
 }
 
 /**

@@ -65,3 +65,8 @@ export const reportSchema = z.object({
 
 export type ReportInput = z.input<typeof reportSchema>;
 export type Report = z.output<typeof reportSchema>;
+
+/** What the Worker answers when the address is already signed up (409). */
+export const NEWSLETTER_REFUSALS = {
+  alreadySubscribed: "Denne e-postadressen er allerede registrert for nyhetsbrevet",
+} as const;

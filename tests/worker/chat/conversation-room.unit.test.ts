@@ -5,12 +5,8 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID, type RoomFrame } from "../../../domain/messaging";
-import {
-  mailDueAt,
-  ROOM_AFTER_HEADER,
-  ROOM_CONVERSATION_HEADER,
-  type ConversationRoom,
-} from "../../../worker/features/chat/conversation-room";
+import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type ConversationRoom } from "../../../worker/features/chat/conversation-room";
+import { mailDueAt } from "../../../worker/features/chat/room-presence";
 import { sessionHeaders } from "../../../worker/features/chat/socket-session";
 import { addMessages, createConversation, createUser, signedInClient } from "../../factories";
 import { openChat } from "../support/live";

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { AUTO_HIDDEN_REASON, REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
 import type { HomeSections, ListingDetail } from "../../../domain/schemas/listing";
 import type { SearchResult } from "../../../domain/schemas/search";
-import type { ModerationPage } from "../../../worker/features/moderation/moderation";
+import type { ModerationPage } from "../../../worker/features/moderation/dashboard";
 import {
   addMessages,
   ago,

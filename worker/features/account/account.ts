@@ -9,6 +9,7 @@ import { exportSavedSearches } from "../saved-searches/saved-searches";
 import { endSessionSockets } from "../chat/live";
 import { callOffTradesOf } from "../trades/offers";
 import { leaveQueuesOf } from "../giveaways/giveaways";
+import { ACCOUNT_REFUSALS } from "../../../domain/account";
 
 export interface Profile {
   user_id: string;
@@ -29,7 +30,7 @@ export async function getProfile(db: Db, userId: string): Promise<Profile> {
     )
     .bind(userId)
     .first<Profile>();
-  if (!row) throw new AppError("NOT_FOUND", "Kunne ikke hente profil");
+  if (!row) throw new AppError("NOT_FOUND", ACCOUNT_REFUSALS.profileNotFound);
   return row;
 }
 

@@ -10,7 +10,7 @@ import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfi
 import { getDb } from "../../db/client";
 import { getOwnListing, ownListings, toListingCard } from "../listings/listings";
 import { enforceRateLimits } from "../../lib/rate-limit";
-import { ownModerationStatus } from "../moderation/moderation";
+import { ownModerationStatus } from "../moderation/own-status";
 
 /** The password again, limited like sign-in guesses (per account first, then per address). */
 async function reauthenticate(env: Bindings, actor: Actor, address: string, password: string): Promise<void> {

@@ -19,11 +19,12 @@ import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { enqueueAnalytics } from "./ingest";
 import { getListingAnalytics, ownListingsStats } from "./stats";
+import { ANALYTICS_REFUSALS } from "../../../domain/analytics";
 
 /** The request's server-issued analytics session; the body's own session id is not trusted. */
 async function requireSession(c: Context<AppEnv>): Promise<string> {
   const sessionId = await analyticsSessionOf(c);
-  if (!sessionId) throw new AppError("FORBIDDEN", "Analyseøkten mangler eller er utløpt. Last siden på nytt.");
+  if (!sessionId) throw new AppError("FORBIDDEN", ANALYTICS_REFUSALS.sessionMissing);
   return sessionId;
 }
 
@@ -63,7 +64,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
     const listing = await c.env.DB.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${listedListingSql("listings")}`)
       .bind(view.listingId)
       .first();
-    if (!listing) throw new AppError("NOT_FOUND", "Annonse ikke funnet");
+    if (!listing) throw new AppError("NOT_FOUND", ANALYTICS_REFUSALS.listingNotFound);
     await enqueueAnalytics(c.env, { kind: "listing_view", view: { ...view, sessionId } });
     return c.body(null, 202);
   })

@@ -6,8 +6,7 @@ import type { ListingAnalytics, ListingStatsDay, ListingStatsSummary } from "../
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import { AppError } from "../../lib/errors";
-
-const NOT_FOUND_MESSAGE = "Fant ikke statistikk for annonsen.";
+import { ANALYTICS_REFUSALS } from "../../../domain/analytics";
 
 /** The Oslo days from `daysBack - 1` days before `now` up to today, oldest first. */
 export function dayRange(daysBack: number, now: Date = new Date()): string[] {
@@ -18,14 +17,14 @@ export function dayRange(daysBack: number, now: Date = new Date()): string[] {
 }
 
 async function assertMayRead(db: D1Database, actor: Actor, listingId: string): Promise<void> {
-  if (!/^[0-9a-f-]{36}$/i.test(listingId)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (!/^[0-9a-f-]{36}$/i.test(listingId)) throw new AppError("NOT_FOUND", ANALYTICS_REFUSALS.statsNotFound);
   const row = await db
     .prepare("SELECT user_id, status FROM listings WHERE id = ?1")
     .bind(listingId)
     .first<{ user_id: string; status: string }>();
-  if (!row) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (!row) throw new AppError("NOT_FOUND", ANALYTICS_REFUSALS.statsNotFound);
   const owner = row.user_id === actor.id && row.status !== "deleted";
-  if (!owner && !hasStaffRights(actor)) throw new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
+  if (!owner && !hasStaffRights(actor)) throw new AppError("NOT_FOUND", ANALYTICS_REFUSALS.statsNotFound);
 }
 
 /** Counts per Oslo day from per-hour UTC counts (SQLite knows no Oslo time; hours are exact). */

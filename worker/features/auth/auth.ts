@@ -9,6 +9,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { endSessionSockets, type SessionEndReason } from "../chat/live";
 import { confirmationMail, sendMail } from "../mail/mail";
 import { enforceRateLimits, takeRateLimit } from "../../lib/rate-limit";
+import { AUTH_REFUSALS } from "../../../domain/auth";
 
 export const CONFIRMATION_CODE_TTL_SECONDS = 24 * 3600;
 /** A refresh token's sliding lifetime: each rotation gives the successor this long (capped below). */
@@ -207,8 +208,6 @@ export type RefreshResult =
   /** A repeat within the grace whose successor has moved on: refused, but nothing is revoked or cleared. */
   | { kind: "stale" };
 
-const SESSION_EXPIRED = "Økten er utløpt. Logg inn på nytt.";
-
 /**
  * Rotate a refresh token (docs/decisions/006-sessions.md). The successor is derived from the
  * presented token with an HMAC under the server secret, so a repeat of the same token can be given
@@ -242,9 +241,9 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
   const rotated = (rotatedResult.results as { user_id: string; family_id: string }[])[0];
   if (rotated) {
     const user = await sessionUser(db, rotated.user_id);
-    if (!user) throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
+    if (!user) throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
     const next = await liveSession(db, successorHash, now);
-    if (!next) throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
+    if (!next) throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
     return { kind: "issued", session: await withAccessToken(env, user, rotated.family_id, successor, next.expires_at) };
   }
 
@@ -252,10 +251,10 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
     .prepare("SELECT user_id, family_id, rotated_at, revoked_at FROM sessions WHERE token_hash = ?1")
     .bind(hash)
     .first<{ user_id: string; family_id: string; rotated_at: string | null; revoked_at: string | null }>();
-  if (!known) throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
+  if (!known) throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
   if (!known.rotated_at && !known.revoked_at) {
     // Expired (sliding or absolute) or its family was revoked: nothing to rotate, nothing to punish.
-    throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
+    throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
   }
   const withinGrace =
     !known.revoked_at && known.rotated_at !== null && Date.parse(known.rotated_at) > Date.now() - REFRESH_REUSE_GRACE_SECONDS * 1000;
@@ -269,7 +268,7 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
   await revokeFamily(db, known.family_id);
   // Both the thief's and the owner's open sockets of that family close with it.
   await endSessionSockets(env, known.user_id, known.family_id, "session revoked");
-  throw new AppError("UNAUTHENTICATED", SESSION_EXPIRED);
+  throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
 }
 
 /** A refresh token row that may still be rotated (its family not revoked). */

@@ -18,6 +18,7 @@ import { getDb } from "../../db/client";
 import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "./auth";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import type { Context } from "hono";
+import { AUTH_REFUSALS } from "../../../domain/auth";
 
 function sessionBody(s: IssuedSession) {
   return {
@@ -90,7 +91,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/refresh", async (c) => {
     const token = readRefreshCookie(c);
-    if (!token) throw new AppError("UNAUTHENTICATED", "Økten er utløpt. Logg inn på nytt.");
+    if (!token) throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
     let result: Awaited<ReturnType<typeof refreshSession>>;
     try {
       result = await refreshSession(c.env, token, c.req.header("User-Agent") ?? null);
@@ -100,7 +101,7 @@ export const authRoutes = new Hono<AppEnv>()
     }
     // Another tab of the same browser has moved the session on: its cookies are the live ones,
     // so this answer must not clear them.
-    if (result.kind === "stale") throw new AppError("UNAUTHENTICATED", "Økten er fornyet i en annen fane. Last siden på nytt.");
+    if (result.kind === "stale") throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.renewedElsewhere);
     return respondWithSession(c, result.session);
   })
   .post("/signout", async (c) => {

@@ -5,25 +5,22 @@
 // forwards an upgrade; the user, the session family and the access token's expiry travel in the
 // attachment, so they survive hibernation. A socket lives no longer than its session
 // (docs/decisions/080): expiry is checked on every frame, on fan-out and by the alarm; revocation
-// calls `endSessions`.
+// calls `endSessions`. Reading and writing frames is in room-frames.ts, the offline-mail timing in
+// room-presence.ts; this class keeps the state (sockets, the write chain, presence, the alarm).
 import { DurableObject } from "cloudflare:workers";
-import type { ErrorCode } from "../../../domain/errors";
 import {
   CATCH_UP_PAGE_SIZE,
   HEARTBEAT_PING,
   HEARTBEAT_PONG,
-  MAX_CLIENT_FRAME_BYTES,
   OFFLINE_MAIL_AFTER_MS,
-  OFFLINE_MAIL_INTERVAL_MS,
   ROOM_SOCKETS_PER_USER,
   SOCKET_CLOSE,
   SYSTEM_USER_ID,
   type ChatMessage,
-  type ClientFrame,
   type RoomFrame,
 } from "../../../domain/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { clientFrameSchema, sendMessageSchema } from "../../../domain/schemas/messaging";
+import { sendMessageSchema } from "../../../domain/schemas/messaging";
 import { getDb, type Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -33,6 +30,8 @@ import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
 import { inboxStub } from "./stubs";
+import { failure, frameId, readClientFrame, send, sendText, type RoomResult } from "./room-frames";
+import { mailDueAt, noteMessage, type Presence } from "./room-presence";
 
 /** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
 export const ROOM_CONVERSATION_HEADER = "X-Lekebytte-Conversation";
@@ -43,17 +42,6 @@ interface SocketState extends SocketSession {
   /** False until the catch-up has been sent: the fan-out skips it so nothing arrives twice. */
   ready: boolean;
 }
-
-/** Per participant, for the offline e-mail (docs/decisions/030-offline-mail.md). */
-interface Presence {
-  /** Last time they were seen here (socket closed, or an HTTP send); absent when never. */
-  lastSeen?: number;
-  lastMailed?: number;
-  /** Unread messages arrived while they were away: the alarm decides whether to mail. */
-  pending?: boolean;
-}
-
-export type RoomResult<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string; retryAfter?: number };
 
 export interface PostInput {
   conversationId: string;
@@ -70,21 +58,6 @@ export interface ReadInput {
   conversationId: string;
   readerId: string;
   upToSeq?: number;
-}
-
-/** A send's id echoed on its error frame so the client can match it; bounded, and only if it is text. */
-function frameId(id: unknown): string | undefined {
-  return typeof id === "string" ? id.slice(0, 64) : undefined;
-}
-
-function failure(err: unknown): { ok: false; code: ErrorCode; message: string; retryAfter?: number } {
-  if (err instanceof AppError) {
-    const retry = err.headers?.["Retry-After"];
-    return { ok: false, code: err.code, message: err.message, ...(retry ? { retryAfter: Number(retry) } : {}) };
-  }
-  console.error("ConversationRoom failure", err);
-  const internal = new AppError("INTERNAL");
-  return { ok: false, code: internal.code, message: internal.message };
 }
 
 export class ConversationRoom extends DurableObject<Bindings> {
@@ -166,26 +139,12 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (!state) return closeSocket(ws, 1008, "unknown socket");
     // The access token behind this socket has run out: nothing more until the client reconnects with a fresh one.
     if (isExpired(state)) return this.expire(ws);
-    if (typeof data !== "string" || data.length > MAX_CLIENT_FRAME_BYTES) {
-      send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
+    const read = readClientFrame(data);
+    if (!read.ok) {
+      send(ws, read.error);
       return;
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(data);
-    } catch {
-      send(ws, { type: "error", code: "VALIDATION", message: "Ugyldig melding." });
-      return;
-    }
-    const parsed = clientFrameSchema.safeParse(raw);
-    if (!parsed.success) {
-      // A known type with a wrong-typed field is a bad frame, refused whole (a send's error carries its id).
-      const { type, id } = (typeof raw === "object" && raw !== null ? raw : {}) as { type?: unknown; id?: unknown };
-      if (type !== "send" && type !== "read") send(ws, { type: "error", code: "VALIDATION", message: "Ukjent meldingstype." });
-      else send(ws, { type: "error", id: type === "send" ? frameId(id) : undefined, code: "VALIDATION", message: "Ugyldig melding." });
-      return;
-    }
-    const frame: ClientFrame = parsed.data;
+    const { frame } = read;
     if (frame.type === "send") {
       const result = await this.write(
         { conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content },
@@ -386,20 +345,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (away.length === 0 && !senderPresentOverHttp) return;
     const presence = this.presence();
     const now = Date.now();
-    let due: number | undefined;
-    let changed = false;
-    if (senderPresentOverHttp && !this.isOnline(senderId)) {
-      presence[senderId] = { ...presence[senderId], lastSeen: now };
-      changed = true;
-    }
-    for (const id of away) {
-      const p = presence[id] ?? {};
-      if (p.pending) continue;
-      presence[id] = { ...p, pending: true };
-      changed = true;
-      const at = mailDueAt(presence[id]);
-      due = due === undefined ? at : Math.min(due, at);
-    }
+    const seenSender = senderPresentOverHttp && !this.isOnline(senderId) ? senderId : null;
+    const { changed, due } = noteMessage(presence, away, seenSender, now);
     if (changed) await this.savePresence(presence, due === undefined ? undefined : Math.max(now, due));
   }
 
@@ -427,23 +374,5 @@ export class ConversationRoom extends DurableObject<Bindings> {
       presence[userId] = { ...p, pending: false, ...(mailed ? { lastMailed: now } : {}) };
     }
     await this.savePresence(presence, next);
-  }
-}
-
-/** 15 minutes after they were last here, and an hour after the last mail about this conversation. */
-export function mailDueAt(p: Presence): number {
-  return Math.max((p.lastSeen ?? 0) + OFFLINE_MAIL_AFTER_MS, (p.lastMailed ?? 0) + OFFLINE_MAIL_INTERVAL_MS);
-}
-
-function send(ws: WebSocket, frame: RoomFrame | (RoomFrame & Record<string, unknown>)): boolean {
-  return sendText(ws, JSON.stringify(frame));
-}
-
-function sendText(ws: WebSocket, text: string): boolean {
-  try {
-    ws.send(text);
-    return true;
-  } catch {
-    return false; // closing or closed: the client catches up when it reconnects
   }
 }

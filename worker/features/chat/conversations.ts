@@ -1,17 +1,22 @@
 // Conversations in D1: start or reopen the one conversation per (listing, buyer, seller), the chat
 // header, the inbox and the unread count. Only participants ever see a conversation; to anyone else
 // it does not exist (404).
-import { ANONYMOUS_NAME, DELETED_USER_NAME, type ConversationDetail, type ConversationSummary } from "../../../domain/messaging";
+import {
+  ANONYMOUS_NAME,
+  DELETED_USER_NAME,
+  type ConversationDetail,
+  type ConversationSummary,
+  CHAT_REFUSALS,
+} from "../../../domain/messaging";
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
+import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export const INBOX_PAGE_SIZE = 50;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const NOT_FOUND_TEXT = "Samtale ikke funnet";
 
 export interface Participants {
   id: string;
@@ -31,7 +36,7 @@ export async function participantsFor(db: Db, conversationId: string, userId: st
 
 export async function requireParticipant(db: Db, conversationId: string, userId: string): Promise<Participants> {
   const conv = await participantsFor(db, conversationId, userId);
-  if (!conv) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT);
+  if (!conv) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
   return conv;
 }
 
@@ -45,19 +50,19 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
     .prepare("SELECT id, user_id, status, is_hidden FROM listings WHERE id = ?1")
     .bind(listingId)
     .first<{ id: string; user_id: string; status: ListingStatus; is_hidden: number }>();
-  if (!listing) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
-  if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", "Du kan ikke sende melding til deg selv");
+  if (!listing) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
+  if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", CHAT_REFUSALS.messageToSelf);
   const existing = await findConversation(db, listingId, buyerId, listing.user_id);
   if (existing) return { id: existing, created: false };
   // A new conversation only about a listing the buyer can see (docs/product.md "Listings").
   if (!isPublicListing({ status: listing.status, is_hidden: !!listing.is_hidden })) {
-    throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+    throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   }
   const seller = await db.$client
     .prepare("SELECT deleted_at FROM users WHERE id = ?1")
     .bind(listing.user_id)
     .first<{ deleted_at: string | null }>();
-  if (!seller || seller.deleted_at) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (!seller || seller.deleted_at) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   return openConversation(db, listingId, buyerId, listing.user_id);
 }
 
@@ -146,12 +151,12 @@ function toDetail(row: DetailRow): ConversationDetail {
 
 /** The chat header: listing, price, the other party. */
 export async function getConversation(db: Db, conversationId: string, viewerId: string): Promise<ConversationDetail> {
-  if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT);
+  if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
   const row = await db.$client
     .prepare(`${DETAIL_SELECT} ${DETAIL_FROM} WHERE c.id = ?2 AND ?1 IN (c.buyer_id, c.seller_id)`)
     .bind(viewerId, conversationId)
     .first<DetailRow>();
-  if (!row) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT);
+  if (!row) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
   return toDetail(row);
 }
 

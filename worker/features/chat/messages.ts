@@ -1,11 +1,10 @@
 // Messages in D1: the one write path for every message (socket, HTTP, system), catch-up by sequence
 // and read marking. Callers go through the ConversationRoom so it can fan out in order
 // (worker/features/chat/live.ts); these functions only touch D1.
-import { SYSTEM_USER_ID, type ChatMessage, type MessagePage } from "../../../domain/messaging";
+import { SYSTEM_USER_ID, type ChatMessage, type MessagePage, CHAT_REFUSALS } from "../../../domain/messaging";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
-import { NOT_FOUND_TEXT } from "./conversations";
 
 export const MESSAGE_COLUMNS = "id, conversation_id, sender_id, seq, content, read_at, created_at";
 
@@ -86,7 +85,7 @@ export async function storeMessage(db: Db, input: StoreInput): Promise<StoreResu
   if (!row) throw await refusal(db, input);
   if (row.conversation_id !== input.conversationId || row.sender_id !== input.senderId) {
     // Another message already has this id: never hand someone else's message back.
-    throw new AppError("CONFLICT", "Meldingen kunne ikke lagres. Prøv å sende den på nytt.");
+    throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
   }
   const { buyer_id: buyerId, seller_id: sellerId, ...message } = row;
   return { message, created: false, buyerId, sellerId };
@@ -102,9 +101,9 @@ async function refusal(db: Db, input: StoreInput): Promise<AppError> {
     .bind(input.conversationId)
     .first<{ buyer_id: string; seller_id: string; gone: number }>();
   const participant = conv && (input.senderId === SYSTEM_USER_ID || input.senderId === conv.buyer_id || input.senderId === conv.seller_id);
-  if (!conv || !participant) return new AppError("NOT_FOUND", NOT_FOUND_TEXT);
-  if (conv.gone) return new AppError("CONFLICT", "Du kan ikke sende meldinger til en slettet bruker.");
-  return new AppError("CONFLICT", "Meldingen kunne ikke lagres. Prøv å sende den på nytt.");
+  if (!conv || !participant) return new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
+  if (conv.gone) return new AppError("CONFLICT", CHAT_REFUSALS.recipientDeleted);
+  return new AppError("CONFLICT", CHAT_REFUSALS.notStored);
 }
 
 /** Every message `viewerId` may see after `afterSeq`, ascending, at most `limit`. */

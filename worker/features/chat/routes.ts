@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { MESSAGE_PAGE_SIZE } from "../../../domain/messaging";
+import { MESSAGE_PAGE_SIZE, CHAT_REFUSALS } from "../../../domain/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../../domain/schemas/messaging";
 import { getDb } from "../../db/client";
@@ -14,8 +14,6 @@ import { messagePage } from "./messages";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 
-const FOREIGN_ORIGIN_TEXT = "Forespørselen kom fra et annet nettsted og ble avvist.";
-
 /**
  * A WebSocket upgrade is a GET that carries the session cookie, so the same-origin rule for
  * state changes does not cover it: a page on another site could open one in the user's name. The
@@ -23,10 +21,10 @@ const FOREIGN_ORIGIN_TEXT = "Forespørselen kom fra et annet nettsted og ble avv
  * before anything reaches a Durable Object.
  */
 function upgradeActor(c: Context<AppEnv>): Actor {
-  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") throw new AppError("VALIDATION", "Denne adressen må åpnes som WebSocket.");
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") throw new AppError("VALIDATION", CHAT_REFUSALS.notWebSocket);
   const origin = c.req.header("Origin");
   if (!origin || (origin !== new URL(c.req.url).origin && origin !== c.env.APP_ORIGIN))
-    throw new AppError("FORBIDDEN", FOREIGN_ORIGIN_TEXT);
+    throw new AppError("FORBIDDEN", CHAT_REFUSALS.foreignOrigin);
   return actorOf(c);
 }
 

@@ -10,6 +10,7 @@ import { actorOf } from "../../middleware/session";
 import { postSystemMessage } from "./live";
 import { latestConversationId } from "./conversations";
 import { enforceRateLimit } from "../../lib/rate-limit";
+import { CHAT_REFUSALS } from "../../../domain/messaging";
 
 /**
  * The notification test (docs/product.md "Notification test", "Validation", "Who may do what"): a message from the system user
@@ -25,11 +26,11 @@ export const testNotificationRoutes = new Hono<AppEnv>()
   })
   .get("/", (c) => c.json({ enabled: true }))
   .post("/", validate("json", testMessageSchema), async (c) => {
-    if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", "Ikke logget inn");
+    if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", CHAT_REFUSALS.notSignedIn);
     const actor = actorOf(c);
     await enforceRateLimit(getDb(c.env.DB), RATE_RULES.testNotification, actor.id);
     const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
-    if (!conversationId) throw new AppError("NOT_FOUND", "Ingen samtaler funnet");
+    if (!conversationId) throw new AppError("NOT_FOUND", CHAT_REFUSALS.noConversations);
     // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.
     const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), {
       recipientId: actor.id,

@@ -3,10 +3,11 @@ import type { Db } from "../../db/client";
 import { publicListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { listingsByIds } from "../listings/listings";
+import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export async function addFavourite(db: Db, userId: string, listingId: string): Promise<void> {
   const visible = await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`).bind(listingId).first();
-  if (!visible) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (!visible) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   await db.$client
     .prepare("INSERT INTO favourites (user_id, listing_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
     .bind(userId, listingId)

@@ -3,13 +3,12 @@
 // what a decoder needs to draw the picture in the right colours is kept; the compressed image data
 // is copied byte for byte. Anything that cannot be parsed is refused rather than stored as it is.
 import { AppError } from "../../lib/errors";
+import { PHOTO_REFUSALS } from "../../../domain/photos";
 
 export type ImageMime = "image/jpeg" | "image/png" | "image/webp";
 
-export const DAMAGED_IMAGE_MESSAGE = "Bildet er skadet eller ufullstendig. Prøv et annet bilde.";
-
 function damaged(): AppError {
-  return new AppError("VALIDATION", DAMAGED_IMAGE_MESSAGE, { image: DAMAGED_IMAGE_MESSAGE });
+  return new AppError("VALIDATION", PHOTO_REFUSALS.damaged, { image: PHOTO_REFUSALS.damaged });
 }
 
 /** The photo's bytes without EXIF/GPS, XMP, IPTC, comments, text chunks or trailing data. */

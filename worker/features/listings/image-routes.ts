@@ -6,6 +6,7 @@ import { readAccessCookie } from "../../lib/cookies";
 import { AppError } from "../../lib/errors";
 import { photoAccess, readPhoto } from "./images";
 import { actorForAccessToken } from "../auth/session";
+import { PHOTO_REFUSALS } from "../../../domain/photos";
 
 /** R2's own limit on key length; longer keys cannot exist. */
 const MAX_KEY_BYTES = 1024;
@@ -24,7 +25,7 @@ export function photoKeyFromPath(pathname: string): string | null {
   return key;
 }
 
-const notFound = () => new AppError("NOT_FOUND", "Bildet finnes ikke");
+const notFound = () => new AppError("NOT_FOUND", PHOTO_REFUSALS.notFound);
 
 /**
  * Listing photos from R2 at /images/{key} (decision 007: max-age 3600 and an ETag). Only well-formed

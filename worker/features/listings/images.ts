@@ -1,4 +1,4 @@
-import { isOwnPhotoKey, photoKeyOwner } from "../../../domain/photos";
+import { isOwnPhotoKey, photoKeyOwner, PHOTO_REFUSALS } from "../../../domain/photos";
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
@@ -18,15 +18,13 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-export const WRONG_TYPE_MESSAGE = "Kun JPEG, PNG og WebP er tillatt";
-
 /**
  * Store an uploaded photo under the owner's prefix with a server-chosen key and type, after
  * removing its metadata (EXIF with GPS, XMP, IPTC, text chunks) without re-encoding it.
  */
 export async function storeImage(bucket: R2Bucket, userId: string, bytes: Uint8Array): Promise<{ key: string; type: string }> {
   const type = sniffImageType(bytes);
-  if (!type) throw new AppError("UNSUPPORTED_MEDIA_TYPE", WRONG_TYPE_MESSAGE);
+  if (!type) throw new AppError("UNSUPPORTED_MEDIA_TYPE", PHOTO_REFUSALS.wrongType);
   const clean = stripImageMetadata(bytes, type.mime);
   const random = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
   const key = `${userId}/${Date.now()}-${random}.${type.ext}`;
@@ -39,14 +37,14 @@ export async function storeImage(bucket: R2Bucket, userId: string, bytes: Uint8A
  * 404 whether or not it exists, and nothing outside the owner's prefix is ever touched.
  */
 export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: string): Promise<void> {
-  if (!isOwnPhotoKey(actor.id, key)) throw new AppError("NOT_FOUND", "Kunne ikke fjerne bilde");
+  if (!isOwnPhotoKey(actor.id, key)) throw new AppError("NOT_FOUND", PHOTO_REFUSALS.notRemovable);
   const inUse = await db.$client
     .prepare(
       `SELECT 1 FROM listings WHERE user_id = ?1 AND status <> 'deleted' AND EXISTS (SELECT 1 FROM json_each(listings.images) WHERE value = ?2)`,
     )
     .bind(actor.id, key)
     .first();
-  if (inUse) throw new AppError("CONFLICT", "Bildet brukes i en annonse. Fjern det fra annonsen og lagre først.");
+  if (inUse) throw new AppError("CONFLICT", PHOTO_REFUSALS.inUse);
   await bucket.delete(key);
 }
 

@@ -27,6 +27,7 @@ import {
   LISTING_EDIT_FIELDS,
   type ListingHold,
 } from "../../../domain/listing-holds";
+import { LISTING_REFUSALS } from "../../../domain/listings";
 
 type ListingRow = typeof listings.$inferSelect;
 
@@ -111,7 +112,7 @@ export async function getListingDetail(
   actor: Actor | null,
 ): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
   const row = await loadRow(db, id);
-  if (!row || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (!row || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   const d1 = db.$client;
   const [extra, more, rating] = await d1.batch<Record<string, unknown>>([
     d1
@@ -192,16 +193,17 @@ async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string):
 /** Every image must be the owner's own upload that exists in R2. */
 async function checkImages(bucket: R2Bucket, userId: string, keys: string[]): Promise<void> {
   for (const key of keys) {
-    if (!isOwnPhotoKey(userId, key)) throw new AppError("VALIDATION", "Ugyldig bilde", { images: "Ugyldig bilde" });
+    if (!isOwnPhotoKey(userId, key))
+      throw new AppError("VALIDATION", LISTING_REFUSALS.invalidImage, { images: LISTING_REFUSALS.invalidImage });
     const head = await bucket.head(key);
-    if (!head) throw new AppError("VALIDATION", "Bildet finnes ikke lenger. Last det opp på nytt.", { images: "Bildet finnes ikke" });
+    if (!head) throw new AppError("VALIDATION", LISTING_REFUSALS.imageGone, { images: LISTING_REFUSALS.imageGoneField });
   }
 }
 
 /** The form's photos without repeats; a listing needs at least one. */
 function formImages(form: ListingForm): string[] {
   if (form.images.length === 0)
-    throw new AppError("VALIDATION", "Du må laste opp minst ett bilde", { images: "Du må laste opp minst ett bilde" });
+    throw new AppError("VALIDATION", LISTING_REFUSALS.imageRequired, { images: LISTING_REFUSALS.imageRequired });
   return [...new Set(form.images)];
 }
 
@@ -250,8 +252,8 @@ export async function createListing(
 async function ownedRow(db: Db, id: string, actor: Actor): Promise<ListingRow> {
   const row = await loadRow(db, id);
   if (!row || row.status === "deleted" || !(await canView(db, row, actor)))
-    throw new AppError("NOT_FOUND", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
-  if (row.userId !== actor.id) throw new AppError("FORBIDDEN", "Annonsen ble ikke funnet eller du har ikke tilgang til den.");
+    throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFoundOrNotOwn);
+  if (row.userId !== actor.id) throw new AppError("FORBIDDEN", LISTING_REFUSALS.notFoundOrNotOwn);
   return row;
 }
 
@@ -289,8 +291,7 @@ export async function updateListing(
     .set({ ...columns, seoSlug: slug, updatedAt: nowIso() })
     .where(and(eq(listings.id, id), eq(listings.userId, actor.id), ...holdGuards))
     .returning({ id: listings.id });
-  if (updated.length === 0)
-    throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? "Annonsen ble endret samtidig. Last siden på nytt.");
+  if (updated.length === 0) throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
   const removed = row.images.filter((k) => !images.includes(k));
   if (removed.length) await bucket.delete(removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
@@ -339,7 +340,7 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   // A suspended seller may still reserve or close a listing, but not put one (back) on the market.
   if (to === "active") await assertNotSuspended(db, actor.id);
   if (!canOwnerMove(row.status, to)) {
-    throw new AppError("CONFLICT", "Annonsen kan ikke få denne statusen nå.");
+    throw new AppError("CONFLICT", LISTING_REFUSALS.statusNotAllowed);
   }
   const updated = await db
     .update(listings)
@@ -349,7 +350,7 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   if (updated.length === 0) {
     if (await isPromisedInTrade(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
-    throw new AppError("CONFLICT", "Annonsen ble endret samtidig. Last siden på nytt.");
+    throw new AppError("CONFLICT", LISTING_REFUSALS.concurrent);
   }
   // Sold or given away outside the queue: nobody waiting can get it any more. (Reserved by hand
   // keeps the queue: the owner may put it back on the market.)

@@ -10,12 +10,13 @@ import { changeStatus, createListing, deleteListing, getListingDetail, resolveSl
 import { closeOpenCheckouts } from "../payments/settle";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { queueListingForAlerts } from "../saved-searches/alerts";
+import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
     const db = getDb(c.env.DB);
     const id = await resolveSlug(db, c.req.param("slug"));
-    if (!id) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+    if (!id) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
     return c.json(await getListingDetail(db, id, c.get("actor")));
   })
   .get("/:id", async (c) => {

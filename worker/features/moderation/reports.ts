@@ -8,7 +8,7 @@ import { isPublicListing } from "../../../domain/listing-lifecycle";
 import { SYSTEM_USER_ID } from "../../../domain/messaging";
 import { reporterNetwork } from "../../../domain/address";
 import { AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS, AUTO_HIDE_WINDOW_HOURS, shouldAutoHide } from "../../../domain/auto-hide";
-import { AUTO_HIDDEN_REASON, hasStaffRights, type ReportTargetType } from "../../../domain/moderation";
+import { AUTO_HIDDEN_REASON, hasStaffRights, type ReportTargetType, REPORT_REFUSALS } from "../../../domain/moderation";
 import type { Report } from "../../../domain/schemas/content";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Actor, Bindings } from "../../env";
@@ -45,8 +45,8 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       row &&
       row.status !== "deleted" &&
       (isPublicListing({ status: row.status, is_hidden: !!row.is_hidden }) || row.user_id === actor.id || hasStaffRights(actor));
-    if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke annonsen.");
-    if (row.user_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen annonse.");
+    if (!row || !visible) throw new AppError("NOT_FOUND", REPORT_REFUSALS.listingNotFound);
+    if (row.user_id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.ownListing);
     return;
   }
   if (type === "message") {
@@ -57,9 +57,9 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       )
       .bind(id, actor.id)
       .first<{ sender_id: string }>();
-    if (!row) throw new AppError("NOT_FOUND", "Fant ikke meldingen.");
-    if (row.sender_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen melding.");
-    if (row.sender_id === SYSTEM_USER_ID) throw new AppError("FORBIDDEN", "Meldinger fra Lekebytte kan ikke rapporteres.");
+    if (!row) throw new AppError("NOT_FOUND", REPORT_REFUSALS.messageNotFound);
+    if (row.sender_id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.ownMessage);
+    if (row.sender_id === SYSTEM_USER_ID) throw new AppError("FORBIDDEN", REPORT_REFUSALS.systemMessage);
     return;
   }
   if (type === "review") {
@@ -69,13 +69,13 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
       .bind(id, nowIso())
       .first<{ reviewer_id: string; is_hidden: number; revealed: number }>();
     const visible = row?.revealed && (!row.is_hidden || hasStaffRights(actor));
-    if (!row || !visible) throw new AppError("NOT_FOUND", "Fant ikke vurderingen.");
-    if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere din egen vurdering.");
+    if (!row || !visible) throw new AppError("NOT_FOUND", REPORT_REFUSALS.reviewNotFound);
+    if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.ownReview);
     return;
   }
   const user = await d1.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(id).first<{ deleted_at: string | null }>();
-  if (!user || user.deleted_at || id === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", "Fant ikke brukeren.");
-  if (id === actor.id) throw new AppError("FORBIDDEN", "Du kan ikke rapportere deg selv.");
+  if (!user || user.deleted_at || id === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", REPORT_REFUSALS.userNotFound);
+  if (id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.self);
 }
 
 /** What a report keeps of its reporter's address: a keyed hash of the network, never the address. */

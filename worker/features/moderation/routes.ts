@@ -1,15 +1,17 @@
 import { Hono } from "hono";
-import { REPORT_TARGET_TYPES, type ReportTargetType } from "../../../domain/moderation";
+import { REPORT_TARGET_TYPES, type ReportTargetType, MODERATION_REFUSALS } from "../../../domain/moderation";
 import { moderationActionSchema, moderationNotesSchema, moderationQuerySchema, roleChangeSchema } from "../../../domain/schemas/moderation";
 import type { AppEnv } from "../../env";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireRole } from "../../middleware/session";
-import { changeRole, dismissReport, listStaff, moderationDashboard, reviewReport, takeAction, unhideTarget } from "./moderation";
+import { moderationDashboard } from "./dashboard";
+import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisions";
+import { changeRole, listStaff } from "./staff";
 
 function targetType(value: string): ReportTargetType {
-  if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", "Fant ikke innholdet.");
+  if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
   return value as ReportTargetType;
 }
 

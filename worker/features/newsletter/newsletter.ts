@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { NEWSLETTER_REFUSALS } from "../../../domain/schemas/content";
 
 export async function subscribe(
   db: Db,
@@ -14,6 +15,6 @@ export async function subscribe(
     .bind(crypto.randomUUID(), input.email, input.name, metadata)
     .run();
   if (result.meta.changes === 0) {
-    throw new AppError("CONFLICT", "Denne e-postadressen er allerede registrert for nyhetsbrevet");
+    throw new AppError("CONFLICT", NEWSLETTER_REFUSALS.alreadySubscribed);
   }
 }

@@ -20,6 +20,7 @@ import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 import { platformFeeBasisPoints } from "./config";
 import { requireStripe, requireVipps } from "./providers";
+import { LISTING_REFUSALS } from "../../../domain/listings";
 
 /** Stripe requires at least 30 minutes; a minute more keeps clear of the boundary. */
 const CHECKOUT_LIFETIME_S = 31 * 60;
@@ -47,7 +48,7 @@ export function assertPurchasable(
   buyerId: string,
   method: CheckoutInput["method"],
 ): asserts listing is Purchasable {
-  if (!listing || listing.status === "deleted" || listing.is_hidden) throw new AppError("NOT_FOUND", "Kunne ikke hente annonse");
+  if (!listing || listing.status === "deleted" || listing.is_hidden) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   if (listing.user_id === buyerId) throw new AppError("FORBIDDEN", PAYMENT_TEXTS.ownListing);
   if (listing.is_free || listing.price === null) throw new AppError("VALIDATION", PAYMENT_TEXTS.freeListing);
   if (listing.paid || listing.status === "sold") throw new AppError("CONFLICT", PAYMENT_TEXTS.sold);

@@ -132,9 +132,9 @@ export async function stripeDashboardLink(env: Bindings, actor: Actor): Promise<
   await enforceRateLimit(db, RATE_RULES.paymentConnect, actor.id);
   const { stripe } = requireStripe(env);
   const status = await sellerStatus(env, actor);
-  if (!status.connected) throw new AppError("CONFLICT", "Du har ikke koblet til Stripe ennå.");
+  if (!status.connected) throw new AppError("CONFLICT", PAYMENT_TEXTS.notConnected);
   // Express dashboards exist once onboarding is done.
-  if (!status.details_submitted) throw new AppError("CONFLICT", "Fullfør registreringen hos Stripe først.");
+  if (!status.details_submitted) throw new AppError("CONFLICT", PAYMENT_TEXTS.onboardingIncomplete);
   const profile = await profilePayments(db, actor.id);
   try {
     const link = await stripe.accounts.createLoginLink(profile.stripe_account_id!);

@@ -12,6 +12,7 @@ import { settlePaidPayment } from "./settle";
 import { closePending, paymentByRef } from "./store";
 import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";
 import { verifyVippsWebhook, type WebhookRequest } from "./vipps-signature";
+import { PAYMENT_TEXTS } from "../../../domain/payments";
 
 export interface WebhookResult {
   received: true;
@@ -101,12 +102,12 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
   try {
     body = JSON.parse(req.body);
   } catch {
-    throw new AppError("VALIDATION", "Ugyldig JSON.");
+    throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidJson);
   }
   const parsed = vippsEventSchema.safeParse(body);
-  if (!parsed.success) throw new AppError("VALIDATION", "Ugyldig hendelse.");
+  if (!parsed.success) throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidEvent);
   const event = parsed.data;
-  if (event.msn !== config.msn) throw new AppError("VALIDATION", "Ukjent salgssted.");
+  if (event.msn !== config.msn) throw new AppError("VALIDATION", PAYMENT_TEXTS.unknownMerchant);
 
   const db = getDb(env.DB);
   const key = `vipps:${event.reference}:${event.name}:${event.pspReference}`;

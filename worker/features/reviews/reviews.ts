@@ -15,6 +15,7 @@ import {
   type DealKind,
   type DealRole,
   type ReviewRefusal,
+  REVIEW_REFUSALS,
 } from "../../../domain/reviews";
 import type { CreateReview } from "../../../domain/schemas/reviews";
 import type { ListingCard } from "../../../domain/schemas/listing";
@@ -225,12 +226,12 @@ export async function conversationReviewStates(
   conversationId: string,
   now: string = nowIso(),
 ): Promise<DealReviewState[]> {
-  if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", "Fant ikke samtalen.");
+  if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.conversationNotFound);
   const member = await db.$client
     .prepare("SELECT 1 AS x FROM conversations WHERE id = ?1 AND ?2 IN (buyer_id, seller_id)")
     .bind(conversationId, actor.id)
     .first();
-  if (!member) throw new AppError("NOT_FOUND", "Fant ikke samtalen.");
+  if (!member) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.conversationNotFound);
   const states: DealReviewState[] = [];
   for (const [kind, source] of Object.entries(DEAL_SOURCES) as [DealKind, NonNullable<(typeof DEAL_SOURCES)[DealKind]>][]) {
     for (const id of await source.inConversation(db, conversationId)) {
@@ -280,7 +281,7 @@ interface ProfileReviewRow {
  * reviews are other people's words about past deals (decision 071).
  */
 export async function publicProfile(db: Db, userId: string, offset = 0, now: string = nowIso()): Promise<PublicProfile> {
-  if (!UUID_RE.test(userId) || userId === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", "Fant ikke brukeren.");
+  if (!UUID_RE.test(userId) || userId === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.userNotFound);
   const d1 = db.$client;
   const [user, summary, listingRows, reviewRows] = await d1.batch<Record<string, unknown>>([
     d1
@@ -306,7 +307,7 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
   const u = user.results[0] as
     | { id: string; deleted_at: string | null; display_name: string | null; member_since: string; listing_count: number }
     | undefined;
-  if (!u || u.deleted_at) throw new AppError("NOT_FOUND", "Fant ikke brukeren.");
+  if (!u || u.deleted_at) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.userNotFound);
   const s = summary.results[0] as { count: number; average: number | null };
   const ids = (listingRows.results as { id: string }[]).map((r) => r.id);
   const cards = (await listingsByIds(db, ids)).sort((a, b) => b.created_at.localeCompare(a.created_at));

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { DEAL_KINDS, type DealKind } from "../../../domain/reviews";
+import { DEAL_KINDS, type DealKind, REVIEW_REFUSAL_MESSAGES } from "../../../domain/reviews";
 import { createReviewSchema } from "../../../domain/schemas/reviews";
 import type { AppEnv } from "../../env";
 import { getDb } from "../../db/client";
@@ -12,7 +12,7 @@ import { announceReview } from "./notices";
 import { conversationReviewStates, dealReviewState, submitReview } from "./reviews";
 
 function dealKind(value: string): DealKind {
-  if (!(DEAL_KINDS as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", "Fant ikke handelen.");
+  if (!(DEAL_KINDS as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", REVIEW_REFUSAL_MESSAGES.not_found);
   return value as DealKind;
 }
 

@@ -4,6 +4,7 @@ import { isLocal, type AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { countingD1 } from "./statement-counter";
 import { forgetMatches, matchListings } from "./matching";
+import { SAVED_SEARCH_REFUSALS } from "../../../domain/saved-searches";
 
 const MAX_LISTINGS = 1000;
 
@@ -20,8 +21,7 @@ export const devSavedSearchRoutes = new Hono<AppEnv>()
   .post("/match", async (c) => {
     const body = (await c.req.json().catch(() => null)) as { listingIds?: unknown; fresh?: unknown } | null;
     const ids = Array.isArray(body?.listingIds) ? body.listingIds.filter((id): id is string => typeof id === "string") : [];
-    if (ids.length === 0 || ids.length > MAX_LISTINGS)
-      throw new AppError("VALIDATION", `Oppgi mellom 1 og ${MAX_LISTINGS} annonse-ID-er i listingIds.`);
+    if (ids.length === 0 || ids.length > MAX_LISTINGS) throw new AppError("VALIDATION", SAVED_SEARCH_REFUSALS.devListingIds(MAX_LISTINGS));
     if (body?.fresh === true) await forgetMatches(getDb(c.env.DB), ids);
     const counter = countingD1(c.env.DB);
     const started = Date.now();
