@@ -1,9 +1,9 @@
 // Listings inserted straight into D1 for worker tests, with a valid, unique seo_slug.
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { getTableColumns } from "drizzle-orm";
 import { SLUG_ID_CHARS } from "../../domain/limits";
 import { listingSlug } from "../../domain/slug";
-import { getDb } from "../../worker/db/client";
+import { rowOf } from "../../worker/db/rows";
 import { listings } from "../../worker/features/listings/schema";
 import { nextTimestamp } from "./clock";
 import { createUser } from "./users";
@@ -47,9 +47,30 @@ export function buildListing(overrides: ListingOverrides & { userId: string }): 
 export async function createListing(overrides: ListingOverrides = {}, db: D1Database = env.DB): Promise<ListingRow> {
   const userId = overrides.userId ?? (await createUser({}, db)).id;
   const row = buildListing({ ...overrides, userId });
-  const orm = getDb(db);
-  if (!overrides.seoSlug) row.seoSlug = await uniqueSlug(orm, row.title, row.id!);
-  const [inserted] = await orm.insert(listings).values(row).returning();
+  if (!overrides.seoSlug) row.seoSlug = await uniqueSlug(db, row.title, row.id!);
+  const inserted = await insertListing(db, row);
+  return rowOf(listings, inserted);
+}
+
+/**
+ * The row as the schema encodes it (JSON, 0/1). A test may override any column, so the column list
+ * is the row's own: a column left undefined is not named and takes its default.
+ */
+async function insertListing(db: D1Database, row: typeof listings.$inferInsert): Promise<Record<string, unknown>> {
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, column] of Object.entries(getTableColumns(listings))) {
+    const value = row[key as keyof typeof row];
+    if (value === undefined) continue;
+    names.push(column.name);
+    values.push(value === null ? null : column.mapToDriverValue(value));
+  }
+  const params = names.map((_, i) => `?${i + 1}`).join(", ");
+  const inserted = await db
+    .prepare(`INSERT INTO listings (${names.join(", ")}) VALUES (${params}) RETURNING *`)
+    .bind(...values)
+    .first<Record<string, unknown>>();
+  if (!inserted) throw new Error("INSERT … RETURNING returned no row");
   return inserted;
 }
 
@@ -72,10 +93,10 @@ export async function deleteAllListings(db: D1Database = env.DB): Promise<void> 
 }
 
 // The same rule as the service: extend the id part on a collision (docs/product.md "Listings").
-async function uniqueSlug(orm: ReturnType<typeof getDb>, title: string, id: string): Promise<string> {
+async function uniqueSlug(db: D1Database, title: string, id: string): Promise<string> {
   for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
     const slug = listingSlug(title, id, chars);
-    const taken = await orm.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
+    const taken = await db.prepare("SELECT 1 FROM listings WHERE seo_slug = ?1").bind(slug).first();
     if (!taken) return slug;
   }
   throw new Error(`No free slug for ${id}`);

@@ -2,9 +2,8 @@
 import { fakerNB_NO as faker } from "@faker-js/faker";
 import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/taxonomy";
-import { getDb } from "../../worker/db/client";
-import { profiles } from "../../worker/features/account/schema";
-import { users } from "../../worker/features/auth/schema";
+import type { profiles } from "../../worker/features/account/schema";
+import type { users } from "../../worker/features/auth/schema";
 import { hashPassword } from "../../worker/features/auth/password";
 import { nextTimestamp } from "./clock";
 
@@ -43,7 +42,7 @@ export async function createUser(overrides: UserOverrides = {}, db: D1Database =
     deletedAt: overrides.deletedAt ?? null,
     createdAt,
     updatedAt: createdAt,
-  };
+  } satisfies typeof users.$inferInsert;
   const profile = {
     userId: id,
     displayName: overrides.displayName === undefined ? faker.person.firstName() : overrides.displayName,
@@ -53,7 +52,26 @@ export async function createUser(overrides: UserOverrides = {}, db: D1Database =
     createdAt,
     updatedAt: createdAt,
   } satisfies typeof profiles.$inferInsert;
-  const orm = getDb(db);
-  await orm.batch([orm.insert(users).values(user), orm.insert(profiles).values(profile)]);
+  // The profile's Stripe flags take their defaults (off).
+  await db.batch([
+    db
+      .prepare(
+        "INSERT INTO users (id, email, password_hash, email_confirmed_at, deleted_at, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      )
+      .bind(user.id, user.email, user.passwordHash, user.emailConfirmedAt, user.deletedAt, user.createdAt, user.updatedAt),
+    db
+      .prepare(
+        "INSERT INTO profiles (user_id, display_name, postal_code, role, stripe_account_id, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      )
+      .bind(
+        profile.userId,
+        profile.displayName,
+        profile.postalCode,
+        profile.role,
+        profile.stripeAccountId,
+        profile.createdAt,
+        profile.updatedAt,
+      ),
+  ]);
   return { ...user, password: overrides.password, profile };
 }

@@ -25,8 +25,8 @@ async function withPhoto(overrides: Parameters<typeof createListing>[0] & { user
   return createListing({ images: [`${overrides.userId}/1700000000000-hold.jpg`], ...overrides });
 }
 
-/** drizzle's read of one listing by id (the edit's ownership check). */
-const LISTING_READ = /from "listings" where "listings"\."id" = \?/;
+/** The read of one listing row by id (the edit's ownership check). */
+const LISTING_READ = /^SELECT \* FROM listings WHERE id = \?1$/;
 
 describe("a listing promised in an agreed trade", () => {
   async function promised() {

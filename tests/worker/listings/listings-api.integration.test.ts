@@ -271,7 +271,7 @@ describe("changing listings", () => {
     const { client, user } = await signedIn();
     const listing = await createListing({ userId: user.id });
     // Both requests read the listing as "active" before either writes (the read a race goes stale on).
-    const race = staleReads(/from "listings" where "listings"\."id" = \?/);
+    const race = staleReads(/^SELECT \* FROM listings WHERE id = \?1$/);
     const change = (status: string) =>
       app.fetch(
         new Request(`${ORIGIN}/api/listings/${listing.id}/status`, {

@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { HomeSections, ListingCard, ListingDetail, ListingForm } from "../../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS, SLUG_ID_CHARS } from "../../../domain/limits";
 import { idPrefixFromSlug, listingSlug } from "../../../domain/slug";
@@ -8,7 +7,8 @@ import { TRADE_ERROR_TEXTS } from "../../../domain/trades";
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
-import { dealPartyListingSql, listedListing, listedListingSql } from "./visibility";
+import { rowOf } from "../../db/rows";
+import { dealPartyListingSql, listedListingSql } from "./visibility";
 import { listings } from "./schema";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
@@ -30,6 +30,8 @@ import {
 import { LISTING_REFUSALS } from "../../../domain/listings";
 
 type ListingRow = typeof listings.$inferSelect;
+
+const listingRow = (raw: Record<string, unknown>): ListingRow => rowOf(listings, raw);
 
 /** `sellerCanTakePayments`: unknown on cards (true), looked up for the listing page (decision 089). */
 export function toListingCard(row: ListingRow, sellerCanTakePayments = true): ListingCard {
@@ -58,32 +60,30 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
 
 /** The home page's three sections in one D1 round trip (one batch). */
 export async function homeSections(db: Db): Promise<HomeSections> {
-  const [newest, free, trade] = await db.batch([
-    db.select().from(listings).where(listedListing).orderBy(desc(listings.createdAt)).limit(HOME_NEWEST_COUNT),
-    db
-      .select()
-      .from(listings)
-      .where(and(listedListing, eq(listings.isFree, true)))
-      .orderBy(desc(listings.createdAt))
-      .limit(HOME_FREE_COUNT),
-    db
-      .select()
-      .from(listings)
-      .where(and(listedListing, eq(listings.isTradeOffer, true)))
-      .orderBy(desc(listings.createdAt))
-      .limit(HOME_TRADE_COUNT),
+  const d1 = db.$client;
+  const section = (also: string, count: number) =>
+    d1.prepare(`SELECT * FROM listings WHERE ${listedListingSql()}${also} ORDER BY created_at DESC LIMIT ?1`).bind(count);
+  const [newest, free, trade] = await d1.batch<Record<string, unknown>>([
+    section("", HOME_NEWEST_COUNT),
+    section(" AND is_free = 1", HOME_FREE_COUNT),
+    section(" AND is_trade_offer = 1", HOME_TRADE_COUNT),
   ]);
   return {
-    newest: newest.map((r) => toListingCard(r)),
-    free: free.map((r) => toListingCard(r)),
-    trade: trade.map((r) => toListingCard(r)),
+    newest: newest.results.map((r) => toListingCard(listingRow(r))),
+    free: free.results.map((r) => toListingCard(listingRow(r))),
+    trade: trade.results.map((r) => toListingCard(listingRow(r))),
   };
 }
 
+/** Cards for the given ids, in no particular order (every caller sorts). */
 export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
-  const rows = await db.select().from(listings).where(inArray(listings.id, ids));
-  return rows.map((r) => toListingCard(r));
+  const placeholders = ids.map((_, i) => `?${i + 1}`).join(", ");
+  const rows = await db.$client
+    .prepare(`SELECT * FROM listings WHERE id IN (${placeholders})`)
+    .bind(...ids)
+    .all<Record<string, unknown>>();
+  return rows.results.map((r) => toListingCard(listingRow(r)));
 }
 
 /**
@@ -103,7 +103,8 @@ async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<bo
 
 async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-  return db.select().from(listings).where(eq(listings.id, id)).get();
+  const raw = await db.$client.prepare("SELECT * FROM listings WHERE id = ?1").bind(id).first<Record<string, unknown>>();
+  return raw ? listingRow(raw) : undefined;
 }
 
 export async function getListingDetail(
@@ -168,7 +169,7 @@ export async function getListingDetail(
 
 /** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (docs/product.md "Search engines"). */
 export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
-  const exact = await db.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
+  const exact = await slugOwner(db, slug);
   if (exact) return exact.id;
   const prefix = idPrefixFromSlug(slug);
   if (!prefix) return null;
@@ -181,10 +182,14 @@ export async function resolveSlug(db: Db, slug: string): Promise<string | null> 
   return row?.id ?? null;
 }
 
+function slugOwner(db: Db, slug: string): Promise<{ id: string } | null> {
+  return db.$client.prepare("SELECT id FROM listings WHERE seo_slug = ?1").bind(slug).first<{ id: string }>();
+}
+
 async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string): Promise<string> {
   for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
     const slug = listingSlug(title, id, chars);
-    const taken = await db.select({ id: listings.id }).from(listings).where(eq(listings.seoSlug, slug)).get();
+    const taken = await slugOwner(db, slug);
     if (!taken || taken.id === exceptId) return slug;
   }
   throw new Error("could not find a unique slug");
@@ -223,6 +228,39 @@ function formColumns(form: ListingForm, images: string[]) {
   };
 }
 
+/** formColumns as SQL: the column names, in the order formColumnValues binds them. */
+const FORM_COLUMN_NAMES = [
+  "title",
+  "description",
+  "category",
+  "age_range",
+  "condition_rating",
+  "price",
+  "is_free",
+  "is_trade_offer",
+  "postal_code",
+  "images",
+] as const;
+const FORM_COLUMNS_SQL = FORM_COLUMN_NAMES.join(", ");
+/** `title = ?3, …` for an UPDATE whose form values are bound from `?first` on. */
+const formAssignmentsSql = (first: number) => FORM_COLUMN_NAMES.map((name, i) => `${name} = ?${first + i}`).join(", ");
+
+/** The form columns as D1 stores them: booleans as 0/1, the photo keys as a JSON array. */
+function formColumnValues(c: ReturnType<typeof formColumns>): unknown[] {
+  return [
+    c.title,
+    c.description,
+    c.category,
+    c.ageRange,
+    c.conditionRating,
+    c.price,
+    c.isFree ? 1 : 0,
+    c.isTradeOffer ? 1 : 0,
+    c.postalCode,
+    JSON.stringify(c.images),
+  ];
+}
+
 export async function createListing(
   db: Db,
   bucket: R2Bucket,
@@ -235,16 +273,23 @@ export async function createListing(
   const id = crypto.randomUUID();
   const now = nowIso();
   const payment = paymentColumnsForCreate(await sellerCanTakePayments(db, actor.id), form);
-  await db.insert(listings).values({
-    id,
-    userId: actor.id,
-    ...formColumns(form, images),
-    ...payment,
-    status: "active",
-    seoSlug: await uniqueSlug(db, form.title, id),
-    createdAt: now,
-    updatedAt: now,
-  });
+  const columns = formColumns(form, images);
+  // The columns not named here take their defaults: not hidden, not auto-hidden.
+  await db.$client
+    .prepare(
+      `INSERT INTO listings (id, user_id, ${FORM_COLUMNS_SQL}, payment_enabled, pricing_mode, status, seo_slug, created_at, updated_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'active', ?15, ?16, ?16)`,
+    )
+    .bind(
+      id,
+      actor.id,
+      ...formColumnValues(columns),
+      payment.paymentEnabled ? 1 : 0,
+      payment.pricingMode,
+      await uniqueSlug(db, form.title, id),
+      now,
+    )
+    .run();
   return getListingDetail(db, id, actor);
 }
 
@@ -279,19 +324,34 @@ export async function updateListing(
   const row = await ownedRow(db, id, actor);
   await assertNotSuspended(db, actor.id);
   const images = formImages(form);
-  const columns = { ...formColumns(form, images), ...paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row) };
+  const payment = paymentColumnsForUpdate(await sellerCanTakePayments(db, actor.id), form, row);
+  const columns = { ...formColumns(form, images), ...payment };
   const changed = changedEditFields(row, columns);
   const forbidding = holdsForbidding(changed);
-  const holdGuards = forbidding.map((hold) => (hold === "trade" ? notPromised : notHeldByQueue));
+  const holdGuards = forbidding.map((hold) => ` AND ${hold === "trade" ? NOT_PROMISED : NOT_HELD_BY_QUEUE}`).join("");
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(bucket, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
-  const updated = await db
-    .update(listings)
-    .set({ ...columns, seoSlug: slug, updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), ...holdGuards))
-    .returning({ id: listings.id });
-  if (updated.length === 0) throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
+  // A payment setting the form may not change is bound as null and keeps its value.
+  const updated = await db.$client
+    .prepare(
+      `UPDATE listings SET ${formAssignmentsSql(3)},
+         payment_enabled = COALESCE(?13, payment_enabled), pricing_mode = COALESCE(?14, pricing_mode), seo_slug = ?15, updated_at = ?16
+       WHERE id = ?1 AND user_id = ?2${holdGuards}
+       RETURNING id`,
+    )
+    .bind(
+      id,
+      actor.id,
+      ...formColumnValues(columns),
+      payment.paymentEnabled === undefined ? null : payment.paymentEnabled ? 1 : 0,
+      payment.pricingMode ?? null,
+      slug,
+      nowIso(),
+    )
+    .all();
+  if (updated.results.length === 0)
+    throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
   const removed = row.images.filter((k) => !images.includes(k));
   if (removed.length) await bucket.delete(removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
@@ -310,20 +370,22 @@ async function heldEditRefusalFor(db: Db, id: string, forbidding: ListingHold[])
 }
 
 /** A listing promised in an agreed trade stays as it is until the trade is completed or called off (decision 046). */
-const notPromised = sql.raw(`NOT ${promisedInTradeSql("listings")}`);
+const NOT_PROMISED = `NOT ${promisedInTradeSql("listings")}`;
 /** …and one reserved or given through the give-away queue is changed through the queue (decision 075). */
-const notHeldByQueue = sql.raw(`NOT ${heldByQueueSql("listings")}`);
-const notReservedInQueue = sql.raw(`NOT ${heldByQueueSql("listings", "reserved")}`);
+const NOT_HELD_BY_QUEUE = `NOT ${heldByQueueSql("listings")}`;
+const NOT_RESERVED_IN_QUEUE = `NOT ${heldByQueueSql("listings", "reserved")}`;
 
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
   await ownedRow(db, id, actor);
-  const deleted = await db
-    .update(listings)
-    .set({ status: "deleted", updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), notPromised, notReservedInQueue))
-    .returning({ id: listings.id });
-  if (deleted.length === 0) {
+  const deleted = await db.$client
+    .prepare(
+      `UPDATE listings SET status = 'deleted', updated_at = ?3
+       WHERE id = ?1 AND user_id = ?2 AND ${NOT_PROMISED} AND ${NOT_RESERVED_IN_QUEUE} RETURNING id`,
+    )
+    .bind(id, actor.id, nowIso())
+    .all();
+  if (deleted.results.length === 0) {
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
   }
@@ -342,12 +404,14 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   if (!canOwnerMove(row.status, to)) {
     throw new AppError("CONFLICT", LISTING_REFUSALS.statusNotAllowed);
   }
-  const updated = await db
-    .update(listings)
-    .set({ status: to, updatedAt: nowIso() })
-    .where(and(eq(listings.id, id), eq(listings.userId, actor.id), eq(listings.status, row.status), notPromised, notHeldByQueue))
-    .returning();
-  if (updated.length === 0) {
+  const updated = await db.$client
+    .prepare(
+      `UPDATE listings SET status = ?4, updated_at = ?5
+       WHERE id = ?1 AND user_id = ?2 AND status = ?3 AND ${NOT_PROMISED} AND ${NOT_HELD_BY_QUEUE} RETURNING *`,
+    )
+    .bind(id, actor.id, row.status, to, nowIso())
+    .first<Record<string, unknown>>();
+  if (!updated) {
     if (await isPromisedInTrade(db, id)) throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", LISTING_REFUSALS.concurrent);
@@ -355,14 +419,15 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
   // Sold or given away outside the queue: nobody waiting can get it any more. (Reserved by hand
   // keeps the queue: the owner may put it back on the market.)
   if (to === "sold" || to === "given_away") await closeQueue(db, id);
-  return toListingCard(updated[0]);
+  return toListingCard(listingRow(updated));
 }
 
 export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> {
-  const rows = await db
-    .select()
-    .from(listings)
-    .where(and(eq(listings.userId, actor.id), inArray(listings.status, [...OWN_LIST_STATUSES])))
-    .orderBy(desc(listings.createdAt));
+  const statuses = OWN_LIST_STATUSES.map((_, i) => `?${i + 2}`).join(", ");
+  const raw = await db.$client
+    .prepare(`SELECT * FROM listings WHERE user_id = ?1 AND status IN (${statuses}) ORDER BY created_at DESC`)
+    .bind(actor.id, ...OWN_LIST_STATUSES)
+    .all<Record<string, unknown>>();
+  const rows = raw.results.map(listingRow);
   return rows.map((r) => ({ ...toListingCard(r), is_hidden: r.isHidden, hidden_reason: r.isHidden ? r.hiddenReason : null }));
 }

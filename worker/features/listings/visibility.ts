@@ -1,10 +1,9 @@
-// The listing visibility rules of domain/listing-lifecycle.ts as SQL, for every query that filters
-// listings (home, favourites, the seller's other listings, photos, the sitemap, IndexNow). The
-// status lists are domain constants, never user input, so they are written into the SQL text.
-import { and, eq, inArray } from "drizzle-orm";
+// The listing visibility rules of domain/listing-lifecycle.ts as SQL, each written once, for every
+// query that filters listings (home, favourites, the seller's other listings, photos, the sitemap,
+// IndexNow). The status lists are domain constants, never user input, so they are written into the
+// SQL text (decision 099).
 import { DEAL_DONE_STATUSES, LISTED_LISTING_STATUSES, PUBLIC_LISTING_STATUSES } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import { listings } from "./schema";
 
 const sqlList = (values: readonly ListingStatus[]) => values.map((v) => `'${v}'`).join(", ");
 
@@ -17,10 +16,6 @@ export function publicListingSql(alias = "listings"): string {
 export function listedListingSql(alias = "listings"): string {
   return `(${alias}.status IN (${sqlList(LISTED_LISTING_STATUSES)}) AND ${alias}.is_hidden = 0)`;
 }
-
-/** The same two rules as drizzle conditions. */
-export const publicListing = and(inArray(listings.status, [...PUBLIC_LISTING_STATUSES]), eq(listings.isHidden, false));
-export const listedListing = and(inArray(listings.status, [...LISTED_LISTING_STATUSES]), eq(listings.isHidden, false));
 
 /**
  * "A party of a finished deal about this listing" for a raw SQL WHERE (decision 088): `alias` names the
