@@ -3,8 +3,8 @@
 // of the user's conversations. Loaded lazily once the user is signed in.
 import type { QueryClient } from "@tanstack/react-query";
 import type { InboxFrame } from "../../domain/messaging";
-import { conversationKeys, liveUrl } from "../api/conversations";
-import { sessionQuery } from "../api/session";
+import { conversationKeys, liveUrl } from "../api/chat";
+import { sessionQuery } from "../api/auth";
 import { LiveSocket } from "./liveSocket";
 import { unreadCountKey } from "./unreadCountKey";
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { refreshSessionOnce } from "../api/client";
-import { sessionExpiresAtMs, sessionQuery } from "../api/session";
+import { sessionExpiresAtMs, sessionQuery } from "../api/auth";
 
 const CHECK_EVERY_MS = 30_000;
 const REFRESH_WHEN_LEFT_MS = 90_000;

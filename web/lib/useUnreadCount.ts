@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { UNREAD_BADGE_CAP, UNREAD_POLL_MS } from "../../domain/limits";
-import { fetchUnreadCount } from "../api/conversations";
+import { fetchUnreadCount } from "../api/chat";
 import { unreadCountKey } from "./unreadCountKey";
 
 export { unreadCountKey };

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { CALLBACK_REDIRECT_MS } from "../../../domain/limits";
 import { isApiError } from "../../api/client";
-import { applySignedIn, sessionQuery } from "../../api/session";
+import { applySignedIn, sessionQuery } from "../../api/auth";
 import { buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";

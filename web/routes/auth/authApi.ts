@@ -1,6 +1,6 @@
 import type { InferRequestType } from "hono/client";
 import { api, call, isApiError } from "../../api/client";
-import type { Session } from "../../api/session";
+import type { Session } from "../../api/auth";
 import { resendSchema } from "../../../domain/schemas/account";
 import { toastError, toastSuccess } from "../../lib/toast";
 

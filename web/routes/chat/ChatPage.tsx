@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
-import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
 import { reviewKeys } from "../../api/reviews";
 import { TRADE_OFFER_EVENT } from "../../api/trades";
 import { ReportDialog } from "../../components/ReportDialog";

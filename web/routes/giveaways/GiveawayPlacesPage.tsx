@@ -9,7 +9,7 @@ import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { PLACEHOLDER_IMAGE, firstImageUrl } from "../../lib/images";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { GIVEAWAYS_KEY, markNoticesSeen, myGiveawayPlacesQuery } from "../listing/giveaway/giveawayApi";
+import { GIVEAWAYS_KEY, markNoticesSeen, myGiveawayPlacesQuery } from "../../api/giveaways";
 
 /**
  * /mine-koplasser ("Mine køplasser", in the account menu): every give-away queue the user is in or

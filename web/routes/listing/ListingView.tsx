@@ -9,7 +9,7 @@ import { ReportDialog } from "../../components/ReportDialog";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
-import { useFavourite } from "../../lib/favourites";
+import { useFavourite } from "../../lib/useFavourite";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";

@@ -10,7 +10,7 @@ import { TextField } from "../../components/ui/TextField";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { leaveSignedOut } from "../../lib/useSignOut";
-import { deleteAccount, downloadMyData } from "./profileApi";
+import { deleteAccount, downloadMyData } from "../../api/account";
 
 /**
  * "Dine data": download everything stored about the user, or delete the account (decision 011).

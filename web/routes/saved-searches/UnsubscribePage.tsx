@@ -6,7 +6,7 @@ import { buttonClasses } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { unsubscribeSavedSearch } from "./savedSearchApi";
+import { unsubscribeSavedSearch } from "../../api/saved-searches";
 
 /**
  * /lagrede-sok/avmeld?token=…: the one-click unsubscribe link of alert e-mails. Works signed out:

@@ -11,7 +11,7 @@ import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
 import { cn } from "../../lib/cn";
 import { clearFilters, filtersKey, formatKroner, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
-import { searchCountQuery, type SearchCount } from "./searchQueries";
+import { searchCountQuery, type SearchCount } from "../../api/search";
 import { useDebouncedValue } from "./useDebouncedValue";
 
 export interface FilterSheetProps {

@@ -1,8 +1,8 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
-import { osloDay } from "../../../domain/format";
-import { api, call, type SuccessBody } from "../../api/client";
-import { sessionQuery, type Session } from "../../api/session";
+import { osloDay } from "../../domain/format";
+import { api, call, type SuccessBody } from "./client";
+import { sessionQuery, type Session } from "./auth";
 
 /** GET /api/me: the signed-in user's account and profile. */
 export type Profile = SuccessBody<Awaited<ReturnType<typeof api.me.$get>>>;

@@ -21,4 +21,4 @@ export const configQuery = () =>
     staleTime: Infinity,
   });
 
-export { sessionQuery } from "./session";
+export { sessionQuery } from "./auth";

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import { LISTING_ANALYTICS_DEFAULT_DAYS } from "../../../domain/analytics";
-import { api, call } from "../../api/client";
+import { LISTING_ANALYTICS_DEFAULT_DAYS } from "../../domain/analytics";
+import { api, call } from "./client";
 
 // Under "me": sign-out removes the signed-in user's data, statistics included.
 export const statsKeys = {

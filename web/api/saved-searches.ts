@@ -2,7 +2,7 @@
 // account menu (signed-in users only), the search page's save dialog and the "Lagrede søk" pages.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
-import { api, call, type SuccessBody } from "../../api/client";
+import { api, call, type SuccessBody } from "./client";
 
 const endpoint = api["saved-searches"];
 

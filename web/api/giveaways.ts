@@ -2,8 +2,8 @@
 // (docs/decisions/075-giveaway-queue.md). Loaded with the queue parts of a free listing's page and
 // with "Mine køplasser".
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { api, call, type SuccessBody } from "../../../api/client";
-import { invalidateListingViews } from "../../../api/listings";
+import { api, call, type SuccessBody } from "./client";
+import { invalidateListingViews } from "./listings";
 
 const endpoint = api.giveaways;
 

@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData } from "@tanstack/react-query";
-import { SEARCH_PAGE_SIZE } from "../../../domain/limits";
-import type { SearchResult } from "../../../domain/schemas/search";
-import { api, call } from "../../api/client";
-import { preloadedData } from "../../api/preloaded";
-import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters";
+import { SEARCH_PAGE_SIZE } from "../../domain/limits";
+import type { SearchResult } from "../../domain/schemas/search";
+import { api, call } from "./client";
+import { preloadedData } from "./preloaded";
+import { apiSearchQuery, filtersKey, type SearchFilters } from "../routes/search/searchFilters";
 
 /** GET /api/search for one page, with the canonical query the URL carries. */
 function searchPage(filters: SearchFilters, offset: number, limit: number | undefined, signal: AbortSignal) {
