@@ -1,20 +1,39 @@
+// The account feature: the signed-in user's own account under /api/me (profile, own listings, own
+// moderation notices, data export, deletion) and anyone's public profile (/api/users/:id).
+// Everything under "me" is removed on sign-out (auth.ts applySignedOut).
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
-import { osloDay } from "../../domain/format";
-import { api, call, type SuccessBody } from "./client";
-import { sessionQuery, type Session } from "./auth";
+import { authKeys, type Session } from "./auth";
+import { api, call, type ResponseBody } from "./client";
+import { preloadedData } from "./preloaded";
 
 /** GET /api/me: the signed-in user's account and profile. */
-export type Profile = SuccessBody<Awaited<ReturnType<typeof api.me.$get>>>;
-
+export type Profile = ResponseBody<typeof api.me.$get>;
 export type ProfileUpdate = InferRequestType<typeof api.me.profile.$patch>["json"];
 
-// Under "me" with the listings' own keys (["me", "listings"]); sign-out removes them all.
-export const profileKey = ["me", "profile"] as const;
+/** GET /api/me/listings/:id: the owner's listing with its description (for the edit form). */
+export type OwnListing = ResponseBody<(typeof api.me.listings)[":id"]["$get"]>;
+
+/** GET /api/me/moderation: the user's own warnings and suspension. */
+export type OwnModeration = ResponseBody<typeof api.me.moderation.$get>;
+
+/** GET /api/users/:id: the public profile. */
+export type PublicProfileBody = ResponseBody<(typeof api.users)[":id"]["$get"]>;
+export type ReviewBody = PublicProfileBody["reviews"][number];
+
+const param = (value: string) => encodeURIComponent(value);
+
+export const accountKeys = {
+  profile: ["me", "profile"] as const,
+  listing: (id: string) => ["me", "listing", id] as const,
+  listings: ["me", "listings"] as const,
+  moderation: ["me", "moderation"] as const,
+  publicProfile: (userId: string) => ["users", userId] as const,
+};
 
 export const profileQuery = () =>
   queryOptions({
-    queryKey: profileKey,
+    queryKey: accountKeys.profile,
     queryFn: ({ signal }) => call(api.me.$get(undefined, { init: { signal } })),
   });
 
@@ -24,36 +43,53 @@ export function updateProfile(body: ProfileUpdate): Promise<Profile> {
 
 /** Store the saved profile and keep the header's name (from the session) in step with it. */
 export function applyProfile(queryClient: QueryClient, profile: Profile): void {
-  queryClient.setQueryData(profileKey, profile);
-  queryClient.setQueryData<Session | null>(sessionQuery().queryKey, (session) =>
+  queryClient.setQueryData(accountKeys.profile, profile);
+  queryClient.setQueryData<Session | null>(authKeys.session, (session) =>
     session ? { ...session, user: { ...session.user, display_name: profile.display_name } } : session,
   );
 }
+
+export const ownListingQuery = (id: string) =>
+  queryOptions({
+    queryKey: accountKeys.listing(id),
+    queryFn: ({ signal }) => call(api.me.listings[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
+    // The edit form is filled once; a background refetch must not overwrite what the user typed.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+export const ownListingsQuery = () =>
+  queryOptions({
+    queryKey: accountKeys.listings,
+    queryFn: ({ signal }) => call(api.me.listings.$get(undefined, { init: { signal } })),
+  });
+
+export const ownModerationQuery = () =>
+  queryOptions({
+    queryKey: accountKeys.moderation,
+    queryFn: ({ signal }) => call(api.me.moderation.$get(undefined, { init: { signal } })),
+  });
 
 /** DELETE /api/me with the password again (decision 019). */
 export function deleteAccount(password: string): Promise<void> {
   return call(api.me.$delete({ json: { password } }));
 }
 
-/** "lekebytte-mine-data-2026-03-03.json": the Oslo date, whatever the device's time zone. */
-export function exportFileName(now: Date = new Date()): string {
-  return `lekebytte-mine-data-${osloDay(now)}.json`;
+/** POST /api/me/export with the password again: everything stored about the user (the profile page saves it as a file). */
+export function exportMyData(password: string) {
+  return call(api.me.export.$post({ json: { password } }));
 }
 
-/**
- * POST /api/me/export with the password again, through the API client (so an expired access cookie
- * is refreshed first, which a plain link cannot do), saved as a JSON file.
- */
-export async function downloadMyData(password: string): Promise<void> {
-  const data = await call(api.me.export.$post({ json: { password } }));
-  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = exportFileName();
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers start the download after click() returns; give them a moment before revoking.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+/** The first page comes inlined in /bruker/{id} (the edge page) when the app starts there. */
+export const publicProfileQuery = (userId: string) =>
+  queryOptions({
+    queryKey: accountKeys.publicProfile(userId),
+    queryFn: ({ signal }) => call(api.users[":id"].$get({ param: { id: param(userId) }, query: {} }, { init: { signal } })),
+    retry: false,
+    ...preloadedData<PublicProfileBody>(`/api/users/${encodeURIComponent(userId)}`),
+  });
+
+/** "Vis flere": the next page of reviews. */
+export function profileReviewsPage(userId: string, offset: number) {
+  return call(api.users[":id"].$get({ param: { id: param(userId) }, query: { offset: String(offset) } }));
 }

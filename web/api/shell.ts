@@ -1,24 +1,20 @@
+// The shell feature: GET /api/config, the site settings every page's footer shows (the Worker also
+// inlines it into the page it serves, see preloaded.ts).
 import { queryOptions } from "@tanstack/react-query";
-import type { HomeSections } from "../../domain/schemas/listing";
-import { api, call, type SuccessBody } from "./client";
+import { api, call, type ResponseBody } from "./client";
 import { preloadedData } from "./preloaded";
 
 /** GET /api/config: the product name and the contact details for the footer and contact page. */
-export type SiteConfig = SuccessBody<Awaited<ReturnType<typeof api.config.$get>>>;
+export type SiteConfig = ResponseBody<typeof api.config.$get>;
 
-export const homeQuery = () =>
-  queryOptions({
-    queryKey: ["home"] as const,
-    queryFn: ({ signal }) => call(api.home.$get(undefined, { init: { signal } })),
-    ...preloadedData<HomeSections>("/api/home"),
-  });
+export const shellKeys = {
+  config: ["config"] as const,
+};
 
 export const configQuery = () =>
   queryOptions({
-    queryKey: ["config"] as const,
+    queryKey: shellKeys.config,
     queryFn: ({ signal }) => call(api.config.$get(undefined, { init: { signal } })),
     ...preloadedData<SiteConfig>("/api/config"),
     staleTime: Infinity,
   });
-
-export { sessionQuery } from "./auth";

@@ -1,8 +1,8 @@
+// The trades feature (/api/trade-offers): proposals, offers in the chat, the trade history.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { TradeAction } from "../../domain/trades";
-import { api, call, type SuccessBody } from "./client";
-
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+import { chatKeys } from "./chat";
+import { api, call, type ResponseBody as Body } from "./client";
 const routes = api["trade-offers"];
 const param = (value: string) => encodeURIComponent(value);
 
@@ -19,7 +19,7 @@ export const TRADE_OFFER_EVENT = "trade_offer";
 
 export const tradeKeys = {
   /** The chat invalidates ["conversations", "event", id, name] on a live event, so the cards refetch. */
-  conversation: (conversationId: string) => ["conversations", "event", conversationId, TRADE_OFFER_EVENT] as const,
+  conversation: (conversationId: string) => chatKeys.event(conversationId, TRADE_OFFER_EVENT),
   history: ["trade-history"] as const,
   proposal: (listingId: string) => ["trade-proposal", listingId] as const,
 };

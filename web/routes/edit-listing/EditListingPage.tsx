@@ -5,16 +5,9 @@ import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
 import { MAX_IMAGES_PER_LISTING } from "../../../domain/limits";
 import { listingFormSchema, type ListingForm } from "../../../domain/schemas/listing";
+import { ownListingQuery, type OwnListing } from "../../api/account";
 import { isApiError } from "../../api/client";
-import {
-  deleteImage,
-  deleteImagesQuietly,
-  invalidateListingViews,
-  ownListingQuery,
-  updateListing,
-  uploadImage,
-  type OwnListing,
-} from "../../api/listings";
+import { deleteImage, deleteImagesQuietly, invalidateListingViews, updateListing, uploadImage } from "../../api/listings";
 import {
   AgeRangeField,
   CategoryField,
