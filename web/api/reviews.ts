@@ -15,7 +15,7 @@ export const reviewKeys = {
   /** Invalidated after a review is sent (no query is cached under it today). */
   all: ["reviews"] as const,
   // The chat's live-event key for reviews: the chat invalidates it on "review" and on "trade_offer"
-  // (a swap that completes opens the prompt).
+  // (a trade that completes opens the prompt).
   conversation: (conversationId: string) => chatKeys.event(conversationId, REVIEW_EVENT),
 };
 

@@ -11,7 +11,7 @@ export type TradeProposalBody = Body<(typeof routes)["proposal"][":listingId"]["
 /** An offer as its viewer sees it (chat cards, "Sendt", "Mottatt"). */
 export type TradeOfferBody = Body<(typeof routes)[":id"]["$get"]>;
 /** GET /api/trade-offers/history/completed. */
-export type CompletedSwapsBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
+export type CompletedTradesBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
 export type OffersPageBody = Body<(typeof routes)["history"][":direction"]["$get"]>;
 
 /** The live event the conversation's room sends when an offer changes (worker/services/trade-notices.ts). */
@@ -52,8 +52,8 @@ export const tradeOffersQuery = (direction: "sent" | "received") =>
     getNextPageParam: nextOffset,
   });
 
-/** "Fullført": the completed swaps, one request per page, with the three tab counts. */
-export const completedSwapsQuery = () =>
+/** "Fullført": the completed trades, one request per page, with the three tab counts. */
+export const completedTradesQuery = () =>
   infiniteQueryOptions({
     queryKey: [...tradeKeys.history, "completed"] as const,
     queryFn: ({ pageParam, signal }) => call(routes.history.completed.$get({ query: { offset: String(pageParam) } }, { init: { signal } })),

@@ -95,7 +95,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const onEvent = useCallback(
     (name: string) => {
       void queryClient.invalidateQueries({ queryKey: chatKeys.event(conversation.id, name) });
-      // A swap that completes opens the review prompt (decision 070).
+      // A trade that completes opens the review prompt (decision 070).
       if (name === TRADE_OFFER_EVENT) void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
     },
     [queryClient, conversation.id],

@@ -85,7 +85,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
   const [uploading, setUploading] = useState(0);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
-  // Why the server refused the edit (409: the listing is held by a swap or the give-away queue,
+  // Why the server refused the edit (409: the listing is held by a trade or the give-away queue,
   // decision 086), shown beside the button until the next try.
   const [refusal, setRefusal] = useState<string | null>(null);
 
