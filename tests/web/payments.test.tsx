@@ -15,7 +15,7 @@ import PaymentChooser, { paymentOptions } from "../../web/routes/listing/payment
 import { PaymentDetailsPage } from "../../web/routes/payment/PaymentDetailsPage";
 import { PaymentSuccessPage } from "../../web/routes/payment/PaymentSuccessPage";
 import { PaymentsSection } from "../../web/routes/profile/PaymentsSection";
-import { TradesSection } from "../../web/routes/profile/TradesSection";
+import { PurchasesAndSalesSection } from "../../web/routes/profile/PurchasesAndSalesSection";
 import { jsonResponse, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -381,7 +381,7 @@ describe("the profile's purchases and sales", () => {
 
   it("lists purchases and sales with details and conversation links", async () => {
     mockFetch((url) => (url === "/api/payments/purchases" ? jsonResponse([]) : jsonResponse([record()])));
-    renderWithProviders(<TradesSection />);
+    renderWithProviders(<PurchasesAndSalesSection />);
     expect(await screen.findByRole("tab", { name: "Mine kjøp (0)" })).toBeInTheDocument();
     expect(await screen.findByText("Ingen kjøp ennå.")).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("tab", { name: "Mine salg (1)" }));

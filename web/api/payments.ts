@@ -9,7 +9,7 @@ import { api, call, type ResponseBody as Body } from "./client";
 export type SellerPaymentStatus = Body<typeof api.payments.stripe.account.$get>;
 
 /** GET /api/payments/purchases and /sales: the profile's lists. */
-export type TradeRecord = Body<typeof api.payments.purchases.$get>[number];
+export type PaymentRecord = Body<typeof api.payments.purchases.$get>[number];
 
 /** GET /api/payments/details?session_id=…: /betaling-fullfort. */
 export type PaymentDetails = Body<typeof api.payments.details.$get>;
@@ -33,7 +33,7 @@ export const sellerPaymentStatusQuery = () =>
     queryFn: ({ signal }) => call(api.payments.stripe.account.$get(undefined, { init: { signal } })),
   });
 
-export const tradesQuery = (side: "purchases" | "sales") =>
+export const paymentRecordsQuery = (side: "purchases" | "sales") =>
   queryOptions({
     queryKey: paymentKeys.records(side),
     queryFn: ({ signal }) =>
