@@ -100,7 +100,7 @@ describe("router and layout", () => {
     expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
   });
 
-  // /edit-listing/:id is covered by listingEdit.test.tsx (it needs the listing first).
+  // /edit-listing/:id is covered by listings-edit.test.tsx (it needs the listing first).
   it.each([["/create-listing", "Ny annonse"]])("listing form %s renders for a signed-in user", async (path, title) => {
     mockFetch(() => new Promise<Response>(() => {}));
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
