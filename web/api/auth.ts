@@ -3,8 +3,6 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
 import { api, call, isApiError, onSessionRefreshed, type ResponseBody } from "./client";
-import { listingKeys } from "./listings";
-import { shellKeys } from "./shell";
 
 /** GET /api/auth/session when someone is signed in (epoch seconds); a visitor gets `null`. */
 export type Session = NonNullable<ResponseBody<typeof api.auth.session.$get>>;
@@ -96,7 +94,9 @@ export function applySignedIn(queryClient: QueryClient, session: Session): void 
 /** After sign-out: forget the session and every cached query that may hold the user's data. */
 export function applySignedOut(queryClient: QueryClient): void {
   const sessionKey = authKeys.session;
-  const keep = new Set<unknown>([sessionKey[0], shellKeys.config[0], listingKeys.home[0]]);
+  // The site config (shell.ts) and the home page's sections (listings.ts) are the same for everyone.
+  // Their keys are written out: importing those modules would tie every page's first chunk to them.
+  const keep = new Set<unknown>([sessionKey[0], "config", "home"]);
   queryClient.removeQueries({ predicate: (query) => !keep.has(query.queryKey[0]) });
   queryClient.setQueryData(sessionKey, null);
 }
