@@ -1,4 +1,4 @@
-// The newsletter feature: signing up from the home page, the footer and the static pages.
+// The newsletter feature: signing up from the home page's newsletter block.
 import type { InferRequestType } from "hono/client";
 import { api, call } from "./client";
 

@@ -1,5 +1,6 @@
-// The saved-searches feature: its endpoints through the typed client, and their react-query keys. Loaded with the
-// account menu (signed-in users only), the search page's save dialog and the "Lagrede søk" pages.
+// The saved-searches feature: its endpoints through the typed client, and their react-query keys.
+// Loaded with the account menu (signed-in users only), the search page's save dialog and the
+// "Lagrede søk" pages.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
 import { api, call, type ResponseBody } from "./client";
