@@ -115,7 +115,7 @@ export interface PaymentDetails extends PaidTransaction {
   seller: { user_id: string; display_name: string | null } | null;
 }
 
-export interface TradeRecord extends PaidTransaction {
+export interface PaymentRecord extends PaidTransaction {
   listing: { id: string; title: string; images: string[]; seo_slug: string };
   /** The seller for a purchase, the buyer for a sale; null when the account is gone. */
   counterpart_name: string | null;

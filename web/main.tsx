@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createQueryClient } from "./api/queryClient";
-import { bindSessionRefresh } from "./api/session";
+import { bindSessionRefresh } from "./api/auth";
 import { App } from "./App";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { preloadPage } from "./router";

@@ -2,7 +2,8 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { Header } from "../../web/components/layout/Header";
-import { formatUnreadCount, unreadCountKey } from "../../web/lib/useUnreadCount";
+import { chatKeys } from "../../web/api/chat";
+import { formatUnreadCount } from "../../web/lib/useUnreadCount";
 import { renderWithProviders, sessionFor } from "./utils";
 
 async function openAccountMenu() {
@@ -77,7 +78,7 @@ describe("Header", () => {
     const { queryClient } = renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
     expect(screen.getByRole("link", { name: "Meldinger" })).toBeInTheDocument();
 
-    queryClient.setQueryData(unreadCountKey, 150);
+    queryClient.setQueryData(chatKeys.unreadCount, 150);
     return screen.findByRole("link", { name: "Meldinger, 99+ uleste" }).then((link) => {
       expect(link).toHaveTextContent("99+");
       expect(formatUnreadCount(99)).toBe("99");

@@ -6,7 +6,7 @@ import userEvent from "@testing-library/user-event";
 import { FormProvider, useForm } from "react-hook-form";
 import type { RouteObject } from "react-router-dom";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { PaymentDetails, SellerPaymentStatus, TradeRecord, VerifyResponse } from "../../domain/payments";
+import type { PaymentDetails, SellerPaymentStatus, PaymentRecord, VerifyResponse } from "../../domain/payments";
 import type { PricingMode } from "../../domain/taxonomy";
 import { browser, sellerPaymentStatusQuery } from "../../web/api/payments";
 import { emptyListingForm, type ListingFormValues } from "../../web/components/listing-form/ListingFields";
@@ -15,7 +15,7 @@ import PaymentChooser, { paymentOptions } from "../../web/routes/listing/payment
 import { PaymentDetailsPage } from "../../web/routes/payment/PaymentDetailsPage";
 import { PaymentSuccessPage } from "../../web/routes/payment/PaymentSuccessPage";
 import { PaymentsSection } from "../../web/routes/profile/PaymentsSection";
-import { TradesSection } from "../../web/routes/profile/TradesSection";
+import { PurchasesAndSalesSection } from "../../web/routes/profile/PurchasesAndSalesSection";
 import { jsonResponse, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
@@ -365,7 +365,7 @@ describe("the profile's payments section", () => {
 });
 
 describe("the profile's purchases and sales", () => {
-  const record = (overrides: Partial<TradeRecord> = {}): TradeRecord => ({
+  const record = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
     transaction_id: "77777777-7777-4777-8777-777777777777",
     session_id: "cs_test_sale",
     provider: "vipps",
@@ -381,7 +381,7 @@ describe("the profile's purchases and sales", () => {
 
   it("lists purchases and sales with details and conversation links", async () => {
     mockFetch((url) => (url === "/api/payments/purchases" ? jsonResponse([]) : jsonResponse([record()])));
-    renderWithProviders(<TradesSection />);
+    renderWithProviders(<PurchasesAndSalesSection />);
     expect(await screen.findByRole("tab", { name: "Mine kjøp (0)" })).toBeInTheDocument();
     expect(await screen.findByText("Ingen kjøp ennå.")).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("tab", { name: "Mine salg (1)" }));

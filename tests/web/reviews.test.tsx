@@ -229,7 +229,7 @@ describe("the seller card", () => {
 });
 
 describe("the trade history's 'Fullført'", () => {
-  it("offers 'Gi vurdering' on a swap not yet reviewed and says so on one that is", async () => {
+  it("offers 'Gi vurdering' on a trade not yet reviewed and says so on one that is", async () => {
     const counts = { sent: 0, received: 0, completed: 2 };
     mockApi((url) => {
       if (url.startsWith("/api/trade-offers/history/completed")) {

@@ -100,7 +100,7 @@ describe("router and layout", () => {
     expect(await screen.findByRole("heading", { level: 1, name: title })).toBeInTheDocument();
   });
 
-  // /edit-listing/:id is covered by listingEdit.test.tsx (it needs the listing first).
+  // /edit-listing/:id is covered by listings-edit.test.tsx (it needs the listing first).
   it.each([["/create-listing", "Ny annonse"]])("listing form %s renders for a signed-in user", async (path, title) => {
     mockFetch(() => new Promise<Response>(() => {}));
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
@@ -134,7 +134,7 @@ describe("router and layout", () => {
     ["/chat/c0c0c0c0-0000-4000-8000-000000000001", "Laster samtale..."],
     ["/trade-offer/l1", "Laster annonse..."],
     ["/trade-history", "Laster byttehistorikk..."],
-  ])("messaging or swap page %s renders for a signed-in user", async (path, text) => {
+  ])("messaging or trade page %s renders for a signed-in user", async (path, text) => {
     mockFetch(() => new Promise<Response>(() => {}));
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
     expect(await screen.findAllByText(text)).not.toHaveLength(0);

@@ -1,4 +1,4 @@
-// Swaps in the SPA (docs/product.md "Swaps", "States", "Error messages"):
+// Trades in the SPA (docs/product.md "Trades", "States", "Error messages"):
 // the proposal form, the buttons each party gets on a card, and the history's tabs.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -278,7 +278,7 @@ describe("offer cards above the chat", () => {
     expect(new Set(backgrounds).size).toBe(states.length);
   });
 
-  it("an accepted swap: 'Bekreft overlevering' until confirmed, then the wait for the other party", async () => {
+  it("an accepted trade: 'Bekreft overlevering' until confirmed, then the wait for the other party", async () => {
     const handover = { confirmed_by_me: true, confirmed_by_other: false, completed_at: null };
     mockApi((url) => (url === cardsUrl ? jsonResponse([received({ status: "accepted", handover })]) : undefined));
     renderCards();

@@ -13,8 +13,8 @@ import {
   type RouteObject,
 } from "react-router-dom";
 import { vi } from "vitest";
-import type { Session, SessionUser } from "../../web/api/session";
-import type { SiteConfig } from "../../web/api/queries";
+import type { Session, SessionUser } from "../../web/api/auth";
+import type { SiteConfig } from "../../web/api/shell";
 import type { HomeSections } from "../../domain/schemas/listing";
 import { listingCardBody, sessionBody, siteConfigBody } from "../factories/api";
 

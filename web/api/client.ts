@@ -1,3 +1,4 @@
+// Shared infrastructure of web/api/ (one module per Worker feature beside it, decision 095).
 // The typed API client: Hono's `hc` over the Worker's own route types (`AppType`), so request bodies,
 // path parameters, queries and response bodies are checked against the routes at compile time
 // (docs/decisions/026-typed-api-client.md). Call an endpoint and unwrap its answer with `call`:
@@ -124,6 +125,9 @@ export type SuccessBody<R> =
             ? string
             : unknown
     : never;
+
+/** The success body of a typed-client endpoint function, e.g. `ResponseBody<typeof api.me.$get>`. */
+export type ResponseBody<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
 
 /**
  * Await a typed-client request and return its body (parsed JSON when the answer is JSON, else its

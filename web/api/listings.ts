@@ -1,32 +1,35 @@
+// The listings feature: the home page's sections, listings (detail, create, edit, status, delete)
+// and their photos (/api/images). The seller's own listings (/api/me/listings) are in account.ts.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { OwnerStatus } from "../../domain/listing-lifecycle";
-import type { ListingFormInput } from "../../domain/schemas/listing";
-import { api, call, type SuccessBody } from "./client";
+import type { HomeSections, ListingFormInput } from "../../domain/schemas/listing";
+import { api, call, type ResponseBody } from "./client";
 import { preloadedData } from "./preloaded";
 
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
-
 /** GET /api/listings/:id and /by-slug/:slug: the detail plus up to 4 more active listings from the seller. */
-export type ListingPage = Body<(typeof api.listings)[":id"]["$get"]>;
-
-/** GET /api/me/listings/:id: the owner's listing with its description (for the edit form). */
-export type OwnListing = Body<(typeof api.me.listings)[":id"]["$get"]>;
+export type ListingPage = ResponseBody<(typeof api.listings)[":id"]["$get"]>;
 
 /** The states a seller may set (POST /api/listings/:id/status). */
 export type { OwnerStatus };
 
 /** POST /api/images: the key the server chose and the type it read from the bytes. */
-export type UploadedImage = Body<typeof api.images.$post>;
+export type UploadedImage = ResponseBody<typeof api.images.$post>;
 
 const param = (value: string) => encodeURIComponent(value);
 
 export const listingKeys = {
+  home: ["home"] as const,
   all: ["listing"] as const,
   byId: (id: string) => ["listing", "id", id] as const,
   bySlug: (slug: string) => ["listing", "slug", slug] as const,
-  own: (id: string) => ["me", "listing", id] as const,
-  ownList: ["me", "listings"] as const,
 };
+
+export const homeQuery = () =>
+  queryOptions({
+    queryKey: listingKeys.home,
+    queryFn: ({ signal }) => call(api.home.$get(undefined, { init: { signal } })),
+    ...preloadedData<HomeSections>("/api/home"),
+  });
 
 export const listingQuery = (id: string) =>
   queryOptions({
@@ -39,21 +42,6 @@ export const listingBySlugQuery = (slug: string) =>
   queryOptions({
     queryKey: listingKeys.bySlug(slug),
     queryFn: ({ signal }) => call(api.listings["by-slug"][":slug"].$get({ param: { slug: param(slug) } }, { init: { signal } })),
-  });
-
-export const ownListingQuery = (id: string) =>
-  queryOptions({
-    queryKey: listingKeys.own(id),
-    queryFn: ({ signal }) => call(api.me.listings[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
-    // The edit form is filled once; a background refetch must not overwrite what the user typed.
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-
-export const ownListingsQuery = () =>
-  queryOptions({
-    queryKey: listingKeys.ownList,
-    queryFn: ({ signal }) => call(api.me.listings.$get(undefined, { init: { signal } })),
   });
 
 export function createListing(body: ListingFormInput) {

@@ -1,17 +1,14 @@
-// Reports and the moderation dashboard through the typed client (docs/decisions/050-moderation.md).
+// The moderation feature: reports and the moderation dashboard through the typed client
+// (docs/decisions/050-moderation.md). The user's own notices (/api/me/moderation) are in account.ts.
 import { queryOptions } from "@tanstack/react-query";
 import type { ModerationAction, ReportStatus, ReportTargetType } from "../../domain/moderation";
 import type { ReportInput } from "../../domain/schemas/content";
 import type { Role } from "../../domain/taxonomy";
-import { api, call, type SuccessBody } from "./client";
-
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+import { api, call, type ResponseBody as Body } from "./client";
 
 /** GET /api/moderation/reports: one page of cards for a status. */
 export type ModerationPage = Body<typeof api.moderation.reports.$get>;
 export type ModerationCard = ModerationPage["items"][number];
-/** GET /api/me/moderation: the user's own warnings and suspension. */
-export type OwnModeration = Body<typeof api.me.moderation.$get>;
 export type StaffMember = Body<typeof api.moderation.staff.$get>[number];
 
 const param = (value: string) => encodeURIComponent(value);
@@ -20,7 +17,6 @@ export const moderationKeys = {
   all: ["moderation"] as const,
   reports: (status: ReportStatus) => ["moderation", "reports", status] as const,
   staff: ["moderation", "staff"] as const,
-  own: ["me", "moderation"] as const,
 };
 
 export function fileReport(json: ReportInput) {
@@ -56,6 +52,3 @@ export const staffQuery = () =>
 export function changeRole(email: string, role: Role) {
   return call(api.moderation.roles.$put({ json: { email, role } }));
 }
-
-export const ownModerationQuery = () =>
-  queryOptions({ queryKey: moderationKeys.own, queryFn: ({ signal }) => call(api.me.moderation.$get(undefined, { init: { signal } })) });

@@ -1,17 +1,15 @@
-// The payments API for the SPA: buying, the result pages, purchases and sales, seller onboarding.
+// The payments feature for the SPA: buying, the result pages, purchases and sales, seller onboarding.
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
 import type { OnlinePaymentMethod } from "../../domain/payments";
-import { api, call, type SuccessBody } from "./client";
-
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+import { api, call, type ResponseBody as Body } from "./client";
 
 /** GET /api/payments/stripe/account: the seller's Stripe Connect state. */
 export type SellerPaymentStatus = Body<typeof api.payments.stripe.account.$get>;
 
 /** GET /api/payments/purchases and /sales: the profile's lists. */
-export type TradeRecord = Body<typeof api.payments.purchases.$get>[number];
+export type PaymentRecord = Body<typeof api.payments.purchases.$get>[number];
 
 /** GET /api/payments/details?session_id=…: /betaling-fullfort. */
 export type PaymentDetails = Body<typeof api.payments.details.$get>;
@@ -22,22 +20,29 @@ export type VerifyResponse = Body<typeof api.payments.verify.$post>;
 /** POST /api/payments/checkout: the provider's hosted page to open. */
 export type CheckoutResponse = Body<typeof api.payments.checkout.$post>;
 
+export const paymentKeys = {
+  stripeAccount: ["me", "payments", "stripe-account"] as const,
+  records: (side: "purchases" | "sales") => ["me", "payments", side] as const,
+  details: (sessionId: string) => ["me", "payments", "details", sessionId] as const,
+  verify: (sessionId: string, paymentId: string) => ["me", "payments", "verify", sessionId, paymentId] as const,
+};
+
 export const sellerPaymentStatusQuery = () =>
   queryOptions({
-    queryKey: ["me", "payments", "stripe-account"] as const,
+    queryKey: paymentKeys.stripeAccount,
     queryFn: ({ signal }) => call(api.payments.stripe.account.$get(undefined, { init: { signal } })),
   });
 
-export const tradesQuery = (side: "purchases" | "sales") =>
+export const paymentRecordsQuery = (side: "purchases" | "sales") =>
   queryOptions({
-    queryKey: ["me", "payments", side] as const,
+    queryKey: paymentKeys.records(side),
     queryFn: ({ signal }) =>
       call((side === "purchases" ? api.payments.purchases : api.payments.sales).$get(undefined, { init: { signal } })),
   });
 
 export const paymentDetailsQuery = (sessionId: string) =>
   queryOptions({
-    queryKey: ["me", "payments", "details", sessionId] as const,
+    queryKey: paymentKeys.details(sessionId),
     queryFn: ({ signal }) => call(api.payments.details.$get({ query: { session_id: sessionId } }, { init: { signal } })),
   });
 

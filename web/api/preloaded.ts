@@ -1,3 +1,4 @@
+// Shared infrastructure of web/api/ (seeds the feature modules' queries).
 /**
  * The first screen's API answers, inlined by the Worker into the page it serves as
  * `<script id="preloaded-api" type="application/json">{"<api path>": <body>, …}</script>`

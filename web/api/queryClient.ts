@@ -1,3 +1,4 @@
+// Shared infrastructure of web/api/: the one QueryClient and its defaults (retries, staleness).
 import { QueryClient } from "@tanstack/react-query";
 import { isApiError } from "./client";
 

@@ -1,8 +1,8 @@
+// The trades feature (/api/trade-offers): proposals, offers in the chat, the trade history.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { TradeAction } from "../../domain/trades";
-import { api, call, type SuccessBody } from "./client";
-
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+import { chatKeys } from "./chat";
+import { api, call, type ResponseBody as Body } from "./client";
 const routes = api["trade-offers"];
 const param = (value: string) => encodeURIComponent(value);
 
@@ -11,7 +11,7 @@ export type TradeProposalBody = Body<(typeof routes)["proposal"][":listingId"]["
 /** An offer as its viewer sees it (chat cards, "Sendt", "Mottatt"). */
 export type TradeOfferBody = Body<(typeof routes)[":id"]["$get"]>;
 /** GET /api/trade-offers/history/completed. */
-export type CompletedSwapsBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
+export type CompletedTradesBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
 export type OffersPageBody = Body<(typeof routes)["history"][":direction"]["$get"]>;
 
 /** The live event the conversation's room sends when an offer changes (worker/features/trades/notices.ts). */
@@ -19,7 +19,7 @@ export const TRADE_OFFER_EVENT = "trade_offer";
 
 export const tradeKeys = {
   /** The chat invalidates ["conversations", "event", id, name] on a live event, so the cards refetch. */
-  conversation: (conversationId: string) => ["conversations", "event", conversationId, TRADE_OFFER_EVENT] as const,
+  conversation: (conversationId: string) => chatKeys.event(conversationId, TRADE_OFFER_EVENT),
   history: ["trade-history"] as const,
   proposal: (listingId: string) => ["trade-proposal", listingId] as const,
 };
@@ -52,8 +52,8 @@ export const tradeOffersQuery = (direction: "sent" | "received") =>
     getNextPageParam: nextOffset,
   });
 
-/** "Fullført": the completed swaps, one request per page, with the three tab counts. */
-export const completedSwapsQuery = () =>
+/** "Fullført": the completed trades, one request per page, with the three tab counts. */
+export const completedTradesQuery = () =>
   infiniteQueryOptions({
     queryKey: [...tradeKeys.history, "completed"] as const,
     queryFn: ({ pageParam, signal }) => call(routes.history.completed.$get({ query: { offset: String(pageParam) } }, { init: { signal } })),

@@ -5,7 +5,7 @@ import { formatPrice, relativeTime } from "../../domain/format";
 import { isPayableInApp } from "../../domain/payments";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
 import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
-import { useFavourite } from "../lib/favourites";
+import { useFavourite } from "../lib/useFavourite";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
 import { Badge } from "./ui/Badge";

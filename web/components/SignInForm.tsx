@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { signInSchema } from "../../domain/schemas/account";
 import { isApiError } from "../api/client";
-import { applySignedIn, signIn, type Session } from "../api/session";
+import { applySignedIn, signIn, type Session } from "../api/auth";
 import { toastError, toastSuccess } from "../lib/toast";
 import { Button } from "./ui/Button";
 import { TextField } from "./ui/TextField";

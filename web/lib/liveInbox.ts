@@ -3,10 +3,9 @@
 // of the user's conversations. Loaded lazily once the user is signed in.
 import type { QueryClient } from "@tanstack/react-query";
 import type { InboxFrame } from "../../domain/messaging";
-import { conversationKeys, liveUrl } from "../api/conversations";
-import { sessionQuery } from "../api/session";
+import { authKeys } from "../api/auth";
+import { chatKeys, liveUrl } from "../api/chat";
 import { LiveSocket } from "./liveSocket";
-import { unreadCountKey } from "./unreadCountKey";
 
 export function startLiveInbox(queryClient: QueryClient): () => void {
   const socket = new LiveSocket({
@@ -14,13 +13,13 @@ export function startLiveInbox(queryClient: QueryClient): () => void {
     onFrame: (frame) => {
       const f = frame as InboxFrame;
       if (f?.type !== "unread" || typeof f.count !== "number") return;
-      queryClient.setQueryData(unreadCountKey, f.count);
+      queryClient.setQueryData(chatKeys.unreadCount, f.count);
       // The inbox page shows last messages and per-conversation counts: refetch it if it is open.
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.list });
+      void queryClient.invalidateQueries({ queryKey: chatKeys.list });
     },
     // Every signed-in page has this socket: when the server ends its session, ask again who is
     // signed in, so a sign-out in another tab shows here too (login-required pages then ask to sign in).
-    onSessionEnded: () => void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey }),
+    onSessionEnded: () => void queryClient.invalidateQueries({ queryKey: authKeys.session }),
   });
   socket.start();
   return () => socket.stop();

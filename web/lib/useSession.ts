@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { sessionQuery, type SessionUser } from "../api/session";
+import { sessionQuery, type SessionUser } from "../api/auth";
 
 export type SessionState =
   | { status: "loading"; user: null }

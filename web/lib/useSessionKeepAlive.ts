@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { refreshSessionOnce } from "../api/client";
-import { sessionExpiresAtMs, sessionQuery } from "../api/session";
+import { authKeys, sessionExpiresAtMs, sessionQuery } from "../api/auth";
 
 const CHECK_EVERY_MS = 30_000;
 const REFRESH_WHEN_LEFT_MS = 90_000;
@@ -21,7 +21,7 @@ export function useSessionKeepAlive(): void {
     const timer = window.setInterval(() => {
       if (expiresAt - Date.now() > REFRESH_WHEN_LEFT_MS) return;
       void refreshSessionOnce().then((ok) => {
-        if (!ok) void queryClient.invalidateQueries({ queryKey: sessionQuery().queryKey });
+        if (!ok) void queryClient.invalidateQueries({ queryKey: authKeys.session });
       });
     }, CHECK_EVERY_MS);
     return () => window.clearInterval(timer);

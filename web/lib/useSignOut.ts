@@ -2,8 +2,8 @@ import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-quer
 import { useCallback } from "react";
 import { useLocation, useNavigate, type NavigateFunction } from "react-router-dom";
 import { isApiError } from "../api/client";
-import { configQuery } from "../api/queries";
-import { applySignedOut, signOut } from "../api/session";
+import { configQuery } from "../api/shell";
+import { applySignedOut, signOut } from "../api/auth";
 import { signOutState } from "./signOutState";
 import { toastError, toastSuccess } from "./toast";
 import { APP_NAME } from "./useDocumentTitle";

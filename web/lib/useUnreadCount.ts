@@ -1,10 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { UNREAD_BADGE_CAP, UNREAD_POLL_MS } from "../../domain/limits";
-import { fetchUnreadCount } from "../api/conversations";
-import { unreadCountKey } from "./unreadCountKey";
-
-export { unreadCountKey };
+import { chatKeys, fetchUnreadCount } from "../api/chat";
 
 /**
  * Unread messages for the header badge: pushed live over the user's inbox socket (useLiveInbox), and
@@ -13,7 +10,7 @@ export { unreadCountKey };
  */
 export function useUnreadCount(signedIn: boolean): number | undefined {
   const { data } = useQuery<number>({
-    queryKey: unreadCountKey,
+    queryKey: chatKeys.unreadCount,
     queryFn: async () => {
       try {
         return await fetchUnreadCount();

@@ -2,7 +2,7 @@
 // (/betaling-fullfort) show a payment only to its buyer or seller; the purchases and sales lists.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PaymentDetails, TradeRecord, VerifyResponse } from "../../../domain/payments";
+import type { PaymentDetails, PaymentRecord, VerifyResponse } from "../../../domain/payments";
 import { Client, errorOf } from "../support/http";
 import {
   approveVipps,
@@ -173,7 +173,7 @@ describe("details and lists", () => {
 
   it("lists the buyer's purchases and the seller's sales, and nobody else's", async () => {
     const paid = await completedPurchase();
-    const purchases = (await (await paid.buyer.get("/api/payments/purchases")).json()) as TradeRecord[];
+    const purchases = (await (await paid.buyer.get("/api/payments/purchases")).json()) as PaymentRecord[];
     expect(purchases).toHaveLength(1);
     expect(purchases[0]).toMatchObject({
       session_id: paid.sessionId,
@@ -183,7 +183,7 @@ describe("details and lists", () => {
       listing: { title: "Lekekjøkken" },
       seller_payout: "stripe",
     });
-    const sales = (await (await paid.seller.get("/api/payments/sales")).json()) as TradeRecord[];
+    const sales = (await (await paid.seller.get("/api/payments/sales")).json()) as PaymentRecord[];
     expect(sales).toHaveLength(1);
     expect(sales[0]).toMatchObject({ session_id: paid.sessionId, counterpart_name: "Kari" });
     expect(await (await paid.buyer.get("/api/payments/sales")).json()).toEqual([]);

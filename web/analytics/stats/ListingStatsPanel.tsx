@@ -5,7 +5,7 @@ import type { ListingAnalytics } from "../../../domain/schemas/analytics";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { formatCount, formatShortDay, formatViewTime } from "./format";
-import { listingStatsQuery } from "./statsApi";
+import { listingStatsQuery } from "../../api/analytics";
 import { ViewsChart } from "./ViewsChart";
 
 const PERIODS = [7, LISTING_ANALYTICS_DEFAULT_DAYS, 90] as const;

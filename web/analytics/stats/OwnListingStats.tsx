@@ -5,7 +5,7 @@ import { LISTING_ANALYTICS_DEFAULT_DAYS } from "../../../domain/analytics";
 import { buttonClasses } from "../../components/ui/Button";
 import { formatCount } from "./format";
 import { LazyListingStats } from "./LazyListingStats";
-import { ownListingsStatsQuery } from "./statsApi";
+import { ownListingsStatsQuery } from "../../api/analytics";
 
 /**
  * A row of "Mine annonser": views in the last 30 days, and a button that opens the listing's

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Mail, MapPin, Phone } from "lucide-react";
 import { Link } from "react-router-dom";
 import { currentYear } from "../../../domain/format";
-import { configQuery } from "../../api/queries";
+import { configQuery } from "../../api/shell";
 import { APP_NAME } from "../../lib/useDocumentTitle";
 import { LogoMark } from "./Logo";
 

@@ -3,11 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftRight, Bookmark, CircleUser, Gift, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatNewCount } from "../../../domain/saved-searches";
-import type { SessionUser } from "../../api/session";
+import type { SessionUser } from "../../api/auth";
 import { isModerator } from "../../lib/useSession";
 import { useSignOut } from "../../lib/useSignOut";
-import { unseenGiveawaysQuery } from "../../routes/listing/giveaway/giveawayApi";
-import { savedSearchBadgeQuery } from "../../routes/saved-searches/savedSearchApi";
+import { unseenGiveawaysQuery } from "../../api/giveaways";
+import { savedSearchBadgeQuery } from "../../api/saved-searches";
 import { iconButtonClasses } from "./iconButton";
 
 const badgeClasses = "rounded-full bg-red-700 px-1 text-center text-xs leading-5 font-bold text-white";

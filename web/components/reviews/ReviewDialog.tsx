@@ -3,8 +3,10 @@ import { Star } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { RATING_LABELS, REVIEW_TEXT_MAX_LENGTH, REVIEW_WINDOW_DAYS, type DealKind } from "../../../domain/reviews";
 import { createReviewSchema } from "../../../domain/schemas/reviews";
+import { chatKeys } from "../../api/chat";
 import { isApiError } from "../../api/client";
-import { submitReview } from "../../api/reviews";
+import { reviewKeys, submitReview } from "../../api/reviews";
+import { tradeKeys } from "../../api/trades";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { fieldClasses, Modal, ModalFormActions } from "../Modal";
@@ -53,9 +55,9 @@ function ReviewForm({ target, onDone }: { target: ReviewTarget; onDone: () => vo
     try {
       await submitReview({ deal_kind: target.kind, deal_id: target.id, rating, text });
       toastSuccess("Takk for vurderingen!", `Den vises når ${target.otherName} også har gitt sin, eller når fristen er ute.`);
-      await queryClient.invalidateQueries({ queryKey: ["reviews"] });
-      await queryClient.invalidateQueries({ queryKey: ["conversations", "event"] });
-      await queryClient.invalidateQueries({ queryKey: ["trade-history"] });
+      await queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+      await queryClient.invalidateQueries({ queryKey: chatKeys.events });
+      await queryClient.invalidateQueries({ queryKey: tradeKeys.history });
       onDone();
     } catch (err) {
       toastError("Feil", isApiError(err) && err.status < 500 ? err.message : "Kunne ikke sende vurderingen. Prøv igjen senere.");

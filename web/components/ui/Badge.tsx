@@ -15,7 +15,7 @@ export type BadgeTone =
   | "outline";
 
 // One tone per badge: colours are never passed in `className` too, as two background utilities on
-// one element resolve by stylesheet order, not by the order written (every swap badge came out grey).
+// one element resolve by stylesheet order, not by the order written (every trade badge came out grey).
 // All pairs are AA (≥ 4.5:1) for the small bold text.
 const tones: Record<BadgeTone, string> = {
   free: "bg-emerald-100 text-emerald-900",

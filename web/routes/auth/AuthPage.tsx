@@ -6,7 +6,7 @@ import { PageSpinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
-import { resendConfirmation } from "./authApi";
+import { resendConfirmation } from "./resendConfirmation";
 import { SignUpForm } from "./SignUpForm";
 
 const tabClasses = cn(

@@ -3,12 +3,11 @@ import { CircleAlert, CircleCheck } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { CALLBACK_REDIRECT_MS } from "../../../domain/limits";
+import { applySignedIn, authKeys, exchangeCodeOnce, sessionQuery } from "../../api/auth";
 import { isApiError } from "../../api/client";
-import { applySignedIn, sessionQuery } from "../../api/session";
 import { buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { exchangeCodeOnce } from "./authApi";
 
 type CallbackState = { status: "loading" } | { status: "ok" } | { status: "error"; reason: string };
 
@@ -51,7 +50,7 @@ export function CallbackPage() {
       async (session) => {
         // The page load's own session check (signed out, as the cookies were not there yet) may
         // still be running; its late answer must not overwrite the new session.
-        await queryClient.cancelQueries({ queryKey: sessionQuery().queryKey });
+        await queryClient.cancelQueries({ queryKey: authKeys.session });
         applySignedIn(queryClient, session);
         if (active) setState({ status: "ok" });
       },

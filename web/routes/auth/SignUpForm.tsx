@@ -5,11 +5,12 @@ import { useForm, type FieldErrors, type FieldError } from "react-hook-form";
 import type { z } from "zod";
 import { POSTAL_CODE_MAX_LENGTH } from "../../../domain/limits";
 import { signUpSchema } from "../../../domain/schemas/account";
+import { signUp } from "../../api/auth";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { TextField } from "../../components/ui/TextField";
 import { toastError, toastSuccess } from "../../lib/toast";
-import { resendConfirmation, signUp } from "./authApi";
+import { resendConfirmation } from "./resendConfirmation";
 
 type SignUpInput = z.input<typeof signUpSchema>;
 type SignUpValues = z.output<typeof signUpSchema>;

@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
-import type { ConversationDetail } from "../../api/conversations";
+import type { ConversationDetail } from "../../api/chat";
 import { BackLink } from "../../components/BackLink";
 import { Badge } from "../../components/ui/Badge";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";

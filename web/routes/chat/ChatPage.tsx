@@ -4,7 +4,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react
 import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
-import { conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/conversations";
+import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
 import { reviewKeys } from "../../api/reviews";
 import { TRADE_OFFER_EVENT } from "../../api/trades";
 import { ReportDialog } from "../../components/ReportDialog";
@@ -94,8 +94,8 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const page = useQuery({ ...messagesQuery(conversation.id), retry: 1 });
   const onEvent = useCallback(
     (name: string) => {
-      void queryClient.invalidateQueries({ queryKey: ["conversations", "event", conversation.id, name] });
-      // A swap that completes opens the review prompt (decision 070).
+      void queryClient.invalidateQueries({ queryKey: chatKeys.event(conversation.id, name) });
+      // A trade that completes opens the review prompt (decision 070).
       if (name === TRADE_OFFER_EVENT) void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
     },
     [queryClient, conversation.id],

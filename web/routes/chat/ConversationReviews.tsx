@@ -10,7 +10,7 @@ import { Button } from "../../components/ui/Button";
 import { StripLine } from "./StripLine";
 
 /**
- * The review prompt above the chat once a sale or a swap in this conversation is completed (decision
+ * The review prompt above the chat once a sale or a trade in this conversation is completed (decision
  * 070). It refetches with the offer cards when the room says an offer changed, so the prompt appears
  * for both parties the moment the second handover confirmation lands. A failed fetch shows nothing.
  * In the chat it is one line (decision 088): the question and "Gi vurdering" while the user may still

@@ -121,13 +121,13 @@ function TradeOfferCard({
         <div className={cn("grid grid-cols-2 gap-2", collapsible && "mt-2")}>
           <TradeListingRow
             compact
-            swapped={offer.status === "completed"}
+            traded={offer.status === "completed"}
             label={mine ? "Du tilbyr" : "De tilbyr"}
             listing={offer.offered_listing}
           />
           <TradeListingRow
             compact
-            swapped={offer.status === "completed"}
+            traded={offer.status === "completed"}
             label={mine ? "Du vil ha" : "De vil ha"}
             listing={offer.requested_listing}
           />

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { ERROR_STATUS, type ErrorCode } from "../../../domain/errors";
 import { SEND_ACK_TIMEOUT_MS, type ChatMessage, type RoomFrame } from "../../../domain/messaging";
 import { ApiError } from "../../api/client";
-import { liveUrl, markRead, postMessage, type MessagePage } from "../../api/conversations";
+import { liveUrl, markRead, postMessage, type MessagePage } from "../../api/chat";
 import { LiveSocket, type LiveStatus } from "../../lib/liveSocket";
 import { newMessageId } from "../../lib/messageId";
 import { MESSAGE_REMOVED_EVENT, type MessageRemovedEvent } from "../../../domain/moderation";

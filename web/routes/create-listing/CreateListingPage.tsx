@@ -26,7 +26,7 @@ import { toastError, toastSuccess } from "../../lib/toast";
 import { listingImageUrl } from "../../lib/images";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
-import { profileQuery } from "../profile/profileApi";
+import { profileQuery } from "../../api/account";
 import { DraftOffer } from "./DraftOffer";
 import { clearDraft, loadDraft, saveDraft, type ListingDraft } from "./listingDraft";
 import { ListingPreview } from "./ListingPreview";

@@ -5,16 +5,9 @@ import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useNavigate, useParams } from "react-router-dom";
 import { MAX_IMAGES_PER_LISTING } from "../../../domain/limits";
 import { listingFormSchema, type ListingForm } from "../../../domain/schemas/listing";
+import { ownListingQuery, type OwnListing } from "../../api/account";
 import { isApiError } from "../../api/client";
-import {
-  deleteImage,
-  deleteImagesQuietly,
-  invalidateListingViews,
-  ownListingQuery,
-  updateListing,
-  uploadImage,
-  type OwnListing,
-} from "../../api/listings";
+import { deleteImage, deleteImagesQuietly, invalidateListingViews, updateListing, uploadImage } from "../../api/listings";
 import {
   AgeRangeField,
   CategoryField,
@@ -92,7 +85,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
   const [uploading, setUploading] = useState(0);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
   const [saving, setSaving] = useState(false);
-  // Why the server refused the edit (409: the listing is held by a swap or the give-away queue,
+  // Why the server refused the edit (409: the listing is held by a trade or the give-away queue,
   // decision 086), shown beside the button until the next try.
   const [refusal, setRefusal] = useState<string | null>(null);
 

@@ -1,16 +1,10 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Heart } from "lucide-react";
-import { api, call } from "../../api/client";
+import { favouritesQuery } from "../../api/favourites";
 import { ListingCard } from "../../components/ListingCard";
 import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-
-export const favouritesQuery = () =>
-  queryOptions({
-    queryKey: ["favourites", "list"] as const,
-    queryFn: ({ signal }) => call(api.favourites.$get(undefined, { init: { signal } })),
-  });
 
 /** /favoritter: the signed-in user's favourited listings (login required by the router). */
 export function FavouritesPage() {

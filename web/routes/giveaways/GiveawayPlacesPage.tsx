@@ -9,7 +9,7 @@ import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
 import { PLACEHOLDER_IMAGE, firstImageUrl } from "../../lib/images";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { GIVEAWAYS_KEY, markNoticesSeen, myGiveawayPlacesQuery } from "../listing/giveaway/giveawayApi";
+import { giveawayKeys, markNoticesSeen, myGiveawayPlacesQuery } from "../../api/giveaways";
 
 /**
  * /mine-koplasser ("Mine køplasser", in the account menu): every give-away queue the user is in or
@@ -25,7 +25,7 @@ export function GiveawayPlacesPage() {
   useEffect(() => {
     // Shown once as "Ny", then seen: the badge goes, this list keeps its marks until it reloads.
     if (!hasUnseen) return;
-    void markNoticesSeen().then(() => queryClient.invalidateQueries({ queryKey: [...GIVEAWAYS_KEY, "unseen"] }));
+    void markNoticesSeen().then(() => queryClient.invalidateQueries({ queryKey: giveawayKeys.unseen }));
   }, [hasUnseen, queryClient]);
 
   return (

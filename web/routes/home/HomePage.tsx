@@ -3,7 +3,7 @@ import { PackagePlus } from "lucide-react";
 import { useEffect } from "react";
 import { Link } from "react-router-dom";
 import { HOME_NEWEST_COUNT } from "../../../domain/limits";
-import { homeQuery } from "../../api/queries";
+import { homeQuery } from "../../api/listings";
 import { buttonClasses } from "../../components/ui/Button";
 import { Button } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";

@@ -1,7 +1,8 @@
 import { Mail } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useLocation } from "react-router-dom";
-import { api, call, isApiError } from "../../api/client";
+import { isApiError } from "../../api/client";
+import { subscribeNewsletter } from "../../api/newsletter";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
@@ -44,7 +45,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
         return;
       }
       setEmailError(null);
-      await call(api.newsletter.$post({ json: parsed.data }));
+      await subscribeNewsletter(parsed.data);
       toastSuccess("Takk for påmeldingen!", "Du er nå påmeldt vårt nyhetsbrev");
       setEmail("");
       setName("");

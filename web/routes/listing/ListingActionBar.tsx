@@ -5,7 +5,7 @@ import { formatPrice } from "../../../domain/format";
 import { isPayableInApp, onlineMethodsFor, PAYMENT_TEXTS } from "../../../domain/payments";
 import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
-import { startConversation } from "../../api/conversations";
+import { startConversation } from "../../api/chat";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";

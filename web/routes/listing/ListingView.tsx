@@ -9,7 +9,7 @@ import { ReportDialog } from "../../components/ReportDialog";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
-import { useFavourite } from "../../lib/favourites";
+import { useFavourite } from "../../lib/useFavourite";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -57,7 +57,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
-  // A sold, swapped or given-away listing that is not yours: you were a party of that deal (the
+  // A sold, traded or given-away listing that is not yours: you were a party of that deal (the
   // Worker shows it to no one else, decision 088). Read only: no buying, messaging, favourites.
   const dealView = !!privateStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";

@@ -4,7 +4,7 @@ import { Link } from "react-router-dom";
 import { chatDayLabel, messageTime } from "../../../domain/chat-days";
 import { osloDay } from "../../../domain/format";
 import { SYSTEM_USER_ID } from "../../../domain/messaging";
-import { conversationsQuery, type ConversationSummary } from "../../api/conversations";
+import { conversationsQuery, type ConversationSummary } from "../../api/chat";
 import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";

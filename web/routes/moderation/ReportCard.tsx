@@ -11,7 +11,7 @@ import {
   type ReportPriority,
   type ReportStatus,
 } from "../../../domain/moderation";
-import type { SessionUser } from "../../api/session";
+import type { SessionUser } from "../../api/auth";
 import { unhideTarget, type ModerationCard } from "../../api/moderation";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";

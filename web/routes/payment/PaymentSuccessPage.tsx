@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS } from "../../../domain/payments";
-import { verifyPayment } from "../../api/payments";
+import { paymentKeys, verifyPayment } from "../../api/payments";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -51,7 +51,7 @@ export function PaymentSuccessPage() {
 function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: string }) {
   const openConversation = useOpenConversation();
   const queryClient = useQueryClient();
-  const queryKey = ["me", "payments", "verify", sessionId, paymentId];
+  const queryKey = paymentKeys.verify(sessionId, paymentId);
   const verification = useQuery({
     queryKey,
     queryFn: () => verifyPayment(sessionId, paymentId),

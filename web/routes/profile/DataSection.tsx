@@ -4,13 +4,14 @@ import { Download, Trash2 } from "lucide-react";
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { passwordConfirmationSchema } from "../../../domain/schemas/account";
+import { deleteAccount } from "../../api/account";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { TextField } from "../../components/ui/TextField";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { leaveSignedOut } from "../../lib/useSignOut";
-import { deleteAccount, downloadMyData } from "./profileApi";
+import { downloadMyData } from "./downloadMyData";
 
 /**
  * "Dine data": download everything stored about the user, or delete the account (decision 011).

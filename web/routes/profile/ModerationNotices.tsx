@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ShieldAlert } from "lucide-react";
 import { formatDate } from "../../../domain/format";
 import { REPORT_TARGET_WORDS } from "../../../domain/moderation";
-import { ownModerationQuery } from "../../api/moderation";
+import { ownModerationQuery } from "../../api/account";
 
 /**
  * A suspension and the warnings moderators gave the user (issue 13: "a warning that the user sees on

@@ -7,7 +7,8 @@ import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
 import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import { deleteListing, invalidateListingViews, listingKeys, ownListingsQuery, setListingStatus } from "../../api/listings";
+import { accountKeys, ownListingsQuery } from "../../api/account";
+import { deleteListing, invalidateListingViews, setListingStatus } from "../../api/listings";
 import { isApiError } from "../../api/client";
 import { DeleteListingDialog } from "../../components/DeleteListingDialog";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -71,14 +72,14 @@ export function OwnListingsSection() {
     busy(listing.id, true);
     try {
       const updated = await setListingStatus(listing.id, status);
-      queryClient.setQueryData<ListingCard[]>(listingKeys.ownList, (list) =>
+      queryClient.setQueryData<ListingCard[]>(accountKeys.listings, (list) =>
         list?.map((l) => (l.id === listing.id ? { ...l, ...updated, is_hidden: l.is_hidden } : l)),
       );
       void invalidateListingViews(queryClient);
       toastSuccess(DONE_TEXT[status]);
     } catch (err) {
       toastError("Feil", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
-      void queryClient.invalidateQueries({ queryKey: listingKeys.ownList });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.listings });
     } finally {
       busy(listing.id, false);
     }
@@ -88,7 +89,7 @@ export function OwnListingsSection() {
     busy(listing.id, true);
     try {
       await deleteListing(listing.id);
-      queryClient.setQueryData<ListingCard[]>(listingKeys.ownList, (list) => list?.filter((l) => l.id !== listing.id));
+      queryClient.setQueryData<ListingCard[]>(accountKeys.listings, (list) => list?.filter((l) => l.id !== listing.id));
       void invalidateListingViews(queryClient);
       toastSuccess("Annonse slettet");
     } catch {

@@ -12,7 +12,7 @@ import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { TextField } from "../../components/ui/TextField";
 import { toastError, toastSuccess } from "../../lib/toast";
-import { applyProfile, profileQuery, updateProfile, type Profile } from "./profileApi";
+import { applyProfile, profileQuery, updateProfile, type Profile } from "../../api/account";
 
 type ProfileFormInput = z.input<typeof profileUpdateSchema>;
 type ProfileFormValues = z.output<typeof profileUpdateSchema>;

@@ -8,7 +8,7 @@ import { ModerationNotices } from "./ModerationNotices";
 import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
-import { TradesSection } from "./TradesSection";
+import { PurchasesAndSalesSection } from "./PurchasesAndSalesSection";
 
 /** /profile and /min-profil: "Min profil" (docs/product.md "Profile"). Login required by the router. */
 export function ProfilePage() {
@@ -37,7 +37,7 @@ export function ProfilePage() {
       <ModerationNotices />
       <ProfileInfoCard />
       <PaymentsSection />
-      <TradesSection />
+      <PurchasesAndSalesSection />
       <OwnListingsSection />
       <DataSection />
     </div>

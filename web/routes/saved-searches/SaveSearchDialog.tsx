@@ -13,7 +13,7 @@ import { toastSuccess } from "../../lib/toast";
 import { useSession } from "../../lib/useSession";
 import { serializeFilters, type SearchFilters } from "../search/searchFilters";
 import { AlertChoice } from "./AlertChoice";
-import { createSavedSearch, refreshSavedSearches } from "./savedSearchApi";
+import { createSavedSearch, refreshSavedSearches } from "../../api/saved-searches";
 import { summaryParts, suggestedName } from "./savedSearchSummary";
 
 export interface SaveSearchDialogProps {

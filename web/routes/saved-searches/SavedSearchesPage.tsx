@@ -25,7 +25,7 @@ import {
   savedSearchesQuery,
   updateSavedSearch,
   type SavedSearch,
-} from "./savedSearchApi";
+} from "../../api/saved-searches";
 import { savedSearchSummary } from "./savedSearchSummary";
 
 /** /lagrede-sok: the signed-in user's saved searches with new matches (login required by the router). */

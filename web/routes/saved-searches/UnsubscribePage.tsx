@@ -6,7 +6,7 @@ import { buttonClasses } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { unsubscribeSavedSearch } from "./savedSearchApi";
+import { savedSearchKeys, unsubscribeSavedSearch } from "../../api/saved-searches";
 
 /**
  * /lagrede-sok/avmeld?token=…: the one-click unsubscribe link of alert e-mails. Works signed out:
@@ -17,7 +17,7 @@ export function UnsubscribePage() {
   useDocumentTitle("Slå av varsel");
   const token = new URLSearchParams(useLocation().search).get("token") ?? "";
   const result = useQuery({
-    queryKey: ["saved-searches", "unsubscribe", token],
+    queryKey: savedSearchKeys.unsubscribe(token),
     queryFn: () => unsubscribeSavedSearch(token),
     enabled: token !== "",
     retry: false,

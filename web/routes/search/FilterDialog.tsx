@@ -1,17 +1,17 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import * as Slider from "@radix-ui/react-slider";
 import { useQuery } from "@tanstack/react-query";
 import { X } from "lucide-react";
-import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { PRICE_MAX, PRICE_MIN, PRICE_STEP, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { PRICE_MAX, PRICE_MIN, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import { resultCountText, SEARCH_TOTAL_CAP } from "../../../domain/schemas/search";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
-import { Label } from "../../components/ui/Label";
 import { cn } from "../../lib/cn";
-import { clearFilters, filtersKey, formatKroner, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
-import { searchCountQuery, type SearchCount } from "./searchQueries";
+import { searchCountQuery, type SearchCount } from "../../api/search";
+import { CheckOption, Group } from "./FilterControls";
+import { PriceFilter } from "./PriceFilter";
+import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
 import { useDebouncedValue } from "./useDebouncedValue";
 
 export interface FilterSheetProps {
@@ -62,7 +62,7 @@ export function FilterDialog({ open, onOpenChange, returnFocusTo, filters, total
   );
 }
 
-interface Draft {
+export interface Draft {
   categories: CategoryKey[];
   conditions: number[];
   ages: AgeRange[];
@@ -212,88 +212,16 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
           </div>
         </Group>
 
-        <Group legend="Pris">
-          <CheckOption label="Kun gratis" hint="Bare leker som gis bort" checked={draft.free} onChange={(on) => update({ free: on })} />
-          <div className="mt-4">
-            <p id={`${id}-price-range`} className="text-sm font-medium text-stone-800" aria-live="polite">
-              {draft.free ? "Prisen gjelder ikke når du bare viser gratis leker" : priceRangeText(low, high)}
-            </p>
-            <Slider.Root
-              className="relative mt-3 flex h-11 touch-none items-center select-none data-[disabled]:cursor-not-allowed"
-              min={PRICE_MIN}
-              max={PRICE_MAX}
-              step={PRICE_STEP}
-              minStepsBetweenThumbs={1}
-              value={[low, high]}
-              disabled={draft.free}
-              onValueChange={([a, b]) => update({ minText: String(a), maxText: String(b) })}
-            >
-              <Slider.Track className="relative h-2 grow rounded-full bg-stone-200">
-                <Slider.Range className="absolute h-full rounded-full bg-brand-700 data-[disabled]:bg-stone-400" />
-              </Slider.Track>
-              {(
-                [
-                  ["Minstepris", low],
-                  ["Makspris", high],
-                ] as const
-              ).map(([label, value]) => (
-                <Slider.Thumb
-                  key={label}
-                  aria-label={label}
-                  aria-valuetext={formatKroner(value)}
-                  aria-disabled={draft.free || undefined}
-                  aria-describedby={`${id}-price-range`}
-                  className="block size-7 rounded-full border-2 border-brand-700 bg-white shadow data-[disabled]:border-stone-400"
-                />
-              ))}
-            </Slider.Root>
-            <div className="mt-2 grid grid-cols-2 gap-3">
-              <div>
-                <Label htmlFor={`${id}-min`}>Fra (kr)</Label>
-                {/* Text, not type=number: the box must see "-50" or "99,999" to say what is wrong with it. */}
-                <Input
-                  ref={minRef}
-                  id={`${id}-min`}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder={String(PRICE_MIN)}
-                  value={draft.minText}
-                  disabled={draft.free}
-                  aria-invalid={minError ? true : undefined}
-                  aria-describedby={minError ? `${id}-min-error` : undefined}
-                  onChange={(e) => update({ minText: e.target.value })}
-                  onBlur={() => setChecked((c) => ({ ...c, min: true }))}
-                />
-                {minError ? (
-                  <p id={`${id}-min-error`} className="mt-1 text-sm font-medium text-red-700">
-                    {minError}
-                  </p>
-                ) : null}
-              </div>
-              <div>
-                <Label htmlFor={`${id}-max`}>Til (kr)</Label>
-                <Input
-                  ref={maxRef}
-                  id={`${id}-max`}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder={String(PRICE_MAX)}
-                  value={draft.maxText}
-                  disabled={draft.free}
-                  aria-invalid={maxError ? true : undefined}
-                  aria-describedby={maxError ? `${id}-max-error` : undefined}
-                  onChange={(e) => update({ maxText: e.target.value })}
-                  onBlur={() => setChecked((c) => ({ ...c, max: true }))}
-                />
-                {maxError ? (
-                  <p id={`${id}-max-error`} className="mt-1 text-sm font-medium text-red-700">
-                    {maxError}
-                  </p>
-                ) : null}
-              </div>
-            </div>
-          </div>
-        </Group>
+        <PriceFilter
+          id={id}
+          draft={draft}
+          low={low}
+          high={high}
+          errors={{ min: minError, max: maxError }}
+          refs={{ min: minRef, max: maxRef }}
+          onChange={update}
+          onLeave={(box) => setChecked((c) => ({ ...c, [box]: true }))}
+        />
 
         <Group legend="Bytte">
           <CheckOption
@@ -348,56 +276,4 @@ function showButtonText(count: SearchCount | undefined): string {
   if (count.capped)
     return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
   return `Vis ${resultCountText(count.total)}`;
-}
-
-function priceRangeText(low: number, high: number): string {
-  if (low <= PRICE_MIN && high >= PRICE_MAX) return "Alle priser";
-  const upper = high >= PRICE_MAX ? `${formatKroner(PRICE_MAX)} eller mer` : formatKroner(high);
-  return `${formatKroner(low)} – ${upper}`;
-}
-
-function Group({ legend, children }: { legend: string; children: ReactNode }) {
-  return (
-    <fieldset>
-      <legend className="mb-2 text-base font-bold text-stone-900">{legend}</legend>
-      {children}
-    </fieldset>
-  );
-}
-
-function CheckOption({
-  label,
-  hint,
-  checked,
-  onChange,
-}: {
-  label: string;
-  hint?: string;
-  checked: boolean;
-  onChange: (on: boolean) => void;
-}) {
-  const id = useId();
-  // The whole box is the click target; the checkbox's name is the label alone, the hint describes it.
-  return (
-    <label className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-stone-300 bg-white px-3 py-2 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50">
-      <input
-        type="checkbox"
-        className="size-5 shrink-0 accent-brand-700"
-        checked={checked}
-        aria-labelledby={`${id}-label`}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      <span className="leading-tight">
-        <span id={`${id}-label`} className="block font-medium text-stone-900">
-          {label}
-        </span>
-        {hint ? (
-          <span id={`${id}-hint`} className="block text-sm text-stone-700">
-            {hint}
-          </span>
-        ) : null}
-      </span>
-    </label>
-  );
 }

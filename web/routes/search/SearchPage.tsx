@@ -14,7 +14,7 @@ import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
 import { SaveSearchButton } from "./SaveSearchButton";
 import { clearFilters, filterChips, parseFilters, serializeFilters, SORT_OPTIONS, type SearchFilters } from "./searchFilters";
-import { searchResultsQuery } from "./searchQueries";
+import { searchResultsQuery } from "../../api/search";
 import { useSearchTracking } from "../../analytics/useSearchTracking";
 
 const SEARCH_ERROR = "Kunne ikke søke i annonser";

@@ -4,7 +4,8 @@ import { useId, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import { contactSchema } from "../../../domain/schemas/content";
-import { api, call, isApiError } from "../../api/client";
+import { isApiError } from "../../api/client";
+import { sendContactMessage } from "../../api/contact";
 import { Button } from "../../components/ui/Button";
 import { Label } from "../../components/ui/Label";
 import { TextField } from "../../components/ui/TextField";
@@ -61,7 +62,7 @@ function ContactForm() {
 
   const onValid = async (values: Record<ContactFields, string>) => {
     try {
-      await call(api.contact.$post({ json: values }));
+      await sendContactMessage(values);
       toastSuccess("Takk for din henvendelse!", "Vi svarer deg normalt innen 24 timer på hverdager.");
       reset(EMPTY);
     } catch (error) {

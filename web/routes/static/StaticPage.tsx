@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Mail, MapPin, Phone } from "lucide-react";
 import type { ReactNode } from "react";
-import { configQuery } from "../../api/queries";
+import { configQuery } from "../../api/shell";
 import { cn } from "../../lib/cn";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 

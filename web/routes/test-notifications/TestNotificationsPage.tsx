@@ -2,14 +2,14 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, RefreshCw } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router-dom";
-import { api, call, isApiError } from "../../api/client";
+import { chatKeys, sendTestNotification, testNotificationsQuery } from "../../api/chat";
+import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { useUnreadCount } from "../../lib/useUnreadCount";
-import { unreadCountKey } from "../../lib/unreadCountKey";
 import { NotFound } from "../fallback/NotFound";
 
 const DEFAULT_TEXT = "Test melding for notifikasjoner";
@@ -24,12 +24,7 @@ export function TestNotificationsPage() {
   const session = useSession();
   const signedIn = session.status === "signed-in";
   const queryClient = useQueryClient();
-  const available = useQuery({
-    queryKey: ["test-notifications"],
-    queryFn: ({ signal }) => call(api["test-notifications"].$get(undefined, { init: { signal } })),
-    retry: false,
-    staleTime: Infinity,
-  });
+  const available = useQuery(testNotificationsQuery());
   const unread = useUnreadCount(signedIn);
   const [text, setText] = useState(DEFAULT_TEXT);
   const [busy, setBusy] = useState(false);
@@ -41,7 +36,7 @@ export function TestNotificationsPage() {
 
   const refresh = async () => {
     setRefreshing(true);
-    await queryClient.refetchQueries({ queryKey: unreadCountKey });
+    await queryClient.refetchQueries({ queryKey: chatKeys.unreadCount });
     setRefreshing(false);
   };
 
@@ -50,7 +45,7 @@ export function TestNotificationsPage() {
     if (!signedIn) return toastError("Feil", "Ikke logget inn");
     setBusy(true);
     try {
-      await call(api["test-notifications"].$post({ json: { content: text } }));
+      await sendTestNotification(text);
       toastSuccess("Test-melding opprettet!");
     } catch (error) {
       if (isApiError(error) && error.status === 401) toastError("Feil", "Ikke logget inn");

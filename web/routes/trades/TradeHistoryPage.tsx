@@ -5,7 +5,7 @@ import { Link } from "react-router-dom";
 import { formatDate } from "../../../domain/format";
 import { isReviewWindowOpen } from "../../../domain/reviews";
 import type { TradeHistoryCounts } from "../../../domain/trades";
-import { completedSwapsQuery, tradeOffersQuery, type CompletedSwapsBody, type TradeOfferBody } from "../../api/trades";
+import { completedTradesQuery, tradeOffersQuery, type CompletedTradesBody, type TradeOfferBody } from "../../api/trades";
 import { ListLoadFailed } from "../../components/ListStates";
 import { ReviewDialog } from "../../components/reviews/ReviewDialog";
 import { Button } from "../../components/ui/Button";
@@ -16,7 +16,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { Handover, TradeListingRow, TradeStatusBadge } from "./TradeParts";
 
 type Tab = "sent" | "received" | "completed";
-/** The tab labels of docs/product.md "Swaps"; "(n)" becomes the tab's count. */
+/** The tab labels of docs/product.md "Trades"; "(n)" becomes the tab's count. */
 const TABS: { id: Tab; label: string }[] = [
   { id: "sent", label: "Sendt (n)" },
   { id: "received", label: "Mottatt (n)" },
@@ -28,7 +28,7 @@ const EMPTY: Record<Tab, { text: string; icon: LucideIcon }> = {
   completed: { text: "Ingen fullførte bytter", icon: Trophy },
 };
 
-/** /trade-history "Byttehistorikk" (docs/product.md "Swaps"); login required by the router. */
+/** /trade-history "Byttehistorikk" (docs/product.md "Trades"); login required by the router. */
 export function TradeHistoryPage() {
   useDocumentTitle("Byttehistorikk");
   const [tab, setTab] = useState<Tab>("sent");
@@ -148,10 +148,10 @@ function OffersList({ direction, onCounts }: { direction: "sent" | "received"; o
 }
 
 function CompletedList({ onCounts }: { onCounts: (c: TradeHistoryCounts) => void }) {
-  const query = useInfiniteQuery(completedSwapsQuery());
+  const query = useInfiniteQuery(completedTradesQuery());
   return (
     <ListBody query={query} tab="completed" onCounts={onCounts}>
-      {(items) => (items as CompletedSwapsBody["items"]).map((swap) => <CompletedCard key={swap.id} swap={swap} />)}
+      {(items) => (items as CompletedTradesBody["items"]).map((trade) => <CompletedCard key={trade.id} trade={trade} />)}
     </ListBody>
   );
 }
@@ -190,38 +190,38 @@ function OfferCard({ offer, sent }: { offer: TradeOfferBody; sent: boolean }) {
   );
 }
 
-function CompletedCard({ swap }: { swap: CompletedSwapsBody["items"][number] }) {
+function CompletedCard({ trade }: { trade: CompletedTradesBody["items"][number] }) {
   const [reviewing, setReviewing] = useState(false);
-  const name = swap.other_user.display_name;
-  const open = isReviewWindowOpen(swap.completed_at, new Date().toISOString());
+  const name = trade.other_user.display_name;
+  const open = isReviewWindowOpen(trade.completed_at, new Date().toISOString());
   return (
     <li className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <p className="font-semibold text-stone-900">Bytte med {swap.other_user.display_name}</p>
-        <p className="text-sm text-stone-700">Fullført {formatDate(swap.completed_at)}</p>
+        <p className="font-semibold text-stone-900">Bytte med {trade.other_user.display_name}</p>
+        <p className="text-sm text-stone-700">Fullført {formatDate(trade.completed_at)}</p>
       </div>
       <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
-        <TradeListingRow swapped label="Din leke" listing={swap.my_listing} />
-        <TradeListingRow swapped label="Deres leke" listing={swap.their_listing} />
+        <TradeListingRow traded label="Din leke" listing={trade.my_listing} />
+        <TradeListingRow traded label="Deres leke" listing={trade.their_listing} />
       </div>
       <div className="mt-3 flex flex-wrap items-center gap-3">
-        {!swap.reviewed_by_me && open && !swap.other_user.deleted ? (
+        {!trade.reviewed_by_me && open && !trade.other_user.deleted ? (
           <Button size="sm" onClick={() => setReviewing(true)}>
             <Star aria-hidden="true" className="size-4" />
             Gi vurdering
           </Button>
-        ) : swap.reviewed_by_me ? (
+        ) : trade.reviewed_by_me ? (
           <p className="text-sm text-stone-700">Du har gitt {name} en vurdering.</p>
         ) : null}
         <Link
-          to={`/chat/${swap.conversation_id}`}
+          to={`/chat/${trade.conversation_id}`}
           className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-800 hover:underline"
         >
           <ArrowLeftRight aria-hidden="true" className="size-4" />
-          {swap.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
+          {trade.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
         </Link>
       </div>
-      <ReviewDialog target={reviewing ? { kind: "trade", id: swap.id, otherName: name } : null} onClose={() => setReviewing(false)} />
+      <ReviewDialog target={reviewing ? { kind: "trade", id: trade.id, otherName: name } : null} onClose={() => setReviewing(false)} />
     </li>
   );
 }

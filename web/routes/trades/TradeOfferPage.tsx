@@ -16,7 +16,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { TradeListingRow } from "./TradeParts";
 
-/** /trade-offer/{listingId} "Foreslå bytte" (docs/product.md "Swaps", "Validation", "Error messages"); login required by the router. */
+/** /trade-offer/{listingId} "Foreslå bytte" (docs/product.md "Trades", "Validation", "Error messages"); login required by the router. */
 export function TradeOfferPage() {
   const { listingId = "" } = useParams();
   const navigate = useNavigate();

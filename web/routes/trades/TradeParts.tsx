@@ -35,7 +35,7 @@ export function TradeStatusBadge({ offer, now = new Date() }: { offer: Pick<Trad
 }
 
 /**
- * A listing in a swap: photo, title and price; it links to the listing while its viewer may open it.
+ * A listing in a trade: photo, title and price; it links to the listing while its viewer may open it.
  * `compact` (the chat's cards): a small photo, the label and price on one line, the title on one.
  */
 export function TradeListingRow({
@@ -43,17 +43,17 @@ export function TradeListingRow({
   listing,
   className,
   compact,
-  swapped,
+  traded,
 }: {
   label: string;
   listing: TradeListing;
   className?: string;
   compact?: boolean;
-  /** This swap completed: its parties may open the swapped listings (decision 088). */
-  swapped?: boolean;
+  /** This trade completed: its parties may open the traded listings (decision 088). */
+  traded?: boolean;
 }) {
   const src = firstImageUrl(listing.images) ?? PLACEHOLDER_IMAGE;
-  const linkable = listing.status === "active" || listing.status === "reserved" || (swapped && listing.status === "traded");
+  const linkable = listing.status === "active" || listing.status === "reserved" || (traded && listing.status === "traded");
   const title = <span className={cn("font-semibold text-stone-900", compact ? "block truncate" : "line-clamp-2")}>{listing.title}</span>;
   const size = compact ? 40 : 56;
   return (
@@ -86,7 +86,7 @@ export function TradeListingRow({
   );
 }
 
-/** From the accept on: who has confirmed the handover, or when the swap was completed. */
+/** From the accept on: who has confirmed the handover, or when the trade was completed. */
 export function Handover({ offer, other }: { offer: TradeOfferBody; other: string }) {
   if (!offer.handover) return null;
   if (offer.status === "completed" && offer.handover.completed_at) {

@@ -1,7 +1,7 @@
 // What buyers and sellers see afterwards: verification for /payment-success, the details for
 // /betaling-fullfort, and the purchases and sales lists on the profile. Only the payment's buyer or
 // seller ever sees a payment; to anyone else it does not exist (404).
-import { PAYMENT_TEXTS, type PaymentDetails, type TradeRecord, type VerifyResponse } from "../../../domain/payments";
+import { PAYMENT_TEXTS, type PaymentDetails, type PaymentRecord, type VerifyResponse } from "../../../domain/payments";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
@@ -169,7 +169,7 @@ function parseImages(raw: string | null): string[] {
 }
 
 /** The buyer's purchases or the seller's sales, newest first. */
-export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<TradeRecord[]> {
+export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<PaymentRecord[]> {
   const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
   const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
   const { results } = await db.$client
@@ -192,7 +192,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
       currency: string;
       paid_at: string;
       conversation_id: string | null;
-      seller_payout: TradeRecord["seller_payout"];
+      seller_payout: PaymentRecord["seller_payout"];
       provider: "stripe" | "vipps";
       provider_ref: string;
       listing_id: string;

@@ -7,7 +7,7 @@ import { GIVEAWAY_TEXTS as T, type GiveawayQueueEntry } from "../../../../domain
 import { isApiError } from "../../../api/client";
 import { Button, buttonClasses } from "../../../components/ui/Button";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { giveawayViewQuery, markGiven, refreshAfterMove, releaseReservation, reserveEntry } from "./giveawayApi";
+import { giveawayViewQuery, markGiven, refreshAfterMove, releaseReservation, reserveEntry } from "../../../api/giveaways";
 
 export interface GiveawayQueuePanelProps {
   listingId: string;

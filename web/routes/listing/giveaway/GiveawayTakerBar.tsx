@@ -10,7 +10,7 @@ import { Modal, fieldClasses } from "../../../components/Modal";
 import { Button, buttonClasses } from "../../../components/ui/Button";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useSession } from "../../../lib/useSession";
-import { giveawayViewQuery, joinQueue, leaveQueue, refreshAfterMove } from "./giveawayApi";
+import { giveawayViewQuery, joinQueue, leaveQueue, refreshAfterMove } from "../../../api/giveaways";
 
 export interface GiveawayTakerBarProps {
   listing: Pick<ListingPage, "id" | "status">;

@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Session } from "../../web/api/session";
+import type { Session } from "../../web/api/auth";
 import { ListingCard } from "../../web/components/ListingCard";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";

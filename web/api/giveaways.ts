@@ -1,17 +1,22 @@
-// The give-away queue's endpoints through the typed client, and their react-query keys
-// (docs/decisions/075-giveaway-queue.md). Loaded with the queue parts of a free listing's page and
-// with "Mine køplasser".
+// The giveaways feature: the give-away queue's endpoints through the typed client, and their
+// react-query keys (docs/decisions/075-giveaway-queue.md). Loaded with the queue parts of a free
+// listing's page, with "Mine køplasser" and with the account menu's notice count.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { api, call, type SuccessBody } from "../../../api/client";
-import { invalidateListingViews } from "../../../api/listings";
+import { api, call, type ResponseBody } from "./client";
+import { invalidateListingViews } from "./listings";
 
 const endpoint = api.giveaways;
 
-export type GiveawayView = SuccessBody<Awaited<ReturnType<(typeof endpoint.listings)[":listingId"]["$get"]>>>;
-export type MyGiveawayPlace = SuccessBody<Awaited<ReturnType<typeof endpoint.mine.$get>>>[number];
+export type GiveawayView = ResponseBody<(typeof endpoint.listings)[":listingId"]["$get"]>;
+export type MyGiveawayPlace = ResponseBody<typeof endpoint.mine.$get>[number];
 
-/** Every queue query starts with this key (invalidate it after a move). */
-export const GIVEAWAYS_KEY = ["giveaways"] as const;
+export const giveawayKeys = {
+  /** Every queue query starts with this key (invalidate it after a move). */
+  all: ["giveaways"] as const,
+  listing: (listingId: string, viewer: string | null) => ["giveaways", "listing", listingId, viewer] as const,
+  mine: ["giveaways", "mine"] as const,
+  unseen: ["giveaways", "unseen"] as const,
+};
 /** The account menu's notice count refreshes every minute and when the tab comes back. */
 const UNSEEN_REFRESH_MS = 60_000;
 
@@ -19,19 +24,19 @@ const param = (listingId: string) => ({ listingId: encodeURIComponent(listingId)
 
 export const giveawayViewQuery = (listingId: string, viewer: string | null) =>
   queryOptions({
-    queryKey: [...GIVEAWAYS_KEY, "listing", listingId, viewer] as const,
+    queryKey: giveawayKeys.listing(listingId, viewer),
     queryFn: ({ signal }) => call(endpoint.listings[":listingId"].$get({ param: param(listingId) }, { init: { signal } })),
   });
 
 export const myGiveawayPlacesQuery = () =>
   queryOptions({
-    queryKey: [...GIVEAWAYS_KEY, "mine"] as const,
+    queryKey: giveawayKeys.mine,
     queryFn: ({ signal }) => call(endpoint.mine.$get(undefined, { init: { signal } })),
   });
 
 export const unseenGiveawaysQuery = () =>
   queryOptions({
-    queryKey: [...GIVEAWAYS_KEY, "unseen"] as const,
+    queryKey: giveawayKeys.unseen,
     queryFn: ({ signal }) => call(endpoint.mine.unseen.$get(undefined, { init: { signal } })).then((body) => body.count),
     refetchInterval: UNSEEN_REFRESH_MS,
     refetchOnWindowFocus: true,
@@ -50,5 +55,5 @@ export const markNoticesSeen = () => call(endpoint.mine.seen.$post());
 
 /** After a move: the queue views, and the listing itself (its status and "Reservert" badge). */
 export async function refreshAfterMove(queryClient: QueryClient): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: GIVEAWAYS_KEY }), invalidateListingViews(queryClient)]);
+  await Promise.all([queryClient.invalidateQueries({ queryKey: giveawayKeys.all }), invalidateListingViews(queryClient)]);
 }

@@ -115,7 +115,7 @@ describe("edit listing", () => {
     expect(router.state.location.pathname).toBe(`/edit-listing/${mine.id}`);
   });
 
-  it("a listing held by a swap or the give-away queue: the server's refusal is shown beside the button, and the form stays", async () => {
+  it("a listing held by a trade or the give-away queue: the server's refusal is shown beside the button, and the form stays", async () => {
     const held = "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå kan du bare rette tittel og beskrivelse.";
     const { user, router } = renderEdit((_url, init) => (method(init) === "PUT" ? apiError(409, "CONFLICT", held) : undefined));
     await user.type(await screen.findByLabelText("Pris (kr)"), "0");

@@ -3,11 +3,10 @@
 // when someone is signed in, once for every card on the page.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { api, call, isApiError } from "../api/client";
+import { isApiError } from "../api/client";
+import { favouriteIdsQuery, favouriteKeys, invalidateFavouriteLists, setFavourite } from "../api/favourites";
 import { toastError } from "./toast";
 import { useSession } from "./useSession";
-
-export const favouriteIdsKey = ["favourites", "ids"] as const;
 
 export interface Favourite {
   isFavourite: boolean;
@@ -19,12 +18,7 @@ export function useFavourite(listingId: string): Favourite {
   const signedIn = session.status === "signed-in";
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { data } = useQuery({
-    queryKey: favouriteIdsKey,
-    queryFn: ({ signal }) => call(api.favourites.ids.$get(undefined, { init: { signal } })),
-    enabled: signedIn,
-    staleTime: 300_000,
-  });
+  const { data } = useQuery({ ...favouriteIdsQuery(), enabled: signedIn });
   const isFavourite = signedIn && !!data?.includes(listingId);
 
   const toggle = () => {
@@ -37,16 +31,14 @@ export function useFavourite(listingId: string): Favourite {
     const add = !isFavourite;
     // Optimistic. The undo is the opposite change, not a snapshot, so taps on other hearts survive.
     const apply = (on: boolean) =>
-      queryClient.setQueryData<string[]>(favouriteIdsKey, (ids = []) => [
+      queryClient.setQueryData<string[]>(favouriteKeys.ids, (ids = []) => [
         ...ids.filter((id) => id !== listingId),
         ...(on ? [listingId] : []),
       ]);
-    void queryClient.cancelQueries({ queryKey: favouriteIdsKey });
+    void queryClient.cancelQueries({ queryKey: favouriteKeys.ids });
     apply(add);
-    const param = { listingId: encodeURIComponent(listingId) };
-    call(add ? api.favourites[":listingId"].$put({ param }) : api.favourites[":listingId"].$delete({ param }))
-      // A cached favourites list is stale now (the ids are already right).
-      .then(() => queryClient.invalidateQueries({ predicate: ({ queryKey: [a, b] }) => a === "favourites" && b !== "ids" }))
+    setFavourite(listingId, add)
+      .then(() => invalidateFavouriteLists(queryClient))
       .catch((error: unknown) => {
         apply(!add);
         toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");

@@ -4,7 +4,7 @@ import { MessageCircle, Receipt } from "lucide-react";
 import { useId } from "react";
 import { Link } from "react-router-dom";
 import { formatDate, formatMinorUnits } from "../../../domain/format";
-import { tradesQuery, type TradeRecord } from "../../api/payments";
+import { paymentRecordsQuery, type PaymentRecord } from "../../api/payments";
 import { Spinner } from "../../components/ui/Spinner";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 
@@ -14,10 +14,10 @@ const tabClasses =
   "min-h-11 flex-1 rounded-lg px-3 text-base font-semibold text-stone-700 data-[state=active]:bg-white data-[state=active]:text-brand-900 data-[state=active]:shadow-sm";
 
 /** The buyer's purchases and the seller's sales (issue 12), each linking to its details and conversation. */
-export function TradesSection() {
+export function PurchasesAndSalesSection() {
   const headingId = useId();
-  const purchases = useQuery(tradesQuery("purchases"));
-  const sales = useQuery(tradesQuery("sales"));
+  const purchases = useQuery(paymentRecordsQuery("purchases"));
+  const sales = useQuery(paymentRecordsQuery("sales"));
   return (
     <section aria-labelledby={headingId} className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
       <h2 id={headingId} className="text-lg font-bold text-stone-900">
@@ -33,17 +33,17 @@ export function TradesSection() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="purchases" className="mt-3">
-          <TradeList query={purchases} side="purchases" />
+          <PaymentRecordList query={purchases} side="purchases" />
         </Tabs.Content>
         <Tabs.Content value="sales" className="mt-3">
-          <TradeList query={sales} side="sales" />
+          <PaymentRecordList query={sales} side="sales" />
         </Tabs.Content>
       </Tabs.Root>
     </section>
   );
 }
 
-function TradeList({ query, side }: { query: UseQueryResult<TradeRecord[]>; side: "purchases" | "sales" }) {
+function PaymentRecordList({ query, side }: { query: UseQueryResult<PaymentRecord[]>; side: "purchases" | "sales" }) {
   if (query.isPending) return <Spinner className="justify-start py-2" />;
   if (query.isError) return <p className="text-stone-700">{side === "purchases" ? "Kunne ikke hente kjøp." : "Kunne ikke hente salg."}</p>;
   if (query.data.length === 0) return <p className="text-stone-700">{side === "purchases" ? "Ingen kjøp ennå." : "Ingen salg ennå."}</p>;

@@ -7,7 +7,7 @@ import { chatDayLabel, groupByOsloDay, messageTime } from "../../domain/chat-day
 import { currentYear, formatDate, osloDay, relativeTime } from "../../domain/format";
 import { formatLongDay, formatShortDay } from "../../web/analytics/stats/format";
 import { MessageBubble } from "../../web/routes/chat/MessageBubble";
-import { exportFileName } from "../../web/routes/profile/profileApi";
+import { exportFileName } from "../../web/routes/profile/downloadMyData";
 import { chatMessageBody } from "../factories/api";
 
 // 23:30 UTC on 2 March is 00:30 on 3 March in Oslo (winter time, UTC+1); in summer Oslo is UTC+2.

@@ -1,10 +1,20 @@
+// The auth feature (/api/auth): the session, sign-in and sign-up, the confirmation e-mail and the
+// sign-in link's code exchange. The session query is in every page's first load: keep this small.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
-import { api, call, isApiError, onSessionRefreshed, type SuccessBody } from "./client";
+import { api, call, isApiError, onSessionRefreshed, type ResponseBody } from "./client";
 
 /** GET /api/auth/session when someone is signed in (epoch seconds); a visitor gets `null`. */
-export type Session = NonNullable<SuccessBody<Awaited<ReturnType<typeof api.auth.session.$get>>>>;
+export type Session = NonNullable<ResponseBody<typeof api.auth.session.$get>>;
 export type SessionUser = Session["user"];
+
+export type SignInBody = InferRequestType<typeof api.auth.signin.$post>["json"];
+export type SignUpBody = InferRequestType<typeof api.auth.signup.$post>["json"];
+export type ResendBody = InferRequestType<typeof api.auth.resend.$post>["json"];
+
+export const authKeys = {
+  session: ["session"] as const,
+};
 
 export function sessionExpiresAtMs(session: Pick<Session, "expires_at">): number {
   return session.expires_at * 1000;
@@ -19,11 +29,9 @@ function isSession(value: unknown): value is Session {
 /** Keep the session query in step with refreshes that the client does on a 401. */
 export function bindSessionRefresh(queryClient: QueryClient): void {
   onSessionRefreshed((body) => {
-    if (isSession(body)) queryClient.setQueryData(sessionQuery().queryKey, body);
+    if (isSession(body)) queryClient.setQueryData(authKeys.session, body);
   });
 }
-
-export type SignInBody = InferRequestType<typeof api.auth.signin.$post>["json"];
 
 /**
  * The current session, or null when signed out. A visitor's check answers 200 with `null`; 401 means
@@ -41,7 +49,7 @@ export async function fetchSession(): Promise<Session | null> {
 
 export const sessionQuery = () =>
   queryOptions({
-    queryKey: ["session"] as const,
+    queryKey: authKeys.session,
     queryFn: fetchSession,
     staleTime: 60_000,
   });
@@ -54,16 +62,40 @@ export function signOut(): Promise<void> {
   return call(api.auth.signout.$post());
 }
 
+export function signUp(body: SignUpBody) {
+  return call(api.auth.signup.$post({ json: body }));
+}
+
+/** POST /api/auth/resend: the confirmation e-mail again (web/routes/auth/resendConfirmation.ts says so). */
+export function resendConfirmationEmail(body: ResendBody) {
+  return call(api.auth.resend.$post({ json: body }));
+}
+
+// One exchange per code for the life of the page: React's strict mode runs effects twice, and a
+// second POST of the same one-time code would fail and show an error over a successful sign-in.
+const exchanges = new Map<string, Promise<Session>>();
+
+export function exchangeCodeOnce(code: string): Promise<Session> {
+  let pending = exchanges.get(code);
+  if (!pending) {
+    pending = call(api.auth.callback.$post({ json: { code } }));
+    exchanges.set(code, pending);
+  }
+  return pending;
+}
+
 /** After sign-in: store the session and refetch data that was loaded as a visitor. */
 export function applySignedIn(queryClient: QueryClient, session: Session): void {
-  const sessionKey = sessionQuery().queryKey;
+  const sessionKey = authKeys.session;
   queryClient.setQueryData(sessionKey, session);
   void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
 }
 
 /** After sign-out: forget the session and every cached query that may hold the user's data. */
 export function applySignedOut(queryClient: QueryClient): void {
-  const sessionKey = sessionQuery().queryKey;
+  const sessionKey = authKeys.session;
+  // The site config (shell.ts) and the home page's sections (listings.ts) are the same for everyone.
+  // Their keys are written out: importing those modules would tie every page's first chunk to them.
   const keep = new Set<unknown>([sessionKey[0], "config", "home"]);
   queryClient.removeQueries({ predicate: (query) => !keep.has(query.queryKey[0]) });
   queryClient.setQueryData(sessionKey, null);

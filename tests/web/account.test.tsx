@@ -2,13 +2,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { RouteObject } from "react-router-dom";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Session } from "../../web/api/session";
+import type { Session } from "../../web/api/auth";
 import { RequireAuth } from "../../web/components/RequireAuth";
 import { Header } from "../../web/components/layout/Header";
 import { FavouritesPage } from "../../web/routes/favourites/FavouritesPage";
 import { MyListingsPage } from "../../web/routes/profile/MyListingsPage";
 import { ProfilePage } from "../../web/routes/profile/ProfilePage";
-import type { Profile } from "../../web/routes/profile/profileApi";
+import type { Profile } from "../../web/api/account";
 import { giveawayUnseenBody, profileBody, savedSearchBadgeBody } from "../factories/api";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 

@@ -1,8 +1,8 @@
+// The chat feature: conversations, messages, the unread badge, the live sockets' address and the
+// local-only notification test (/api/test-notifications).
 import { queryOptions } from "@tanstack/react-query";
 import type { ChatMessage } from "../../domain/messaging";
-import { api, call, type SuccessBody } from "./client";
-
-type Body<T extends (...args: never[]) => Promise<unknown>> = SuccessBody<Awaited<ReturnType<T>>>;
+import { api, call, type ResponseBody as Body } from "./client";
 
 /** GET /api/conversations: the inbox, newest activity first. */
 export type ConversationSummary = Body<typeof api.conversations.$get>[number];
@@ -18,29 +18,36 @@ export type { ChatMessage };
 
 const param = (value: string) => encodeURIComponent(value);
 
-export const conversationKeys = {
+export const chatKeys = {
   all: ["conversations"] as const,
   list: ["conversations", "list"] as const,
   detail: (id: string) => ["conversations", "detail", id] as const,
   messages: (id: string) => ["conversations", "messages", id] as const,
+  /** Every conversation's live-event queries (trade offers, reviews). */
+  events: ["conversations", "event"] as const,
+  /** What a conversation's room announces as event `name`: the chat invalidates it when the event arrives. */
+  event: (conversationId: string, name: string) => ["conversations", "event", conversationId, name] as const,
+  /** The header badge's count; live pushes write it with queryClient.setQueryData. */
+  unreadCount: ["messages", "unread-count"] as const,
+  testNotifications: ["test-notifications"] as const,
 };
 
 export const conversationsQuery = () =>
   queryOptions({
-    queryKey: conversationKeys.list,
+    queryKey: chatKeys.list,
     queryFn: ({ signal }) => call(api.conversations.$get(undefined, { init: { signal } })),
   });
 
 export const conversationQuery = (id: string) =>
   queryOptions({
-    queryKey: conversationKeys.detail(id),
+    queryKey: chatKeys.detail(id),
     queryFn: ({ signal }) => call(api.conversations[":id"].$get({ param: { id: param(id) } }, { init: { signal } })),
   });
 
 /** The newest page; the chat keeps its own live copy from there (web/routes/chat/useChat.ts). */
 export const messagesQuery = (id: string) =>
   queryOptions({
-    queryKey: conversationKeys.messages(id),
+    queryKey: chatKeys.messages(id),
     queryFn: ({ signal }) => call(api.conversations[":id"].messages.$get({ param: { id: param(id) }, query: {} }, { init: { signal } })),
     staleTime: Infinity,
     gcTime: 0,
@@ -78,4 +85,18 @@ export async function fetchUnreadCount(): Promise<number> {
 export function liveUrl(path: string): string {
   const { protocol, host } = window.location;
   return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${path}`;
+}
+
+/** GET /api/test-notifications: answers only where the notification test exists (local mode). */
+export const testNotificationsQuery = () =>
+  queryOptions({
+    queryKey: chatKeys.testNotifications,
+    queryFn: ({ signal }) => call(api["test-notifications"].$get(undefined, { init: { signal } })),
+    retry: false,
+    staleTime: Infinity,
+  });
+
+/** A message from the system user into the user's latest conversation. */
+export function sendTestNotification(content: string) {
+  return call(api["test-notifications"].$post({ json: { content } }));
 }

@@ -2,7 +2,7 @@
 // visits never are, and the statistics show only to the owner and moderators.
 import { act, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Session } from "../../web/api/session";
+import type { Session } from "../../web/api/auth";
 import { CONSENT_KEY } from "../../web/analytics/consent";
 import { stopTracker } from "../../web/analytics/tracker";
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";

@@ -1,9 +1,16 @@
+// The search feature: GET /api/search for the results page and the filter sheet's count.
 import { infiniteQueryOptions, keepPreviousData, queryOptions, type InfiniteData } from "@tanstack/react-query";
-import { SEARCH_PAGE_SIZE } from "../../../domain/limits";
-import type { SearchResult } from "../../../domain/schemas/search";
-import { api, call } from "../../api/client";
-import { preloadedData } from "../../api/preloaded";
-import { apiSearchQuery, filtersKey, type SearchFilters } from "./searchFilters";
+import { SEARCH_PAGE_SIZE } from "../../domain/limits";
+import type { SearchResult } from "../../domain/schemas/search";
+import { api, call } from "./client";
+import { preloadedData } from "./preloaded";
+import { apiSearchQuery, filtersKey, type SearchFilters } from "../../domain/searchUrl";
+
+export const searchKeys = {
+  /** `filters`: the canonical URL query (filtersKey), so back/forward and a reload find the same entry. */
+  results: (filters: string) => ["search", "results", filters] as const,
+  count: (filters: string) => ["search", "count", filters] as const,
+};
 
 /** GET /api/search for one page, with the canonical query the URL carries. */
 function searchPage(filters: SearchFilters, offset: number, limit: number | undefined, signal: AbortSignal) {
@@ -17,7 +24,7 @@ function searchPage(filters: SearchFilters, offset: number, limit: number | unde
  */
 export const searchResultsQuery = (filters: SearchFilters) =>
   infiniteQueryOptions({
-    queryKey: ["search", "results", filtersKey(filters)] as const,
+    queryKey: searchKeys.results(filtersKey(filters)),
     queryFn: ({ pageParam, signal }) => searchPage(filters, pageParam, undefined, signal),
     initialPageParam: 0,
     // The first page of the address the page was loaded with comes inside the page (Worker preload).
@@ -42,7 +49,7 @@ export interface SearchCount {
 /** Only the number of matches (one row), for the filter sheet's "Vis n annonser" button. */
 export const searchCountQuery = (filters: SearchFilters, enabled = true) =>
   queryOptions<SearchCount>({
-    queryKey: ["search", "count", filtersKey(filters)] as const,
+    queryKey: searchKeys.count(filtersKey(filters)),
     queryFn: ({ signal }) => searchPage(filters, 0, 1, signal).then((result) => ({ total: result.total, capped: result.total_capped })),
     placeholderData: keepPreviousData,
     enabled,

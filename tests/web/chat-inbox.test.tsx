@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { Header } from "../../web/components/layout/Header";
-import { unreadCountKey } from "../../web/lib/unreadCountKey";
+import { chatKeys } from "../../web/api/chat";
 import { InboxPage } from "../../web/routes/messages/InboxPage";
 import { TestNotificationsPage } from "../../web/routes/test-notifications/TestNotificationsPage";
 import {
@@ -92,7 +92,7 @@ describe("header badge", () => {
     expect(await screen.findByRole("link", { name: "Meldinger, 99+ uleste" })).toHaveTextContent("99+");
 
     failing = true;
-    await act(() => queryClient.refetchQueries({ queryKey: unreadCountKey }));
+    await act(() => queryClient.refetchQueries({ queryKey: chatKeys.unreadCount }));
     expect(fetch).toHaveBeenCalledWith("/api/conversations/unread-count", expect.anything());
     expect(screen.getByRole("link", { name: "Meldinger, 99+ uleste" })).toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, ApiError, call } from "../../web/api/client";
-import { fetchSession, sessionExpiresAtMs } from "../../web/api/session";
+import { fetchSession, sessionExpiresAtMs } from "../../web/api/auth";
 import { errorBody, homeBody, sessionBody } from "../factories/api";
 import { jsonResponse, mockFetch } from "./utils";
 

@@ -27,7 +27,7 @@ describe("search filters in the URL", () => {
     });
   });
 
-  it("treats 0 and 10000 as no bound, swaps a reversed range and ignores an unknown sort", () => {
+  it("treats 0 and 10000 as no bound, reorders a reversed range and ignores an unknown sort", () => {
     expect(parseFilters("?min=0&max=10000")).toMatchObject({ min: null, max: null });
     expect(parseFilters("?min=800&max=200")).toMatchObject({ min: 200, max: 800 });
     expect(parseFilters("?min=abc&sort=cheapest")).toMatchObject({ min: null, sort: null });
