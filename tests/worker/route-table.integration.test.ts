@@ -1,5 +1,5 @@
 // One route table (domain/routes.ts) drives the Worker's real 404s, robots.txt and the sitemap's open
-// pages; the SPA router is built from it too (tests/web/routeTable.test.tsx). These tests check that
+// pages; the SPA router is built from it too (tests/web/route-table.test.tsx). These tests check that
 // the Worker's three answers agree with the table for every route.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
