@@ -8,7 +8,8 @@ import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "./account";
 import { getDb } from "../../db/client";
-import { getOwnListing, ownListings, toListingCard } from "../listings/listings";
+import { getOwnListing } from "../listings/edits";
+import { ownListings, toListingCard } from "../listings/listings";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import { ownModerationStatus } from "../moderation/own-status";
 
