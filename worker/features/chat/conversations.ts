@@ -7,9 +7,9 @@ import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
+import { UUID_RE } from "../../lib/uuid";
 
 export const INBOX_PAGE_SIZE = 50;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const NOT_FOUND_TEXT = "Samtale ikke funnet";
 
