@@ -39,8 +39,6 @@ export const GIVEAWAY_TRANSITIONS: Lifecycle<GiveawayAction, GiveawayEntryStatus
   give: [{ from: "reserved", by: ["giver"], to: "given" }],
 };
 
-export const GIVEAWAY_ACTIONS = Object.keys(GIVEAWAY_TRANSITIONS) as GiveawayAction[];
-
 /** The status after `action` by `actor` on an entry in `from`, or null when the lifecycle forbids it. */
 export function giveawayTransition(from: GiveawayEntryStatus, actor: GiveawayActor, action: GiveawayAction): GiveawayEntryStatus | null {
   return findTransition(GIVEAWAY_TRANSITIONS, action, from, actor)?.to ?? null;

@@ -62,8 +62,6 @@ export const CONDITIONS = [
   { rating: 1, label: "Slitt", description: "Tydelige bruksspor" },
 ] as const;
 
-export type ConditionRating = (typeof CONDITIONS)[number]["rating"];
-
 export function conditionLabel(rating: number): string {
   return CONDITIONS.find((c) => c.rating === rating)?.label ?? "";
 }

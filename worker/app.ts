@@ -4,6 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
 import { requireConfiguration } from "./middleware/config";
+import { withDb } from "./middleware/db";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { securityHeadersMiddleware } from "./middleware/headers";
@@ -82,6 +83,7 @@ const api = new Hono<AppEnv>()
 export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)
   .use(requireConfiguration)
+  .use(withDb)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

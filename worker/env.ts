@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { Db } from "./db/client";
 
 /** Secrets are not in wrangler.toml; they come from `wrangler secret put` or .dev.vars locally. */
 export interface Secrets {
@@ -42,7 +43,8 @@ export interface Actor {
   accessExpiresAt: number;
 }
 
-export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null } };
+/** `db`: the request's D1 client (middleware/db.ts); `actor`: the signed-in user (middleware/session.ts). */
+export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null; db: Db } };
 export type AppContext = Context<AppEnv>;
 
 export function isLocal(env: Bindings): boolean {

@@ -71,4 +71,3 @@ export const passwordConfirmationSchema = z.object({
     .min(1, PASSWORD_REQUIRED_MESSAGE)
     .max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
 });
-export type PasswordConfirmation = z.infer<typeof passwordConfirmationSchema>;

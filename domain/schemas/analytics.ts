@@ -67,7 +67,6 @@ export const analyticsEventSchema = z.object({
     .transform((v) => v ?? null),
   metadata: metadataSchema,
 });
-export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
 
 /** analytics-track-events: sessionId plus the events array. */
 export const analyticsEventsSchema = z.object({

@@ -16,10 +16,8 @@ export const joinGiveawaySchema = z.object({
       .refine((text) => messageLength(text) <= GIVEAWAY_MESSAGE_MAX_LENGTH, GIVEAWAY_MESSAGE_TOO_LONG_TEXT),
   ),
 });
-export type JoinGiveawayInput = z.input<typeof joinGiveawaySchema>;
 
 /** "Reserver" for one person, or without `entry_id` ("Første i køen") for whoever is first in line. */
 export const reserveGiveawaySchema = z.object({
   entry_id: z.uuid({ error: "Ugyldig køplass" }).optional(),
 });
-export type ReserveGiveawayInput = z.input<typeof reserveGiveawaySchema>;

@@ -25,7 +25,6 @@ export const sendMessageSchema = z.object({
   id: z.uuid({ error: "Ugyldig meldings-id" }), // client-generated so a retried send is stored once (docs/security.md "Nothing lost")
   content: messageContentSchema,
 });
-export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
 export const startConversationSchema = z.object({
   listing_id: z.uuid({ error: "Ugyldig annonse" }),

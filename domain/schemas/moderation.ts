@@ -50,6 +50,3 @@ export const roleChangeSchema = z.object({
     .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(EMAIL_MAX_LENGTH, "Vennligst oppgi en gyldig e-postadresse")),
   role: z.enum(ROLES, { error: "Velg en rolle" }),
 });
-
-export type ModerationActionInput = z.input<typeof moderationActionSchema>;
-export type RoleChange = z.output<typeof roleChangeSchema>;

@@ -23,7 +23,6 @@ export const createTradeOfferSchema = z.object({
     )
     .transform((text) => (text ? text : null)),
 });
-export type CreateTradeOfferInput = z.input<typeof createTradeOfferSchema>;
 
 export const tradeHistoryQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(10_000).default(0),

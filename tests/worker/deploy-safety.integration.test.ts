@@ -141,6 +141,23 @@ describe("deployed with JWT_SECRET and the site's https APP_ORIGIN", () => {
     const res = await app.fetch(new Request(`${SITE}${path}`), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: SITE }));
     expect(res.status).toBe(404);
   });
+
+  // The other local-only routers (middleware/local-only.ts): the benchmarks' endpoints and the
+  // notification test are not there either, whatever the request.
+  it.each([
+    ["GET", "/api/dev/analytics/summary"],
+    ["POST", "/api/dev/saved-searches/match"],
+    ["GET", "/api/test-notifications"],
+    ["POST", "/api/test-notifications"],
+  ])("has no %s %s", async (method, path) => {
+    const init: RequestInit =
+      method === "POST"
+        ? { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ listingIds: [], content: "Hei" }) }
+        : {};
+    const res = await app.fetch(new Request(`${SITE}${path}`, init), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: SITE }));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
+  });
 });
 
 describe("local mode (npm start, npm run dev, these tests)", () => {

@@ -815,3 +815,57 @@ describe("device cookie tampering (decision 084)", () => {
     );
   });
 });
+
+// ------------------------------------------------------------------------------------------------
+
+describe("ids in the path", () => {
+  // Every id the app makes is a UUID (worker/lib/uuid.ts); lookups answer any other string as an
+  // unknown id without asking D1. Which message a refusal carries is the route's own (they differ).
+  const MALFORMED = [
+    "ikke-en-id",
+    "' OR 1=1 --",
+    "x".repeat(300),
+    "0b7f6a9e3c1d4e2f8a5b9c0d1e2f3a4b",
+    "0b7f6a9e-3c1d-4e2f-8a5b-9c0d1e2f3a4",
+    "%00",
+  ];
+  const UNKNOWN = "0b7f6a9e-3c1d-4e2f-8a5b-9c0d1e2f3a4b";
+
+  /** Every API route with an id in its path, the other parameters filled with values they accept. */
+  function idRoutes(): { key: string; method: string; path: (id: string) => string }[] {
+    const seen = new Set<string>();
+    const out: { key: string; method: string; path: (id: string) => string }[] = [];
+    for (const r of app.routes) {
+      const key = `${r.method} ${r.path}`;
+      if (r.method === "ALL" || !r.path.startsWith("/api/") || r.path.includes(":key{") || seen.has(key)) continue;
+      const fixed = r.path
+        .replace(/:type/, "listing")
+        .replace(/:kind/, "sale")
+        .replace(/:direction/, "sent");
+      if (!/:[A-Za-z]+/.test(fixed)) continue;
+      seen.add(key);
+      out.push({ key, method: r.method, path: (id) => fixed.replace(/:[A-Za-z]+/g, encodeURIComponent(id)) });
+    }
+    return out;
+  }
+
+  it("a malformed id is answered exactly as an unknown one on every route: same status, same message, never a 5xx", async () => {
+    const client = await signedInClient((await createUser({ role: "admin" })).id);
+    const routes = idRoutes();
+    expect(routes.length).toBeGreaterThan(30);
+    const answer = async (method: string, path: string) => {
+      const res = await client.request(path, { method, json: method === "GET" ? undefined : {} });
+      const status = await judge(res.clone());
+      return `${status} ${await res.text()}`;
+    };
+    const differ: string[] = [];
+    for (const route of routes) {
+      const unknown = await answer(route.method, route.path(UNKNOWN));
+      for (const id of MALFORMED) {
+        const got = await answer(route.method, route.path(id));
+        if (got !== unknown) differ.push(`${route.key} ${JSON.stringify(id.slice(0, 40))}: ${got} (unknown id: ${unknown})`);
+      }
+    }
+    expect(differ).toEqual([]);
+  });
+});

@@ -1,21 +1,21 @@
 import { Hono } from "hono";
 import { passwordConfirmationSchema, profileUpdateSchema } from "../../../domain/schemas/account";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import type { Actor, AppEnv, Bindings } from "../../env";
+import type { Actor, AppEnv } from "../../env";
 import { clearDeviceCookie, clearSessionCookies } from "../../lib/cookies";
 import { clientAddressKey } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
+import { noStore } from "../../middleware/cache";
 import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "./account";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import { getOwnListing } from "../listings/edits";
 import { ownListings, toListingCard } from "../listings/listings";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import { ownModerationStatus } from "../moderation/own-status";
 
 /** The password again, limited like sign-in guesses (per account first, then per address). */
-async function reauthenticate(env: Bindings, actor: Actor, address: string, password: string): Promise<void> {
-  const db = getDb(env.DB);
+async function reauthenticate(db: Db, actor: Actor, address: string, password: string): Promise<void> {
   await enforceRateLimits(db, [
     [RATE_RULES.reauthAccount, actor.id],
     [RATE_RULES.reauthAddress, address],
@@ -26,24 +26,21 @@ async function reauthenticate(env: Bindings, actor: Actor, address: string, pass
 /** The signed-in user's own profile and data. */
 export const meRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .get("/", async (c) => {
-    c.header("Cache-Control", "no-store");
-    return c.json(await getProfile(getDb(c.env.DB), actorOf(c).id));
+  .get("/", noStore, async (c) => {
+    return c.json(await getProfile(c.var.db, actorOf(c).id));
   })
   .patch("/profile", validate("json", profileUpdateSchema), async (c) => {
-    return c.json(await updateProfile(getDb(c.env.DB), actorOf(c).id, c.req.valid("json")));
+    return c.json(await updateProfile(c.var.db, actorOf(c).id, c.req.valid("json")));
   })
   // Warnings and a suspension from moderators, shown on the profile (docs/decisions/051-suspensions.md).
-  .get("/moderation", async (c) => {
-    c.header("Cache-Control", "no-store");
-    return c.json(await ownModerationStatus(getDb(c.env.DB), actorOf(c).id));
+  .get("/moderation", noStore, async (c) => {
+    return c.json(await ownModerationStatus(c.var.db, actorOf(c).id));
   })
-  .get("/listings", async (c) => {
-    c.header("Cache-Control", "no-store");
-    return c.json(await ownListings(getDb(c.env.DB), actorOf(c)));
+  .get("/listings", noStore, async (c) => {
+    return c.json(await ownListings(c.var.db, actorOf(c)));
   })
   .get("/listings/:id", async (c) => {
-    const row = await getOwnListing(getDb(c.env.DB), c.req.param("id"), actorOf(c));
+    const row = await getOwnListing(c.var.db, c.req.param("id"), actorOf(c));
     // The edit form gets the seller's own setting, not the shown one (decision 089).
     return c.json({
       ...toListingCard(row),
@@ -54,14 +51,15 @@ export const meRoutes = new Hono<AppEnv>()
   })
   // POST, not GET: the password travels in the body, never in a URL.
   .post("/export", validate("json", passwordConfirmationSchema), async (c) => {
-    await reauthenticate(c.env, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
-    const data = await exportUserData(getDb(c.env.DB), actorOf(c).id);
+    await reauthenticate(c.var.db, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
+    const data = await exportUserData(c.var.db, actorOf(c).id);
+    // On the file only (not the noStore middleware): a refused password never carried it.
     c.header("Cache-Control", "no-store");
     c.header("Content-Disposition", `attachment; filename="lekebytte-mine-data-${new Date().toISOString().slice(0, 10)}.json"`);
     return c.body(JSON.stringify(data, null, 2), 200, { "Content-Type": "application/json; charset=utf-8" });
   })
   .delete("/", validate("json", passwordConfirmationSchema), async (c) => {
-    await reauthenticate(c.env, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
+    await reauthenticate(c.var.db, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
     await deleteAccount(c.env, actorOf(c).id);
     clearSessionCookies(c);
     clearDeviceCookie(c);

@@ -1,15 +1,14 @@
 import { Hono } from "hono";
 import { profileReviewsQuerySchema } from "../../../domain/schemas/reviews";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { validate } from "../../lib/validate";
+import { noStore } from "../../middleware/cache";
 import { publicProfile } from "../reviews/reviews";
 
 /**
  * GET /api/users/:id: the public profile (/bruker/{id}): open to everyone; unknown and deleted
  * users are 404. `offset` pages the reviews ("Vis flere").
  */
-export const userRoutes = new Hono<AppEnv>().get("/:id", validate("query", profileReviewsQuerySchema), async (c) => {
-  c.header("Cache-Control", "no-store");
-  return c.json(await publicProfile(getDb(c.env.DB), c.req.param("id"), c.req.valid("query").offset));
+export const userRoutes = new Hono<AppEnv>().get("/:id", validate("query", profileReviewsQuerySchema), noStore, async (c) => {
+  return c.json(await publicProfile(c.var.db, c.req.param("id"), c.req.valid("query").offset));
 });

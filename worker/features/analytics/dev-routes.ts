@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { RAW_EVENTS_PREFIX } from "../../../domain/analytics";
-import { isLocal, type AppEnv } from "../../env";
-import { AppError } from "../../lib/errors";
+import type { AppEnv } from "../../env";
+import { noStore } from "../../middleware/cache";
+import { localOnly } from "../../middleware/local-only";
 
 interface RawObjectSummary {
   key: string;
@@ -16,10 +17,8 @@ interface RawObjectSummary {
  * by (message id, index).
  */
 export const devAnalyticsRoutes = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
-    await next();
-  })
+  .use(localOnly)
+  .use(noStore)
   .get("/summary", async (c) => {
     const full = c.req.query("full") === "1";
     const objects: RawObjectSummary[] = [];
@@ -56,7 +55,6 @@ export const devAnalyticsRoutes = new Hono<AppEnv>()
       "SELECT COUNT(*) AS rows, COALESCE(SUM(views), 0) AS views, COALESCE(SUM(unique_sessions), 0) AS unique_sessions, COALESCE(SUM(total_view_ms), 0) AS total_view_ms FROM listing_stats_daily",
     ).first<{ rows: number; views: number; unique_sessions: number; total_view_ms: number }>();
     const processed = await c.env.DB.prepare("SELECT COUNT(*) AS n FROM analytics_processed_messages").first<{ n: number }>();
-    c.header("Cache-Control", "no-store");
     return c.json({
       objects,
       records,

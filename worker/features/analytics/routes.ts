@@ -9,7 +9,6 @@ import {
 } from "../../../domain/schemas/analytics";
 import type { AppEnv } from "../../env";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { getDb } from "../../db/client";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
 import { analyticsSessionOf, issueAnalyticsSession } from "./session-cookie";
@@ -17,6 +16,7 @@ import { AppError } from "../../lib/errors";
 import { listedListingSql } from "../listings/visibility";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
+import { privateNoStore } from "../../middleware/cache";
 import { enqueueAnalytics } from "./ingest";
 import { getListingAnalytics, ownListingsStats } from "./stats";
 import { ANALYTICS_REFUSALS } from "../../../domain/analytics";
@@ -29,7 +29,7 @@ async function requireSession(c: Context<AppEnv>): Promise<string> {
 }
 
 const limited = createMiddleware<AppEnv>(async (c, next) => {
-  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsAddress, clientAddressKey(c));
+  await enforceRateLimit(c.var.db, RATE_RULES.analyticsAddress, clientAddressKey(c));
   await next();
 });
 
@@ -45,7 +45,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
   // A browser that still has a valid one keeps it, and no second session is recorded.
   .post("/sessions", limited, validate("json", analyticsSessionSchema), async (c) => {
     if (await analyticsSessionOf(c)) return c.body(null, 202);
-    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.analyticsSession, clientAddressKey(c));
+    await enforceRateLimit(c.var.db, RATE_RULES.analyticsSession, clientAddressKey(c));
     const session = c.req.valid("json");
     await issueAnalyticsSession(c, session.sessionId);
     await enqueueAnalytics(c.env, { kind: "session", session: { ...session, sessionId: session.sessionId.toLowerCase() } });
@@ -73,11 +73,9 @@ export const analyticsRoutes = new Hono<AppEnv>()
     await enqueueAnalytics(c.env, { kind: "search", search: { ...c.req.valid("json"), sessionId } });
     return c.body(null, 202);
   })
-  .get("/listings/:id", requireUser, validate("query", listingAnalyticsQuerySchema), async (c) => {
-    c.header("Cache-Control", "private, no-store");
+  .get("/listings/:id", requireUser, validate("query", listingAnalyticsQuerySchema), privateNoStore, async (c) => {
     return c.json(await getListingAnalytics(c.env.DB, actorOf(c), c.req.param("id"), c.req.valid("query").days));
   })
-  .get("/my-listings", requireUser, validate("query", listingAnalyticsQuerySchema), async (c) => {
-    c.header("Cache-Control", "private, no-store");
+  .get("/my-listings", requireUser, validate("query", listingAnalyticsQuerySchema), privateNoStore, async (c) => {
     return c.json(await ownListingsStats(c.env.DB, actorOf(c), c.req.valid("query").days));
   });

@@ -5,10 +5,10 @@
 import type { Bindings } from "../../env";
 import { randomToken } from "../../lib/crypto";
 import { serverHmacKey } from "../../lib/jwt";
+import { UUID_RE } from "../../lib/uuid";
 
 /** Its own label, so a MAC made for another purpose never verifies as a device cookie. */
 const LABEL = "lekebytte/device-cookie/v1\0";
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PART_RE = /^[A-Za-z0-9_-]{16,64}$/;
 
 export interface DeviceCookie {

@@ -14,7 +14,7 @@ import {
 import { signDeviceCookie, verifyDeviceCookie } from "./device-cookie";
 import { clientAddressKey } from "../../lib/request";
 import { validate } from "../../lib/validate";
-import { getDb } from "../../db/client";
+import { noStore } from "../../middleware/cache";
 import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "./auth";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import type { Context } from "hono";
@@ -36,6 +36,7 @@ function sessionBody(s: IssuedSession) {
 async function respondWithSession(c: Context<AppEnv>, s: IssuedSession, { rememberDevice = false } = {}) {
   setSessionCookies(c, s.accessToken, s.refreshToken, s.refreshMaxAge);
   if (rememberDevice) setDeviceCookie(c, await signDeviceCookie(c.env, s.user.id));
+  // On the session answer only (not the noStore middleware): a refused sign-in never carried it.
   c.header("Cache-Control", "no-store");
   return c.json(sessionBody(s));
 }
@@ -48,7 +49,7 @@ function linkOrigin(c: Context<AppEnv>): string {
 export const authRoutes = new Hono<AppEnv>()
   .post("/signup", validate("json", signUpSchema), async (c) => {
     const body = c.req.valid("json");
-    await enforceRateLimits(getDb(c.env.DB), [
+    await enforceRateLimits(c.var.db, [
       [RATE_RULES.signupAccount, body.email],
       [RATE_RULES.signupAddress, clientAddressKey(c)],
     ]);
@@ -77,7 +78,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/resend", validate("json", resendSchema), async (c) => {
     const { email } = c.req.valid("json");
-    await enforceRateLimits(getDb(c.env.DB), [
+    await enforceRateLimits(c.var.db, [
       [RATE_RULES.resendAccount, email],
       [RATE_RULES.resendAddress, clientAddressKey(c)],
     ]);
@@ -86,7 +87,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/callback", validate("json", callbackSchema), async (c) => {
     const { code } = c.req.valid("json");
-    await enforceRateLimits(getDb(c.env.DB), [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
+    await enforceRateLimits(c.var.db, [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
     return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null), { rememberDevice: true });
   })
   .post("/refresh", async (c) => {
@@ -116,9 +117,8 @@ export const authRoutes = new Hono<AppEnv>()
    * a refresh token beside it, a revoked family) answers 401: that session can be refreshed or has
    * ended, and the web refreshes once on a 401. Without a refresh cookie there is nothing to refresh.
    */
-  .get("/session", (c) => {
+  .get("/session", noStore, (c) => {
     const actor = c.get("actor");
-    c.header("Cache-Control", "no-store");
     if (!actor) {
       if (readAccessCookie(c) || readRefreshCookie(c)) throw new AppError("UNAUTHENTICATED");
       return c.json(null);

@@ -14,9 +14,9 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
 import { LISTING_REFUSALS } from "../../../domain/listings";
+import { UUID_RE } from "../../lib/uuid";
 
 export const INBOX_PAGE_SIZE = 50;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface Participants {
   id: string;

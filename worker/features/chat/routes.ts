@@ -2,12 +2,12 @@ import { Hono, type Context } from "hono";
 import { MESSAGE_PAGE_SIZE, CHAT_REFUSALS } from "../../../domain/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../../domain/schemas/messaging";
-import { getDb } from "../../db/client";
 import type { Actor, AppEnv } from "../../env";
 import type { SocketSession } from "./socket-session";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
+import { noStore } from "../../middleware/cache";
 import { markConversationRead, openInboxSocket, openRoomSocket, postMessage } from "./live";
 import { getConversation, listConversations, requireParticipant, startConversation, unreadCount } from "./conversations";
 import { messagePage } from "./messages";
@@ -50,48 +50,46 @@ export const conversationRoutes = new Hono<AppEnv>()
   // The chat's socket: `?after=` is the last seq the client has; it gets everything newer first.
   .get("/:id/live", async (c) => {
     const actor = upgradeActor(c);
-    const conv = await requireParticipant(getDb(c.env.DB), c.req.param("id"), actor.id);
+    const conv = await requireParticipant(c.var.db, c.req.param("id"), actor.id);
     const after = Math.max(0, Math.floor(Number(c.req.query("after") ?? 0)) || 0);
     return switching(await openRoomSocket(c.env, conv.id, socketSession(actor), after));
   })
   .use(requireUser)
-  .get("/", async (c) => {
-    c.header("Cache-Control", "no-store");
+  .get("/", noStore, async (c) => {
     const offset = Math.max(0, Math.min(10_000, Number(c.req.query("offset") ?? 0) || 0));
-    return c.json(await listConversations(getDb(c.env.DB), actorOf(c).id, offset));
+    return c.json(await listConversations(c.var.db, actorOf(c).id, offset));
   })
   .post("/", validate("json", startConversationSchema), async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await assertNotSuspended(db, actor.id);
     await enforceRateLimit(db, RATE_RULES.conversationStart, actor.id);
     const { id, created } = await startConversation(db, c.req.valid("json").listing_id, actor.id);
     return c.json({ id }, created ? 201 : 200);
   })
-  .get("/unread-count", async (c) => {
-    c.header("Cache-Control", "no-store");
-    return c.json({ count: await unreadCount(getDb(c.env.DB), actorOf(c).id) });
+  .get("/unread-count", noStore, async (c) => {
+    return c.json({ count: await unreadCount(c.var.db, actorOf(c).id) });
   })
-  .get("/:id", async (c) => {
-    c.header("Cache-Control", "no-store");
-    return c.json(await getConversation(getDb(c.env.DB), c.req.param("id"), actorOf(c).id));
+  .get("/:id", noStore, async (c) => {
+    return c.json(await getConversation(c.var.db, c.req.param("id"), actorOf(c).id));
   })
   .get("/:id/messages", validate("query", messagePageQuerySchema), async (c) => {
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     const conv = await requireParticipant(db, c.req.param("id"), actorOf(c).id);
+    // Once the caller is known to take part (not the noStore middleware): a 404 never carried it.
     c.header("Cache-Control", "no-store");
     return c.json(await messagePage(db, conv.id, actorOf(c).id, MESSAGE_PAGE_SIZE, c.req.valid("query").before));
   })
   // For clients without a socket: the same path through the room, which still fans it out.
   .post("/:id/messages", validate("json", sendMessageSchema), async (c) => {
     const actor = actorOf(c);
-    const conv = await requireParticipant(getDb(c.env.DB), c.req.param("id"), actor.id);
+    const conv = await requireParticipant(c.var.db, c.req.param("id"), actor.id);
     const { id, content } = c.req.valid("json");
     const message = await postMessage(c.env, { conversationId: conv.id, senderId: actor.id, id, content });
     return c.json(message, 201);
   })
   .post("/:id/read", validate("json", markReadSchema), async (c) => {
     const actor = actorOf(c);
-    const conv = await requireParticipant(getDb(c.env.DB), c.req.param("id"), actor.id);
+    const conv = await requireParticipant(c.var.db, c.req.param("id"), actor.id);
     return c.json(await markConversationRead(c.env, conv.id, actor.id, c.req.valid("json").up_to_seq));
   });

@@ -1,12 +1,11 @@
 import { Hono } from "hono";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { testMessageSchema } from "../../../domain/schemas/messaging";
-import { getDb } from "../../db/client";
 import type { AppEnv } from "../../env";
-import { isLocal } from "../../env";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf } from "../../middleware/session";
+import { localOnly } from "../../middleware/local-only";
 import { postSystemMessage } from "./live";
 import { latestConversationId } from "./conversations";
 import { enforceRateLimit } from "../../lib/rate-limit";
@@ -20,16 +19,13 @@ import { CHAT_REFUSALS } from "../../../domain/messaging";
  * `localOnly` in domain/routes.ts).
  */
 export const testNotificationRoutes = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
-    await next();
-  })
+  .use(localOnly)
   .get("/", (c) => c.json({ enabled: true }))
   .post("/", validate("json", testMessageSchema), async (c) => {
     if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", CHAT_REFUSALS.notSignedIn);
     const actor = actorOf(c);
-    await enforceRateLimit(getDb(c.env.DB), RATE_RULES.testNotification, actor.id);
-    const conversationId = await latestConversationId(getDb(c.env.DB), actor.id);
+    await enforceRateLimit(c.var.db, RATE_RULES.testNotification, actor.id);
+    const conversationId = await latestConversationId(c.var.db, actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", CHAT_REFUSALS.noConversations);
     // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.
     const message = await postSystemMessage(c.env, conversationId, c.req.valid("json").content, crypto.randomUUID(), {

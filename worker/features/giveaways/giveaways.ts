@@ -16,11 +16,10 @@ import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
+import { UUID_RE } from "../../lib/uuid";
 
 /** The joinable states as SQL (domain constants, never user input). */
 const JOINABLE_SQL = GIVEAWAY_JOINABLE_LISTING_STATUSES.map((status) => `'${status}'`).join(", ");
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type GiveawayChange = "joined" | "withdrawn" | "reserved" | "released" | "given";
 

@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
+import { noStore } from "../../middleware/cache";
 import { homeSections } from "./listings";
 
-export const homeRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  c.header("Cache-Control", "no-store");
-  return c.json(await homeSections(getDb(c.env.DB)));
+export const homeRoutes = new Hono<AppEnv>().get("/", noStore, async (c) => {
+  return c.json(await homeSections(c.var.db));
 });

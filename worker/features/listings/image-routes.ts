@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { IMAGE_CACHE_SECONDS } from "../../../domain/limits";
-import { getDb } from "../../db/client";
 import { readAccessCookie } from "../../lib/cookies";
 import { AppError } from "../../lib/errors";
 import { photoAccess, readPhoto } from "./images";
@@ -35,7 +34,7 @@ const notFound = () => new AppError("NOT_FOUND", PHOTO_REFUSALS.notFound);
 export const imageRoutes = new Hono<AppEnv>().get("/*", async (c) => {
   const key = photoKeyFromPath(new URL(c.req.url).pathname);
   if (!key) throw notFound();
-  const access = await photoAccess(getDb(c.env.DB), key, async () => {
+  const access = await photoAccess(c.var.db, key, async () => {
     const token = readAccessCookie(c);
     return token ? actorForAccessToken(c.env, token) : null;
   });

@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { listingFormSchema, listingStatusSchema } from "../../../domain/schemas/listing";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
@@ -15,17 +14,17 @@ import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     const id = await resolveSlug(db, c.req.param("slug"));
     if (!id) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
     return c.json(await getListingDetail(db, id, c.get("actor")));
   })
   .get("/:id", async (c) => {
-    return c.json(await getListingDetail(getDb(c.env.DB), c.req.param("id"), c.get("actor")));
+    return c.json(await getListingDetail(c.var.db, c.req.param("id"), c.get("actor")));
   })
   .post("/", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingCreate, actor.id);
     const listing = await createListing(db, c.env.IMAGES, actor, c.req.valid("json"));
     // Saved-search alerts are matched by the queue consumer, after the answer (decision 040); the
@@ -39,7 +38,7 @@ export const listingRoutes = new Hono<AppEnv>()
   })
   .put("/:id", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingEdit, actor.id);
     return c.json(
       await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json"), (listingId) =>
@@ -49,13 +48,13 @@ export const listingRoutes = new Hono<AppEnv>()
   })
   .post("/:id/status", requireUser, validate("json", listingStatusSchema), async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
     return c.json(await changeStatus(db, actor, c.req.param("id"), c.req.valid("json").status));
   })
   .delete("/:id", requireUser, async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
     await deleteListing(db, actor, c.req.param("id"));
     return c.body(null, 204);

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { readLimited } from "../../lib/body";
 import { actorOf, requireUser } from "../../middleware/session";
 import { removeUpload, storeImage } from "./images";
@@ -17,7 +16,7 @@ export const uploadRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .post("/", async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     // Photos are only for listings, which a suspended user cannot post or edit (decision 051).
     await assertNotSuspended(db, actor.id);
     await enforceRateLimit(db, RATE_RULES.upload, actor.id);
@@ -27,6 +26,6 @@ export const uploadRoutes = new Hono<AppEnv>()
     return c.json(stored, 201);
   })
   .delete("/:key{.+}", async (c) => {
-    await removeUpload(getDb(c.env.DB), c.env.IMAGES, actorOf(c), c.req.param("key"));
+    await removeUpload(c.var.db, c.env.IMAGES, actorOf(c), c.req.param("key"));
     return c.body(null, 204);
   });

@@ -1,9 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { isLocal } from "../../env";
-import { AppError } from "../../lib/errors";
+import { localOnly } from "../../middleware/local-only";
 import { escapeHtml } from "../../lib/html";
-import { getDb } from "../../db/client";
 import { devOutbox } from "./mail";
 
 function linkify(text: string): string {
@@ -12,13 +10,10 @@ function linkify(text: string): string {
 
 /** The local outbox: every mail the app "sent" in local mode. Absent (404) outside local mode. */
 export const devRoutes = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
-    await next();
-  })
-  .get("/mail.json", async (c) => c.json(await devOutbox(getDb(c.env.DB), c.req.query("to")?.toLowerCase())))
+  .use(localOnly)
+  .get("/mail.json", async (c) => c.json(await devOutbox(c.var.db, c.req.query("to")?.toLowerCase())))
   .get("/mail", async (c) => {
-    const mails = await devOutbox(getDb(c.env.DB), c.req.query("to")?.toLowerCase());
+    const mails = await devOutbox(c.var.db, c.req.query("to")?.toLowerCase());
     const items = mails
       .map(
         (m) =>

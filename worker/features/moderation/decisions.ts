@@ -27,7 +27,8 @@ import { AppError } from "../../lib/errors";
 import { endSessionSockets, pushConversationEvent } from "../chat/live";
 import { notifyUser, type ModerationNotice } from "./mail";
 import { invalidateSitemap } from "../seo/sitemap";
-import { OPEN, UUID_RE, assertStaffMay, loadReport, requireOpen, targetFacts, type TargetFacts } from "./targets";
+import { UUID_RE } from "../../lib/uuid";
+import { OPEN, assertStaffMay, loadReport, requireOpen, targetFacts, type TargetFacts } from "./targets";
 
 /**
  * "Behandle": opening a report marks the pending reports on its target reviewed (Vurdert). An open

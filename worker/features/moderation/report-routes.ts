@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { reportSchema } from "../../../domain/schemas/content";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { clientIp } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
@@ -16,7 +15,7 @@ import { fileReport } from "./reports";
  */
 export const reportRoutes = new Hono<AppEnv>().post("/", requireUser, validate("json", reportSchema), async (c) => {
   const actor = actorOf(c);
-  await enforceRateLimit(getDb(c.env.DB), RATE_RULES.reportUser, actor.id);
+  await enforceRateLimit(c.var.db, RATE_RULES.reportUser, actor.id);
   const report = await fileReport(c.env, actor, c.req.valid("json"), clientIp(c));
   return c.json(report, report.created ? 201 : 200);
 });

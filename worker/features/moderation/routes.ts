@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { REPORT_TARGET_TYPES, type ReportTargetType, MODERATION_REFUSALS } from "../../../domain/moderation";
 import { moderationActionSchema, moderationNotesSchema, moderationQuerySchema, roleChangeSchema } from "../../../domain/schemas/moderation";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireRole } from "../../middleware/session";
+import { noStore } from "../../middleware/cache";
 import { moderationDashboard } from "./dashboard";
 import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisions";
 import { changeRole, listStaff } from "./staff";
@@ -25,16 +25,13 @@ function targetType(value: string): ReportTargetType {
  */
 export const moderationRoutes = new Hono<AppEnv>()
   .use(requireRole("moderator", "admin"))
-  .use(async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store");
-  })
+  .use(noStore)
   .get("/reports", validate("query", moderationQuerySchema), async (c) => {
-    return c.json(await moderationDashboard(getDb(c.env.DB), c.req.valid("query")));
+    return c.json(await moderationDashboard(c.var.db, c.req.valid("query")));
   })
   // "Behandle": the open reports on the target become reviewed (Vurdert).
   .post("/reports/:id/review", async (c) => {
-    return c.json(await reviewReport(getDb(c.env.DB), actorOf(c), c.req.param("id")));
+    return c.json(await reviewReport(c.var.db, actorOf(c), c.req.param("id")));
   })
   .post("/reports/:id/actions", validate("json", moderationActionSchema), async (c) => {
     return c.json(await takeAction(c.env, actorOf(c), c.req.param("id"), c.req.valid("json")));
@@ -48,9 +45,9 @@ export const moderationRoutes = new Hono<AppEnv>()
     return c.json(await unhideTarget(c.env, actorOf(c), type, c.req.param("id"), c.req.valid("json").notes));
   })
   .get("/staff", requireRole("admin"), async (c) => {
-    return c.json(await listStaff(getDb(c.env.DB)));
+    return c.json(await listStaff(c.var.db));
   })
   .put("/roles", requireRole("admin"), validate("json", roleChangeSchema), async (c) => {
     const { email, role } = c.req.valid("json");
-    return c.json(await changeRole(getDb(c.env.DB), actorOf(c), email, role));
+    return c.json(await changeRole(c.var.db, actorOf(c), email, role));
   });

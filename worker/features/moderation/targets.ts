@@ -12,11 +12,11 @@ import {
 import type { Role } from "../../../domain/taxonomy";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
+import { UUID_RE } from "../../lib/uuid";
 import { AppError } from "../../lib/errors";
 
 /** The statuses of an open report, for SQL. */
 export const OPEN = "('pending', 'reviewed')";
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface ReportHead {
   id: string;

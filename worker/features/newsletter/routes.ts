@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { newsletterSchema } from "../../../domain/schemas/content";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { clientAddressKey } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { subscribe } from "./newsletter";
@@ -10,7 +9,7 @@ import { enforceRateLimits } from "../../lib/rate-limit";
 
 export const newsletterRoutes = new Hono<AppEnv>().post("/", validate("json", newsletterSchema), async (c) => {
   const body = c.req.valid("json");
-  const db = getDb(c.env.DB);
+  const db = c.var.db;
   await enforceRateLimits(db, [
     [RATE_RULES.newsletterAccount, body.email],
     [RATE_RULES.newsletterAddress, clientAddressKey(c)],

@@ -1,6 +1,7 @@
 // Payment rows in D1 (raw SQL with bound parameters; the conditional updates carry the race safety).
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
+import { isUuid } from "../../lib/uuid";
 
 export type PaymentStatus = "pending" | "completed" | "failed" | "cancelled" | "expired" | "refunded";
 
@@ -20,12 +21,6 @@ export interface PaymentRow {
   refund_ref: string | null;
   created_at: string;
   updated_at: string;
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
 }
 
 export async function paymentById(db: Db, id: string): Promise<PaymentRow | null> {

@@ -28,8 +28,7 @@ import { AppError } from "../../lib/errors";
 import { DEAL_SOURCES, findDeal, type DealRecord } from "./deals";
 import { listingsByIds } from "../listings/listings";
 import { assertNotSuspended } from "../moderation/suspension";
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_RE } from "../../lib/uuid";
 
 export interface RatingSummary {
   /** Mean of the shown reviews' stars, null without any. */

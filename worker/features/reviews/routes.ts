@@ -3,10 +3,10 @@ import { RATE_RULES } from "../../../domain/rate-limits";
 import { DEAL_KINDS, type DealKind, REVIEW_REFUSAL_MESSAGES } from "../../../domain/reviews";
 import { createReviewSchema } from "../../../domain/schemas/reviews";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
+import { noStore } from "../../middleware/cache";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { announceReview } from "./notices";
 import { conversationReviewStates, dealReviewState, submitReview } from "./reviews";
@@ -22,13 +22,10 @@ function dealKind(value: string): DealKind {
  */
 export const reviewRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .use(async (c, next) => {
-    await next();
-    c.header("Cache-Control", "no-store");
-  })
+  .use(noStore)
   .post("/", validate("json", createReviewSchema), async (c) => {
     const actor = actorOf(c);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.reviewWrite, actor.id);
     const input = c.req.valid("json");
     const review = await submitReview(db, actor, input);
@@ -36,8 +33,8 @@ export const reviewRoutes = new Hono<AppEnv>()
     return c.json(review, 201);
   })
   .get("/deals/:kind/:id", async (c) => {
-    return c.json(await dealReviewState(getDb(c.env.DB), actorOf(c), dealKind(c.req.param("kind")), c.req.param("id")));
+    return c.json(await dealReviewState(c.var.db, actorOf(c), dealKind(c.req.param("kind")), c.req.param("id")));
   })
   .get("/conversations/:id", async (c) => {
-    return c.json(await conversationReviewStates(getDb(c.env.DB), actorOf(c), c.req.param("id")));
+    return c.json(await conversationReviewStates(c.var.db, actorOf(c), c.req.param("id")));
   });

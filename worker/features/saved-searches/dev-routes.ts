@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { getDb } from "../../db/client";
-import { isLocal, type AppEnv } from "../../env";
+import type { AppEnv } from "../../env";
+import { noStore } from "../../middleware/cache";
+import { localOnly } from "../../middleware/local-only";
 import { AppError } from "../../lib/errors";
 import { countingD1 } from "./statement-counter";
 import { forgetMatches, matchListings } from "./matching";
@@ -14,20 +16,17 @@ const MAX_LISTINGS = 1000;
  * forgets those listings' earlier matches (not timed), so the run inserts them again.
  */
 export const devSavedSearchRoutes = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (!isLocal(c.env)) throw new AppError("NOT_FOUND");
-    await next();
-  })
+  .use(localOnly)
+  .use(noStore)
   .post("/match", async (c) => {
     const body = (await c.req.json().catch(() => null)) as { listingIds?: unknown; fresh?: unknown } | null;
     const ids = Array.isArray(body?.listingIds) ? body.listingIds.filter((id): id is string => typeof id === "string") : [];
     if (ids.length === 0 || ids.length > MAX_LISTINGS) throw new AppError("VALIDATION", SAVED_SEARCH_REFUSALS.devListingIds(MAX_LISTINGS));
-    if (body?.fresh === true) await forgetMatches(getDb(c.env.DB), ids);
+    if (body?.fresh === true) await forgetMatches(c.var.db, ids);
     const counter = countingD1(c.env.DB);
     const started = Date.now();
     const result = await matchListings(getDb(counter.d1), ids);
     const ms = Date.now() - started;
     const { pairs, ...stats } = result;
-    c.header("Cache-Control", "no-store");
     return c.json({ ms, statements: counter.statements(), ...stats, pairs: pairs.map((p) => [p.savedSearchId, p.listingId]) });
   });

@@ -2,14 +2,13 @@ import { Hono } from "hono";
 import { searchParamsSchema } from "../../../domain/schemas/search";
 import type { AppEnv } from "../../env";
 import { validate } from "../../lib/validate";
-import { getDb } from "../../db/client";
+import { noStore } from "../../middleware/cache";
 import { searchListings } from "./search";
 
-export const searchRoutes = new Hono<AppEnv>().get("/", validate("query", searchParamsSchema), async (c) => {
-  c.header("Cache-Control", "no-store");
+export const searchRoutes = new Hono<AppEnv>().get("/", validate("query", searchParamsSchema), noStore, async (c) => {
   // Date.now() advances across I/O in workerd, so this is the D1 query's time (benchmarks read it).
   const started = Date.now();
-  const result = await searchListings(getDb(c.env.DB), c.req.valid("query"));
+  const result = await searchListings(c.var.db, c.req.valid("query"));
   c.header("Server-Timing", `d1;dur=${Date.now() - started}`);
   return c.json(result);
 });

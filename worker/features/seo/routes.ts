@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { getListingDetail, resolveSlug } from "../listings/listings";
 import { jsonForScript } from "../../lib/html";
@@ -38,7 +37,7 @@ import { listingImagePath, pageModules, withPreload } from "../shell/preload";
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
     const url = new URL(c.req.url);
-    const db = getDb(c.env.DB);
+    const db = c.var.db;
     const id = await resolveSlug(db, c.req.param("slug"));
     let listing: PreloadedListing | null = null;
     if (id) {
@@ -108,7 +107,7 @@ export const seoRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     let profile: PublicProfile;
     try {
-      profile = await publicProfile(getDb(c.env.DB), id);
+      profile = await publicProfile(c.var.db, id);
     } catch (err) {
       if (err instanceof AppError) return notFoundPage(c.env, url, c.req.raw.headers);
       throw err;

@@ -11,8 +11,7 @@ import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_RE } from "../../lib/uuid";
 
 /** A listing that can be offered, asked for or promised in a trade: listed (active, not hidden). */
 const tradable = listedListingSql;

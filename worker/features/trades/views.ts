@@ -20,8 +20,7 @@ import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { requireParticipant } from "../chat/conversations";
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_RE } from "../../lib/uuid";
 
 type ListingColumns<P extends string> = {
   [K in "id" | "title" | "price" | "is_free" | "images" | "status" | "is_hidden" | "seo_slug" as `${P}_${K}`]: K extends "price"
