@@ -45,6 +45,14 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
   INTERNAL: "Noe gikk galt. Prøv igjen.",
 };
 
+/** The platform's own refusals (middleware and the app's body limit), before any feature runs. */
+export const REQUEST_REFUSALS = {
+  notConfigured: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere.", // 500 outside local mode
+  foreignOrigin: "Forespørselen kom fra et annet nettsted og ble avvist.", // 403
+  jsonOnly: "Forespørselen må sendes som JSON.", // 415
+  tooLarge: "Forespørselen er for stor.", // 413
+} as const;
+
 export const ERROR_STATUS: Record<ErrorCode, number> = {
   VALIDATION: 400,
   UNAUTHENTICATED: 401,

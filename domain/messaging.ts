@@ -124,7 +124,6 @@ export const CHAT_REFUSALS = {
   notStored: "Meldingen kunne ikke lagres. Prøv å sende den på nytt.", // 409
   invalidFrame: "Ugyldig melding.",
   unknownFrameType: "Ukjent meldingstype.",
-  foreignOrigin: "Forespørselen kom fra et annet nettsted og ble avvist.", // 403
   notWebSocket: "Denne adressen må åpnes som WebSocket.", // 400
   /** The local notification test only. */
   notSignedIn: "Ikke logget inn",

@@ -18,6 +18,8 @@ export function isOwnPhotoKey(userId: string, key: string): boolean {
 /** What the Worker answers when a photo is refused. */
 export const PHOTO_REFUSALS = {
   wrongType: "Kun JPEG, PNG og WebP er tillatt", // 415
+  tooLarge: "Filen er for stor (maks 5MB)", // 413
+  missing: "Mangler bildefil", // 400
   damaged: "Bildet er skadet eller ufullstendig. Prøv et annet bilde.", // 400
   notRemovable: "Kunne ikke fjerne bilde", // 404
   inUse: "Bildet brukes i en annonse. Fjern det fra annonsen og lagre først.", // 409

@@ -1,3 +1,4 @@
+import { REQUEST_REFUSALS } from "../domain/errors";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -52,7 +53,7 @@ const api = new Hono<AppEnv>()
     bodyLimit({
       maxSize: JSON_BODY_LIMIT,
       onError: () => {
-        throw new AppError("PAYLOAD_TOO_LARGE", "Forespørselen er for stor.");
+        throw new AppError("PAYLOAD_TOO_LARGE", REQUEST_REFUSALS.tooLarge);
       },
     }),
   )

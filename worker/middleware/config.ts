@@ -1,3 +1,4 @@
+import { REQUEST_REFUSALS } from "../../domain/errors";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { isLocal } from "../env";
@@ -42,7 +43,7 @@ export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => 
   const problem = configurationProblem(c.env);
   if (problem) {
     console.error(`Refusing to serve: ${problem}`);
-    throw new AppError("INTERNAL", "Tjenesten er ikke ferdig satt opp. Prøv igjen senere.");
+    throw new AppError("INTERNAL", REQUEST_REFUSALS.notConfigured);
   }
   await next();
 });

@@ -1,3 +1,4 @@
+import { REQUEST_REFUSALS } from "../../domain/errors";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { AppError } from "../lib/errors";
@@ -15,10 +16,10 @@ export const sameOriginOnly = createMiddleware<AppEnv>(async (c, next) => {
     const requestOrigin = new URL(c.req.url).origin;
     const fetchSite = c.req.header("Sec-Fetch-Site");
     if (origin && origin !== requestOrigin && origin !== c.env.APP_ORIGIN) {
-      throw new AppError("FORBIDDEN", "Forespørselen kom fra et annet nettsted og ble avvist.");
+      throw new AppError("FORBIDDEN", REQUEST_REFUSALS.foreignOrigin);
     }
     if (fetchSite && fetchSite !== "same-origin" && fetchSite !== "none") {
-      throw new AppError("FORBIDDEN", "Forespørselen kom fra et annet nettsted og ble avvist.");
+      throw new AppError("FORBIDDEN", REQUEST_REFUSALS.foreignOrigin);
     }
   }
   await next();
@@ -31,7 +32,7 @@ export const jsonBodiesOnly = createMiddleware<AppEnv>(async (c, next) => {
     const hasBody = (length !== undefined && length !== "0") || c.req.header("Transfer-Encoding") !== undefined;
     const type = c.req.header("Content-Type") ?? "";
     if (hasBody && !/^application\/json\b/i.test(type)) {
-      throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Forespørselen må sendes som JSON.");
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", REQUEST_REFUSALS.jsonOnly);
     }
   }
   await next();

@@ -1,3 +1,4 @@
+import { REQUEST_REFUSALS } from "../../../domain/errors";
 import { Hono, type Context } from "hono";
 import { MESSAGE_PAGE_SIZE, CHAT_REFUSALS } from "../../../domain/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
@@ -24,7 +25,7 @@ function upgradeActor(c: Context<AppEnv>): Actor {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") throw new AppError("VALIDATION", CHAT_REFUSALS.notWebSocket);
   const origin = c.req.header("Origin");
   if (!origin || (origin !== new URL(c.req.url).origin && origin !== c.env.APP_ORIGIN))
-    throw new AppError("FORBIDDEN", CHAT_REFUSALS.foreignOrigin);
+    throw new AppError("FORBIDDEN", REQUEST_REFUSALS.foreignOrigin);
   return actorOf(c);
 }
 
