@@ -172,8 +172,15 @@ export const PAYMENT_TEXTS = {
   sellerCannotReceive: "Selgeren kan ikke ta imot betaling i Lekebytte akkurat nå",
   tooCheap: `Beløpet er for lavt for betaling i Lekebytte (minst ${MIN_ONLINE_PAYMENT_KR} kr)`,
   providerUnavailable: "Betaling med denne betalingsmåten er ikke tilgjengelig akkurat nå",
-  notConnected: "Du har ikke koblet til Stripe ennå.",
-  onboardingIncomplete: "Fullfør registreringen hos Stripe først.",
+} as const;
+
+/**
+ * Refusals only the Worker sends (Stripe onboarding links, provider webhooks). Kept apart from
+ * PAYMENT_TEXTS, which the listing card's first load carries, so the home page does not pay for them.
+ */
+export const PAYMENT_REFUSALS = {
+  notConnected: "Du har ikke koblet til Stripe ennå.", // 409
+  onboardingIncomplete: "Fullfør registreringen hos Stripe først.", // 409
   /** A provider's webhook or event that cannot be read (400). */
   invalidJson: "Ugyldig JSON.",
   invalidEvent: "Ugyldig hendelse.",

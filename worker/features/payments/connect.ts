@@ -1,7 +1,7 @@
 // Seller onboarding with Stripe Connect Express: the account, the onboarding link, the Express
 // dashboard link, and the account's state cached on the profile. When an account can take charges,
 // the seller's listings that never had a payment setting get payment enabled in marketplace mode.
-import { PAYMENT_TEXTS, type SellerPaymentStatus } from "../../../domain/payments";
+import { PAYMENT_REFUSALS, PAYMENT_TEXTS, type SellerPaymentStatus } from "../../../domain/payments";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
@@ -132,9 +132,9 @@ export async function stripeDashboardLink(env: Bindings, actor: Actor): Promise<
   await enforceRateLimit(db, RATE_RULES.paymentConnect, actor.id);
   const { stripe } = requireStripe(env);
   const status = await sellerStatus(env, actor);
-  if (!status.connected) throw new AppError("CONFLICT", PAYMENT_TEXTS.notConnected);
+  if (!status.connected) throw new AppError("CONFLICT", PAYMENT_REFUSALS.notConnected);
   // Express dashboards exist once onboarding is done.
-  if (!status.details_submitted) throw new AppError("CONFLICT", PAYMENT_TEXTS.onboardingIncomplete);
+  if (!status.details_submitted) throw new AppError("CONFLICT", PAYMENT_REFUSALS.onboardingIncomplete);
   const profile = await profilePayments(db, actor.id);
   try {
     const link = await stripe.accounts.createLoginLink(profile.stripe_account_id!);

@@ -3,7 +3,7 @@
 import Stripe from "stripe";
 import { AppError } from "../../lib/errors";
 import type { StripeConfig } from "./config";
-import { PAYMENT_TEXTS } from "../../../domain/payments";
+import { PAYMENT_REFUSALS } from "../../../domain/payments";
 
 export type { Stripe };
 
@@ -35,7 +35,7 @@ export async function verifyStripeEvent(
     try {
       event = await stripe.webhooks.constructEventAsync(rawBody, signature, secret);
     } catch (error) {
-      if (error instanceof SyntaxError) throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidJson);
+      if (error instanceof SyntaxError) throw new AppError("VALIDATION", PAYMENT_REFUSALS.invalidJson);
       if (!(error instanceof Stripe.errors.StripeSignatureVerificationError)) throw error;
       continue;
     }
@@ -47,7 +47,7 @@ export async function verifyStripeEvent(
       typeof shape.data?.object !== "object" ||
       shape.data.object === null
     ) {
-      throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidEvent);
+      throw new AppError("VALIDATION", PAYMENT_REFUSALS.invalidEvent);
     }
     return event;
   }

@@ -12,7 +12,7 @@ import { settlePaidPayment } from "./settle";
 import { closePending, paymentByRef } from "./store";
 import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";
 import { verifyVippsWebhook, type WebhookRequest } from "./vipps-signature";
-import { PAYMENT_TEXTS } from "../../../domain/payments";
+import { PAYMENT_REFUSALS } from "../../../domain/payments";
 
 export interface WebhookResult {
   received: true;
@@ -102,12 +102,12 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
   try {
     body = JSON.parse(req.body);
   } catch {
-    throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidJson);
+    throw new AppError("VALIDATION", PAYMENT_REFUSALS.invalidJson);
   }
   const parsed = vippsEventSchema.safeParse(body);
-  if (!parsed.success) throw new AppError("VALIDATION", PAYMENT_TEXTS.invalidEvent);
+  if (!parsed.success) throw new AppError("VALIDATION", PAYMENT_REFUSALS.invalidEvent);
   const event = parsed.data;
-  if (event.msn !== config.msn) throw new AppError("VALIDATION", PAYMENT_TEXTS.unknownMerchant);
+  if (event.msn !== config.msn) throw new AppError("VALIDATION", PAYMENT_REFUSALS.unknownMerchant);
 
   const db = getDb(env.DB);
   const key = `vipps:${event.reference}:${event.name}:${event.pspReference}`;
