@@ -12,12 +12,14 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // Two cores on the build machines: one browser for the tests, one core for the Worker.
-  // One worker: specs share the demo data, and the listings spec changes it while search counts it.
-  workers: 1,
+  // Two spec files at a time (the tests of a file run in order, in one worker). Specs run side by
+  // side: each makes the users and listings it changes, and reads of the demo data name listings
+  // nobody changes (tests/e2e/support/demo.ts; docs/decisions/096-e2e-specs-side-by-side.md).
+  workers: 2,
   fullyParallel: false,
   forbidOnly: CI,
-  retries: CI ? 1 : 0,
+  // No retries, on CI either: a flaky test is a bug to fix, not to hide.
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_500 },
   reporter: "list",

@@ -8,9 +8,11 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { PAGE_ROUTES, PAGE_ROUTE_IDS, routeRegExp, type PageRouteId } from "../../domain/routes";
 import { expect, test } from "./fixtures";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { DEMO_LISTINGS, DEMO_PASSWORD, demoListing } from "./support/demo";
+import { createListing } from "./support/listings";
 import { expectAccessible } from "./support/second-browser";
 
-const DEMO_PASSWORD = "lekebytte123";
 /** Ola: sells the Duplo boat and has Kari's pending swap offer for it in their conversation. */
 const USER = "ola@lekebytte.test";
 /** Kari: sent that offer (the sender's side of the card). */
@@ -67,16 +69,13 @@ async function signIn(request: APIRequestContext, email: string): Promise<{ id: 
 
 /** The demo data the paths need, read through the API with the signed-in user's session. */
 async function demoData(request: APIRequestContext, me: { id: string }): Promise<DemoData> {
-  const search = (await (await request.get("/api/search?trade=true")).json()) as {
-    rows: { id: string; user_id: string; seo_slug: string }[];
-  };
-  const otherTradeListing = search.rows.find((row) => row.user_id !== me.id)!;
+  const otherTradeListing = await demoListing(request, DEMO_LISTINGS.emilsSwap);
   const own = (await (await request.get("/api/me/listings")).json()) as { id: string; seo_slug: string; status: string }[];
   const ownListing = own.find((listing) => listing.status === "active")!;
   const conversations = (await (await request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const tradeConversation = conversations.find((c) => c.listing.title === "Lego Duplo båt")!;
   expect(
-    otherTradeListing && ownListing && tradeConversation,
+    otherTradeListing.user_id !== me.id && ownListing && tradeConversation,
     "the demo data has a swap listing, an own listing and the swap conversation",
   ).toBeTruthy();
   return { otherTradeListing, ownListing, tradeConversationId: tradeConversation.id };
@@ -108,7 +107,8 @@ test("every route of the table has a path here, and each path is the route's", (
 });
 
 test("signed out: every route of the table, the sign-in and sign-up forms and the filter dialog", async ({ page, playwright, baseURL }) => {
-  test.setTimeout(120_000);
+  // Long walks, and the machine's two cores are shared with the other spec and the app.
+  test.setTimeout(180_000);
   // The paths with ids come from a demo user's data, read in a request context of its own.
   const api = await playwright.request.newContext({ baseURL });
   const data = await demoData(api, await signIn(api, USER));
@@ -193,7 +193,7 @@ const WHILE_THERE: Partial<Record<PageRouteId, (page: Page) => Promise<void>>> =
 };
 
 test("signed in: every route of the table, with the dialogs and menus of search, listings, chat and profile open", async ({ page }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   const data = await demoData(page.request, await signIn(page.request, USER));
   for (const id of PAGE_ROUTE_IDS) {
     await visit(page, ROUTE_PATHS[id](data));
@@ -211,26 +211,50 @@ test("signed in: the sender's side of a pending swap, with the withdraw confirma
   await scanNow(page);
 });
 
-test("the moderator's and the admin's dashboard, with a report opened and the moderate dialog", async ({ page }) => {
-  await signIn(page.request, MODERATOR);
-  await visit(page, "/moderation");
-  // The demo's open report is "Venter" until a moderator has looked at it, "Vurdert" after.
-  if (await page.getByRole("heading", { name: "Ingen rapporter" }).isVisible()) await page.getByRole("button", { name: "Vurdert" }).click();
-  const pending = page.getByRole("article").first();
-  await pending.getByRole("button").first().click();
-  await pending.getByRole("button", { name: "Behandle" }).click();
-  const dialog = page.getByRole("dialog", { name: "Moderer rapport" });
-  await dialog.getByRole("button", { name: "Utfør handling" }).click();
-  await expect(dialog.getByText("Velg en handling")).toBeVisible();
-  await scanNow(page);
-  await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: "Løst" }).click();
-  await expect(page.getByRole("article").first()).toBeVisible();
-  await scanNow(page);
+test("the moderator's and the admin's dashboard, with a report opened and the moderate dialog", async ({ page, playwright, baseURL }) => {
+  test.setTimeout(60_000);
+  // A report of this test's own: opening a report marks it reviewed ("Vurdert") for every moderator,
+  // and the dashboard also lists the reports other specs file meanwhile.
+  const seller = await playwright.request.newContext({ baseURL });
+  const reporter = await playwright.request.newContext({ baseURL });
+  await signUpAndSignIn(seller, uniqueEmail("a11y-seller"), "Siri Selger");
+  await signUpAndSignIn(reporter, uniqueEmail("a11y-reporter"), "Rune Rapportør");
+  try {
+    const title = `E2E Fjernstyrt bil ${Date.now().toString(36)}`;
+    const listingId = await createListing(seller, title);
+    const report = await reporter.post("/api/reports", {
+      data: {
+        target_type: "listing",
+        target_id: listingId,
+        reason: "Falsk annonse",
+        description: "Bildet ser ikke ut som en bil med firehjulstrekk.",
+      },
+    });
+    expect(report.status(), await report.text()).toBe(201);
 
-  await page.request.post("/api/auth/signout");
-  await signIn(page.request, ADMIN);
-  await visit(page, "/moderation");
-  await expect(page.getByRole("heading", { level: 1, name: "Moderering" })).toBeVisible();
-  await scanNow(page);
+    await signIn(page.request, MODERATOR);
+    await visit(page, "/moderation");
+    const pending = page.getByRole("article").filter({ hasText: title });
+    await pending.getByRole("button").first().click();
+    await pending.getByRole("button", { name: "Behandle" }).click();
+    const dialog = page.getByRole("dialog", { name: "Moderer rapport" });
+    await dialog.getByRole("button", { name: "Utfør handling" }).click();
+    await expect(dialog.getByText("Velg en handling")).toBeVisible();
+    await scanNow(page);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Løst" }).click();
+    await expect(page.getByRole("article").first()).toBeVisible();
+    await scanNow(page);
+
+    await page.request.post("/api/auth/signout");
+    await signIn(page.request, ADMIN);
+    await visit(page, "/moderation");
+    await expect(page.getByRole("heading", { level: 1, name: "Moderering" })).toBeVisible();
+    await scanNow(page);
+  } finally {
+    await deleteAccount(seller);
+    await deleteAccount(reporter);
+    await seller.dispose();
+    await reporter.dispose();
+  }
 });

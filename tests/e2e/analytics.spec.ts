@@ -4,10 +4,9 @@
 import type { APIRequestContext, Page, Request } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { expect, test } from "./fixtures";
+import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 
 test.use({ analyticsConsent: null });
-
-const OWNER = { email: "kari@lekebytte.test", password: "lekebytte123" };
 
 interface CreatedListing {
   id: string;
@@ -15,9 +14,8 @@ interface CreatedListing {
   seo_slug: string;
 }
 
+/** A listing of the request context's (signed-in) user. */
 async function createOwnListing(request: APIRequestContext): Promise<CreatedListing> {
-  const signin = await request.post("/api/auth/signin", { data: OWNER });
-  expect(signin.status(), await signin.text()).toBe(200);
   // A listing needs a photo: a small plain JPEG.
   const width = 64;
   const height = 48;
@@ -54,11 +52,15 @@ const banner = (page: Page) => page.getByRole("region", { name: "Hjelp oss å gj
  */
 async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as unknown as { __shifts: { at: number; value: number; banner: boolean }[]; __bannerAt: number | null };
+    const w = window as unknown as {
+      __shifts: { at: number; value: number; banner: boolean }[];
+      __bannerAt: number | null;
+      __takeShifts: () => void;
+    };
     w.__shifts = [];
     w.__bannerAt = null;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & {
+    const note = (entries: PerformanceEntryList) => {
+      for (const entry of entries as (PerformanceEntry & {
         value: number;
         hadRecentInput: boolean;
         sources?: { node?: Node | null }[];
@@ -69,7 +71,11 @@ async function recordLayoutShifts(page: Page): Promise<void> {
         );
         w.__shifts.push({ at: entry.startTime, value: entry.value, banner });
       }
-    }).observe({ type: "layout-shift", buffered: true });
+    };
+    const observer = new PerformanceObserver((list) => note(list.getEntries()));
+    observer.observe({ type: "layout-shift", buffered: true });
+    // The records not yet handed to the callback, on demand (see layoutShifts).
+    w.__takeShifts = () => note(observer.takeRecords());
     new MutationObserver((_, observer) => {
       if (document.querySelector("[data-testid=consent-banner]")) {
         w.__bannerAt = performance.now();
@@ -79,10 +85,22 @@ async function recordLayoutShifts(page: Page): Promise<void> {
   });
 }
 
+/**
+ * The shifts so far, once the frames after the banner's have been drawn: a shift is recorded with the
+ * frame that draws it, so two more frames and the observer's pending records hold any the banner
+ * caused (it has no animation; finished animations are awaited anyway).
+ */
 async function layoutShifts(page: Page) {
-  await page.waitForTimeout(500);
-  return page.evaluate(() => {
-    const w = window as unknown as { __shifts: { at: number; value: number; banner: boolean }[]; __bannerAt: number | null };
+  return page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const w = window as unknown as {
+      __shifts: { at: number; value: number; banner: boolean }[];
+      __bannerAt: number | null;
+      __takeShifts: () => void;
+    };
+    w.__takeShifts();
     const after = w.__shifts.filter((s) => w.__bannerAt !== null && s.at >= w.__bannerAt);
     return {
       bannerAt: w.__bannerAt,
@@ -106,8 +124,34 @@ async function storageOf(page: Page) {
   });
 }
 
+/**
+ * Follows the page's requests; `quiet()` waits until none is in flight after the page's main thread
+ * has been idle. Tracking without consent would start from the page's own effects and show up as a
+ * request (the tracker's chunk, then its reports) before that, so it proves that none was sent.
+ */
+function watchRequests(page: Page) {
+  const inFlight = new Set<Request>();
+  page.on("request", (r) => inFlight.add(r));
+  page.on("requestfinished", (r) => inFlight.delete(r));
+  page.on("requestfailed", (r) => inFlight.delete(r));
+  const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2_000 })));
+  return {
+    quiet: () =>
+      expect
+        .poll(
+          async () => {
+            await idle();
+            return inFlight.size;
+          },
+          { message: "no request in flight" },
+        )
+        .toBe(0),
+  };
+}
+
 test("the consent banner overlays the page without shifting it, and 'Bare nødvendige' stores only the choice", async ({ page }) => {
   const analytics: Request[] = [];
+  const requests = watchRequests(page);
   page.on("request", (r) => {
     if (r.url().includes("/api/analytics/")) analytics.push(r);
   });
@@ -134,7 +178,7 @@ test("the consent banner overlays the page without shifting it, and 'Bare nødve
   await page.goto("/");
   await page.locator('a[href^="/annonse/"]').first().click();
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await page.waitForTimeout(500);
+  await requests.quiet();
   expect(analytics.map((r) => r.url())).toEqual([]);
   expect(await storageOf(page)).toEqual({ local: ["lb_consent"], session: [], cookies: "" });
   await expect(banner(page)).toBeHidden();
@@ -157,10 +201,14 @@ test("the consent banner overlays the page without shifting it, and 'Bare nødve
 
 test("a visitor who accepts analytics views a listing, and its owner sees the view counted", async ({ page, request }) => {
   test.setTimeout(90_000);
+  const owner = uniqueEmail("analytics-owner");
+  await signUpAndSignIn(request, owner, "Anna Eier");
   const listing = await createOwnListing(request);
 
   try {
-    // The visitor: accept analytics, open the listing, stay a while, leave.
+    // The visitor: accept analytics, open the listing, stay a while, leave. The browser's clock is
+    // Playwright's, so the stay passes at once (clock.fastForward) instead of in a real 6 s wait.
+    await page.clock.install();
     await page.goto("/");
     // The session cookie comes with the answer to POST /sessions: a full page load before it is in
     // would abort that request (the tracker then renews the session on its first 403).
@@ -172,8 +220,11 @@ test("a visitor who accepts analytics views a listing, and its owner sees the vi
     await page.goto(`/annonse/${listing.seo_slug}`);
     await expect(page.getByRole("heading", { level: 1, name: listing.title })).toBeVisible();
     expect((await firstReport).status()).toBe(202);
+    // The tracker reports the scroll after a second's pause; then the visitor stays six seconds more.
+    const scrollReport = page.waitForRequest((r) => r.url().endsWith("/api/analytics/listing-views") && r.method() === "POST");
     await page.mouse.wheel(0, 600);
-    await page.waitForTimeout(6_000);
+    await scrollReport;
+    await page.clock.fastForward(6_000);
     const finalReport = page.waitForRequest(
       (r) =>
         r.url().endsWith("/api/analytics/listing-views") &&
@@ -187,7 +238,7 @@ test("a visitor who accepts analytics views a listing, and its owner sees the vi
     await finalReport;
 
     // The owner signs in (same browser, so the visit above is the only one) and opens the listing.
-    const signin = await page.request.post("/api/auth/signin", { data: OWNER });
+    const signin = await page.request.post("/api/auth/signin", { data: { email: owner, password: E2E_PASSWORD } });
     expect(signin.status()).toBe(200);
     await page.goto(`/annonse/${listing.seo_slug}`);
     const stats = page.getByRole("region", { name: "Statistikk" });
@@ -211,20 +262,23 @@ test("a visitor who accepts analytics views a listing, and its owner sees the vi
     await expect(row.getByRole("img", { name: /1 i alt/ })).toBeVisible();
   } finally {
     await request.delete(`/api/listings/${listing.id}`);
+    await deleteAccount(request);
   }
 });
 
 test("nobody else can read a listing's statistics", async ({ page, request }) => {
+  await signUpAndSignIn(request, uniqueEmail("analytics-owner"), "Anna Eier");
   const listing = await createOwnListing(request);
   try {
     expect((await page.request.get(`/api/analytics/listings/${listing.id}`)).status()).toBe(401);
-    const signin = await page.request.post("/api/auth/signin", { data: { email: "ola@lekebytte.test", password: "lekebytte123" } });
-    expect(signin.status()).toBe(200);
+    await signUpAndSignIn(page.request, uniqueEmail("analytics-other"), "Ola Annen");
     expect((await page.request.get(`/api/analytics/listings/${listing.id}`)).status()).toBe(404);
     await page.goto(`/annonse/${listing.seo_slug}`);
     await expect(page.getByRole("heading", { level: 1, name: listing.title })).toBeVisible();
     await expect(page.getByRole("region", { name: "Statistikk" })).toHaveCount(0);
   } finally {
     await request.delete(`/api/listings/${listing.id}`);
+    await deleteAccount(request);
+    await deleteAccount(page.request);
   }
 });

@@ -8,9 +8,13 @@
 // - No day label covers message text, wherever the list is scrolled.
 // - The parties open what they swapped from the chat header, read only and marked "Byttet"; a
 //   visitor still gets the 404.
+// - Answered, the review prompt is one line (on a deal of the test's own, made the same way: the
+//   demo deal stays as seeded for the other tests and the specs that run beside this one).
 // The fixture runs axe on every page (contrast of the badges included).
-import type { Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { createListing } from "./support/listings";
 
 const DEMO_PASSWORD = "lekebytte123";
 const TITLE = "Bøker om dinosaurer (6 stk)";
@@ -152,33 +156,65 @@ test("the parties open what they swapped from the chat header, read only and mar
   await visitor.dispose();
 });
 
-test("once answered, the review prompt is one line that opens the review in view", async ({ page }) => {
-  await openDinosaurChat(page, "kari@lekebytte.test");
-  const prompt = page.getByRole("region", { name: "Vurderinger" });
-  // Kari answers (unless a first attempt of this test already did: the demo data is shared).
-  const give = prompt.getByRole("button", { name: "Gi vurdering" });
-  if ((await give.count()) > 0) {
-    await give.click();
-    const dialog = page.getByRole("dialog", { name: "Gi Ola Hansen en vurdering" });
+/** POST through the API and expect success. */
+async function ok(request: APIRequestContext, path: string, data: unknown = {}): Promise<Record<string, unknown>> {
+  const res = await request.post(path, { data });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+test("once answered, the review prompt is one line that opens the review in view", async ({ page, playwright, baseURL }) => {
+  test.setTimeout(60_000);
+  // A deal of this test's own, made as the dinosaur-book one (a refused offer, then a completed
+  // swap): answering the review changes the deal, and the demo's is read by the tests above.
+  const other = await playwright.request.newContext({ baseURL });
+  await signUpAndSignIn(page.request, uniqueEmail("deal-seller"), "Kari Selger");
+  await signUpAndSignIn(other, uniqueEmail("deal-buyer"), "Ola Bytter");
+  try {
+    const suffix = Date.now().toString(36);
+    const wanted = await createListing(page.request, `E2E Dinosaurbøker ${suffix}`, { trade: true });
+    const refused = (await ok(other, "/api/trade-offers", {
+      requested_listing_id: wanted,
+      offered_listing_id: await createListing(other, `E2E Lekebil ${suffix}`),
+    })) as { id: string; conversation_id: string };
+    await ok(page.request, `/api/trade-offers/${refused.id}/reject`);
+    const swapped = (await ok(other, "/api/trade-offers", {
+      requested_listing_id: wanted,
+      offered_listing_id: await createListing(other, `E2E Gulvpuslespill ${suffix}`),
+    })) as { id: string };
+    await ok(page.request, `/api/trade-offers/${swapped.id}/accept`);
+    await ok(other, `/api/trade-offers/${swapped.id}/confirm`);
+    await ok(page.request, `/api/trade-offers/${swapped.id}/confirm`);
+    await page.goto(`/chat/${refused.conversation_id}`);
+    await expect(page.getByRole("region", { name: "Bytteforslag" }).getByRole("article")).toHaveCount(2);
+
+    // Kari answers.
+    const prompt = page.getByRole("region", { name: "Vurderinger" });
+    await prompt.getByRole("button", { name: "Gi vurdering" }).click();
+    const dialog = page.getByRole("dialog", { name: "Gi Ola Bytter en vurdering" });
     await dialog.getByRole("radio", { name: /^5 av 5 stjerner/ }).check({ force: true });
     await dialog.getByRole("button", { name: "Send vurdering" }).click();
     await expect(dialog).toBeHidden();
-  }
-  const summary = prompt.getByRole("button", { expanded: false });
-  await expect(summary).toContainText("Din vurdering");
-  expect((await box(prompt)).height).toBeLessThanOrEqual(48);
-  await expectMessagesKeepTheScreen(page);
+    const summary = prompt.getByRole("button", { expanded: false });
+    await expect(summary).toContainText("Din vurdering");
+    expect((await box(prompt)).height).toBeLessThanOrEqual(48);
+    await expectMessagesKeepTheScreen(page);
 
-  // Opened, the review is brought into the strip's view (the strip scrolls, the page does not).
-  await summary.click();
-  const mine = prompt.getByText("Din vurdering av Ola Hansen:");
-  await expect(mine).toBeVisible();
-  const strip = await box(page.locator("[data-deal-strip]"));
-  await expect
-    .poll(async () => {
-      const b = await box(mine);
-      return b.y >= strip.y && b.y + b.height <= strip.y + strip.height;
-    })
-    .toBe(true);
-  await expectMessagesKeepTheScreen(page);
+    // Opened, the review is brought into the strip's view (the strip scrolls, the page does not).
+    await summary.click();
+    const mine = prompt.getByText("Din vurdering av Ola Bytter:");
+    await expect(mine).toBeVisible();
+    const strip = await box(page.locator("[data-deal-strip]"));
+    await expect
+      .poll(async () => {
+        const b = await box(mine);
+        return b.y >= strip.y && b.y + b.height <= strip.y + strip.height;
+      })
+      .toBe(true);
+    await expectMessagesKeepTheScreen(page);
+  } finally {
+    await deleteAccount(page.request);
+    await deleteAccount(other);
+    await other.dispose();
+  }
 });

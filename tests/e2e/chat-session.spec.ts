@@ -16,6 +16,8 @@ test("signing out in another tab closes the open chat's socket, and it stays clo
   await signUpAndSignIn(buyer.request, buyerEmail, "Kjell Kjøper");
   try {
     const listingId = await createListing(seller.request, `E2E Brio tog ${Date.now().toString(36)}`);
+    // The buyer's clock is Playwright's (it runs as usual), so the retries' timers can be run at once below.
+    await buyer.clock.install();
     const chatSockets: PlaywrightSocket[] = [];
     buyer.on("websocket", (ws) => {
       if (/\/api\/conversations\/[0-9a-f-]{36}\/live/.test(ws.url())) chatSockets.push(ws);
@@ -37,8 +39,10 @@ test("signing out in another tab closes the open chat's socket, and it stays clo
     // The page learns it is signed out (the chat is for signed-in users) ...
     await expect(buyer.getByRole("log")).toBeHidden({ timeout: 5_000 });
     await buyer.screenshot({ path: "/tmp/h20-chat-after-signout.png" });
-    // ... and the old client's retries after 1 s and 2 s do not happen.
-    await buyer.waitForTimeout(4_000);
+    // ... and the old client's retries after 1 s and 2 s do not happen: every timer due within the
+    // next 4 s runs now, and a retry would open a second socket (seen once the page answers again).
+    await buyer.clock.runFor(4_000);
+    await buyer.evaluate(() => document.readyState);
     expect(chatSockets).toHaveLength(1);
     await otherTab.close();
   } finally {

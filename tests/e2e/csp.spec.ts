@@ -3,17 +3,12 @@
 // (tests/e2e/harness.spec.ts proves it does); these tests visit the pages the policy must not break
 // (home, search, a slug page, the listing page, auth, create-listing, profile) and use what injects
 // styles or images at run time: the filter dialog (scroll lock), toasts, photo previews (blob:).
-import type { APIResponse, Page, Response } from "@playwright/test";
+import type { APIResponse, Response } from "@playwright/test";
 import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
+import { DEMO_LISTINGS, demoListing } from "./support/demo";
 
 const DEMO_PASSWORD = "lekebytte123";
-
-interface HomeRow {
-  id: string;
-  title: string;
-  seo_slug: string;
-}
 
 function expectPolicyHeaders(response: Response | APIResponse | null, label: string) {
   expect(response, label).not.toBeNull();
@@ -28,14 +23,6 @@ function expectPolicyHeaders(response: Response | APIResponse | null, label: str
   expect(headers["permissions-policy"], `${label}: Permissions-Policy`).toContain("camera=()");
   expect(headers["x-content-type-options"], `${label}: nosniff`).toBe("nosniff");
   expect(headers["referrer-policy"], `${label}: Referrer-Policy`).toBe("strict-origin-when-cross-origin");
-}
-
-async function newestListing(page: Page): Promise<HomeRow> {
-  const res = await page.request.get("/api/home");
-  expect(res.ok()).toBe(true);
-  const [row] = ((await res.json()) as { newest: HomeRow[] }).newest;
-  expect(row, "a demo listing").toBeDefined();
-  return row;
 }
 
 test("visitor pages: home, search with the filter dialog, a slug page, the listing page and auth", async ({ page }) => {
@@ -61,7 +48,7 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   await page.keyboard.press("Escape");
   await expect(sheet).toBeHidden();
 
-  const row = await newestListing(page);
+  const row = await demoListing(page.request, DEMO_LISTINGS.free);
   // The edge-rendered page: meta tags, JSON-LD and the preloaded listing as JSON data blocks.
   const slugPage = await page.goto(`/annonse/${encodeURIComponent(row.seo_slug)}`);
   expectPolicyHeaders(slugPage, "/annonse/{slug}");

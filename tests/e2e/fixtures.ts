@@ -180,6 +180,8 @@ async function settle(page: Page): Promise<void> {
     // A page that never goes idle (polling) is scanned as it is.
   }
   if (page.isClosed()) return;
+  // Let React commit what the navigation started (a refresh marks its region busy only then).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => {});
   // A region still refreshing (aria-busy, drawn faded) is not what the page settles on: axe would
   // measure the contrast of its fade. Wait for it, and for the transitions that follow, bounded.
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: SETTLE_TIMEOUT_MS }).catch(() => {});

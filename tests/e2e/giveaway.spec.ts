@@ -37,10 +37,11 @@ test("two takers queue for a free listing; the giver reserves it for the second 
     const { id } = await publishListing(giver.request, { title, is_free: true, price: "" });
 
     // The two takers join, in this order; each sees their own place.
+    // On the page, not in the toast that says the same for a few seconds.
     await wantIt(first.page, id, "Til barnehagen vår, kan hente i kveld");
-    await expect(first.page.getByText("Du er nr. 1 i køen")).toBeVisible();
+    await expect(first.page.getByRole("main").getByText("Du er nr. 1 i køen")).toBeVisible();
     await wantIt(second.page, id, "Sønnen min elsker brannbiler");
-    await expect(second.page.getByText("Du er nr. 2 i køen")).toBeVisible();
+    await expect(second.page.getByRole("main").getByText("Du er nr. 2 i køen")).toBeVisible();
     await expectAccessible(second.page);
 
     // The giver sees the queue in order with the messages and reserves it for the second.

@@ -4,9 +4,10 @@
 // is; nothing is clicked or filled. The photo is chosen through the file chooser that Space opens
 // on the focused file input (Playwright answers the native dialog with setFiles).
 // Then: every main page, tabbed through from the top, shows a visible focus indicator at each stop.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { DEMO_LISTINGS, DEMO_PASSWORD, demoListing } from "./support/demo";
 import { createListing, photo } from "./support/listings";
 import { focusStop, stopsWithoutVisibleFocus, tabAndPress, tabTo } from "./support/keyboard";
 
@@ -153,26 +154,18 @@ async function expectVisibleFocus(page: Page, paths: string[]) {
   expect(missing).toEqual([]);
 }
 
-/** A listing open for swaps that is not `notOwnedBy`'s. */
-async function swapListing(request: APIRequestContext, notOwnedBy = ""): Promise<{ id: string; seo_slug: string }> {
-  const search = (await (await request.get("/api/search?trade=true")).json()) as {
-    rows: { id: string; user_id: string; seo_slug: string }[];
-  };
-  return search.rows.find((row) => row.user_id !== notOwnedBy)!;
-}
-
 test("signed out: a visible focus indicator at every Tab stop of the main pages", async ({ page }) => {
   test.setTimeout(90_000);
-  const listing = await swapListing(page.request);
+  const listing = await demoListing(page.request, DEMO_LISTINGS.olasSwap);
   await expectVisibleFocus(page, ["/", "/search?q=lego", `/annonse/${listing.seo_slug}`, "/auth", "/kontakt", "/om-oss"]);
 });
 
 test("signed in: a visible focus indicator at every Tab stop of the main pages", async ({ page }) => {
   test.setTimeout(120_000);
-  const signIn = await page.request.post("/api/auth/signin", { data: { email: "ola@lekebytte.test", password: "lekebytte123" } });
+  const signIn = await page.request.post("/api/auth/signin", { data: { email: "ola@lekebytte.test", password: DEMO_PASSWORD } });
   expect(signIn.status()).toBe(200);
-  const { user } = (await signIn.json()) as { user: { id: string } };
-  const listing = await swapListing(page.request, user.id);
+  // Someone else's listing open for swaps (Ola's own cannot be asked for).
+  const listing = await demoListing(page.request, DEMO_LISTINGS.emilsSwap);
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string }[];
   await expectVisibleFocus(page, [
     "/profile",

@@ -6,15 +6,10 @@ import type { Browser, ConsoleMessage, Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
+import { DEMO_LISTINGS, demoListing } from "./support/demo";
 import { connectStripe } from "./support/payments";
 
 const VIEWPORT_HEIGHT = 844;
-
-/** The demo data's newest listings (what the home page shows first). */
-async function newest(page: Page): Promise<{ id: string; seo_slug: string; is_free: boolean }[]> {
-  const home = (await (await page.request.get("/api/home")).json()) as { newest: { id: string; seo_slug: string; is_free: boolean }[] };
-  return home.newest;
-}
 
 /** Sum of layout shifts while the page loads, as Lighthouse counts them (none within 500 ms of input). */
 async function collectLayoutShifts(page: Page): Promise<void> {
@@ -150,7 +145,7 @@ test("a payable listing at 390×844: one compact buy bar at the bottom, a short 
 
 test("a listing the app cannot take payment for promises no 'trygg betaling': its bar says to contact the seller", async ({ page }) => {
   // The demo sellers have no Stripe account: none of their listings can be paid in the app.
-  const forSale = (await newest(page)).find((l) => !l.is_free)!;
+  const forSale = await demoListing(page.request, DEMO_LISTINGS.forSale);
   await page.goto(`/annonse/${forSale.seo_slug}`);
   const bar = page.getByTestId("listing-action-bar");
   await expect(bar.getByText("Kontakt selgeren for å kjøpe")).toBeVisible();
@@ -207,7 +202,7 @@ test("a visitor's pages log no console errors (the session check is a normal ans
   page.on("response", (response) => {
     if (new URL(response.url()).pathname === "/api/auth/session") sessionStatuses.push(response.status());
   });
-  const [first] = await newest(page);
+  const first = await demoListing(page.request, DEMO_LISTINGS.free);
   for (const path of ["/", "/search", `/annonse/${first.seo_slug}`, `/listing/${first.id}`, "/auth", "/om-oss"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();

@@ -5,14 +5,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { AXE_TAGS, expect, test } from "./fixtures";
+import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
 
-const PASSWORD = "lekebytte123";
-const SEARCHER = "ingrid@lekebytte.test";
-const SELLER = "lars@lekebytte.test";
-
 async function signIn(request: APIRequestContext, email: string): Promise<void> {
-  const res = await request.post("/api/auth/signin", { data: { email, password: PASSWORD } });
+  const res = await request.post("/api/auth/signin", { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -34,7 +31,9 @@ test("save a search, get the alert and the badge when someone else publishes a m
   const word = `kulebane${Date.now().toString(36)}`;
   const name = "Kulebane til Ida";
   const title = `${word[0].toUpperCase()}${word.slice(1)} i tre`;
-  await signIn(page.request, SEARCHER);
+  // The searcher and the seller are this test's own: the badge counts every saved search with new matches.
+  const searcher = uniqueEmail("saved-searcher");
+  await signUpAndSignIn(page.request, searcher, "Ida Søker");
 
   // Save the search from /search.
   await page.goto(`/search?q=${word}`);
@@ -54,7 +53,7 @@ test("save a search, get the alert and the badge when someone else publishes a m
   const seller = await playwright.request.newContext({ baseURL: base });
   let listingId: string | undefined;
   try {
-    await signIn(seller, SELLER);
+    await signUpAndSignIn(seller, uniqueEmail("saved-seller"), "Lars Selger");
     listingId = await createListing(seller, title);
 
     // The alert arrives in the outbox (the queue consumer matched the listing after the answer).
@@ -62,7 +61,7 @@ test("save a search, get the alert and the badge when someone else publishes a m
     await expect
       .poll(
         async () => {
-          alert = (await outboxTo(page.request, SEARCHER)).find((m) => m.subject.includes(`«${name}»`));
+          alert = (await outboxTo(page.request, searcher)).find((m) => m.subject.includes(`«${name}»`));
           return alert?.subject;
         },
         { message: "the alert mail", timeout: 45_000, intervals: [1_000] },
@@ -96,12 +95,13 @@ test("save a search, get the alert and the badge when someone else publishes a m
     await page.goto(link!);
     await expect(page.getByRole("heading", { name: "Varselet er slått av" })).toBeVisible();
     await expect(page.getByText(`Du får ikke lenger e-post om nye annonser for «${name}».`, { exact: false })).toBeVisible();
-    await signIn(page.request, SEARCHER);
+    await signIn(page.request, searcher);
     await page.goto("/lagrede-sok");
     await expect(page.getByRole("article", { name }).getByRole("combobox", { name: "Varsel" })).toHaveValue("off");
   } finally {
-    // Leave the demo data as it was for the specs that count it.
     if (listingId) expect((await seller.delete(`/api/listings/${listingId}`)).status()).toBe(204);
+    await deleteAccount(seller);
     await seller.dispose();
+    await deleteAccount(page.request);
   }
 });

@@ -1,9 +1,40 @@
 // /search (docs/product.md "Search"): filters through the bottom sheet, kept in the URL across a
-// reload and restored by back/forward. Counts are compared with the API, not hard-coded, so
-// listings other specs create meanwhile do not matter.
+// reload and restored by back/forward. Counts are compared with the API, not hard-coded.
+// Other specs publish and delete listings while this one runs, so the searches here look only at
+// listings of this spec's own, which carry a word of their own in the description (`word`); the
+// header's quick link, which cannot carry it, is compared with the answer the page itself got.
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { AXE_TAGS, expect, test } from "./fixtures";
+import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { publishListing } from "./support/listings";
+
+/** This spec's listings: three Lego sets (two within 100–500 kr), two cars, three free toys. */
+const LISTINGS = [
+  { title: "Lego Duplo ferje", category: "lego", price: "150" },
+  { title: "Legoklosser i bøtte", category: "lego", price: "450" },
+  { title: "Lego Technic kran", category: "lego", price: "600" },
+  { title: "Fjernstyrt båt", category: "biler", price: "350" },
+  { title: "Liten brannbil", category: "biler", price: "80" },
+  { title: "Duplo dyrehage", category: "lego", is_free: true, price: "" },
+  { title: "Lego Duplo tog", category: "lego", is_free: true, price: "" },
+  { title: "Dukkevogn", category: "dukker", is_free: true, price: "" },
+];
+
+let word = "";
+let seller: APIRequestContext;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  seller = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+  word = `sok${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await signUpAndSignIn(seller, uniqueEmail("search-seller"), "Siri Selger");
+  await Promise.all(LISTINGS.map((listing) => publishListing(seller, { ...listing, description: `Lite brukt. ${word}` })));
+});
+
+test.afterAll(async () => {
+  await deleteAccount(seller);
+  await seller.dispose();
+});
 
 interface SearchResult {
   rows: { title: string; price: number | null }[];
@@ -34,9 +65,9 @@ async function expectResults(page: Page, query: string) {
 }
 
 test("filter by category and price in the sheet; reload keeps it; back and forward restore it", async ({ page }, testInfo) => {
-  await page.goto("/search");
+  await page.goto(`/search?q=${word}`);
   await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
-  await expectResults(page, "limit=50");
+  await expectResults(page, `q=${word}&limit=50`);
 
   await page.getByRole("button", { name: /^Filter/ }).click();
   const sheet = page.getByRole("dialog", { name: "Filter" });
@@ -56,7 +87,7 @@ test("filter by category and price in the sheet; reload keeps it; back and forwa
   await expect(maxThumb).toHaveAttribute("aria-valuenow", "500");
   await expect(sheet.getByLabel("Til (kr)")).toHaveValue("500");
 
-  const filtered = await apiSearch(page, "categories=lego&min=100&max=500&limit=50");
+  const filtered = await apiSearch(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
   await expect(sheet.getByRole("button", { name: `Vis ${countText(filtered.total)}` })).toBeVisible();
   const axe = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).include('[role="dialog"]').analyze();
   expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
@@ -64,58 +95,69 @@ test("filter by category and price in the sheet; reload keeps it; back and forwa
 
   await sheet.getByRole("button", { name: /^Vis / }).click();
   await expect(sheet).toBeHidden();
-  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
-  const result = await expectResults(page, "categories=lego&min=100&max=500&limit=50");
-  // The demo data: two Lego sets within the range, the 600 kr Technic one outside it.
-  expect(result.rows.map((r) => r.title)).toEqual(expect.arrayContaining(["Lego Duplo båt", "Legoklosser i stor boks"]));
-  expect(result.rows.map((r) => r.title)).not.toContain("Lego Technic gravemaskin");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&categories=lego&min=100&max=500$`));
+  const result = await expectResults(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
+  // This spec's data: two Lego sets within the range, the 600 kr Technic one outside it.
+  expect(result.rows.map((r) => r.title)).toEqual(expect.arrayContaining(["Lego Duplo ferje", "Legoklosser i bøtte"]));
+  expect(result.rows.map((r) => r.title)).not.toContain("Lego Technic kran");
   await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Fjern filter 100–500 kr$/ })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Filter/ })).toHaveAccessibleName(/^Filter\s+2\s+aktive filtre$/);
 
   await page.reload();
-  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
-  await expectResults(page, "categories=lego&min=100&max=500&limit=50");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&categories=lego&min=100&max=500$`));
+  await expectResults(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
   await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
 
   await page.getByRole("button", { name: "Fjern filter Lego" }).click();
-  await expect(page).toHaveURL(/\/search\?min=100&max=500$/);
-  await expectResults(page, "min=100&max=500&limit=50");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&min=100&max=500$`));
+  await expectResults(page, `q=${word}&min=100&max=500&limit=50`);
 
   await page.goBack();
-  await expect(page).toHaveURL(/\/search\?categories=lego&min=100&max=500$/);
-  await expectResults(page, "categories=lego&min=100&max=500&limit=50");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&categories=lego&min=100&max=500$`));
+  await expectResults(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
   await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeVisible();
 
   await page.goForward();
-  await expect(page).toHaveURL(/\/search\?min=100&max=500$/);
-  await expectResults(page, "min=100&max=500&limit=50");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&min=100&max=500$`));
+  await expectResults(page, `q=${word}&min=100&max=500&limit=50`);
   await expect(page.getByRole("button", { name: "Fjern filter Lego" })).toBeHidden();
 });
 
 test("typing searches after a pause; back brings the previous text and results", async ({ page }) => {
-  await page.goto("/search?free=true");
-  await expectResults(page, "free=true&limit=50");
+  await page.goto(`/search?q=${word}&free=true`);
+  await expectResults(page, `q=${word}&free=true&limit=50`);
   const box = page.getByRole("searchbox", { name: "Søk i annonser" });
-  await box.fill("duplo");
-  await expect(page).toHaveURL(/\/search\?q=duplo&free=true$/);
-  await expectResults(page, "q=duplo&free=true&limit=50");
-  await box.fill("");
-  await box.pressSequentially("lego duplo", { delay: 20 });
-  await expect(page).toHaveURL(/\/search\?q=lego%20duplo&free=true$/);
+  await box.fill(`${word} duplo`);
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}%20duplo&free=true$`));
+  await expectResults(page, `q=${word}%20duplo&free=true&limit=50`);
+  await box.fill(word);
+  await box.pressSequentially(" lego duplo", { delay: 20 });
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}%20lego%20duplo&free=true$`));
 
   await page.goBack();
-  await expect(page).toHaveURL(/\/search\?free=true$/);
-  await expect(box).toHaveValue("");
-  await expectResults(page, "free=true&limit=50");
+  await expect(page).toHaveURL(new RegExp(`/search\\?q=${word}&free=true$`));
+  await expect(box).toHaveValue(word);
+  await expectResults(page, `q=${word}&free=true&limit=50`);
 });
 
 test("the header's quick links open search with free-only and trade-only", async ({ page }) => {
   await page.goto("/");
+  // Every swap listing counts here, other specs' too: the page is compared with the answer it got
+  // itself (the first page of the query its URL carries), not with a second question to the API.
+  const answers: SearchResult[] = [];
+  page.on("response", async (response) => {
+    const url = new URL(response.url());
+    const query = [...url.searchParams].map(([key, value]) => `${key}=${value}`).sort();
+    if (url.pathname === "/api/search" && query.join("&") === "limit=50&offset=0&trade=true") answers.push(await response.json());
+  });
   await page.getByRole("banner").getByRole("link", { name: "Åpen for bytte" }).click();
   await expect(page).toHaveURL(/\/search\?trade=true$/);
   await expect(page.getByRole("button", { name: "Fjern filter Åpen for bytte" })).toBeVisible();
-  await expectResults(page, "trade=true&limit=50");
+  await expect.poll(() => answers.length, { message: "the page's own search" }).toBeGreaterThan(0);
+  const answer = answers[answers.length - 1];
+  await expect(resultCount(page)).toHaveText(countText(answer.total));
+  await expect.poll(() => cardTitles(page)).toEqual(answer.rows.map((r) => r.title));
 });
 
 test("a search without matches says 'Ingen annonser funnet'", async ({ page }) => {

@@ -2,13 +2,7 @@
 // plain HTML), unknown paths answer 404, and the newsletter and contact forms reach the API.
 import { formatPrice } from "../../domain/format";
 import { expect, test } from "./fixtures";
-
-interface SearchRow {
-  title: string;
-  price: number | null;
-  is_free: boolean;
-  seo_slug: string;
-}
+import { DEMO_LISTINGS, demoListing } from "./support/demo";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const uniqueEmail = () => `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@eksempel.no`;
@@ -19,10 +13,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false, axeScan: false });
 
   test("a demo listing's /annonse/{slug} has its title, JSON-LD Product and the listing as HTML", async ({ page }) => {
-    const res = await page.request.get("/api/search?limit=1");
-    expect(res.ok()).toBe(true);
-    const [row] = ((await res.json()) as { rows: SearchRow[] }).rows;
-    expect(row, "a demo listing").toBeDefined();
+    const row = await demoListing(page.request, DEMO_LISTINGS.free);
 
     const response = await page.goto(`/annonse/${encodeURIComponent(row.seo_slug)}`);
     expect(response?.status()).toBe(200);
