@@ -13,7 +13,7 @@ import { DEMO_LISTINGS, DEMO_PASSWORD, demoListing } from "./support/demo";
 import { createListing } from "./support/listings";
 import { expectAccessible } from "./support/second-browser";
 
-/** Ola: sells the Duplo boat and has Kari's pending swap offer for it in their conversation. */
+/** Ola: sells the Duplo boat and has Kari's pending trade offer for it in their conversation. */
 const USER = "ola@lekebytte.test";
 /** Kari: sent that offer (the sender's side of the card). */
 const OFFER_SENDER = "kari@lekebytte.test";
@@ -21,11 +21,11 @@ const MODERATOR = "moderator@lekebytte.test";
 const ADMIN = "admin@lekebytte.test";
 
 interface DemoData {
-  /** A listing of someone else's, open for swaps. */
+  /** A listing of someone else's, open for trades. */
   otherTradeListing: { id: string; seo_slug: string; user_id: string };
   /** One of the signed-in user's own listings. */
   ownListing: { id: string; seo_slug: string };
-  /** The user's conversation with the pending swap offer. */
+  /** The user's conversation with the pending trade offer. */
   tradeConversationId: string;
 }
 
@@ -69,14 +69,14 @@ async function signIn(request: APIRequestContext, email: string): Promise<{ id: 
 
 /** The demo data the paths need, read through the API with the signed-in user's session. */
 async function demoData(request: APIRequestContext, me: { id: string }): Promise<DemoData> {
-  const otherTradeListing = await demoListing(request, DEMO_LISTINGS.emilsSwap);
+  const otherTradeListing = await demoListing(request, DEMO_LISTINGS.emilsTrade);
   const own = (await (await request.get("/api/me/listings")).json()) as { id: string; seo_slug: string; status: string }[];
   const ownListing = own.find((listing) => listing.status === "active")!;
   const conversations = (await (await request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const tradeConversation = conversations.find((c) => c.listing.title === "Lego Duplo båt")!;
   expect(
     otherTradeListing.user_id !== me.id && ownListing && tradeConversation,
-    "the demo data has a swap listing, an own listing and the swap conversation",
+    "the demo data has a trade listing, an own listing and the trade conversation",
   ).toBeTruthy();
   return { otherTradeListing, ownListing, tradeConversationId: tradeConversation.id };
 }
@@ -171,12 +171,12 @@ const WHILE_THERE: Partial<Record<PageRouteId, (page: Page) => Promise<void>>> =
     await scanNow(page);
     await page.keyboard.press("Escape");
   },
-  // Proposing a swap: a listing chosen, the form ready to send.
+  // Proposing a trade: a listing chosen, the form ready to send.
   tradeOffer: async (page) => {
     await page.getByRole("group", { name: "Velg hva du vil tilby i bytte" }).getByRole("radio").first().check();
     await scanNow(page);
   },
-  // The swap offer to answer (the visit scanned the page with the card).
+  // The trade offer to answer (the visit scanned the page with the card).
   chat: async (page) => {
     const card = page.getByRole("region", { name: "Bytteforslag" }).getByRole("article");
     await expect(card.getByRole("button", { name: "Aksepter" })).toBeVisible();
@@ -201,7 +201,7 @@ test("signed in: every route of the table, with the dialogs and menus of search,
   }
 });
 
-test("signed in: the sender's side of a pending swap, with the withdraw confirmation", async ({ page }) => {
+test("signed in: the sender's side of a pending trade, with the withdraw confirmation", async ({ page }) => {
   await signIn(page.request, OFFER_SENDER);
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   await visit(page, `/chat/${conversations.find((c) => c.listing.title === "Lego Duplo båt")!.id}`);

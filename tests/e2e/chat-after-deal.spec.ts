@@ -1,12 +1,12 @@
 // The chat once a deal has happened (issue 21), on a 390×844 phone, in the demo conversation about
 // Kari's "Bøker om dinosaurer (6 stk)" (scripts/seed/data.ts DEMO_DEALS): Ola's refused offer, the
-// completed swap, the notices and the open review prompt, over three days.
+// completed trade, the notices and the open review prompt, over three days.
 // - The messages get most of the screen: the list is at least 60% of the screen above the composer,
 //   and everything above it (site header, chat header, offer cards, review prompt) plus any notice
 //   at most a third of the screen, with the connection down too ("Kobler til …").
 // - Finished and refused offers are one line each, and open on a tap; each state its own colour.
 // - No day label covers message text, wherever the list is scrolled.
-// - The parties open what they swapped from the chat header, read only and marked "Byttet"; a
+// - The parties open what they traded from the chat header, read only and marked "Byttet"; a
 //   visitor still gets the 404.
 // - Answered, the review prompt is one line (on a deal of the test's own, made the same way: the
 //   demo deal stays as seeded for the other tests and the specs that run beside this one).
@@ -83,7 +83,7 @@ async function expectDayLabelsClear(page: Page) {
   expect(overlaps).toEqual([]);
 }
 
-test("after a swap the messages keep the screen; finished offers are one line each; no day label covers a message", async ({ page }) => {
+test("after a trade the messages keep the screen; finished offers are one line each; no day label covers a message", async ({ page }) => {
   await openDinosaurChat(page, "kari@lekebytte.test");
   await page.screenshot({ path: "/tmp/e2e-chat-after-deal-kari.png" });
   await expectMessagesKeepTheScreen(page);
@@ -105,7 +105,7 @@ test("after a swap the messages keep the screen; finished offers are one line ea
   await expect(prompt).toContainText("Hvordan gikk det med Ola Hansen?");
   expect((await box(prompt)).height).toBeLessThanOrEqual(52);
 
-  // Opened, the card shows what was swapped; the strip scrolls rather than grow past its cap.
+  // Opened, the card shows what was traded; the strip scrolls rather than grow past its cap.
   await completed.getByRole("button").click();
   await expect(completed.getByRole("button")).toHaveAttribute("aria-expanded", "true");
   await expect(completed.getByText("Ola Hansen foreslo et bytte")).toBeVisible();
@@ -130,7 +130,7 @@ test("with the connection down ('Kobler til …') the messages still keep the sc
   await expectMessagesKeepTheScreen(page);
 });
 
-test("the parties open what they swapped from the chat header, read only and marked 'Byttet'; a visitor gets 404", async ({
+test("the parties open what they traded from the chat header, read only and marked 'Byttet'; a visitor gets 404", async ({
   page,
   playwright,
   baseURL,
@@ -166,7 +166,7 @@ async function ok(request: APIRequestContext, path: string, data: unknown = {}):
 test("once answered, the review prompt is one line that opens the review in view", async ({ page, playwright, baseURL }) => {
   test.setTimeout(60_000);
   // A deal of this test's own, made as the dinosaur-book one (a refused offer, then a completed
-  // swap): answering the review changes the deal, and the demo's is read by the tests above.
+  // trade): answering the review changes the deal, and the demo's is read by the tests above.
   const other = await playwright.request.newContext({ baseURL });
   await signUpAndSignIn(page.request, uniqueEmail("deal-seller"), "Kari Selger");
   await signUpAndSignIn(other, uniqueEmail("deal-buyer"), "Ola Bytter");
@@ -178,13 +178,13 @@ test("once answered, the review prompt is one line that opens the review in view
       offered_listing_id: await createListing(other, `E2E Lekebil ${suffix}`),
     })) as { id: string; conversation_id: string };
     await ok(page.request, `/api/trade-offers/${refused.id}/reject`);
-    const swapped = (await ok(other, "/api/trade-offers", {
+    const traded = (await ok(other, "/api/trade-offers", {
       requested_listing_id: wanted,
       offered_listing_id: await createListing(other, `E2E Gulvpuslespill ${suffix}`),
     })) as { id: string };
-    await ok(page.request, `/api/trade-offers/${swapped.id}/accept`);
-    await ok(other, `/api/trade-offers/${swapped.id}/confirm`);
-    await ok(page.request, `/api/trade-offers/${swapped.id}/confirm`);
+    await ok(page.request, `/api/trade-offers/${traded.id}/accept`);
+    await ok(other, `/api/trade-offers/${traded.id}/confirm`);
+    await ok(page.request, `/api/trade-offers/${traded.id}/confirm`);
     await page.goto(`/chat/${refused.conversation_id}`);
     await expect(page.getByRole("region", { name: "Bytteforslag" }).getByRole("article")).toHaveCount(2);
 

@@ -1,5 +1,5 @@
 // Keyboard only (issue 15 "Accessibility"): sign in, the create-listing wizard through to a published
-// listing, search filters, a chat message and accepting a swap offer, with Tab / Shift+Tab / Enter /
+// listing, search filters, a chat message and accepting a trade offer, with Tab / Shift+Tab / Enter /
 // Space / arrow keys and typing into the field that has focus. Locators only recognise where focus
 // is; nothing is clicked or filled. The photo is chosen through the file chooser that Space opens
 // on the focused file input (Playwright answers the native dialog with setFiles).
@@ -16,7 +16,7 @@ async function typeHere(page: Page, text: string) {
   await page.keyboard.type(text);
 }
 
-test("sign in, create a listing, filter a search, send a chat message and accept a swap with the keyboard only", async ({
+test("sign in, create a listing, filter a search, send a chat message and accept a trade with the keyboard only", async ({
   page,
   playwright,
   baseURL,
@@ -82,7 +82,7 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     await page.keyboard.press("Space");
     await expect(page.getByRole("group", { name: "Tilstand" }).getByRole("radio").first()).toBeChecked();
     await tabAndPress(page, page.getByRole("button", { name: "Neste" }));
-    // Step 4: open for swaps (Space on the checkbox), price, postal code, publish.
+    // Step 4: open for trades (Space on the checkbox), price, postal code, publish.
     await expect(page.getByRole("heading", { name: "Pris, sted og forhåndsvisning" })).toBeFocused();
     await tabAndPress(page, page.getByRole("checkbox", { name: "Åpen for bytte" }), "Space");
     await expect(page.getByRole("checkbox", { name: "Åpen for bytte" })).toBeChecked();
@@ -111,7 +111,7 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     await expect(chips).toContainText("Utmerket");
     await expect(page.getByRole("main").getByText(title)).toBeVisible();
 
-    // The other person proposes a swap for the new listing, which starts the conversation.
+    // The other person proposes a trade for the new listing, which starts the conversation.
     const mine = (await (await page.request.get("/api/me/listings")).json()) as { id: string; title: string }[];
     const created = mine.find((listing) => listing.title === title)!;
     const offer = await other.post("/api/trade-offers", {
@@ -130,7 +130,7 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     await page.keyboard.press("Enter");
     await expect(page.getByRole("log").getByText("Hei! Jeg ser på forslaget ditt.")).toBeVisible();
 
-    // Accept the swap on its card, reached with Shift+Tab from the message field.
+    // Accept the trade on its card, reached with Shift+Tab from the message field.
     const card = page.getByRole("region", { name: "Bytteforslag" }).getByRole("article");
     await tabAndPress(page, card.getByRole("button", { name: "Aksepter" }), "Enter", { backwards: true });
     await expect(page.getByText("Bytteforslag akseptert!")).toBeVisible();
@@ -156,7 +156,7 @@ async function expectVisibleFocus(page: Page, paths: string[]) {
 
 test("signed out: a visible focus indicator at every Tab stop of the main pages", async ({ page }) => {
   test.setTimeout(90_000);
-  const listing = await demoListing(page.request, DEMO_LISTINGS.olasSwap);
+  const listing = await demoListing(page.request, DEMO_LISTINGS.olasTrade);
   await expectVisibleFocus(page, ["/", "/search?q=lego", `/annonse/${listing.seo_slug}`, "/auth", "/kontakt", "/om-oss"]);
 });
 
@@ -164,8 +164,8 @@ test("signed in: a visible focus indicator at every Tab stop of the main pages",
   test.setTimeout(120_000);
   const signIn = await page.request.post("/api/auth/signin", { data: { email: "ola@lekebytte.test", password: DEMO_PASSWORD } });
   expect(signIn.status()).toBe(200);
-  // Someone else's listing open for swaps (Ola's own cannot be asked for).
-  const listing = await demoListing(page.request, DEMO_LISTINGS.emilsSwap);
+  // Someone else's listing open for trades (Ola's own cannot be asked for).
+  const listing = await demoListing(page.request, DEMO_LISTINGS.emilsTrade);
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string }[];
   await expectVisibleFocus(page, [
     "/profile",

@@ -39,7 +39,7 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
   await signUpAndSignIn(seller.request, uniqueEmail("mod-seller"), "Siri Selger");
   await signUpAndSignIn(reporter.request, uniqueEmail("mod-reporter"), "Rune Rapportør");
   try {
-    // Free and open for swaps, so it is on the home page in all three sections while it is among
+    // Free and open for trades, so it is on the home page in all three sections while it is among
     // the newest of any: specs running beside this one publish listings of their own meanwhile.
     const { id } = await publishListing(seller.request, { title, is_free: true, price: "", is_trade_offer: true });
     const listing = (await (await seller.request.get(`/api/listings/${id}`)).json()) as { seo_slug: string };

@@ -1,4 +1,4 @@
-// Reviews after a swap between two browsers (issue 16 "Done when"): the swap is agreed, the seller
+// Reviews after a trade between two browsers (issue 16 "Done when"): the trade is agreed, the seller
 // confirms the handover last in the chat, the review prompt appears for both, each writes a review,
 // and a review shows (on the profile, in the chat) only after both have written.
 import type { APIRequestContext, Page } from "@playwright/test";
@@ -27,7 +27,7 @@ async function writeReview(page: Page, other: string, stars: number, text: strin
   await expect(dialog).toBeHidden();
 }
 
-test("complete a swap, both review; each review appears only after both have written", async ({ page: buyer, browser }) => {
+test("complete a trade, both review; each review appears only after both have written", async ({ page: buyer, browser }) => {
   test.setTimeout(150_000);
   const { context: sellerContext, page: seller, policyReports } = await openSecondBrowser(browser);
   const suffix = Date.now().toString(36);
@@ -39,7 +39,7 @@ test("complete a swap, both review; each review appears only after both have wri
     const sellerId = ((await (await seller.request.get("/api/auth/session")).json()) as { user: { id: string } }).user.id;
     const buyerId = ((await (await buyer.request.get("/api/auth/session")).json()) as { user: { id: string } }).user.id;
 
-    // The swap is proposed, accepted and confirmed by the buyer through the API (the UI of those
+    // The trade is proposed, accepted and confirmed by the buyer through the API (the UI of those
     // steps is tests/e2e/trades.spec.ts); the seller confirms last, in the chat.
     const offer = (await ok(buyer.request, "/api/trade-offers", { requested_listing_id: wantedId, offered_listing_id: offeredId })) as {
       id: string;

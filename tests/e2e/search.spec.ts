@@ -143,7 +143,7 @@ test("typing searches after a pause; back brings the previous text and results",
 
 test("the header's quick links open search with free-only and trade-only", async ({ page }) => {
   await page.goto("/");
-  // Every swap listing counts here, other specs' too: the page is compared with the answer it got
+  // Every trade listing counts here, other specs' too: the page is compared with the answer it got
   // itself (the first page of the query its URL carries), not with a second question to the API.
   const answers: SearchResult[] = [];
   page.on("response", async (response) => {

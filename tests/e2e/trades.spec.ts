@@ -1,5 +1,5 @@
-// A swap between two browsers (issue 11 "Done when"): the buyer proposes a swap from the listing
-// page, the seller accepts it in the chat, both confirm the handover, and each finds the swap under
+// A trade between two browsers (issue 11 "Done when"): the buyer proposes a trade from the listing
+// page, the seller accepts it in the chat, both confirm the handover, and each finds the trade under
 // "Fullført" in the trade history. The offer card updates live on the other side at every step.
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -9,7 +9,7 @@ import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 const card = (page: Page) => page.getByRole("region", { name: "Bytteforslag" }).getByRole("article");
 
-test("propose a swap, accept it, confirm the handover from both sides, find it under 'Fullført'", async ({ page: buyer, browser }) => {
+test("propose a trade, accept it, confirm the handover from both sides, find it under 'Fullført'", async ({ page: buyer, browser }) => {
   test.setTimeout(150_000);
   const { context: sellerContext, page: seller, policyReports } = await openSecondBrowser(browser);
   const suffix = Date.now().toString(36);
@@ -71,7 +71,7 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
     for (const p of [buyer, seller])
       expect(await p.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
-    // Both find the swap under "Fullført" in the trade history, linked from the profile menu.
+    // Both find the trade under "Fullført" in the trade history, linked from the profile menu.
     for (const [page, other, mine, theirs] of [
       [buyer, "Selma Selger", offeredTitle, wantedTitle],
       [seller, "Kjell Kjøper", wantedTitle, offeredTitle],
@@ -82,14 +82,14 @@ test("propose a swap, accept it, confirm the handover from both sides, find it u
       await expect(page.getByRole("tab", { name: "Sendt (" })).toHaveAttribute("aria-selected", "true");
       const completed = page.getByRole("tab", { name: "Fullført (1)" });
       await completed.click();
-      const swap = page
+      const trade = page
         .getByRole("tabpanel")
         .getByRole("listitem")
         .filter({ hasText: `Bytte med ${other}` });
-      await expect(swap).toBeVisible();
-      await expect(swap).toContainText(`Din leke${mine}`);
-      await expect(swap).toContainText(`Deres leke${theirs}`);
-      await expect(swap).toContainText("Fullført");
+      await expect(trade).toBeVisible();
+      await expect(trade).toContainText(`Din leke${mine}`);
+      await expect(trade).toContainText(`Deres leke${theirs}`);
+      await expect(trade).toContainText("Fullført");
     }
     await expect(buyer.getByRole("tab", { name: "Sendt (1)" })).toBeVisible();
     await expectAccessible(seller);

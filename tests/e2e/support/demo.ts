@@ -13,10 +13,10 @@ export const DEMO_LISTINGS = {
   free: "Kosebamse, stor brun",
   /** Nora's, 400 kr: the newest demo listing for sale. The demo sellers have no Stripe account. */
   forSale: "Ærlig talt ny sparkesykkel",
-  /** Ola's, open for swaps: the newest demo swap listing. */
-  olasSwap: "Lego Duplo båt",
-  /** Emil's, open for swaps: the newest demo swap listing that is not Ola's. */
-  emilsSwap: "Bøker om dinosaurer og vulkaner (4 stk)",
+  /** Ola's, open for trades: the newest demo trade listing. */
+  olasTrade: "Lego Duplo båt",
+  /** Emil's, open for trades: the newest demo trade listing that is not Ola's. */
+  emilsTrade: "Bøker om dinosaurer og vulkaner (4 stk)",
 } as const;
 
 export interface DemoListing {

@@ -50,7 +50,7 @@ export async function publishListing(
   return (await res.json()) as PublishedListing;
 }
 
-/** An active listing with one photo; `trade` opens it for swap offers. */
+/** An active listing with one photo; `trade` opens it for trade offers. */
 export async function createListing(
   request: APIRequestContext,
   title: string,
