@@ -88,7 +88,9 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
     await expect(seller.getByText("Skjult av moderator.")).toBeVisible();
     await expect(seller.getByText("Årsak: Falsk annonse: Kopierte bilder")).toBeVisible();
 
-    // The moderator shows it again from the resolved reports.
+    // The moderator shows it again from the resolved reports, once the hide's toast is gone (the
+    // unhide's own "Handling utført" is what proves it answered).
+    await expect(moderator.getByText("Handling utført")).toHaveCount(0, { timeout: 15_000 });
     await moderator.getByRole("button", { name: "Løst" }).click();
     const resolved = moderator.getByRole("article").filter({ hasText: title });
     await resolved.getByRole("button", { name: new RegExp(title) }).click();
