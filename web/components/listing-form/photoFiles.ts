@@ -1,5 +1,4 @@
 import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_LISTING } from "../../../domain/limits";
-import { PHOTO_REFUSALS } from "../../../domain/photos";
 
 /** What the file picker offers; the server decides by the bytes in the end. */
 export const PHOTO_ACCEPT = "image/jpeg,image/jpg,image/png,image/webp";
@@ -33,8 +32,8 @@ export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(
   const fileErrors: string[] = [];
   const valid: F[] = [];
   for (const file of files) {
-    if (!isAcceptedPhotoType(file)) fileErrors.push(`${file.name}: ${PHOTO_REFUSALS.wrongType}`);
-    else if (file.size > MAX_IMAGE_BYTES) fileErrors.push(`${file.name}: ${PHOTO_REFUSALS.tooLarge}`);
+    if (!isAcceptedPhotoType(file)) fileErrors.push(`${file.name}: Kun JPEG, PNG og WebP er tillatt`);
+    else if (file.size > MAX_IMAGE_BYTES) fileErrors.push(`${file.name}: Filen er for stor (maks 5MB)`);
     else valid.push(file);
   }
   const room = Math.max(0, MAX_IMAGES_PER_LISTING - alreadyChosen);
