@@ -1,12 +1,18 @@
-// `npm test`'s runner (scripts/test-all.mjs): the stages run in order, the first failure stops the
-// run with its exit code, and the table of stage times prints either way. Real child processes.
-import { readFileSync } from "node:fs";
+// `npm test`'s runner (scripts/test-all.mjs): the stages run in order, a background stage beside the
+// next ones, the first failure stops the run (and whatever still runs) with its exit code, and the
+// table of stage times prints either way. Real child processes.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatTable, runStages, STAGES } from "../../scripts/test-all.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const node = (code: string) => [process.execPath, "-e", code];
+/** A stage that waits `ms`, then writes `file` (if given) and exits with `code`. */
+const sleeper = (ms: number, code = 0, file?: string) =>
+  node(`setTimeout(() => { ${file ? `require("fs").writeFileSync(${JSON.stringify(file)}, "x");` : ""} process.exit(${code}); }, ${ms})`);
+const scratch = () => mkdtempSync(path.join(os.tmpdir(), "test-all-"));
 
 describe("runStages", () => {
   it("runs every stage in order when all pass", async () => {
@@ -49,13 +55,71 @@ describe("runStages", () => {
   });
 });
 
+describe("runStages with a background stage", () => {
+  it("runs it beside the next stages, and a stage marked alone waits for it", async () => {
+    const dir = scratch();
+    const backgroundDone = path.join(dir, "background");
+    const { exitCode, ms, results } = await runStages(
+      [
+        { name: "background", command: sleeper(1_500, 0, backgroundDone), background: true },
+        { name: "beside", command: sleeper(1_000) },
+        // Exits 5 unless the background stage has finished before it started.
+        { name: "alone", command: node(`process.exit(require("fs").existsSync(${JSON.stringify(backgroundDone)}) ? 0 : 5)`), alone: true },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(exitCode).toBe(0);
+    expect(results.map((r) => r.status)).toEqual(["passed", "passed", "passed"]);
+    // Beside, not after: the wall clock is well under the stages' sum.
+    const sum = results.reduce((total, r) => total + (r.ms ?? 0), 0);
+    expect(ms).toBeLessThan(sum - 500);
+  });
+
+  it("a failing background stage stops the stage beside it and gives the run its exit code", async () => {
+    const dir = scratch();
+    const besideFinished = path.join(dir, "beside");
+    const { exitCode, results } = await runStages(
+      [
+        { name: "background", command: sleeper(300, 4), background: true },
+        { name: "beside", command: sleeper(10_000, 0, besideFinished) },
+        { name: "after", command: node("process.exit(0)") },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(exitCode).toBe(4);
+    expect(results.map((r) => r.status)).toEqual(["failed (exit 4)", "stopped", "not run"]);
+    expect(results[1].ms).toBeLessThan(5_000);
+    expect(existsSync(besideFinished)).toBe(false);
+  });
+
+  it("a failing stage stops the background stage still running", async () => {
+    const dir = scratch();
+    const backgroundFinished = path.join(dir, "background");
+    const { exitCode, results } = await runStages(
+      [
+        { name: "background", command: sleeper(10_000, 0, backgroundFinished), background: true },
+        { name: "check", command: sleeper(200, 2) },
+        { name: "e2e", command: node("process.exit(0)"), alone: true },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(exitCode).toBe(2);
+    expect(results.map((r) => r.status)).toEqual(["stopped", "failed (exit 2)", "not run"]);
+    expect(results[0].ms).toBeLessThan(5_000);
+    expect(existsSync(backgroundFinished)).toBe(false);
+  });
+});
+
 describe("formatTable", () => {
   it("shows each stage's time and the total", () => {
-    const table = formatTable([
-      { name: "typecheck", status: "passed", ms: 42_400 },
-      { name: "worker", status: "failed (exit 1)", ms: 125_000 },
-      { name: "e2e", status: "not run", ms: undefined },
-    ]);
+    const table = formatTable(
+      [
+        { name: "typecheck", status: "passed", ms: 42_400 },
+        { name: "worker", status: "failed (exit 1)", ms: 125_000 },
+        { name: "e2e", status: "not run", ms: undefined },
+      ],
+      167_400,
+    );
     expect(table.split("\n")).toEqual([
       "stage      result                 time",
       "--------------------------------------",
@@ -66,6 +130,24 @@ describe("formatTable", () => {
       "total                       2 min 47 s",
     ]);
   });
+
+  it("marks the stages that ran beside others, and the total is the wall clock", () => {
+    const table = formatTable(
+      [
+        { name: "worker", status: "passed", ms: 200_000, background: true },
+        { name: "web", status: "passed", ms: 90_000 },
+      ],
+      201_000,
+    );
+    expect(table.split("\n")).toEqual([
+      "stage               result        time",
+      "--------------------------------------",
+      "worker (beside)     passed  3 min 20 s",
+      "web                 passed  1 min 30 s",
+      "--------------------------------------",
+      "total (wall clock)          3 min 21 s",
+    ]);
+  });
 });
 
 describe("npm test", () => {
@@ -73,6 +155,9 @@ describe("npm test", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toBe("node scripts/test-all.mjs");
     expect(STAGES[0]).toEqual({ name: "chromium", command: ["node", "scripts/chromium.mjs"] });
+    // The Worker tests run beside the short stages and the web tests; e2e runs alone.
+    expect(STAGES.filter((s) => s.background).map((s) => s.name)).toEqual(["worker"]);
+    expect(STAGES.at(-1)).toMatchObject({ name: "e2e", alone: true });
     for (const stage of STAGES.slice(1)) {
       expect(stage.command.slice(0, 2)).toEqual(["npm", "run"]);
       expect(pkg.scripts[stage.command[2]]).toBeDefined();
