@@ -1,10 +1,10 @@
 export interface Stage {
   name: string;
   command: string[];
-  /** Starts, and the run goes on with the next stages beside it; its output prints when it ends. */
-  background?: boolean;
-  /** Waits until every background stage has ended before it starts. */
-  alone?: boolean;
+  /** "main" (the default) prints as it runs; any other lane runs side by side with it, its output held back. */
+  lane?: string;
+  /** Added to the environment the stage runs in. */
+  env?: Record<string, string>;
 }
 export interface StageResult {
   name: string;
@@ -16,4 +16,4 @@ export declare function runStages(
   stages: Stage[],
   options?: { now?: () => number; stdio?: "inherit" | "ignore"; cwd?: string; signals?: boolean },
 ): Promise<{ exitCode: number; ms: number; results: StageResult[] }>;
-export declare function formatTable(results: (StageResult & { background?: boolean })[], wallMs: number): string;
+export declare function formatTable(results: (StageResult & { beside?: boolean })[], wallMs: number): string;

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: every stage CI runs. Stages run in order, except that a stage marked `background`
-// starts and the run goes on with the next stages beside it: the Worker tests keep about one and a
-// half of the two cores busy, so the short stages and the web tests fill the rest (decision 100).
-// A stage marked `alone` first waits for every background stage. The first stage that fails stops
-// the run (the others still running are stopped) with its exit code, and the table of stage times
-// prints either way, with the wall-clock total. A background stage's output is held back and printed
-// whole when it ends, so the logs of two stages never interleave. To add a stage, add a row.
+// `npm test`: every stage CI runs, in two lanes that run side by side (decision 100). The end-to-end
+// tests mostly wait (on the browser, the app, timers) and use about half a core, while the Worker
+// and web tests keep one and a half cores busy: side by side they fill the machine's two cores.
+// Within a lane the stages run in order. The first stage that fails stops the run (and whatever
+// still runs in the other lane) with its exit code, and the table of stage times prints either way,
+// with the wall-clock total. The main lane prints as it goes; the other lane's output is held back
+// and printed whole, stage by stage, so the logs of two stages never interleave. To add a stage,
+// add a row.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,13 +14,15 @@ import { fileURLToPath } from "node:url";
 /** @type {import("./test-all.d.mts").Stage[]} */
 export const STAGES = [
   { name: "chromium", command: ["node", "scripts/chromium.mjs"] },
-  { name: "worker", command: ["npm", "run", "test:worker"], background: true },
   { name: "check", command: ["npm", "run", "check"] },
   { name: "typecheck", command: ["npm", "run", "typecheck"] },
   { name: "unit", command: ["npm", "run", "test:unit"] },
   { name: "sandbox", command: ["npm", "run", "test:sandbox"] },
-  { name: "web", command: ["npm", "run", "test:web"] },
-  { name: "e2e", command: ["npm", "run", "test:e2e"], alone: true },
+  { name: "build", command: ["npm", "run", "build"] },
+  // The app it starts reuses the build above (SKIP_BUILD).
+  { name: "e2e", command: ["npm", "run", "test:e2e"], env: { SKIP_BUILD: "1" } },
+  { name: "worker", command: ["npm", "run", "test:worker"], lane: "beside" },
+  { name: "web", command: ["npm", "run", "test:web"], lane: "beside" },
 ];
 
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
@@ -30,6 +33,7 @@ function start(stage, options, held) {
   const hold = held && stdio === "inherit";
   const child = spawn(stage.command[0], stage.command.slice(1), {
     cwd: options.cwd,
+    env: stage.env ? { ...process.env, ...stage.env } : process.env,
     // Its own group, so a stopped stage takes its whole tree (vitest pools, wrangler, workerd) along.
     detached: true,
     stdio: hold ? ["ignore", "pipe", "pipe"] : stdio === "inherit" ? ["ignore", "inherit", "inherit"] : stdio,
@@ -54,79 +58,72 @@ function start(stage, options, held) {
   };
   const flush = () => {
     if (!hold) return;
-    process.stdout.write(`\n===== ${stage.name} (ran beside the stages above) =====\n`);
+    process.stdout.write(`\n===== ${stage.name} (ran beside the main lane) =====\n`);
     process.stdout.write(Buffer.concat(chunks));
   };
   return { done, stop, flush };
 }
 
 /**
- * Runs the stages (see STAGES) until one fails. Returns the exit code (0 when all passed), the
- * wall-clock time in ms, and one row per stage: its time in ms, or undefined if it never ran.
+ * Runs the stages (see STAGES) until one fails: each lane in order, the lanes side by side. Returns
+ * the exit code (0 when all passed), the wall-clock time in ms, and one row per stage: its time in ms,
+ * or undefined if it never ran.
  */
 export async function runStages(stages, options = {}) {
   const now = options.now ?? (() => performance.now());
   const began = now();
   const results = stages.map((stage) => ({ name: stage.name, status: "not run", ms: undefined }));
-  /** @type {{ index: number, run: ReturnType<typeof start> }[]} */
-  let running = [];
+  /** @type {Map<number, ReturnType<typeof start>>} */
+  const running = new Map();
   let failure = null;
-  let wake = () => {};
 
-  const launch = (index) => {
-    const stage = stages[index];
-    const started = now();
-    const run = start(stage, options, stage.background === true);
-    const entry = { index, run };
-    running.push(entry);
-    const finished = run.done.then((code) => {
-      results[index].ms = now() - started;
-      running = running.filter((r) => r !== entry);
-      run.flush();
-      if (failure && code !== 0 && results[index].status === "stopping") {
-        results[index].status = "stopped";
-      } else if (code === 0) {
-        results[index].status = "passed";
-      } else {
-        results[index].status = `failed (exit ${code})`;
-        if (!failure) {
-          failure = { code };
-          for (const other of running) {
-            results[other.index].status = "stopping";
-            other.run.stop();
-          }
-        }
-      }
-      wake();
-      return code;
-    });
-    return finished;
+  const stopAll = () => {
+    for (const [index, run] of running) {
+      results[index].status = "stopping";
+      run.stop();
+    }
   };
-
-  // Resolves when `predicate` holds, re-checked whenever a stage ends.
-  const until = async (predicate) => {
-    while (!predicate()) await new Promise((resolve) => (wake = resolve));
-  };
-
   if (options.signals) {
     // The stages run in their own process groups, so a Ctrl-C or a CI cancel reaches them through us.
     for (const signal of ["SIGINT", "SIGTERM"]) {
       process.once(signal, () => {
-        for (const r of running) r.run.stop();
+        for (const run of running.values()) run.stop();
         process.exit(128 + signalNumbers[signal]);
       });
     }
   }
+
+  const runLane = async (indexes) => {
+    for (const index of indexes) {
+      if (failure) return;
+      const stage = stages[index];
+      const started = now();
+      const run = start(stage, options, (stage.lane ?? "main") !== "main");
+      running.set(index, run);
+      const code = await run.done;
+      running.delete(index);
+      results[index].ms = now() - started;
+      run.flush();
+      if (code === 0) {
+        results[index].status = "passed";
+      } else if (failure && results[index].status === "stopping") {
+        results[index].status = "stopped";
+      } else {
+        results[index].status = `failed (exit ${code})`;
+        if (!failure) {
+          failure = { code };
+          stopAll();
+        }
+      }
+    }
+  };
+
+  const lanes = new Map();
   for (const [index, stage] of stages.entries()) {
-    if (failure) break;
-    if (stage.alone) await until(() => failure !== null || running.length === 0);
-    if (failure) break;
-    const finished = launch(index);
-    if (!stage.background) await until(() => failure !== null || results[index].ms !== undefined);
-    void finished;
+    const lane = stage.lane ?? "main";
+    lanes.set(lane, [...(lanes.get(lane) ?? []), index]);
   }
-  // Nothing left behind: wait for the background stages (or for the stopped ones to go).
-  await until(() => running.length === 0);
+  await Promise.all([...lanes.values()].map(runLane));
   return { exitCode: failure ? failure.code : 0, ms: now() - began, results };
 }
 
@@ -138,10 +135,10 @@ function duration(ms) {
 
 /** The table `npm test` prints at the end: stage, result, time, and the wall-clock total. */
 export function formatTable(results, wallMs) {
-  const besides = results.some((r) => r.background);
+  const besides = results.some((r) => r.beside);
   const rows = [
     ["stage", "result", "time"],
-    ...results.map((r) => [r.background ? `${r.name} (beside)` : r.name, r.status, duration(r.ms)]),
+    ...results.map((r) => [r.beside ? `${r.name} (beside)` : r.name, r.status, duration(r.ms)]),
     [besides ? "total (wall clock)" : "total", "", duration(wallMs)],
   ];
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((row) => row[c].length)));
@@ -152,7 +149,7 @@ export function formatTable(results, wallMs) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { exitCode, ms, results } = await runStages(STAGES, { signals: true });
-  const rows = results.map((r, i) => ({ ...r, background: STAGES[i].background === true }));
+  const rows = results.map((r, i) => ({ ...r, beside: (STAGES[i].lane ?? "main") !== "main" }));
   console.log(`\n${formatTable(rows, ms)}`);
   process.exit(exitCode);
 }

@@ -1,6 +1,6 @@
-// `npm test`'s runner (scripts/test-all.mjs): the stages run in order, a background stage beside the
-// next ones, the first failure stops the run (and whatever still runs) with its exit code, and the
-// table of stage times prints either way. Real child processes.
+// `npm test`'s runner (scripts/test-all.mjs): the stages of a lane run in order, two lanes side by
+// side, the first failure stops the run (and whatever still runs) with its exit code, and the table of
+// stage times prints either way. Real child processes.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,58 +55,73 @@ describe("runStages", () => {
   });
 });
 
-describe("runStages with a background stage", () => {
-  it("runs it beside the next stages, and a stage marked alone waits for it", async () => {
+describe("runStages with two lanes", () => {
+  it("runs the lanes side by side, each in order", async () => {
     const dir = scratch();
-    const backgroundDone = path.join(dir, "background");
+    const firstDone = path.join(dir, "first");
     const { exitCode, ms, results } = await runStages(
       [
-        { name: "background", command: sleeper(1_500, 0, backgroundDone), background: true },
-        { name: "beside", command: sleeper(1_000) },
-        // Exits 5 unless the background stage has finished before it started.
-        { name: "alone", command: node(`process.exit(require("fs").existsSync(${JSON.stringify(backgroundDone)}) ? 0 : 5)`), alone: true },
+        { name: "first", command: sleeper(1_000, 0, firstDone) },
+        // Exits 5 unless the stage before it in its lane has finished.
+        { name: "second", command: node(`process.exit(require("fs").existsSync(${JSON.stringify(firstDone)}) ? 0 : 5)`) },
+        { name: "beside", command: sleeper(1_000), lane: "beside" },
       ],
       { stdio: "ignore" },
     );
     expect(exitCode).toBe(0);
     expect(results.map((r) => r.status)).toEqual(["passed", "passed", "passed"]);
-    // Beside, not after: the wall clock is well under the stages' sum.
+    // Side by side, not one after the other: the wall clock is well under the stages' sum.
     const sum = results.reduce((total, r) => total + (r.ms ?? 0), 0);
     expect(ms).toBeLessThan(sum - 500);
   });
 
-  it("a failing background stage stops the stage beside it and gives the run its exit code", async () => {
+  it("a failure in the other lane stops the main lane's stage and gives the run its exit code", async () => {
     const dir = scratch();
-    const besideFinished = path.join(dir, "beside");
+    const mainFinished = path.join(dir, "main");
     const { exitCode, results } = await runStages(
       [
-        { name: "background", command: sleeper(300, 4), background: true },
-        { name: "beside", command: sleeper(10_000, 0, besideFinished) },
+        { name: "e2e", command: sleeper(10_000, 0, mainFinished) },
         { name: "after", command: node("process.exit(0)") },
+        { name: "worker", command: sleeper(300, 4), lane: "beside" },
+        { name: "web", command: node("process.exit(0)"), lane: "beside" },
       ],
       { stdio: "ignore" },
     );
     expect(exitCode).toBe(4);
-    expect(results.map((r) => r.status)).toEqual(["failed (exit 4)", "stopped", "not run"]);
-    expect(results[1].ms).toBeLessThan(5_000);
-    expect(existsSync(besideFinished)).toBe(false);
+    expect(results.map((r) => r.status)).toEqual(["stopped", "not run", "failed (exit 4)", "not run"]);
+    expect(results[0].ms).toBeLessThan(5_000);
+    expect(existsSync(mainFinished)).toBe(false);
   });
 
-  it("a failing stage stops the background stage still running", async () => {
+  it("a failure in the main lane stops the other lane's stage", async () => {
     const dir = scratch();
-    const backgroundFinished = path.join(dir, "background");
+    const besideFinished = path.join(dir, "beside");
     const { exitCode, results } = await runStages(
       [
-        { name: "background", command: sleeper(10_000, 0, backgroundFinished), background: true },
         { name: "check", command: sleeper(200, 2) },
-        { name: "e2e", command: node("process.exit(0)"), alone: true },
+        { name: "worker", command: sleeper(10_000, 0, besideFinished), lane: "beside" },
+        { name: "web", command: node("process.exit(0)"), lane: "beside" },
       ],
       { stdio: "ignore" },
     );
     expect(exitCode).toBe(2);
-    expect(results.map((r) => r.status)).toEqual(["stopped", "failed (exit 2)", "not run"]);
-    expect(results[0].ms).toBeLessThan(5_000);
-    expect(existsSync(backgroundFinished)).toBe(false);
+    expect(results.map((r) => r.status)).toEqual(["failed (exit 2)", "stopped", "not run"]);
+    expect(results[1].ms).toBeLessThan(5_000);
+    expect(existsSync(besideFinished)).toBe(false);
+  });
+
+  it("gives a stage its own environment on top of the runner's", async () => {
+    const { exitCode } = await runStages(
+      [
+        {
+          name: "env",
+          command: node('process.exit(process.env.SKIP_BUILD === "1" && process.env.PATH ? 0 : 6)'),
+          env: { SKIP_BUILD: "1" },
+        },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(exitCode).toBe(0);
   });
 });
 
@@ -134,7 +149,7 @@ describe("formatTable", () => {
   it("marks the stages that ran beside others, and the total is the wall clock", () => {
     const table = formatTable(
       [
-        { name: "worker", status: "passed", ms: 200_000, background: true },
+        { name: "worker", status: "passed", ms: 200_000, beside: true },
         { name: "web", status: "passed", ms: 90_000 },
       ],
       201_000,
@@ -155,9 +170,11 @@ describe("npm test", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toBe("node scripts/test-all.mjs");
     expect(STAGES[0]).toEqual({ name: "chromium", command: ["node", "scripts/chromium.mjs"] });
-    // The Worker tests run beside the short stages and the web tests; e2e runs alone.
-    expect(STAGES.filter((s) => s.background).map((s) => s.name)).toEqual(["worker"]);
-    expect(STAGES.at(-1)).toMatchObject({ name: "e2e", alone: true });
+    // The Worker and web tests run beside the rest; e2e reuses the build stage's output.
+    expect(STAGES.filter((s) => s.lane === "beside").map((s) => s.name)).toEqual(["worker", "web"]);
+    const names = STAGES.map((s) => s.name);
+    expect(names.indexOf("build")).toBeLessThan(names.indexOf("e2e"));
+    expect(STAGES.find((s) => s.name === "e2e")?.env).toEqual({ SKIP_BUILD: "1" });
     for (const stage of STAGES.slice(1)) {
       expect(stage.command.slice(0, 2)).toEqual(["npm", "run"]);
       expect(pkg.scripts[stage.command[2]]).toBeDefined();
