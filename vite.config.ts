@@ -77,6 +77,10 @@ export default defineConfig(({ command }) => ({
     routeChunks(),
     inlineCss(),
   ],
+  resolve: {
+    // The web's edge renderer, bundled into the Worker (decision 103); the browser never imports it.
+    alias: { "virtual:first-screen": path.resolve(import.meta.dirname, "web/ssr/render.tsx") },
+  },
   build: {
     // Keep the first load small: vendor code in its own long-cached chunk, routes split lazily.
     rollupOptions: {

@@ -47,6 +47,11 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    // The web's edge renderer, as vite.config.ts bundles it into the Worker (decision 103).
+    resolve: { alias: { "virtual:first-screen": path.join(root, "web/ssr/render.tsx") } },
+    // wrangler.toml gives the Worker React's production build (its `define`), which has no
+    // development JSX runtime: compile JSX for production too.
+    oxc: { jsx: { runtime: "automatic" as const, development: false } },
     test: {
       include: ["tests/worker/**/*.test.ts"],
       setupFiles: ["tests/worker/setup.ts"],

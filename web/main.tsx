@@ -1,9 +1,8 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { RENDERED_AT_ATTRIBUTE } from "../domain/first-screen";
 import { createQueryClient } from "./api/queryClient";
 import { bindSessionRefresh } from "./api/auth";
-import { App } from "./App";
-import { ErrorBoundary } from "./components/ErrorBoundary";
+import { Root } from "./Root";
 import { preloadPage } from "./router";
 import "./styles.css";
 
@@ -14,11 +13,12 @@ bindSessionRefresh(queryClient);
 // not wait for it: measured with Lighthouse, waiting delayed the first paint more than it saved.
 void preloadPage(window.location.pathname);
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    {/* Last line of defence: a render error outside the routes still shows "Noe gikk galt". */}
-    <ErrorBoundary standalone>
-      <App queryClient={queryClient} />
-    </ErrorBoundary>
-  </StrictMode>,
-);
+const container = document.getElementById("root")!;
+const renderedAt = container.getAttribute(RENDERED_AT_ATTRIBUTE);
+if (renderedAt) {
+  // The Worker rendered this page's first screen into #root (decision 103): take it over as it is.
+  // Until the page's code arrives, React keeps the edge HTML on screen.
+  hydrateRoot(container, <Root queryClient={queryClient} renderedAt={new Date(renderedAt)} />);
+} else {
+  createRoot(container).render(<Root queryClient={queryClient} />);
+}

@@ -130,6 +130,7 @@ const FIRST_PAGES: [RegExp, Preloadable][] = [
   [/^\/search\/?$/, SearchPage],
   [/^\/annonse\/[^/]+\/?$/, SlugListingPage],
   [/^\/listing\/[^/]+\/?$/, ListingByIdPage],
+  [/^\/bruker\/[^/]+\/?$/, PublicProfilePage],
   [/^\/auth\/?$/, AuthPage],
   [/^\/auth\/callback\/?$/, CallbackPage],
   [/^\/om-oss\/?$/, AboutPage],

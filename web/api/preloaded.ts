@@ -10,8 +10,25 @@
  * fetch as usual. Nothing is ever used for another path, so a stale or foreign entry cannot leak.
  */
 let entries: Map<string, unknown> | undefined;
+/** While the Worker renders a page (web/ssr): that request's answers instead of the document's. */
+let rendering: Map<string, unknown> | undefined;
+
+/**
+ * Runs `render` (synchronous: the edge render is one renderToString pass) with `api` as the
+ * preloaded answers, so the first render on the server sees exactly what the browser's will.
+ */
+export function withPreloaded<T>(api: Record<string, unknown>, render: () => T): T {
+  const previous = rendering;
+  rendering = new Map(Object.entries(api));
+  try {
+    return render();
+  } finally {
+    rendering = previous;
+  }
+}
 
 function read(): Map<string, unknown> {
+  if (rendering) return rendering;
   if (entries) return entries;
   entries = new Map();
   const element = typeof document === "undefined" ? null : document.getElementById("preloaded-api");
@@ -40,6 +57,7 @@ export function takePreloaded<T>(path: string): T | undefined {
 
 /** When the page (and so its preloaded data) was loaded, in ms since the epoch. */
 function pageLoadedAt(): number {
+  if (rendering) return Date.now();
   return typeof performance !== "undefined" && performance.timeOrigin ? Math.round(performance.timeOrigin) : Date.now();
 }
 

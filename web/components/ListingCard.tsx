@@ -8,6 +8,7 @@ import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
 import { useFavourite } from "../lib/useFavourite";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
+import { useNow } from "../lib/now";
 import { Badge } from "./ui/Badge";
 
 const PAYMENT_LABELS: Record<Exclude<PricingMode, "standard">, string> = {
@@ -55,6 +56,7 @@ export const cardClasses = {
 
 export function ListingCard({ listing, headingLevel = 3, now, priority = false }: ListingCardProps) {
   const [imageFailed, setImageFailed] = useState(false);
+  const clock = useNow();
   const imageUrl = imageFailed ? null : firstImageUrl(listing.images);
   const payment = paymentBadgeLabel(listing);
   const Heading = `h${headingLevel}` as const;
@@ -125,7 +127,7 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
         <p className={cardClasses.meta}>
           {conditionLabel(listing.condition_rating)} <span aria-hidden="true">·</span>{" "}
           <time dateTime={listing.created_at} className="whitespace-nowrap">
-            {relativeTime(listing.created_at, now)}
+            {relativeTime(listing.created_at, now ?? clock)}
           </time>
         </p>
       </div>

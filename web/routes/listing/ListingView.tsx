@@ -9,6 +9,7 @@ import { ReportDialog } from "../../components/ReportDialog";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
+import { useNow } from "../../lib/now";
 import { useFavourite } from "../../lib/useFavourite";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -49,6 +50,7 @@ export function shareUrl(listing: Pick<ListingPage, "seo_slug">): string {
 /** The listing page body shared by /listing/:id and /annonse/:slug (docs/product.md "Listing page"). */
 export function ListingView({ listing, now }: { listing: ListingPage; now?: Date }) {
   useDocumentTitle(listingDocumentTitle(listing));
+  const clock = useNow();
   const session = useSession();
   const navigate = useNavigate();
   const favourite = useFavourite(listing.id);
@@ -176,7 +178,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
           <dt className="font-medium text-stone-600">Lagt ut</dt>
           <dd>
-            <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now)}</time>
+            <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now ?? clock)}</time>
           </dd>
         </dl>
 

@@ -6,8 +6,22 @@ import type { ListingPage } from "../../api/listings";
  * element removed, and used only for the slug it was rendered for.
  */
 let preloaded: ListingPage | null | undefined;
+/** While the Worker renders the page (web/ssr): the listing it inlines. */
+let rendering: ListingPage | undefined;
+
+/** Runs `render` (synchronous) with `listing` as the inlined listing, as the browser will see it. */
+export function withPreloadedListing<T>(listing: ListingPage | undefined, render: () => T): T {
+  const previous = rendering;
+  rendering = listing;
+  try {
+    return render();
+  } finally {
+    rendering = previous;
+  }
+}
 
 export function takePreloadedListing(slug: string): ListingPage | undefined {
+  if (rendering) return rendering.seo_slug === slug ? rendering : undefined;
   if (preloaded === undefined) {
     preloaded = null;
     const element = typeof document === "undefined" ? null : document.getElementById("preloaded-listing");

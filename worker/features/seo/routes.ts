@@ -33,6 +33,7 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
 }
 import { siteConfig } from "../shell/site-config";
 import { listingImagePath, pageModules, withPreload } from "../shell/preload";
+import { renderPage, withFirstScreen } from "../shell/first-screen";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -80,7 +81,10 @@ export const seoRoutes = new Hono<AppEnv>()
       image: firstKey ? listingImagePath(firstKey) : undefined,
       modules: await pageModules(c.env, url),
     };
-    const rewritten = withPreload(new HTMLRewriter(), preload)
+    // The page's first screen as the SPA renders it (decision 103); if that fails, a plain body
+    // for crawlers and readers without JavaScript, which the SPA replaces.
+    const screen = await renderPage({ url: url.pathname + url.search, api: preload.api, listing });
+    const rewriter = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })
       .on("head", {
@@ -89,9 +93,12 @@ export const seoRoutes = new Hono<AppEnv>()
           // The SPA reads this instead of fetching the same listing again.
           el.append(`<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`, { html: true });
         },
-      })
-      .on("#root", { element: (el) => void el.setInnerContent(listingBody(listing!), { html: true }) })
-      .transform(page);
+      });
+    const rewritten = (
+      screen
+        ? withFirstScreen(rewriter, screen)
+        : rewriter.on("#root", { element: (el) => void el.setInnerContent(listingBody(listing!), { html: true }) })
+    ).transform(page);
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
     // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
@@ -118,12 +125,16 @@ export const seoRoutes = new Hono<AppEnv>()
       api: { "/api/config": siteConfig(c.env), [`/api/users/${encodeURIComponent(id)}`]: profile },
       modules: await pageModules(c.env, url),
     };
-    const rewritten = withPreload(new HTMLRewriter(), preload)
+    const screen = await renderPage({ url: url.pathname + url.search, api: preload.api });
+    const rewriter = withPreload(new HTMLRewriter(), preload)
       .on("title", { element: (el) => void el.setInnerContent(meta.title) })
       .on('meta[name="description"]', { element: (el) => void el.remove() })
-      .on("head", { element: (el) => void el.append(profileHeadTags(meta, c.env.APP_NAME), { html: true }) })
-      .on("#root", { element: (el) => void el.setInnerContent(profileBody(profile), { html: true }) })
-      .transform(page);
+      .on("head", { element: (el) => void el.append(profileHeadTags(meta, c.env.APP_NAME), { html: true }) });
+    const rewritten = (
+      screen
+        ? withFirstScreen(rewriter, screen)
+        : rewriter.on("#root", { element: (el) => void el.setInnerContent(profileBody(profile), { html: true }) })
+    ).transform(page);
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
     // Reviews and hides show at once (as on listing pages); never indexed.

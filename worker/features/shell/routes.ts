@@ -3,6 +3,7 @@ import { isLocal, type AppEnv, type Bindings } from "../../env";
 import { isKnownRoute } from "../../../domain/routes";
 import { contentSecurityPolicy, inlineScriptHashes } from "../../lib/security-headers";
 import { preloadFor, withPreload } from "./preload";
+import { isEdgeRendered, renderPage, withFirstScreen } from "./first-screen";
 
 /**
  * Under `npm run dev` the Vite dev server serves its own modules (/@vite/client, /@react-refresh,
@@ -62,5 +63,8 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   // The page's first-screen data goes into the shell (preload.ts); it runs beside the shell fetch.
   const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, url)]);
   if (!shell.ok) return shell;
-  return withPreload(new HTMLRewriter(), preload).transform(shell);
+  // The first screen as HTML for the pages visitors open directly (decision 103).
+  const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
+  const rewriter = withPreload(new HTMLRewriter(), preload);
+  return (screen ? withFirstScreen(rewriter, screen) : rewriter).transform(shell);
 });

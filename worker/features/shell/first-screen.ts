@@ -1,0 +1,42 @@
+// The first screen rendered at the edge (decision 103): the pages visitors open directly get their
+// React first screen as HTML inside #root, rendered from the same answers the page inlines
+// (preload.ts), so the browser paints before any JavaScript has run and then hydrates it.
+import { renderFirstScreen } from "virtual:first-screen";
+import { RENDERED_AT_ATTRIBUTE, type FirstScreenInput } from "../../../domain/first-screen";
+
+export interface FirstScreen {
+  html: string;
+  renderedAt: Date;
+}
+
+/** The paths whose first screen is rendered at the edge; everything else stays client-rendered. */
+const EDGE_RENDERED = [/^\/$/, /^\/search\/?$/, /^\/annonse\/[^/]+\/?$/, /^\/listing\/[^/]+\/?$/, /^\/bruker\/[^/]+\/?$/];
+
+export function isEdgeRendered(pathname: string): boolean {
+  return EDGE_RENDERED.some((pattern) => pattern.test(pathname));
+}
+
+/**
+ * The page's first screen, or null when it cannot be rendered here: the page then arrives as before
+ * (the SPA renders it in the browser), so a render failure never costs a visitor the page.
+ */
+export async function renderPage(input: Omit<FirstScreenInput, "now">): Promise<FirstScreen | null> {
+  const renderedAt = new Date();
+  try {
+    const html = await renderFirstScreen({ ...input, now: renderedAt });
+    return html === null ? null : { html, renderedAt };
+  } catch (err) {
+    console.warn("first screen: edge render failed, the browser renders the page", err);
+    return null;
+  }
+}
+
+/** Puts a rendered first screen into #root, marked so the browser hydrates it. */
+export function withFirstScreen(rewriter: HTMLRewriter, screen: FirstScreen): HTMLRewriter {
+  return rewriter.on("#root", {
+    element: (el) => {
+      el.setAttribute(RENDERED_AT_ATTRIBUTE, screen.renderedAt.toISOString());
+      el.setInnerContent(screen.html, { html: true });
+    },
+  });
+}
