@@ -18,7 +18,11 @@ const renderedAt = container.getAttribute(RENDERED_AT_ATTRIBUTE);
 if (renderedAt) {
   // The Worker rendered this page's first screen into #root (decision 103): take it over as it is.
   // Until the page's code arrives, React keeps the edge HTML on screen.
-  hydrateRoot(container, <Root queryClient={queryClient} renderedAt={new Date(renderedAt)} />);
+  hydrateRoot(container, <Root queryClient={queryClient} renderedAt={new Date(renderedAt)} />, {
+    // Said out loud in every build: an edge page that differs from the browser's render is a bug.
+    onRecoverableError: (error, info) =>
+      console.error("Hydration: the edge HTML differs from the browser's render", error, info.componentStack),
+  });
 } else {
   createRoot(container).render(<Root queryClient={queryClient} />);
 }
