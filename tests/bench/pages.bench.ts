@@ -38,7 +38,7 @@ const TARGETS = { performance: 95, accessibility: 100, lcpMs: 2000, tbtMs: 200, 
 
 /**
  * When a run counts as measured on a busy machine. The bench's own Chromium and server keep the
- * 1-minute load average near 1 on a quiet machine, so above 1.5 (at the start or end of a run, on
+ * 1-minute load average near 1 on a quiet machine (issue 23's quiet run), so above 1.5 (at the start or end of a run, on
  * these 2 cores) something else was taking CPU. Lighthouse's benchmarkIndex (a CPU microbenchmark
  * it runs in the page before loading it, single-threaded) was 2,820–2,860 in three of four runs on
  * this machine at a load average of 2.1–2.7 (2,258 in the fourth); below 80 % of that the page's
