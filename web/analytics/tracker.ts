@@ -15,6 +15,7 @@ import {
   LISTING_VIEW_RESEND_MS,
   parseUserAgent,
   SCROLL_DEPTH_DEBOUNCE_MS,
+  searchContextOf,
   type EventType,
   type ReferrerType,
 } from "../../domain/analytics";
@@ -253,6 +254,12 @@ export class Tracker {
 
   pageView(): void {
     this.event("page_view", "view", location.pathname);
+  }
+
+  /** A search on /search, its query and filters read from the page's path and query string. */
+  searchAt(pathWithQuery: string, resultCount: number): void {
+    const context = searchContextOf(pathWithQuery);
+    if (context) this.search(context.searchQuery ?? "", context.filterContext ?? {}, resultCount);
   }
 
   search(query: string, filters: Record<string, string>, resultCount: number): void {
