@@ -3,7 +3,17 @@
 // Worker, which preloads the first result page of /search into the page it serves: both must ask
 // the API the same question for the same address.
 import { PRICE_MAX, PRICE_MIN, SEARCH_PAGE_SIZE } from "./limits";
-import { searchAges, searchCategories, searchConditions, searchFlag, searchPostal, searchPrice, searchText, SORTS, type SearchSort } from "./search-params";
+import {
+  searchAges,
+  searchCategories,
+  searchConditions,
+  searchFlag,
+  searchPostal,
+  searchPrice,
+  searchText,
+  SORTS,
+  type SearchSort,
+} from "./search-params";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "./taxonomy";
 
 export interface SearchFilters {

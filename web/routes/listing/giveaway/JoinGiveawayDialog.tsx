@@ -9,7 +9,15 @@ import { Button } from "../../../components/ui/Button";
 import { toastSuccess } from "../../../lib/toast";
 
 /** "Jeg vil ha den": the short message to the giver, then a place in the queue (GiveawayTakerBar). */
-export default function JoinDialog({ listingId, open, onOpenChange }: { listingId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
+export default function JoinDialog({
+  listingId,
+  open,
+  onOpenChange,
+}: {
+  listingId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState("");
   const [error, setError] = useState<string>();
