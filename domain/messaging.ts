@@ -129,3 +129,12 @@ export const CHAT_REFUSALS = {
   notSignedIn: "Ikke logget inn",
   noConversations: "Ingen samtaler funnet",
 } as const;
+
+/** Characters as a person counts them (an emoji is one), not UTF-16 code units. */
+export function messageLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;

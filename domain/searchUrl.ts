@@ -3,7 +3,17 @@
 // Worker, which preloads the first result page of /search into the page it serves: both must ask
 // the API the same question for the same address.
 import { PRICE_MAX, PRICE_MIN, SEARCH_PAGE_SIZE } from "./limits";
-import { searchParamsSchema, SORTS, type SearchSort } from "./schemas/search";
+import {
+  searchAges,
+  searchCategories,
+  searchConditions,
+  searchFlag,
+  searchPostal,
+  searchPrice,
+  searchText,
+  SORTS,
+  type SearchSort,
+} from "./search-params";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "./taxonomy";
 
 export interface SearchFilters {
@@ -47,20 +57,19 @@ function inOrder<T extends string | number>(values: T[], order: readonly (string
 export function parseFilters(search: string | URLSearchParams): SearchFilters {
   const params = typeof search === "string" ? new URLSearchParams(search) : search;
   const sort = params.get("sort");
-  const parsed = searchParamsSchema.safeParse({
-    q: (params.get("q") ?? "").slice(0, 200),
-    categories: params.getAll("categories").join(","),
-    conditions: params.getAll("conditions").join(","),
-    ages: params.getAll("ages").join(","),
-    min: params.get("min") ?? undefined,
-    max: params.get("max") ?? undefined,
-    free: params.get("free") ?? undefined,
-    trade: params.get("trade") ?? undefined,
-    postal: params.get("postal") ?? undefined,
-    sort: sort && (SORTS as readonly string[]).includes(sort) ? sort : undefined,
-  });
-  if (!parsed.success) return EMPTY_FILTERS;
-  const p = parsed.data;
+  // The API schema's rules, field by field (domain/search-params.ts): none can fail on a URL.
+  const p = {
+    q: searchText((params.get("q") ?? "").slice(0, 200)),
+    categories: searchCategories(params.getAll("categories").join(",")),
+    conditions: searchConditions(params.getAll("conditions").join(",")),
+    ages: searchAges(params.getAll("ages").join(",")),
+    min: searchPrice(params.get("min") ?? undefined),
+    max: searchPrice(params.get("max") ?? undefined),
+    free: searchFlag(params.get("free") ?? undefined),
+    trade: searchFlag(params.get("trade") ?? undefined),
+    postal: searchPostal(params.get("postal") ?? undefined),
+    sort: sort && (SORTS as readonly string[]).includes(sort) ? (sort as SearchSort) : null,
+  };
   let min = p.min !== null && p.min > PRICE_MIN ? p.min : null;
   let max = p.max !== null && p.max < PRICE_MAX ? p.max : null;
   if (min !== null && max !== null && min > max) [min, max] = [max, min];
@@ -74,7 +83,7 @@ export function parseFilters(search: string | URLSearchParams): SearchFilters {
     free: p.free,
     trade: p.trade,
     postal: p.postal,
-    sort: p.sort ?? null,
+    sort: p.sort,
   };
 }
 

@@ -1,16 +1,11 @@
-import { MESSAGE_MAX_LENGTH } from "../messaging";
+import { MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT, messageLength } from "../messaging";
 import { multiLineText } from "./user-text";
 import { z } from "./zod";
 
-/** Characters as a person counts them (an emoji is one), not UTF-16 code units. */
-export function messageLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+// The chat composer checks the length without zod (domain/messaging.ts); the Worker imports them from here.
+export { MESSAGE_TOO_LONG_TEXT, messageLength };
 
 export const MESSAGE_EMPTY_TEXT = "Meldingen kan ikke være tom";
-export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
 
 /** Cleaned, trimmed, not empty, at most MESSAGE_MAX_LENGTH characters (docs/product.md "Validation"). */
 export const messageContentSchema = multiLineText(MESSAGE_EMPTY_TEXT).pipe(

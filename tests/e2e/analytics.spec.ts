@@ -149,6 +149,26 @@ function watchRequests(page: Page) {
   };
 }
 
+test("the banner comes with the HTML on a first visit, and the <head> script hides it before any script file runs once answered", async ({
+  page,
+}) => {
+  // Only the shell's own inline script may run: the app's files are held back, so what shows is the
+  // HTML as served (no flash for someone who answered, whatever the app's code does later).
+  await page.route(/\/assets\/.+\.js$/, (route) => route.abort());
+  await page.goto("/om-oss");
+  await expect(banner(page)).toBeVisible();
+  await expect(banner(page).getByRole("heading", { level: 2, name: "Hjelp oss å gjøre Lekebytte bedre" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.hasAttribute("data-consent"))).toBe(false);
+
+  for (const choice of ["necessary", "analytics"]) {
+    await page.evaluate((c) => window.localStorage.setItem("lb_consent", c), choice);
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.dataset.consent)).toBe(choice);
+    await expect(page.getByTestId("consent-banner")).toBeHidden();
+    expect(await page.getByTestId("consent-banner").evaluate((el) => getComputedStyle(el).display)).toBe("none");
+  }
+});
+
 test("the consent banner overlays the page without shifting it, and 'Bare nødvendige' stores only the choice", async ({ page }) => {
   const analytics: Request[] = [];
   const requests = watchRequests(page);

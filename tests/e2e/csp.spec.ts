@@ -3,6 +3,7 @@
 // (tests/e2e/harness.spec.ts proves it does); these tests visit the pages the policy must not break
 // (home, search, a slug page, the listing page, auth, create-listing, profile) and use what injects
 // styles or images at run time: the filter dialog (scroll lock), toasts, photo previews (blob:).
+import { createHash } from "node:crypto";
 import type { APIResponse, Response } from "@playwright/test";
 import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
@@ -10,12 +11,23 @@ import { DEMO_LISTINGS, demoListing } from "./support/demo";
 
 const DEMO_PASSWORD = "lekebytte123";
 
-function expectPolicyHeaders(response: Response | APIResponse | null, label: string) {
+/**
+ * A page (HTML) allows exactly the shell's one inline script, the consent banner's, by its hash
+ * (computed here from the HTML as served); a script file allows no inline script at all.
+ */
+async function expectPolicyHeaders(response: Response | APIResponse | null, label: string) {
   expect(response, label).not.toBeNull();
   const headers = response!.headers();
   const csp = headers["content-security-policy"] ?? "";
   expect(csp, `${label}: CSP`).toContain("default-src 'none'");
-  expect(csp, `${label}: CSP`).toMatch(/(^|; )script-src 'self'(;|$)/);
+  if ((headers["content-type"] ?? "").startsWith("text/html")) {
+    const inline = [...(await response!.text()).matchAll(/<script>([^<]+)<\/script>/g)].map((m) => m[1]);
+    expect(inline, `${label}: the shell's one inline script`).toHaveLength(1);
+    const hash = createHash("sha256").update(inline[0]).digest("base64");
+    expect(csp, `${label}: CSP`).toMatch(new RegExp(`(^|; )script-src 'self' 'sha256-${hash.replace(/[+/]/g, "\\$&")}'(;|$)`));
+  } else {
+    expect(csp, `${label}: CSP`).toMatch(/(^|; )script-src 'self'(;|$)/);
+  }
   expect(csp, `${label}: CSP`).toContain("object-src 'none'");
   expect(csp, `${label}: CSP`).toContain("base-uri 'none'");
   expect(csp, `${label}: CSP`).toContain("frame-ancestors 'none'");
@@ -32,14 +44,14 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   });
 
   const home = await page.goto("/");
-  expectPolicyHeaders(home, "/");
+  await expectPolicyHeaders(home, "/");
   await expect(page.getByRole("heading", { name: "Nyeste annonser", exact: true })).toBeVisible();
   // The app's JavaScript came from /assets/*, which the asset server answers with public/_headers.
   const asset = scripts.find((url) => new URL(url).pathname.startsWith("/assets/"));
   expect(asset, "a script from /assets/").toBeDefined();
-  expectPolicyHeaders(await page.request.get(asset!), "/assets/*");
+  await expectPolicyHeaders(await page.request.get(asset!), "/assets/*");
 
-  expectPolicyHeaders(await page.goto("/search"), "/search");
+  await expectPolicyHeaders(await page.goto("/search"), "/search");
   await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
   // Radix's dialog locks scrolling with a <style> element it inserts at run time.
   await page.getByRole("button", { name: /^Filter/ }).click();
@@ -51,7 +63,7 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   const row = await demoListing(page.request, DEMO_LISTINGS.free);
   // The edge-rendered page: meta tags, JSON-LD and the preloaded listing as JSON data blocks.
   const slugPage = await page.goto(`/annonse/${encodeURIComponent(row.seo_slug)}`);
-  expectPolicyHeaders(slugPage, "/annonse/{slug}");
+  await expectPolicyHeaders(slugPage, "/annonse/{slug}");
   await expect(page.locator('script[type="application/ld+json"]')).toHaveCount(1);
   // The SPA reads the preloaded listing and removes its element; the HTML as served carries it.
   expect(await slugPage!.text()).toContain('<script id="preloaded-listing" type="application/json">');
@@ -61,10 +73,10 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   await expect(page.getByRole("region", { name: /Varsler/ }).getByText("Logg inn påkrevd", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/auth$/);
 
-  expectPolicyHeaders(await page.goto(`/listing/${row.id}`), "/listing/{id}");
+  await expectPolicyHeaders(await page.goto(`/listing/${row.id}`), "/listing/{id}");
   await expect(page.getByRole("heading", { level: 1, name: row.title })).toBeVisible();
 
-  expectPolicyHeaders(await page.goto("/auth"), "/auth");
+  await expectPolicyHeaders(await page.goto("/auth"), "/auth");
   await expect(page.getByRole("heading", { level: 1, name: "Velkommen til Lekebytte" })).toBeVisible();
   await expect(page.getByRole("form", { name: "Logg inn" })).toBeVisible();
 });
@@ -73,7 +85,7 @@ test("signed-in pages: create-listing with a photo preview, and profile", async 
   const signIn = await page.request.post("/api/auth/signin", { data: { email: "nora@lekebytte.test", password: DEMO_PASSWORD } });
   expect(signIn.status(), await signIn.text()).toBe(200);
 
-  expectPolicyHeaders(await page.goto("/create-listing"), "/create-listing");
+  await expectPolicyHeaders(await page.goto("/create-listing"), "/create-listing");
   await expect(page.getByRole("heading", { level: 1, name: "Ny annonse" })).toBeVisible();
   const png = new PNG({ width: 64, height: 48 });
   png.data.fill(200);
@@ -86,7 +98,7 @@ test("signed-in pages: create-listing with a photo preview, and profile", async 
   // The blob: preview has loaded (img-src allows blob:): it has its natural size.
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
 
-  expectPolicyHeaders(await page.goto("/profile"), "/profile");
+  await expectPolicyHeaders(await page.goto("/profile"), "/profile");
   await expect(page.getByRole("heading", { level: 1, name: "Min profil" })).toBeVisible();
 });
 

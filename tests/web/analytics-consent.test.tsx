@@ -1,9 +1,11 @@
 // Consent (banner and privacy page) and the owner's statistics panel.
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ListingAnalytics } from "../../domain/schemas/analytics";
+import indexHtml from "../../index.html?raw";
 import { CONSENT_KEY } from "../../web/analytics/consent";
+import { bindConsentBanner, CONSENT_BANNER_ID } from "../../web/analytics/consentBanner";
 import { ListingStatsPanel } from "../../web/analytics/stats/ListingStatsPanel";
 import { OwnListingStats } from "../../web/analytics/stats/OwnListingStats";
 import { SESSION_STORAGE_KEY, stopTracker } from "../../web/analytics/tracker";
@@ -34,43 +36,123 @@ function mockApi() {
   });
 }
 
-const banner = () => screen.findByRole("region", { name: "Hjelp oss å gjøre Lekebytte bedre" }, { timeout: 5_000 });
+const BANNER_NAME = "Hjelp oss å gjøre Lekebytte bedre";
+const banner = () => screen.getByRole("region", { name: BANNER_NAME });
+const bannerHidden = () => expect(screen.queryByRole("region", { name: BANNER_NAME })).not.toBeInTheDocument();
 
-describe("the consent banner", () => {
-  it("appears after the first render, stores nothing until a choice, and 'Bare nødvendige' stores only the choice", async () => {
+/**
+ * The static shell as the browser gets it: index.html's <head> script and style, and its banner in
+ * the body, outside the app's root; the head script runs before any of the app's code.
+ */
+function installShell() {
+  const shell = new DOMParser().parseFromString(indexHtml, "text/html");
+  const style = document.createElement("style");
+  style.textContent = shell.head.querySelector("style")!.textContent;
+  document.head.append(style);
+  document.body.append(document.importNode(shell.getElementById(CONSENT_BANNER_ID)!, true));
+  const scripts = [...shell.head.querySelectorAll("script:not([src])")];
+  expect(scripts).toHaveLength(1);
+  new Function(scripts[0].textContent!)();
+  return () => {
+    style.remove();
+    document.getElementById(CONSENT_BANNER_ID)?.remove();
+    document.documentElement.removeAttribute("data-consent");
+  };
+}
+
+let unbind: () => void = () => {};
+let removeShell: () => void = () => {};
+afterEach(() => {
+  unbind();
+  removeShell();
+});
+
+/** The app's entry binds the banner (web/consent-banner.ts); then the app renders. */
+function startApp(path: string) {
+  removeShell = installShell();
+  unbind = bindConsentBanner();
+  return renderRoutes(routes, { path, seed: { session: null } });
+}
+
+describe("the consent banner (static HTML in index.html)", () => {
+  it("shows on a first visit as a landmark with its heading, outside the app's root, a fixed overlay", () => {
+    removeShell = installShell();
+    const region = banner();
+    expect(region).toBeVisible();
+    expect(within(region).getByRole("heading", { level: 2, name: BANNER_NAME })).toBeInTheDocument();
+    expect(region.className).toMatch(/(^| )fixed( |$)/);
+    expect(region.className).toMatch(/bottom-0/);
+    expect(region.closest("#root")).toBeNull();
+  });
+
+  it.each(["necessary", "analytics"])("is hidden by the <head> script, before any app code, once the answer %s is stored", (choice) => {
+    window.localStorage.setItem(CONSENT_KEY, choice);
+    removeShell = installShell();
+    expect(document.documentElement).toHaveAttribute("data-consent", choice);
+    expect(screen.getByTestId("consent-banner")).not.toBeVisible();
+  });
+
+  it("is shown again for a stored value that is no answer", () => {
+    window.localStorage.setItem(CONSENT_KEY, "kanskje");
+    removeShell = installShell();
+    expect(document.documentElement).not.toHaveAttribute("data-consent");
+    expect(banner()).toBeVisible();
+  });
+
+  it("stores nothing until a choice, and 'Bare nødvendige' stores only the choice and hides it", async () => {
     const fetch = mockApi();
-    renderRoutes(routes, { path: "/om-oss", seed: { session: null } });
-    expect(screen.queryByRole("region", { name: "Hjelp oss å gjøre Lekebytte bedre" })).not.toBeInTheDocument();
-    const region = await banner();
+    startApp("/om-oss");
+    const region = banner();
     expect(within(region).getByRole("link", { name: "personvernsiden" })).toHaveAttribute("href", "/personvern#informasjonskapsler");
     expect(window.localStorage.length).toBe(0);
     expect(window.sessionStorage.length).toBe(0);
 
     await userEvent.click(within(region).getByRole("button", { name: "Bare nødvendige" }));
 
-    await waitFor(() => expect(screen.queryByRole("region", { name: "Hjelp oss å gjøre Lekebytte bedre" })).not.toBeInTheDocument());
+    bannerHidden();
+    expect(screen.getByTestId("consent-banner")).not.toBeVisible();
     expect({ ...window.localStorage }).toEqual({ [CONSENT_KEY]: "necessary" });
     expect(window.sessionStorage.length).toBe(0);
-    await act(() => new Promise((r) => setTimeout(r, 50)));
+    await act(() => new Promise((r) => setTimeout(r, 400)));
     expect(analyticsCalls(fetch)).toEqual([]);
   });
 
   it("'Godta analyse' starts the tracker: a session and a page view", async () => {
     const fetch = mockApi();
-    renderRoutes(routes, { path: "/om-oss", seed: { session: null } });
-    await userEvent.click(within(await banner()).getByRole("button", { name: "Godta analyse" }));
+    startApp("/om-oss");
+    await userEvent.click(within(banner()).getByRole("button", { name: "Godta analyse" }));
 
     expect(window.localStorage.getItem(CONSENT_KEY)).toBe("analytics");
-    await waitFor(() => expect(analyticsCalls(fetch)).toContain("/api/analytics/sessions"));
+    bannerHidden();
+    await waitFor(() => expect(analyticsCalls(fetch)).toContain("/api/analytics/sessions"), { timeout: 5_000 });
+    await waitFor(() => expect(analyticsCalls(fetch)).toContain("/api/analytics/events"), { timeout: 8_000 });
     expect(window.sessionStorage.getItem(SESSION_STORAGE_KEY)).toMatch(/^[0-9a-f-]{36}$/);
+  }, 15_000);
+
+  it("hides when the answer is given in another tab", () => {
+    removeShell = installShell();
+    unbind = bindConsentBanner();
+    expect(banner()).toBeVisible();
+    window.localStorage.setItem(CONSENT_KEY, "necessary");
+    act(() => void window.dispatchEvent(new StorageEvent("storage", { key: CONSENT_KEY })));
+    bannerHidden();
   });
 
-  it("is not shown once a choice is made", async () => {
-    window.localStorage.setItem(CONSENT_KEY, "necessary");
+  it("'personvernsiden' opens the privacy page inside the app, where the settings show no choice yet", async () => {
     mockApi();
-    renderRoutes(routes, { path: "/om-oss", seed: { session: null } });
-    await act(() => new Promise((r) => setTimeout(r, 400)));
-    expect(screen.queryByRole("region", { name: "Hjelp oss å gjøre Lekebytte bedre" })).not.toBeInTheDocument();
+    const { router } = startApp("/om-oss");
+    await screen.findByRole("heading", { level: 1, name: "Om oss" });
+    // The link navigates inside the app once the root layout has rendered.
+    await waitFor(() => expect(fireEvent.click(within(banner()).getByRole("link", { name: "personvernsiden" }))).toBe(false));
+    expect(router.state.location.pathname).toBe("/personvern");
+    expect(router.state.location.hash).toBe("#informasjonskapsler");
+    const settings = await screen.findByTestId("consent-settings");
+    expect(within(settings).getByRole("status")).toHaveTextContent("Du har ikke valgt ennå.");
+
+    // The privacy page's choice hides the banner too.
+    await userEvent.click(within(settings).getByRole("button", { name: "Bare nødvendige" }));
+    bannerHidden();
+    expect(within(settings).getByRole("button", { name: "Bare nødvendige" })).toHaveAttribute("aria-pressed", "true");
   });
 });
 

@@ -3,7 +3,9 @@
 // hashes a shell with inline scripts (Vite's dev server) gets.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import indexHtml from "../../index.html?raw";
 import headersFile from "../../public/_headers?raw";
+import fixtureShell from "./fixtures/assets/index.html?raw";
 import type { Bindings } from "../../worker/env";
 import { app } from "../../worker/app";
 import {
@@ -17,7 +19,7 @@ import { allowConsoleError } from "./support/console-guard";
 import { fetchShell } from "../../worker/features/shell/routes";
 import { createListing } from "../factories";
 
-const POLICY_FOR_LOCALHOST = [
+const POLICY_WITHOUT_SHELL = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -31,9 +33,20 @@ const POLICY_FOR_LOCALHOST = [
   "form-action 'self'",
 ].join("; ");
 
+/**
+ * The one inline script the shell carries (index.html's consent script; the fixture shell holds the
+ * same bytes) and its sha256, computed here rather than by the code under test.
+ */
+const SHELL_SCRIPT = /<script>([^<]+)<\/script>/.exec(indexHtml)![1];
+const SHELL_SCRIPT_HASH = btoa(
+  String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(SHELL_SCRIPT)))),
+);
+/** Every page that serves the shell allows exactly that script, by hash. */
+const POLICY_FOR_SHELL = POLICY_WITHOUT_SHELL.replace("script-src 'self'", `script-src 'self' 'sha256-${SHELL_SCRIPT_HASH}'`);
+
 const fetchWorker = (url: string, init?: RequestInit) => exports.default.fetch(new Request(url, init));
 
-function expectSecurityHeaders(response: Response, csp = POLICY_FOR_LOCALHOST) {
+function expectSecurityHeaders(response: Response, csp: string) {
   expect(response.headers.get("Content-Security-Policy")).toBe(csp);
   expect(response.headers.get("Permissions-Policy")).toBe(PERMISSIONS_POLICY);
   expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
@@ -42,31 +55,54 @@ function expectSecurityHeaders(response: Response, csp = POLICY_FOR_LOCALHOST) {
 }
 
 describe("security headers on every response", () => {
+  it("the test shell carries index.html's consent script, byte for byte", () => {
+    expect(SHELL_SCRIPT).toContain('localStorage.getItem("lb_consent")');
+    expect(fixtureShell).toContain(`<script>${SHELL_SCRIPT}</script>`);
+  });
+
   it.each([
     ["the home page", "/", 200],
     ["a login-required page", "/profile", 200],
     ["an unknown path (404 shell)", "/finnes-ikke", 404],
     ["a missing slug page", "/annonse/finnes-ikke-abc123", 404],
+    ["an unknown public profile", "/bruker/finnes-ikke", 404],
+  ])("%s (%s): the shell's consent script is allowed by its hash, and nothing else inline", async (_label, path, status) => {
+    const response = await fetchWorker(`http://localhost${path}`, { headers: { Accept: "text/html" } });
+    expect(response.status).toBe(status);
+    expectSecurityHeaders(response, POLICY_FOR_SHELL);
+    expect(await response.text()).toContain(`<script>${SHELL_SCRIPT}</script>`);
+  });
+
+  it.each([
     ["an API answer", "/api/home", 200],
     ["an API error", "/api/finnes-ikke", 404],
     ["a missing image", "/images/missing", 404],
     ["robots.txt", "/robots.txt", 200],
     ["a file path, passed to the asset server", "/favicon.svg", 200],
-  ])("%s (%s)", async (_label, path, status) => {
+  ])("%s (%s): no inline script allowed", async (_label, path, status) => {
     const response = await fetchWorker(`http://localhost${path}`, { headers: { Accept: "text/html" } });
     expect(response.status).toBe(status);
-    expectSecurityHeaders(response);
+    expectSecurityHeaders(response, POLICY_WITHOUT_SHELL);
     await response.arrayBuffer();
   });
 
-  it("an edge-rendered slug page with its JSON-LD and preloaded listing needs no script hash", async () => {
+  it("an edge-rendered slug page with its JSON-LD and preloaded listing allows only the shell's script", async () => {
     const listing = await createListing({ title: "Brio togbane </script><script>alert(1)</script>" });
     const response = await fetchWorker(`http://localhost/annonse/${listing.seoSlug}`);
     expect(response.status).toBe(200);
-    expectSecurityHeaders(response);
+    expectSecurityHeaders(response, POLICY_FOR_SHELL);
     const html = await response.text();
     expect(html).toContain('<script type="application/ld+json">');
     expect(html).toContain('<script id="preloaded-listing" type="application/json">');
+    expect(html).toContain(`<script>${SHELL_SCRIPT}</script>`);
+  });
+
+  it("a public profile page (edge-rendered) allows only the shell's script", async () => {
+    const listing = await createListing({ title: "Brio togbane" });
+    const response = await fetchWorker(`http://localhost/bruker/${listing.userId}`);
+    expect(response.status).toBe(200);
+    expectSecurityHeaders(response, POLICY_FOR_SHELL);
+    await response.arrayBuffer();
   });
 
   it("allows the page's own WebSocket: wss: on https, ws: on http", async () => {

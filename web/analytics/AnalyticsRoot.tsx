@@ -1,12 +1,11 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
-import { ConsentBanner } from "./ConsentBanner";
 import { notePath, stopTracking, withTracker } from "./track";
 import { useConsent } from "./useConsent";
 
 /**
- * Mounted once in the root layout after the first render: asks for consent while there is no
- * choice, notes every page for the listing views' referrer, and counts page views with consent.
+ * Mounted once in the root layout after the first render: notes every page for the listing views'
+ * referrer, and counts page views with consent (the consent banner itself is static HTML).
  */
 export default function AnalyticsRoot() {
   const location = useLocation();
@@ -25,5 +24,5 @@ export default function AnalyticsRoot() {
     if (consent !== "analytics") stopTracking();
   }, [consent]);
 
-  return consent === null ? <ConsentBanner /> : null;
+  return null;
 }

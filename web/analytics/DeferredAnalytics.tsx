@@ -1,7 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { setConsentBannerNavigation } from "./consentBanner";
 
-// The consent banner and the page-view tracking load after the first render and after the browser
-// has had a moment to itself, so they never delay what the visitor came for. A failed load shows
+// The page-view tracking loads after the first render and after the browser has had a moment to
+// itself, so it never delays what the visitor came for; the consent banner is static HTML
+// (index.html, web/analytics/consentBanner.ts) and waits for none of this. A failed load shows
 // nothing (analytics never shows an error).
 const AnalyticsRoot = lazy(() =>
   import("./AnalyticsRoot").catch((error: unknown) => {
@@ -12,6 +15,9 @@ const AnalyticsRoot = lazy(() =>
 
 export function DeferredAnalytics() {
   const [ready, setReady] = useState(false);
+  const navigate = useNavigate();
+  // The banner's "personvernsiden" link: a navigation inside the app once the router runs.
+  useEffect(() => setConsentBannerNavigation((path) => void navigate(path)), [navigate]);
   useEffect(() => {
     if (typeof window.requestIdleCallback === "function") {
       const id = window.requestIdleCallback(() => setReady(true), { timeout: 1500 });

@@ -15,6 +15,8 @@ import {
   LISTING_VIEW_RESEND_MS,
   parseUserAgent,
   SCROLL_DEPTH_DEBOUNCE_MS,
+  referrerTypeOf,
+  searchContextOf,
   type EventType,
   type ReferrerType,
 } from "../../domain/analytics";
@@ -255,8 +257,21 @@ export class Tracker {
     this.event("page_view", "view", location.pathname);
   }
 
+  /** A search on /search, its query and filters read from the page's path and query string. */
+  searchAt(pathWithQuery: string, resultCount: number): void {
+    const context = searchContextOf(pathWithQuery);
+    if (context) this.search(context.searchQuery ?? "", context.filterContext ?? {}, resultCount);
+  }
+
   search(query: string, filters: Record<string, string>, resultCount: number): void {
     void send("/searches", { sessionId: this.sessionId, query: query.slice(0, 200), filters, resultCount });
+  }
+
+  /** A visit to a listing page reached from `previousPath` in the app (or from `documentReferrer`). */
+  startListingViewFrom(listingId: string, previousPath: string | null, documentReferrer: string): ListingViewHandle {
+    const search = searchContextOf(previousPath) ?? { searchQuery: null, filterContext: null };
+    const referrerType = referrerTypeOf(previousPath, documentReferrer, location.origin);
+    return this.startListingView({ listingId, referrerType, ...search });
   }
 
   /** Start reporting a visit to a listing page; call `end()` when the visitor leaves it. */

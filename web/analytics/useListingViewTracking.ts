@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
-import { referrerTypeOf, searchContextOf } from "../../domain/analytics";
 import type { ListingViewHandle } from "./tracker";
 import { pathBefore, withTracker } from "./track";
 import { useConsent } from "./useConsent";
@@ -19,13 +18,14 @@ export function useListingViewTracking(listingId: string, skip: boolean): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: consent is a trigger and the path is read once on purpose
   useEffect(() => {
     if (skip) return;
+    // Where the visitor came from is read now; the tracker's chunk turns it into the view's context
+    // (domain/analytics stays out of the listing page's first load).
     const previous = pathBefore(path);
-    const search = searchContextOf(previous) ?? { searchQuery: null, filterContext: null };
-    const context = { listingId, referrerType: referrerTypeOf(previous, document.referrer, window.location.origin), ...search };
+    const documentReferrer = document.referrer;
     let handle: ListingViewHandle | null = null;
     let left = false;
     withTracker((tracker) => {
-      if (!left) handle = tracker.startListingView(context);
+      if (!left) handle = tracker.startListingViewFrom(listingId, previous, documentReferrer);
     });
     return () => {
       left = true;

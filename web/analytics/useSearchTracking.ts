@@ -1,5 +1,4 @@
 import { useEffect, useRef } from "react";
-import { searchContextOf } from "../../domain/analytics";
 import { withTracker } from "./track";
 
 /**
@@ -12,8 +11,7 @@ export function useSearchTracking(search: string, total: number | undefined): vo
   useEffect(() => {
     if (total === undefined || reported.current === search) return;
     reported.current = search;
-    const context = searchContextOf(`/search${search}`);
-    if (!context) return;
-    withTracker((tracker) => tracker.search(context.searchQuery ?? "", context.filterContext ?? {}, total));
+    // The tracker's module reads the query (domain/analytics): the search page's first load carries none of it.
+    withTracker((tracker) => tracker.searchAt(`/search${search}`, total));
   }, [search, total]);
 }

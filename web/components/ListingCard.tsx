@@ -2,7 +2,7 @@ import { Heart, ShieldCheck } from "lucide-react";
 import { useState, type MouseEvent } from "react";
 import { Link } from "react-router-dom";
 import { formatPrice, relativeTime } from "../../domain/format";
-import { isPayableInApp } from "../../domain/payments";
+import { isPayableInApp } from "../../domain/payment-methods";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
 import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
 import { useFavourite } from "../lib/useFavourite";

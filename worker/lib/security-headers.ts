@@ -33,12 +33,13 @@ export interface PolicyOptions {
    * does. Without it (the static _headers variant) only 'self' is listed.
    */
   origin?: string;
-  /** sha256 hashes (base64) of inline scripts the served HTML carries; production has none. */
+  /** sha256 hashes (base64) of inline scripts the served HTML carries (the shell's consent script). */
   scriptHashes?: readonly string[];
 }
 
 /**
- * The Content-Security-Policy. Scripts only from our own origin: no inline scripts, no eval. The
+ * The Content-Security-Policy. Scripts only from our own origin, and the inline scripts of the
+ * shell by hash (`scriptHashes`, computed from the shell itself): no other inline script, no eval. The
  * JSON blocks the edge writes into slug pages (`application/ld+json`, `application/json`) are data,
  * not scripts, and need nothing. Styles allow 'unsafe-inline': the toast library and the dialogs'
  * scroll lock insert <style> elements at run time and offer no nonce; with images, fonts and
@@ -98,8 +99,8 @@ function isExecutable(attrs: string): boolean {
 
 /**
  * sha256 (base64) of each executable inline script in a trusted HTML template (the SPA shell from
- * the assets binding, never a page that already carries user content). The production build has
- * none; Vite's dev server adds the React refresh preamble, which `npm run dev` needs to run.
+ * the assets binding, never a page that already carries user content): the consent banner's <head>
+ * script, and under Vite's dev server the React refresh preamble, which `npm run dev` needs to run.
  */
 export async function inlineScriptHashes(html: string): Promise<string[]> {
   const hashes: string[] = [];

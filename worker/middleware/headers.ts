@@ -4,8 +4,8 @@ import { securityHeaders } from "../lib/security-headers";
 
 /**
  * The security headers on every response the Worker sends: pages, API, images, errors, and the
- * files it passes through from the asset server (HSTS outside local mode). A page whose shell carries inline scripts (only
- * under Vite's dev server) has set its own policy with their hashes; that one is kept.
+ * files it passes through from the asset server (HSTS outside local mode). A page built on the shell
+ * has set its own policy with the hashes of the shell's inline scripts; that one is kept.
  */
 export const securityHeadersMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();

@@ -5,7 +5,8 @@ import { formatDate, genitive } from "../../../domain/format";
 import { reviewDeadlineText } from "../../../domain/reviews";
 import type { DealReviewStateBody } from "../../api/reviews";
 import { Button } from "../ui/Button";
-import { ReviewDialog, type ReviewTarget } from "./ReviewDialog";
+import { LazyReviewDialog } from "../lazyDialogs";
+import type { ReviewTarget } from "./ReviewDialog";
 import { Stars } from "./Stars";
 
 /**
@@ -61,7 +62,7 @@ export function DealReviewPanel({ state }: { state: DealReviewStateBody }) {
           Se profilen til {name}
         </Link>
       ) : null}
-      <ReviewDialog target={target} onClose={() => setTarget(null)} />
+      <LazyReviewDialog target={target} onClose={() => setTarget(null)} />
     </div>
   );
 }

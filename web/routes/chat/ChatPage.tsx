@@ -7,7 +7,7 @@ import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
 import { reviewKeys } from "../../api/reviews";
 import { TRADE_OFFER_EVENT } from "../../api/trades";
-import { ReportDialog } from "../../components/ReportDialog";
+import { LazyReportDialog } from "../../components/lazyDialogs";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
 import { toastError } from "../../lib/toast";
@@ -204,7 +204,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         </p>
       ) : null}
       <Composer onSend={chat.send} disabledReason={goneReason} />
-      <ReportDialog target={report.target} onClose={report.close} />
+      <LazyReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }

@@ -4,7 +4,8 @@ import { useId, useState } from "react";
 import { genitive } from "../../../domain/format";
 import { conversationReviewsQuery, type DealReviewStateBody } from "../../api/reviews";
 import { DealReviewPanel } from "../../components/reviews/DealReviewPanel";
-import { ReviewDialog, type ReviewTarget } from "../../components/reviews/ReviewDialog";
+import { LazyReviewDialog } from "../../components/lazyDialogs";
+import type { ReviewTarget } from "../../components/reviews/ReviewDialog";
 import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
 import { StripLine } from "./StripLine";
@@ -49,7 +50,7 @@ function ReviewPrompt({ state }: { state: DealReviewStateBody }) {
       <Button size="sm" className="shrink-0" onClick={() => setTarget({ kind: state.deal_kind, id: state.deal_id, otherName: name })}>
         Gi vurdering
       </Button>
-      <ReviewDialog target={target} onClose={() => setTarget(null)} />
+      <LazyReviewDialog target={target} onClose={() => setTarget(null)} />
     </div>
   );
 }

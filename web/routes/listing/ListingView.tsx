@@ -5,7 +5,7 @@ import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
 import { ListingCard } from "../../components/ListingCard";
-import { ReportDialog } from "../../components/ReportDialog";
+import { LazyReportDialog } from "../../components/lazyDialogs";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
@@ -243,7 +243,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </ul>
         </section>
       ) : null}
-      <ReportDialog target={report.target} onClose={report.close} />
+      <LazyReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }

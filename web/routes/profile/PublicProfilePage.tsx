@@ -8,7 +8,7 @@ import { profileReviewsPage, publicProfileQuery, type PublicProfileBody, type Re
 import { isApiError } from "../../api/client";
 import { ListingCard } from "../../components/ListingCard";
 import { ListLoadFailed } from "../../components/ListStates";
-import { ReportDialog } from "../../components/ReportDialog";
+import { LazyReportDialog } from "../../components/lazyDialogs";
 import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
 import { PageSpinner } from "../../components/ui/Spinner";
@@ -151,7 +151,7 @@ function ProfileView({ profile }: { profile: PublicProfileBody }) {
           </div>
         ) : null}
       </section>
-      <ReportDialog target={report.target} onClose={report.close} />
+      <LazyReportDialog target={report.target} onClose={report.close} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { isReviewWindowOpen } from "../../../domain/reviews";
 import type { TradeHistoryCounts } from "../../../domain/trades";
 import { completedTradesQuery, tradeOffersQuery, type CompletedTradesBody, type TradeOfferBody } from "../../api/trades";
 import { ListLoadFailed } from "../../components/ListStates";
-import { ReviewDialog } from "../../components/reviews/ReviewDialog";
+import { LazyReviewDialog } from "../../components/lazyDialogs";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { cn } from "../../lib/cn";
@@ -221,7 +221,7 @@ function CompletedCard({ trade }: { trade: CompletedTradesBody["items"][number] 
           {trade.reviewed_by_me ? "Se vurderingene i samtalen" : "Gå til samtalen"}
         </Link>
       </div>
-      <ReviewDialog target={reviewing ? { kind: "trade", id: trade.id, otherName: name } : null} onClose={() => setReviewing(false)} />
+      <LazyReviewDialog target={reviewing ? { kind: "trade", id: trade.id, otherName: name } : null} onClose={() => setReviewing(false)} />
     </li>
   );
 }

@@ -13,8 +13,9 @@ import { isEdgeRendered, renderPage, withFirstScreen } from "./first-screen";
 const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV === true;
 
 /**
- * The SPA's index.html from the asset server. The production build has no inline scripts; Vite's
- * dev server adds some, and then the shell carries a policy that allows exactly those (by hash).
+ * The SPA's index.html from the asset server, with a policy that allows exactly its inline scripts
+ * by hash: the consent banner's one-line <head> script (decision 102), and under Vite's dev server
+ * its own. Every page built on the shell goes through here, so each carries that policy.
  */
 export async function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
   const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
