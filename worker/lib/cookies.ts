@@ -46,6 +46,15 @@ export function readRefreshCookie(c: Context): string | undefined {
   return getCookie(c, names(c).refresh);
 }
 
+/**
+ * Whether the request carries a session (access or refresh cookie, under either scheme's name): such
+ * a request is never answered from, nor stored in, the edge cache (docs/decisions/101-edge-cache.md).
+ */
+export function hasSessionCookie(c: Context): boolean {
+  const cookies = getCookie(c);
+  return ["__Host-lb_access", "lb_access", "__Secure-lb_refresh", "lb_refresh"].some((name) => cookies[name] !== undefined);
+}
+
 /** `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end). */
 export function setSessionCookies(c: Context, access: string, refresh: string, refreshMaxAge: number): void {
   const n = names(c);
