@@ -1,12 +1,12 @@
 // The edge cache for visitors (docs/decisions/101-edge-cache.md): anonymous first screens and their
 // APIs come from caches.default the second time, sessions and cookies never touch it, and every change
 // a visitor must see at once (decision 050) purges what showed it. caches.default is isolated per
-// test file; inside this file each test starts from an empty edge cache (the factories write D1
-// directly and purge nothing), so the tests do not depend on their order.
+// test file, and tests/worker/setup.ts empties it before each test (the factories write D1 directly
+// and purge nothing), so the tests do not depend on their order.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
 import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
 import { withDb } from "../../worker/middleware/db";
@@ -14,10 +14,6 @@ import { edgeCache } from "../../worker/middleware/edge-cache";
 import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
 import { Client, ORIGIN } from "./support/http";
 import { editFormOf } from "./support/listing-form";
-
-beforeEach(async () => {
-  await purgeEdgeCache(env as Bindings, [ALL_TAG]);
-});
 
 /** A word no other listing has, so search finds exactly ours. */
 const word = () => `kantine${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
