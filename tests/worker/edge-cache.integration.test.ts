@@ -6,12 +6,13 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
 import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
 import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
+import { allowConsoleError } from "./support/console-guard";
 import { Client, ORIGIN } from "./support/http";
 import { editFormOf } from "./support/listing-form";
 
@@ -279,5 +280,56 @@ describe("a change a visitor must see at once purges what showed it", () => {
     expect(after).toEqual(
       surfaces(row).map((p) => `${p} ${/^\/(\?|$)|^\/api\/home|^\/search|^\/api\/search/.test(p) ? "MISS" : "HIT"}`),
     );
+  });
+});
+
+describe("production purges by tag in every data centre", () => {
+  const tags = Array.from({ length: 150 }, (_, i) => `lb-listing-${i}`);
+
+  it("sends the tags to Cloudflare's purge API, at most 100 per request, with the token", async () => {
+    const calls: { url: string; auth: string | null; tags: string[] }[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      calls.push({ url: request.url, auth: request.headers.get("Authorization"), tags: ((await request.json()) as { tags: string[] }).tags });
+      return Response.json({ success: true });
+    });
+    try {
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      await purgeEdgeCache(production, tags);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(calls.map((c) => [c.url, c.auth, c.tags.length])).toEqual([
+      ["https://api.cloudflare.com/client/v4/zones/zone123/purge_cache", "Bearer secret-token", 100],
+      ["https://api.cloudflare.com/client/v4/zones/zone123/purge_cache", "Bearer secret-token", 50],
+    ]);
+    expect(calls.flatMap((c) => c.tags)).toEqual(tags);
+  });
+
+  it("says so in the log when it is not configured, and still purges this data centre", async () => {
+    const row = await listing();
+    expect((await look(`/api/listings/${row.id}`)).edge).toBe("MISS");
+    const log = allowConsoleError("CACHE_PURGE_ZONE_ID");
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      await purgeEdgeCache({ ...env, APP_ENV: "production" } as Bindings, [ALL_TAG]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(log.calls()).toHaveLength(1);
+    expect((await look(`/api/listings/${row.id}`)).edge).toBe("MISS");
+  });
+
+  it("a failed purge request is logged and never throws into the change that asked for it", async () => {
+    const log = allowConsoleError("Edge cache purge failed");
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("rate limited", { status: 429 }));
+    try {
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      await expect(purgeEdgeCache(production, [ALL_TAG])).resolves.toBeUndefined();
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(log.calls().map((args) => args[1])).toEqual([429]);
   });
 });
