@@ -277,9 +277,7 @@ describe("a change a visitor must see at once purges what showed it", () => {
     expect((await owner.post(`/api/listings/${other.id}/status`, { status: "sold" })).status).toBe(200);
     // Lists may show any listing: asked again. This listing's own pages and its seller's profile: kept.
     const after = await Promise.all(surfaces(row).map(async (p) => `${p} ${(await look(p)).edge}`));
-    expect(after).toEqual(
-      surfaces(row).map((p) => `${p} ${/^\/(\?|$)|^\/api\/home|^\/search|^\/api\/search/.test(p) ? "MISS" : "HIT"}`),
-    );
+    expect(after).toEqual(surfaces(row).map((p) => `${p} ${/^\/(\?|$)|^\/api\/home|^\/search|^\/api\/search/.test(p) ? "MISS" : "HIT"}`));
   });
 });
 
@@ -290,7 +288,11 @@ describe("production purges by tag in every data centre", () => {
     const calls: { url: string; auth: string | null; tags: string[] }[] = [];
     const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
       const request = new Request(input, init);
-      calls.push({ url: request.url, auth: request.headers.get("Authorization"), tags: ((await request.json()) as { tags: string[] }).tags });
+      calls.push({
+        url: request.url,
+        auth: request.headers.get("Authorization"),
+        tags: ((await request.json()) as { tags: string[] }).tags,
+      });
       return Response.json({ success: true });
     });
     try {

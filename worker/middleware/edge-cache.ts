@@ -116,7 +116,8 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
 
   const key = edgeCacheKey(url, { page: route.page });
   const hit = await caches.default.match(key);
-  if (hit) return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers: publicHeaders(hit.headers, route, "HIT") });
+  if (hit)
+    return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers: publicHeaders(hit.headers, route, "HIT") });
 
   await next();
   const res = c.res;
