@@ -92,6 +92,20 @@ describe("visitors are served from the edge cache", () => {
     }
   });
 
+  it("stores its copy with the edge's lifetime and the tags a purge names", async () => {
+    const row = await listing();
+    for (const [path, seconds, tags] of [
+      ["/api/search?q=lego", 60, "lb-all,lb-listings"],
+      [`/annonse/${row.seoSlug}`, 300, `lb-all,lb-listing-${row.id},lb-user-${row.userId}`],
+      [`/api/users/${row.userId}`, 300, `lb-all,lb-user-${row.userId}`],
+    ] as const) {
+      expect((await look(path)).edge, path).toBe("MISS");
+      const stored = await caches.default.match(new Request(ORIGIN + path));
+      expect([stored?.headers.get("Cache-Control"), stored?.headers.get("Cache-Tag")], path).toEqual([`public, s-maxage=${seconds}`, tags]);
+      await stored?.body?.cancel();
+    }
+  });
+
   it("keys a search by its parameters in any order, and a page without tracking parameters", async () => {
     const row = await listing();
     const q = encodeURIComponent(row.title.split(" ")[0]);

@@ -34,15 +34,19 @@ export function edgeCacheKey(url: URL, { page }: { page: boolean }): Request {
 
 // ---- The local tag index -------------------------------------------------------------------------
 // `cache.delete` takes one exact key and reaches only this data centre, and the Cache API cannot list
-// its keys. So next to each stored answer the Worker writes its key into one index entry per tag (in
-// the same cache, under APP_ORIGIN, so requests on any host and the cron find it); a purge deletes
-// every key its tags list. Production purges by tag through Cloudflare's API as well, which reaches
-// every data centre (purgeEdgeCache below).
+// its keys. So without Cloudflare's purge API (locally, in the tests, or a deployment without the
+// token) the Worker writes each stored answer's key into one index entry per tag (in the same cache,
+// under APP_ORIGIN, so requests on any host and the cron find it); a purge deletes every key its tags
+// list. With the purge API, tags in Cache-Tag reach every data centre and no index is kept.
 
-/** How long an index remembers a key: longer than any answer is stored. */
+/** How long an index entry itself is kept: longer than any answer is stored. */
 const INDEX_TTL_SECONDS = 3600;
-/** An index lists at most this many keys (the newest); older answers have long run out. */
-const INDEX_MAX_KEYS = 5000;
+/** An index lists at most this many keys (the newest); only answers still stored are listed. */
+const INDEX_MAX_KEYS = 2000;
+
+function hasPurgeApi(env: Bindings): boolean {
+  return Boolean(env.CACHE_PURGE_ZONE_ID && env.CACHE_PURGE_TOKEN);
+}
 
 function indexKey(env: Bindings, tag: string): Request {
   return new Request(`${env.APP_ORIGIN.replace(/\/$/, "")}/__edge-cache/tags/${encodeURIComponent(tag)}`, { method: "GET" });
@@ -50,7 +54,8 @@ function indexKey(env: Bindings, tag: string): Request {
 
 interface IndexEntry {
   key: string;
-  at: number;
+  /** When the answer's s-maxage ends (epoch ms): after that the key is dropped from the index. */
+  until: number;
 }
 
 async function readIndex(cache: Cache, env: Bindings, tag: string): Promise<IndexEntry[]> {
@@ -85,16 +90,20 @@ function serialised<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Store an answer (its headers already say how long) and list its key under each of its tags. */
-export async function storeAnswer(env: Bindings, key: Request, response: Response, tags: string[]): Promise<void> {
+/**
+ * Store an answer (its headers say for how long: `seconds`, and its Cache-Tag) and, without the purge
+ * API, list its key under each of its tags.
+ */
+export async function storeAnswer(env: Bindings, key: Request, response: Response, tags: string[], seconds: number): Promise<void> {
   const cache = caches.default;
   await cache.put(key, response);
+  if (hasPurgeApi(env)) return;
   const now = Date.now();
   await serialised(async () => {
     for (const tag of tags) {
-      const fresh = (await readIndex(cache, env, tag)).filter((e) => e.key !== key.url && now - e.at < INDEX_TTL_SECONDS * 1000);
-      fresh.push({ key: key.url, at: now });
-      await writeIndex(cache, env, tag, fresh.slice(-INDEX_MAX_KEYS));
+      const live = (await readIndex(cache, env, tag)).filter((e) => e.key !== key.url && e.until > now);
+      live.push({ key: key.url, until: now + seconds * 1000 });
+      await writeIndex(cache, env, tag, live.slice(-INDEX_MAX_KEYS));
     }
   });
 }
@@ -137,8 +146,9 @@ async function purgeEverywhere(env: Bindings, tags: string[]): Promise<void> {
 }
 
 /**
- * Take every stored answer with one of these tags out of the edge cache: here at once (the index),
- * and in every data centre through Cloudflare's purge API when it is configured. Awaited by the
+ * Take every stored answer with one of these tags out of the edge cache: in every data centre through
+ * Cloudflare's purge API when it is configured, else here (the index; the index is also read with the
+ * API, for answers stored before the token was set). Awaited by the
  * request that made the change, so its answer comes after the purge; a failure is logged, never
  * undoes the change (the answer then lives until its s-maxage runs out).
  */

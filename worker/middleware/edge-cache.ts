@@ -44,7 +44,14 @@ async function listingTags(c: Context<AppEnv>, id: string | null): Promise<strin
   return row ? [listingTag(id), userTag(row.user_id)] : [listingTag(id)];
 }
 
-const param = (match: RegExpMatchArray) => decodeURIComponent(match[1] ?? "");
+/** The path's id or slug; a malformed escape is kept as written (the handler answered it already). */
+function param(match: RegExpMatchArray): string {
+  try {
+    return decodeURIComponent(match[1] ?? "");
+  } catch {
+    return match[1] ?? "";
+  }
+}
 
 /** The anonymous first screens (and the APIs they call) that are the same for every visitor. */
 export const EDGE_ROUTES: EdgeRoute[] = [
@@ -135,7 +142,7 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   stored.set("Cache-Control", `public, s-maxage=${route.seconds}`);
   stored.set("Cache-Tag", tags.join(","));
   // Stored before the answer goes out: the visitor's next request finds it.
-  await storeAnswer(c.env, key, new Response(body, { status: 200, headers: stored }), tags);
+  await storeAnswer(c.env, key, new Response(body, { status: 200, headers: stored }), tags, route.seconds);
   // Unset first: assigning over an answer copies the old answer's headers onto the new one.
   c.res = undefined;
   c.res = new Response(body, { status: 200, headers: publicHeaders(res.headers, route, "MISS") });
@@ -165,7 +172,7 @@ export const purgeAfterWrites = createMiddleware<AppEnv>(async (c, next) => {
   if (listing) {
     // An edit, status change or deletion: home and search, the listing's pages, its seller's profile
     // and pages (which show it among "more from the seller").
-    const id = decodeURIComponent(listing[1] ?? "");
+    const id = param(listing);
     await purgeEdgeCache(c.env, [LISTS_TAG, ...(await listingTags(c, id)), ...(actor ? [userTag(actor.id)] : [])]);
   } else if (/^\/api\/listings\/?$/.test(path)) {
     // A new listing: home and search, and its seller's profile and pages.
