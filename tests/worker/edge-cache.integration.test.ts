@@ -11,7 +11,7 @@ import type { AppEnv, Bindings } from "../../worker/env";
 import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
-import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
+import { createListing, createSale, createUser, signedInClient, type ListingRow } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, ORIGIN } from "./support/http";
 import { editFormOf } from "./support/listing-form";
@@ -281,6 +281,27 @@ describe("a change a visitor must see at once purges what showed it", () => {
     const res = await client.request("/api/me", { method: "DELETE", json: { password: "riktig-passord-123" } });
     expect(res.status).toBeLessThan(300);
     expect((await seen(row, row.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+  });
+
+  it("a review that shows on a profile: the profile and the seller's listing pages show it at once", async () => {
+    const deal = await createSale({ listing: { status: "active", title: `${word()} dukkevogn` } });
+    const [listingRow] = deal.listings;
+    const seller = [`/bruker/${deal.a.id}`, `/api/users/${deal.a.id}`, `/api/listings/${listingRow.id}`];
+    for (const path of seller) expect((await look(path)).edge, path).toBe("MISS");
+    const text = `Rask og hyggelig ${word()}`;
+    const review = (rating: number, t: string) => ({ deal_kind: deal.kind, deal_id: deal.id, rating, text: t });
+    expect((await (await signedInClient(deal.b.id)).post("/api/reviews", review(5, text))).status).toBe(201);
+    expect((await (await signedInClient(deal.a.id)).post("/api/reviews", review(4, "Takk for handelen."))).status).toBe(201);
+    // Both have written: the review is shown, on the profile at once; the listing's seller card counts it.
+    for (const path of seller.slice(0, 2)) {
+      const r = await look(path);
+      expect([r.edge, r.text.includes(text)], path).toEqual(["MISS", true]);
+    }
+    const card = await look(`/api/listings/${listingRow.id}`);
+    expect([card.edge, (JSON.parse(card.text) as { seller: { rating: unknown } }).seller.rating]).toEqual([
+      "MISS",
+      { count: 1, average: 5 },
+    ]);
   });
 
   it("another listing's change leaves this listing's page stored", async () => {

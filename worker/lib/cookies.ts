@@ -3,14 +3,14 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ACCESS_TTL_SECONDS } from "./jwt";
 
 /** `__Host-` names and Secure need https; plain http (local development) gets unprefixed names. */
+const NAMES = {
+  https: { access: "__Host-lb_access", refresh: "__Secure-lb_refresh", device: "__Secure-lb_device" },
+  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device" },
+};
+
 function names(c: Context) {
   const secure = new URL(c.req.url).protocol === "https:";
-  return {
-    secure,
-    access: secure ? "__Host-lb_access" : "lb_access",
-    refresh: secure ? "__Secure-lb_refresh" : "lb_refresh",
-    device: secure ? "__Secure-lb_device" : "lb_device",
-  };
+  return { secure, ...(secure ? NAMES.https : NAMES.http) };
 }
 
 /** The device cookie (docs/decisions/084-device-cookies.md) goes to the sign-in route only. */
@@ -52,7 +52,7 @@ export function readRefreshCookie(c: Context): string | undefined {
  */
 export function hasSessionCookie(c: Context): boolean {
   const cookies = getCookie(c);
-  return ["__Host-lb_access", "lb_access", "__Secure-lb_refresh", "lb_refresh"].some((name) => cookies[name] !== undefined);
+  return [NAMES.https, NAMES.http].some((n) => cookies[n.access] !== undefined || cookies[n.refresh] !== undefined);
 }
 
 /** `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end). */
