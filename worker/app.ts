@@ -6,6 +6,8 @@ import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
 import { requireConfiguration } from "./middleware/config";
 import { withDb } from "./middleware/db";
+import { privateByDefault } from "./middleware/cache";
+import { edgeCache, purgeAfterWrites } from "./middleware/edge-cache";
 import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { securityHeadersMiddleware } from "./middleware/headers";
@@ -42,6 +44,8 @@ import { userRoutes } from "./features/account/user-routes";
 const JSON_BODY_LIMIT = 64 * 1024;
 
 const api = new Hono<AppEnv>()
+  // A write that changes what visitors see purges the edge cache before its answer goes out (decision 101).
+  .use(purgeAfterWrites)
   // Provider webhooks authenticate by signature over the raw body, before any browser middleware.
   .route("/payments/webhooks", paymentWebhookRoutes)
   .use(sameOriginOnly)
@@ -85,6 +89,9 @@ export const app = new Hono<AppEnv>()
   .use(securityHeadersMiddleware)
   .use(requireConfiguration)
   .use(withDb)
+  .use(privateByDefault)
+  // Anonymous first screens and their APIs from caches.default (docs/decisions/101-edge-cache.md).
+  .use(edgeCache)
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)

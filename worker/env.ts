@@ -21,6 +21,13 @@ export interface Secrets {
   /** IndexNow key and endpoint; both set only on the production host. */
   INDEXNOW_KEY?: string;
   INDEXNOW_ENDPOINT?: string;
+  /**
+   * Cloudflare zone id and an API token with the Cache Purge permission: the edge cache's purge by
+   * tag then reaches every data centre (docs/decisions/101-edge-cache.md); without them only the
+   * data centre that made the change.
+   */
+  CACHE_PURGE_ZONE_ID?: string;
+  CACHE_PURGE_TOKEN?: string;
 }
 
 /** Optional Cloudflare e-mail sending binding (production only). */

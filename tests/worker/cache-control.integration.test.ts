@@ -1,6 +1,8 @@
 // Cache-Control on every API answer that reads data: which answers are never stored
-// (middleware/cache.ts `noStore`, `privateNoStore`) and which refusals carry it too. One table, so a
-// route that moves its header into or out of a middleware keeps exactly the answers it had.
+// (middleware/cache.ts `noStore`, `privateNoStore`, and `privateByDefault` for an answer that names
+// none), and which a visitor gets from the edge cache (`public, no-cache` for browsers,
+// middleware/edge-cache.ts, decision 101). One table, so a route that moves its header into or out of
+// a middleware keeps exactly the answers it had.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app";
@@ -281,75 +283,75 @@ const CASES: Case[] = [
   },
 ];
 
-/** Status and Cache-Control ("-" for none) of every case, one line each. */
+/** Status and Cache-Control ("-" for none: since decision 101 there is none) of every case, one line each. */
 const EXPECTED = `
-GET /api/home (visitor): 200 no-store
+GET /api/home (visitor): 200 public, no-cache
 GET /api/config (visitor): 200 public, max-age=300
-GET /api/search (visitor): 200 no-store
-GET /api/search (invalid query): 400 -
-GET /api/listings/:id (own): 200 -
-GET /api/listings/:id (unknown): 404 -
-GET /api/listings/by-slug/:slug (unknown): 404 -
+GET /api/search (visitor): 200 public, no-cache
+GET /api/search (invalid query): 400 private, no-store
+GET /api/listings/:id (own): 200 private, no-store
+GET /api/listings/:id (unknown): 404 private, no-store
+GET /api/listings/by-slug/:slug (unknown): 404 private, no-store
 GET /api/auth/session (signed in): 200 no-store
 GET /api/auth/session (visitor): 200 no-store
 GET /api/me (signed in): 200 no-store
-GET /api/me (visitor): 401 -
+GET /api/me (visitor): 401 private, no-store
 GET /api/me/moderation (signed in): 200 no-store
 GET /api/me/listings (signed in): 200 no-store
-GET /api/me/listings/:id (own): 200 -
-GET /api/favourites (signed in): 200 -
-GET /api/favourites/ids (signed in): 200 -
+GET /api/me/listings/:id (own): 200 private, no-store
+GET /api/favourites (signed in): 200 private, no-store
+GET /api/favourites/ids (signed in): 200 private, no-store
 GET /api/conversations (signed in): 200 no-store
-GET /api/conversations (visitor): 401 -
+GET /api/conversations (visitor): 401 private, no-store
 GET /api/conversations/unread-count (signed in): 200 no-store
 GET /api/conversations/:id (party): 200 no-store
 GET /api/conversations/:id (unknown): 404 no-store
 GET /api/conversations/:id (malformed): 404 no-store
 GET /api/conversations/:id/messages (party): 200 no-store
-GET /api/conversations/:id/messages (unknown): 404 -
-GET /api/conversations/:id/messages (invalid query): 400 -
-GET /api/test-notifications (visitor): 200 -
+GET /api/conversations/:id/messages (unknown): 404 private, no-store
+GET /api/conversations/:id/messages (invalid query): 400 private, no-store
+GET /api/test-notifications (visitor): 200 private, no-store
 GET /api/trade-offers/proposal/:listingId (not for trade): 409 no-store
 GET /api/trade-offers/proposal/:listingId (malformed): 404 no-store
 GET /api/trade-offers/conversation/:conversationId (party): 200 no-store
 GET /api/trade-offers/history/completed (signed in): 200 no-store
-GET /api/trade-offers/history/completed (invalid query): 400 -
+GET /api/trade-offers/history/completed (invalid query): 400 private, no-store
 GET /api/trade-offers/history/:direction (sent): 200 no-store
-GET /api/trade-offers/history/:direction (invalid direction): 400 -
+GET /api/trade-offers/history/:direction (invalid direction): 400 private, no-store
 GET /api/trade-offers/:id (party): 200 no-store
 GET /api/trade-offers/:id (unknown): 404 no-store
-GET /api/trade-offers/:id (visitor): 401 -
+GET /api/trade-offers/:id (visitor): 401 private, no-store
 GET /api/payments/details (invalid query): 400 no-store
 GET /api/payments/purchases (signed in): 200 no-store
-GET /api/payments/purchases (visitor): 401 -
+GET /api/payments/purchases (visitor): 401 private, no-store
 GET /api/payments/sales (signed in): 200 no-store
 GET /api/payments/stripe/account (signed in): 200 no-store
 GET /api/moderation/reports (admin): 200 no-store
-GET /api/moderation/reports (user): 403 -
+GET /api/moderation/reports (user): 403 private, no-store
 GET /api/moderation/staff (admin): 200 no-store
-GET /api/saved-searches (signed in): 200 -
-GET /api/saved-searches/badge (signed in): 200 -
+GET /api/saved-searches (signed in): 200 private, no-store
+GET /api/saved-searches/badge (signed in): 200 private, no-store
 GET /api/analytics/listings/:id (own): 200 private, no-store
-GET /api/analytics/listings/:id (visitor): 401 -
+GET /api/analytics/listings/:id (visitor): 401 private, no-store
 GET /api/analytics/my-listings (signed in): 200 private, no-store
-GET /api/dev/mail (local): 200 -
-GET /api/dev/mail.json (local): 200 -
+GET /api/dev/mail (local): 200 private, no-store
+GET /api/dev/mail.json (local): 200 private, no-store
 GET /api/dev/analytics/summary (local): 200 no-store
 GET /api/reviews/deals/:kind/:id (party): 200 no-store
 GET /api/reviews/deals/:kind/:id (unknown kind): 404 no-store
 GET /api/reviews/conversations/:id (party): 200 no-store
-GET /api/reviews/conversations/:id (visitor): 401 -
-GET /api/users/:id (visitor): 200 no-store
-GET /api/users/:id (malformed): 404 no-store
-GET /api/users/:id (invalid query): 400 -
+GET /api/reviews/conversations/:id (visitor): 401 private, no-store
+GET /api/users/:id (visitor): 200 public, no-cache
+GET /api/users/:id (malformed): 404 private, no-store
+GET /api/users/:id (invalid query): 400 private, no-store
 GET /api/giveaways/mine (signed in): 200 no-store
-GET /api/giveaways/mine (visitor): 401 -
+GET /api/giveaways/mine (visitor): 401 private, no-store
 GET /api/giveaways/mine/unseen (signed in): 200 no-store
 GET /api/giveaways/listings/:listingId (visitor): 200 no-store
 GET /api/giveaways/listings/:listingId (malformed): 404 no-store
-POST /api/auth/signin (wrong password): 400 -
+POST /api/auth/signin (wrong password): 400 private, no-store
 POST /api/auth/signin (signed in): 200 no-store
-POST /api/me/export (wrong password): 400 -
+POST /api/me/export (wrong password): 400 private, no-store
 POST /api/me/export (right password): 200 no-store
 POST /api/reviews (invalid body): 400 no-store
 POST /api/dev/saved-searches/match (local): 200 no-store
@@ -364,7 +366,7 @@ describe("Cache-Control", () => {
     expect([...routes].filter((r) => !covered.has(r) && !sockets.has(r))).toEqual([]);
   });
 
-  it("each answer carries exactly the Cache-Control it has always had", async () => {
+  it("each answer carries exactly its Cache-Control", async () => {
     const lines: string[] = [];
     for (const c of CASES) {
       const res = await c.as().request(c.path(), { method: c.method ?? "GET", json: c.json?.() });

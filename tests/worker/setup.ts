@@ -3,14 +3,19 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, beforeEach } from "vitest";
+import type { Bindings } from "../../worker/env";
+import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
 import { checkConsoleGuard, installConsoleGuard } from "./support/console-guard";
 
 beforeAll(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   installConsoleGuard();
+  // The edge cache (caches.default) is isolated per file too; each test also starts with it empty,
+  // since the factories write D1 directly and purge nothing (docs/decisions/101-edge-cache.md).
+  await purgeEdgeCache(env as Bindings, [ALL_TAG]);
 });
 
 afterEach(() => {

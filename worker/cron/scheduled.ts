@@ -6,6 +6,7 @@ import { reconcilePendingPayments } from "../features/payments/results";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
+import { ALL_TAG, purgeEdgeCache } from "../lib/edge-cache";
 
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
@@ -20,6 +21,7 @@ export async function runScheduled(env: Bindings): Promise<void> {
   await purgeExpired(getDb(env.DB), now);
   await purgeAnalytics(env, now);
   await notifySearchEngines(env, origin);
-  await reconcilePendingPayments(env, now);
+  // A payment settled here may have sold a listing: the edge cache shows it at once (decision 101).
+  if ((await reconcilePendingPayments(env, now)) > 0) await purgeEdgeCache(env, [ALL_TAG]);
   await runSavedSearchCron(env, now);
 }

@@ -3,14 +3,14 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { ACCESS_TTL_SECONDS } from "./jwt";
 
 /** `__Host-` names and Secure need https; plain http (local development) gets unprefixed names. */
+const NAMES = {
+  https: { access: "__Host-lb_access", refresh: "__Secure-lb_refresh", device: "__Secure-lb_device" },
+  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device" },
+};
+
 function names(c: Context) {
   const secure = new URL(c.req.url).protocol === "https:";
-  return {
-    secure,
-    access: secure ? "__Host-lb_access" : "lb_access",
-    refresh: secure ? "__Secure-lb_refresh" : "lb_refresh",
-    device: secure ? "__Secure-lb_device" : "lb_device",
-  };
+  return { secure, ...(secure ? NAMES.https : NAMES.http) };
 }
 
 /** The device cookie (docs/decisions/084-device-cookies.md) goes to the sign-in route only. */
@@ -44,6 +44,15 @@ export function readAccessCookie(c: Context): string | undefined {
 
 export function readRefreshCookie(c: Context): string | undefined {
   return getCookie(c, names(c).refresh);
+}
+
+/**
+ * Whether the request carries a session (access or refresh cookie, under either scheme's name): such
+ * a request is never answered from, nor stored in, the edge cache (docs/decisions/101-edge-cache.md).
+ */
+export function hasSessionCookie(c: Context): boolean {
+  const cookies = getCookie(c);
+  return [NAMES.https, NAMES.http].some((n) => cookies[n.access] !== undefined || cookies[n.refresh] !== undefined);
 }
 
 /** `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end). */

@@ -23,7 +23,9 @@ describe("GET /api/home", () => {
     const { response, body } = await getHome();
     expect(body).toEqual({ newest: [], free: [], trade: [] });
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    // The same for every visitor: kept at the edge, revalidated by browsers (decision 101).
+    expect(response.headers.get("Cache-Control")).toBe("public, no-cache");
+    expect(response.headers.get("CDN-Cache-Control")).toMatch(/s-maxage=\d+/);
   });
 
   it("shows only active listings that are not hidden", async () => {

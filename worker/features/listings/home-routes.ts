@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
-import { noStore } from "../../middleware/cache";
 import { homeSections } from "./listings";
 
-export const homeRoutes = new Hono<AppEnv>().get("/", noStore, async (c) => {
+/** The same for every visitor: its caching is the edge cache's (middleware/edge-cache.ts, decision 101). */
+export const homeRoutes = new Hono<AppEnv>().get("/", async (c) => {
   return c.json(await homeSections(c.var.db));
 });

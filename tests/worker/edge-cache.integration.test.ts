@@ -1,0 +1,372 @@
+// The edge cache for visitors (docs/decisions/101-edge-cache.md): anonymous first screens and their
+// APIs come from caches.default the second time, sessions and cookies never touch it, and every change
+// a visitor must see at once (decision 050) purges what showed it. caches.default is isolated per
+// test file, and tests/worker/setup.ts empties it before each test (the factories write D1 directly
+// and purge nothing), so the tests do not depend on their order.
+import { env } from "cloudflare:workers";
+import { Hono } from "hono";
+import { setCookie } from "hono/cookie";
+import { describe, expect, it, vi } from "vitest";
+import type { AppEnv, Bindings } from "../../worker/env";
+import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
+import { withDb } from "../../worker/middleware/db";
+import { edgeCache } from "../../worker/middleware/edge-cache";
+import { createListing, createSale, createUser, signedInClient, type ListingRow } from "../factories";
+import { allowConsoleError } from "./support/console-guard";
+import { Client, ORIGIN } from "./support/http";
+import { editFormOf } from "./support/listing-form";
+
+/** A word no other listing has, so search finds exactly ours. */
+const word = () => `kantine${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+async function listing(title = `${word()} brannbil`): Promise<ListingRow> {
+  const owner = await createUser({ displayName: "Selma Selger" });
+  return createListing({ userId: owner.id, title, images: [`${owner.id}/1700000000000-bil.jpg`] });
+}
+
+/** Every page and API answer a visitor can see the listing on. */
+const surfaces = (row: ListingRow) => {
+  const q = encodeURIComponent(row.title.split(" ")[0]);
+  return [
+    "/",
+    "/api/home",
+    `/search?q=${q}`,
+    `/api/search?q=${q}`,
+    `/annonse/${row.seoSlug}`,
+    `/listing/${row.id}`,
+    `/api/listings/${row.id}`,
+    `/api/listings/by-slug/${row.seoSlug}`,
+    `/bruker/${row.userId}`,
+    `/api/users/${row.userId}`,
+  ];
+};
+
+async function look(path: string, client = new Client()) {
+  const res = await client.get(path);
+  return { path, status: res.status, edge: res.headers.get("X-Edge-Cache"), headers: res.headers, text: await res.text() };
+}
+
+/** What a visitor sees on every surface: status, whether the text is there, and where it came from. */
+async function seen(row: ListingRow, text: string) {
+  const out: string[] = [];
+  for (const path of surfaces(row)) {
+    const r = await look(path);
+    out.push(`${path} ${r.status} ${r.status === 200 && r.text.includes(text) ? "shows" : "absent"}`);
+  }
+  return out;
+}
+
+const everywhere = (row: ListingRow) => surfaces(row).map((p) => `${p} 200 shows`);
+
+describe("visitors are served from the edge cache", () => {
+  it("a second anonymous GET of each page and API is a hit that does not ask D1", async () => {
+    const row = await listing();
+    const first = await Promise.all(surfaces(row).map((p) => look(p)));
+    expect(first.map((r) => `${r.path} ${r.status} ${r.edge}`)).toEqual(surfaces(row).map((p) => `${p} 200 MISS`));
+    // A second listing with the same word, written straight into D1 (no purge): an answer from D1
+    // would show it; the cached one cannot.
+    const later = await createListing({ userId: row.userId, title: `${row.title.split(" ")[0]} gravemaskin` });
+    const second = await Promise.all(surfaces(row).map((p) => look(p)));
+    expect(second.map((r) => `${r.path} ${r.status} ${r.edge}`)).toEqual(surfaces(row).map((p) => `${p} 200 HIT`));
+    for (const [i, r] of second.entries()) {
+      expect(r.text, r.path).toBe(first[i].text);
+      expect(r.text, r.path).not.toContain(later.id);
+    }
+    // Signed in, the same addresses come from D1 and do show it.
+    const owner = await signedInClient(row.userId);
+    expect((await look(`/api/search?q=${encodeURIComponent(row.title.split(" ")[0])}`, owner)).text).toContain(later.id);
+  });
+
+  it("tells browsers to revalidate and the edge how long to keep it", async () => {
+    const row = await listing();
+    for (const path of [...surfaces(row), "/api/config"]) {
+      for (const expected of ["MISS", "HIT"]) {
+        const r = await look(path);
+        expect(r.edge, path).toBe(expected);
+        expect(r.headers.get("Cache-Control"), path).toBe(path === "/api/config" ? "public, max-age=300" : "public, no-cache");
+        expect(r.headers.get("CDN-Cache-Control"), path).toMatch(/^public, s-maxage=\d+, stale-while-revalidate=\d+$/);
+        expect(r.headers.has("Cache-Tag"), path).toBe(false);
+        // The security headers are on a hit as on a miss.
+        expect(r.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      }
+    }
+  });
+
+  it("stores its copy with the edge's lifetime and the tags a purge names", async () => {
+    const row = await listing();
+    for (const [path, seconds, tags] of [
+      ["/api/search?q=lego", 60, "lb-all,lb-listings"],
+      [`/annonse/${row.seoSlug}`, 300, `lb-all,lb-listing-${row.id},lb-user-${row.userId}`],
+      [`/api/users/${row.userId}`, 300, `lb-all,lb-user-${row.userId}`],
+    ] as const) {
+      expect((await look(path)).edge, path).toBe("MISS");
+      const stored = await caches.default.match(new Request(ORIGIN + path));
+      expect([stored?.headers.get("Cache-Control"), stored?.headers.get("Cache-Tag")], path).toEqual([`public, s-maxage=${seconds}`, tags]);
+      await stored?.body?.cancel();
+    }
+  });
+
+  it("keys a search by its parameters in any order, and a page without tracking parameters", async () => {
+    const row = await listing();
+    const q = encodeURIComponent(row.title.split(" ")[0]);
+    expect((await look(`/api/search?q=${q}&sort=newest`)).edge).toBe("MISS");
+    expect((await look(`/api/search?sort=newest&q=${q}`)).edge).toBe("HIT");
+    expect((await look(`/search?sort=newest&q=${q}`)).edge).toBe("MISS");
+    expect((await look(`/search?utm_source=epost&q=${q}&sort=newest&fbclid=abc`)).edge).toBe("HIT");
+    // A different query is a different answer.
+    expect((await look(`/api/search?q=${q}&sort=price_asc`)).edge).toBe("MISS");
+  });
+
+  it("answers HEAD from a stored GET without a body and stores nothing for a HEAD", async () => {
+    const row = await listing();
+    const path = `/annonse/${row.seoSlug}`;
+    const head = await new Client().request(path, { method: "HEAD" });
+    expect(head.headers.get("X-Edge-Cache")).toBe("BYPASS");
+    expect((await look(path)).edge).toBe("MISS");
+    const again = await new Client().request(path, { method: "HEAD" });
+    expect([again.status, again.headers.get("X-Edge-Cache"), await again.text()]).toEqual([200, "HIT", ""]);
+  });
+
+  it("never stores a 404, so a listing that appears later is not hidden behind one", async () => {
+    const missing = `/annonse/finnes-ikke-${word()}`;
+    for (let i = 0; i < 2; i++) {
+      const r = await look(missing);
+      expect([r.status, r.edge]).toEqual([404, "BYPASS"]);
+    }
+  });
+});
+
+describe("sessions never touch the edge cache", () => {
+  it("a signed-in request is neither answered from the cache nor stored in it", async () => {
+    const row = await listing();
+    const signedIn = await signedInClient((await createUser()).id);
+    for (const path of surfaces(row)) {
+      // Stored for visitors first: the signed-in request must still not get it.
+      expect((await look(path)).edge, path).toBe("MISS");
+      const mine = await look(path, signedIn);
+      expect([mine.edge, mine.headers.get("Cache-Control"), mine.headers.has("CDN-Cache-Control")], path).toEqual([
+        "BYPASS",
+        "private, no-store",
+        false,
+      ]);
+    }
+    await purgeEdgeCache(env as Bindings, [ALL_TAG]);
+    for (const path of surfaces(row)) await look(path, signedIn);
+    // Nothing the signed-in requests got was stored.
+    for (const path of surfaces(row)) expect((await look(path)).edge, path).toBe("MISS");
+  });
+
+  it("a refresh cookie alone (any scheme's name) bypasses the cache too", async () => {
+    await look("/api/home");
+    for (const cookie of ["lb_refresh=x", "__Secure-lb_refresh=x", "__Host-lb_access=x", "lb_access=x"]) {
+      const res = await new Client().get("/api/home", { headers: { Cookie: cookie } });
+      expect(res.headers.get("X-Edge-Cache"), cookie).toBe("BYPASS");
+      await res.body?.cancel();
+    }
+  });
+
+  it("an answer with Set-Cookie or marked private is never stored", async () => {
+    // The real middleware in front of handlers that answer with a cookie or a private header, on
+    // addresses the edge cache serves.
+    const app = new Hono<AppEnv>()
+      .use(withDb)
+      .use(edgeCache)
+      .get("/api/home", (c) => {
+        setCookie(c, "lb_consent", "ja");
+        return c.json({ fresh: crypto.randomUUID() });
+      })
+      .get("/api/config", (c) => {
+        c.header("Cache-Control", "private, max-age=60");
+        return c.json({ fresh: crypto.randomUUID() });
+      });
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    for (const path of ["/api/home", "/api/config"]) {
+      const answers: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await app.fetch(new Request(ORIGIN + path), env, ctx);
+        expect(res.headers.get("X-Edge-Cache"), path).toBe("BYPASS");
+        answers.push(await res.text());
+      }
+      expect(answers[0], path).not.toBe(answers[1]);
+    }
+  });
+});
+
+describe("a change a visitor must see at once purges what showed it", () => {
+  /** Every surface stored, showing the listing. */
+  async function cached(row: ListingRow) {
+    expect(await seen(row, row.id)).toEqual(everywhere(row));
+    for (const path of surfaces(row)) expect((await look(path)).edge, path).toBe("HIT");
+  }
+
+  async function moderatorActs(targetType: "listing" | "user", targetId: string, action: "hide" | "delete") {
+    // Reported through the API (the moderator acts on a report), then decided.
+    const reporter = await signedInClient((await createUser()).id);
+    const reported = await reporter.post("/api/reports", { target_type: targetType, target_id: targetId, reason: "Falsk annonse" });
+    expect(reported.status).toBe(201);
+    const { id } = (await reported.json()) as { id: string };
+    const mod = await signedInClient((await createUser({ role: "moderator" })).id);
+    const res = await mod.post(`/api/moderation/reports/${id}/actions`, { action, notes: "Regelbrudd" });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+  }
+
+  it("hidden by moderation: gone from home, search, its pages and the seller's profile; back when unhidden", async () => {
+    const row = await listing();
+    await cached(row);
+    await moderatorActs("listing", row.id, "hide");
+    const gone = await seen(row, row.id);
+    expect(gone.filter((l) => l.endsWith("shows"))).toEqual([]);
+    const mod = await signedInClient((await createUser({ role: "moderator" })).id);
+    const unhide = await mod.post(`/api/moderation/targets/listing/${row.id}/unhide`, { notes: "Feil" });
+    expect(unhide.status).toBe(200);
+    expect(await seen(row, row.id)).toEqual(everywhere(row));
+  });
+
+  it("deleted by its owner", async () => {
+    const own = await listing();
+    await cached(own);
+    const owner = await signedInClient(own.userId);
+    expect((await owner.delete(`/api/listings/${own.id}`)).status).toBe(204);
+    expect((await seen(own, own.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+  });
+
+  it("deleted by a moderator", async () => {
+    const reported = await listing();
+    await cached(reported);
+    await moderatorActs("listing", reported.id, "delete");
+    expect((await seen(reported, reported.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+  });
+
+  it("sold, and reserved (the status a visitor sees changes)", async () => {
+    const row = await listing();
+    await cached(row);
+    const owner = await signedInClient(row.userId);
+    const reserve = await owner.post(`/api/listings/${row.id}/status`, { status: "reserved" });
+    expect(reserve.status).toBe(200);
+    for (const path of [`/api/listings/${row.id}`, `/annonse/${row.seoSlug}`]) {
+      const r = await look(path);
+      expect([r.edge, r.text.includes('"status":"reserved"')], path).toEqual(["MISS", true]);
+    }
+    expect((await owner.post(`/api/listings/${row.id}/status`, { status: "sold" })).status).toBe(200);
+    expect((await seen(row, row.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+  });
+
+  it("edited: the new title shows on every surface", async () => {
+    const row = await listing();
+    await cached(row);
+    const owner = await signedInClient(row.userId);
+    const title = `${row.title.split(" ")[0]} ombygd veteranbil`;
+    const res = await owner.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, { title }) });
+    expect(res.status).toBe(200);
+    const edited = { ...row, seoSlug: ((await res.json()) as { seo_slug: string }).seo_slug };
+    expect(await seen(edited, "ombygd veteranbil")).toEqual(everywhere(edited));
+    // The old address no longer answers with the old title.
+    const old = await look(`/annonse/${row.seoSlug}`);
+    expect(old.status === 200 && old.text.includes(row.title)).toBe(false);
+  });
+
+  it("the seller suspended: everything stored about them is asked again", async () => {
+    const row = await listing();
+    await cached(row);
+    await moderatorActs("user", row.userId, "hide");
+    for (const path of surfaces(row)) expect((await look(path)).edge, path).toBe("MISS");
+  });
+
+  it("the seller's account deleted: their profile and listings are gone", async () => {
+    const owner = await createUser({ password: "riktig-passord-123" });
+    const row = await createListing({ userId: owner.id, title: `${word()} dukkehus`, images: [`${owner.id}/1700000000000-hus.jpg`] });
+    await cached(row);
+    const client = await signedInClient(owner.id);
+    const res = await client.request("/api/me", { method: "DELETE", json: { password: "riktig-passord-123" } });
+    expect(res.status).toBeLessThan(300);
+    expect((await seen(row, row.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+  });
+
+  it("a review that shows on a profile: the profile and the seller's listing pages show it at once", async () => {
+    const deal = await createSale({ listing: { status: "active", title: `${word()} dukkevogn` } });
+    const [listingRow] = deal.listings;
+    const seller = [`/bruker/${deal.a.id}`, `/api/users/${deal.a.id}`, `/api/listings/${listingRow.id}`];
+    for (const path of seller) expect((await look(path)).edge, path).toBe("MISS");
+    const text = `Rask og hyggelig ${word()}`;
+    const review = (rating: number, t: string) => ({ deal_kind: deal.kind, deal_id: deal.id, rating, text: t });
+    expect((await (await signedInClient(deal.b.id)).post("/api/reviews", review(5, text))).status).toBe(201);
+    expect((await (await signedInClient(deal.a.id)).post("/api/reviews", review(4, "Takk for handelen."))).status).toBe(201);
+    // Both have written: the review is shown, on the profile at once; the listing's seller card counts it.
+    for (const path of seller.slice(0, 2)) {
+      const r = await look(path);
+      expect([r.edge, r.text.includes(text)], path).toEqual(["MISS", true]);
+    }
+    const card = await look(`/api/listings/${listingRow.id}`);
+    expect([card.edge, (JSON.parse(card.text) as { seller: { rating: unknown } }).seller.rating]).toEqual([
+      "MISS",
+      { count: 1, average: 5 },
+    ]);
+  });
+
+  it("another listing's change leaves this listing's page stored", async () => {
+    const row = await listing();
+    await cached(row);
+    const other = await listing();
+    const owner = await signedInClient(other.userId);
+    expect((await owner.post(`/api/listings/${other.id}/status`, { status: "sold" })).status).toBe(200);
+    // Lists may show any listing: asked again. This listing's own pages and its seller's profile: kept.
+    const after = await Promise.all(surfaces(row).map(async (p) => `${p} ${(await look(p)).edge}`));
+    expect(after).toEqual(surfaces(row).map((p) => `${p} ${/^\/(\?|$)|^\/api\/home|^\/search|^\/api\/search/.test(p) ? "MISS" : "HIT"}`));
+  });
+});
+
+describe("production purges by tag in every data centre", () => {
+  const tags = Array.from({ length: 150 }, (_, i) => `lb-listing-${i}`);
+
+  it("sends the tags to Cloudflare's purge API, at most 100 per request, with the token", async () => {
+    const calls: { url: string; auth: string | null; tags: string[] }[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const request = new Request(input, init);
+      calls.push({
+        url: request.url,
+        auth: request.headers.get("Authorization"),
+        tags: ((await request.json()) as { tags: string[] }).tags,
+      });
+      return Response.json({ success: true });
+    });
+    try {
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      await purgeEdgeCache(production, tags);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(calls.map((c) => [c.url, c.auth, c.tags.length])).toEqual([
+      ["https://api.cloudflare.com/client/v4/zones/zone123/purge_cache", "Bearer secret-token", 100],
+      ["https://api.cloudflare.com/client/v4/zones/zone123/purge_cache", "Bearer secret-token", 50],
+    ]);
+    expect(calls.flatMap((c) => c.tags)).toEqual(tags);
+  });
+
+  it("says so in the log when it is not configured, and still purges this data centre", async () => {
+    const row = await listing();
+    expect((await look(`/api/listings/${row.id}`)).edge).toBe("MISS");
+    const log = allowConsoleError("CACHE_PURGE_ZONE_ID");
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    try {
+      await purgeEdgeCache({ ...env, APP_ENV: "production" } as Bindings, [ALL_TAG]);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(log.calls()).toHaveLength(1);
+    expect((await look(`/api/listings/${row.id}`)).edge).toBe("MISS");
+  });
+
+  it("a failed purge request is logged and never throws into the change that asked for it", async () => {
+    const log = allowConsoleError("Edge cache purge failed");
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(new Response("rate limited", { status: 429 }));
+    try {
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      await expect(purgeEdgeCache(production, [ALL_TAG])).resolves.toBeUndefined();
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(log.calls().map((args) => args[1])).toEqual([429]);
+  });
+});

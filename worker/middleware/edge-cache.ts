@@ -1,0 +1,183 @@
+// Visitors are served from the edge cache (docs/decisions/101-edge-cache.md). The page and API
+// handlers stay as they are; this middleware answers an anonymous GET from `caches.default` when it
+// can, stores what the handler answered when that is the same for every visitor, and labels each
+// answer with what browsers and CDNs may do with it. purgeAfterWrites takes stored answers out when a
+// request changes what they show.
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { hasSessionCookie } from "../lib/cookies";
+import { ALL_TAG, LISTS_TAG, edgeCacheKey, listingTag, purgeEdgeCache, storeAnswer, userTag } from "../lib/edge-cache";
+import { resolveSlug } from "../features/listings/listings";
+
+/** Lists change with every new listing: a minute at most; what a visitor must see at once is purged. */
+const LIST_SECONDS = 60;
+/** One listing or profile: changes to it purge it, so it may stay longer. */
+const DETAIL_SECONDS = 300;
+/** The edge may answer from an entry this long past its s-maxage while it asks again (CDNs only). */
+const STALE_SECONDS = 60;
+/**
+ * What a browser is told about a cached page or API answer: store it but ask again every time, so a
+ * hidden listing never lives on in a browser (decision 050). Only CDN-Cache-Control carries s-maxage and
+ * stale-while-revalidate: a browser honours stale-while-revalidate in Cache-Control too.
+ */
+const BROWSER_REVALIDATES = "public, no-cache";
+export const SIGNED_IN = "private, no-store";
+
+interface EdgeRoute {
+  pattern: RegExp;
+  /** A page (its key drops tracking parameters) or an API answer (keeps every parameter). */
+  page: boolean;
+  seconds: number;
+  /** Cache-Control for browsers when not the default. */
+  browser?: string;
+  /** The stored answer's tags besides ALL_TAG, from the path's match (a D1 look-up on a miss only). */
+  tags: (c: Context<AppEnv>, match: RegExpMatchArray) => Promise<string[]>;
+}
+
+const lists = async () => [LISTS_TAG];
+
+/** A listing's own tag and its seller's: its page shows up to four more of the seller's listings and their rating. */
+async function listingTags(c: Context<AppEnv>, id: string | null): Promise<string[]> {
+  if (!id) return [];
+  const row = await c.env.DB.prepare("SELECT user_id FROM listings WHERE id = ?1").bind(id).first<{ user_id: string }>();
+  return row ? [listingTag(id), userTag(row.user_id)] : [listingTag(id)];
+}
+
+/** The path's id or slug; a malformed escape is kept as written (the handler answered it already). */
+function param(match: RegExpMatchArray): string {
+  try {
+    return decodeURIComponent(match[1] ?? "");
+  } catch {
+    return match[1] ?? "";
+  }
+}
+
+/** The anonymous first screens (and the APIs they call) that are the same for every visitor. */
+export const EDGE_ROUTES: EdgeRoute[] = [
+  { pattern: /^\/$/, page: true, seconds: LIST_SECONDS, tags: lists },
+  { pattern: /^\/search\/?$/, page: true, seconds: LIST_SECONDS, tags: lists },
+  {
+    pattern: /^\/annonse\/([^/]+)\/?$/,
+    page: true,
+    seconds: DETAIL_SECONDS,
+    tags: async (c, m) => listingTags(c, await resolveSlug(c.var.db, param(m))),
+  },
+  { pattern: /^\/listing\/([^/]+)\/?$/, page: true, seconds: DETAIL_SECONDS, tags: (c, m) => listingTags(c, param(m)) },
+  { pattern: /^\/bruker\/([^/]+)\/?$/, page: true, seconds: DETAIL_SECONDS, tags: async (_c, m) => [userTag(param(m))] },
+  { pattern: /^\/api\/home\/?$/, page: false, seconds: LIST_SECONDS, tags: lists },
+  { pattern: /^\/api\/search\/?$/, page: false, seconds: LIST_SECONDS, tags: lists },
+  {
+    pattern: /^\/api\/listings\/by-slug\/([^/]+)\/?$/,
+    page: false,
+    seconds: DETAIL_SECONDS,
+    tags: async (c, m) => listingTags(c, await resolveSlug(c.var.db, param(m))),
+  },
+  { pattern: /^\/api\/listings\/([^/]+)\/?$/, page: false, seconds: DETAIL_SECONDS, tags: (c, m) => listingTags(c, param(m)) },
+  { pattern: /^\/api\/users\/([^/]+)\/?$/, page: false, seconds: DETAIL_SECONDS, tags: async (_c, m) => [userTag(param(m))] },
+  // The site configuration is a constant of the deployment: browsers keep it five minutes, as before.
+  { pattern: /^\/api\/config\/?$/, page: false, seconds: 3600, browser: "public, max-age=300", tags: async () => [] },
+];
+
+/** An answer every visitor may get: a 200 without a cookie of its own that the handler did not call private. */
+function sameForEveryone(res: Response): boolean {
+  const cacheControl = res.headers.get("Cache-Control") ?? "";
+  return (
+    res.status === 200 &&
+    !res.headers.has("Set-Cookie") &&
+    !/\b(private|no-store)\b/i.test(cacheControl) &&
+    res.headers.get("Vary")?.trim() !== "*"
+  );
+}
+
+function publicHeaders(headers: Headers, route: EdgeRoute, status: "HIT" | "MISS"): Headers {
+  const out = new Headers(headers);
+  out.set("Cache-Control", route.browser ?? BROWSER_REVALIDATES);
+  out.set("CDN-Cache-Control", `public, s-maxage=${route.seconds}, stale-while-revalidate=${STALE_SECONDS}`);
+  out.delete("Cache-Tag");
+  out.set("X-Edge-Cache", status);
+  // The stored answer's D1 time says nothing about this one.
+  if (status === "HIT") out.delete("Server-Timing");
+  return out;
+}
+
+/**
+ * On the whole app, after withDb. Any other answer without a Cache-Control of its own gets
+ * `private, no-store` (privateByDefault, outside this middleware).
+ */
+export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
+  const method = c.req.method;
+  const url = new URL(c.req.url);
+  const route = method === "GET" || method === "HEAD" ? EDGE_ROUTES.find((r) => r.pattern.test(url.pathname)) : undefined;
+  if (!route) return next();
+
+  // A session may change the answer (an owner's hidden listing, a moderator's view): never from the
+  // cache, never into it, and never kept by anyone else either.
+  if (hasSessionCookie(c) || c.req.header("Authorization") !== undefined) {
+    await next();
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set("Cache-Control", SIGNED_IN);
+    c.res.headers.set("X-Edge-Cache", "BYPASS");
+    return;
+  }
+
+  const key = edgeCacheKey(url, { page: route.page });
+  const hit = await caches.default.match(key);
+  if (hit)
+    return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers: publicHeaders(hit.headers, route, "HIT") });
+
+  await next();
+  const res = c.res;
+  // A HEAD has no body to store; it is answered from a stored GET when there is one.
+  if (method === "HEAD" || !sameForEveryone(res)) {
+    c.res = new Response(res.body, res);
+    c.res.headers.set("X-Edge-Cache", "BYPASS");
+    return;
+  }
+  const match = url.pathname.match(route.pattern) as RegExpMatchArray;
+  const tags = [ALL_TAG, ...(await route.tags(c, match))];
+  // Read once, answered and stored from the same bytes (the page is a rewritten stream).
+  const body = await res.arrayBuffer();
+  const stored = new Headers(res.headers);
+  stored.set("Cache-Control", `public, s-maxage=${route.seconds}`);
+  stored.set("Cache-Tag", tags.join(","));
+  // Stored before the answer goes out: the visitor's next request finds it.
+  await storeAnswer(c.env, key, new Response(body, { status: 200, headers: stored }), tags, route.seconds);
+  // Unset first: assigning over an answer copies the old answer's headers onto the new one.
+  c.res = undefined;
+  c.res = new Response(body, { status: 200, headers: publicHeaders(res.headers, route, "MISS") });
+});
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * API routers whose writes never change a cached page or API answer: signing in, chat, favourites
+ * (no count is shown), analytics, saved searches, uploads (a photo shows once the listing is saved),
+ * newsletter, contact form, development tools. Every other successful write purges: the listing
+ * routes what that listing shows on; moderation, reports (auto-hide), reviews, trades, give-aways,
+ * payments and their webhooks, and account changes everything this Worker cached. A new router
+ * purges until it is named here.
+ */
+const WRITES_THAT_CHANGE_NO_PAGE =
+  /^\/api\/(analytics|auth|conversations|favourites|saved-searches|images|newsletter|contact|dev|test-notifications)(\/|$)/;
+
+/** On /api before every router: the purge runs after the change and before its answer goes out. */
+export const purgeAfterWrites = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  if (!MUTATING.has(c.req.method) || c.res.status >= 400) return;
+  const path = new URL(c.req.url).pathname;
+  if (WRITES_THAT_CHANGE_NO_PAGE.test(path)) return;
+  const listing = path.match(/^\/api\/listings\/([^/]+)(\/|$)/);
+  const actor = c.get("actor");
+  if (listing) {
+    // An edit, status change or deletion: home and search, the listing's pages, its seller's profile
+    // and pages (which show it among "more from the seller").
+    const id = param(listing);
+    await purgeEdgeCache(c.env, [LISTS_TAG, ...(await listingTags(c, id)), ...(actor ? [userTag(actor.id)] : [])]);
+  } else if (/^\/api\/listings\/?$/.test(path)) {
+    // A new listing: home and search, and its seller's profile and pages.
+    await purgeEdgeCache(c.env, [LISTS_TAG, ...(actor ? [userTag(actor.id)] : [])]);
+  } else {
+    await purgeEdgeCache(c.env, [ALL_TAG]);
+  }
+});
