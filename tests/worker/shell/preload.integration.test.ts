@@ -95,4 +95,10 @@ describe("preloaded first screens", () => {
     expect(missing.status).toBe(404);
     expect(missing.html).not.toContain("preloaded-api");
   });
+
+  it("a malformed escape in /listing/{id} is a page without preloaded data, not a server error", async () => {
+    const { status, html } = await page("/listing/%E0%A4%A");
+    expect(status).toBe(200);
+    expect(Object.keys(preloadedApi(html))).toEqual(["/api/config"]);
+  });
 });

@@ -99,7 +99,13 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
   {
     pattern: /^\/listing\/([^/]+)\/?$/,
     load: async (env, url) => {
-      const id = decodeURIComponent(url.pathname.split("/")[2] ?? "");
+      let id: string;
+      try {
+        id = decodeURIComponent(url.pathname.split("/")[2] ?? "");
+      } catch {
+        // A malformed escape (/listing/%E0%A4%A) is no listing's id: the page says so, not a 500.
+        return { api: {} };
+      }
       try {
         // The visitors' view; only public listings (the owner of a hidden one asks the API).
         const listing = await getListingDetail(getDb(env.DB), id, null);
