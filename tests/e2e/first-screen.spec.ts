@@ -4,12 +4,13 @@
 import type { ConsoleMessage } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { DEMO_LISTINGS, demoListing } from "./support/demo";
+import { rootOf } from "../factories/page-html";
 
 /** #root's content as the page arrives, before any JavaScript. */
 function rootHtml(html: string): string {
-  const match = html.match(/<div id="root"[^>]*>([\s\S]*)<\/div>\s*(?:<noscript|<\/body>)/);
-  expect(match, "the page has #root").not.toBeNull();
-  return match![1];
+  const root = rootOf(html);
+  expect(root, "the page has #root").not.toBeNull();
+  return root!.content;
 }
 
 test("the five edge-rendered pages show their listings before JavaScript and hydrate without a console report", async ({

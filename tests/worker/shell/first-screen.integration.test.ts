@@ -7,6 +7,7 @@ import { RENDERED_AT_ATTRIBUTE } from "../../../domain/first-screen";
 import { formatPrice } from "../../../domain/format";
 import { createListing, createUser } from "../../factories";
 import { Client } from "../support/http";
+import { rootOf } from "../../factories/page-html";
 
 async function page(path: string): Promise<{ status: number; html: string }> {
   const res = await new Client().get(path, { headers: { Accept: "text/html" } });
@@ -15,9 +16,9 @@ async function page(path: string): Promise<{ status: number; html: string }> {
 
 /** #root's element and its content, as the page arrives. */
 function root(html: string): { attributes: string; content: string } {
-  const match = html.match(/<div id="root"([^>]*)>([\s\S]*)<\/div>\s*<\/body>/);
-  if (!match) throw new Error("no #root in the page");
-  return { attributes: match[1], content: match[2] };
+  const found = rootOf(html);
+  if (!found) throw new Error("no #root in the page");
+  return found;
 }
 
 /** The text a reader sees, tags dropped (and React's text separators with them). */
