@@ -22,6 +22,10 @@ test("sign in, create a listing, filter a search, send a chat message and accept
   baseURL,
 }) => {
   test.setTimeout(150_000);
+  // Playwright intercepts the file chooser only once a listener exists, and turning that on is a
+  // round trip to the browser: listen from the start, so the chooser Space opens later is never
+  // shown natively (and missed) on a busy machine.
+  page.on("filechooser", () => {});
   const suffix = Date.now().toString(36);
   const title = `Tastatur-traktor ${suffix}`;
   const offeredTitle = `E2E Byttebil ${suffix}`;
@@ -55,7 +59,7 @@ test("sign in, create a listing, filter a search, send a chat message and accept
     // Step 1: Space on the focused file input opens the file chooser.
     const fileInput = page.locator('input[type="file"]');
     await tabTo(page, fileInput);
-    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")]);
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 15_000 }), page.keyboard.press("Space")]);
     await chooser.setFiles({ name: "traktor.jpg", mimeType: "image/jpeg", buffer: photo() });
     await expect(page.getByRole("img", { name: "Bilde 1: traktor.jpg" })).toBeVisible();
     await tabAndPress(page, page.getByRole("button", { name: "Neste" }));
