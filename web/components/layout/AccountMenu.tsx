@@ -1,9 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { CircleUser } from "lucide-react";
-import { formatNewCount } from "../../../domain/saved-searches";
+import { formatNewCount } from "../../../domain/new-count";
 import type { SessionUser } from "../../api/auth";
-import { unseenGiveawaysQuery } from "../../api/giveaways";
-import { savedSearchBadgeQuery } from "../../api/saved-searches";
+import { savedSearchBadgeQuery, unseenGiveawaysQuery } from "../../api/account-badges";
 import { DeferredMenu } from "../ui/DeferredMenu";
 import { badgeClasses } from "./badge";
 import { iconButtonClasses } from "./iconButton";

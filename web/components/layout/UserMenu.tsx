@@ -1,7 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { ArrowLeftRight, Bookmark, Gift, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
-import { formatNewCount } from "../../../domain/saved-searches";
+import { formatNewCount } from "../../../domain/new-count";
 import type { SessionUser } from "../../api/auth";
 import { isModerator } from "../../lib/useSession";
 import { useSignOut } from "../../lib/useSignOut";
