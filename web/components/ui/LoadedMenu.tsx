@@ -20,7 +20,9 @@ export function LoadedMenu({
       <DropdownMenu.Portal>
         <DropdownMenu.Content
           ref={focus.ref}
-          onOpenAutoFocus={focus.onOpenAutoFocus}
+          // Radix hands this on to its focus scope but leaves it out of the dropdown's public type
+          // (the menu sets its own); tests/web/header.test.tsx fails if it stops working.
+          {...({ onOpenAutoFocus: focus.onOpenAutoFocus } as object)}
           align={align}
           sideOffset={sideOffset}
           className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg"
