@@ -113,7 +113,9 @@ test("signed out: home, search, a slug page, the listing page and auth load at m
   result.check();
 });
 
-test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({ page }, testInfo) => {
+test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({
+  page,
+}, testInfo) => {
   await signInAs(page.request, "kari@lekebytte.test");
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const chat = conversations.find((c) => c.listing.title === DEMO_LISTINGS.olasTrade);
