@@ -1,6 +1,8 @@
 // Saved searches (issue 16): the rules shared by the Worker and the web. How new listings are
 // matched and alerted is in docs/decisions/040-saved-search-matching.md and 041-saved-search-alerts.md.
 
+export { formatNewCount, SAVED_SEARCH_NEW_CAP } from "./new-count";
+
 /** How a saved search tells its owner about new matches: at once, once a day, or not at all. */
 export const SAVED_SEARCH_ALERTS = ["immediate", "daily", "off"] as const;
 export type SavedSearchAlert = (typeof SAVED_SEARCH_ALERTS)[number];
@@ -17,8 +19,6 @@ export const DEFAULT_SAVED_SEARCH_ALERT: SavedSearchAlert = "immediate";
 export const SAVED_SEARCH_NAME_MAX_LENGTH = 60;
 /** Saved searches per user: enough for every child and hobby, and a bound on the matching work. */
 export const MAX_SAVED_SEARCHES = 50;
-/** "n nye" and the badge stop counting here ("99+"). */
-export const SAVED_SEARCH_NEW_CAP = 99;
 /** The daily digest goes out with the first hourly cron run at or after this Oslo hour. */
 export const SAVED_SEARCH_DIGEST_HOUR = 18;
 /** Listings named in one alert e-mail per saved search; the rest are behind "Se alle treff". */
@@ -43,11 +43,6 @@ export const SAVED_SEARCH_TEXTS = {
   linkExpired: "Lenken har utløpt. Logg inn og slå av varselet under Lagrede søk.",
   linkGone: "Det lagrede søket finnes ikke lenger, så du får ingen flere varsler om det.",
 } as const;
-
-/** "99+" above the cap. */
-export function formatNewCount(count: number): string {
-  return count > SAVED_SEARCH_NEW_CAP ? `${SAVED_SEARCH_NEW_CAP}+` : String(count);
-}
 
 /** The local matching tool's refusal (400). */
 export const SAVED_SEARCH_REFUSALS = {

@@ -3,6 +3,7 @@
 // /search, a slug page, /listing/{id}, /auth; signed in: /messages, a chat (the demo user Kari's
 // conversation with the trade offer card), /trade-history and /payment-success after a real card
 // purchase on the payment sandbox (its success state shows a toast, which loads its own chunk).
+// Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until they are.
 import { gzipSync } from "node:zlib";
 import type { APIRequestContext, Page, Response, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -13,6 +14,30 @@ import { connectStripe } from "./support/payments";
 
 const BUDGET_BYTES = 120 * 1024;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+/**
+ * Pages not yet down to the 120 KB target, each held at its measured size rounded up to the next
+ * KB: a ratchet. Lower a ceiling when its page shrinks and remove it at 120; never raise one.
+ * Why each is over and what is left to split: decision 102.
+ */
+const RATCHETS: { match: RegExp; kb: number; why: string }[] = [
+  // ListingView with the buy/trade/queue parts, seller card and similar listings (~13 KB of its own).
+  { match: /^\/annonse\//, kb: 129, why: "the listing view's own code" },
+  { match: /^\/listing\//, kb: 129, why: "the listing view's own code" },
+  // react-hook-form (~12.5 KB) and Radix tabs (~10 KB) for the two forms.
+  { match: /^\/auth$/, kb: 137, why: "react-hook-form and Radix tabs" },
+  // The chat's own code: trade offer cards, reviews strip, composer, live socket (~20 KB).
+  { match: /^\/chat\//, kb: 130, why: "the chat's own code" },
+  // The success toast loads sonner (~9 KB) while the page paints.
+  { match: /^\/payment-success/, kb: 126, why: "the toast library" },
+];
+
+/** The most `path` may load: 120 KB, or its ratchet while it is over. */
+function ceilingFor(path: string): { bytes: number; note: string } {
+  const ratchet = RATCHETS.find((r) => r.match.test(new URL(path, "http://x").pathname));
+  if (!ratchet) return { bytes: BUDGET_BYTES, note: `budget ${kb(BUDGET_BYTES)}` };
+  return { bytes: ratchet.kb * 1024, note: `ratchet ${ratchet.kb} KB (${ratchet.why}; target ${kb(BUDGET_BYTES)})` };
+}
 
 // A first visit: no analytics choice yet, so the consent banner shows.
 test.use({ analyticsConsent: null });
@@ -52,10 +77,10 @@ async function measure(page: Page, path: string, testInfo: TestInfo): Promise<{ 
   const raw = rows.reduce((sum, r) => sum + r.raw, 0);
   const report = [
     ...rows.sort((a, b) => b.gzip - a.gzip).map((r) => `  ${kb(r.gzip).padStart(9)} gz  ${kb(r.raw).padStart(9)} raw  ${r.url}`),
-    `  ${kb(total).padStart(9)} gz  ${kb(raw).padStart(9)} raw  total (${rows.length} files, budget ${kb(BUDGET_BYTES)})`,
+    `  ${kb(total).padStart(9)} gz  ${kb(raw).padStart(9)} raw  total (${rows.length} files, ${ceilingFor(path).note})`,
   ].join("\n");
   console.log(`JavaScript loaded by ${path} before idle:\n${report}`);
-  testInfo.annotations.push({ type: "size-budget", description: `${path}: ${kb(total)} gzipped JS (budget ${kb(BUDGET_BYTES)})` });
+  testInfo.annotations.push({ type: "size-budget", description: `${path}: ${kb(total)} gzipped JS (${ceilingFor(path).note})` });
   await testInfo.attach(`js-size ${path.replaceAll("/", "_")}.txt`, { body: report, contentType: "text/plain" });
   return { total, report };
 }
@@ -65,20 +90,20 @@ async function signInAs(request: APIRequestContext, email: string): Promise<void
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** Every page's total, checked at the end so one report names all pages over the budget. */
+/** Every page's total, checked at the end so one report names all pages over their ceiling. */
 function budget() {
   const over: string[] = [];
   return {
     note(path: string, { total, report }: { total: number; report: string }) {
-      if (total > BUDGET_BYTES) over.push(`${path}: ${kb(total)}\n${report}`);
+      if (total > ceilingFor(path).bytes) over.push(`${path}: ${kb(total)}\n${report}`);
     },
     check() {
-      expect(over, `pages over ${kb(BUDGET_BYTES)} of gzipped JavaScript`).toEqual([]);
+      expect(over, `pages over ${kb(BUDGET_BYTES)} (or their ratchet) of gzipped JavaScript`).toEqual([]);
     },
   };
 }
 
-test("signed out: home, search, a slug page, the listing page and auth load at most 120 KB of gzipped JavaScript each", async ({
+test("signed out: home, search, a slug page, the listing page and auth load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({
   page,
 }, testInfo) => {
   const listing = await demoListing(page.request, DEMO_LISTINGS.free);
@@ -88,7 +113,9 @@ test("signed out: home, search, a slug page, the listing page and auth load at m
   result.check();
 });
 
-test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each", async ({ page }, testInfo) => {
+test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({
+  page,
+}, testInfo) => {
   await signInAs(page.request, "kari@lekebytte.test");
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const chat = conversations.find((c) => c.listing.title === DEMO_LISTINGS.olasTrade);
@@ -98,7 +125,7 @@ test("signed in: messages, a chat and the trade history load at most 120 KB of g
   result.check();
 });
 
-test("signed in: the payment result of a card purchase loads at most 120 KB of gzipped JavaScript", async ({
+test("signed in: the payment result of a card purchase loads at most 120 KB of gzipped JavaScript (or its ratchet)", async ({
   page,
   playwright,
 }, testInfo) => {

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { Header } from "../../web/components/layout/Header";
@@ -84,5 +84,36 @@ describe("Header", () => {
       expect(formatUnreadCount(99)).toBe("99");
       expect(formatUnreadCount(100)).toBe("99+");
     });
+  });
+
+  // The menu's code (Radix) loads on its first opening (decision 102): until then a plain button
+  // that must read and behave like Radix's closed trigger.
+  it.each(["{Enter}", " ", "{ArrowDown}"])(
+    "the account button, before its menu's code loads, opens on %s with focus on the first item",
+    async (key) => {
+      renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
+      const button = await screen.findByRole("button", { name: "Min konto" });
+      expect(button).toHaveAttribute("aria-haspopup", "menu");
+      expect(button).toHaveAttribute("aria-expanded", "false");
+      const user = userEvent.setup();
+      button.focus();
+      await user.keyboard(key);
+      await screen.findByRole("menu");
+      await waitFor(() => expect(screen.getByRole("menuitem", { name: "Profil" })).toHaveFocus());
+      expect(screen.getByRole("button", { name: "Min konto" })).toHaveAttribute("aria-expanded", "true");
+      // Escape closes it and gives focus back to the button, which opens it again.
+      await user.keyboard("{Escape}");
+      await waitFor(() => expect(screen.queryByRole("menu")).not.toBeInTheDocument());
+      expect(screen.getByRole("button", { name: "Min konto" })).toHaveFocus();
+      await user.keyboard("{Enter}");
+      await waitFor(() => expect(screen.getByRole("menuitem", { name: "Profil" })).toHaveFocus());
+    },
+  );
+
+  it("the account button, before its menu's code loads, opens on a click with focus on the menu itself", async () => {
+    renderWithProviders(<Header />, { seed: { session: sessionFor("user") } });
+    const menu = await openAccountMenu();
+    await waitFor(() => expect(menu).toHaveFocus());
+    expect(screen.getByRole("button", { name: "Min konto" })).toHaveAttribute("aria-expanded", "true");
   });
 });

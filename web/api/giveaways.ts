@@ -1,7 +1,9 @@
 // The giveaways feature: the give-away queue's endpoints through the typed client, and their
 // react-query keys (docs/decisions/075-giveaway-queue.md). Loaded with the queue parts of a free
-// listing's page, with "Mine køplasser" and with the account menu's notice count.
+// listing's page and with "Mine køplasser" (the account button's notice count is in
+// `account-badges.ts`).
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { giveawayKeys } from "./account-badges";
 import { api, call, type ResponseBody } from "./client";
 import { invalidateListingViews } from "./listings";
 
@@ -10,15 +12,7 @@ const endpoint = api.giveaways;
 export type GiveawayView = ResponseBody<(typeof endpoint.listings)[":listingId"]["$get"]>;
 export type MyGiveawayPlace = ResponseBody<typeof endpoint.mine.$get>[number];
 
-export const giveawayKeys = {
-  /** Every queue query starts with this key (invalidate it after a move). */
-  all: ["giveaways"] as const,
-  listing: (listingId: string, viewer: string | null) => ["giveaways", "listing", listingId, viewer] as const,
-  mine: ["giveaways", "mine"] as const,
-  unseen: ["giveaways", "unseen"] as const,
-};
-/** The account menu's notice count refreshes every minute and when the tab comes back. */
-const UNSEEN_REFRESH_MS = 60_000;
+export { giveawayKeys, unseenGiveawaysQuery } from "./account-badges";
 
 const param = (listingId: string) => ({ listingId: encodeURIComponent(listingId) });
 
@@ -32,15 +26,6 @@ export const myGiveawayPlacesQuery = () =>
   queryOptions({
     queryKey: giveawayKeys.mine,
     queryFn: ({ signal }) => call(endpoint.mine.$get(undefined, { init: { signal } })),
-  });
-
-export const unseenGiveawaysQuery = () =>
-  queryOptions({
-    queryKey: giveawayKeys.unseen,
-    queryFn: ({ signal }) => call(endpoint.mine.unseen.$get(undefined, { init: { signal } })).then((body) => body.count),
-    refetchInterval: UNSEEN_REFRESH_MS,
-    refetchOnWindowFocus: true,
-    staleTime: 15_000,
   });
 
 export const joinQueue = (listingId: string, message: string) =>

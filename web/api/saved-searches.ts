@@ -1,8 +1,9 @@
 // The saved-searches feature: its endpoints through the typed client, and their react-query keys.
-// Loaded with the account menu (signed-in users only), the search page's save dialog and the
-// "Lagrede søk" pages.
+// Loaded with the search page's save dialog and the "Lagrede søk" pages (the account button's
+// count is in `account-badges.ts`).
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { InferRequestType } from "hono/client";
+import { savedSearchKeys } from "./account-badges";
 import { api, call, type ResponseBody } from "./client";
 
 const endpoint = api["saved-searches"];
@@ -11,29 +12,12 @@ export type SavedSearch = ResponseBody<typeof endpoint.$get>[number];
 export type SavedSearchCreateBody = InferRequestType<typeof endpoint.$post>["json"];
 export type SavedSearchUpdateBody = InferRequestType<(typeof endpoint)[":id"]["$patch"]>["json"];
 
-export const savedSearchKeys = {
-  /** Every saved-search query starts with this key (invalidate it after a change). */
-  all: ["saved-searches"] as const,
-  list: ["saved-searches", "list"] as const,
-  badge: ["saved-searches", "badge"] as const,
-  unsubscribe: (token: string) => ["saved-searches", "unsubscribe", token] as const,
-};
-/** The badge refreshes every minute and when the tab comes back; a new match arrives by the queue. */
-const BADGE_REFRESH_MS = 60_000;
+export { savedSearchBadgeQuery, savedSearchKeys } from "./account-badges";
 
 export const savedSearchesQuery = () =>
   queryOptions({
     queryKey: savedSearchKeys.list,
     queryFn: ({ signal }) => call(endpoint.$get(undefined, { init: { signal } })),
-  });
-
-export const savedSearchBadgeQuery = () =>
-  queryOptions({
-    queryKey: savedSearchKeys.badge,
-    queryFn: ({ signal }) => call(endpoint.badge.$get(undefined, { init: { signal } })).then((body) => body.count),
-    refetchInterval: BADGE_REFRESH_MS,
-    refetchOnWindowFocus: true,
-    staleTime: 15_000,
   });
 
 const param = (id: string) => ({ id: encodeURIComponent(id) });

@@ -1,13 +1,16 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { signInSchema } from "../../domain/schemas/account";
+import type { z } from "zod";
+import type { signInSchema } from "../../domain/schemas/account";
 import { isApiError } from "../api/client";
 import { applySignedIn, signIn, type Session } from "../api/auth";
+import { lazyResolver } from "../lib/lazyResolver";
 import { toastError, toastSuccess } from "../lib/toast";
 import { Button } from "./ui/Button";
 import { TextField } from "./ui/TextField";
+
+const signInResolver = lazyResolver(() => import("./accountResolvers").then((m) => m.signInResolver));
 
 export interface SignInFormProps {
   /** Runs after the session is stored (the /auth page goes to "/"; the protected wrapper stays). */
@@ -28,7 +31,10 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
     handleSubmit,
     getValues,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(signInSchema), defaultValues: { email: "", password: "" } });
+  } = useForm<z.input<typeof signInSchema>, unknown, z.output<typeof signInSchema>>({
+    resolver: signInResolver,
+    defaultValues: { email: "", password: "" },
+  });
 
   const onValid = async (values: { email: string; password: string }) => {
     setBusy("signin");
@@ -66,7 +72,13 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
   };
 
   return (
-    <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate className="w-full text-left" aria-label="Logg inn">
+    <form
+      onSubmit={handleSubmit(onValid, onInvalid)}
+      onFocus={signInResolver.preload}
+      noValidate
+      className="w-full text-left"
+      aria-label="Logg inn"
+    >
       {/* A disabled fieldset disables every input and button in it while a request runs. */}
       <fieldset disabled={busy !== null} aria-busy={busy !== null} className="m-0 min-w-0 space-y-4 border-0 p-0">
         <TextField

@@ -8,7 +8,7 @@ import { buttonClasses } from "../ui/Button";
 import { iconButtonClasses } from "./iconButton";
 import { LogoMark } from "./Logo";
 
-const UserMenu = lazy(() => import("./UserMenu"));
+const AccountMenu = lazy(() => import("./AccountMenu"));
 
 const quickLinkClasses =
   "inline-flex min-h-9 items-center rounded-full border border-brand-200 bg-brand-50 px-2.5 text-sm font-semibold whitespace-nowrap text-brand-800 sm:px-3 hover:bg-brand-100";
@@ -83,7 +83,7 @@ export function Header() {
           </Link>
           {session.status === "signed-in" ? (
             <Suspense fallback={<AccountButtonPlaceholder />}>
-              <UserMenu user={session.user} />
+              <AccountMenu user={session.user} />
             </Suspense>
           ) : (
             <Link to="/auth" className={iconButtonClasses} aria-label="Logg inn">

@@ -1,16 +1,18 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import { MailCheck } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useForm, type FieldErrors, type FieldError } from "react-hook-form";
 import type { z } from "zod";
 import { POSTAL_CODE_MAX_LENGTH } from "../../../domain/limits";
-import { signUpSchema } from "../../../domain/schemas/account";
+import type { signUpSchema } from "../../../domain/schemas/account";
 import { signUp } from "../../api/auth";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { TextField } from "../../components/ui/TextField";
+import { lazyResolver } from "../../lib/lazyResolver";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { resendConfirmation } from "./resendConfirmation";
+
+const signUpResolver = lazyResolver(() => import("../../components/accountResolvers").then((m) => m.signUpResolver));
 
 type SignUpInput = z.input<typeof signUpSchema>;
 type SignUpValues = z.output<typeof signUpSchema>;
@@ -26,6 +28,8 @@ function fieldError(error: FieldError | undefined): string | undefined {
 }
 
 export function SignUpForm() {
+  // Opening the "Registrer" tab is the sign of use: its schema loads now, not on the first submit.
+  useEffect(() => signUpResolver.preload(), []);
   const [busy, setBusy] = useState<"signup" | "resend" | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const {
@@ -36,7 +40,7 @@ export function SignUpForm() {
     setError,
     formState: { errors },
   } = useForm<SignUpInput, unknown, SignUpValues>({
-    resolver: zodResolver(signUpSchema),
+    resolver: signUpResolver,
     defaultValues: { display_name: "", email: "", password: "", postal_code: "" },
   });
 

@@ -1,4 +1,3 @@
-import { resendSchema } from "../../../domain/schemas/account";
 import { resendConfirmationEmail } from "../../api/auth";
 import { isApiError } from "../../api/client";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -8,6 +7,8 @@ import { toastError, toastSuccess } from "../../lib/toast";
  * of docs/product.md "Error messages". An empty address never reaches the server.
  */
 export async function resendConfirmation(email: string): Promise<void> {
+  // The schema (zod) loads on the first press, not with /auth (decision 102).
+  const { resendSchema } = await import("../../../domain/schemas/account");
   const parsed = resendSchema.safeParse({ email });
   if (!parsed.success) {
     toastError("Mangler e-post", "Skriv inn e-postadressen din først.");

@@ -1,8 +1,10 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { Check, CheckCheck, EllipsisVertical, Flag } from "lucide-react";
+import { Check, CheckCheck, EllipsisVertical } from "lucide-react";
 import { messageTime } from "../../../domain/chat-days";
 import { SYSTEM_USER_ID, type ChatMessage } from "../../../domain/messaging";
 import { cn } from "../../lib/cn";
+import { DeferredMenu } from "../../components/ui/DeferredMenu";
+
+const loadMessageMenu = () => import("./MessageMenu");
 
 export interface MessageBubbleProps {
   message: ChatMessage;
@@ -42,36 +44,18 @@ export function MessageBubble({ message, own, otherName, onReport }: MessageBubb
           ) : null}
         </p>
       </div>
-      {!own && !system ? <MessageMenu onReport={() => onReport(message.id)} /> : null}
+      {!own && !system ? (
+        <DeferredMenu
+          load={loadMessageMenu}
+          props={{ onReport: () => onReport(message.id) }}
+          trigger={{
+            "aria-label": "Valg for meldingen",
+            className:
+              "inline-flex size-9 shrink-0 items-center justify-center rounded-full text-stone-600 hover:bg-stone-100 hover:text-stone-900",
+            children: <EllipsisVertical aria-hidden="true" className="size-5" />,
+          }}
+        />
+      ) : null}
     </li>
-  );
-}
-
-/** Others' messages have "Rapporter melding" (docs/product.md "Messages and chat"), which opens the report dialog. */
-function MessageMenu({ onReport }: { onReport: () => void }) {
-  return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger
-        aria-label="Valg for meldingen"
-        className="inline-flex size-9 shrink-0 items-center justify-center rounded-full text-stone-600 hover:bg-stone-100 hover:text-stone-900"
-      >
-        <EllipsisVertical aria-hidden="true" className="size-5" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="start"
-          sideOffset={4}
-          className="z-50 min-w-56 rounded-xl border border-stone-200 bg-white p-1.5 shadow-lg"
-        >
-          <DropdownMenu.Item
-            onSelect={onReport}
-            className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg px-3 text-base text-stone-800 select-none data-[highlighted]:bg-stone-100"
-          >
-            <Flag aria-hidden="true" className="size-5" />
-            Rapporter melding
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
   );
 }

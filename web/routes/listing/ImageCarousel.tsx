@@ -1,6 +1,6 @@
-import useEmblaCarousel from "embla-carousel-react";
+import type { EmblaCarouselType } from "embla-carousel";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { useCallback, useEffect, useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { listingImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
 
 export interface ImageCarouselProps {
@@ -11,12 +11,80 @@ export interface ImageCarouselProps {
 const arrowClasses =
   "absolute top-1/2 z-10 inline-flex size-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/95 text-stone-900 shadow-md hover:bg-white disabled:opacity-40";
 
+const loadEmbla = () => import("embla-carousel").then((m) => m.default);
+
+/** A horizontal move this long between press and release, before embla runs, is a swipe. */
+const SWIPE_PX = 40;
+
+/**
+ * The carousel's engine (embla, about 8 KB gzipped) starts on the first sign of use, not with the
+ * page (decision 102): a pointer over the photos, a touch, focus inside. The markup is the same
+ * without it (the first photo fills the frame, as the edge renders it), so nothing moves when it
+ * attaches. A press of an arrow or a swipe made before it is there is carried out once it is.
+ */
+function useDeferredEmbla(enabled: boolean) {
+  const viewport = useRef<HTMLDivElement>(null);
+  const [wanted, setWanted] = useState(false);
+  const [api, setApi] = useState<EmblaCarouselType>();
+  const queued = useRef<"previous" | "next" | null>(null);
+  const swipeFrom = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (!enabled || !wanted) return;
+    let cancelled = false;
+    let created: EmblaCarouselType | undefined;
+    loadEmbla().then(
+      (Embla) => {
+        if (cancelled || !viewport.current) return;
+        created = Embla(viewport.current, { loop: false });
+        if (queued.current === "previous") created.scrollPrev();
+        if (queued.current === "next") created.scrollNext();
+        queued.current = null;
+        setApi(created);
+      },
+      // Offline for a moment: the next touch tries again.
+      () => setWanted(false),
+    );
+    return () => {
+      cancelled = true;
+      created?.destroy();
+    };
+  }, [enabled, wanted]);
+
+  const wake = () => setWanted(true);
+  const go = (direction: "previous" | "next") => {
+    if (api) {
+      if (direction === "previous") api.scrollPrev();
+      else api.scrollNext();
+      return;
+    }
+    queued.current = direction;
+    wake();
+  };
+  const handlers = {
+    onPointerEnter: wake,
+    onFocus: wake,
+    onPointerDown: (event: PointerEvent) => {
+      wake();
+      swipeFrom.current = api ? null : event.clientX;
+    },
+    onPointerUp: (event: PointerEvent) => {
+      const from = swipeFrom.current;
+      swipeFrom.current = null;
+      if (from === null || api) return;
+      const moved = event.clientX - from;
+      if (Math.abs(moved) >= SWIPE_PX) go(moved < 0 ? "next" : "previous");
+    },
+  };
+  return { viewport, api, go, handlers };
+}
+
 /** Photos with previous/next buttons and the counter "n / total"; the stock picture when there are none. */
 export function ImageCarousel({ images, title }: ImageCarouselProps) {
-  const [emblaRef, emblaApi] = useEmblaCarousel({ loop: false });
+  const total = images.length;
+  const { viewport, api: emblaApi, go, handlers } = useDeferredEmbla(total > 1);
   const [index, setIndex] = useState(0);
   const [failed, setFailed] = useState<ReadonlySet<number>>(new Set());
-  const total = images.length;
 
   useEffect(() => {
     if (!emblaApi) return;
@@ -28,8 +96,8 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
     };
   }, [emblaApi]);
 
-  const previous = useCallback(() => emblaApi?.scrollPrev(), [emblaApi]);
-  const next = useCallback(() => emblaApi?.scrollNext(), [emblaApi]);
+  const previous = () => go("previous");
+  const next = () => go("next");
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "ArrowLeft") previous();
     if (event.key === "ArrowRight") next();
@@ -48,9 +116,10 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
       aria-roledescription="karusell"
       aria-label="Bilder"
       onKeyDown={onKeyDown}
+      {...handlers}
       className="relative overflow-hidden bg-stone-100 sm:rounded-2xl"
     >
-      <div ref={emblaRef} className="overflow-hidden">
+      <div ref={viewport} className="overflow-hidden">
         <div className="flex touch-pan-y">
           {images.map((key, i) => (
             <div
