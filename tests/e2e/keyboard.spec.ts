@@ -191,6 +191,8 @@ test("signed in: a visible focus indicator at every Tab stop of the main pages",
 
   // The account menu's items, moved through with the arrow keys.
   await tabAndPress(page, page.getByRole("button", { name: "Min konto" }));
+  // The menu's code loads on first opening (decision 102): wait for the menu, with focus in it.
+  await expect(page.getByRole("menuitem").first()).toBeFocused();
   const items = await page.getByRole("menuitem").count();
   expect(items).toBeGreaterThan(2);
   for (let i = 0; i < items; i++) {
