@@ -1,19 +1,8 @@
 // The first screen rendered at the edge (decision 103): the pages visitors open directly get their
 // React first screen as HTML inside #root, rendered from the same answers the page inlines
 // (preload.ts), so the browser paints before any JavaScript has run and then hydrates it.
+import { renderFirstScreen } from "virtual:first-screen";
 import { RENDERED_AT_ATTRIBUTE, type FirstScreenInput } from "../../../domain/first-screen";
-
-/**
- * The renderer (React, the router, the pages) loads with the first page that needs it, not with the
- * Worker: API requests and an isolate's start never pay for it (nor does a test file that never
- * asks for a page).
- */
-let renderer: Promise<typeof import("virtual:first-screen")> | undefined;
-const loadRenderer = () =>
-  (renderer ??= import("virtual:first-screen").catch((err: unknown) => {
-    renderer = undefined; // the next page tries again
-    throw err;
-  }));
 
 export interface FirstScreen {
   html: string;
@@ -34,7 +23,6 @@ export function isEdgeRendered(pathname: string): boolean {
 export async function renderPage(input: Omit<FirstScreenInput, "now">): Promise<FirstScreen | null> {
   const renderedAt = new Date();
   try {
-    const { renderFirstScreen } = await loadRenderer();
     const html = await renderFirstScreen({ ...input, now: renderedAt });
     return html === null ? null : { html, renderedAt };
   } catch (err) {
