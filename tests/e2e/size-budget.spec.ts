@@ -24,12 +24,8 @@ const RATCHETS: { match: RegExp; kb: number; why: string }[] = [
   // ListingView with the buy/trade/queue parts, seller card and similar listings (~13 KB of its own).
   { match: /^\/annonse\//, kb: 129, why: "the listing view's own code" },
   { match: /^\/listing\//, kb: 129, why: "the listing view's own code" },
-  // react-hook-form (~12.5 KB) and Radix tabs (~10 KB) for the two forms.
-  { match: /^\/auth$/, kb: 137, why: "react-hook-form and Radix tabs" },
   // The chat's own code: trade offer cards, reviews strip, composer, live socket (~20 KB).
   { match: /^\/chat\//, kb: 130, why: "the chat's own code" },
-  // The success toast loads sonner (~9 KB) while the page paints.
-  { match: /^\/payment-success/, kb: 126, why: "the toast library" },
 ];
 
 /** The most `path` may load: 120 KB, or its ratchet while it is over. */
