@@ -9,9 +9,10 @@
 // connects Stripe on the sandbox's onboarding page; the sandbox sends the signed webhook).
 //
 // Lighthouse multiplies the CPU time it observes by four, so other work on this shared 2-core
-// machine moves its figures more than most code changes do. Every run therefore records the load
-// average at its start and end and Lighthouse's benchmarkIndex, and the results carry a warning when
-// the machine was busy (thresholds below, docs/benchmarks.md). Writes tests/bench/results/pages.{md,json}
+// machine moves its figures more than most code changes do. The bench therefore records the load
+// average before it starts anything, and per run the CPU that other processes used and Lighthouse's
+// benchmarkIndex; the results carry a warning when the machine was busy (thresholds below,
+// docs/benchmarks.md). Writes tests/bench/results/pages.{md,json}
 // and prints the table.
 //
 //   npm run bench:pages       BENCH_PORT=8832, BENCH_SANDBOX_PORT (PORT + 30), BENCH_PAGES_RUNS=5,
