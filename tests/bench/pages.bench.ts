@@ -315,7 +315,10 @@ function cpuSample(): CpuSample | null {
         const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
         // After "(comm) ": state, ppid, …; utime, stime, cutime, cstime are fields 14–17 (reaped children count in their parent).
         const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        tree.set(Number(entry), { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]) });
+        tree.set(Number(entry), {
+          ppid: Number(rest[1]),
+          ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]),
+        });
       } catch {
         // The process ended while we looked.
       }
@@ -554,7 +557,12 @@ function busyWarning(results: PageResult[]): string | null {
 async function main(): Promise<number> {
   // The machine's own state, before this bench builds or starts anything.
   machineLoad = os.loadavg()[0];
-  log(`load average ${os.loadavg().map((n) => n.toFixed(2)).join(" / ")} (1 / 5 / 15 min) before the bench starts`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" / ")} (1 / 5 / 15 min) before the bench starts`,
+  );
   if (machineLoad > BUSY.machineLoad) log(`the machine is busy (above ${BUSY.machineLoad}); the result will say so`);
   log(`building, then starting the app as npm start does (PORT=${server.port}, STATE_DIR=${path.relative(ROOT, server.stateDir)}) …`);
   ensureBuild({ fresh: true });
@@ -623,7 +631,13 @@ async function main(): Promise<number> {
           when,
           runs: RUNS,
           targets: TARGETS,
-          machine: { cores: os.cpus().length, loadBeforeStart: machineLoad, quietBenchmarkIndex: QUIET_INDEX, busyWhen: BUSY, busy: warning !== null },
+          machine: {
+            cores: os.cpus().length,
+            loadBeforeStart: machineLoad,
+            quietBenchmarkIndex: QUIET_INDEX,
+            busyWhen: BUSY,
+            busy: warning !== null,
+          },
           warning,
           results,
         },

@@ -19,7 +19,9 @@ async function recordLayoutShifts(page: Page): Promise<void> {
         hadRecentInput: boolean;
         sources?: { node?: Node | null }[];
       })[]) {
-        const sources = (entry.sources ?? []).map((s) => (s.node instanceof Element ? s.node.outerHTML.slice(0, 120) : String(s.node?.nodeName)));
+        const sources = (entry.sources ?? []).map((s) =>
+          s.node instanceof Element ? s.node.outerHTML.slice(0, 120) : String(s.node?.nodeName),
+        );
         shifts.push({ value: entry.value, hadRecentInput: entry.hadRecentInput, sources });
       }
     }).observe({ type: "layout-shift", buffered: true });

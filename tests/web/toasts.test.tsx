@@ -13,7 +13,10 @@ afterEach(() => {
 });
 
 const region = () => screen.findByRole("region", { name: /Varsler/ });
-const shownTitles = (list: HTMLElement) => within(list).getAllByRole("listitem").map((li) => li.querySelector("p")?.textContent);
+const shownTitles = (list: HTMLElement) =>
+  within(list)
+    .getAllByRole("listitem")
+    .map((li) => li.querySelector("p")?.textContent);
 
 describe("toasts", () => {
   it("nothing is mounted before the first toast; then a polite region with the title and text", async () => {

@@ -26,7 +26,11 @@ export default function ToastList() {
   useEffect(() => setReady(true), []);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const hidden = useSyncExternalStore(subscribeVisibility, () => document.hidden, () => false);
+  const hidden = useSyncExternalStore(
+    subscribeVisibility,
+    () => document.hidden,
+    () => false,
+  );
   const list = useRef<HTMLOListElement>(null);
   const focusedBefore = useRef<HTMLElement | null>(null);
   const shown = ready ? toasts.slice(-VISIBLE).reverse() : [];
@@ -48,7 +52,8 @@ export default function ToastList() {
     // The list is gone, and with it any pointer or focus in it; focus goes back where it was.
     setHovered(false);
     setFocused(false);
-    if (focusedBefore.current?.isConnected && document.activeElement === document.body) focusedBefore.current.focus({ preventScroll: true });
+    if (focusedBefore.current?.isConnected && document.activeElement === document.body)
+      focusedBefore.current.focus({ preventScroll: true });
     focusedBefore.current = null;
   }, [empty]);
 

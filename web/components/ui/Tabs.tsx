@@ -69,7 +69,17 @@ export function Tabs<T extends string>({
 }
 
 /** The panel of the selected tab (`value`). */
-export function TabPanel({ idBase, value, className, children }: { idBase: string; value: string; className?: string; children: ReactNode }) {
+export function TabPanel({
+  idBase,
+  value,
+  className,
+  children,
+}: {
+  idBase: string;
+  value: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div id={tabPanelId(idBase)} role="tabpanel" aria-labelledby={tabId(idBase, value)} className={className}>
       {children}

@@ -46,7 +46,10 @@ export function TradeHistoryPage() {
         onChange={setTab}
         className="mt-4 grid grid-cols-3 gap-1 rounded-xl bg-stone-100 p-1"
         tabClassName={(selected) =>
-          cn("min-h-11 rounded-lg px-2 text-sm font-semibold sm:text-base", selected ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60")
+          cn(
+            "min-h-11 rounded-lg px-2 text-sm font-semibold sm:text-base",
+            selected ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60",
+          )
         }
       />
       <TabPanel idBase={tabsId} value={tab} className="mt-4">
