@@ -120,9 +120,15 @@ export default defineConfig(({ command }) => ({
     // Keep the first load small: vendor code in its own long-cached chunk, routes split lazily.
     rollupOptions: {
       output: {
-        manualChunks(id: string) {
-          if (/node_modules\/(react|react-dom|scheduler|react-router|react-router-dom)\//.test(id)) return "react";
-          return undefined;
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 2 },
+            // Everything the entry imports statically is one chunk with it. Left to itself the
+            // bundler made a small chunk of each module the entry shares with a lazy page (the API
+            // client, TanStack Query's observer, the icon factory...): eight files every page loads,
+            // each compressed on its own, about 2 KB more gzipped than together (decision 104).
+            { name: "app", tags: ["$initial"], priority: 1 },
+          ],
         },
       },
     },

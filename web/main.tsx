@@ -1,3 +1,4 @@
+import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { RENDERED_AT_ATTRIBUTE } from "../domain/first-screen";
 import { createQueryClient } from "./api/queryClient";
@@ -14,15 +15,22 @@ bindSessionRefresh(queryClient);
 void preloadPage(window.location.pathname);
 
 const container = document.getElementById("root")!;
+// The first render (or hydration) is a transition: React renders it in slices of a few milliseconds
+// and lets the browser paint and handle input between them, instead of one task that holds the
+// main thread for the whole tree (a long task on a phone: Total Blocking Time, and the edge HTML and
+// the consent banner waiting to be painted behind it; decision 104).
 const renderedAt = container.getAttribute(RENDERED_AT_ATTRIBUTE);
 if (renderedAt) {
   // The Worker rendered this page's first screen into #root (decision 103): take it over as it is.
   // Until the page's code arrives, React keeps the edge HTML on screen.
-  hydrateRoot(container, <Root queryClient={queryClient} renderedAt={new Date(renderedAt)} />, {
-    // Said out loud in every build: an edge page that differs from the browser's render is a bug.
-    onRecoverableError: (error, info) =>
-      console.error("Hydration: the edge HTML differs from the browser's render", error, info.componentStack),
+  startTransition(() => {
+    hydrateRoot(container, <Root queryClient={queryClient} renderedAt={new Date(renderedAt)} />, {
+      // Said out loud in every build: an edge page that differs from the browser's render is a bug.
+      onRecoverableError: (error, info) =>
+        console.error("Hydration: the edge HTML differs from the browser's render", error, info.componentStack),
+    });
   });
 } else {
-  createRoot(container).render(<Root queryClient={queryClient} />);
+  const root = createRoot(container);
+  startTransition(() => root.render(<Root queryClient={queryClient} />));
 }

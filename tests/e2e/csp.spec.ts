@@ -68,7 +68,7 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   // The SPA reads the preloaded listing and removes its element; the HTML as served carries it.
   expect(await slugPage!.text()).toContain('<script id="preloaded-listing" type="application/json">');
   await expect(page.getByRole("heading", { level: 1, name: row.title })).toBeVisible();
-  // A visitor's favourite tap shows a toast (sonner inserts its styles on first use) and goes to /auth.
+  // A visitor's favourite tap shows a toast (its list loads on first use) and goes to /auth.
   await page.getByRole("button", { name: "Legg til i favoritter" }).first().click();
   await expect(page.getByRole("region", { name: /Varsler/ }).getByText("Logg inn påkrevd", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/auth$/);

@@ -12,7 +12,7 @@ import type { Profile } from "../../web/api/account";
 import { giveawayUnseenBody, profileBody, savedSearchBadgeBody } from "../factories/api";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const routes: RouteObject[] = [

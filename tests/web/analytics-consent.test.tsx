@@ -12,7 +12,7 @@ import { SESSION_STORAGE_KEY, stopTracker } from "../../web/analytics/tracker";
 import { routes } from "../../web/router";
 import { jsonResponse, mockFetch, renderRoutes, renderWithProviders } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const analyticsCalls = (fetch: ReturnType<typeof mockFetch>) =>

@@ -10,7 +10,7 @@ import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { listingPage, mockApi, stubBrowserApis } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 function renderListing(session: Session | null, page = listingPage()) {

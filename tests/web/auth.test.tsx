@@ -6,7 +6,7 @@ import { AuthPage } from "../../web/routes/auth/AuthPage";
 import { CallbackPage } from "../../web/routes/auth/CallbackPage";
 import { createTestQueryClient, jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const routes: RouteObject[] = [
@@ -53,6 +53,29 @@ describe("/auth", () => {
     expect(within(form).getByLabelText("Passord")).toHaveAttribute("autocomplete", "current-password");
   });
 
+  it("the tabs follow the keyboard: arrows, Home and End select and focus a tab; the selected one is the only tab stop", async () => {
+    renderRoutes(routes, { seed: { session: null }, path: "/auth" });
+    const signIn = await screen.findByRole("tab", { name: "Logg inn" });
+    const signUp = screen.getByRole("tab", { name: "Registrer" });
+    expect(signIn).toHaveAttribute("tabindex", "0");
+    expect(signUp).toHaveAttribute("tabindex", "-1");
+    expect(screen.getByRole("tabpanel")).toHaveAttribute("aria-labelledby", signIn.id);
+    signIn.focus();
+    await userEvent.keyboard("{ArrowRight}");
+    expect(signUp).toHaveAttribute("aria-selected", "true");
+    expect(signUp).toHaveFocus();
+    expect(await screen.findByRole("form", { name: "Registrer" })).toBeInTheDocument();
+    expect(screen.getByRole("tabpanel")).toHaveAttribute("aria-labelledby", signUp.id);
+    await userEvent.keyboard("{ArrowRight}");
+    expect(signIn).toHaveAttribute("aria-selected", "true");
+    expect(signIn).toHaveFocus();
+    await userEvent.keyboard("{End}");
+    expect(signUp).toHaveFocus();
+    await userEvent.keyboard("{Home}");
+    expect(signIn).toHaveFocus();
+    expect(screen.getByRole("form", { name: "Logg inn" })).toBeInTheDocument();
+  });
+
   it("sends someone who already has a session to /", async () => {
     const { router } = renderRoutes(routes, { seed: { session: sessionFor() }, path: "/auth" });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
@@ -66,6 +89,25 @@ describe("/auth", () => {
       await userEvent.type(within(form).getByLabelText("E-post"), "kari@example.no");
       await userEvent.click(within(form).getByRole("button", { name: "Logg inn" }));
       await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Vennligst fyll ut e-post og passord."));
+      expect(fetch).not.toHaveBeenCalled();
+    });
+
+    it("an empty field is marked invalid and gets focus; once filled in after the submit, it is no longer marked", async () => {
+      const fetch = mockFetch(() => jsonResponse({}, 500));
+      renderRoutes(routes, { seed: { session: null }, path: "/auth" });
+      const form = await screen.findByRole("form", { name: "Logg inn" });
+      const email = within(form).getByLabelText("E-post");
+      const password = within(form).getByLabelText("Passord");
+      await userEvent.type(email, "kari@example.no");
+      expect(email).not.toHaveAttribute("aria-invalid");
+      await userEvent.click(within(form).getByRole("button", { name: "Logg inn" }));
+      await waitFor(() => expect(password).toHaveAttribute("aria-invalid", "true"));
+      expect(password).toHaveFocus();
+      expect(email).not.toHaveAttribute("aria-invalid");
+      await userEvent.type(password, "h");
+      await waitFor(() => expect(password).not.toHaveAttribute("aria-invalid"));
+      await userEvent.clear(email);
+      await waitFor(() => expect(email).toHaveAttribute("aria-invalid", "true"));
       expect(fetch).not.toHaveBeenCalled();
     });
 

@@ -18,7 +18,7 @@ import { FakeWebSocket } from "./fakeWebSocket";
 import { apiError, bodyOf, method, mockApi } from "./listingHelpers";
 import { jsonResponse, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const ME = sessionFor("user").user.id;

@@ -20,7 +20,7 @@ import { FakeWebSocket } from "./fakeWebSocket";
 import { apiError, bodyOf, method, mockApi, type Route } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const ME = sessionFor("user").user.id;

@@ -20,7 +20,7 @@ import {
 import { bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const routes = [

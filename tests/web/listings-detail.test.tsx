@@ -9,7 +9,7 @@ import { TEST_CONVERSATION_ID, startConversationBody } from "../factories/api";
 import { apiError, bodyOf, listingPage, method, mockApi, ME, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, listing, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const routes = [

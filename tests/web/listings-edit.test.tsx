@@ -5,7 +5,7 @@ import { EditListingPage } from "../../web/routes/edit-listing/EditListingPage";
 import { apiError, bodyOf, method, mockApi, ownListing, photo, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const mine = ownListing({

@@ -6,7 +6,7 @@ import { OwnListingsSection, statusLabel } from "../../web/routes/profile/OwnLis
 import { apiError, bodyOf, method, mockApi, ME } from "./listingHelpers";
 import { jsonResponse, listing, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 function own(overrides: Partial<ListingCard>): ListingCard {

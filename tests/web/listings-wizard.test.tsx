@@ -5,7 +5,7 @@ import { CreateListingPage } from "../../web/routes/create-listing/CreateListing
 import { apiError, bodyOf, deferred, method, mockApi, photo, stubBrowserApis, type Route } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const ME_ID = sessionFor("user").user.id;

@@ -10,7 +10,7 @@ import { apiError, bodyOf, method, mockApi } from "./listingHelpers";
 import { TEST_USER_ID } from "../factories/api";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const routes = [{ path: "/moderation", element: <ModerationPage /> }];

@@ -18,7 +18,7 @@ import { PaymentsSection } from "../../web/routes/profile/PaymentsSection";
 import { PurchasesAndSalesSection } from "../../web/routes/profile/PurchasesAndSalesSection";
 import { jsonResponse, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 beforeEach(() => {

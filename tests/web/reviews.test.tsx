@@ -21,7 +21,7 @@ import { apiError, bodyOf, listingPage, method, mockApi, stubBrowserApis } from 
 import { ListingByIdPage } from "../../web/routes/listing/ListingByIdPage";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 beforeEach(() => {

@@ -9,7 +9,7 @@ import { RequireAuth, type SignedOutBehaviour } from "../../web/components/Requi
 import { routes } from "../../web/router";
 import { renderRoutes, sessionFor } from "./utils";
 
-vi.mock("../../web/lib/toast", () => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+vi.mock("../../web/lib/toast", () => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 
 const ACCESS_OF_GUARD: Record<SignedOutBehaviour, PageAccess> = {
   redirect: "login-redirect",

@@ -6,7 +6,7 @@ import { routes } from "../../web/router";
 import { testNotificationsAvailableBody } from "../factories/api";
 import { jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 const emptyHome = { newest: [], free: [], trade: [] };

@@ -13,7 +13,7 @@ import { SAVED_SEARCH_TEXTS } from "../../domain/saved-searches";
 import { method } from "./listingHelpers";
 import { jsonResponse, listing, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 beforeEach(() => {

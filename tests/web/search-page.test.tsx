@@ -6,7 +6,7 @@ import { SearchPage } from "../../web/routes/search/SearchPage";
 import { allowConsoleError } from "./console";
 import { jsonResponse, listing, mockFetch, renderRoutes } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 beforeEach(() => {

@@ -5,7 +5,7 @@ import { signOutState } from "../../web/lib/signOutState";
 import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
 import { FakeWebSocket } from "./fakeWebSocket";
 
-// jsdom lacks a few browser APIs that Radix, sonner and React Router's ScrollRestoration use.
+// jsdom lacks a few browser APIs that Radix and React Router's ScrollRestoration use.
 class ResizeObserverStub {
   observe() {}
   unobserve() {}

@@ -6,7 +6,7 @@ import { ContactPage } from "../../web/routes/static/ContactPage";
 import { PrivacyPage } from "../../web/routes/static/PrivacyPage";
 import { jsonResponse, mockFetch, renderWithProviders, testConfig } from "./utils";
 
-const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn(), loadSonner: vi.fn() }));
+const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
 
 beforeEach(() => {

@@ -1,16 +1,26 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type { z } from "zod";
-import type { signInSchema } from "../../domain/schemas/account";
+import { useRef, useState, type FormEvent } from "react";
 import { isApiError } from "../api/client";
 import { applySignedIn, signIn, type Session } from "../api/auth";
-import { lazyResolver } from "../lib/lazyResolver";
 import { toastError, toastSuccess } from "../lib/toast";
 import { Button } from "./ui/Button";
 import { TextField } from "./ui/TextField";
 
-const signInResolver = lazyResolver(() => import("./accountResolvers").then((m) => m.signInResolver));
+type Field = "email" | "password";
+/** The fields in the form's order: the first invalid one gets focus. */
+const FIELDS: readonly Field[] = ["email", "password"];
+
+// The schema (zod, about 25 KB gzipped) loads on the form's first focus or at the latest on submit,
+// not with the page (decision 102). A failed import is tried again on the next use.
+let schema: Promise<typeof import("../../domain/schemas/account").signInSchema> | undefined;
+const loadSchema = () =>
+  (schema ??= import("../../domain/schemas/account").then(
+    (m) => m.signInSchema,
+    (error: unknown) => {
+      schema = undefined;
+      throw error;
+    },
+  ));
 
 export interface SignInFormProps {
   /** Runs after the session is stored (the /auth page goes to "/"; the protected wrapper stays). */
@@ -22,19 +32,25 @@ export interface SignInFormProps {
   onResend?: (email: string) => Promise<void>;
 }
 
-/** Sign-in with e-mail and password, with the toasts of docs/product.md "Validation" and "Error messages". */
+/**
+ * Sign-in with e-mail and password, with the toasts of docs/product.md "Validation" and "Error
+ * messages". A plain form (no form library on the pages that show it, decision 104): the schema
+ * checks it on submit, the first invalid field gets focus, and after a submit every change checks
+ * it again, so a corrected field stops being marked invalid.
+ */
 export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<"signin" | "resend" | null>(null);
-  const {
-    register,
-    handleSubmit,
-    getValues,
-    formState: { errors },
-  } = useForm<z.input<typeof signInSchema>, unknown, z.output<typeof signInSchema>>({
-    resolver: signInResolver,
-    defaultValues: { email: "", password: "" },
-  });
+  const [invalid, setInvalid] = useState<ReadonlySet<Field>>(() => new Set());
+  const form = useRef<HTMLFormElement>(null);
+  const submitted = useRef(false);
+
+  const input = (field: Field) => form.current?.elements.namedItem(field) as HTMLInputElement | null;
+  const check = async () => {
+    const parsed = (await loadSchema()).safeParse({ email: input("email")?.value ?? "", password: input("password")?.value ?? "" });
+    setInvalid(new Set(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path[0] as Field)));
+    return parsed;
+  };
 
   const onValid = async (values: { email: string; password: string }) => {
     setBusy("signin");
@@ -59,13 +75,29 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
     }
   };
 
-  const onInvalid = () => toastError("Feil", "Vennligst fyll ut e-post og passord.");
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submitted.current = true;
+    let parsed: Awaited<ReturnType<typeof check>>;
+    try {
+      parsed = await check();
+    } catch {
+      toastError("Feil", "Noe gikk galt. Prøv igjen.");
+      return;
+    }
+    if (parsed.success) return onValid(parsed.data);
+    const { issues } = parsed.error;
+    const first = FIELDS.find((field) => issues.some((issue) => issue.path[0] === field));
+    if (first) input(first)?.focus();
+    toastError("Feil", "Vennligst fyll ut e-post og passord.");
+  };
 
   const resend = async () => {
     if (!onResend) return;
+    const email = input("email")?.value ?? "";
     setBusy("resend");
     try {
-      await onResend(getValues("email"));
+      await onResend(email);
     } finally {
       setBusy(null);
     }
@@ -73,8 +105,12 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
 
   return (
     <form
-      onSubmit={handleSubmit(onValid, onInvalid)}
-      onFocus={signInResolver.preload}
+      ref={form}
+      onSubmit={(event) => void onSubmit(event)}
+      onFocus={() => void loadSchema().catch(() => undefined)}
+      onChange={() => {
+        if (submitted.current) void check().catch(() => undefined);
+      }}
       noValidate
       className="w-full text-left"
       aria-label="Logg inn"
@@ -86,15 +122,15 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
           type="email"
           inputMode="email"
           autoComplete="email"
-          aria-invalid={errors.email ? true : undefined}
-          {...register("email")}
+          name="email"
+          aria-invalid={invalid.has("email") ? true : undefined}
         />
         <TextField
           label="Passord"
           type="password"
           autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          {...register("password")}
+          name="password"
+          aria-invalid={invalid.has("password") ? true : undefined}
         />
         <Button type="submit" className="w-full">
           {busy === "signin" ? "Logger inn..." : "Logg inn"}

@@ -1,21 +1,15 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
-import { loadSonner, sonnerRequested } from "../lib/toast";
+import { toastStore } from "../lib/toastStore";
 
-const SonnerToaster = lazy(() => loadSonner().then((m) => ({ default: m.Toaster })));
+const ToastList = lazy(() => import("./ToastList"));
 
-/** sonner's Toaster with Norwegian labels, mounted when the first toast is raised. */
+/** The toasts' live region, mounted (and its module loaded) when the first toast is raised. */
 export function Toaster() {
-  const requested = useSyncExternalStore(sonnerRequested.subscribe, sonnerRequested.get, () => false);
+  const requested = useSyncExternalStore(toastStore.subscribe, toastStore.requested, () => false);
   if (!requested) return null;
   return (
     <Suspense fallback={null}>
-      <SonnerToaster
-        richColors
-        position="top-center"
-        closeButton
-        containerAriaLabel="Varsler"
-        toastOptions={{ closeButtonAriaLabel: "Lukk varsel" }}
-      />
+      <ToastList />
     </Suspense>
   );
 }

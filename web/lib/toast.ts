@@ -1,39 +1,17 @@
-// sonner (~9 KB gzipped) loads on the first toast, not with the page: most visits never toast.
-// The Toaster mounts once it is requested, and sonner replays toasts raised before it subscribed.
-type Sonner = typeof import("sonner");
-
-let sonner: Promise<Sonner> | undefined;
-const listeners = new Set<() => void>();
-
-export function loadSonner(): Promise<Sonner> {
-  if (!sonner) {
-    sonner = import("sonner");
-    listeners.forEach((notify) => notify());
-  }
-  return sonner;
-}
-
-/** For useSyncExternalStore: whether anything has asked for sonner yet. */
-export const sonnerRequested = {
-  subscribe(notify: () => void): () => void {
-    listeners.add(notify);
-    return () => listeners.delete(notify);
-  },
-  get(): boolean {
-    return sonner !== undefined;
-  },
-};
+// Toasts: raised here, drawn by `ToastList` (its own chunk, loaded with the first toast: most visits
+// never toast). No toast library: a few lines do what the app needs (decision 104).
+import { toastStore } from "./toastStore";
 
 export interface ToastOptions {
   /** Toasts with the same id replace each other (e.g. an effect that runs twice). */
   id?: string;
 }
 
-/** Error toast in sonner's destructive style; the title is "Feil" unless the screen names another (docs/style.md "Texts and formats"). */
+/** Error toast in the destructive style; the title is "Feil" unless the screen names another (docs/style.md "Texts and formats"). */
 export function toastError(title: string = "Feil", description?: string, options: ToastOptions = {}): void {
-  void loadSonner().then(({ toast }) => toast.error(title, { description, id: options.id }));
+  toastStore.add("error", title, description, options.id);
 }
 
 export function toastSuccess(title: string, description?: string, options: ToastOptions = {}): void {
-  void loadSonner().then(({ toast }) => toast.success(title, { description, id: options.id }));
+  toastStore.add("success", title, description, options.id);
 }

@@ -5,8 +5,8 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
-import { reviewKeys } from "../../api/reviews";
-import { TRADE_OFFER_EVENT } from "../../api/trades";
+import { conversationReviewsQuery, reviewKeys } from "../../api/reviews";
+import { conversationTradeOffersQuery, TRADE_OFFER_EVENT } from "../../api/trades";
 import { LazyReportDialog } from "../../components/lazyDialogs";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
@@ -20,8 +20,35 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TradeOfferCards } from "./TradeOfferCards";
-import { ConversationReviews } from "./ConversationReviews";
 import { useChat } from "./useChat";
+
+type ConversationReviews = typeof import("./ConversationReviews").ConversationReviews;
+let reviewsComponent: ConversationReviews | undefined;
+
+/**
+ * The review prompt's code (its panel, stars and dialog, about 2 KB gzipped) is loaded for a
+ * conversation with a completed deal only, not with every chat (decision 104). Returns the
+ * component once it is there; `failed` when it could not be loaded (the chat then shows without it).
+ */
+function useReviewsComponent(needed: boolean): { component?: ConversationReviews; failed: boolean } {
+  const [component, setComponent] = useState(() => reviewsComponent);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!needed || component) return;
+    let live = true;
+    import("./ConversationReviews").then(
+      (m) => {
+        reviewsComponent = m.ConversationReviews;
+        if (live) setComponent(() => m.ConversationReviews);
+      },
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed, component]);
+  return { component, failed };
+}
 
 /** /chat/{conversationId} (docs/product.md "Messages and chat"); login required by the router. */
 export function ChatPage() {
@@ -34,6 +61,21 @@ function ChatLoader({ conversationId }: { conversationId: string }) {
   const navigate = useNavigate();
   const session = useSession();
   const conversation = useQuery({ ...conversationQuery(conversationId), retry: false });
+  // The strip above the messages (offer cards, review prompt) is fetched together with the
+  // conversation, and the chat shows once its first answer is in: the strip has its height at the
+  // first paint instead of pushing the messages down when it arrives (a layout shift of 0.12,
+  // decision 104). A failed strip request does not hold the chat up while it is retried.
+  const offers = useQuery(conversationTradeOffersQuery(conversationId));
+  const reviews = useQuery(conversationReviewsQuery(conversationId));
+  const reviewsCode = useReviewsComponent(!!reviews.data?.length);
+  // Once settled it stays so: the strip's own components refetch a failed request when they mount.
+  const [stripSettled, setStripSettled] = useState(false);
+  if (
+    !stripSettled &&
+    [offers, reviews].every((q) => !q.isPending || q.failureCount > 0) &&
+    (!reviews.data?.length || reviewsCode.component || reviewsCode.failed)
+  )
+    setStripSettled(true);
   const missing = isApiError(conversation.error) && (conversation.error.status === 404 || conversation.error.status === 400);
   useDocumentTitle(conversation.data ? `Samtale om ${conversation.data.listing.title}` : "Samtale");
 
@@ -57,7 +99,7 @@ function ChatLoader({ conversationId }: { conversationId: string }) {
       </FallbackScreen>
     );
   }
-  if (!conversation.data || session.status !== "signed-in") return <PageSpinner label="Laster samtale..." />;
+  if (!conversation.data || !stripSettled || session.status !== "signed-in") return <PageSpinner label="Laster samtale..." />;
   return <ChatView conversation={conversation.data} myId={session.user.id} />;
 }
 
@@ -101,6 +143,9 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     [queryClient, conversation.id],
   );
   const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
+  // A deal completed while the chat is open brings the prompt (and its code) then.
+  const reviewStates = useQuery(conversationReviewsQuery(conversation.id));
+  const ConversationReviews = useReviewsComponent(!!reviewStates.data?.length).component;
   const report = useReport();
   const [older, setOlder] = useState<{ messages: ChatMessage[]; hasMore: boolean } | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -152,7 +197,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden"
       >
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
-        <ConversationReviews conversationId={conversation.id} />
+        {ConversationReviews ? <ConversationReviews conversationId={conversation.id} /> : null}
       </div>
       {/*
         Focusable, so the messages can be scrolled with the arrow keys even when none of them has a

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
 import { ArrowLeftRight, Inbox, Send, Trophy, type LucideIcon } from "lucide-react";
-import { lazy, Suspense, useEffect, useId, useState, type KeyboardEvent, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { formatDate } from "../../../domain/format";
 import type { TradeHistoryCounts } from "../../../domain/trades";
@@ -8,6 +8,7 @@ import { completedTradesQuery, tradeOffersQuery, type CompletedTradesBody, type 
 import { ListLoadFailed } from "../../components/ListStates";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
+import { TabPanel, Tabs } from "../../components/ui/Tabs";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -34,41 +35,26 @@ export function TradeHistoryPage() {
   // Each tab is one request (its list and the three counts); the counts shown are the freshest.
   const [counts, setCounts] = useState<TradeHistoryCounts | null>(null);
 
-  const onKey = (event: KeyboardEvent) => {
-    const i = TABS.findIndex((t) => t.id === tab);
-    const next = event.key === "ArrowRight" ? (i + 1) % TABS.length : event.key === "ArrowLeft" ? (i + TABS.length - 1) % TABS.length : -1;
-    if (next < 0) return;
-    event.preventDefault();
-    setTab(TABS[next].id);
-    document.getElementById(`${tabsId}-${TABS[next].id}`)?.focus();
-  };
-
   return (
     <div className="mx-auto max-w-3xl px-4 py-6 sm:py-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">Byttehistorikk</h1>
-      <div role="tablist" aria-label="Byttehistorikk" className="mt-4 grid grid-cols-3 gap-1 rounded-xl bg-stone-100 p-1" onKeyDown={onKey}>
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            id={`${tabsId}-${t.id}`}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            aria-controls={`${tabsId}-panel`}
-            tabIndex={tab === t.id ? 0 : -1}
-            onClick={() => setTab(t.id)}
-            className={cn(
-              "min-h-11 rounded-lg px-2 text-sm font-semibold sm:text-base",
-              tab === t.id ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60",
-            )}
-          >
-            {t.label.replace("(n)", `(${counts ? counts[t.id] : "…"})`)}
-          </button>
-        ))}
-      </div>
-      <div id={`${tabsId}-panel`} role="tabpanel" aria-labelledby={`${tabsId}-${tab}`} className="mt-4">
+      <Tabs
+        idBase={tabsId}
+        label="Byttehistorikk"
+        tabs={TABS.map((t) => ({ id: t.id, label: t.label.replace("(n)", `(${counts ? counts[t.id] : "…"})`) }))}
+        value={tab}
+        onChange={setTab}
+        className="mt-4 grid grid-cols-3 gap-1 rounded-xl bg-stone-100 p-1"
+        tabClassName={(selected) =>
+          cn(
+            "min-h-11 rounded-lg px-2 text-sm font-semibold sm:text-base",
+            selected ? "bg-white text-brand-900 shadow-sm" : "text-stone-700 hover:bg-white/60",
+          )
+        }
+      />
+      <TabPanel idBase={tabsId} value={tab} className="mt-4">
         {tab === "completed" ? <CompletedList onCounts={setCounts} /> : <OffersList key={tab} direction={tab} onCounts={setCounts} />}
-      </div>
+      </TabPanel>
     </div>
   );
 }
