@@ -239,7 +239,8 @@ export const ESCROW_TEXTS = {
 } as const;
 
 /** The fix a seller is told about when a transfer to their Stripe account is refused. */
-export const PAYOUT_FIX_TEXT = "Stripe-kontoen din kan ikke ta imot utbetalinger. Åpne «Koble til Stripe» på profilen din og fullfør det Stripe ber om.";
+export const PAYOUT_FIX_TEXT =
+  "Stripe-kontoen din kan ikke ta imot utbetalinger. Åpne «Koble til Stripe» på profilen din og fullfør det Stripe ber om.";
 
 /** System messages in the deal's chat (from "Lekebytte"; no names, both read them). */
 export const ESCROW_CHAT_TEXTS = {
