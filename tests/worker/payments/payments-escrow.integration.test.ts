@@ -10,6 +10,7 @@ import { chatTexts, moneyFor, orderView, paidOrder } from "../support/escrow";
 import { checkout, deliver, oneDelivery, outboxTo, paymentRow, SANDBOX, sandboxRequests, signedIn } from "../support/payments";
 import { runEscrowCron, actOnEscrow } from "../../../worker/features/payments/escrow";
 import type { Bindings } from "../../../worker/env";
+import { staleReads } from "../support/race";
 
 const HOUR = 3_600_000;
 const later = (hours: number) => new Date(Date.now() + hours * HOUR);
@@ -303,9 +304,17 @@ describe("a transfer the seller's account refuses", () => {
       body: "first_name=Siri&last_name=Selger&account_number=12345678903",
       redirect: "manual",
     });
-    await runEscrowCron(env as Bindings, later(2));
-    await runEscrowCron(env as Bindings, later(3));
+    // Two runs at once (an overlapping cron), both reading the order before either writes: the
+    // same idempotency key, one Transfer.
+    const race = staleReads(/FROM transactions t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/, 2);
+    await Promise.all([runEscrowCron(race.env, later(2)), runEscrowCron(race.env, later(2))]);
     expect((await moneyFor(order)).transfers.map((t) => t.amount)).toEqual([30_000]);
     expect(await orderView(order.sellerClient, order.transactionId)).toMatchObject({ money_moved: true, payout_error: null });
+    // Every attempt (refused, raced, paid) carried the order's one key.
+    const attempts = (await sandboxRequests("/v1/transfers")).filter(
+      (r) => (r.params?.metadata as { transaction_id?: string } | undefined)?.transaction_id === order.transactionId,
+    );
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(attempts.map((r) => r.idempotencyKey))).toEqual(new Set([`transfer-${order.transactionId}`]));
   });
 });

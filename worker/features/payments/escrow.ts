@@ -517,9 +517,16 @@ function chatText(row: EscrowRow, action: EscrowAction): string {
  */
 async function announce(env: Bindings, row: EscrowRow, action: EscrowAction): Promise<void> {
   if (row.conversation_id && !row.buyer_deleted && !row.seller_deleted) {
-    await postSystemMessage(env, row.conversation_id, chatText(row, action), await stableUuid(`escrow:${row.id}:${action}`), {
-      mailed: true,
-    });
+    try {
+      await postSystemMessage(env, row.conversation_id, chatText(row, action), await stableUuid(`escrow:${row.id}:${action}`), {
+        mailed: true,
+      });
+    } catch (error) {
+      // A party deleted the account a moment ago: the conversation takes no more messages, and
+      // the e-mails below still tell whoever is left.
+      if (!(error instanceof AppError)) throw error;
+      console.warn("No system message about a held-money change", row.id, action, error.message);
+    }
   }
   const facts = {
     title: row.title,
