@@ -31,7 +31,7 @@ export const detailsQuerySchema = z.object({ session_id: sessionId });
 export const problemSchema = z.object({
   reason: z.enum(PROBLEM_REASONS, { error: "Velg hva problemet er" }),
   // User text: cleaned by the one rule (decision 081) before its length is checked.
-  text: multiLineText("Beskriv problemet").pipe(
+  text: multiLineText("Beskriv problemet med noen ord").pipe(
     z
       .string()
       .trim()
