@@ -731,7 +731,7 @@ describe("held money (decision 105)", () => {
     text,
     fc.constant(null),
     fc.constant(30_000),
-    fc.constant(1e309),
+    fc.constant(Number.POSITIVE_INFINITY),
   );
   const decisionBody = fc.oneof(
     fc.record(
