@@ -238,6 +238,17 @@ export const ESCROW_TEXTS = {
   refundAmountLabel: "Beløp som betales tilbake (kr)",
 } as const;
 
+/** The short state on a card, in "Mine kjøp" and "Mine salg" and in /moderation. */
+export const ESCROW_STATE_LABELS: Record<EscrowState, string> = {
+  held: "Pengene holdes",
+  handed_over: "Overlevert til kjøper",
+  problem: "Problem meldt",
+  released: "Utbetalt til selger",
+  refunded: "Pengene er betalt tilbake",
+  partially_refunded: "Delvis betalt tilbake",
+  cancelled: "Kjøpet er avbrutt",
+};
+
 /** The fix a seller is told about when a transfer to their Stripe account is refused. */
 export const PAYOUT_FIX_TEXT =
   "Stripe-kontoen din kan ikke ta imot utbetalinger. Åpne «Koble til Stripe» på profilen din og fullfør det Stripe ber om.";

@@ -7,6 +7,7 @@ import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
 import { reviewKeys } from "../../api/reviews";
 import { TRADE_OFFER_EVENT } from "../../api/trades";
+import { ORDER_EVENT } from "../../api/payments";
 import { LazyReportDialog } from "../../components/lazyDialogs";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
@@ -20,6 +21,7 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { MessageList } from "./MessageList";
 import { TradeOfferCards } from "./TradeOfferCards";
+import { OrderCards } from "./OrderCards";
 import { ConversationReviews } from "./ConversationReviews";
 import { useChat } from "./useChat";
 
@@ -95,8 +97,10 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const onEvent = useCallback(
     (name: string) => {
       void queryClient.invalidateQueries({ queryKey: chatKeys.event(conversation.id, name) });
-      // A trade that completes opens the review prompt (decision 070).
-      if (name === TRADE_OFFER_EVENT) void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
+      // A trade that completes, or a sale whose money is released or refunded, opens the review
+      // prompt (decisions 070, 105).
+      if (name === TRADE_OFFER_EVENT || name === ORDER_EVENT)
+        void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
     },
     [queryClient, conversation.id],
   );
@@ -151,6 +155,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         data-deal-strip=""
         className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden"
       >
+        <OrderCards conversationId={conversation.id} />
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
         <ConversationReviews conversationId={conversation.id} />
       </div>

@@ -32,7 +32,7 @@ import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/messaging";
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { postSystemMessage } from "../chat/live";
+import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { messagePage } from "../chat/messages";
 import { sendMail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
@@ -97,6 +97,9 @@ LEFT JOIN profiles sp ON sp.user_id = t.seller_id`;
 export async function escrowRow(db: Db, transactionId: string): Promise<EscrowRow | null> {
   return db.$client.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(transactionId).first<EscrowRow>();
 }
+
+/** The live event's name; the chat page refetches ["conversations", "event", id, ORDER_EVENT]. */
+export const ORDER_EVENT = "order";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -527,6 +530,12 @@ async function announce(env: Bindings, row: EscrowRow, action: EscrowAction): Pr
       if (!(error instanceof AppError)) throw error;
       console.warn("No system message about a held-money change", row.id, action, error.message);
     }
+  }
+  // Both parties' open chats refetch the order's card (the live event of the chat feature).
+  if (row.conversation_id) {
+    await pushConversationEvent(env, row.conversation_id, ORDER_EVENT, { transaction_id: row.id, state: row.escrow_state }).catch(
+      (error: unknown) => console.warn("No live event about a held-money change", row.id, error instanceof Error ? error.message : error),
+    );
   }
   const facts = {
     title: row.title,
