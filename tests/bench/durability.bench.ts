@@ -549,8 +549,8 @@ function check(): Row[] {
   if (withoutNotice) accepts.notes.push(`${withoutNotice} accepted without the chat's system message (posted after the batch)`);
 
   // Webhooks: by payment. Its effect: the payment completed, one transaction, the listing sold, one
-  // sale message from the system in the buyer–seller conversation, one sale mail to the seller, a
-  // Vipps payment captured, the event recorded; a listing never paid twice.
+  // sale message from the system in the buyer–seller conversation, one sale mail to the seller, the
+  // money held (decision 105: nothing moved before release), the event recorded; a listing never paid twice.
   const sales = new Map(world!.sales.map((s) => [s.paymentId!, s]));
   const effects = new Map<
     string,
@@ -560,7 +560,7 @@ function check(): Row[] {
       sold: number;
       messages: number;
       mails: number;
-      captured: number;
+      held: number;
       events: number;
       paidForListing: number;
     }
@@ -575,7 +575,7 @@ function check(): Row[] {
                 (SELECT COUNT(*) FROM messages m JOIN transactions t ON t.conversation_id = m.conversation_id
                   WHERE t.payment_id = ?1 AND m.sender_id = ?3) AS messages,
                 (SELECT COUNT(*) FROM dev_outbox o JOIN users u ON u.email = o.to_address WHERE u.id = ?4 AND o.subject = ?5) AS mails,
-                (SELECT COUNT(*) FROM payments WHERE id = ?1 AND status = 'completed' AND (provider = 'stripe' OR captured_at IS NOT NULL)) AS captured,
+                (SELECT COUNT(*) FROM transactions WHERE payment_id = ?1 AND escrow_state = 'held' AND money_moved_at IS NULL) AS held,
                 (SELECT COUNT(*) FROM webhook_events WHERE type IN ('checkout.session.completed', 'epayments.payment.authorized.v1')
                   AND id IN ('stripe:' || ?6, 'vipps:lb-' || ?1 || ':AUTHORIZED:' || ?7)) AS events,
                 (SELECT COUNT(*) FROM payments WHERE listing_id = ?2 AND status = 'completed') AS paidForListing`,
@@ -594,7 +594,7 @@ function check(): Row[] {
     return Math.max(e.transactions, e.messages, e.mails, e.paidForListing);
   });
   const partial = [...effects.values()].filter((e) => {
-    const parts = [e.completed, e.transactions, e.sold, e.messages, e.mails, e.captured, e.events];
+    const parts = [e.completed, e.transactions, e.sold, e.messages, e.mails, e.held, e.events];
     return parts.some((n) => n > 0) && parts.some((n) => n !== 1);
   });
   webhooks.halfWritten = partial.length;
