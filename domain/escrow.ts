@@ -222,6 +222,7 @@ export const ESCROW_TEXTS = {
   cancelFrom: (date: string) => `Har du ikke fått varen innen ${date}, kan du avbryte kjøpet og få pengene tilbake.`,
   payoutPending: "Utbetalingen er på vei til selger.",
   payoutFailedSeller: (fix: string) => `Vi kunne ikke utbetale pengene: ${fix}`,
+  problemHint: "Pengene holdes til en moderator har sett på saken. Begge får beskjed i samtalen og på e-post.",
   reasonLabel: "Hva er problemet?",
   textLabel: "Beskriv problemet",
   send: "Send",

@@ -127,10 +127,11 @@ test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengen
     await page.getByRole("button", { name: "Kontakt selger" }).click();
     await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
     await card(page, title).getByRole("button", { name: "Meld fra om et problem" }).click();
-    await card(page, title).getByLabel("Hva er problemet?").selectOption("not_received");
-    await card(page, title).getByLabel("Beskriv problemet").fill("Pakken har ikke kommet etter ti dager.");
+    const problem = page.getByRole("dialog", { name: "Meld fra om et problem" });
+    await problem.getByLabel("Hva er problemet?").selectOption("not_received");
+    await problem.getByLabel("Beskriv problemet").fill("Pakken har ikke kommet etter ti dager.");
     await shot(page, "chat-buyer-problem-form");
-    await card(page, title).getByRole("button", { name: "Send" }).click();
+    await problem.getByRole("button", { name: "Send" }).click();
     await expect(card(page, title).getByText(/^Du har meldt fra om et problem/)).toBeVisible();
 
     // The demo moderator refunds in /moderation.
@@ -141,7 +142,7 @@ test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengen
     await expect(caseCard.getByText("Pakken har ikke kommet etter ti dager.")).toBeVisible();
     await shot(moderator.page, "moderation-case");
     await caseCard.getByRole("button", { name: "Betal tilbake alt" }).click();
-    await expect(caseCard.getByText("Pengene er betalt tilbake")).toBeVisible();
+    await expect(caseCard.getByText("Pengene er betalt tilbake", { exact: true }).first()).toBeVisible();
 
     // The buyer reads it in the chat; the listing is for sale again.
     await expect(card(page, title).getByText("Pengene er betalt tilbake").first()).toBeVisible({ timeout: 15_000 });

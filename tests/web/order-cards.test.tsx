@@ -65,7 +65,7 @@ describe("the order card", () => {
     expect(await screen.findByText("Pengene utbetales når kjøperen har bekreftet, senest 14. november 2026 kl. 14:05")).toBeInTheDocument();
   });
 
-  it("'Meld fra om et problem' sends the reason and the text; a refusal is shown in the Worker's words", async () => {
+  it("'Meld fra om et problem' (a dialog) sends the reason and the text; a refusal is shown in the Worker's words", async () => {
     const fetch = mockFetch((url, init) =>
       init?.method === "POST"
         ? jsonResponse({ error: { code: "CONFLICT", message: "Pengene er allerede utbetalt til selger." } }, 409)
@@ -75,7 +75,9 @@ describe("the order card", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Meld fra om et problem" }));
     await userEvent.selectOptions(screen.getByLabelText("Hva er problemet?"), "damaged");
     const send = screen.getByRole("button", { name: "Send" });
-    expect(send).toBeDisabled();
+    await userEvent.click(send);
+    expect(screen.getByText("Beskriv problemet med minst 10 tegn")).toBeInTheDocument();
+    expect(fetch.mock.calls.filter(([, init]) => init?.method === "POST")).toHaveLength(0);
     await userEvent.type(screen.getByLabelText("Beskriv problemet"), "Hjulet er knekt av.");
     await userEvent.click(send);
     const post = fetch.mock.calls.find(([, init]) => init?.method === "POST");

@@ -15,6 +15,7 @@ import { orderText } from "../payment/orderText";
 import { isApiError } from "../../api/client";
 import { conversationOrdersQuery, moveOrder, paymentKeys, reportProblem, type OrderMove, type OrderView } from "../../api/payments";
 import { reviewKeys } from "../../api/reviews";
+import { fieldClasses, Modal, ModalFormActions } from "../../components/Modal";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
@@ -103,16 +104,6 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
             Nei
           </Button>
         </div>
-      ) : reporting ? (
-        <ProblemForm
-          id={order.transaction_id}
-          onDone={() => {
-            setReporting(false);
-            refresh();
-          }}
-          onCancel={() => setReporting(false)}
-          onError={onError}
-        />
       ) : order.actions.length > 0 ? (
         <div className="mt-2 flex flex-wrap gap-2">
           {can("mark_handed_over") ? (
@@ -137,6 +128,18 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
           ) : null}
         </div>
       ) : null}
+      {/* The form in a dialog: the deal strip above the messages is kept short (decision 088). */}
+      <Modal open={reporting} onOpenChange={setReporting} title={ESCROW_TEXTS.reportProblem} description={ESCROW_TEXTS.problemHint}>
+        <ProblemForm
+          id={order.transaction_id}
+          onDone={() => {
+            setReporting(false);
+            refresh();
+          }}
+          onCancel={() => setReporting(false)}
+          onError={onError}
+        />
+      </Modal>
     </article>
   );
 }
@@ -157,23 +160,20 @@ function ProblemForm({
   const [text, setText] = useState("");
   const send = useMutation({ mutationFn: () => reportProblem(id, { reason, text }), onSuccess: onDone, onError });
   const tooShort = text.trim().length < PROBLEM_TEXT_MIN;
+  const [showShort, setShowShort] = useState(false);
   return (
     <form
-      className="mt-2 space-y-2"
+      className="mt-3 space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!tooShort) send.mutate();
+        if (tooShort) setShowShort(true);
+        else send.mutate();
       }}
     >
       <label htmlFor={`${formId}-reason`} className="block text-sm font-semibold text-stone-900">
         {ESCROW_TEXTS.reasonLabel}
       </label>
-      <select
-        id={`${formId}-reason`}
-        value={reason}
-        onChange={(e) => setReason(e.target.value as ProblemReason)}
-        className="min-h-11 w-full rounded-lg border border-stone-300 bg-white px-2 text-base"
-      >
+      <select id={`${formId}-reason`} value={reason} onChange={(e) => setReason(e.target.value as ProblemReason)} className={fieldClasses}>
         {PROBLEM_REASONS.map((r) => (
           <option key={r} value={r}>
             {PROBLEM_REASON_LABELS[r]}
@@ -187,18 +187,18 @@ function ProblemForm({
         id={`${formId}-text`}
         value={text}
         onChange={(e) => setText(e.target.value)}
-        rows={3}
+        rows={4}
         maxLength={2000}
-        className="w-full rounded-lg border border-stone-300 px-2 py-1.5 text-base"
+        aria-invalid={showShort && tooShort}
+        aria-describedby={showShort && tooShort ? `${formId}-error` : undefined}
+        className={fieldClasses}
       />
-      <div className="flex gap-2">
-        <Button size="sm" type="submit" disabled={send.isPending || tooShort}>
-          {ESCROW_TEXTS.send}
-        </Button>
-        <Button size="sm" variant="ghost" type="button" onClick={onCancel} disabled={send.isPending}>
-          Avbryt
-        </Button>
-      </div>
+      {showShort && tooShort ? (
+        <p id={`${formId}-error`} className="text-sm font-semibold text-red-800">
+          {`Beskriv problemet med minst ${PROBLEM_TEXT_MIN} tegn`}
+        </p>
+      ) : null}
+      <ModalFormActions onCancel={onCancel} sending={send.isPending} submitLabel={ESCROW_TEXTS.send} />
     </form>
   );
 }
