@@ -66,7 +66,7 @@ describe("the order card", () => {
   });
 
   it("'Meld fra om et problem' (a dialog) sends the reason and the text; a refusal is shown in the Worker's words", async () => {
-    const fetch = mockFetch((url, init) =>
+    const fetch = mockFetch((_url, init) =>
       init?.method === "POST"
         ? jsonResponse({ error: { code: "CONFLICT", message: "Pengene er allerede utbetalt til selger." } }, 409)
         : jsonResponse([order()]),
