@@ -158,7 +158,7 @@ class World {
     );
   }
 
-  /** A completed card payment: the owner bought the partner's listing. */
+  /** A completed card payment whose money is released (decision 105): the owner bought the partner's listing. */
   purchase() {
     return this.once("purchase", async () => {
       const seller = await this.partner();
@@ -176,7 +176,7 @@ class World {
           "INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status) VALUES (?1, ?2, ?3, ?4, 'stripe', ?5, 25000, 'completed')",
         ).bind(paymentId, listing.id, seller.id, this.owner.id, sessionId),
         env.DB.prepare(
-          "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7)",
+          "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at, escrow_state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7, 'released', ?7, ?7)",
         ).bind(crypto.randomUUID(), paymentId, listing.id, seller.id, this.owner.id, sessionId, new Date().toISOString()),
       ]);
       return { paymentId, sessionId };

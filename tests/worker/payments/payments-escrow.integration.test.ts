@@ -267,7 +267,46 @@ describe("cancel without a handover", () => {
   });
 });
 
+/** The seller completes what Stripe asks on the sandbox's account-update page: the account can receive again. */
+async function finishStripeAccount(accountId: string): Promise<void> {
+  const stripeAuth = { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" };
+  const link = (await (
+    await fetch(`${SANDBOX}/v1/account_links`, {
+      method: "POST",
+      headers: stripeAuth,
+      body: new URLSearchParams({
+        account: accountId,
+        type: "account_update",
+        refresh_url: "http://localhost/r",
+        return_url: "http://localhost/ok",
+      }).toString(),
+    })
+  ).json()) as { url: string };
+  const done = await fetch(`${SANDBOX}${new URL(link.url).pathname}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "first_name=Siri&last_name=Selger&account_number=12345678903",
+    redirect: "manual",
+  });
+  expect(done.status).toBe(303);
+}
+
 describe("a transfer the seller's account refuses", () => {
+  it("opening the order finishes money left unmoved (as the cron would), once", async () => {
+    const order = await paidOrder("card");
+    await fetch(`${SANDBOX}/__sandbox/stripe/accounts/${order.stripeAccountId}/restrict`, { method: "POST" });
+    expect((await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`)).status).toBe(200);
+    expect((await moneyFor(order)).transfers).toHaveLength(0);
+    await finishStripeAccount(order.stripeAccountId);
+    expect(await orderView(order.sellerClient, order.transactionId)).toMatchObject({
+      state: "released",
+      money_moved: true,
+      payout_error: null,
+    });
+    expect(await orderView(order.buyerClient, order.transactionId)).toMatchObject({ money_moved: true });
+    expect((await moneyFor(order)).transfers.map((t) => t.amount)).toEqual([30_000]);
+  });
+
   it("keeps the money held, tells the seller what to fix, and pays once the account can receive", async () => {
     const order = await paidOrder("card");
     expect((await fetch(`${SANDBOX}/__sandbox/stripe/accounts/${order.stripeAccountId}/restrict`, { method: "POST" })).status).toBe(200);
@@ -284,26 +323,7 @@ describe("a transfer the seller's account refuses", () => {
     ).toHaveLength(1);
 
     // The seller finishes what Stripe asks (the sandbox's update link), and the next run pays once.
-    const stripeAuth = { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" };
-    const link = (await (
-      await fetch(`${SANDBOX}/v1/account_links`, {
-        method: "POST",
-        headers: stripeAuth,
-        body: new URLSearchParams({
-          account: order.stripeAccountId,
-          type: "account_update",
-          refresh_url: "http://localhost/r",
-          return_url: "http://localhost/ok",
-        }).toString(),
-      })
-    ).json()) as { url: string };
-    const u = new URL(link.url);
-    await fetch(`${SANDBOX}${u.pathname}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: "first_name=Siri&last_name=Selger&account_number=12345678903",
-      redirect: "manual",
-    });
+    await finishStripeAccount(order.stripeAccountId);
     // Two runs at once (an overlapping cron), both reading the order before either writes: the
     // same idempotency key, one Transfer.
     const race = staleReads(/FROM transactions t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/, 2);

@@ -627,9 +627,18 @@ export async function runEscrowCron(env: Bindings, now: Date = new Date(), limit
 // ---- what people see -----------------------------------------------------------------------------
 
 export async function escrowForViewer(env: Bindings, actor: Actor, transactionId: string): Promise<EscrowView> {
-  const row = await escrowRow(getDb(env.DB), transactionId);
+  const db = getDb(env.DB);
+  const row = await escrowRow(db, transactionId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
+  if (isFinalEscrowState(row.escrow_state) && !row.money_moved_at) {
+    // A decided order whose money a crash or a provider left unmoved: finish it now rather than at
+    // the next cron run (the same idempotent calls), as the result pages finish a sale's follow-ups.
+    await moveMoney(env, row.id).catch((error: unknown) =>
+      console.warn("Held money still not moved", row.id, error instanceof Error ? error.message : error),
+    );
+    return escrowView((await escrowRow(db, transactionId))!, role);
+  }
   return escrowView(row, role);
 }
 
