@@ -741,7 +741,7 @@ async function main() {
     world.photos.push(((await res.json()) as { key: string }).key);
   }
   console.log(
-    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length} listings on the sandbox (card and Vipps) …`,
+    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length + world.releases.length} listings on the sandbox (card and Vipps; ${world.releases.length} of them fulfilled now, to be released) …`,
   );
   await prepareSales(world);
   const load = new LoadSampler();
