@@ -1,6 +1,7 @@
 // Payments: which methods a listing offers, response shapes and the Norwegian texts
 // both the Worker and the web use (docs/product.md "Payments", "States", "Validation", "Error messages", "Limits and timings").
 // The request schemas are in domain/schemas/payments.ts (zod stays out of the listing card).
+import type { EscrowState, EscrowView } from "./escrow";
 import type { PricingMode } from "./taxonomy";
 
 // Which methods a listing offers lives in a small module of its own: the listing card (home,
@@ -92,6 +93,8 @@ export interface PaymentDetails extends PaidTransaction {
   listing: { id: string; title: string; images: string[]; seo_slug: string } | null;
   /** Null when the seller's profile is gone ("Ukjent selger"). */
   seller: { user_id: string; display_name: string | null } | null;
+  /** The held money (decision 105) as this viewer sees it. */
+  escrow: EscrowView | null;
 }
 
 export interface PaymentRecord extends PaidTransaction {
@@ -100,6 +103,11 @@ export interface PaymentRecord extends PaidTransaction {
   counterpart_name: string | null;
   /** Whether Stripe pays the seller, or Lekebytte owes the seller (Vipps, decision 035). */
   seller_payout: "stripe" | "owed" | "paid";
+  /** The held money (decision 105). */
+  escrow_state: EscrowState;
+  release_due_at: string | null;
+  refund_amount: number;
+  money_moved: boolean;
 }
 
 export interface SellerPaymentStatus {

@@ -280,10 +280,12 @@ async function main(): Promise<void> {
             .bind(paymentId, lid(d.listing), uid(owner), uid(d.other), `cs_demo_${paymentId}`, amount, completed, completed),
           db
             .prepare(
-              `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              // A finished sale: its money released to the seller (decision 105), so it can be reviewed.
+              `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at,
+                                         escrow_state, settled_at, money_moved_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
             )
-            .bind(dealId, paymentId, lid(d.listing), uid(owner), uid(d.other), amount, completed, convId, completed),
+            .bind(dealId, paymentId, lid(d.listing), uid(owner), uid(d.other), amount, completed, convId, completed, completed, completed),
         );
       } else {
         for (const r of d.rejected ?? []) {

@@ -1,6 +1,8 @@
 // Request schemas of the payment routes. Apart from domain/payments.ts so that the listing card
 // and the buy bar, which use its pure rules, do not pull zod into the first page's JavaScript.
+import { PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../escrow";
 import { ONLINE_PAYMENT_METHODS } from "../payments";
+import { multiLineText } from "./user-text";
 import { z } from "./zod";
 
 const uuid = (message: string) =>
@@ -24,3 +26,39 @@ export const verifySchema = z.object({
 
 /** GET /api/payments/details?session_id=… (/betaling-fullfort). */
 export const detailsQuerySchema = z.object({ session_id: sessionId });
+
+/** POST /api/payments/orders/:id/problem: "Meld fra om et problem" (decision 105). */
+export const problemSchema = z.object({
+  reason: z.enum(PROBLEM_REASONS, { error: "Velg hva problemet er" }),
+  // User text: cleaned by the one rule (decision 081) before its length is checked.
+  text: multiLineText("Beskriv problemet med noen ord").pipe(
+    z
+      .string()
+      .trim()
+      .min(PROBLEM_TEXT_MIN, `Beskriv problemet med minst ${PROBLEM_TEXT_MIN} tegn`)
+      .max(PROBLEM_TEXT_MAX, `Beskrivelsen kan ikke være lengre enn ${PROBLEM_TEXT_MAX} tegn`),
+  ),
+});
+export type ProblemInput = z.infer<typeof problemSchema>;
+
+/** POST /api/moderation/payment-cases/:id/decision: a moderator's decision on a case. */
+export const caseDecisionSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({ action: z.literal("refund") }),
+    z.object({ action: z.literal("release_by_moderator") }),
+    z.object({
+      action: z.literal("partial_refund"),
+      /** Øre given back; the rest is released to the seller. */
+      refund_amount: z
+        .number({ error: "Skriv inn beløpet som skal betales tilbake" })
+        .int("Beløpet må være et helt antall øre")
+        .positive("Beløpet må være større enn 0"),
+    }),
+  ],
+  { error: "Velg en avgjørelse" },
+);
+export type CaseDecisionInput = z.infer<typeof caseDecisionSchema>;
+
+/** GET /api/payments/orders?conversation_id=…: the chat's card. */
+export const ordersQuerySchema = z.object({ conversation_id: uuid("Ugyldig samtale") });

@@ -209,6 +209,25 @@ export function vippsAppPage(view: VippsView, phoneNumber: string): string {
   );
 }
 
+/** The sandbox's front page: every transfer, refund, capture and cancellation it has made. */
+export function moneyPage(rows: Array<{ at: number; kind: string; what: string; amount: string }>): string {
+  const date = new Intl.DateTimeFormat("nb-NO", { dateStyle: "short", timeStyle: "medium", timeZone: "Europe/Oslo" });
+  const table = rows.length
+    ? `<table><thead><tr><th scope="col">Hva</th><th scope="col">Gjelder</th><th scope="col">Beløp</th><th scope="col">Tid</th></tr></thead><tbody>${rows
+        .map(
+          (r) =>
+            `<tr><td>${escapeHtml(r.kind)}</td><td>${escapeHtml(r.what)}</td><td>${escapeHtml(r.amount)}</td><td>${escapeHtml(date.format(new Date(r.at * 1000)))}</td></tr>`,
+        )
+        .join("")}</tbody></table>`
+    : `<p class="muted">Ingen overføringer eller refusjoner ennå.</p>`;
+  return page(
+    "Lekebyttes betalingssandkasse",
+    `<main><h1>Lekebyttes betalingssandkasse</h1><div class="card"><p>Denne serveren etterligner Stripe og Vipps MobilePay for lokal utvikling. Betalingssidene åpnes fra Lekebytte når du kjøper noe. Ingen ekte penger flyttes.</p></div>
+<h2>Overføringer og refusjoner</h2><div class="card">${table}</div></main>`,
+    STRIPE_CSS,
+  );
+}
+
 export function messagePage(title: string, text: string, backUrl?: string): string {
   return page(
     title,

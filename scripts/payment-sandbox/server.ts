@@ -3,13 +3,15 @@
 // It runs as its own process (scripts/payment-sandbox/main.ts) and is never part of the Worker.
 //
 // Besides the provider APIs it answers a few sandbox-only paths under /__sandbox/ for tests and
-// debugging: the webhook deliveries (with the signed requests) and the API calls it received.
+// debugging: the webhook deliveries (with the signed requests), the API calls it received, the money
+// it moved (transfers, refunds, Vipps captures, cancellations and refunds), and a switch that makes
+// a connected account unable to receive transfers (as when Stripe needs more from the seller).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
-import { messagePage } from "./pages";
-import { StripeSandbox, type StripeState } from "./stripe-api";
+import { messagePage, moneyPage } from "./pages";
+import { money, StripeSandbox, type StripeState } from "./stripe-api";
 import { VippsSandbox, type VippsState } from "./vipps-api";
 import { DEFAULT_RETRY, WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from "./webhooks";
 
@@ -142,18 +144,66 @@ function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsS
       [...stripe.requests, ...vipps.requests].filter((r) => r.path.startsWith(prefix)),
     );
   }
+  if (req.method === "GET" && path === "/__sandbox/money") return json(200, moneyMoved(stripe, vipps));
+  let m: RegExpExecArray | null;
+  if (req.method === "POST" && (m = /^\/__sandbox\/stripe\/accounts\/([^/]+)\/restrict$/.exec(path))) {
+    const account = stripe.restrictAccount(m[1]);
+    return account
+      ? json(200, { id: account.id, charges_enabled: false, payouts_enabled: false })
+      : json(404, { error: "no such account" });
+  }
   if (req.method === "GET" && path === "/") {
-    return html(
-      200,
-      messagePage(
-        "Lekebyttes betalingssandkasse",
-        "Denne serveren etterligner Stripe og Vipps MobilePay for lokal utvikling. Betalingssidene åpnes fra Lekebytte når du kjøper noe.",
-      ),
-    );
+    // The dashboard: every movement of money, newest first (no real money moves).
+    const moved = moneyMoved(stripe, vipps);
+    const rows = [
+      ...moved.transfers.map((t) => ({
+        at: t.created,
+        kind: "Stripe-overføring til selger",
+        what: `${t.destination} (${t.transfer_group ?? "-"})`,
+        amount: money(t.amount, t.currency),
+      })),
+      ...moved.refunds.map((r) => ({
+        at: r.created,
+        kind: "Stripe-refusjon",
+        what: r.payment_intent,
+        amount: money(r.amount, r.currency),
+      })),
+      ...moved.vipps.map((v) => ({ at: v.at, kind: `Vipps ${v.name.toLowerCase()}`, what: v.reference, amount: money(v.amount, "nok") })),
+    ].sort((a, b) => b.at - a.at);
+    return html(200, moneyPage(rows));
   }
   if (path.startsWith("/v1/"))
     return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
   return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
+}
+
+/** What the sandbox has moved: Stripe transfers and refunds, and Vipps captures, cancellations and refunds. */
+function moneyMoved(stripe: StripeSandbox, vipps: VippsSandbox) {
+  return {
+    transfers: [...stripe.transfers.values()].map((t) => ({
+      id: t.id,
+      amount: t.amount,
+      currency: t.currency,
+      destination: t.destination,
+      transfer_group: t.transferGroup,
+      source_transaction: t.sourceTransaction,
+      metadata: t.metadata,
+      created: t.created,
+    })),
+    refunds: [...stripe.refunds.values()].map((r) => ({
+      id: r.id,
+      amount: r.amount,
+      currency: r.currency,
+      payment_intent: r.paymentIntent,
+      metadata: r.metadata,
+      created: r.created,
+    })),
+    vipps: [...vipps.payments.values()].flatMap((p) =>
+      p.events
+        .filter((e) => e.name === "CAPTURED" || e.name === "CANCELLED" || e.name === "REFUNDED")
+        .map((e) => ({ reference: p.reference, name: e.name, amount: e.amount.value, at: Math.floor(Date.parse(e.timestamp) / 1000) })),
+    ),
+  };
 }
 
 interface SavedState {

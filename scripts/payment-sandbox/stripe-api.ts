@@ -1,7 +1,8 @@
 // The parts of Stripe's REST API (v1, form-encoded) that Lekebytte uses, with Stripe's object shapes
 // and error envelope, taken from Stripe's OpenAPI description (stripe/openapi: spec3 and fixtures3):
 // Connect Express accounts, account links, login links, Checkout Sessions (create, retrieve,
-// expire), refunds. Plus the hosted pages a person uses: Checkout's card form, Connect onboarding
+// expire), PaymentIntents (retrieve), refunds, and transfers to connected accounts (separate charges
+// and transfers: a `transfer_group` per order, `source_transaction` tying a transfer to its charge). Plus the hosted pages a person uses: Checkout's card form, Connect onboarding
 // and the Express dashboard.
 import { createHash } from "node:crypto";
 import { FormError, parseForm, pick, pickMap, pickString, type FormObject, type FormValue } from "./form";
@@ -62,6 +63,7 @@ export interface CheckoutSession {
   applicationFeeAmount: number | null;
   paymentIntentMetadata: Record<string, string>;
   paymentIntentDescription: string | null;
+  transferGroup: string | null;
 }
 
 export interface PaymentIntent {
@@ -74,6 +76,19 @@ export interface PaymentIntent {
   destination: string | null;
   applicationFeeAmount: number;
   amountRefunded: number;
+  transferGroup: string | null;
+}
+
+export interface StripeTransfer {
+  id: string;
+  amount: number;
+  currency: string;
+  created: number;
+  destination: string;
+  transferGroup: string | null;
+  sourceTransaction: string | null;
+  metadata: Record<string, string>;
+  description: string | null;
 }
 
 export interface StripeRefund {
@@ -105,6 +120,8 @@ export interface StripeState {
   sessions: CheckoutSession[];
   paymentIntents: PaymentIntent[];
   refunds: StripeRefund[];
+  /** Absent in state files written before transfers existed. */
+  transfers?: StripeTransfer[];
   links: AccountLink[];
   loginTokens: Array<[string, string]>;
 }
@@ -144,6 +161,7 @@ export class StripeSandbox {
   readonly sessions = new Map<string, CheckoutSession>();
   readonly paymentIntents = new Map<string, PaymentIntent>();
   readonly refunds = new Map<string, StripeRefund>();
+  readonly transfers = new Map<string, StripeTransfer>();
   /** Every API call (method, path, idempotency key), for tests that check what the app asked for. */
   readonly requests: Array<{ method: string; path: string; idempotencyKey: string | null; params: FormObject; at: string }> = [];
   private readonly links = new Map<string, AccountLink>();
@@ -161,6 +179,7 @@ export class StripeSandbox {
       sessions: [...this.sessions.values()],
       paymentIntents: [...this.paymentIntents.values()],
       refunds: [...this.refunds.values()],
+      transfers: [...this.transfers.values()],
       links: [...this.links.values()],
       loginTokens: [...this.loginTokens.entries()],
     };
@@ -171,6 +190,7 @@ export class StripeSandbox {
     for (const s of state.sessions) this.sessions.set(s.id, s);
     for (const p of state.paymentIntents) this.paymentIntents.set(p.id, p);
     for (const r of state.refunds) this.refunds.set(r.id, r);
+    for (const t of state.transfers ?? []) this.transfers.set(t.id, t);
     for (const l of state.links) this.links.set(l.id, l);
     for (const [t, a] of state.loginTokens) this.loginTokens.set(t, a);
   }
@@ -262,6 +282,18 @@ export class StripeSandbox {
       return json(200, this.sessionObject(this.session(m[1])));
     if (method === "POST" && (m = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)))
       return json(200, this.sessionObject(this.expireSession(m[1])));
+    if (method === "GET" && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) return json(200, this.intentObject(this.intent(m[1])));
+    if (method === "POST" && path === "/v1/transfers") return json(200, transferObject(this.createTransfer(params)));
+    if (method === "GET" && (m = /^\/v1\/transfers\/([^/]+)$/.exec(path))) {
+      const transfer = this.transfers.get(m[1]);
+      if (!transfer) throw new StripeError(404, "invalid_request_error", `No such transfer: '${m[1]}'`, "resource_missing", "id");
+      return json(200, transferObject(transfer));
+    }
+    if (method === "GET" && path === "/v1/transfers") {
+      const group = pickString(params, "transfer_group");
+      const data = [...this.transfers.values()].filter((t) => !group || t.transferGroup === group).map(transferObject);
+      return json(200, { object: "list", data, has_more: false, url: "/v1/transfers" });
+    }
     if (method === "POST" && path === "/v1/refunds") return json(200, refundObject(this.createRefund(params)));
     if (method === "GET" && (m = /^\/v1\/refunds\/([^/]+)$/.exec(path))) {
       const refund = this.refunds.get(m[1]);
@@ -561,6 +593,7 @@ export class StripeSandbox {
       applicationFeeAmount,
       paymentIntentMetadata: pickMap(pid, "metadata"),
       paymentIntentDescription: pickString(pid, "description") ?? null,
+      transferGroup: pickString(pid, "transfer_group") ?? null,
     };
     this.sessions.set(id, session);
     return session;
@@ -672,7 +705,98 @@ export class StripeSandbox {
     };
     this.refunds.set(refund.id, refund);
     this.emit("refund.created", refundObject(refund), intent.sessionId);
+    this.emit("charge.refunded", this.chargeObject(intent), intent.sessionId);
     return refund;
+  }
+
+  private intent(id: string): PaymentIntent {
+    const intent = this.paymentIntents.get(id);
+    if (!intent) throw new StripeError(404, "invalid_request_error", `No such payment_intent: '${id}'`, "resource_missing", "intent");
+    return intent;
+  }
+
+  /** What a charge still holds for transfers: its amount less refunds and earlier transfers from it. */
+  private transferable(intent: PaymentIntent): number {
+    const transferred = [...this.transfers.values()]
+      .filter((t) => t.sourceTransaction === intent.chargeId)
+      .reduce((sum, t) => sum + t.amount, 0);
+    return intent.amount - intent.amountRefunded - transferred;
+  }
+
+  /**
+   * A Transfer from the platform's balance to a connected account (separate charges and transfers).
+   * With `source_transaction` it is funded by that charge, and only up to what the charge still
+   * holds. The account must have the transfers capability active, as Stripe requires.
+   */
+  private createTransfer(params: FormObject): StripeTransfer {
+    allowOnly(params, ["amount", "currency", "destination", "transfer_group", "source_transaction", "metadata", "description", "expand"]);
+    const amountRaw = pickString(params, "amount");
+    if (amountRaw === undefined) throw missing("amount");
+    const amount = integer(amountRaw, "amount");
+    if (amount <= 0) throw new StripeError(400, "invalid_request_error", "Invalid positive integer", "parameter_invalid_integer", "amount");
+    const currency = pickString(params, "currency");
+    if (!currency) throw missing("currency");
+    const destination = pickString(params, "destination");
+    if (!destination) throw missing("destination");
+    const account = this.account(destination, "destination");
+    if (!account.chargesEnabled || !account.payoutsEnabled) {
+      throw new StripeError(
+        400,
+        "invalid_request_error",
+        "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+        "insufficient_capabilities_for_transfer",
+        "destination",
+      );
+    }
+    const source = pickString(params, "source_transaction") ?? null;
+    if (source) {
+      const intent = [...this.paymentIntents.values()].find((p) => p.chargeId === source);
+      if (!intent)
+        throw new StripeError(400, "invalid_request_error", `No such charge: '${source}'`, "resource_missing", "source_transaction");
+      if (intent.currency !== currency.toLowerCase()) {
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          `The currency of source_transaction's balance transaction (${intent.currency}) must be the same as the transfer currency (${currency.toLowerCase()})`,
+          undefined,
+          "currency",
+        );
+      }
+      const left = this.transferable(intent);
+      if (amount > left) {
+        throw new StripeError(
+          400,
+          "invalid_request_error",
+          `Insufficient funds in Stripe account. The transfer amount (${money(amount, intent.currency)}) is greater than what the source transaction has left (${money(left, intent.currency)}).`,
+          "balance_insufficient",
+          "amount",
+        );
+      }
+    }
+    const transfer: StripeTransfer = {
+      id: stripeId("tr", 24),
+      amount,
+      currency: currency.toLowerCase(),
+      created: unixNow(),
+      destination,
+      transferGroup: pickString(params, "transfer_group") ?? null,
+      sourceTransaction: source,
+      metadata: pickMap(params, "metadata"),
+      description: pickString(params, "description") ?? null,
+    };
+    this.transfers.set(transfer.id, transfer);
+    this.emit("transfer.created", transferObject(transfer), transfer.transferGroup ?? transfer.id);
+    return transfer;
+  }
+
+  /** Sandbox-only: the account can no longer receive (Stripe disables transfers until requirements are met). */
+  restrictAccount(id: string): StripeAccount | null {
+    const account = this.accounts.get(id);
+    if (!account) return null;
+    account.chargesEnabled = false;
+    account.payoutsEnabled = false;
+    this.emit("account.updated", accountObject(account), account.id, account.id);
+    return account;
   }
 
   // ---------------------------------------------------------------- events
@@ -747,6 +871,7 @@ export class StripeSandbox {
       destination: session.destination,
       applicationFeeAmount: session.applicationFeeAmount ?? 0,
       amountRefunded: 0,
+      transferGroup: session.transferGroup ?? null,
     };
     this.paymentIntents.set(intent.id, intent);
     session.status = "complete";
@@ -791,7 +916,7 @@ export class StripeSandbox {
       return html(404, messagePage("Lenken finnes ikke", "Logg inn på nytt fra Lekebytte."));
     const account = this.accounts.get(accountId);
     if (!account) return html(404, messagePage("Kontoen finnes ikke", "Kontoen er slettet."));
-    const payments = [...this.paymentIntents.values()]
+    const destinationCharges = [...this.paymentIntents.values()]
       .filter((p) => p.destination === accountId)
       .map((p) => {
         const session = this.sessions.get(p.sessionId);
@@ -802,11 +927,61 @@ export class StripeSandbox {
           created: new Date(p.created * 1000),
         };
       });
+    // Separate charges and transfers: what reached the account is the transfers to it.
+    const transfers = [...this.transfers.values()]
+      .filter((t) => t.destination === accountId)
+      .map((t) => {
+        const intent = [...this.paymentIntents.values()].find((p) => p.chargeId === t.sourceTransaction);
+        const session = intent ? this.sessions.get(intent.sessionId) : undefined;
+        return {
+          title: `Overføring: ${session?.lineItems[0]?.name ?? t.description ?? t.id}`,
+          amount: money(t.amount, t.currency),
+          refunded: false,
+          created: new Date(t.created * 1000),
+        };
+      });
+    const payments = [...destinationCharges, ...transfers].sort((a, b) => a.created.getTime() - b.created.getTime());
     const name = account.individual ? `${account.individual.first_name} ${account.individual.last_name}` : (account.email ?? account.id);
     return html(200, dashboardPage(name, account.payoutsEnabled, payments));
   }
 
   // ---------------------------------------------------------------- objects
+
+  intentObject(p: PaymentIntent): object {
+    return {
+      id: p.id,
+      object: "payment_intent",
+      amount: p.amount,
+      amount_received: p.amount,
+      application_fee_amount: p.applicationFeeAmount || null,
+      created: p.created,
+      currency: p.currency,
+      latest_charge: p.chargeId,
+      livemode: false,
+      status: "succeeded",
+      transfer_data: p.destination ? { destination: p.destination } : null,
+      transfer_group: p.transferGroup,
+    };
+  }
+
+  chargeObject(p: PaymentIntent): object {
+    return {
+      id: p.chargeId,
+      object: "charge",
+      amount: p.amount,
+      amount_captured: p.amount,
+      amount_refunded: p.amountRefunded,
+      captured: true,
+      created: p.created,
+      currency: p.currency,
+      livemode: false,
+      paid: true,
+      payment_intent: p.id,
+      refunded: p.amountRefunded >= p.amount,
+      status: "succeeded",
+      transfer_group: p.transferGroup,
+    };
+  }
 
   sessionObject(s: CheckoutSession): object {
     return {
@@ -962,6 +1137,28 @@ function accountObject(a: StripeAccount): object {
     },
     tos_acceptance: { date: a.detailsSubmitted ? a.created : null, ip: null, user_agent: null },
     type: a.type,
+  };
+}
+
+function transferObject(t: StripeTransfer): object {
+  return {
+    id: t.id,
+    object: "transfer",
+    amount: t.amount,
+    amount_reversed: 0,
+    balance_transaction: `txn_${t.id.slice(3)}`,
+    created: t.created,
+    currency: t.currency,
+    description: t.description,
+    destination: t.destination,
+    destination_payment: `py_${t.id.slice(3)}`,
+    livemode: false,
+    metadata: t.metadata,
+    reversals: { object: "list", data: [], has_more: false, total_count: 0, url: `/v1/transfers/${t.id}/reversals` },
+    reversed: false,
+    source_transaction: t.sourceTransaction,
+    source_type: "card",
+    transfer_group: t.transferGroup,
   };
 }
 

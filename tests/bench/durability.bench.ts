@@ -1,5 +1,5 @@
 // Crash durability (issue 15): a stream of writes over HTTP (new listings, chat messages, trade
-// accepts, payment webhook deliveries, analytics batches) against `npm start`'s server (own port and
+// accepts, payment webhook deliveries, releases of held money, analytics batches) against `npm start`'s server (own port and
 // state directory); halfway
 // the server's process groups get SIGKILL, it is started again on the same state, and the stream
 // goes on. Afterwards the local D1 (and the raw analytics objects in the local R2) are read and
@@ -20,7 +20,12 @@
 // sandbox's own: before the stream, buyers start checkouts through the API and pay on the sandbox's
 // pages (card and Vipps), and the sandbox, told to hold its webhooks (PAYMENT_SANDBOX_HOLD_WEBHOOKS),
 // signs the checkout.session.completed and epayments.payment.authorized.v1 events without sending
-// them. Listings, accepts and analytics batches are not retried: an unanswered one may or may not
+// them. Releases (decision 105): more orders are paid and fulfilled before the stream; during it
+// their buyers press "Jeg har fått varen" (the Transfer or the Vipps capture is made in the same
+// request, so the kill lands in the middle of some); one that got no answer is pressed again after
+// the restart, and every order is then opened once (which finishes money a crash left unmoved).
+// Each released order must have exactly one Transfer (card) or capture (Vipps) at the sandbox,
+// every other none. Listings, accepts and analytics batches are not retried: an unanswered one may or may not
 // have been stored, but never twice and never in part.
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -51,10 +56,12 @@ const STATE = server.stateDir;
 server.env.PAYMENT_SANDBOX_HOLD_WEBHOOKS = "1";
 
 /** Writes per second of each kind. */
-const RATES = { listing: 1, message: 6, accept: 1, webhook: 1, analytics: 2 } as const;
+const RATES = { listing: 1, message: 6, accept: 1, webhook: 1, release: 1, analytics: 2 } as const;
 const EVENTS_PER_BATCH = 10;
 /** Listings paid for before the stream, one webhook delivery each during it (more than the stream sends). */
 const SALES = Math.ceil(RATES.webhook * SECONDS * 1.6);
+/** Orders paid and fulfilled before the stream, one "Jeg har fått varen" each during it. */
+const RELEASES = Math.ceil(RATES.release * SECONDS * 1.6);
 type Kind = keyof typeof RATES;
 
 interface World {
@@ -66,6 +73,8 @@ interface World {
   photos: string[];
   sellers: string[];
   sales: Sale[];
+  /** Orders whose money is held when the stream starts (their webhook delivered before it). */
+  releases: Sale[];
 }
 
 /** A listing for sale, its buyer, and (once paid on the sandbox) the webhook the provider signed. */
@@ -77,6 +86,8 @@ interface Sale {
   method: "card" | "vipps";
   paymentId?: string;
   webhook?: { url: string; body: string };
+  /** The order's transaction (releases only). */
+  transactionId?: string;
 }
 
 async function populate(): Promise<World> {
@@ -107,10 +118,10 @@ async function populate(): Promise<World> {
     };
   });
   // Shops of 8 listings each (a seller connects Stripe once), one buyer per sale; card and Vipps in turn.
-  const sellers = Array.from({ length: Math.ceil(SALES / 8) }, () => db.user("bench-durable-shop").id);
-  const sales = Array.from({ length: SALES }, (_, i): Sale => {
+  const sellers = Array.from({ length: Math.ceil((SALES + RELEASES) / 8) }, () => db.user("bench-durable-shop").id);
+  const sales = Array.from({ length: SALES + RELEASES }, (_, i): Sale => {
     const sellerId = sellers[i % sellers.length];
-    const listing = simpleListing(sellerId, `Salgsleke ${i}`, { price: 250 });
+    const listing = simpleListing(sellerId, i < SALES ? `Salgsleke ${i}` : `Utbetalingsleke ${i - SALES}`, { price: 250 });
     db.listing(listing);
     return {
       listingId: listing.id,
@@ -121,7 +132,16 @@ async function populate(): Promise<World> {
     };
   });
   db.close();
-  return { creators, conversations, offers, tokens: await mintAccessTokens(db.families), photos: [], sellers, sales };
+  return {
+    creators,
+    conversations,
+    offers,
+    tokens: await mintAccessTokens(db.families),
+    photos: [],
+    sellers,
+    sales: sales.slice(0, SALES),
+    releases: sales.slice(SALES),
+  };
 }
 
 /** A hosted page's URL (the sandbox's public host is localhost) on the address the sandbox listens on. */
@@ -168,7 +188,7 @@ async function prepareSales(w: World): Promise<void> {
     const status = (await api("GET", "/api/payments/stripe/account", sellerId)) as { charges_enabled: boolean };
     if (!status.charges_enabled) throw new Error("a bench seller's Stripe account cannot take charges");
   }
-  for (const sale of w.sales) {
+  for (const sale of [...w.sales, ...w.releases]) {
     const { payment_id, url } = (await api("POST", "/api/payments/checkout", sale.buyerId, {
       listing_id: sale.listingId,
       method: sale.method,
@@ -200,9 +220,17 @@ async function prepareSales(w: World): Promise<void> {
   for (const d of await held("epayments.payment.authorized.v1")) {
     byPayment.set((JSON.parse(d.request.body) as { reference: string }).reference.replace(/^lb-/, ""), d.request);
   }
-  for (const sale of w.sales) {
+  for (const sale of [...w.sales, ...w.releases]) {
     sale.webhook = byPayment.get(sale.paymentId!);
     if (!sale.webhook) throw new Error(`the sandbox signed no webhook for payment ${sale.paymentId}`);
+  }
+  // The releases' orders are fulfilled now: their money is held when the stream starts.
+  for (const sale of w.releases) {
+    const delivered = await deliverWebhook(sale);
+    if (delivered.outcome !== "acked") throw new Error(`the webhook of payment ${sale.paymentId} was not acknowledged`);
+    const purchases = (await api("GET", "/api/payments/purchases", sale.buyerId)) as { transaction_id: string; listing: { id: string } }[];
+    sale.transactionId = purchases.find((p) => p.listing.id === sale.listingId)?.transaction_id;
+    if (!sale.transactionId) throw new Error(`no order for payment ${sale.paymentId}`);
   }
 }
 
@@ -308,7 +336,7 @@ function analyticsSession(address: string): Promise<{ id: string; cookie: string
 let world: World | null = null;
 let killedAt: number | null = null;
 const writes: Write[] = [];
-const counters: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, analytics: 0 };
+const counters: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, analytics: 0 };
 
 function startWrite(kind: Kind): Promise<void> {
   const n = counters[kind]++;
@@ -356,6 +384,20 @@ function startWrite(kind: Kind): Promise<void> {
       retryable = true;
       break;
     }
+    case "release": {
+      const sale = w.releases[n];
+      if (!sale) return Promise.resolve();
+      key = sale.transactionId!;
+      const path = `/api/payments/orders/${sale.transactionId}/received`;
+      request = async () => {
+        const answer = await post(path, {}, sale.buyerId, 200);
+        // Pressed again after a lost answer: the first press went through.
+        if (answer.status === 409 && answer.reason?.includes("allerede utbetalt")) return { ...answer, outcome: "acked" };
+        return answer;
+      };
+      retryable = true;
+      break;
+    }
     case "analytics": {
       key = `varig-${n}`;
       const label = key;
@@ -400,7 +442,7 @@ function startWrite(kind: Kind): Promise<void> {
 async function stream(seconds: number, during?: () => Promise<void>): Promise<void> {
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  const sent: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, analytics: 0 };
+  const sent: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, analytics: 0 };
   let side: Promise<void> | null = null;
   for (;;) {
     const elapsed = (performance.now() - started) / 1000;
@@ -549,8 +591,8 @@ function check(): Row[] {
   if (withoutNotice) accepts.notes.push(`${withoutNotice} accepted without the chat's system message (posted after the batch)`);
 
   // Webhooks: by payment. Its effect: the payment completed, one transaction, the listing sold, one
-  // sale message from the system in the buyer–seller conversation, one sale mail to the seller, a
-  // Vipps payment captured, the event recorded; a listing never paid twice.
+  // sale message from the system in the buyer–seller conversation, one sale mail to the seller, the
+  // money held (decision 105: nothing moved before release), the event recorded; a listing never paid twice.
   const sales = new Map(world!.sales.map((s) => [s.paymentId!, s]));
   const effects = new Map<
     string,
@@ -560,7 +602,7 @@ function check(): Row[] {
       sold: number;
       messages: number;
       mails: number;
-      captured: number;
+      held: number;
       events: number;
       paidForListing: number;
     }
@@ -575,7 +617,7 @@ function check(): Row[] {
                 (SELECT COUNT(*) FROM messages m JOIN transactions t ON t.conversation_id = m.conversation_id
                   WHERE t.payment_id = ?1 AND m.sender_id = ?3) AS messages,
                 (SELECT COUNT(*) FROM dev_outbox o JOIN users u ON u.email = o.to_address WHERE u.id = ?4 AND o.subject = ?5) AS mails,
-                (SELECT COUNT(*) FROM payments WHERE id = ?1 AND status = 'completed' AND (provider = 'stripe' OR captured_at IS NOT NULL)) AS captured,
+                (SELECT COUNT(*) FROM transactions WHERE payment_id = ?1 AND escrow_state = 'held' AND money_moved_at IS NULL) AS held,
                 (SELECT COUNT(*) FROM webhook_events WHERE type IN ('checkout.session.completed', 'epayments.payment.authorized.v1')
                   AND id IN ('stripe:' || ?6, 'vipps:lb-' || ?1 || ':AUTHORIZED:' || ?7)) AS events,
                 (SELECT COUNT(*) FROM payments WHERE listing_id = ?2 AND status = 'completed') AS paidForListing`,
@@ -594,7 +636,7 @@ function check(): Row[] {
     return Math.max(e.transactions, e.messages, e.mails, e.paidForListing);
   });
   const partial = [...effects.values()].filter((e) => {
-    const parts = [e.completed, e.transactions, e.sold, e.messages, e.mails, e.captured, e.events];
+    const parts = [e.completed, e.transactions, e.sold, e.messages, e.mails, e.held, e.events];
     return parts.some((n) => n > 0) && parts.some((n) => n !== 1);
   });
   webhooks.halfWritten = partial.length;
@@ -606,6 +648,31 @@ function check(): Row[] {
       `every acknowledged webhook delivered once more afterwards: ${duplicates.sent} deliveries, ${duplicates.acked} answered 2xx, ${duplicates.flagged} of them as a duplicate`,
     );
   }
+  // Releases: released once, and then exactly one Transfer or capture at the sandbox; an order
+  // still held has none; a released order's money acknowledged (money_moved_at).
+  const releaseState = new Map<string, { released: number; moved: number }>();
+  for (const sale of world!.releases) {
+    releaseState.set(
+      sale.transactionId!,
+      one<{ released: number; moved: number }>(
+        "SELECT (escrow_state = 'released') AS released, (money_moved_at IS NOT NULL) AS moved FROM transactions WHERE id = ?1",
+        sale.transactionId!,
+      ),
+    );
+  }
+  const releases = rowFor("release", "release of held money (POST /api/payments/orders/:id/received: Transfer or capture)", (k) =>
+    Math.max(releaseState.get(k)?.released ?? 0, moneyMoves.get(k) ?? 0),
+  );
+  const unevenReleases = [...releaseState].filter(([k, r]) =>
+    r.released ? (moneyMoves.get(k) ?? 0) !== 1 || !r.moved : (moneyMoves.get(k) ?? 0) !== 0,
+  );
+  releases.halfWritten = unevenReleases.length;
+  if (unevenReleases.length)
+    releases.notes.push(
+      `money not moved exactly once: ${JSON.stringify(unevenReleases.slice(0, 3).map(([k, r]) => ({ k, ...r, moves: moneyMoves.get(k) ?? 0 })))}`,
+    );
+  const resentReleases = writes.filter((w) => w.kind === "release" && w.retry).length;
+  if (resentReleases) releases.notes.push(`${resentReleases} pressed again after the restart`);
   db.close();
 
   // Analytics: every event of a batch by its label, in the raw NDJSON objects of the local R2.
@@ -619,8 +686,10 @@ function check(): Row[] {
     return present === 0 ? 0 : Math.max(...counts);
   });
   analytics.halfWritten = partialBatches;
-  return [listings, messages, accepts, webhooks, analytics];
+  return [listings, messages, accepts, webhooks, releases, analytics];
 }
+/** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by transaction id. */
+const moneyMoves = new Map<string, number>();
 let partialBatches = 0;
 const duplicates = { sent: 0, acked: 0, flagged: 0 };
 const lostAnalytics = new Set<string>();
@@ -672,7 +741,7 @@ async function main() {
     world.photos.push(((await res.json()) as { key: string }).key);
   }
   console.log(
-    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length} listings on the sandbox (card and Vipps) …`,
+    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length + world.releases.length} listings on the sandbox (card and Vipps; ${world.releases.length} of them fulfilled now, to be released) …`,
   );
   await prepareSales(world);
   const load = new LoadSampler();
@@ -710,6 +779,22 @@ async function main() {
     duplicates.sent++;
     if (again.outcome === "acked") duplicates.acked++;
     if (again.duplicate) duplicates.flagged++;
+  }
+  // Every release's order opened once by its buyer (which finishes money a crash left unmoved, as
+  // the cron would), then what the sandbox moved for each.
+  for (const sale of world.releases) {
+    await api("GET", `/api/payments/orders/${sale.transactionId}`, sale.buyerId).catch((error: unknown) => console.warn(String(error)));
+  }
+  const moved = (await (await fetch(`${server.sandboxBase}/__sandbox/money`)).json()) as {
+    transfers: { transfer_group: string | null }[];
+    vipps: { reference: string; name: string }[];
+  };
+  for (const sale of world.releases) {
+    moneyMoves.set(
+      sale.transactionId!,
+      moved.transfers.filter((t) => t.transfer_group === `order-${sale.paymentId}`).length +
+        moved.vipps.filter((v) => v.reference === `lb-${sale.paymentId}` && v.name === "CAPTURED").length,
+    );
   }
   // Let the analytics queue hand its last batches to the consumer (up to 5 s per batch locally).
   let last = -1;

@@ -27,6 +27,8 @@ export async function createSale(
     buyer?: TestUser;
     paidAt?: string;
     paymentStatus?: string;
+    /** The held money (decision 105): released by default, so the sale can be reviewed. */
+    escrowState?: "held" | "handed_over" | "problem" | "released";
     listing?: Parameters<typeof createListing>[0];
   } = {},
   db: D1Database = env.DB,
@@ -51,9 +53,10 @@ export async function createSale(
       .bind(paymentId, listing.id, seller.id, buyer.id, `cs_test_${paymentId}`, options.paymentStatus ?? "completed", paidAt),
     db
       .prepare(
-        "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7)",
+        `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, escrow_state, settled_at, money_moved_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?8, CASE ?8 WHEN 'released' THEN ?6 END, CASE ?8 WHEN 'released' THEN ?6 END)`,
       )
-      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId),
+      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId, options.escrowState ?? "released"),
   ]);
   return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }

@@ -256,6 +256,80 @@ describe("refunds", () => {
   });
 });
 
+describe("separate charges and transfers (held money, decision 105)", () => {
+  async function paidOnPlatform(group: string): Promise<Stripe.PaymentIntent> {
+    const session = await stripe.checkout.sessions.create({
+      ...sessionParams(),
+      payment_intent_data: { transfer_group: group, metadata: { payment_id: "p1" } },
+    });
+    await fetch(local(session.url!), form({ email: "k@test.no", card: "4242424242424242", expiry: "12/40", cvc: "123", name: "" }));
+    const pi = (await stripe.checkout.sessions.retrieve(session.id)).payment_intent as string;
+    return stripe.paymentIntents.retrieve(pi);
+  }
+
+  it("charges on the platform, then transfers to the seller from that charge, once per idempotency key", async () => {
+    const account = await onboardedAccount();
+    const intent = await paidOnPlatform("order-t1");
+    expect(intent).toMatchObject({ status: "succeeded", amount: 125000, transfer_group: "order-t1", transfer_data: null });
+    expect(intent.latest_charge).toMatch(/^ch_/);
+    const params = {
+      amount: 120000,
+      currency: "nok",
+      destination: account.id,
+      transfer_group: "order-t1",
+      source_transaction: intent.latest_charge as string,
+      metadata: { transaction_id: "t1" },
+    };
+    const transfer = await stripe.transfers.create(params, { idempotencyKey: "transfer-t1" });
+    expect(transfer).toMatchObject({ object: "transfer", amount: 120000, destination: account.id, transfer_group: "order-t1" });
+    const replay = await stripe.transfers.create(params, { idempotencyKey: "transfer-t1" });
+    expect(replay.id).toBe(transfer.id);
+    const listed = await stripe.transfers.list({ transfer_group: "order-t1" });
+    expect(listed.data.map((t) => t.id)).toEqual([transfer.id]);
+    // The charge has 50 kr left: more than that is refused.
+    await expect(stripe.transfers.create({ ...params, amount: 5001 })).rejects.toMatchObject({ code: "balance_insufficient" });
+    const money = (await (await fetch(`${sb.url}/__sandbox/money`)).json()) as { transfers: { id: string }[] };
+    expect(money.transfers.filter((t) => t.id === transfer.id)).toHaveLength(1);
+    // The Express dashboard and the sandbox's own page show it.
+    expect(await (await fetch(`${sb.url}/`)).text()).toContain("Stripe-overføring til selger");
+  });
+
+  it("refuses a transfer to an account that cannot receive", async () => {
+    const account = await onboardedAccount();
+    const intent = await paidOnPlatform("order-t2");
+    const restricted = await fetch(`${sb.url}/__sandbox/stripe/accounts/${account.id}/restrict`, { method: "POST" });
+    expect(restricted.status).toBe(200);
+    await expect(
+      stripe.transfers.create({
+        amount: 1000,
+        currency: "nok",
+        destination: account.id,
+        source_transaction: intent.latest_charge as string,
+      }),
+    ).rejects.toMatchObject({ code: "insufficient_capabilities_for_transfer", param: "destination" });
+  });
+
+  it("sends transfer.created and charge.refunded signed as Stripe signs them", async () => {
+    const account = await onboardedAccount();
+    const intent = await paidOnPlatform("order-t3");
+    const transfer = await stripe.transfers.create({
+      amount: 100000,
+      currency: "nok",
+      destination: account.id,
+      transfer_group: "order-t3",
+      source_transaction: intent.latest_charge as string,
+    });
+    await stripe.refunds.create({ payment_intent: intent.id, amount: 25000 });
+    await sb.dispatcher.idle();
+    const events = hooks.received
+      .map((r) => stripe.webhooks.constructEvent(r.body, r.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret))
+      .filter((e) => e.type === "transfer.created" || e.type === "charge.refunded");
+    expect(events.find((e) => e.type === "transfer.created" && (e.data.object as Stripe.Transfer).id === transfer.id)).toBeDefined();
+    const refunded = events.find((e) => e.type === "charge.refunded" && (e.data.object as Stripe.Charge).payment_intent === intent.id);
+    expect(refunded?.data.object).toMatchObject({ amount_refunded: 25000, refunded: false, transfer_group: "order-t3" });
+  });
+});
+
 describe("webhooks", () => {
   it("signs every event as Stripe does (the SDK's constructEvent accepts it) and delivers it", async () => {
     const session = await stripe.checkout.sessions.create(sessionParams());

@@ -259,11 +259,51 @@ function details(overrides: Partial<PaymentDetails> = {}): PaymentDetails {
     conversation_id: "66666666-6666-4666-8666-666666666666",
     listing: { id: "l", title: "Dukkevogn", images: [], seo_slug: "dukkevogn-abc123" },
     seller: { user_id: "s", display_name: "Siri Selger" },
+    escrow: null,
+    ...overrides,
+  };
+}
+
+/** The held money of the details' order (decision 105), as the Worker sends it. */
+function escrow(overrides: Partial<NonNullable<PaymentDetails["escrow"]>> = {}): NonNullable<PaymentDetails["escrow"]> {
+  return {
+    transaction_id: "abcdef12-3456-4789-8abc-def012345678",
+    state: "held",
+    role: "buyer",
+    amount: 39900,
+    refund_amount: 0,
+    paid_at: "2026-11-12T13:05:00.000Z",
+    handed_over_at: null,
+    release_due_at: null,
+    cancel_from: "2026-11-19T13:05:00.000Z",
+    settled_at: null,
+    money_moved: false,
+    payout_error: null,
+    actions: ["confirm_received", "report_problem"],
+    listing: { id: "l", title: "Dukkevogn", seo_slug: "dukkevogn-abc123" },
+    conversation_id: "66666666-6666-4666-8666-666666666666",
     ...overrides,
   };
 }
 
 describe("/betaling-fullfort", () => {
+  it("tells the buyer the money is held, and the seller when it is paid out at the latest (decision 105)", async () => {
+    mockFetch(() => jsonResponse(details({ escrow: escrow() })));
+    const { unmount } = renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/betaling-fullfort?session_id=${SESSION}` });
+    expect(await screen.findByText("Pengene holdes trygt til du har fått varen")).toBeInTheDocument();
+    unmount();
+    mockFetch(() =>
+      jsonResponse(
+        details({
+          role: "seller",
+          escrow: escrow({ role: "seller", state: "handed_over", release_due_at: "2026-11-14T13:05:00.000Z", actions: [] }),
+        }),
+      ),
+    );
+    renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/betaling-fullfort?session_id=${SESSION}` });
+    expect(await screen.findByText("Pengene utbetales når kjøperen har bekreftet, senest 14. november 2026 kl. 14:05")).toBeInTheDocument();
+  });
+
   it("shows the listing, 'Betalt', the amount, the short transaction id, the paid time and the seller card", async () => {
     mockFetch((url) =>
       url === `/api/payments/details?session_id=${SESSION}` ? jsonResponse(details()) : apiError(404, "Ikke funnet", "NOT_FOUND"),
@@ -376,6 +416,10 @@ describe("the profile's purchases and sales", () => {
     counterpart_name: "Ola",
     conversation_id: "88888888-8888-4888-8888-888888888888",
     seller_payout: "owed",
+    escrow_state: "released",
+    release_due_at: null,
+    refund_amount: 0,
+    money_moved: true,
     ...overrides,
   });
 
@@ -389,6 +433,8 @@ describe("the profile's purchases and sales", () => {
     expect(screen.getByText(/250,00 kr · Vipps · 12\. november 2026/)).toBeInTheDocument();
     expect(screen.getByText("Kjøper: Ola")).toBeInTheDocument();
     expect(screen.getByText("Vipps-beløpet utbetales til deg av Lekebytte.")).toBeInTheDocument();
+    // The held money's state (decision 105).
+    expect(screen.getByText("Utbetalt til selger")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Betalingsdetaljer for Sparkesykkel" })).toHaveAttribute(
       "href",
       "/betaling-fullfort?session_id=cs_test_sale",

@@ -28,6 +28,7 @@ import {
 } from "../factories";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
 import { countAttempts } from "./support/rate-limits";
+import { moneyFor, paidOrder } from "./support/escrow";
 import { LiveSocket, openChat } from "./support/live";
 import { stateChanges, storedState, type StoredState } from "./support/state";
 
@@ -710,6 +711,59 @@ describe("analytics payloads", () => {
     );
     // Accepted events go to the queue; none of these bodies is valid, so nothing was accepted either.
     expect(stateChanges(before, await storedState())).toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+
+describe("held money (decision 105)", () => {
+  // A real held order, then any body on the buyer's "Meld fra om et problem" and a moderator's
+  // decision: 200 or a Norwegian 4xx, never a 5xx; a refusal changes nothing, and whatever was
+  // accepted moved the money at most once (the sandbox's own record).
+  const reasons = fc.oneof(fc.constantFrom("not_received", "not_as_described", "damaged", "other"), text, fc.integer());
+  const problemBody = fc.oneof(
+    fc.record({ reason: reasons, text: fc.oneof(text, fc.integer(), fc.constant(null)) }, { requiredKeys: [] }),
+    fc.constantFrom(null, [], "x", 5),
+  );
+  const amount = fc.oneof(
+    fc.integer({ min: -10, max: 40_000 }),
+    fc.double(),
+    text,
+    fc.constant(null),
+    fc.constant(30_000),
+    fc.constant(Number.POSITIVE_INFINITY),
+  );
+  const decisionBody = fc.oneof(
+    fc.record(
+      { action: fc.oneof(fc.constantFrom("refund", "partial_refund", "release_by_moderator", "release", ""), text), refund_amount: amount },
+      { requiredKeys: [] },
+    ),
+    fc.constantFrom(null, [], "refund", 1),
+  );
+
+  it("any problem report and any decision: 200 or a Norwegian 4xx, a refusal changes nothing, money moved at most once", async () => {
+    const order = await paidOrder("card");
+    const mod = await signedInClient((await createUser({ role: "moderator" })).id);
+    await fc.assert(
+      fc.asyncProperty(problemBody, async (body) => {
+        const before = await storedState();
+        const res = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, body);
+        expect([200, 400, 409]).toContain(await judge(res, before));
+      }),
+      RUNS,
+    );
+    await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, { reason: "other", text: "Leken kom aldri fram." });
+    await fc.assert(
+      fc.asyncProperty(decisionBody, async (body) => {
+        const before = await storedState();
+        const res = await mod.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, body);
+        expect([200, 400, 409]).toContain(await judge(res, before));
+      }),
+      RUNS,
+    );
+    const moved = await moneyFor(order);
+    expect(moved.transfers.length).toBeLessThanOrEqual(1);
+    expect(moved.refunds.length).toBeLessThanOrEqual(1);
   });
 });
 

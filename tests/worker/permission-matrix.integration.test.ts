@@ -38,7 +38,7 @@ import {
 import { allowConsoleError } from "./support/console-guard";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
 import { upgrade } from "./support/live";
-import { connectedSeller, payableListing } from "./support/payments";
+import { checkout, connectedSeller, deliver, oneDelivery, payableListing, payByCard, paymentRow } from "./support/payments";
 import { stateChanges, storedState } from "./support/state";
 
 const ROLES = ["visitor", "other", "owner", "moderator", "admin", "suspended"] as const;
@@ -158,7 +158,7 @@ class World {
     );
   }
 
-  /** A completed card payment: the owner bought the partner's listing. */
+  /** A completed card payment whose money is released (decision 105): the owner bought the partner's listing. */
   purchase() {
     return this.once("purchase", async () => {
       const seller = await this.partner();
@@ -176,7 +176,7 @@ class World {
           "INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status) VALUES (?1, ?2, ?3, ?4, 'stripe', ?5, 25000, 'completed')",
         ).bind(paymentId, listing.id, seller.id, this.owner.id, sessionId),
         env.DB.prepare(
-          "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7)",
+          "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at, escrow_state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7, 'released', ?7, ?7)",
         ).bind(crypto.randomUUID(), paymentId, listing.id, seller.id, this.owner.id, sessionId, new Date().toISOString()),
       ]);
       return { paymentId, sessionId };
@@ -241,6 +241,33 @@ class World {
     return this.once("suspendedOwner", async () => {
       await suspend(this.owner.id);
       return this.owner.id;
+    });
+  }
+
+  /**
+   * A real card purchase through the payment sandbox whose money is held (decision 105): the owner
+   * is the buyer (of a connected seller's listing) or the seller (the row needs `ownerConnected`).
+   * With `problem`, the buyer has reported a problem: a case for moderators.
+   */
+  heldOrder(ownerSide: "buyer" | "seller", problem = false) {
+    return this.once(`held-${ownerSide}-${problem}`, async () => {
+      const seller = ownerSide === "seller" ? this.owner : await connectedSeller();
+      const buyer = ownerSide === "buyer" ? this.owner : await this.partner();
+      const buyerClient = await signedInClient(buyer.id);
+      const listing = await payableListing(seller.id, { price: 300 });
+      // A suspended owner bought before the suspension (a suspended user may not start a checkout).
+      const { payment_id, url } = await beforeSuspension(buyer.id, () => checkout(buyerClient, listing.id, "card"));
+      expect((await payByCard(url)).status).toBe(303);
+      const ref = (await paymentRow(payment_id))!.provider_ref;
+      expect((await deliver(await oneDelivery(ref, "checkout.session.completed"))).status).toBe(200);
+      const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+        .bind(payment_id)
+        .first<{ id: string; conversation_id: string }>();
+      if (problem) {
+        const reported = await buyerClient.post(`/api/payments/orders/${tx!.id}/problem`, { reason: "other", text: "Leken kom aldri." });
+        expect(reported.status).toBe(200);
+      }
+      return { id: tx!.id, conversationId: tx!.conversation_id };
     });
   }
 
@@ -313,6 +340,20 @@ async function suspend(userId: string): Promise<void> {
   )
     .bind(userId, new Date(Date.now() + 7 * 86_400_000).toISOString())
     .run();
+}
+
+/** Run `fn` as if the user's suspension (if any) had not begun yet, then suspend again. */
+async function beforeSuspension<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+  const suspended = await env.DB.prepare("SELECT 1 FROM user_moderation_status WHERE user_id = ?1 AND is_suspended = 1")
+    .bind(userId)
+    .first();
+  if (!suspended) return fn();
+  await env.DB.prepare("UPDATE user_moderation_status SET is_suspended = 0 WHERE user_id = ?1").bind(userId).run();
+  try {
+    return await fn();
+  } finally {
+    await suspend(userId);
+  }
 }
 
 async function putPhoto(userId: string): Promise<string> {
@@ -825,6 +866,43 @@ const API_ROWS: Row[] = [
     request: async (w) => ({ path: `/api/payments/details?session_id=${(await w.purchase()).sessionId}` }),
     expected: ownerOnly(200),
   },
+  // Held money (decision 105): only its buyer and seller see or move an order; a moderator only a case.
+  {
+    route: "GET /api/payments/orders",
+    request: async (w) => ({ path: `/api/payments/orders?conversation_id=${(await w.heldOrder("buyer")).conversationId}` }),
+    expected: signedIn(200),
+  },
+  {
+    route: "GET /api/payments/orders/:id",
+    request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}` }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/payments/orders/:id/handed-over",
+    ownerConnected: true,
+    request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("seller")).id}/handed-over`, method: "POST" }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/payments/orders/:id/received",
+    request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/received`, method: "POST" }),
+    expected: ownerOnly(200),
+  },
+  {
+    route: "POST /api/payments/orders/:id/problem",
+    request: async (w) => ({
+      path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/problem`,
+      method: "POST",
+      json: { reason: "not_received", text: "Pakken har ikke kommet." },
+    }),
+    expected: ownerOnly(200),
+  },
+  // Before 7 days without a handover the buyer's cancel is refused (409); nobody else sees the order.
+  {
+    route: "POST /api/payments/orders/:id/cancel",
+    request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/cancel`, method: "POST" }),
+    expected: ownerOnly(409),
+  },
   { route: "GET /api/payments/purchases", request: () => ({ path: "/api/payments/purchases" }), expected: signedIn(200) },
   { route: "GET /api/payments/sales", request: () => ({ path: "/api/payments/sales" }), expected: signedIn(200) },
   { route: "GET /api/payments/stripe/account", request: () => ({ path: "/api/payments/stripe/account" }), expected: signedIn(200) },
@@ -862,6 +940,22 @@ const API_ROWS: Row[] = [
       headers: { "Content-Type": "application/json" },
     }),
     expected: all(400),
+  },
+
+  // Payment cases beside the reports (decision 105): staff only; the owner is the case's buyer.
+  {
+    route: "GET /api/moderation/payment-cases",
+    request: () => ({ path: "/api/moderation/payment-cases" }),
+    expected: staff(200),
+  },
+  {
+    route: "POST /api/moderation/payment-cases/:id/decision",
+    request: async (w) => ({
+      path: `/api/moderation/payment-cases/${(await w.heldOrder("buyer", true)).id}/decision`,
+      method: "POST",
+      json: { action: "release_by_moderator" },
+    }),
+    expected: staff(200),
   },
 
   // Reports and moderation.

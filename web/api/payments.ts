@@ -3,7 +3,20 @@
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
 import type { OnlinePaymentMethod } from "../../domain/payments";
+import type { ProblemInput } from "../../domain/schemas/payments";
+import { chatKeys } from "./chat";
 import { api, call, type ResponseBody as Body } from "./client";
+
+const orders = api.payments.orders;
+const param = (value: string) => encodeURIComponent(value);
+
+/** An order's held money as its buyer or seller sees it (decision 105). */
+export type OrderView = Body<(typeof orders)[":id"]["$get"]>;
+/** GET /api/moderation/payment-cases: the cases beside the reports. */
+export type PaymentCase = Body<(typeof api.moderation)["payment-cases"]["$get"]>[number];
+
+/** The live event the conversation's room sends when an order's money changes (worker/features/payments/escrow.ts). */
+export const ORDER_EVENT = "order";
 
 /** GET /api/payments/stripe/account: the seller's Stripe Connect state. */
 export type SellerPaymentStatus = Body<typeof api.payments.stripe.account.$get>;
@@ -25,7 +38,40 @@ export const paymentKeys = {
   records: (side: "purchases" | "sales") => ["me", "payments", side] as const,
   details: (sessionId: string) => ["me", "payments", "details", sessionId] as const,
   verify: (sessionId: string, paymentId: string) => ["me", "payments", "verify", sessionId, paymentId] as const,
+  /** The chat invalidates ["conversations", "event", id, name] on a live event, so the card refetches. */
+  conversationOrders: (conversationId: string) => chatKeys.event(conversationId, ORDER_EVENT),
+  cases: ["moderation", "payment-cases"] as const,
 };
+
+export const conversationOrdersQuery = (conversationId: string) =>
+  queryOptions({
+    queryKey: paymentKeys.conversationOrders(conversationId),
+    queryFn: ({ signal }) => call(orders.$get({ query: { conversation_id: conversationId } }, { init: { signal } })),
+  });
+
+export type OrderMove = "handed-over" | "received" | "cancel";
+
+export function moveOrder(id: string, move: OrderMove): Promise<OrderView> {
+  const route = orders[":id"][move];
+  return call(route.$post({ param: { id: param(id) } })) as Promise<OrderView>;
+}
+
+export function reportProblem(id: string, json: ProblemInput): Promise<OrderView> {
+  return call(orders[":id"].problem.$post({ param: { id: param(id) }, json })) as Promise<OrderView>;
+}
+
+export const paymentCasesQuery = () =>
+  queryOptions({
+    queryKey: paymentKeys.cases,
+    queryFn: ({ signal }) => call(api.moderation["payment-cases"].$get(undefined, { init: { signal } })),
+  });
+
+export function decideCase(
+  id: string,
+  json: { action: "refund" } | { action: "release_by_moderator" } | { action: "partial_refund"; refund_amount: number },
+) {
+  return call(api.moderation["payment-cases"][":id"].decision.$post({ param: { id: param(id) }, json }));
+}
 
 export const sellerPaymentStatusQuery = () =>
   queryOptions({

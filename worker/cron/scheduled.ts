@@ -3,6 +3,7 @@ import { getDb } from "../db/client";
 import { purgeExpired } from "../features/auth/housekeeping";
 import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
+import { runEscrowCron } from "../features/payments/escrow";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -11,7 +12,8 @@ import { ALL_TAG, purgeEdgeCache } from "../lib/edge-cache";
 /**
  * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
  * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention),
- * on the production host notify IndexNow, settle payments whose webhook never arrived, and run the
+ * on the production host notify IndexNow, settle payments whose webhook never arrived, release or
+ * retry held money, and run the
  * saved searches' catch-up matching, pending alerts, daily digest (from 18:00 Oslo) and purge.
  */
 export async function runScheduled(env: Bindings): Promise<void> {
@@ -23,5 +25,8 @@ export async function runScheduled(env: Bindings): Promise<void> {
   await notifySearchEngines(env, origin);
   // A payment settled here may have sold a listing: the edge cache shows it at once (decision 101).
   if ((await reconcilePendingPayments(env, now)) > 0) await purgeEdgeCache(env, [ALL_TAG]);
+  // Held money (decision 105): reminders, automatic releases 48 h after a handover, and provider
+  // calls not yet acknowledged.
+  await runEscrowCron(env, now);
   await runSavedSearchCron(env, now);
 }

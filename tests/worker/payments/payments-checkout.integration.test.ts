@@ -9,6 +9,8 @@ import { allowConsoleError } from "../support/console-guard";
 import { Client, errorOf } from "../support/http";
 import { checkout, connectedSeller, payableListing, sandboxRequests, signedIn, stripeGet } from "../support/payments";
 import { countAttempts } from "../support/rate-limits";
+import { postWith } from "../support/race";
+import type { Bindings } from "../../../worker/env";
 
 const SUSPENDED_UNTIL = new Date(Date.now() + 7 * 86_400_000).toISOString();
 
@@ -242,31 +244,31 @@ describe("POST /api/payments/checkout: a card payment", () => {
     expect(created).toHaveLength(1);
   });
 
-  it("sends the seller's connected account as the transfer destination, with Lekebytte's fee of 0", async () => {
+  it("charges on Lekebytte's account in the order's transfer group (money held, decision 105), with no fee taken at payment", async () => {
     const seller = await connectedSeller();
     const listing = await payableListing(seller.id);
     const { client } = await signedIn();
     const { payment_id } = await checkout(client, listing.id, "card");
     const [request] = (await sandboxRequests("/v1/checkout/sessions")).filter((r) => r.idempotencyKey === `checkout-${payment_id}`);
-    const intentData = request.params!.payment_intent_data as { transfer_data: { destination: string }; application_fee_amount?: string };
-    expect(intentData.transfer_data.destination).toBe(seller.profile.stripeAccountId);
+    const intentData = request.params!.payment_intent_data as {
+      transfer_group?: string;
+      transfer_data?: unknown;
+      application_fee_amount?: string;
+    };
+    expect(intentData.transfer_group).toBe(`order-${payment_id}`);
+    // Nothing goes to the seller with the charge: the release transfers it.
+    expect(intentData.transfer_data).toBeUndefined();
     expect(intentData.application_fee_amount).toBeUndefined();
   });
 
   it("answers 502 with the spec's text when Stripe refuses, and marks the payment failed", async () => {
-    // An account that never finished onboarding cannot receive transfers; Stripe (the sandbox) says so.
-    const res = await fetch(`${env.TEST_SANDBOX_URL}/v1/accounts`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
-      body: "type=express",
-    });
-    const account = (await res.json()) as { id: string };
-    const seller = await createUser({ stripeAccountId: account.id });
-    await env.DB.prepare("UPDATE profiles SET stripe_charges_enabled = 1 WHERE user_id = ?1").bind(seller.id).run();
+    // Stripe (the sandbox) refuses a key it does not know.
+    const seller = await connectedSeller();
     const listing = await payableListing(seller.id);
     const { client } = await signedIn();
     allowConsoleError("Could not start checkout");
-    const refused = await client.post("/api/payments/checkout", { listing_id: listing.id, method: "card" });
+    const wrongKey = { ...(env as Bindings), STRIPE_SECRET_KEY: "sk_test_not_the_sandbox_key" };
+    const refused = await postWith(wrongKey, client, "/api/payments/checkout", { listing_id: listing.id, method: "card" });
     expect(refused.status).toBe(502);
     expect((await errorOf(refused)).message).toBe("Kunne ikke starte betalingsprosessen. Prøv igjen.");
     const failed = await env.DB.prepare("SELECT status FROM payments WHERE listing_id = ?1").bind(listing.id).first<{ status: string }>();

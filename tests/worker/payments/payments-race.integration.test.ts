@@ -1,6 +1,6 @@
 // Two buyers at once (docs/decisions/034-two-buyers.md): exactly one paid order. A competitor whose
-// checkout is still open is expired; one who has paid by card is refunded in full (with the
-// transfer to the seller reversed); one who has approved in Vipps is released (the reservation is
+// checkout is still open is expired; one who has paid by card is refunded in full (the charge is
+// Lekebytte's, decision 105); one who has approved in Vipps is released (the reservation is
 // cancelled, nothing was captured). The competing events are delivered concurrently.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -67,15 +67,17 @@ describe("two buyers pay for the same listing at the same moment", () => {
       const session = await stripeGet<{ payment_intent: string }>(`/v1/checkout/sessions/${loser.ref}`);
       const refunds = (await sandboxRequests("/v1/refunds")).filter((r) => r.idempotencyKey === `refund-${loser.paymentId}`);
       expect(refunds).toHaveLength(1);
-      expect(refunds[0].params).toMatchObject({ payment_intent: session.payment_intent, reverse_transfer: "true" });
+      // The charge is Lekebytte's own (decision 105): a plain refund, nothing to reverse at the seller.
+      expect(refunds[0].params).toMatchObject({ payment_intent: session.payment_intent });
+      expect(refunds[0].params).not.toHaveProperty("reverse_transfer");
     } else {
       const cancels = (await sandboxRequests(`/epayment/v1/payments/${loser.ref}/cancel`)).length;
       expect(cancels).toBe(1);
       expect(await sandboxRequests(`/epayment/v1/payments/${loser.ref}/capture`)).toHaveLength(0);
     }
-    // The winner's Vipps money is captured; the winner's card payment needed nothing more.
+    // The winner's money is held (decision 105): a Vipps reservation is not captured before release.
     const winnerMethod = winner === a ? methodA : methodB;
-    if (winnerMethod === "vipps") expect(await sandboxRequests(`/epayment/v1/payments/${winner.ref}/capture`)).toHaveLength(1);
+    if (winnerMethod === "vipps") expect(await sandboxRequests(`/epayment/v1/payments/${winner.ref}/capture`)).toHaveLength(0);
 
     expect(await outboxTo(seller.email)).toHaveLength(1);
     const loserMail = await outboxTo(loser.email);
@@ -125,11 +127,12 @@ describe("two buyers pay for the same listing at the same moment", () => {
     expect(verify.status).toBe(200);
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
     expect(await outboxTo(seller.email)).toHaveLength(1);
-    const captures = await sandboxRequests(`/epayment/v1/payments/${ref}/capture`);
-    // Both may ask; the idempotency key makes it one capture at Vipps.
-    expect(new Set(captures.map((c) => c.idempotencyKey))).toEqual(new Set([`capture-${payment_id}`]));
-    const remote = await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/deliveries?object=${ref}&type=epayments.payment.captured.v1`);
-    expect(await remote.json()).toHaveLength(1);
+    // The reservation is held until release (decision 105): neither captured it.
+    expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toHaveLength(0);
+    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions WHERE payment_id = ?1 AND escrow_state = 'held'")
+      .bind(payment_id)
+      .first<{ n: number }>();
+    expect(held!.n).toBe(1);
   });
 });
 

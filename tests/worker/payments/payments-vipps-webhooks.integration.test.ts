@@ -1,5 +1,5 @@
 // Vipps MobilePay webhooks, authenticated as the Webhooks API documents (HMAC-SHA256 over method,
-// path and query, x-ms-date, host and x-ms-content-sha256). An authorised payment is captured and
+// path and query, x-ms-date, host and x-ms-content-sha256). An authorised payment is reserved (captured at release) and
 // fulfilled; forged, altered, stale or replayed callbacks change nothing.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -81,7 +81,7 @@ async function authorisedVipps(price = 450) {
 }
 
 describe("epayments.payment.authorized.v1, correctly signed", () => {
-  it("captures the amount, fulfils the purchase and records the seller's payout as owed", async () => {
+  it("fulfils the purchase with the amount reserved, not captured (held until release, decision 105), and records the seller's payout as owed", async () => {
     const { seller, listing, paymentId, ref, event } = await authorisedVipps();
     expect(event.request.headers.authorization).toMatch(/^HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=/);
     const res = await deliver(event);
@@ -89,19 +89,13 @@ describe("epayments.payment.authorized.v1, correctly signed", () => {
     expect(await res.json()).toEqual({ received: true, duplicate: false });
 
     const payment = await paymentRow(paymentId);
-    expect(payment).toMatchObject({ status: "completed", amount: 45000 });
-    expect(payment!.captured_at).toBeTruthy();
-    const capture = await sandboxRequests(`/epayment/v1/payments/${ref}/capture`);
-    expect(capture).toEqual([expect.objectContaining({ idempotencyKey: `capture-${paymentId}` })]);
-    const remote = (await (
-      await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/deliveries?object=${ref}&type=epayments.payment.captured.v1`)
-    ).json()) as HeldDelivery[];
-    expect(JSON.parse(remote[0].request.body).amount).toEqual({ currency: "NOK", value: 45000 });
+    expect(payment).toMatchObject({ status: "completed", amount: 45000, captured_at: null });
+    expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toEqual([]);
 
-    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount FROM transactions WHERE payment_id = ?1")
+    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount, escrow_state FROM transactions WHERE payment_id = ?1")
       .bind(paymentId)
       .first();
-    expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000 });
+    expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000, escrow_state: "held" });
     expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, listing_status: "sold" });
     const mail = await outboxTo(seller.email);
     expect(mail).toHaveLength(1);

@@ -151,9 +151,12 @@ describe("who may review", () => {
     expect(await reviewCount(sale)).toBe(0);
   });
 
-  it("refuses a sale whose payment was not completed (refunded) as no deal", async () => {
-    const deal = await createSale({ paymentStatus: "refunded" });
-    expect((await (await signedInClient(deal.b.id)).post("/api/reviews", body(deal))).status).toBe(404);
+  it("refuses a sale whose money is still held (409): reviews open at release or refund, not at payment", async () => {
+    const deal = await createSale({ escrowState: "held" });
+    const res = await (await signedInClient(deal.b.id)).post("/api/reviews", body(deal));
+    expect(res.status).toBe(409);
+    expect((await errorOf(res)).message).toBe("Du kan gi vurdering når handelen er fullført.");
+    expect(await reviewCount(deal)).toBe(0);
   });
 
   it("refuses a trade before both confirmed the handover (409), and a cancelled trade (404)", async () => {

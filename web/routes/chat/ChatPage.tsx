@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import type { ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
+import { conversationOrdersQuery, ORDER_EVENT } from "../../api/payments";
 import { conversationReviewsQuery, reviewKeys } from "../../api/reviews";
 import { conversationTradeOffersQuery, TRADE_OFFER_EVENT } from "../../api/trades";
 import { LazyReportDialog } from "../../components/lazyDialogs";
@@ -23,30 +24,36 @@ import { TradeOfferCards } from "./TradeOfferCards";
 import { useChat } from "./useChat";
 
 type ConversationReviews = typeof import("./ConversationReviews").ConversationReviews;
-let reviewsComponent: ConversationReviews | undefined;
+type OrderCards = typeof import("./OrderCards").OrderCards;
+const loadReviews = () => import("./ConversationReviews").then((m) => m.ConversationReviews);
+const loadOrderCards = () => import("./OrderCards").then((m) => m.OrderCards);
+
+/** The strip parts' components once loaded, kept for the next chat. */
+const loadedParts = new Map<() => Promise<unknown>, unknown>();
 
 /**
- * The review prompt's code (its panel, stars and dialog, about 2 KB gzipped) is loaded for a
- * conversation with a completed deal only, not with every chat (decision 104). Returns the
- * component once it is there; `failed` when it could not be loaded (the chat then shows without it).
+ * A part of the strip above the messages whose code only some conversations need: the review prompt
+ * (its panel, stars and dialog, about 2 KB gzipped) for a completed deal, the held money's cards
+ * (decision 105) for a paid order. Loaded when `needed`, not with every chat (decision 104). Returns
+ * the component once it is there; `failed` when it could not be loaded (the chat then shows without it).
  */
-function useReviewsComponent(needed: boolean): { component?: ConversationReviews; failed: boolean } {
-  const [component, setComponent] = useState(() => reviewsComponent);
+function useStripPart<C>(load: () => Promise<C>, needed: boolean): { component?: C; failed: boolean } {
+  const [component, setComponent] = useState(() => loadedParts.get(load) as C | undefined);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     if (!needed || component) return;
     let live = true;
-    import("./ConversationReviews").then(
-      (m) => {
-        reviewsComponent = m.ConversationReviews;
-        if (live) setComponent(() => m.ConversationReviews);
+    load().then(
+      (loaded) => {
+        loadedParts.set(load, loaded);
+        if (live) setComponent(() => loaded);
       },
       () => live && setFailed(true),
     );
     return () => {
       live = false;
     };
-  }, [needed, component]);
+  }, [load, needed, component]);
   return { component, failed };
 }
 
@@ -67,13 +74,16 @@ function ChatLoader({ conversationId }: { conversationId: string }) {
   // decision 104). A failed strip request does not hold the chat up while it is retried.
   const offers = useQuery(conversationTradeOffersQuery(conversationId));
   const reviews = useQuery(conversationReviewsQuery(conversationId));
-  const reviewsCode = useReviewsComponent(!!reviews.data?.length);
+  const orders = useQuery(conversationOrdersQuery(conversationId));
+  const reviewsCode = useStripPart<ConversationReviews>(loadReviews, !!reviews.data?.length);
+  const ordersCode = useStripPart<OrderCards>(loadOrderCards, !!orders.data?.length);
   // Once settled it stays so: the strip's own components refetch a failed request when they mount.
   const [stripSettled, setStripSettled] = useState(false);
   if (
     !stripSettled &&
-    [offers, reviews].every((q) => !q.isPending || q.failureCount > 0) &&
-    (!reviews.data?.length || reviewsCode.component || reviewsCode.failed)
+    [offers, reviews, orders].every((q) => !q.isPending || q.failureCount > 0) &&
+    (!reviews.data?.length || reviewsCode.component || reviewsCode.failed) &&
+    (!orders.data?.length || ordersCode.component || ordersCode.failed)
   )
     setStripSettled(true);
   const missing = isApiError(conversation.error) && (conversation.error.status === 404 || conversation.error.status === 400);
@@ -137,15 +147,20 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const onEvent = useCallback(
     (name: string) => {
       void queryClient.invalidateQueries({ queryKey: chatKeys.event(conversation.id, name) });
-      // A trade that completes opens the review prompt (decision 070).
-      if (name === TRADE_OFFER_EVENT) void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
+      // A trade that completes, or a sale whose money is released or refunded, opens the review
+      // prompt (decisions 070, 105).
+      if (name === TRADE_OFFER_EVENT || name === ORDER_EVENT)
+        void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
     },
     [queryClient, conversation.id],
   );
   const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
   // A deal completed while the chat is open brings the prompt (and its code) then.
   const reviewStates = useQuery(conversationReviewsQuery(conversation.id));
-  const ConversationReviews = useReviewsComponent(!!reviewStates.data?.length).component;
+  const ConversationReviews = useStripPart<ConversationReviews>(loadReviews, !!reviewStates.data?.length).component;
+  // So does a purchase made while it is open: its card (and code) then.
+  const orderStates = useQuery(conversationOrdersQuery(conversation.id));
+  const OrderCards = useStripPart<OrderCards>(loadOrderCards, !!orderStates.data?.length).component;
   const report = useReport();
   const [older, setOlder] = useState<{ messages: ChatMessage[]; hasMore: boolean } | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -196,6 +211,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         data-deal-strip=""
         className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden"
       >
+        {OrderCards ? <OrderCards conversationId={conversation.id} /> : null}
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
         {ConversationReviews ? <ConversationReviews conversationId={conversation.id} /> : null}
       </div>

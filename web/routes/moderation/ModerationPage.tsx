@@ -11,6 +11,7 @@ import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { ModerateDialog } from "./ModerateDialog";
+import { PaymentCases } from "./PaymentCases";
 import { ReportCard } from "./ReportCard";
 import { RolesPanel } from "./RolesPanel";
 
@@ -68,6 +69,8 @@ export function ModerationPage() {
           Oppdater
         </Button>
       </div>
+
+      <PaymentCases />
 
       <div role="group" aria-label="Status" className="mt-4 flex gap-1 overflow-x-auto rounded-xl bg-stone-100 p-1">
         {REPORT_STATUSES.map((s) => (

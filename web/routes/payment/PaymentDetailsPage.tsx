@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { CircleAlert } from "lucide-react";
+import { CircleAlert, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
@@ -15,6 +15,7 @@ import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
+import { orderText } from "./orderText";
 import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
@@ -92,6 +93,17 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
           <dd>{data.provider === "card" ? "Kort" : "Vipps"}</dd>
         </dl>
       </article>
+
+      {data.escrow ? (
+        // Trygg betaling (decision 105): where the buyer's money is now.
+        <p
+          role="status"
+          className="flex items-start gap-2 rounded-2xl border border-brand-200 bg-brand-50 p-4 font-semibold text-brand-900"
+        >
+          <ShieldCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
+          <span>{orderText(data.escrow)}</span>
+        </p>
+      ) : null}
 
       <SellerCard name={sellerName}>{PAYMENT_TEXTS.sellerNotified}</SellerCard>
 

@@ -1,3 +1,4 @@
+import { ESCROW_STATE_LABELS } from "../../../domain/escrow";
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { MessageCircle, Receipt } from "lucide-react";
@@ -67,6 +68,7 @@ function PaymentRecordList({ query, side }: { query: UseQueryResult<PaymentRecor
             <p className="text-sm text-stone-700">
               {side === "purchases" ? "Selger" : "Kjøper"}: {t.counterpart_name?.trim() || "Anonym"}
             </p>
+            <p className="text-sm font-semibold text-brand-800">{ESCROW_STATE_LABELS[t.escrow_state]}</p>
             {side === "sales" && t.seller_payout === "owed" ? (
               <p className="text-sm text-stone-700">Vipps-beløpet utbetales til deg av Lekebytte.</p>
             ) : null}

@@ -1,3 +1,4 @@
+import { afterSellerDeleted, refundHeldOrdersOf } from "../payments/escrow";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
 import type { Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
@@ -164,8 +165,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
  * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
- * trades are called off (decision 046), give-away queues left and closed (decision 075); the user's open chat
- * sockets are closed.
+ * trades are called off (decision 046), give-away queues left and closed (decision 075), money held
+ * for the user's buyers is refunded (decision 105); the user's open chat sockets are closed.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
   const profile = await getProfile(getDb(env.DB), userId);
@@ -176,6 +177,9 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     ...callOffTradesOf(db, userId, now),
     // The user leaves every give-away queue and the queues of their own listings close (decision 075).
     ...leaveQueuesOf(db, userId, now),
+    // A seller's money still held for buyers goes back to them (decision 105): in this batch, so a
+    // buyer's confirmation at the same moment is either before the deletion or finds it refunded.
+    ...refundHeldOrdersOf(db, userId, now),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
@@ -205,4 +209,5 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   await endSessionSockets(env, userId, null, "account deleted");
+  await afterSellerDeleted(env, userId, now);
 }

@@ -9,6 +9,10 @@ import { noStore } from "../../middleware/cache";
 import { moderationDashboard } from "./dashboard";
 import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisions";
 import { changeRole, listStaff } from "./staff";
+import { actOnEscrow, escrowCases } from "../payments/escrow";
+import { caseDecisionSchema } from "../../../domain/schemas/payments";
+import { ESCROW_ERROR_TEXTS } from "../../../domain/escrow";
+import { isUuid } from "../../lib/uuid";
 
 function targetType(value: string): ReportTargetType {
   if (!(REPORT_TARGET_TYPES as readonly string[]).includes(value)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
@@ -43,6 +47,15 @@ export const moderationRoutes = new Hono<AppEnv>()
   .post("/targets/:type/:id/unhide", validate("json", moderationNotesSchema), async (c) => {
     const type = targetType(c.req.param("type"));
     return c.json(await unhideTarget(c.env, actorOf(c), type, c.req.param("id"), c.req.valid("json").notes));
+  })
+  // Payment cases ("Meld fra om et problem", decision 105) beside the reports: list and decide.
+  .get("/payment-cases", async (c) => c.json(await escrowCases(c.env, actorOf(c))))
+  .post("/payment-cases/:id/decision", validate("json", caseDecisionSchema), async (c) => {
+    const id = c.req.param("id");
+    if (!isUuid(id)) throw new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
+    const input = c.req.valid("json");
+    const refundAmount = input.action === "partial_refund" ? input.refund_amount : undefined;
+    return c.json(await actOnEscrow(c.env, actorOf(c), id, input.action, { refundAmount }));
   })
   .get("/staff", requireRole("admin"), async (c) => {
     return c.json(await listStaff(c.var.db));

@@ -20,6 +20,7 @@ import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 import { platformFeeBasisPoints } from "./config";
 import { requireStripe, requireVipps } from "./providers";
+import { transferGroup } from "./store";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 
 /** Stripe requires at least 30 minutes; a minute more keeps clear of the boundary. */
@@ -112,9 +113,11 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
         {
           mode: "payment",
           line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: amount, product_data: { name: listing.title } } }],
+          // Separate charges and transfers (decision 105): the charge stays on Lekebytte's account,
+          // held until the buyer has the toy; the release transfers the price less the fee to the
+          // seller's account within this order's transfer group.
           payment_intent_data: {
-            transfer_data: { destination: listing.stripe_account_id! },
-            ...(fee > 0 ? { application_fee_amount: fee } : {}),
+            transfer_group: transferGroup(paymentId),
             description,
             metadata: { payment_id: paymentId, listing_id: listing.id },
           },

@@ -13,6 +13,8 @@ import { closePending, paymentById, paymentBySessionId, type PaymentRow } from "
 import { stripeClient } from "./stripe-client";
 import { VippsClient } from "./vipps-client";
 import { onSessionPaid } from "./webhooks";
+import { escrowRow, escrowView } from "./escrow";
+import type { EscrowState } from "../../../domain/escrow";
 
 const notFound = () => new AppError("NOT_FOUND", PAYMENT_TEXTS.transactionNotFound);
 
@@ -156,6 +158,7 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
     conversation_id: row.conversation_id,
     listing: { id: row.listing_id, title: row.title ?? "", images: parseImages(row.images), seo_slug: row.seo_slug ?? "" },
     seller: sellerGone ? null : { user_id: row.seller_id!, display_name: row.seller_name },
+    escrow: await escrowRow(db, row.id).then((e) => (e ? escrowView(e, role) : null)),
   };
 }
 
@@ -175,6 +178,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
   const { results } = await db.$client
     .prepare(
       `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
+            t.escrow_state, t.release_due_at, t.refund_amount, t.money_moved_at,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             CASE WHEN ou.deleted_at IS NULL THEN op.display_name END AS counterpart_name
      FROM transactions t
@@ -193,6 +197,10 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
       paid_at: string;
       conversation_id: string | null;
       seller_payout: PaymentRecord["seller_payout"];
+      escrow_state: EscrowState;
+      release_due_at: string | null;
+      refund_amount: number;
+      money_moved_at: string | null;
       provider: "stripe" | "vipps";
       provider_ref: string;
       listing_id: string;
@@ -212,6 +220,10 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
     counterpart_name: r.counterpart_name,
     conversation_id: r.conversation_id,
     seller_payout: r.seller_payout,
+    escrow_state: r.escrow_state,
+    release_due_at: r.release_due_at,
+    refund_amount: r.refund_amount,
+    money_moved: r.money_moved_at !== null,
   }));
 }
 

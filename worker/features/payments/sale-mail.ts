@@ -27,10 +27,13 @@ export function saleMessage(f: Pick<SaleFacts, "title" | "amount" | "provider" |
 export function saleMail(env: Bindings, f: SaleFacts): Mail {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
   const chat = f.conversationId ? `${origin}/chat/${f.conversationId}` : null;
+  // The money is held until the buyer has the toy (decision 105).
+  const held =
+    "Pengene holdes trygt til kjøperen har fått varen. Trykk «Overlevert til kjøper» i samtalen når du har levert den; pengene utbetales når kjøperen har bekreftet, senest 48 timer etter overleveringen.";
   const payout =
     f.provider === "stripe"
-      ? "Pengene utbetales til kontoen din gjennom Stripe etter Stripes vanlige utbetalingsplan."
-      : `Vipps-betalingen går til ${env.APP_NAME}, som betaler beløpet videre til Stripe-kontoen din.`;
+      ? `${held} De kommer til Stripe-kontoen din og utbetales etter Stripes vanlige utbetalingsplan.`
+      : `${held} Vipps-betalingen går til ${env.APP_NAME}, som betaler beløpet videre til Stripe-kontoen din.`;
   const fee = f.platformFee > 0 ? ` ${env.APP_NAME} trekker et gebyr på ${formatMinorUnits(f.platformFee)}.` : "";
   const next = chat
     ? `Avtal henting eller levering med kjøperen i samtalen:\n${chat}`

@@ -81,8 +81,44 @@ export const transactions = sqliteTable(
     conversationId: text("conversation_id").references(() => conversations.id),
     /** Set once the seller has been e-mailed about the sale (claimed before sending, so only once). */
     sellerNotifiedAt: text("seller_notified_at"),
+    /**
+     * The held money (docs/decisions/105-held-payments.md, domain/escrow.ts). Sales from before held
+     * payments were destination charges, paid out at once: they count as released.
+     */
+    escrowState: text("escrow_state", {
+      enum: ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"],
+    })
+      .notNull()
+      .default("released"),
+    /** The seller's connected account when the order was paid: where a release transfers to. */
+    payoutAccount: text("payout_account"),
+    handedOverAt: text("handed_over_at"),
+    /** handed_over_at + 48 h: when the cron releases the money. */
+    releaseDueAt: text("release_due_at"),
+    /** The buyer's reminder 24 h before the automatic release (claimed before sending). */
+    reminderSentAt: text("reminder_sent_at"),
+    problemReason: text("problem_reason"),
+    problemText: text("problem_text"),
+    problemAt: text("problem_at"),
+    /** When the money's outcome was decided (released, refunded, cancelled); reviews open then. */
+    settledAt: text("settled_at"),
+    /** Who decided a case (a moderator). */
+    decidedBy: text("decided_by").references(() => users.id),
+    /** Øre given back to the buyer (all of it for refunded and cancelled). */
+    refundAmount: integer("refund_amount").notNull().default(0),
+    /** Stripe Transfer id, or the Vipps capture's idempotency key, once the provider acknowledged it. */
+    transferRef: text("transfer_ref"),
+    /** Stripe Refund id, or the Vipps cancellation's key, once the provider acknowledged it. */
+    escrowRefundRef: text("escrow_refund_ref"),
+    /** Every provider call of the decided outcome has been acknowledged; until then the cron retries. */
+    moneyMovedAt: text("money_moved_at"),
+    /** A transfer the seller's account refused: what the seller must fix. Cleared when it succeeds. */
+    payoutError: text("payout_error"),
+    payoutErrorNotifiedAt: text("payout_error_notified_at"),
   },
   (t) => [
+    index("transactions_escrow_due_idx").on(t.escrowState, t.releaseDueAt),
+    index("transactions_money_pending_idx").on(t.moneyMovedAt, t.settledAt),
     uniqueIndex("transactions_payment_unique").on(t.paymentId),
     uniqueIndex("transactions_stripe_session_unique").on(t.stripeSessionId),
     index("transactions_seller_idx").on(t.sellerId, t.paidAt),

@@ -58,11 +58,15 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
       .bind(payment.id, payment.listing_id, facts.providerPaymentRef, now, payment.amount),
     d1
       .prepare(
-        `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout)
-         SELECT ?1, id, listing_id, seller_id, buyer_id, amount, currency,
-                CASE provider WHEN 'stripe' THEN provider_ref END, ?3, platform_fee,
-                CASE provider WHEN 'stripe' THEN 'stripe' ELSE 'owed' END
-         FROM payments WHERE id = ?2 AND status = 'completed'
+        // The money is held from here until the buyer has the toy (decision 105); the seller's
+        // connected account is kept as it is now, for the transfer at release.
+        `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout,
+                                   escrow_state, payout_account)
+         SELECT ?1, p.id, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency,
+                CASE p.provider WHEN 'stripe' THEN p.provider_ref END, ?3, p.platform_fee,
+                CASE p.provider WHEN 'stripe' THEN 'stripe' ELSE 'owed' END,
+                'held', (SELECT stripe_account_id FROM profiles WHERE user_id = p.seller_id)
+         FROM payments p WHERE p.id = ?2 AND p.status = 'completed'
          ON CONFLICT (payment_id) DO NOTHING`,
       )
       .bind(transactionId, payment.id, now),
@@ -93,7 +97,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
   const d1 = db.$client;
   const sale = await d1
     .prepare(
-      `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.captured_at, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
+      `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
               t.id AS transaction_id, t.conversation_id, t.seller_notified_at,
               l.title, bp.display_name AS buyer_name, sp.display_name AS seller_name, su.email AS seller_email, su.deleted_at AS seller_deleted,
               bu.deleted_at AS buyer_deleted
@@ -113,7 +117,6 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       provider_ref: string;
       amount: number;
       currency: string;
-      captured_at: string | null;
       listing_id: string;
       buyer_id: string;
       seller_id: string;
@@ -130,17 +133,8 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
     }>();
   if (!sale) return;
 
-  // 1. Vipps money is only reserved until we capture it, and we capture only the winner.
-  if (sale.provider === "vipps" && !sale.captured_at) {
-    const config = vippsConfig(env);
-    if (!config) throw new Error("Vipps is not configured; cannot capture");
-    await new VippsClient(config).capture(sale.provider_ref, { currency: sale.currency, value: sale.amount }, `capture-${sale.id}`);
-    await d1
-      .prepare("UPDATE payments SET captured_at = ?2, updated_at = ?2 WHERE id = ?1 AND captured_at IS NULL")
-      .bind(sale.id, nowIso())
-      .run();
-  }
-
+  // 1. The money stays where it is: a card charge on Lekebytte's account, a Vipps reservation
+  //    uncaptured. It moves when the order is released or refunded (escrow.ts, decision 105).
   // 2. The buyer–seller conversation with a system message about the sale, through the room (stored,
   //    shown live, badges pushed). Its id is derived from the payment, so a retry lands once. A
   //    conversation with a deleted account takes no messages: then there is nothing to post. The
@@ -243,8 +237,8 @@ export async function closeOpenCheckouts(env: Bindings, db: Db, listingId: strin
 
 /**
  * This payment was made but does not get the listing (someone else's completed first, or the listing
- * is no longer for sale): give the money back. Stripe: a full refund that also reverses the transfer
- * to the seller. Vipps: money is only reserved until capture, so the authorisation is cancelled.
+ * is no longer for sale): give the money back. Stripe: a full refund of the charge (nothing was
+ * transferred). Vipps: money is only reserved until capture, so the authorisation is cancelled.
  */
 async function giveBack(env: Bindings, payment: PaymentRow, facts: PaidFacts, notifyBuyer: boolean): Promise<void> {
   const d1 = getDb(env.DB).$client;
@@ -254,13 +248,10 @@ async function giveBack(env: Bindings, payment: PaymentRow, facts: PaidFacts, no
     const paymentIntent = facts.providerPaymentRef ?? payment.provider_payment_ref;
     if (!config || !paymentIntent) throw new Error(`cannot refund payment ${payment.id}: Stripe not configured or no PaymentIntent`);
     try {
+      // The charge is Lekebytte's own (separate charges and transfers, decision 105): nothing was
+      // transferred to the seller yet, so a plain refund gives everything back.
       const refund = await stripeClient(config).refunds.create(
-        {
-          payment_intent: paymentIntent,
-          reverse_transfer: true,
-          ...(payment.platform_fee > 0 ? { refund_application_fee: true } : {}),
-          metadata: { payment_id: payment.id, reason: "listing_unavailable" },
-        },
+        { payment_intent: paymentIntent, metadata: { payment_id: payment.id, reason: "listing_unavailable" } },
         { idempotencyKey: `refund-${payment.id}` },
       );
       refundRef = refund.id;

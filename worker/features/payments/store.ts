@@ -49,6 +49,11 @@ export async function closePending(db: Db, id: string, status: Exclude<PaymentSt
   return row !== null;
 }
 
+/** The Stripe transfer group of an order: its charge and the transfer that pays the seller. */
+export function transferGroup(paymentId: string): string {
+  return `order-${paymentId}`;
+}
+
 /** A stable UUID (version 8 layout) derived from a name: the same cause always gets the same id. */
 export async function stableUuid(name: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name)));

@@ -8,6 +8,7 @@ import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { stripeConfig, vippsConfig } from "./config";
 import { refreshAccount } from "./connect";
+import { acknowledgeMoney } from "./escrow";
 import { settlePaidPayment } from "./settle";
 import { closePending, paymentByRef } from "./store";
 import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";
@@ -51,6 +52,27 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
     case "checkout.session.async_payment_failed": {
       const payment = await paymentByRef(db, "stripe", event.data.object.id);
       if (payment) await closePending(db, payment.id, event.type === "checkout.session.expired" ? "expired" : "failed");
+      break;
+    }
+    // Acknowledgements of held money's movements (decision 105): the provider confirms what the
+    // Worker asked for; if the Worker's own record of it was lost, this completes it.
+    case "transfer.created": {
+      const transactionId = event.data.object.metadata?.transaction_id;
+      if (transactionId) await acknowledgeMoney(env, transactionId, "transfer", event.data.object.id);
+      break;
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+      const tx = intent
+        ? await db.$client
+            .prepare(
+              "SELECT t.id FROM transactions t JOIN payments p ON p.id = t.payment_id WHERE p.provider = 'stripe' AND p.provider_payment_ref = ?1 AND t.refund_amount > 0 AND t.refund_amount <= ?2",
+            )
+            .bind(intent, charge.amount_refunded)
+            .first<{ id: string }>()
+        : null;
+      if (tx) await acknowledgeMoney(env, tx.id, "refund", `charge:${charge.id}`);
       break;
     }
     case "account.updated":
@@ -132,8 +154,16 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
       case "EXPIRED":
         await closePending(db, payment.id, "expired");
         break;
+      case "CAPTURED":
+      case "CANCELLED": {
+        // Our own calls; a held order's release (capture) or refund (cancel) is acknowledged by it.
+        const key = event.idempotencyKey ?? "";
+        const match = /^(capture|escrow-cancel)-([0-9a-f-]{36})$/.exec(key);
+        if (match) await acknowledgeMoney(env, match[2], match[1] === "capture" ? "transfer" : "refund", key);
+        break;
+      }
       default:
-        // CREATED, CAPTURED, CANCELLED, REFUNDED: results of our own calls; nothing to do.
+        // CREATED, REFUNDED: results of our own calls; nothing to do.
         break;
     }
   }

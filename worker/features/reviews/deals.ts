@@ -18,23 +18,34 @@ export interface DealSource {
   inConversation(db: Db, conversationId: string): Promise<string[]>;
 }
 
-/** A sale is a paid order: the transaction row fulfilment writes for the winning payment (decision 034). */
+/**
+ * A sale is a paid order: the transaction row fulfilment writes for the winning payment (decision
+ * 034). It can be reviewed once its held money is released or refunded (decision 105): until then
+ * `completedAt` is null.
+ */
 const sale: DealSource = {
   async find(db, dealId) {
     const row = await db.$client
       .prepare(
-        `SELECT t.id, t.seller_id, t.buyer_id, t.paid_at, t.conversation_id, l.title
-         FROM transactions t JOIN payments p ON p.id = t.payment_id JOIN listings l ON l.id = t.ad_id
-         WHERE t.id = ?1 AND p.status = 'completed'`,
+        `SELECT t.id, t.seller_id, t.buyer_id, t.settled_at, t.conversation_id, l.title
+         FROM transactions t JOIN listings l ON l.id = t.ad_id
+         WHERE t.id = ?1`,
       )
       .bind(dealId)
-      .first<{ id: string; seller_id: string; buyer_id: string; paid_at: string; conversation_id: string | null; title: string }>();
+      .first<{
+        id: string;
+        seller_id: string;
+        buyer_id: string;
+        settled_at: string | null;
+        conversation_id: string | null;
+        title: string;
+      }>();
     if (!row) return null;
     return {
       kind: "sale",
       id: row.id,
       parties: [row.seller_id, row.buyer_id],
-      completedAt: row.paid_at,
+      completedAt: row.settled_at,
       roles: { [row.seller_id]: "seller", [row.buyer_id]: "buyer" },
       title: row.title,
       conversationId: row.conversation_id,
@@ -43,8 +54,8 @@ const sale: DealSource = {
   async inConversation(db, conversationId) {
     const { results } = await db.$client
       .prepare(
-        `SELECT t.id FROM transactions t JOIN payments p ON p.id = t.payment_id
-         WHERE t.conversation_id = ?1 AND p.status = 'completed' ORDER BY t.paid_at`,
+        `SELECT t.id FROM transactions t
+         WHERE t.conversation_id = ?1 AND t.settled_at IS NOT NULL ORDER BY t.settled_at`,
       )
       .bind(conversationId)
       .all<{ id: string }>();

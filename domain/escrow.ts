@@ -1,0 +1,317 @@
+// Trygg betaling (issue 25; docs/decisions/105-held-payments.md): a paid order's money is held by
+// Lekebytte until the buyer has the toy, then released to the seller or given back. This is the
+// lifecycle of that money: its states, who may move it, every refusal in Norwegian, the times and
+// the texts both sides read. The Worker enforces it with conditional updates
+// (worker/features/payments/escrow.ts); the web shows each party the buttons it allows.
+
+import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
+
+export const ESCROW_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
+export type EscrowState = (typeof ESCROW_STATES)[number];
+
+/** The buyer and the seller of the order, a moderator deciding a case, and the Worker itself (cron, account deletion). */
+export const ESCROW_ACTORS = ["buyer", "seller", "moderator", "system"] as const;
+export type EscrowActor = (typeof ESCROW_ACTORS)[number];
+
+export type EscrowAction =
+  | "mark_handed_over"
+  | "confirm_received"
+  | "report_problem"
+  | "cancel_no_handover"
+  | "auto_release"
+  | "refund"
+  | "partial_refund"
+  | "release_by_moderator"
+  | "seller_account_deleted";
+
+export type EscrowTransition = Transition<EscrowState, EscrowActor>;
+
+/**
+ * held → handed_over (seller) → released (buyer confirms, or the cron 48 hours later). The buyer may
+ * confirm straight from held, report a problem before release (a case for moderators, who refund in
+ * full or in part, or release), or cancel from held once 7 days have passed without a handover. A
+ * seller who deletes the account before release gives the money back. Released, refunded,
+ * partially_refunded and cancelled are final: the money has been moved.
+ */
+export const ESCROW_TRANSITIONS: Lifecycle<EscrowAction, EscrowState, EscrowActor> = {
+  mark_handed_over: [{ from: "held", by: ["seller"], to: "handed_over" }],
+  confirm_received: [
+    { from: "held", by: ["buyer"], to: "released" },
+    { from: "handed_over", by: ["buyer"], to: "released" },
+  ],
+  report_problem: [
+    { from: "held", by: ["buyer"], to: "problem" },
+    { from: "handed_over", by: ["buyer"], to: "problem" },
+  ],
+  cancel_no_handover: [{ from: "held", by: ["buyer"], to: "cancelled" }],
+  auto_release: [{ from: "handed_over", by: ["system"], to: "released" }],
+  refund: [{ from: "problem", by: ["moderator"], to: "refunded" }],
+  partial_refund: [{ from: "problem", by: ["moderator"], to: "partially_refunded" }],
+  release_by_moderator: [{ from: "problem", by: ["moderator"], to: "released" }],
+  seller_account_deleted: [
+    { from: "held", by: ["system"], to: "refunded" },
+    { from: "handed_over", by: ["system"], to: "refunded" },
+    { from: "problem", by: ["system"], to: "refunded" },
+  ],
+};
+
+export const ESCROW_ACTIONS = Object.keys(ESCROW_TRANSITIONS) as EscrowAction[];
+
+const FINAL_STATES: readonly EscrowState[] = ["released", "refunded", "partially_refunded", "cancelled"];
+
+/** The money has been moved (or is being moved): nothing can change it any more. */
+export function isFinalEscrowState(state: EscrowState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+/** The buyer gets all the money back: the listing is for sale again. */
+export function isFullRefund(state: EscrowState): boolean {
+  return state === "refunded" || state === "cancelled";
+}
+
+// ---- refusals ----------------------------------------------------------------------------------
+
+const ALREADY = {
+  released: "Pengene er allerede utbetalt til selger.",
+  refunded: "Pengene er allerede betalt tilbake til kjøperen.",
+  cancelled: "Kjøpet er avbrutt, og pengene er betalt tilbake til kjøperen.",
+  partially_refunded: "Saken er avgjort: en del av pengene er betalt tilbake, og resten er utbetalt til selger.",
+} as const;
+const NO_CASE = "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.";
+const CASE_OPEN_BUYER = "Du har meldt fra om et problem. En moderator ser på saken og avgjør hva som skjer med pengene.";
+
+/**
+ * Every cell of the table: per action, the text for an actor who may never take it (403), and per
+ * state the text for the right actor in a state it does not start from (409). `null` marks the
+ * states the action starts from (tests/unit/escrow-domain.test.ts checks that they match).
+ */
+export const ESCROW_REFUSALS: Record<EscrowAction, { wrongActor: string; byState: Record<EscrowState, string | null> }> = {
+  mark_handed_over: {
+    wrongActor: "Bare selgeren kan markere varen som overlevert.",
+    byState: {
+      held: null,
+      handed_over: "Du har allerede markert varen som overlevert.",
+      problem: "Kjøperen har meldt fra om et problem. En moderator ser på saken.",
+      ...ALREADY,
+    },
+  },
+  confirm_received: {
+    wrongActor: "Bare kjøperen kan bekrefte at varen er mottatt.",
+    byState: { held: null, handed_over: null, problem: CASE_OPEN_BUYER, ...ALREADY },
+  },
+  report_problem: {
+    wrongActor: "Bare kjøperen kan melde fra om et problem med kjøpet.",
+    byState: { held: null, handed_over: null, problem: "Du har allerede meldt fra om et problem. En moderator ser på saken.", ...ALREADY },
+  },
+  cancel_no_handover: {
+    wrongActor: "Bare kjøperen kan avbryte kjøpet.",
+    byState: {
+      held: null,
+      handed_over:
+        "Selgeren har markert varen som overlevert, så kjøpet kan ikke avbrytes. Meld fra om et problem hvis du ikke har fått varen.",
+      problem: CASE_OPEN_BUYER,
+      ...ALREADY,
+    },
+  },
+  auto_release: {
+    wrongActor: "Pengene utbetales automatisk; det kan ikke gjøres for hånd.",
+    byState: {
+      held: "Selgeren har ikke markert varen som overlevert ennå.",
+      handed_over: null,
+      problem: "Kjøperen har meldt fra om et problem, så pengene utbetales ikke automatisk.",
+      ...ALREADY,
+    },
+  },
+  refund: {
+    wrongActor: "Bare en moderator kan betale pengene tilbake.",
+    byState: { held: NO_CASE, handed_over: NO_CASE, problem: null, ...ALREADY },
+  },
+  partial_refund: {
+    wrongActor: "Bare en moderator kan betale pengene tilbake.",
+    byState: { held: NO_CASE, handed_over: NO_CASE, problem: null, ...ALREADY },
+  },
+  release_by_moderator: {
+    wrongActor: "Bare en moderator kan utbetale pengene i en sak.",
+    byState: { held: NO_CASE, handed_over: NO_CASE, problem: null, ...ALREADY },
+  },
+  seller_account_deleted: {
+    wrongActor: "Dette skjer bare når selgeren sletter kontoen sin.",
+    byState: { held: null, handed_over: null, problem: null, ...ALREADY },
+  },
+};
+
+export type EscrowMove = { ok: true; to: EscrowState } | { ok: false; status: 403 | 409; message: string };
+
+/** What `action` by `actor` does to money in `state`: the state after it, or the refusal to answer. */
+export function escrowMove(state: EscrowState, actor: EscrowActor, action: EscrowAction): EscrowMove {
+  const transition = findTransition(ESCROW_TRANSITIONS, action, state, actor);
+  if (transition) return { ok: true, to: transition.to };
+  const refusals = ESCROW_REFUSALS[action];
+  if (!ESCROW_TRANSITIONS[action].some((t) => t.by.includes(actor))) return { ok: false, status: 403, message: refusals.wrongActor };
+  return { ok: false, status: 409, message: refusals.byState[state] ?? refusals.wrongActor };
+}
+
+/** The actions a party gets buttons for now (time rules aside: the Worker checks those). */
+export function escrowActionsFor(state: EscrowState, actor: EscrowActor): EscrowAction[] {
+  return ESCROW_ACTIONS.filter((action) => findTransition(ESCROW_TRANSITIONS, action, state, actor));
+}
+
+// ---- times -------------------------------------------------------------------------------------
+
+const HOUR_MS = 3_600_000;
+export const AUTO_RELEASE_HOURS = 48;
+export const REMINDER_HOURS_BEFORE = 24;
+export const CANCEL_AFTER_DAYS = 7;
+
+/** When the cron releases the money if the buyer has not answered. */
+export function autoReleaseAt(handedOverAt: string): string {
+  return new Date(Date.parse(handedOverAt) + AUTO_RELEASE_HOURS * HOUR_MS).toISOString();
+}
+
+/** When the buyer is reminded by e-mail that the money will be released. */
+export function reminderAt(releaseAt: string): string {
+  return new Date(Date.parse(releaseAt) - REMINDER_HOURS_BEFORE * HOUR_MS).toISOString();
+}
+
+/** From when the buyer may cancel a purchase the seller has not handed over. */
+export function cancelAllowedFrom(paidAt: string): string {
+  return new Date(Date.parse(paidAt) + CANCEL_AFTER_DAYS * 24 * HOUR_MS).toISOString();
+}
+
+/**
+ * A partial refund: the rest goes to the seller, and the platform fee (decision 033) is taken in
+ * proportion to what is released, so the buyer never pays a fee on money given back.
+ */
+export function partialPayout(amount: number, refund: number, fee: number): { payout: number; fee: number } {
+  const released = amount - refund;
+  const keptFee = Math.min(released, Math.round((fee * released) / amount));
+  return { payout: released - keptFee, fee: keptFee };
+}
+
+// ---- texts -------------------------------------------------------------------------------------
+
+export const PROBLEM_REASONS = ["not_received", "not_as_described", "damaged", "other"] as const;
+export type ProblemReason = (typeof PROBLEM_REASONS)[number];
+
+export const PROBLEM_REASON_LABELS: Record<ProblemReason, string> = {
+  not_received: "Jeg har ikke fått varen",
+  not_as_described: "Varen er ikke som beskrevet",
+  damaged: "Varen er skadet",
+  other: "Annet",
+};
+
+export const PROBLEM_TEXT_MIN = 10;
+export const PROBLEM_TEXT_MAX = 2000;
+
+/** What both sides read (the issue's words where it has them). */
+export const ESCROW_TEXTS = {
+  buyerHeld: "Pengene holdes trygt til du har fått varen",
+  sellerHeld: (date: string) => `Pengene utbetales når kjøperen har bekreftet, senest ${date}`,
+  /** Before the handover there is no latest date yet: the seller is told what starts the clock. */
+  sellerHeldNoDate: "Pengene utbetales når kjøperen har bekreftet. Trykk «Overlevert til kjøper» når kjøperen har fått varen.",
+  markHandedOver: "Overlevert til kjøper",
+  confirmReceived: "Jeg har fått varen",
+  released: "Utbetalt til selger",
+  reportProblem: "Meld fra om et problem",
+  refunded: "Pengene er betalt tilbake",
+  partiallyRefunded: (amount: string) => `Pengene er betalt tilbake (${amount})`,
+  cancel: "Avbryt kjøpet",
+  problemOpen: "Du har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
+  problemOpenSeller: "Kjøperen har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
+  handedOverBuyer: (date: string) => `Selgeren har markert varen som overlevert. Pengene utbetales automatisk ${date} hvis du ikke svarer.`,
+  cancelFrom: (date: string) => `Har du ikke fått varen innen ${date}, kan du avbryte kjøpet og få pengene tilbake.`,
+  payoutPending: "Utbetalingen er på vei til selger.",
+  payoutFailedSeller: (fix: string) => `Vi kunne ikke utbetale pengene: ${fix}`,
+  problemHint: "Pengene holdes til en moderator har sett på saken. Begge får beskjed i samtalen og på e-post.",
+  reasonLabel: "Hva er problemet?",
+  textLabel: "Beskriv problemet",
+  send: "Send",
+  confirmTitle: "Har du fått varen?",
+  confirmBody: "Når du bekrefter, utbetales pengene til selgeren. Det kan ikke angres.",
+  cancelTitle: "Avbryte kjøpet?",
+  cancelBody: "Du får pengene tilbake med én gang, og annonsen blir ledig igjen.",
+  handOverTitle: "Har kjøperen fått varen?",
+  handOverBody: "Kjøperen får beskjed og har 48 timer på å svare før pengene utbetales til deg.",
+  caseTitle: "Betalingssaker",
+  refundFull: "Betal tilbake alt",
+  refundPartial: "Betal tilbake en del",
+  releaseToSeller: "Utbetal til selger",
+  refundAmountLabel: "Beløp som betales tilbake (kr)",
+} as const;
+
+/** The short state on a card, in "Mine kjøp" and "Mine salg" and in /moderation. */
+export const ESCROW_STATE_LABELS: Record<EscrowState, string> = {
+  held: "Pengene holdes",
+  handed_over: "Overlevert til kjøper",
+  problem: "Problem meldt",
+  released: "Utbetalt til selger",
+  refunded: "Pengene er betalt tilbake",
+  partially_refunded: "Delvis betalt tilbake",
+  cancelled: "Kjøpet er avbrutt",
+};
+
+/** The fix a seller is told about when a transfer to their Stripe account is refused. */
+export const PAYOUT_FIX_TEXT =
+  "Stripe-kontoen din kan ikke ta imot utbetalinger. Åpne «Koble til Stripe» på profilen din og fullfør det Stripe ber om.";
+
+/** System messages in the deal's chat (from "Lekebytte"; no names, both read them). */
+export const ESCROW_CHAT_TEXTS = {
+  handedOver: (date: string) =>
+    `Selgeren har markert varen som overlevert. Kjøperen kan bekrefte med «Jeg har fått varen» eller melde fra om et problem. Ellers utbetales pengene automatisk ${date}.`,
+  released: "Kjøperen har bekreftet at varen er mottatt. Utbetalt til selger.",
+  autoReleased: "Kjøperen svarte ikke innen 48 timer etter overleveringen. Utbetalt til selger.",
+  moderatorReleased: "En moderator har avgjort saken: utbetalt til selger.",
+  problem: (reason: string) => `Kjøperen har meldt fra om et problem («${reason}»). Pengene holdes til en moderator har sett på saken.`,
+  refunded: "En moderator har avgjort saken: Pengene er betalt tilbake til kjøperen.",
+  partiallyRefunded: (refund: string, payout: string) =>
+    `En moderator har avgjort saken: ${refund} er betalt tilbake til kjøperen, og ${payout} er utbetalt til selger.`,
+  cancelled: "Kjøperen avbrøt kjøpet fordi varen ikke var overlevert innen 7 dager. Pengene er betalt tilbake, og annonsen er ledig igjen.",
+  sellerDeleted: "Selgeren har slettet kontoen sin. Pengene er betalt tilbake til kjøperen.",
+} as const;
+
+/** Refusals of the held-money routes besides the table's (404 and 409). */
+export const ESCROW_ERROR_TEXTS = {
+  notFound: "Kjøpet finnes ikke.", // 404, also to anyone who is not a party
+  cancelTooEarly: (date: string) => `Du kan avbryte kjøpet hvis selgeren ikke har markert varen som overlevert innen ${date}.`,
+  notDue: "Det er ikke tid for automatisk utbetaling ennå.",
+  concurrent: "Kjøpet ble endret samtidig. Last siden på nytt.",
+  refundTooLarge: "Beløpet må være mindre enn det kjøperen betalte. Velg «Betal tilbake alt» for å betale tilbake hele beløpet.", // 400
+  ownCase: "Du kan ikke avgjøre en sak du selv er part i.", // 403
+} as const;
+
+// ---- what the API answers -----------------------------------------------------------------------
+
+/** The held money of an order as one of its parties (or a moderator) sees it. */
+export interface EscrowView {
+  transaction_id: string;
+  state: EscrowState;
+  role: "buyer" | "seller" | "moderator";
+  amount: number;
+  refund_amount: number;
+  paid_at: string;
+  handed_over_at: string | null;
+  /** When the cron releases the money (after a handover). */
+  release_due_at: string | null;
+  /** From when the buyer may cancel (held only). */
+  cancel_from: string | null;
+  settled_at: string | null;
+  /** Provider acknowledged the money's move (released or refunded). */
+  money_moved: boolean;
+  /** A refused transfer: what the seller must fix (seller only). */
+  payout_error: string | null;
+  /** What this viewer may do now. */
+  actions: EscrowAction[];
+  listing: { id: string; title: string; seo_slug: string };
+  conversation_id: string | null;
+}
+
+/** A case in /moderation: the problem, both parties and their chat. */
+export interface EscrowCase extends EscrowView {
+  problem_reason: ProblemReason;
+  problem_text: string;
+  problem_at: string;
+  provider: "card" | "vipps";
+  buyer: { id: string; display_name: string };
+  seller: { id: string; display_name: string };
+  messages: { id: string; sender: "buyer" | "seller" | "system"; content: string; created_at: string }[];
+}

@@ -1,0 +1,156 @@
+// Trygg betaling in two browsers (issue 25; decision 105), through the offline payment sandbox: a
+// card purchase whose money is held until the seller's "Overlevert til kjøper" and the buyer's
+// "Jeg har fått varen" release it ("Utbetalt til selger" on both sides); a Vipps purchase whose
+// buyer reports a problem, which the demo moderator refunds in /moderation ("Pengene er betalt
+// tilbake"), after which the listing is for sale again.
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { publishListing } from "./support/listings";
+import { connectStripe } from "./support/payments";
+import { openSecondBrowser } from "./support/second-browser";
+
+const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
+
+async function shot(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false });
+}
+
+async function buy(page: Page, slug: string, price: string, method: "card" | "vipps") {
+  await page.goto(`/annonse/${slug}`);
+  await page.getByRole("button", { name: `Kjøp nå med trygg betaling (Vipps/Stripe) - ${price}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Velg betalingsmåte" });
+  if (method === "vipps") await dialog.getByText("Vipps", { exact: true }).click();
+  await dialog.getByRole("button", { name: /^Gå til betaling/ }).click();
+  if (method === "card") {
+    await page.waitForURL(/\/c\/pay\/cs_test_/);
+    await page.getByLabel("E-post").fill("kari@test.no");
+    await page.getByLabel("Kortnummer").fill("4242 4242 4242 4242");
+    await page.getByLabel("Utløpsdato").fill("12 / 40");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: /^Betal / }).click();
+  } else {
+    await page.waitForURL(/\/vipps\/landing\?token=/);
+    await page.getByLabel("Mobilnummer").fill("912 34 567");
+    await page.getByRole("button", { name: "Neste" }).click();
+    await page.waitForURL(/\/vipps\/app\?token=/);
+    await page.getByRole("button", { name: "Godkjenn" }).click();
+  }
+  await page.waitForURL(/\/payment-success\?session_id=/);
+  await expect(page.getByRole("heading", { name: "Betaling fullført!" })).toBeVisible({ timeout: 20_000 });
+}
+
+/** The deal's card in the chat. */
+const card = (page: Page, title: string) => page.getByRole("article", { name: `Trygg betaling: ${title}` });
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt til selger' on both sides", async ({ page, browser }) => {
+  test.setTimeout(150_000);
+  const title = `E2E Trehest ${Date.now().toString(36)}`;
+  const seller = await openSecondBrowser(browser);
+  await seller.page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await signUpAndSignIn(seller.page.request, uniqueEmail("held-selger"), "Siri Selger");
+    await connectStripe(seller.page.request);
+    const listing = await publishListing(seller.page.request, {
+      title,
+      category: "ute-lek",
+      age_range: "3-5 år",
+      description: "Pent brukt.",
+      price: "300",
+    });
+    await signUpAndSignIn(page.request, uniqueEmail("held-kjoper"), "Kari Kjøper");
+
+    await buy(page, listing.seo_slug, "300 kr", "card");
+    await page.getByRole("link", { name: "Se betalingsdetaljer" }).click();
+    await expect(page.getByText("Pengene holdes trygt til du har fått varen")).toBeVisible();
+    await shot(page, "betaling-fullfort-buyer");
+    await page.getByRole("button", { name: "Kontakt selger" }).click();
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    const chatUrl = page.url();
+    await expect(card(page, title).getByText("Pengene holdes trygt til du har fått varen")).toBeVisible();
+
+    // The seller marks the handover in the same chat.
+    await seller.page.goto(chatUrl);
+    await expect(card(seller.page, title).getByText(/^Pengene utbetales når kjøperen har bekreftet/)).toBeVisible();
+    await card(seller.page, title).getByRole("button", { name: "Overlevert til kjøper" }).click();
+    await card(seller.page, title).getByRole("button", { name: "Ja" }).click();
+    await expect(card(seller.page, title).getByText(/^Pengene utbetales når kjøperen har bekreftet, senest \d/)).toBeVisible();
+    await shot(seller.page, "chat-seller-handed-over");
+
+    // The buyer sees it live and confirms.
+    await expect(card(page, title).getByText(/^Selgeren har markert varen som overlevert/)).toBeVisible({ timeout: 15_000 });
+    await shot(page, "chat-buyer-handed-over");
+    await card(page, title).getByRole("button", { name: "Jeg har fått varen" }).click();
+    await card(page, title).getByRole("button", { name: "Ja" }).click();
+    await expect(card(page, title).getByText("Utbetalt til selger").first()).toBeVisible();
+    await expect(
+      page.getByRole("log", { name: "Meldinger" }).getByText("Kjøperen har bekreftet at varen er mottatt. Utbetalt til selger."),
+    ).toBeVisible();
+    await expect(card(seller.page, title).getByText("Utbetalt til selger").first()).toBeVisible({ timeout: 15_000 });
+    await shot(seller.page, "chat-seller-released");
+
+    // "Mine salg" says so.
+    await seller.page.goto("/profile");
+    await seller.page.getByRole("tab", { name: "Mine salg (1)" }).click();
+    await expect(seller.page.getByRole("tabpanel", { name: "Mine salg (1)" }).getByText("Utbetalt til selger")).toBeVisible();
+    await shot(seller.page, "profile-sales");
+  } finally {
+    await seller.context.close();
+  }
+});
+
+test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengene er betalt tilbake' and the listing is for sale again", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const title = `E2E Dukkehus ${Date.now().toString(36)}`;
+  const seller = await openSecondBrowser(browser);
+  const moderator = await openSecondBrowser(browser);
+  await moderator.page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await signUpAndSignIn(seller.page.request, uniqueEmail("held-selger"), "Siri Selger");
+    await connectStripe(seller.page.request);
+    const listing = await publishListing(seller.page.request, {
+      title,
+      category: "ute-lek",
+      age_range: "3-5 år",
+      description: "Pent brukt.",
+      price: "450",
+    });
+    await signUpAndSignIn(page.request, uniqueEmail("held-kjoper"), "Kari Kjøper");
+
+    await buy(page, listing.seo_slug, "450 kr", "vipps");
+    await page.getByRole("button", { name: "Kontakt selger" }).click();
+    await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
+    await card(page, title).getByRole("button", { name: "Meld fra om et problem" }).click();
+    const problem = page.getByRole("dialog", { name: "Meld fra om et problem" });
+    await problem.getByLabel("Hva er problemet?").selectOption("not_received");
+    await problem.getByLabel("Beskriv problemet").fill("Pakken har ikke kommet etter ti dager.");
+    await shot(page, "chat-buyer-problem-form");
+    await problem.getByRole("button", { name: "Send" }).click();
+    await expect(card(page, title).getByText(/^Du har meldt fra om et problem/)).toBeVisible();
+
+    // The demo moderator refunds in /moderation.
+    const signin = await moderator.page.request.post("/api/auth/signin", { data: MODERATOR });
+    expect(signin.status()).toBe(200);
+    await moderator.page.goto("/moderation");
+    const caseCard = moderator.page.getByRole("article", { name: `Betalingssak: ${title}` });
+    await expect(caseCard.getByText("Pakken har ikke kommet etter ti dager.")).toBeVisible();
+    await shot(moderator.page, "moderation-case");
+    await caseCard.getByRole("button", { name: "Betal tilbake alt" }).click();
+    await expect(caseCard.getByText("Pengene er betalt tilbake", { exact: true }).first()).toBeVisible();
+
+    // The buyer reads it in the chat; the listing is for sale again.
+    await expect(card(page, title).getByText("Pengene er betalt tilbake").first()).toBeVisible({ timeout: 15_000 });
+    await shot(page, "chat-buyer-refunded");
+    await page.goto(`/annonse/${listing.seo_slug}`);
+    await expect(page.getByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr" })).toBeVisible();
+  } finally {
+    await moderator.context.close();
+    await seller.context.close();
+  }
+});
