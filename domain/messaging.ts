@@ -138,3 +138,21 @@ export function messageLength(text: string): number {
 }
 
 export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
+
+// The live events a conversation's room sends besides messages (worker/features/chat/live.ts
+// pushConversationEvent); the chat page refetches ["conversations", "event", id, name] on each.
+/** A moderator removed a message. */
+export const MESSAGE_REMOVED_EVENT = "message_removed";
+/** A trade offer of the conversation changed. */
+export const TRADE_OFFER_EVENT = "trade_offer";
+/** A paid order's money changed (held, handed over, released, refunded: decision 105). */
+export const ORDER_EVENT = "order";
+/** A review of one of its deals was written (the prompt reloads). */
+export const REVIEW_EVENT = "review";
+
+/** MESSAGE_REMOVED_EVENT's data: the message's id and place, and the text both parties now see. */
+export interface MessageRemovedEvent {
+  id: string;
+  seq: number;
+  content: string;
+}

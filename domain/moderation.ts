@@ -97,14 +97,6 @@ export const MODERATION_NOTES_MAX_LENGTH = 1000;
 /** What both parties see instead of a message a moderator removed. */
 export const REMOVED_MESSAGE_TEXT = "Meldingen er fjernet av moderator";
 
-/** The live chat event (worker/features/chat/live.ts pushConversationEvent) when a moderator removed a message. */
-export const MESSAGE_REMOVED_EVENT = "message_removed";
-export interface MessageRemovedEvent {
-  id: string;
-  seq: number;
-  content: string;
-}
-
 /** hidden_reason of an auto-hidden listing (its owner sees it on the listing). */
 export const AUTO_HIDDEN_REASON = "Rapportert av flere brukere. Annonsen er skjult til en moderator har sett på saken.";
 

@@ -124,9 +124,6 @@ export function reviewDeadlineText(windowClosesAt: string): string {
   return `Du kan gi vurdering til og med ${formatDate(new Date(Date.parse(windowClosesAt) - 1).toISOString())}.`;
 }
 
-/** The chat's live event when a review of one of its deals was written (the prompt reloads). */
-export const REVIEW_EVENT = "review";
-
 /** The system message when the first of the two has written (it never says what). */
 export function reviewWrittenText(reviewerName: string, windowClosesAt: string): string {
   return `${reviewerName} har gitt en vurdering av handelen. Gi din vurdering innen ${formatDate(new Date(Date.parse(windowClosesAt) - 1).toISOString())} – vurderingene vises når dere begge har skrevet.`;

@@ -2,6 +2,7 @@
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
+import { ORDER_EVENT } from "../../domain/messaging";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import type { ProblemInput } from "../../domain/schemas/payments";
 import { chatKeys } from "./chat";
@@ -14,9 +15,6 @@ const param = (value: string) => encodeURIComponent(value);
 export type OrderView = Body<(typeof orders)[":id"]["$get"]>;
 /** GET /api/moderation/payment-cases: the cases beside the reports. */
 export type PaymentCase = Body<(typeof api.moderation)["payment-cases"]["$get"]>[number];
-
-/** The live event the conversation's room sends when an order's money changes (worker/features/payments/escrow.ts). */
-export const ORDER_EVENT = "order";
 
 /** GET /api/payments/stripe/account: the seller's Stripe Connect state. */
 export type SellerPaymentStatus = Body<typeof api.payments.stripe.account.$get>;

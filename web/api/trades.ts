@@ -1,5 +1,6 @@
 // The trades feature (/api/trade-offers): proposals, offers in the chat, the trade history.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { TRADE_OFFER_EVENT } from "../../domain/messaging";
 import type { TradeAction } from "../../domain/trades";
 import { chatKeys } from "./chat";
 import { api, call, type ResponseBody as Body } from "./client";
@@ -13,9 +14,6 @@ export type TradeOfferBody = Body<(typeof routes)[":id"]["$get"]>;
 /** GET /api/trade-offers/history/completed. */
 export type CompletedTradesBody = Body<(typeof routes)["history"]["completed"]["$get"]>;
 export type OffersPageBody = Body<(typeof routes)["history"][":direction"]["$get"]>;
-
-/** The live event the conversation's room sends when an offer changes (worker/features/trades/notices.ts). */
-export const TRADE_OFFER_EVENT = "trade_offer";
 
 export const tradeKeys = {
   /** The chat invalidates ["conversations", "event", id, name] on a live event, so the cards refetch. */

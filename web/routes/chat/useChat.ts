@@ -3,12 +3,17 @@
 // socket, or without an answer in time, the same message (same id) goes over HTTP and lands once.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ERROR_STATUS, type ErrorCode } from "../../../domain/errors";
-import { SEND_ACK_TIMEOUT_MS, type ChatMessage, type RoomFrame } from "../../../domain/messaging";
+import {
+  MESSAGE_REMOVED_EVENT,
+  SEND_ACK_TIMEOUT_MS,
+  type ChatMessage,
+  type MessageRemovedEvent,
+  type RoomFrame,
+} from "../../../domain/messaging";
 import { ApiError } from "../../api/client";
 import { liveUrl, markRead, postMessage, type MessagePage } from "../../api/chat";
 import { LiveSocket, type LiveStatus } from "../../lib/liveSocket";
 import { newMessageId } from "../../lib/messageId";
-import { MESSAGE_REMOVED_EVENT, type MessageRemovedEvent } from "../../../domain/moderation";
 import { applyOwnReadHorizon, applyRead, applyRemoved, lastSeq, mergeMessages, unreadIncomingUpTo } from "./chatState";
 
 interface PendingSend {

@@ -11,15 +11,14 @@
 import {
   ACTIONS_FOR_TARGET,
   REMOVED_MESSAGE_TEXT,
-  MESSAGE_REMOVED_EVENT,
   SUSPENSION_DEFAULT_DAYS,
   isUserTarget,
   reasonWithNotes,
   type ModerationAction,
   type ReportTargetType,
-  type MessageRemovedEvent,
   MODERATION_REFUSALS,
 } from "../../../domain/moderation";
+import { MESSAGE_REMOVED_EVENT, type MessageRemovedEvent } from "../../../domain/messaging";
 import type { Actor, Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";

@@ -28,7 +28,7 @@ import {
   type ProblemReason,
 } from "../../../domain/escrow";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
-import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME, ORDER_EVENT } from "../../../domain/messaging";
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -97,9 +97,6 @@ LEFT JOIN profiles sp ON sp.user_id = t.seller_id`;
 export async function escrowRow(db: Db, transactionId: string): Promise<EscrowRow | null> {
   return db.$client.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(transactionId).first<EscrowRow>();
 }
-
-/** The live event's name; the chat page refetches ["conversations", "event", id, ORDER_EVENT]. */
-export const ORDER_EVENT = "order";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

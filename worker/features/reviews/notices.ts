@@ -2,7 +2,8 @@
 // the deal's conversation — live, with the unread badge and, for someone offline, the unread-message
 // e-mail (decision 030) — and the live event "review" that makes open chats reload the prompt. The
 // text never reveals the review itself. A failure is logged; the review stands.
-import { REVIEW_EVENT, reviewWindowClosesAt, reviewWrittenText, reviewsRevealedText, type DealKind } from "../../../domain/reviews";
+import { REVIEW_EVENT } from "../../../domain/messaging";
+import { reviewWindowClosesAt, reviewWrittenText, reviewsRevealedText, type DealKind } from "../../../domain/reviews";
 import { ANONYMOUS_NAME } from "../../../domain/messaging";
 import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";

@@ -1,7 +1,7 @@
 // Telling the parties about a trade that changed, after D1 has it: a system message in the
 // conversation (live, unread badge), the event "trade_offer" that makes both open chats reload their
 // offer cards, and for a new offer an e-mail to the recipient. Nothing here decides anything.
-import { ANONYMOUS_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, TRADE_OFFER_EVENT } from "../../../domain/messaging";
 import { TRADE_CHAT_TEXTS, TRADE_OFFER_EXPIRY_DAYS } from "../../../domain/trades";
 import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";
@@ -9,9 +9,6 @@ import { escapeHtml } from "../../lib/html";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { sendMail, type Mail } from "../mail/mail";
 import type { TradeChange, TradeChangeResult } from "./offers";
-
-/** The live event's name; the chat page refetches ["conversations", "event", id, TRADE_OFFER_EVENT]. */
-export const TRADE_OFFER_EVENT = "trade_offer";
 
 export interface TradeOfferEvent {
   offer_id: string;
