@@ -150,6 +150,16 @@ const CASES: Case[] = [
   ),
   get("GET /api/payments/sales", "signed in", () => "/api/payments/sales"),
   get("GET /api/payments/stripe/account", "signed in", () => "/api/payments/stripe/account"),
+  get("GET /api/payments/orders", "party", () => `/api/payments/orders?conversation_id=${conv.id}`),
+  get("GET /api/payments/orders", "invalid query", () => "/api/payments/orders?conversation_id=x"),
+  get("GET /api/payments/orders/:id", "unknown", () => `/api/payments/orders/${UNKNOWN}`),
+  get(
+    "GET /api/moderation/payment-cases",
+    "admin",
+    () => "/api/moderation/payment-cases",
+    () => admin,
+  ),
+  get("GET /api/moderation/payment-cases", "user", () => "/api/moderation/payment-cases"),
   get(
     "GET /api/moderation/reports",
     "admin",
@@ -326,6 +336,11 @@ GET /api/payments/purchases (signed in): 200 no-store
 GET /api/payments/purchases (visitor): 401 private, no-store
 GET /api/payments/sales (signed in): 200 no-store
 GET /api/payments/stripe/account (signed in): 200 no-store
+GET /api/payments/orders (party): 200 no-store
+GET /api/payments/orders (invalid query): 400 no-store
+GET /api/payments/orders/:id (unknown): 404 no-store
+GET /api/moderation/payment-cases (admin): 200 no-store
+GET /api/moderation/payment-cases (user): 403 private, no-store
 GET /api/moderation/reports (admin): 200 no-store
 GET /api/moderation/reports (user): 403 private, no-store
 GET /api/moderation/staff (admin): 200 no-store
