@@ -278,5 +278,6 @@ describe("search", () => {
       );
       expect(res.status, JSON.stringify(q)).toBeLessThan(500);
     }
-  });
+    // 200 requests one after another: seconds of work, with room for the other test files beside it.
+  }, 60_000);
 });
