@@ -56,11 +56,10 @@ export default defineConfig(async () => {
       include: ["tests/worker/**/*.test.ts"],
       setupFiles: ["tests/worker/setup.ts"],
       globalSetup: ["tests/worker/support/payment-sandbox.global.ts"],
-      // Three test files at a time on the build machines' two cores: a file spends much of its time
-      // waiting (its workerd's start and migrations, the payment sandbox, socket round trips), and
-      // beside the end-to-end tests two files left the machine half idle (46 % of two cores over a
-      // whole `npm test`). The timeout leaves room for scrypt (~260 ms per password hash) meanwhile.
-      maxWorkers: 3,
+      // The build machines have two cores: two test files at a time (three were tried: the end-to-end
+      // tests beside them then met more timeouts), and a timeout that leaves room for scrypt (~260 ms
+      // per password hash) when both run at once.
+      maxWorkers: 2,
       testTimeout: 20_000,
       // beforeAll hooks that sign several users in pay scrypt for each (twice: hash and verify).
       hookTimeout: 30_000,
