@@ -12,7 +12,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const region = () => screen.findByRole("region", { name: /Varsler/ });
+// The first toast loads the list's code (its own chunk): on a busy machine that import can take
+// longer than findBy's default second.
+const region = () => screen.findByRole("region", { name: /Varsler/ }, { timeout: 5_000 });
 const shownTitles = (list: HTMLElement) =>
   within(list)
     .getAllByRole("listitem")
