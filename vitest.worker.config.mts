@@ -4,6 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 import { defineConfig } from "vitest/config";
 import { SANDBOX_KEYS } from "./scripts/payment-sandbox/dev-keys.mjs";
@@ -24,7 +25,7 @@ export default defineConfig(async () => {
   process.env.TEST_PAYMENT_SANDBOX_PORT ||= String(await freePort());
   const sandboxUrl = `http://127.0.0.1:${process.env.TEST_PAYMENT_SANDBOX_PORT}`;
 
-  const firstScreen = await bundleFirstScreen();
+  const [firstScreen, vendor] = await Promise.all([bundleFirstScreen(), bundleVendor()]);
 
   return {
     plugins: [
@@ -51,7 +52,8 @@ export default defineConfig(async () => {
       }),
     ],
     // The web's edge renderer (decision 103), bundled as the deployed Worker has it (below).
-    resolve: { alias: { "virtual:first-screen": firstScreen } },
+    // and the packages the Worker imports, bundled the same way (bundleVendor below).
+    resolve: { alias: [{ find: /^virtual:first-screen$/, replacement: firstScreen }, ...vendor] },
     test: {
       include: ["tests/worker/**/*.test.ts"],
       setupFiles: ["tests/worker/setup.ts"],
@@ -94,6 +96,61 @@ async function bundleFirstScreen(): Promise<string> {
     logLevel: "warning",
   });
   return outfile;
+}
+
+/**
+ * The packages the Worker imports, each specifier as it is imported. Served by Vite they are
+ * hundreds of modules (stripe alone some 270) that every test file loads again; bundled the way
+ * wrangler bundles them they are a few dozen, shared between the specifiers (esbuild's code
+ * splitting), so `hono` and `hono/factory` still see one Hono and `zod` is one copy for all.
+ */
+const VENDORED = [
+  "hono",
+  "hono/factory",
+  "hono/cookie",
+  "hono/body-limit",
+  "hono/http-exception",
+  "hono/client",
+  "drizzle-orm",
+  "drizzle-orm/sqlite-core",
+  "drizzle-orm/d1",
+  "zod",
+  "stripe",
+  "jose",
+  "@hono/zod-validator",
+];
+/** Those of them with a default export (`import Stripe from "stripe"`, `import z from "zod"`). */
+const WITH_DEFAULT = new Set(["stripe", "zod"]);
+
+async function bundleVendor(): Promise<{ find: RegExp; replacement: string }[]> {
+  const cache = path.join(root, "node_modules/.cache/worker-tests");
+  const sources = path.join(cache, "vendor-entries");
+  const outdir = path.join(cache, "vendor");
+  mkdirSync(sources, { recursive: true });
+  const fileName = (specifier: string) => specifier.replace(/[@/]/g, "_");
+  const entryPoints = VENDORED.map((specifier) => {
+    const file = path.join(sources, `${fileName(specifier)}.mjs`);
+    const reexport = `export * from ${JSON.stringify(specifier)};\n`;
+    const withDefault = WITH_DEFAULT.has(specifier) ? `export { default } from ${JSON.stringify(specifier)};\n` : "";
+    writeFileSync(file, reexport + withDefault);
+    return file;
+  });
+  await build({
+    entryPoints,
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    logLevel: "warning",
+  });
+  return VENDORED.map((specifier) => ({
+    find: new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`),
+    replacement: path.join(outdir, `${fileName(specifier)}.mjs`),
+  }));
 }
 
 function isOnlyComments(sql: string): boolean {
