@@ -11,20 +11,17 @@ import {
   analyticsReferrer,
   EVENT_CATEGORY_OF,
   EVENT_TYPES,
-  LISTING_VIEW_FINAL_MIN_MS,
-  LISTING_VIEW_RESEND_MS,
   parseUserAgent,
-  SCROLL_DEPTH_DEBOUNCE_MS,
   referrerTypeOf,
   searchContextOf,
   type EventType,
-  type ReferrerType,
 } from "../../domain/analytics";
+import { type ListingViewContext, type ListingViewHandle, ListingViewRuntime } from "./listingView";
+import { awaitSession, log, newId, retryable, send, setSessionRenewer } from "./send";
 
 export const SESSION_STORAGE_KEY = "lb_analytics_session";
 /** The signed session cookie the server sets on POST /sessions (decision 038). */
 export const SESSION_COOKIE = "lb_analytics";
-const API = "/api/analytics";
 
 export interface QueuedEvent {
   eventType: EventType;
@@ -33,87 +30,6 @@ export interface QueuedEvent {
   eventLabel: string | null;
   eventValue: number | null;
   metadata: Record<string, string | number | boolean | null>;
-}
-
-export interface ListingViewContext {
-  listingId: string;
-  referrerType: ReferrerType;
-  searchQuery: string | null;
-  filterContext: Record<string, string> | null;
-}
-
-export interface ListingViewHandle {
-  /** The visitor left the listing (navigation or page hide): the final report, if they stayed > 5 s. */
-  end(): void;
-}
-
-function log(message: string, error?: unknown): void {
-  // docs/product.md "Error messages": analytics failures are only logged, never shown.
-  console.warn(`Analytics: ${message}`, error ?? "");
-}
-
-function newId(): string {
-  return crypto.randomUUID();
-}
-
-/** Whether a failed send is worth trying again (not a request the server refused as invalid). */
-function retryable(status: number): boolean {
-  return status === 0 || status === 429 || status >= 500;
-}
-
-/**
- * The server counts events, views and searches only under the signed session cookie that
- * POST /sessions sets (decision 038): everything else waits until that answer is in, and a 403
- * (cookie expired or cleared) asks for a new session once and sends again.
- */
-let sessionPending: Promise<unknown> | null = null;
-let renewSession: (() => Promise<unknown>) | null = null;
-
-/** Sends wait for `request` until it settles (and no longer: a settled session costs no tick, so a beacon at page hide goes out at once). */
-function awaitSession(request: Promise<unknown>): Promise<unknown> {
-  const pending = request.finally(() => {
-    if (sessionPending === pending) sessionPending = null;
-  });
-  sessionPending = pending;
-  return pending;
-}
-
-/**
- * POST JSON to an analytics endpoint. `leaving`: the page is being hidden, so use sendBeacon (the
- * browser delivers it after the page is gone), falling back to a keepalive fetch. Resolves to the
- * HTTP status, 0 when the network failed; never rejects.
- */
-export async function send(path: string, body: unknown, leaving = false): Promise<number> {
-  if (path === "/sessions") return post(path, body, leaving);
-  if (sessionPending) await sessionPending;
-  const status = await post(path, body, leaving);
-  if (status !== 403 || !renewSession) return status;
-  await renewSession();
-  return post(path, body, leaving);
-}
-
-async function post(path: string, body: unknown, leaving: boolean): Promise<number> {
-  const json = JSON.stringify(body);
-  if (leaving && typeof navigator.sendBeacon === "function") {
-    try {
-      if (navigator.sendBeacon(API + path, new Blob([json], { type: "application/json" }))) return 202;
-    } catch (error) {
-      log("sendBeacon failed", error);
-    }
-  }
-  try {
-    const response = await fetch(API + path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      credentials: "same-origin",
-      body: json,
-      keepalive: leaving,
-    });
-    return response.status;
-  } catch (error) {
-    log(`sending ${path} failed`, error);
-    return 0;
-  }
 }
 
 export class Tracker {
@@ -141,10 +57,10 @@ export class Tracker {
       }
       void awaitSession(this.createSession());
     }
-    renewSession = () => {
+    setSessionRenewer(() => {
       this.renewing ??= awaitSession(this.createSession()).finally(() => (this.renewing = null));
       return this.renewing;
-    };
+    });
 
     this.timer = setInterval(() => void this.flush(), ANALYTICS_FLUSH_MS);
     const onHide = () => this.pageHidden();
@@ -289,8 +205,7 @@ export class Tracker {
     this.views.clear();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.queue = [];
-    renewSession = null;
-    sessionPending = null;
+    setSessionRenewer(null);
     // The server's session cookie goes too (worker/features/analytics/session-cookie.ts; __Host- on https).
     document.cookie = `${SESSION_COOKIE}=; Max-Age=0; Path=/; SameSite=Strict`;
     if (location.protocol === "https:") document.cookie = `__Host-${SESSION_COOKIE}=; Max-Age=0; Path=/; Secure; SameSite=Strict`;
@@ -299,94 +214,6 @@ export class Tracker {
     } catch {
       // nothing stored
     }
-  }
-}
-
-/**
- * One visit to a listing page (docs/product.md "Limits and timings"): a report at the start, again after 30 seconds with
- * viewDurationMs 30000, on scrolling (debounced 1 second), and a final one on leaving only if the
- * stay exceeded 5 seconds. Reports share a view id, so the server counts one view. Time the page
- * spends hidden does not count as viewing.
- */
-class ListingViewRuntime implements ListingViewHandle {
-  private readonly viewId = newId();
-  private visibleSince: number | null = document.visibilityState === "hidden" ? null : Date.now();
-  private visibleMs = 0;
-  private depth = 0;
-  private ended = false;
-  private readonly resendTimer: ReturnType<typeof setTimeout>;
-  private scrollTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly onScroll = () => {
-    this.measureDepth();
-    clearTimeout(this.scrollTimer);
-    this.scrollTimer = setTimeout(() => this.report(this.durationMs()), SCROLL_DEPTH_DEBOUNCE_MS);
-  };
-
-  constructor(
-    private readonly sessionId: string,
-    private readonly context: ListingViewContext,
-    private readonly onDone: () => void,
-  ) {
-    this.measureDepth();
-    this.report(0);
-    this.resendTimer = setTimeout(() => this.report(LISTING_VIEW_RESEND_MS), LISTING_VIEW_RESEND_MS);
-    window.addEventListener("scroll", this.onScroll, { passive: true });
-  }
-
-  private durationMs(now = Date.now()): number {
-    return this.visibleMs + (this.visibleSince === null ? 0 : now - this.visibleSince);
-  }
-
-  private measureDepth(): void {
-    const scrollable = document.documentElement.scrollHeight;
-    const seen = window.scrollY + window.innerHeight;
-    const percent = scrollable > 0 ? Math.round((Math.min(seen, scrollable) / scrollable) * 100) : 100;
-    this.depth = Math.max(this.depth, Math.min(100, Math.max(0, percent)));
-  }
-
-  private report(viewDurationMs: number, leaving = false): void {
-    void send(
-      "/listing-views",
-      {
-        sessionId: this.sessionId,
-        viewId: this.viewId,
-        listingId: this.context.listingId,
-        referrerType: this.context.referrerType,
-        searchQuery: this.context.searchQuery,
-        filterContext: this.context.filterContext,
-        scrollDepthPercent: this.depth,
-        viewDurationMs: Math.round(viewDurationMs),
-      },
-      leaving,
-    );
-  }
-
-  /** The page is hidden: report what we have by beacon (the visitor may never come back). */
-  hidden(): void {
-    if (this.ended || this.visibleSince === null) return;
-    const duration = this.durationMs();
-    this.visibleMs = duration;
-    this.visibleSince = null;
-    if (duration > LISTING_VIEW_FINAL_MIN_MS) this.report(duration, true);
-  }
-
-  visible(): void {
-    if (!this.ended && this.visibleSince === null) this.visibleSince = Date.now();
-  }
-
-  end(): void {
-    if (this.ended) return;
-    const duration = this.durationMs();
-    this.cancel();
-    if (duration > LISTING_VIEW_FINAL_MIN_MS) this.report(duration, document.visibilityState === "hidden");
-  }
-
-  cancel(): void {
-    this.ended = true;
-    clearTimeout(this.resendTimer);
-    clearTimeout(this.scrollTimer);
-    window.removeEventListener("scroll", this.onScroll);
-    this.onDone();
   }
 }
 

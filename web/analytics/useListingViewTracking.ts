@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
-import type { ListingViewHandle } from "./tracker";
+import type { ListingViewHandle } from "./listingView";
 import { pathBefore, withTracker } from "./track";
 import { useConsent } from "./useConsent";
 
