@@ -138,7 +138,7 @@ describe("the D1 mirror", () => {
 });
 
 describe("changes that reach both copies", () => {
-  it("a moderator's removal of a message not yet in the history's D1 copy reaches the room and D1, and stays removed", async () => {
+  it("a moderator's removal reaches the room's copy, the open chats and D1, and a later mirror keeps it removed", async () => {
     const { conv, buyer, seller } = await setup();
     const a = await openChat(buyer, conv.id);
     const b = await openChat(seller, conv.id);
