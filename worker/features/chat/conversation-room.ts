@@ -109,6 +109,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
     this.db = getDb(env.DB);
     this.sql = ctx.storage.sql;
     createSchema(this.sql);
+    // Rows D1 lacks from before a restart: their alarm is stored with them, this only covers one that was lost.
+    if (unmirroredRows(this.sql, 1).length > 0) this.armMirror();
     // Heartbeats are answered by the runtime without waking the room (docs/product.md "Limits and timings": 25 s).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
