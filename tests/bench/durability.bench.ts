@@ -545,7 +545,9 @@ function check(): Row[] {
   messages.notes.push(
     `${roomOnlyAtKill.size} acknowledged messages were in their room but not yet in D1 at the kill; ` +
       `${lateOnes.filter((w) => messageIds.get(w.key) === 1).length} of them reached D1 after the restart, once` +
-      (mirrorCatchUpSeconds === null ? "; the mirror had not caught up when the wait ended" : `; D1 had every acknowledged message ${mirrorCatchUpSeconds.toFixed(1)} s after the stream`),
+      (mirrorCatchUpSeconds === null
+        ? "; the mirror had not caught up when the wait ended"
+        : `; D1 had every acknowledged message ${mirrorCatchUpSeconds.toFixed(1)} s after the stream`),
   );
 
   // The same messages in their rooms (the source the chat reads), and each room's history equal to D1's.
@@ -556,7 +558,8 @@ function check(): Row[] {
     const inD1 = all<{ id: string }>("SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY seq", conversationId).map((r) => r.id);
     return inD1.join() !== ids.join();
   }).length;
-  if (rooms.halfWritten) rooms.notes.push(`${rooms.halfWritten} conversations whose room history differs from D1's (half-written: the mirror)`);
+  if (rooms.halfWritten)
+    rooms.notes.push(`${rooms.halfWritten} conversations whose room history differs from D1's (half-written: the mirror)`);
 
   // Trade accepts: accepted ⇔ one pending transaction and both listings reserved; else no transaction, both active.
   const accepted = new Map<string, number>();

@@ -109,7 +109,9 @@ describe("sending", () => {
       await ackFor(a, failing);
       await messageFor(b, failing);
       await expect(mirrored(conv.id)).rejects.toThrow();
-      const direct = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1").bind(conv.id).first<{ n: number }>();
+      const direct = await env.DB.prepare("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?1")
+        .bind(conv.id)
+        .first<{ n: number }>();
       expect(direct!.n).toBe(0); // one batch: nothing of it reached D1, not even the conversation's seq
       await env.DB.prepare("DROP TRIGGER IF EXISTS test_fail_insert").run();
       dropped = true;

@@ -211,7 +211,12 @@ describe("a suspension reaches the room", () => {
     expect((await moderator.post(`/api/moderation/targets/user/${conv.buyer.id}/unhide`, { notes: "Angret" })).status).toBe(200);
     await ackFor(again, sendOn(again, "Tilbake"));
     // A system message is never refused for a suspension: it is nobody's send.
-    const system = await roomOf(conv.id).post({ conversationId: conv.id, senderId: SYSTEM_USER_ID, id: crypto.randomUUID(), content: "Info" });
+    const system = await roomOf(conv.id).post({
+      conversationId: conv.id,
+      senderId: SYSTEM_USER_ID,
+      id: crypto.randomUUID(),
+      content: "Info",
+    });
     expect(system.ok).toBe(true);
     again.close();
   });

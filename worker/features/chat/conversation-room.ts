@@ -282,7 +282,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
         if (!existing) this.assertMayWrite(room, input.senderId, recipientId);
         // A retry of a stored message gets it back; an id that is someone else's message never does.
         if (existing && existing.sender_id !== input.senderId) throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
-        const row = existing ?? insertMessage(this.sql, { id: parsed.data.id, senderId: input.senderId, content: parsed.data.content, recipientId });
+        const row =
+          existing ?? insertMessage(this.sql, { id: parsed.data.id, senderId: input.senderId, content: parsed.data.content, recipientId });
         if (!existing) {
           this.armMirror();
           // The one awaited storage write: durable before anyone hears of the message.

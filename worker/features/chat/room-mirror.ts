@@ -45,7 +45,9 @@ export async function mirrorToD1(db: Db, conversationId: string, rows: RoomRow[]
   );
   const lastSeq = rows.reduce((max, r) => Math.max(max, r.seq), 0);
   // A message for one participant leaves updated_at alone: the other's inbox order must not move.
-  const shared = rows.filter((r) => r.recipient_id === null).reduce<string | null>((max, r) => (max && max > r.created_at ? max : r.created_at), null);
+  const shared = rows
+    .filter((r) => r.recipient_id === null)
+    .reduce<string | null>((max, r) => (max && max > r.created_at ? max : r.created_at), null);
   const results = await d1.batch<{ id: string }>([
     ...rows.map((r) =>
       upsert.bind(r.id, conversationId, r.sender_id, r.seq, r.content, r.recipient_id, r.read_at, r.created_at, REMOVED_MESSAGE_TEXT),

@@ -118,7 +118,13 @@ export function insertMessage(sql: SqlStorage, input: NewMessage, now = Date.now
  * The sliding-window rate limit for one sender in this room, counted from the messages themselves
  * (no extra write): null while the window has room, else the seconds until its oldest message leaves it.
  */
-export function rateLimitRetryAfter(sql: SqlStorage, senderId: string, limit: number, windowSeconds: number, now = Date.now()): number | null {
+export function rateLimitRetryAfter(
+  sql: SqlStorage,
+  senderId: string,
+  limit: number,
+  windowSeconds: number,
+  now = Date.now(),
+): number | null {
   const since = now - windowSeconds * 1000;
   const row = sql
     .exec<{ n: number; oldest: number | null }>(
@@ -157,13 +163,20 @@ export function messagePage(
       limit + 1,
     )
     .toArray();
-  return { messages: rows.slice(0, limit).reverse().map((r) => toMessage(r, conversationId)), has_more: rows.length > limit };
+  return {
+    messages: rows
+      .slice(0, limit)
+      .reverse()
+      .map((r) => toMessage(r, conversationId)),
+    has_more: rows.length > limit,
+  };
 }
 
 /** The highest seq of `senderId`'s own messages the other party has read (0 when none). */
 export function readHorizon(sql: SqlStorage, senderId: string): number {
-  return sql.exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE sender_id = ? AND read_at IS NOT NULL", senderId).one()
-    .seq;
+  return sql
+    .exec<{ seq: number }>("SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE sender_id = ? AND read_at IS NOT NULL", senderId)
+    .one().seq;
 }
 
 /** Mark the reader's unread messages (not their own, visible to them) read up to `upToSeq`. */
