@@ -208,27 +208,36 @@ export function replaceContent(sql: SqlStorage, id: string, content: string): Ro
 
 const IMPORT_PAGE = 500;
 
+type ImportedRow = Pick<ChatMessage, "id" | "seq" | "sender_id" | "content" | "read_at" | "created_at"> & { recipient_id: string | null };
+type StandingRow = { id: string; deleted_at: string | null; suspended_until: string | null; suspension_reason: string | null };
+
+const IMPORT_SQL = `SELECT id, seq, sender_id, content, recipient_id, read_at, created_at FROM messages
+  WHERE conversation_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`;
+
+/** ?1: a JSON array of user ids, or (with ?3 set) ignored in favour of conversation ?3's two participants. */
+const STANDING_SQL = `SELECT u.id, u.deleted_at, s.suspended_until, s.suspension_reason FROM users u
+  LEFT JOIN user_moderation_status s ON s.user_id = u.id AND s.is_suspended = 1 AND s.suspended_until > ?2
+  WHERE u.id IN (SELECT value FROM json_each(?1))
+     OR u.id IN (SELECT buyer_id FROM conversations WHERE id = ?3 UNION SELECT seller_id FROM conversations WHERE id = ?3)`;
+
 /**
- * The first time a room serves its conversation: the participants and their standing, and every
- * message D1 already has (conversations from before the room kept its own copy), marked mirrored.
- * Null when D1 has no such conversation.
+ * The first time a room serves its conversation: the participants, their standing and the messages
+ * D1 already has (conversations from before the room kept its own copy, marked mirrored), in one
+ * D1 batch (more pages only past IMPORT_PAGE messages). Null when D1 has no such conversation.
  */
 export async function loadRoom(db: Db, sql: SqlStorage, conversationId: string): Promise<RoomInfo | null> {
-  const conv = await db.$client
-    .prepare("SELECT buyer_id, seller_id FROM conversations WHERE id = ?1")
-    .bind(conversationId)
-    .first<{ buyer_id: string; seller_id: string }>();
-  if (!conv) return null;
+  const d1 = db.$client;
   let after = lastSeq(sql);
+  const [convs, standing, firstPage] = await d1.batch<Record<string, unknown>>([
+    d1.prepare("SELECT buyer_id, seller_id FROM conversations WHERE id = ?1").bind(conversationId),
+    d1.prepare(STANDING_SQL).bind("[]", nowIso(), conversationId),
+    d1.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE),
+  ]);
+  const conv = convs.results[0] as { buyer_id: string; seller_id: string } | undefined;
+  if (!conv) return null;
+  let page = firstPage.results as ImportedRow[];
   for (;;) {
-    const { results } = await db.$client
-      .prepare(
-        `SELECT id, seq, sender_id, content, recipient_id, read_at, created_at FROM messages
-         WHERE conversation_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`,
-      )
-      .bind(conversationId, after, IMPORT_PAGE)
-      .all<Pick<ChatMessage, "id" | "seq" | "sender_id" | "content" | "read_at" | "created_at"> & { recipient_id: string | null }>();
-    for (const m of results) {
+    for (const m of page) {
       sql.exec(
         `INSERT OR IGNORE INTO messages (seq, id, sender_id, content, recipient_id, read_at, created_at, sent_ms, version, mirrored)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, 1)`,
@@ -242,30 +251,29 @@ export async function loadRoom(db: Db, sql: SqlStorage, conversationId: string):
         Date.parse(m.created_at) || 0,
       );
     }
-    if (results.length < IMPORT_PAGE) break;
-    after = results.at(-1)!.seq;
+    if (page.length < IMPORT_PAGE) break;
+    after = page.at(-1)!.seq;
+    page = (await d1.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE).all<ImportedRow>()).results;
   }
+  const participants = [conv.buyer_id, conv.seller_id];
   return {
     conversationId,
     buyerId: conv.buyer_id,
     sellerId: conv.seller_id,
-    users: await loadParticipants(db, [conv.buyer_id, conv.seller_id]),
+    users: standingOf(participants, standing.results as StandingRow[]),
     usersLoadedAt: Date.now(),
   };
 }
 
 /** Deleted accounts and active suspensions of the participants, one D1 read. */
 export async function loadParticipants(db: Db, userIds: string[]): Promise<Record<string, ParticipantState>> {
-  const { results } = await db.$client
-    .prepare(
-      `SELECT u.id, u.deleted_at, s.suspended_until, s.suspension_reason FROM users u
-       LEFT JOIN user_moderation_status s ON s.user_id = u.id AND s.is_suspended = 1 AND s.suspended_until > ?2
-       WHERE u.id IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(JSON.stringify(userIds), nowIso())
-    .all<{ id: string; deleted_at: string | null; suspended_until: string | null; suspension_reason: string | null }>();
+  const { results } = await db.$client.prepare(STANDING_SQL).bind(JSON.stringify(userIds), nowIso(), null).all<StandingRow>();
+  return standingOf(userIds, results);
+}
+
+function standingOf(userIds: string[], rows: StandingRow[]): Record<string, ParticipantState> {
   const users: Record<string, ParticipantState> = {};
-  for (const r of results) {
+  for (const r of rows) {
     users[r.id] = { deleted: !!r.deleted_at, suspendedUntil: r.suspended_until, suspensionReason: r.suspension_reason };
   }
   // A participant row that is gone entirely counts as deleted (the write path refuses as for a deleted account).
