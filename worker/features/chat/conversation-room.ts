@@ -62,6 +62,8 @@ export const ROOM_AFTER_HEADER = "X-Lekebytte-After";
 
 /** A mirror that failed (D1 unreachable) is tried again this much later, for as long as it takes. */
 const MIRROR_RETRY_MS = 5_000;
+/** A pending mirror alarm that has not run this long after it was set is set again by the next write. */
+const MIRROR_REARM_MS = 2_000;
 
 interface SocketState extends SocketSession {
   conversationId: string;
@@ -99,8 +101,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private alarmChain: Promise<unknown> = Promise.resolve();
   private conversationId: string | null = null;
   private info: RoomInfo | null = null;
-  /** An alarm to mirror to D1 is set and has not run yet: nothing may move it later. */
-  private mirrorArmed = false;
+  /**
+   * When the alarm to mirror to D1 was set (0: none pending). Nothing moves it later; a write finds
+   * it set and adds nothing, unless it was set MIRROR_REARM_MS ago and has not run (set it again).
+   */
+  private mirrorArmedAt = 0;
   private readonly db: Db;
   private readonly sql: SqlStorage;
 
@@ -398,9 +403,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
 
   /** Mirror soon: an alarm now (a storage write that commits with the message, before the ack leaves). */
   private armMirror(): void {
-    if (this.mirrorArmed) return;
-    this.mirrorArmed = true;
-    void this.ctx.storage.setAlarm(Date.now());
+    const now = Date.now();
+    if (this.mirrorArmedAt !== 0 && now - this.mirrorArmedAt < MIRROR_REARM_MS) return;
+    this.mirrorArmedAt = now;
+    void this.ctx.storage.setAlarm(now);
   }
 
   /**
@@ -418,7 +424,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       const { mirrored, foreign } = await mirrorToD1(this.db, info.conversationId, rows);
       markMirrored(this.sql, mirrored);
       for (const row of foreign) this.withdraw(row);
-      this.notifyInboxes([...new Set(mirrored.flatMap((row) => readersOf(info, row)))], info.conversationId);
+      await this.notifyInboxes([...new Set(mirrored.flatMap((row) => readersOf(info, row)))], info.conversationId);
       written += mirrored.length;
       if (rows.length < MIRROR_BATCH) return written;
     }
@@ -432,7 +438,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       await this.mirror();
     } catch (err) {
       console.error("ConversationRoom mirror to D1 failed; retrying", err);
-      this.mirrorArmed = true;
+      this.mirrorArmedAt = Date.now();
       await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
     }
   }
@@ -493,16 +499,15 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return sent;
   }
 
-  private notifyInboxes(userIds: string[], conversationId: string): void {
-    for (const userId of userIds) {
-      if (userId === SYSTEM_USER_ID) continue;
-      // After the mirror (the inbox counts from D1): the badge may lag the chat by a moment, never the other way round.
-      this.ctx.waitUntil(
-        inboxStub(this.env, userId)
-          .changed(userId, conversationId)
-          .catch((err: unknown) => console.error("UserInbox notification failed", err)),
-      );
-    }
+  /**
+   * After the mirror (the inbox counts from D1): the badge may lag the chat by a moment, never the
+   * other way round. Awaited by the mirror (off the ack's path), so an alarm that ends cannot drop it.
+   */
+  private async notifyInboxes(userIds: string[], conversationId: string): Promise<void> {
+    const results = await Promise.allSettled(
+      userIds.filter((id) => id !== SYSTEM_USER_ID).map((userId) => inboxStub(this.env, userId).changed(userId, conversationId)),
+    );
+    for (const r of results) if (r.status === "rejected") console.error("UserInbox notification failed", r.reason);
   }
 
   // ---- offline e-mail ---------------------------------------------------------------------------
@@ -525,7 +530,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private armAlarm(dueAt: number): Promise<void> {
     const adjust = this.alarmChain.then(async () => {
       const current = await this.ctx.storage.getAlarm();
-      if (this.mirrorArmed) return;
+      if (this.mirrorArmedAt !== 0) return;
       if (current === null || current > dueAt) await this.ctx.storage.setAlarm(dueAt);
     });
     this.alarmChain = adjust.catch(() => undefined);
@@ -544,7 +549,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   async alarm(): Promise<void> {
-    this.mirrorArmed = false;
+    this.mirrorArmedAt = 0;
     // First D1, so the offline mail below counts what the room has stored.
     await this.mirrorSafely();
     const now = Date.now();
