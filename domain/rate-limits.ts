@@ -49,7 +49,8 @@ export const RATE_RULES = {
   savedSearchWrite: { scope: "saved-search:user", limit: 120, windowSeconds: HOUR },
   unsubscribeAddress: { scope: "unsubscribe:address", limit: 30, windowSeconds: 15 * MINUTE },
   // Messaging (docs/decisions/028-live-chat.md): "Send melding" per buyer, and messages per sender
-  // over the socket and HTTP together (system messages are not limited).
+  // over the socket and HTTP together (system messages are not limited). Messages are counted by
+  // their ConversationRoom from its own rows, so per conversation, not in D1 (decision 107).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },
   messageSend: { scope: "message:send", limit: 60, windowSeconds: MINUTE },
   // The notification test (local mode only): each press writes a system message and pushes badges;

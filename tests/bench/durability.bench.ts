@@ -8,6 +8,12 @@
 // transaction or reserved listings, a paid order without its transaction, sold listing, sale message
 // or seller mail, a raw analytics record stored twice).
 //
+// Chat messages are acknowledged from their ConversationRoom's own storage and mirrored to D1 by
+// the room's alarm (docs/decisions/107-chat-acknowledged-by-its-room.md), so they are checked twice:
+// in the room (its history over the API, before the server stops) and in D1 (after the mirror has
+// caught up). Acknowledged messages D1 did not have yet at the kill are counted; they must reach D1
+// after the restart, once.
+//
 //   npm run bench:durability   # BENCH_PORT (8864), BENCH_SANDBOX_PORT (8867, the payment sandbox),
 //                              # BENCH_SECONDS (40: 20 s before the kill, 20 s from the kill on, 20 s
 //                              # more), BENCH_OUT (results file)
@@ -45,7 +51,7 @@ import {
   sleep,
 } from "./support";
 import { jpegPhoto } from "../factories/images";
-import { SYSTEM_USER_ID } from "../../domain/messaging";
+import { SYSTEM_USER_ID, type MessagePage } from "../../domain/messaging";
 import { SANDBOX_KEYS } from "../../scripts/payment-sandbox/dev-keys.mjs";
 import { stripeSignatureHeader, vippsSignatureHeaders } from "../../scripts/payment-sandbox/webhooks";
 
@@ -335,6 +341,12 @@ function analyticsSession(address: string): Promise<{ id: string; cookie: string
 
 let world: World | null = null;
 let killedAt: number | null = null;
+/** Acknowledged messages that were in their room but not in D1 yet when the server was killed. */
+const roomOnlyAtKill = new Set<string>();
+/** Message ids per conversation as the rooms serve them (their history), read before the clean stop. */
+let roomHistories: Map<string, string[]> | null = null;
+/** Seconds the mirror needed after the stream to have every acknowledged message in D1. */
+let mirrorCatchUpSeconds: number | null = null;
 const writes: Write[] = [];
 const counters: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, analytics: 0 };
 
@@ -570,6 +582,26 @@ function check(): Row[] {
   ).n;
   const resent = writes.filter((w) => w.kind === "message" && w.retry).length;
   if (resent) messages.notes.push(`${resent} resent after the restart`);
+  const ackedMessages = writes.filter((w) => w.kind === "message" && w.outcome === "acked");
+  const lateOnes = ackedMessages.filter((w) => roomOnlyAtKill.has(w.key));
+  messages.notes.push(
+    `${roomOnlyAtKill.size} acknowledged messages were in their room but not yet in D1 at the kill; ` +
+      `${lateOnes.filter((w) => messageIds.get(w.key) === 1).length} of them reached D1 after the restart, once` +
+      (mirrorCatchUpSeconds === null
+        ? "; the mirror had not caught up when the wait ended"
+        : `; D1 had every acknowledged message ${mirrorCatchUpSeconds.toFixed(1)} s after the stream`),
+  );
+
+  // The same messages in their rooms (the source the chat reads), and each room's history equal to D1's.
+  const inRooms = new Map<string, number>();
+  for (const ids of roomHistories?.values() ?? []) for (const id of ids) inRooms.set(id, (inRooms.get(id) ?? 0) + 1);
+  const rooms = rowFor("message", "chat message in its room (history from the ConversationRoom)", (k) => inRooms.get(k) ?? 0);
+  rooms.halfWritten = [...(roomHistories ?? new Map<string, string[]>())].filter(([conversationId, ids]) => {
+    const inD1 = all<{ id: string }>("SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY seq", conversationId).map((r) => r.id);
+    return inD1.join() !== ids.join();
+  }).length;
+  if (rooms.halfWritten)
+    rooms.notes.push(`${rooms.halfWritten} conversations whose room history differs from D1's (half-written: the mirror)`);
 
   // Trade accepts: accepted ⇔ one pending transaction and both listings reserved; else no transaction, both active.
   const accepted = new Map<string, number>();
@@ -686,7 +718,7 @@ function check(): Row[] {
     return present === 0 ? 0 : Math.max(...counts);
   });
   analytics.halfWritten = partialBatches;
-  return [listings, messages, accepts, webhooks, releases, analytics];
+  return [listings, messages, rooms, accepts, webhooks, releases, analytics];
 }
 /** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by transaction id. */
 const moneyMoves = new Map<string, number>();
@@ -712,6 +744,52 @@ function analyticsLabels(): Map<string, number> {
     }
   }
   return labels;
+}
+
+// ---- the rooms and their D1 mirror ------------------------------------------------------------------
+
+/** Acknowledged message ids the D1 file does not have (read while the server runs or is down). */
+function ackedNotInD1(): string[] {
+  const db = new DatabaseSync(d1File(STATE), { readOnly: true });
+  try {
+    const inD1 = new Set((db.prepare("SELECT id FROM messages").all() as { id: string }[]).map((r) => r.id));
+    return writes.filter((w) => w.kind === "message" && w.outcome === "acked" && !inD1.has(w.key)).map((w) => w.key);
+  } finally {
+    db.close();
+  }
+}
+
+/** Seconds until D1 has every acknowledged message (the rooms' alarms mirror them), or null after `limit` s. */
+async function mirrorCaughtUp(limit: number): Promise<number | null> {
+  const started = performance.now();
+  while ((performance.now() - started) / 1000 < limit) {
+    if (ackedNotInD1().length === 0) return (performance.now() - started) / 1000;
+    await sleep(500);
+  }
+  return null;
+}
+
+/** Every bench conversation's history as its room serves it (GET …/messages, page by page), as the buyer. */
+async function readRoomHistories(): Promise<Map<string, string[]>> {
+  const histories = new Map<string, string[]>();
+  for (const c of world!.conversations) {
+    const ids: string[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const query = before === undefined ? "" : `?before=${before}`;
+      const res = await fetch(`${server.base}/api/conversations/${c.id}/messages${query}`, {
+        headers: { Origin: server.origin, Cookie: `lb_access=${world!.tokens.get(c.buyerId)}` },
+        signal: AbortSignal.timeout(60_000),
+      });
+      if (res.status !== 200) throw new Error(`history of ${c.id}: ${res.status} ${await res.text()}`);
+      const page = (await res.json()) as MessagePage;
+      ids.unshift(...page.messages.map((m) => m.id));
+      if (!page.has_more || page.messages.length === 0) break;
+      before = page.messages[0].seq;
+    }
+    histories.set(c.id, ids);
+  }
+  return histories;
 }
 
 // ---- run ------------------------------------------------------------------------------------------
@@ -759,6 +837,7 @@ async function main() {
     const stored = analyticsLabels();
     killedAt = performance.now();
     await server.kill();
+    for (const id of ackedNotInD1()) roomOnlyAtKill.add(id);
     for (const w of writes) if (w.kind === "analytics" && w.outcome === "acked" && !stored.has(`${w.key}-0`)) notInR2AtKill.add(w.key);
     console.log("SIGKILL sent to the server's process groups; starting it again on the same state …");
     server.start();
@@ -805,6 +884,8 @@ async function main() {
     last = res.records;
     await sleep(6_000);
   }
+  mirrorCatchUpSeconds = await mirrorCaughtUp(60);
+  roomHistories = await readRoomHistories();
   await server.stop();
   const loadAvg = load.stop();
 

@@ -29,7 +29,7 @@ import {
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
 import { countAttempts } from "./support/rate-limits";
 import { moneyFor, paidOrder } from "./support/escrow";
-import { LiveSocket, openChat } from "./support/live";
+import { LiveSocket, mirrored, openChat } from "./support/live";
 import { stateChanges, storedState, type StoredState } from "./support/state";
 
 /** Few runs: the machine is shared and each run is a real request (fast-check's seed is printed on failure). */
@@ -387,6 +387,7 @@ describe("oversized bodies and WebSocket frames", () => {
     const id = crypto.randomUUID();
     socket.send({ type: "send", id, content: "Hvem er jeg?" });
     await socket.waitFor((f) => f.type === "ack");
+    await mirrored(conv.id);
     expect(await env.DB.prepare("SELECT sender_id FROM messages WHERE id = ?1").bind(id).first()).toEqual({ sender_id: conv.buyer.id });
     // The real token's expiry, not the forged one, closes it.
     await new Promise((r) => setTimeout(r, 2_300));
@@ -431,9 +432,11 @@ describe("user text is cleaned like a listing's (domain/schemas/user-text.ts, de
     const id = crypto.randomUUID();
     socket.send({ type: "send", id, content: input });
     await socket.waitFor((f) => f.type === "ack");
+    await mirrored(conv.id);
     expect(await column("SELECT content AS v FROM messages WHERE id = ?1", id)).toBe(stored);
     const viaHttp = crypto.randomUUID();
     await judge(await client.post(`/api/conversations/${conv.id}/messages`, { id: viaHttp, content: input }));
+    await mirrored(conv.id);
     expect(await column("SELECT content AS v FROM messages WHERE id = ?1", viaHttp)).toBe(stored);
     socket.close();
   });

@@ -37,7 +37,7 @@ import {
 } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, errorOf, isNorwegianMessage } from "./support/http";
-import { upgrade } from "./support/live";
+import { mirrored, upgrade } from "./support/live";
 import { checkout, connectedSeller, deliver, oneDelivery, payableListing, payByCard, paymentRow } from "./support/payments";
 import { stateChanges, storedState } from "./support/state";
 
@@ -1425,11 +1425,17 @@ async function perform(
 
 /**
  * A message's recipient who has never been online is mailed by the ConversationRoom's alarm a moment
- * later; run those alarms now, so their mail cannot land inside a later refusal's window.
+ * later, and the alarm mirrors the room's messages to D1 (decision 107); run both now for the case's
+ * conversations, so neither can land inside a later refusal's window.
  */
 async function settle(since: string): Promise<void> {
-  const { results } = await env.DB.prepare("SELECT id FROM conversations WHERE updated_at >= ?1").bind(since).all<{ id: string }>();
-  for (const { id } of results) await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(id)));
+  const { results } = await env.DB.prepare("SELECT id FROM conversations WHERE updated_at >= ?1 OR created_at >= ?1")
+    .bind(since)
+    .all<{ id: string }>();
+  for (const { id } of results) {
+    await mirrored(id);
+    await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(id)));
+  }
 }
 
 /** Refusals first: a success's after-effects (waitUntil, queues) cannot fall into a refusal's window. */

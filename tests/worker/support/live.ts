@@ -1,5 +1,6 @@
 // Real WebSocket upgrades through exports.default.fetch (the Worker's own routing, session and
 // Origin checks, then the Durable Object), with a frame queue the tests can wait on.
+import { env } from "cloudflare:workers";
 import type { InboxFrame, RoomFrame } from "../../../domain/messaging";
 import { ORIGIN, type Client } from "./http";
 
@@ -120,3 +121,11 @@ export async function openChat(client: Client, conversationId: string, after = 0
 }
 
 export type AnyFrame = Frame;
+
+/**
+ * The room's D1 mirror, run now as its alarm runs it moments after a write (decision 107): afterwards
+ * D1 has everything the room has acknowledged. Returns how many rows it wrote.
+ */
+export async function mirrored(conversationId: string): Promise<number> {
+  return env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId)).mirror();
+}

@@ -7,7 +7,7 @@ import { nowIso } from "../../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
 import { exportReviews } from "../reviews/reviews";
 import { exportSavedSearches } from "../saved-searches/saved-searches";
-import { endSessionSockets } from "../chat/live";
+import { endSessionSockets, participantChanged } from "../chat/live";
 import { callOffTradesOf } from "../trades/offers";
 import { leaveQueuesOf } from "../giveaways/giveaways";
 import { ACCOUNT_REFUSALS } from "../../../domain/account";
@@ -166,7 +166,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
  * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
  * trades are called off (decision 046), give-away queues left and closed (decision 075), money held
- * for the user's buyers is refunded (decision 105); the user's open chat sockets are closed.
+ * for the user's buyers is refunded (decision 105); the user's open chat sockets are closed and their
+ * conversations' rooms take no more messages.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
   const profile = await getProfile(getDb(env.DB), userId);
@@ -208,6 +209,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
+  // Their rooms refuse every further message in the conversation (they cache who is deleted, decision 107).
+  await participantChanged(env, userId);
   await endSessionSockets(env, userId, null, "account deleted");
   await afterSellerDeleted(env, userId, now);
 }

@@ -8,6 +8,7 @@ import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
 import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "./account";
+import { mirrorRoomsOf } from "../chat/live";
 import type { Db } from "../../db/client";
 import { getOwnListing } from "../listings/edits";
 import { ownListings, toListingCard } from "../listings/listings";
@@ -52,6 +53,8 @@ export const meRoutes = new Hono<AppEnv>()
   // POST, not GET: the password travels in the body, never in a URL.
   .post("/export", validate("json", passwordConfirmationSchema), async (c) => {
     await reauthenticate(c.var.db, actorOf(c), clientAddressKey(c), c.req.valid("json").password);
+    // The rooms hold the newest messages first (decision 107): D1 gets them before it is read.
+    await mirrorRoomsOf(c.env, actorOf(c).id);
     const data = await exportUserData(c.var.db, actorOf(c).id);
     // On the file only (not the noStore middleware): a refused password never carried it.
     c.header("Cache-Control", "no-store");

@@ -1,8 +1,9 @@
 // The live side of messaging for routes and other features (trades, payments, moderation): every
-// message goes through its ConversationRoom, which stores it in D1 before anyone hears of it and
-// fans it out in order. Nothing here writes messages directly.
-import type { ChatMessage } from "../../../domain/messaging";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+// message goes through its ConversationRoom, which stores it in its own storage before anyone hears
+// of it, fans it out in order and mirrors it to D1 (docs/decisions/107). Nothing here writes
+// messages directly.
+import type { ChatMessage, MessagePage } from "../../../domain/messaging";
+import { MESSAGE_PAGE_SIZE, SYSTEM_USER_ID } from "../../../domain/messaging";
 import type { Bindings } from "../../env";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
@@ -37,7 +38,8 @@ export async function postMessage(env: Bindings, input: PostMessageInput): Promi
  * A message from the system user (nil UUID) into a conversation, e.g. "Bytteforslaget ble
  * akseptert". Not rate limited; both participants see it as unread. Pass a stable `id` to make a
  * retried call land once. `mailed`: the caller has e-mailed the participants about it already, so
- * the room does not send its offline e-mail for this message (decision 030).
+ * the room does not send its offline e-mail for this message (decision 030). Returns once D1 has
+ * it too (when D1 is reachable; else the room's alarm mirrors it later), so the caller may read D1.
  */
 export async function postSystemMessage(
   env: Bindings,
@@ -54,18 +56,55 @@ export async function postSystemMessage(
       content,
       mailed: options.mailed,
       recipientId: options.recipientId,
+      mirrored: true,
     }),
   );
 }
 
-/** Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live. */
+/** A page of the history, newest first (GET …/messages), from the room: it has what D1 may not have yet. */
+export async function messagePageFor(
+  env: Bindings,
+  conversationId: string,
+  viewerId: string,
+  beforeSeq?: number,
+  limit = MESSAGE_PAGE_SIZE,
+): Promise<MessagePage> {
+  return unwrap(await roomStub(env, conversationId).page(conversationId, viewerId, limit, beforeSeq));
+}
+
+/** A moderator removed a message (D1 already has the new text): the room's copy and the open chats follow. */
+export async function removeMessageInRoom(env: Bindings, conversationId: string, messageId: string): Promise<void> {
+  await roomStub(env, conversationId).removeMessage(conversationId, messageId);
+}
+
+/**
+ * A user was suspended, unsuspended or deleted their account (D1 already says so): every room of
+ * theirs reads their standing again, so its next send is refused or accepted accordingly. A room
+ * that cannot be reached is logged; it re-reads by itself within USER_STATE_MAX_AGE_MS.
+ */
+export async function participantChanged(env: Bindings, userId: string): Promise<void> {
+  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  const results = await Promise.allSettled(ids.map((id) => roomStub(env, id).participantChanged(id, userId)));
+  for (const r of results) if (r.status === "rejected") console.error("Refreshing a room's participant failed", r.reason);
+}
+
+/** Every room of the user mirrors what D1 lacks, before D1 is read for their data (the export). */
+export async function mirrorRoomsOf(env: Bindings, userId: string): Promise<void> {
+  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  await Promise.all(ids.map((id) => roomStub(env, id).mirror()));
+}
+
+/**
+ * Mark what `readerId` has received as read (up to `upToSeq`, or all); the sender sees it live.
+ * Over HTTP (no socket): returns once D1 has the marks, so the reader's next unread count agrees.
+ */
 export async function markConversationRead(
   env: Bindings,
   conversationId: string,
   readerId: string,
   upToSeq?: number,
 ): Promise<{ count: number; up_to_seq: number }> {
-  return unwrap(await roomStub(env, conversationId).read({ conversationId, readerId, upToSeq }));
+  return unwrap(await roomStub(env, conversationId).read({ conversationId, readerId, upToSeq, mirrored: true }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { REQUEST_REFUSALS } from "../../../domain/errors";
 import { Hono, type Context } from "hono";
-import { MESSAGE_PAGE_SIZE, CHAT_REFUSALS } from "../../../domain/messaging";
+import { CHAT_REFUSALS } from "../../../domain/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../../domain/schemas/messaging";
 import type { Actor, AppEnv } from "../../env";
@@ -9,9 +9,8 @@ import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
-import { markConversationRead, openInboxSocket, openRoomSocket, postMessage } from "./live";
+import { markConversationRead, messagePageFor, openInboxSocket, openRoomSocket, postMessage } from "./live";
 import { getConversation, listConversations, requireParticipant, startConversation, unreadCount } from "./conversations";
-import { messagePage } from "./messages";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 
@@ -75,11 +74,10 @@ export const conversationRoutes = new Hono<AppEnv>()
     return c.json(await getConversation(c.var.db, c.req.param("id"), actorOf(c).id));
   })
   .get("/:id/messages", validate("query", messagePageQuerySchema), async (c) => {
-    const db = c.var.db;
-    const conv = await requireParticipant(db, c.req.param("id"), actorOf(c).id);
+    const conv = await requireParticipant(c.var.db, c.req.param("id"), actorOf(c).id);
     // Once the caller is known to take part (not the noStore middleware): a 404 never carried it.
     c.header("Cache-Control", "no-store");
-    return c.json(await messagePage(db, conv.id, actorOf(c).id, MESSAGE_PAGE_SIZE, c.req.valid("query").before));
+    return c.json(await messagePageFor(c.env, conv.id, actorOf(c).id, c.req.valid("query").before));
   })
   // For clients without a socket: the same path through the room, which still fans it out.
   .post("/:id/messages", validate("json", sendMessageSchema), async (c) => {

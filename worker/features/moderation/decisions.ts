@@ -18,12 +18,11 @@ import {
   type ReportTargetType,
   MODERATION_REFUSALS,
 } from "../../../domain/moderation";
-import { MESSAGE_REMOVED_EVENT, type MessageRemovedEvent } from "../../../domain/messaging";
 import type { Actor, Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
-import { endSessionSockets, pushConversationEvent } from "../chat/live";
+import { endSessionSockets, participantChanged, removeMessageInRoom } from "../chat/live";
 import { notifyUser, type ModerationNotice } from "./mail";
 import { invalidateSitemap } from "../seo/sitemap";
 import { UUID_RE } from "../../lib/uuid";
@@ -200,13 +199,16 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
 
   // Stored: now the rest of the world hears of it.
   if (type === "listing") await invalidateSitemap(env);
+  // The room keeps its own copy of the message (decision 107): it takes the new text and shows it live.
   if (type === "message" && input.action === "delete" && facts?.conversationId) {
-    const event: MessageRemovedEvent = { id: report.target_id, seq: facts.seq ?? 0, content: REMOVED_MESSAGE_TEXT };
-    await pushConversationEvent(env, facts.conversationId, MESSAGE_REMOVED_EVENT, event);
+    await removeMessageInRoom(env, facts.conversationId, report.target_id);
   }
   // A suspended user's open chats and inbox close at once (docs/decisions/080); they may reopen
-  // them to read, but every send is refused while the suspension lasts.
-  if (suspend && facts?.userId) await endSessionSockets(env, facts.userId, null, "suspended");
+  // them to read, but every send is refused while the suspension lasts (their rooms are told now).
+  if (suspend && facts?.userId) {
+    await participantChanged(env, facts.userId);
+    await endSessionSockets(env, facts.userId, null, "suspended");
+  }
   const notice = noticeFor(type, input.action, facts, report.target_id, shownReason, until);
   if (notice && facts?.userId) await notifyUser(env, facts.userId, notice);
   return { action: input.action, target_type: type, target_id: report.target_id, resolved, suspended_until: until };
@@ -335,5 +337,7 @@ export async function unhideTarget(
     );
   }
   if (listing) await invalidateSitemap(env);
+  // A lifted suspension: the user's rooms accept their messages again.
+  if (!listing && !review && facts.userId) await participantChanged(env, facts.userId);
   return { target_type: type, target_id: targetId };
 }

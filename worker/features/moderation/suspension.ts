@@ -3,7 +3,8 @@
 // offer trades or buy. Every one of those write paths calls `assertNotSuspended` before it writes:
 // listing create/edit and status (listings/listings.ts via listings/routes.ts), photo uploads
 // (listings/upload-routes.ts), starting a
-// conversation and every message (the ConversationRoom's write path, socket and HTTP alike),
+// conversation and every message (the ConversationRoom's write path, socket and HTTP alike, from
+// the standing the room caches and re-reads when a suspension starts or ends: decision 107),
 // offering or accepting a trade (trades/offers.ts), and starting a checkout
 // (payments/checkout.ts).
 import { suspensionMessage } from "../../../domain/moderation";

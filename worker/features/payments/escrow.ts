@@ -32,8 +32,7 @@ import { ANONYMOUS_NAME, DELETED_USER_NAME, ORDER_EVENT } from "../../../domain/
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { postSystemMessage, pushConversationEvent } from "../chat/live";
-import { messagePage } from "../chat/messages";
+import { messagePageFor, postSystemMessage, pushConversationEvent } from "../chat/live";
 import { sendMail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
 import { escrowChangeMail, payoutFailedMail, releaseReminderMail } from "./escrow-mail";
@@ -659,8 +658,9 @@ export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCa
   ).all<EscrowRow>();
   const cases: EscrowCase[] = [];
   for (const row of results) {
-    // The chat as the buyer sees it, read through the chat feature (not its storage).
-    const messages = row.conversation_id ? (await messagePage(getDb(env.DB), row.conversation_id, row.buyer_id, 50)).messages : [];
+    // The chat as the buyer sees it, read through the chat feature from its room (which has every
+    // acknowledged message, mirrored to D1 or not: decision 107).
+    const messages = row.conversation_id ? (await messagePageFor(env, row.conversation_id, row.buyer_id, undefined, 50)).messages : [];
     const party = (name: string | null, deleted: string | null) => (deleted ? DELETED_USER_NAME : name?.trim() || ANONYMOUS_NAME);
     // A moderator who is a party sees the case but not its buttons (ownCase).
     const own = row.buyer_id === actor.id || row.seller_id === actor.id;
