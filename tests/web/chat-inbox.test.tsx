@@ -97,6 +97,63 @@ describe("header badge", () => {
     expect(screen.getByRole("link", { name: "Meldinger, 99+ uleste" })).toBeInTheDocument();
   });
 
+  // The badge's frame comes once the server has the message (decision 107); a list load that was
+  // already under way answers from before it, so the inbox must load again rather than keep that answer.
+  it("a frame that arrives while the inbox's first load is under way loads the list again", async () => {
+    let answerFirst!: (response: Response) => void;
+    let loads = 0;
+    mockApi((url) => {
+      if (url === "/api/conversations/unread-count") return jsonResponse(unreadCountBody(0));
+      if (url !== "/api/conversations") return undefined;
+      loads++;
+      if (loads === 1) return new Promise<Response>((resolve) => (answerFirst = resolve));
+      return jsonResponse([
+        summary({
+          id: "a",
+          unread_count: 1,
+          last_message: { content: "Adressen er Storgata 1.", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID },
+        }),
+      ]);
+    });
+    renderRoutes(
+      [
+        {
+          path: "/messages",
+          element: (
+            <>
+              <Header />
+              <InboxPage />
+            </>
+          ),
+        },
+      ],
+      { seed: { session: sessionFor("user") }, path: "/messages" },
+    );
+    await waitFor(() => expect(loads).toBe(1));
+    await waitFor(() => expect(FakeWebSocket.instances.some((w) => w.url.endsWith("/api/conversations/live"))).toBe(true));
+    const ws = FakeWebSocket.instances.find((w) => w.url.endsWith("/api/conversations/live"))!;
+    act(() => {
+      ws.open();
+      ws.receive({ type: "unread", count: 1, conversation_id: "a" });
+    });
+    expect(await screen.findByRole("link", { name: "Meldinger, 1 uleste" })).toBeInTheDocument();
+    // The first load's answer, from before the message, arrives only now.
+    act(() =>
+      answerFirst(
+        jsonResponse([
+          summary({
+            id: "a",
+            unread_count: 0,
+            last_message: { content: "Ja, den er ledig!", created_at: new Date().toISOString(), sender_id: TEST_SELLER_ID },
+          }),
+        ]),
+      ),
+    );
+    const row = await screen.findByRole("link", { name: /Ola Hansen/ });
+    await waitFor(() => expect(row).toHaveTextContent("Adressen er Storgata 1."));
+    expect(loads).toBe(2);
+  });
+
   it("a visitor has no badge and no socket", async () => {
     renderWithProviders(<Header />, { seed: { session: null } });
     expect(screen.getByRole("link", { name: "Meldinger" })).toBeInTheDocument();

@@ -5,12 +5,13 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MESSAGE_MAX_LENGTH, type ChatMessage, type RoomFrame } from "../../../domain/messaging";
+import { MESSAGE_MAX_LENGTH, type ChatMessage, type ConversationSummary, type RoomFrame } from "../../../domain/messaging";
 import { MESSAGE_EMPTY_TEXT, MESSAGE_TOO_LONG_TEXT } from "../../../domain/schemas/messaging";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { addMessages, createConversation, createUser, signedInClient } from "../../factories";
 import { allowConsoleError } from "../support/console-guard";
 import { Client } from "../support/http";
+import { paidOrder } from "../support/escrow";
 import { mirrored, openChat, upgrade, type LiveSocket } from "../support/live";
 
 type Ack = Extract<RoomFrame, { type: "ack" }>;
@@ -43,6 +44,17 @@ function sendOn(socket: LiveSocket, content: string, id: string = crypto.randomU
 const ackFor = (socket: LiveSocket, id: string) => socket.waitFor<Ack>((f) => f.type === "ack" && f.id === id);
 const errorFor = (socket: LiveSocket, id: string) => socket.waitFor<Err>((f) => f.type === "error" && f.id === id);
 const messageFor = (socket: LiveSocket, id: string) => socket.waitFor<Msg>((f) => f.type === "message" && f.message.id === id);
+
+type InboxTabFrame = { type: string; count?: number };
+
+/** The conversation's row in `client`'s inbox (GET /api/conversations), read now. */
+async function inboxRow(client: Client, conversationId: string): Promise<ConversationSummary> {
+  const res = await client.get("/api/conversations");
+  expect(res.status).toBe(200);
+  const row = ((await res.json()) as ConversationSummary[]).find((c) => c.id === conversationId);
+  expect(row).toBeDefined();
+  return row!;
+}
 
 describe("who may open a conversation's socket", () => {
   it.each([
@@ -402,6 +414,38 @@ describe("the user's live inbox socket", () => {
     ]);
     tab1.close();
     tab2.close();
+  });
+
+  // The room acknowledges before D1 has a message (decision 107); the count it raises is pushed only
+  // after the mirror, so an inbox read when the badge rises already shows the message.
+  it("the count a message raises is pushed once D1 has it: the inbox read at that frame shows the message", async () => {
+    const { conv, buyer, seller } = await setup();
+    const tab = (await upgrade<InboxTabFrame>(seller, "/api/conversations/live")).socket!;
+    await tab.waitFor((f) => f.type === "unread" && f.count === 0);
+    const chat = await openChat(buyer, conv.id);
+    const id = sendOn(chat, "Er den fortsatt ledig?");
+    await ackFor(chat, id);
+    await tab.waitFor((f) => f.type === "unread" && f.count === 1);
+    expect(await inboxRow(seller, conv.id)).toMatchObject({
+      unread_count: 1,
+      last_message: { content: "Er den fortsatt ledig?", sender_id: conv.buyer.id },
+    });
+    expect(await (await seller.get("/api/conversations/unread-count")).json()).toEqual({ count: 1 });
+    chat.close();
+    tab.close();
+  });
+
+  it("a held-money system message (the seller's handover) raises the buyer's count the same way, with the message in the inbox", async () => {
+    const order = await paidOrder("card");
+    const tab = (await upgrade<InboxTabFrame>(order.buyerClient, "/api/conversations/live")).socket!;
+    const before = (await tab.waitFor((f) => f.type === "unread")).count!;
+    const handed = await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/handed-over`);
+    expect(handed.status, await handed.clone().text()).toBe(200);
+    await tab.waitFor((f) => f.type === "unread" && f.count === before + 1);
+    const row = await inboxRow(order.buyerClient, order.conversationId);
+    expect(row.unread_count).toBe(before + 1);
+    expect(row.last_message?.content).toMatch(/^Selgeren har markert varen som overlevert\./);
+    tab.close();
   });
 
   it.each([
