@@ -20,6 +20,8 @@ import {
 import { deleteAccount } from "../../../worker/features/account/account";
 import { paidOrder, type PaidOrder } from "../support/escrow";
 import { Client, errorOf } from "../support/http";
+import { postWith, readsHeldUntil, staleReads } from "../support/race";
+import { removeUnusedProblemPhotos } from "../../../worker/features/payments/problem-photos";
 import { checkout, connectedSeller, deliver, oneDelivery, payableListing, payByCard, paymentRow, signedIn } from "../support/payments";
 
 const HOUR = 3_600_000;
@@ -236,12 +238,41 @@ describe("at the same moment", () => {
     const order = await paidOrder("card");
     const a = await uploaded(order.buyerClient, order);
     const b = await uploaded(order.buyerClient, order);
-    const [first, second] = await Promise.all([report(order, [a]), report(order, [b])]);
+    // Both reports have checked the order and their photos before either writes.
+    const race = staleReads(/FROM problem_photos WHERE id IN/, 2);
+    const path = `/api/payments/orders/${order.transactionId}/problem`;
+    const body = (photos: string[]) => ({ reason: "damaged", text: "Døren på kjøleskapet er knekt.", photos });
+    const [first, second] = await Promise.all([
+      postWith(race.env, order.buyerClient, path, body([a])),
+      postWith(race.env, order.buyerClient, path, body([b])),
+    ]);
+    expect(race.arrived).toBe(2);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
-    const rows = await photoRows(order.transactionId);
-    const attached = rows.filter((r) => r.attached_at !== null).map((r) => r.id);
+    const attached = (await photoRows(order.transactionId)).filter((r) => r.attached_at !== null).map((r) => r.id);
     expect(attached).toEqual([first.status === 200 ? a : b]);
     expect(await state(order.transactionId)).toBe("problem");
+  });
+
+  it("an upload removed by the cron while its report is on the way: the report is refused, no case without its photo", async () => {
+    const order = await paidOrder("card");
+    const a = await uploaded(order.buyerClient, order);
+    // The report has checked its photo; the cron (a day on) removes it before the report writes.
+    const cron = new Promise((r) => setTimeout(r, 50)).then(() =>
+      removeUnusedProblemPhotos(env as Bindings, new Date(Date.now() + 25 * HOUR)),
+    );
+    const res = await postWith(
+      readsHeldUntil(/FROM problem_photos WHERE id IN/, cron),
+      order.buyerClient,
+      `/api/payments/orders/${order.transactionId}/problem`,
+      {
+        reason: "damaged",
+        text: "Døren på kjøleskapet er knekt.",
+        photos: [a],
+      },
+    );
+    expect(await cron).toBeGreaterThanOrEqual(1);
+    await refusal(res, 400, "Fant ikke bildet blant bildene du har lastet opp. Last det opp på nytt.");
+    expect(await state(order.transactionId)).toBe("held");
   });
 });
 
