@@ -265,6 +265,10 @@ export const ESCROW_TEXTS = {
   refundPartial: "Betal tilbake en del",
   releaseToSeller: "Utbetal til selger",
   refundAmountLabel: "Beløp som betales tilbake (kr)",
+  photosLabel: "Bilder (valgfritt)",
+  photosHint: `Opptil ${PROBLEM_PHOTOS_MAX} bilder, JPEG, PNG eller WebP, maks 5 MB per bilde. Bare kjøperen, selgeren og Lekebyttes moderatorer ser dem.`,
+  addPhotos: "Legg ved bilder",
+  photosFull: `Du har lagt ved ${PROBLEM_PHOTOS_MAX} bilder`,
 } as const;
 
 /** The short state on a card, in "Mine kjøp" and "Mine salg" and in /moderation. */
