@@ -97,7 +97,9 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
         </details>
       ) : null}
       {open && refusal ? (
-        <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">{staffRefusalMessage(refusal, "decide_payment_case")}</p>
+        <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          {staffRefusalMessage(refusal, "decide_payment_case")}
+        </p>
       ) : null}
       {open && !refusal && item.actions.length > 0 ? (
         <div className="mt-3 flex flex-wrap items-end gap-2">
