@@ -238,6 +238,28 @@ describe("redirect targets", () => {
 
 // ------------------------------------------------------------------------------------------------
 
+const enc = (s: string) => new TextEncoder().encode(s);
+const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
+/** Bodies no photo upload may store (listing photos and problem photos alike). */
+const CASES: { name: string; body: () => Uint8Array; type: string; headers?: Record<string, string> }[] = [
+  { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
+  { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
+  { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
+  {
+    name: "a JPEG start followed by HTML",
+    body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]),
+    type: "image/jpeg",
+  },
+  {
+    name: "a PNG signature and nothing else",
+    body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    type: "image/png",
+  },
+  { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
+  { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
+  { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
+];
+
 describe("uploads", () => {
   let owner: TestUser;
   let client: Client;
@@ -245,27 +267,6 @@ describe("uploads", () => {
     owner = await createUser();
     client = await signedInClient(owner.id);
   });
-
-  const enc = (s: string) => new TextEncoder().encode(s);
-  const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
-  const CASES: { name: string; body: () => Uint8Array; type: string; headers?: Record<string, string> }[] = [
-    { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
-    { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
-    { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
-    {
-      name: "a JPEG start followed by HTML",
-      body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]),
-      type: "image/jpeg",
-    },
-    {
-      name: "a PNG signature and nothing else",
-      body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      type: "image/png",
-    },
-    { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
-    { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
-    { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
-  ];
 
   it.each(CASES)("$name: refused with a Norwegian 4xx, nothing stored", async ({ body, type, headers }) => {
     const before = await storedState();
@@ -324,28 +325,15 @@ describe("uploads", () => {
 });
 
 describe("problem photo uploads (decision 108): the same checks as listing photos", () => {
-  const enc = (s: string) => new TextEncoder().encode(s);
-  const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
-  const CASES: { name: string; body: () => Uint8Array; type: string }[] = [
-    { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
-    { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
-    { name: "a JPEG start followed by HTML", body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html>")]), type: "image/jpeg" },
-    {
-      name: "a PNG signature and nothing else",
-      body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      type: "image/png",
-    },
-    { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
-    { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
-    { name: "JSON", body: () => enc(JSON.stringify({ photos: ["../../x"] })), type: "application/json" },
-  ];
-
   it("every hostile body is refused with a Norwegian 4xx and nothing is stored; a lying Content-Length too", async () => {
     const order = await paidOrder("card");
     const path = `/api/payments/orders/${order.transactionId}/photos`;
-    for (const { name, body, type } of CASES) {
+    for (const { name, body, type, headers } of [
+      ...CASES,
+      { name: "JSON", body: () => enc('{"photos":["../../x"]}'), type: "application/json" },
+    ]) {
       const before = await storedState();
-      const res = await order.buyerClient.request(path, { method: "POST", body: body(), headers: { "Content-Type": type } });
+      const res = await order.buyerClient.request(path, { method: "POST", body: body(), headers: { "Content-Type": type, ...headers } });
       expect(res.status, name).toBeGreaterThanOrEqual(400);
       await judge(res, before);
     }

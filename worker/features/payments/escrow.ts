@@ -759,10 +759,10 @@ export async function uploadProblemPhoto(env: Bindings, actor: Actor, transactio
 }
 
 /** A report's photo for its buyer, its seller and staff with staff rights (the case); anyone else 404. */
-export async function problemPhotoForViewer(env: Bindings, actor: Actor, transactionId: string, photoId: string) {
+export async function problemPhotoForViewer(env: Bindings, actor: Actor, transactionId: string, photoId: string | null) {
   const row = await escrowRow(getDb(env.DB), transactionId);
   if (!row || !roleOf(row, actor)) throw notFound();
-  const photo = await readProblemPhoto(env, row.id, photoId);
+  const photo = photoId ? await readProblemPhoto(env, row.id, photoId) : null;
   if (!photo) throw new AppError("NOT_FOUND", PROBLEM_PHOTO_REFUSALS.notFound);
   return photo;
 }

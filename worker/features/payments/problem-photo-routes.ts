@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ESCROW_ERROR_TEXTS, PROBLEM_PHOTO_REFUSALS } from "../../../domain/escrow";
+import { ESCROW_ERROR_TEXTS } from "../../../domain/escrow";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";
@@ -22,9 +22,9 @@ export const problemPhotoRoutes = new Hono<AppEnv>()
     c.json(await uploadProblemPhoto(c.env, actorOf(c), orderId(c.req.param("id")), c.req.raw), 201),
   )
   .get("/:id/photos/:photoId", requireUser, async (c) => {
+    // A malformed photo id is a photo that does not exist: answered after the order's own check.
     const photoId = c.req.param("photoId");
-    if (!isUuid(photoId)) throw new AppError("NOT_FOUND", PROBLEM_PHOTO_REFUSALS.notFound);
-    const photo = await problemPhotoForViewer(c.env, actorOf(c), orderId(c.req.param("id")), photoId);
+    const photo = await problemPhotoForViewer(c.env, actorOf(c), orderId(c.req.param("id")), isUuid(photoId) ? photoId : null);
     return new Response(photo.body, {
       headers: {
         "Content-Type": photo.contentType,
