@@ -17,6 +17,7 @@ import {
   isFullRefund,
   partialPayout,
   PAYOUT_FIX_TEXT,
+  PROBLEM_PHOTO_REFUSALS,
   PROBLEM_REASON_LABELS,
   REMINDER_HOURS_BEFORE,
   CANCEL_AFTER_DAYS,
@@ -29,14 +30,27 @@ import {
 } from "../../../domain/escrow";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { ANONYMOUS_NAME, DELETED_USER_NAME, ORDER_EVENT } from "../../../domain/messaging";
+import { hasStaffRights, isStaffRole, paymentCaseTarget, staffRefusal, staffRefusalMessage } from "../../../domain/moderation";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import type { Role } from "../../../domain/taxonomy";
 import { getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
+import { enforceRateLimit } from "../../lib/rate-limit";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { messagePage } from "../chat/messages";
 import { sendMail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
 import { escrowChangeMail, payoutFailedMail, releaseReminderMail } from "./escrow-mail";
+import {
+  attachedAllSql,
+  attachPhotosStatement,
+  checkProblemPhotos,
+  problemPhotoUrl,
+  readProblemPhoto,
+  removeUnusedProblemPhotos,
+  storeProblemPhoto,
+} from "./problem-photos";
 import { stableUuid, transferGroup } from "./store";
 import { stripeClient, type Stripe } from "./stripe-client";
 import { VippsClient, VippsError } from "./vipps-client";
@@ -78,6 +92,10 @@ export interface EscrowRow {
   seller_email: string;
   seller_name: string | null;
   seller_deleted: string | null;
+  buyer_role: Role | null;
+  seller_role: Role | null;
+  /** JSON array of the report's photo ids, in the buyer's order. */
+  photo_ids: string;
 }
 
 const ROW_SQL = `SELECT t.id, t.payment_id, t.ad_id, t.seller_id, t.buyer_id, t.amount, t.currency, t.paid_at, t.platform_fee, t.conversation_id,
@@ -85,7 +103,9 @@ const ROW_SQL = `SELECT t.id, t.payment_id, t.ad_id, t.seller_id, t.buyer_id, t.
        t.problem_at, t.settled_at, t.refund_amount, t.transfer_ref, t.escrow_refund_ref, t.money_moved_at, t.payout_error,
        t.payout_error_notified_at, p.provider, p.provider_ref, p.provider_payment_ref, l.title, l.seo_slug,
        bu.email AS buyer_email, bp.display_name AS buyer_name, bu.deleted_at AS buyer_deleted,
-       su.email AS seller_email, sp.display_name AS seller_name, su.deleted_at AS seller_deleted
+       su.email AS seller_email, sp.display_name AS seller_name, su.deleted_at AS seller_deleted,
+       bp.role AS buyer_role, sp.role AS seller_role,
+       (SELECT json_group_array(id) FROM (SELECT id FROM problem_photos WHERE transaction_id = t.id AND attached_at IS NOT NULL ORDER BY position)) AS photo_ids
 FROM transactions t
 JOIN payments p ON p.id = t.payment_id
 JOIN listings l ON l.id = t.ad_id
@@ -103,12 +123,27 @@ const DAY_MS = 24 * HOUR_MS;
 
 const notFound = () => new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
 
-/** The viewer's part in the order; a moderator only where the buyer has opened a case. Null: not theirs to see. */
+/** The viewer's part in the order; staff (with staff rights) only where the buyer has opened a case. Null: not theirs to see. */
 function roleOf(row: EscrowRow, actor: Actor): "buyer" | "seller" | "moderator" | null {
   if (row.buyer_id === actor.id) return "buyer";
   if (row.seller_id === actor.id) return "seller";
-  if ((actor.role === "moderator" || actor.role === "admin") && !actor.suspended && row.problem_at) return "moderator";
+  if (hasStaffRights(actor) && row.problem_at) return "moderator";
   return null;
+}
+
+/** Why the staff rule (decision 085) refuses `actor` a decision on this order's case; null: it does not. */
+function caseRefusal(row: EscrowRow, actor: Pick<Actor, "id" | "role" | "suspended">) {
+  const target = paymentCaseTarget(
+    actor.id,
+    { id: row.buyer_id, role: row.buyer_role ?? "user" },
+    { id: row.seller_id, role: row.seller_role ?? "user" },
+  );
+  return staffRefusal(actor, "decide_payment_case", target);
+}
+
+function photosOf(row: EscrowRow): EscrowView["photos"] {
+  const ids = JSON.parse(row.photo_ids || "[]") as string[];
+  return ids.map((id) => ({ id, url: problemPhotoUrl(row.id, id) }));
 }
 
 /** What `role` sees of the order now, with the buttons the lifecycle and its times allow. */
@@ -133,6 +168,7 @@ export function escrowView(row: EscrowRow, role: "buyer" | "seller" | "moderator
     actions,
     listing: { id: row.ad_id, title: row.title, seo_slug: row.seo_slug },
     conversation_id: row.conversation_id,
+    photos: photosOf(row),
   };
 }
 
@@ -141,6 +177,8 @@ export interface EscrowInput {
   text?: string;
   /** Øre given back in a partial refund. */
   refundAmount?: number;
+  /** The problem report's photos: ids of this buyer's uploads for the order. */
+  photos?: string[];
 }
 
 /**
@@ -163,13 +201,12 @@ export async function actOnEscrow(
   if (by !== "system") {
     const role = roleOf(row, by);
     if (!role) throw notFound();
-    // Staff who are a party to the order do not decide its case.
-    if (
-      role !== "moderator" &&
-      (by.role === "moderator" || by.role === "admin") &&
-      ESCROW_TRANSITIONS[action].some((t) => t.by.includes("moderator"))
-    )
-      throw new AppError("FORBIDDEN", ESCROW_ERROR_TEXTS.ownCase);
+    // A case is decided under the staff rule (decision 085): not by a party, not by suspended staff,
+    // and where either party is staff only by an admin.
+    if (isStaffRole(by.role) && ESCROW_TRANSITIONS[action].some((t) => t.by.includes("moderator"))) {
+      const refusal = caseRefusal(row, by);
+      if (refusal) throw new AppError("FORBIDDEN", staffRefusalMessage(refusal, "decide_payment_case"));
+    }
     actor = role;
   }
   const move = escrowMove(row.escrow_state, actor, action);
@@ -186,6 +223,8 @@ export async function actOnEscrow(
       throw new AppError("VALIDATION", ESCROW_ERROR_TEXTS.refundTooLarge);
   }
 
+  if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
+
   const decidedBy = actor === "moderator" && by !== "system" ? by.id : null;
   const changed = await decide(db, row, move.to, action, input, nowIso, decidedBy);
   if (!changed) {
@@ -193,6 +232,8 @@ export async function actOnEscrow(
     const fresh = await escrowRow(db, transactionId);
     const again = fresh ? escrowMove(fresh.escrow_state, actor, action) : null;
     if (again && !again.ok) throw new AppError(again.status === 403 ? "FORBIDDEN" : "CONFLICT", again.message);
+    // Still reportable: a photo was taken in the meantime (the cron, or another report); say which.
+    if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
     throw new AppError("CONFLICT", ESCROW_ERROR_TEXTS.concurrent);
   }
 
@@ -248,9 +289,19 @@ async function decide(
     values.push(new Date(Date.parse(now) - CANCEL_AFTER_DAYS * DAY_MS).toISOString());
     guard = ` AND paid_at <= ?${values.length}`;
   }
+  // A report with photos: they are attached first in the same batch, and the case opens only if all were.
+  const photos = to === "problem" ? (input.photos ?? []) : [];
+  if (photos.length > 0) guard += ` AND ${attachedAllSql("?4", photos.length)}`;
   const update = d1
     .prepare(`UPDATE transactions SET escrow_state = ?2, ${sets.join(", ")} WHERE id = ?1 AND escrow_state = ?3${guard} RETURNING id`)
     .bind(...values);
+  if (photos.length > 0) {
+    const [, opened] = await d1.batch<{ id: string }>([
+      attachPhotosStatement(d1, row.id, row.buyer_id, photos, row.escrow_state, now),
+      update,
+    ]);
+    return opened.results.length > 0;
+  }
   if (!isFullRefund(to)) return (await update.first<{ id: string }>()) !== null;
   // All the money back: the listing is for sale again and the payment no longer holds it (checkout
   // and settlement look for a completed payment). Only this batch's decision (settled now) counts.
@@ -618,6 +669,10 @@ export async function runEscrowCron(env: Bindings, now: Date = new Date(), limit
       console.warn("Held money still not moved", id, error instanceof Error ? error.message : error),
     );
   }
+  // Problem photos uploaded for a report that was refused or never sent (decision 108).
+  await removeUnusedProblemPhotos(env, now).catch((error: unknown) =>
+    console.warn("Unused problem photos not removed yet", error instanceof Error ? error.message : error),
+  );
   return changed + toRemind.length;
 }
 
@@ -662,18 +717,18 @@ export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCa
     // The chat as the buyer sees it, read through the chat feature (not its storage).
     const messages = row.conversation_id ? (await messagePage(getDb(env.DB), row.conversation_id, row.buyer_id, 50)).messages : [];
     const party = (name: string | null, deleted: string | null) => (deleted ? DELETED_USER_NAME : name?.trim() || ANONYMOUS_NAME);
-    // A moderator who is a party sees the case but not its buttons (ownCase).
-    const own = row.buyer_id === actor.id || row.seller_id === actor.id;
+    // Where the staff rule refuses this staff member (a party, or staff on either side for a
+    // moderator), the case is shown without its buttons; the dashboard says why.
     const view = escrowView(row, "moderator");
     cases.push({
       ...view,
-      actions: own ? [] : view.actions,
+      actions: caseRefusal(row, actor) ? [] : view.actions,
       problem_reason: row.problem_reason ?? "other",
       problem_text: row.problem_text ?? "",
       problem_at: row.problem_at!,
       provider: row.provider === "stripe" ? "card" : "vipps",
-      buyer: { id: row.buyer_id, display_name: party(row.buyer_name, row.buyer_deleted) },
-      seller: { id: row.seller_id, display_name: party(row.seller_name, row.seller_deleted) },
+      buyer: { id: row.buyer_id, display_name: party(row.buyer_name, row.buyer_deleted), role: row.buyer_role ?? "user" },
+      seller: { id: row.seller_id, display_name: party(row.seller_name, row.seller_deleted), role: row.seller_role ?? "user" },
       messages: messages.map((m) => ({
         id: m.id,
         sender: m.sender_id === row.buyer_id ? "buyer" : m.sender_id === row.seller_id ? "seller" : "system",
@@ -683,4 +738,31 @@ export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCa
     });
   }
   return cases;
+}
+
+// ---- problem photos (decision 108) -------------------------------------------------------------
+
+/**
+ * A photo for "Meld fra om et problem": only the order's buyer, only while a problem can still be
+ * reported (the lifecycle's own refusals otherwise), within the upload rate limit. Checked and
+ * cleaned as every photo (worker/lib/photo-upload.ts).
+ */
+export async function uploadProblemPhoto(env: Bindings, actor: Actor, transactionId: string, request: Request) {
+  const db = getDb(env.DB);
+  const row = await escrowRow(db, transactionId);
+  const role = row ? roleOf(row, actor) : null;
+  if (!row || !role) throw notFound();
+  const move = escrowMove(row.escrow_state, role, "report_problem");
+  if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
+  await enforceRateLimit(db, RATE_RULES.upload, actor.id);
+  return storeProblemPhoto(env, actor.id, row.id, request);
+}
+
+/** A report's photo for its buyer, its seller and staff with staff rights (the case); anyone else 404. */
+export async function problemPhotoForViewer(env: Bindings, actor: Actor, transactionId: string, photoId: string | null) {
+  const row = await escrowRow(getDb(env.DB), transactionId);
+  if (!row || !roleOf(row, actor)) throw notFound();
+  const photo = photoId ? await readProblemPhoto(env, row.id, photoId) : null;
+  if (!photo) throw new AppError("NOT_FOUND", PROBLEM_PHOTO_REFUSALS.notFound);
+  return photo;
 }
