@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";
 import { actorOf, requireUser } from "../../middleware/session";
-import { problemPhotoForViewer, uploadProblemPhoto } from "./escrow";
+import { problemPhotoForViewer, uploadProblemPhoto } from "./escrow-views";
 
 function orderId(id: string): string {
   if (!isUuid(id)) throw new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
