@@ -5,6 +5,7 @@
 // (worker/features/payments/escrow.ts); the web shows each party the buttons it allows.
 
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
+import type { Role } from "./taxonomy";
 
 export const ESCROW_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
 export type EscrowState = (typeof ESCROW_STATES)[number];
@@ -203,6 +204,33 @@ export const PROBLEM_REASON_LABELS: Record<ProblemReason, string> = {
 export const PROBLEM_TEXT_MIN = 10;
 export const PROBLEM_TEXT_MAX = 2000;
 
+/**
+ * Photos on a problem report (docs/decisions/108-problem-photos.md): up to 4, uploaded for the order
+ * by its buyer when the report is sent, then named by the report. Private evidence: only the two
+ * parties and staff see them.
+ */
+export const PROBLEM_PHOTOS_MAX = 4;
+/** Uploads for one order that no report has used yet (a refused report's uploads wait for the cron). */
+export const PROBLEM_PHOTO_UPLOADS_MAX = 12;
+/** An upload no report has used after this long is removed (the web uploads right before it sends). */
+export const PROBLEM_PHOTO_ORPHAN_HOURS = 24;
+
+export const PROBLEM_PHOTO_REFUSALS = {
+  tooMany: `Du kan legge ved opptil ${PROBLEM_PHOTOS_MAX} bilder.`, // 400
+  duplicate: "Det samme bildet er lagt ved to ganger.", // 400
+  invalid: "Ugyldig bilde. Last opp bildet på nytt.", // 400
+  notYours: "Fant ikke bildet blant bildene du har lastet opp. Last det opp på nytt.", // 400
+  otherOrder: "Bildet er lastet opp til et annet kjøp. Last det opp på nytt her.", // 409
+  used: "Bildet er allerede brukt i en sak. Last det opp på nytt.", // 409
+  tooManyUploads: "Du har lastet opp for mange bilder til dette kjøpet. Prøv igjen i morgen.", // 409
+  notFound: "Bildet finnes ikke", // 404
+} as const;
+
+/** The Norwegian alt text of a problem photo (the parties' card and the moderators' case). */
+export function problemPhotoAlt(index: number, count: number): string {
+  return `Bilde ${index + 1} av ${count} fra kjøperen`;
+}
+
 /** What both sides read (the issue's words where it has them). */
 export const ESCROW_TEXTS = {
   buyerHeld: "Pengene holdes trygt til du har fått varen",
@@ -237,6 +265,10 @@ export const ESCROW_TEXTS = {
   refundPartial: "Betal tilbake en del",
   releaseToSeller: "Utbetal til selger",
   refundAmountLabel: "Beløp som betales tilbake (kr)",
+  photosLabel: "Bilder (valgfritt)",
+  photosHint: `Opptil ${PROBLEM_PHOTOS_MAX} bilder, JPEG, PNG eller WebP, maks 5 MB per bilde. Bare kjøperen, selgeren og Lekebyttes moderatorer ser dem.`,
+  addPhotos: "Legg ved bilder",
+  photosFull: `Du har lagt ved ${PROBLEM_PHOTOS_MAX} bilder`,
 } as const;
 
 /** The short state on a card, in "Mine kjøp" and "Mine salg" and in /moderation. */
@@ -276,7 +308,6 @@ export const ESCROW_ERROR_TEXTS = {
   notDue: "Det er ikke tid for automatisk utbetaling ennå.",
   concurrent: "Kjøpet ble endret samtidig. Last siden på nytt.",
   refundTooLarge: "Beløpet må være mindre enn det kjøperen betalte. Velg «Betal tilbake alt» for å betale tilbake hele beløpet.", // 400
-  ownCase: "Du kan ikke avgjøre en sak du selv er part i.", // 403
 } as const;
 
 // ---- what the API answers -----------------------------------------------------------------------
@@ -303,6 +334,8 @@ export interface EscrowView {
   actions: EscrowAction[];
   listing: { id: string; title: string; seo_slug: string };
   conversation_id: string | null;
+  /** The photos of the buyer's problem report, in the order the buyer chose (served privately). */
+  photos: { id: string; url: string }[];
 }
 
 /** A case in /moderation: the problem, both parties and their chat. */
@@ -311,7 +344,8 @@ export interface EscrowCase extends EscrowView {
   problem_text: string;
   problem_at: string;
   provider: "card" | "vipps";
-  buyer: { id: string; display_name: string };
-  seller: { id: string; display_name: string };
+  /** With their roles: the staff rule (decision 085) refuses a case with staff on either side to moderators. */
+  buyer: { id: string; display_name: string; role: Role };
+  seller: { id: string; display_name: string; role: Role };
   messages: { id: string; sender: "buyer" | "seller" | "system"; content: string; created_at: string }[];
 }

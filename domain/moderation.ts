@@ -127,7 +127,7 @@ export function isStaffRole(role: string | null | undefined): boolean {
  * What staff do (docs/decisions/052-moderator-rights.md): read the dashboard, act on a report's
  * target ("Behandle", the four actions, a dismissal), lift a hide or a suspension, change a role.
  */
-export type StaffAction = "view" | "review" | ModerationAction | "dismiss" | "unhide" | "change_role";
+export type StaffAction = "view" | "review" | ModerationAction | "dismiss" | "unhide" | "change_role" | "decide_payment_case";
 /** The person a report's target belongs to (the user, a listing's owner, a message's sender, a review's author). */
 export interface StaffTarget {
   role: Role;
@@ -156,6 +156,16 @@ export function staffRefusal(
   return null;
 }
 
+/**
+ * A payment case's target (decision 105): both parties of the order. The staff member is `self`
+ * when they are the buyer or the seller; the target is staff when either party is a moderator or
+ * an admin, so only an admin decides such a case.
+ */
+export function paymentCaseTarget(staffId: string, buyer: { id: string; role: Role }, seller: { id: string; role: Role }): StaffTarget {
+  const staffParty = [buyer.role, seller.role].find(isStaffRole);
+  return { role: staffParty ?? "user", self: buyer.id === staffId || seller.id === staffId };
+}
+
 /** Staff rights in force: a moderator or admin who is not suspended (what every staff-only view checks). */
 export function hasStaffRights(actor: { role: Role; suspended: boolean } | null | undefined): boolean {
   return !!actor && staffRefusal(actor, "view", null) === null;
@@ -168,6 +178,17 @@ export const STAFF_REFUSAL_MESSAGES: Record<StaffRefusal, string> = {
   self: "Du kan ikke moderere deg selv eller ditt eget innhold.",
   staff_target: "Bare en administrator kan moderere moderatorer og administratorer.",
 };
+
+/** The refusals worded for a payment case, where the target is an order's two parties. */
+const PAYMENT_CASE_REFUSAL_MESSAGES: Partial<Record<StaffRefusal, string>> = {
+  self: "Du kan ikke avgjøre en sak du selv er part i.",
+  staff_target: "Bare en administrator kan avgjøre en sak der kjøperen eller selgeren er moderator eller administrator.",
+};
+
+/** The 403 text for a refusal of `action` (the dashboard shows the same text instead of the buttons). */
+export function staffRefusalMessage(refusal: StaffRefusal, action: StaffAction): string {
+  return (action === "decide_payment_case" ? PAYMENT_CASE_REFUSAL_MESSAGES[refusal] : undefined) ?? STAFF_REFUSAL_MESSAGES[refusal];
+}
 
 /** What the Worker answers when a report cannot be made (404 when the target is not there or not visible, 403 otherwise). */
 export const REPORT_REFUSALS = {

@@ -21,6 +21,7 @@ import { homeRoutes } from "./features/listings/home-routes";
 import { listingRoutes } from "./features/listings/routes";
 import { searchRoutes } from "./features/search/routes";
 import { uploadRoutes } from "./features/listings/upload-routes";
+import { problemPhotoRoutes } from "./features/payments/problem-photo-routes";
 import { imageRoutes } from "./features/listings/image-routes";
 import { meRoutes } from "./features/account/routes";
 import { newsletterRoutes } from "./features/newsletter/routes";
@@ -52,6 +53,7 @@ const api = new Hono<AppEnv>()
   .use(loadActor)
   // Uploads carry raw image bytes with their own limit; everything after this is JSON only.
   .route("/images", uploadRoutes)
+  .route("/payments/orders", problemPhotoRoutes)
   .use(jsonBodiesOnly)
   .use(
     bodyLimit({

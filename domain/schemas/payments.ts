@@ -1,6 +1,6 @@
 // Request schemas of the payment routes. Apart from domain/payments.ts so that the listing card
 // and the buy bar, which use its pure rules, do not pull zod into the first page's JavaScript.
-import { PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../escrow";
+import { PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTOS_MAX, PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../escrow";
 import { ONLINE_PAYMENT_METHODS } from "../payments";
 import { multiLineText } from "./user-text";
 import { z } from "./zod";
@@ -38,6 +38,12 @@ export const problemSchema = z.object({
       .min(PROBLEM_TEXT_MIN, `Beskriv problemet med minst ${PROBLEM_TEXT_MIN} tegn`)
       .max(PROBLEM_TEXT_MAX, `Beskrivelsen kan ikke være lengre enn ${PROBLEM_TEXT_MAX} tegn`),
   ),
+  /** Ids of photos this buyer uploaded for this order (POST /orders/:id/photos), in the order shown. */
+  photos: z
+    .array(uuid(PROBLEM_PHOTO_REFUSALS.invalid), { error: PROBLEM_PHOTO_REFUSALS.invalid })
+    .max(PROBLEM_PHOTOS_MAX, PROBLEM_PHOTO_REFUSALS.tooMany)
+    .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, PROBLEM_PHOTO_REFUSALS.duplicate)
+    .default([]),
 });
 export type ProblemInput = z.infer<typeof problemSchema>;
 

@@ -4,6 +4,7 @@
 // buyer reports a problem, which the demo moderator refunds in /moderation ("Pengene er betalt
 // tilbake"), after which the listing is for sale again.
 import type { Page } from "@playwright/test";
+import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
 import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
@@ -39,6 +40,25 @@ async function buy(page: Page, slug: string, price: string, method: "card" | "vi
   }
   await page.waitForURL(/\/payment-success\?session_id=/);
   await expect(page.getByRole("heading", { name: "Betaling fullført!" })).toBeVisible({ timeout: 20_000 });
+}
+
+/** A photo of the toy for the problem report: stripes, so it can be told apart on a screenshot. */
+function stripedPhoto(): Buffer {
+  const png = new PNG({ width: 320, height: 240 });
+  for (let y = 0; y < 240; y++)
+    for (let x = 0; x < 320; x++) {
+      const i = (y * 320 + x) * 4;
+      const stripe = Math.floor(x / 40) % 2 === 0;
+      png.data.set(stripe ? [200, 60, 40, 255] : [250, 220, 120, 255], i);
+    }
+  return PNG.sync.write(png);
+}
+
+/** The image has been loaded and drawn (not a broken image). */
+async function expectDrawn(page: Page, name: string) {
+  const img = page.getByRole("img", { name }).first();
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 }
 
 /** The deal's card in the chat. */
@@ -102,7 +122,7 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
   }
 });
 
-test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengene er betalt tilbake' and the listing is for sale again", async ({
+test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees it and refunds → 'Pengene er betalt tilbake' and the listing is for sale again", async ({
   page,
   browser,
 }) => {
@@ -130,9 +150,15 @@ test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengen
     const problem = page.getByRole("dialog", { name: "Meld fra om et problem" });
     await problem.getByLabel("Hva er problemet?").selectOption("not_received");
     await problem.getByLabel("Beskriv problemet").fill("Pakken har ikke kommet etter ti dager.");
+    // One photo (decision 108): previewed in the dialog, uploaded when the report is sent.
+    await problem.getByLabel("Legg ved bilder").setInputFiles([{ name: "eske.png", mimeType: "image/png", buffer: stripedPhoto() }]);
+    await expect(problem.getByRole("list", { name: "Valgte bilder (1 av 4)" })).toBeVisible();
+    await expectDrawn(page, "Bilde 1: eske.png");
     await shot(page, "chat-buyer-problem-form");
     await problem.getByRole("button", { name: "Send" }).click();
     await expect(card(page, title).getByText(/^Du har meldt fra om et problem/)).toBeVisible();
+    // The buyer's card shows the photo as it was stored (private to the parties and staff).
+    await expectDrawn(page, "Bilde 1 av 1 fra kjøperen");
 
     // The demo moderator refunds in /moderation.
     const signin = await moderator.page.request.post("/api/auth/signin", { data: MODERATOR });
@@ -140,7 +166,14 @@ test("Vipps: 'Meld fra om et problem' → the demo moderator refunds → 'Pengen
     await moderator.page.goto("/moderation");
     const caseCard = moderator.page.getByRole("article", { name: `Betalingssak: ${title}` });
     await expect(caseCard.getByText("Pakken har ikke kommet etter ti dager.")).toBeVisible();
+    await caseCard.scrollIntoViewIfNeeded();
+    await expectDrawn(moderator.page, "Bilde 1 av 1 fra kjøperen");
     await shot(moderator.page, "moderation-case");
+    await caseCard.getByRole("button", { name: "Vis bilde 1 av 1 fra kjøperen større" }).click();
+    const large = moderator.page.getByRole("dialog", { name: "Bilde 1 av 1 fra kjøperen" });
+    await expect(large.getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" })).toBeVisible();
+    await shot(moderator.page, "moderation-case-photo");
+    await large.getByRole("button", { name: "Lukk" }).click();
     await caseCard.getByRole("button", { name: "Betal tilbake alt" }).click();
     await expect(caseCard.getByText("Pengene er betalt tilbake", { exact: true }).first()).toBeVisible();
 

@@ -5,12 +5,14 @@ import {
   ACTIONS_FOR_TARGET,
   actionLabel,
   fallbackTargetTitle,
+  paymentCaseTarget,
   REPORT_PRIORITY_LABELS,
   REPORT_STATUS_LABELS,
   reportDialogTitle,
   reasonWithNotes,
   STAFF_REFUSAL_MESSAGES,
   staffRefusal,
+  staffRefusalMessage,
   suspensionMessage,
   type StaffAction,
   type StaffRefusal,
@@ -158,6 +160,55 @@ describe("who may act on whom (staffRefusal)", () => {
     expect(staffRefusal({ role: "admin", suspended: true }, "change_role", null)).toBe("suspended");
     expect(staffRefusal({ role: "moderator", suspended: false }, "change_role", null)).toBe("not_staff");
     expect(staffRefusal({ role: "user", suspended: false }, "change_role", null)).toBe("not_staff");
+  });
+
+  // A payment case (decision 105): the target is the order's two parties. One row per (staff role,
+  // suspended, buyer, seller), where "me" is the staff member being a party.
+  type Party = Role | "me";
+  type CaseRow = [actorRole: Role, actorSuspended: boolean, buyer: Party, seller: Party, refusal: StaffRefusal | null];
+  const caseRows: CaseRow[] = [
+    ["user", false, "user", "user", "not_staff"],
+    ["user", false, "me", "user", "not_staff"],
+    // A moderator decides a case between ordinary users only.
+    ["moderator", false, "user", "user", null],
+    ["moderator", false, "moderator", "user", "staff_target"],
+    ["moderator", false, "user", "moderator", "staff_target"],
+    ["moderator", false, "user", "admin", "staff_target"],
+    ["moderator", false, "admin", "user", "staff_target"],
+    ["moderator", false, "me", "user", "self"],
+    ["moderator", false, "user", "me", "self"],
+    // Being a party comes before the other party's role.
+    ["moderator", false, "me", "moderator", "self"],
+    ["moderator", true, "user", "user", "suspended"],
+    ["moderator", true, "me", "user", "suspended"],
+    // An admin decides every case but their own.
+    ["admin", false, "user", "user", null],
+    ["admin", false, "moderator", "user", null],
+    ["admin", false, "user", "moderator", null],
+    ["admin", false, "admin", "moderator", null],
+    ["admin", false, "me", "user", "self"],
+    ["admin", false, "user", "me", "self"],
+    ["admin", true, "user", "user", "suspended"],
+    ["admin", true, "user", "moderator", "suspended"],
+  ];
+  it.each(caseRows)("%s (suspended: %s) on a case, buyer %s, seller %s: %s", (role, suspended, buyer, seller, refusal) => {
+    const me = "11111111-1111-4111-8111-111111111111";
+    const party = (p: Party, id: string) => (p === "me" ? { id: me, role } : { id, role: p });
+    const target = paymentCaseTarget(
+      me,
+      party(buyer, "22222222-2222-4222-8222-222222222222"),
+      party(seller, "33333333-3333-4333-8333-333333333333"),
+    );
+    expect(staffRefusal({ role, suspended }, "decide_payment_case", target)).toBe(refusal);
+  });
+
+  it("a refused payment-case decision says so in the words of a case", () => {
+    expect(staffRefusalMessage("self", "decide_payment_case")).toBe("Du kan ikke avgjøre en sak du selv er part i.");
+    expect(staffRefusalMessage("staff_target", "decide_payment_case")).toBe(
+      "Bare en administrator kan avgjøre en sak der kjøperen eller selgeren er moderator eller administrator.",
+    );
+    expect(staffRefusalMessage("suspended", "decide_payment_case")).toBe(STAFF_REFUSAL_MESSAGES.suspended);
+    expect(staffRefusalMessage("self", "review")).toBe(STAFF_REFUSAL_MESSAGES.self);
   });
 
   it("every refusal has a Norwegian message", () => {

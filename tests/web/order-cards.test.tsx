@@ -28,6 +28,7 @@ function order(overrides: Partial<OrderView> = {}): OrderView {
     actions: ["confirm_received", "report_problem"],
     listing: { id: "l", title: "Trehest", seo_slug: "trehest" },
     conversation_id: CONVERSATION,
+    photos: [],
     ...overrides,
   };
 }
@@ -82,8 +83,76 @@ describe("the order card", () => {
     await userEvent.click(send);
     const post = fetch.mock.calls.find(([, init]) => init?.method === "POST");
     expect(String(post![0])).toBe(`/api/payments/orders/${TX}/problem`);
-    expect(JSON.parse(String(post![1]!.body))).toEqual({ reason: "damaged", text: "Hjulet er knekt av." });
+    expect(JSON.parse(String(post![1]!.body))).toEqual({ reason: "damaged", text: "Hjulet er knekt av.", photos: [] });
     await vi.waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Pengene er allerede utbetalt til selger."));
+  });
+
+  it("the problem dialog's photo picker: up to 4, JPEG/PNG/WebP only, removable; sent photos are uploaded, then named by the report", async () => {
+    let n = 0;
+    URL.createObjectURL = vi.fn(() => `blob:test/${++n}`);
+    URL.revokeObjectURL = vi.fn();
+    const uploads: Blob[] = [];
+    const fetch = mockFetch((url, init) => {
+      if (init?.method === "POST" && String(url).endsWith("/photos")) {
+        uploads.push(init.body as Blob);
+        return jsonResponse({ id: `0000000${uploads.length}-0000-4000-8000-000000000000`, url: "/x", type: "image/jpeg" }, 201);
+      }
+      if (init?.method === "POST") return jsonResponse(order({ state: "problem", actions: [] }));
+      return jsonResponse([order()]);
+    });
+    renderWithProviders(<OrderCards conversationId={CONVERSATION} />);
+    await userEvent.click(await screen.findByRole("button", { name: "Meld fra om et problem" }));
+    const dialog = screen.getByRole("dialog", { name: "Meld fra om et problem" });
+    expect(dialog).toHaveTextContent("Bilder (valgfritt)");
+    const input = screen.getByLabelText("Legg ved bilder");
+    const file = (name: string, type: string) => new File([new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3])], name, { type });
+    // A GIF is refused with the server's own words; the JPEGs are kept, with previews.
+    await userEvent.upload(input, [file("kjole.gif", "image/gif"), file("hjul.jpg", "image/jpeg"), file("eske.png", "image/png")], {
+      applyAccept: false,
+    });
+    expect(screen.getByRole("alert")).toHaveTextContent("kjole.gif: Kun JPEG, PNG og WebP er tillatt");
+    expect(screen.getByRole("list", { name: "Valgte bilder (2 av 4)" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Bilde 1: hjul.jpg" })).toHaveAttribute("src", "blob:test/1");
+    // Three more: only two fit, and it says so.
+    await userEvent.upload(input, [file("a.jpg", "image/jpeg"), file("b.jpg", "image/jpeg"), file("c.jpg", "image/jpeg")]);
+    expect(screen.getByRole("alert")).toHaveTextContent("Du kan legge ved opptil 4 bilder.");
+    expect(screen.getByRole("list", { name: "Valgte bilder (4 av 4)" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Du har lagt ved 4 bilder")).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Fjern bilde 4" }));
+    expect(screen.getByRole("list", { name: "Valgte bilder (3 av 4)" })).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByLabelText("Beskriv problemet"), "Hjulet er knekt av.");
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    await vi.waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).endsWith("/problem"))).toBe(true));
+    const posts = fetch.mock.calls.filter(([, init]) => init?.method === "POST").map(([url]) => String(url));
+    expect(posts).toEqual([
+      `/api/payments/orders/${TX}/photos`,
+      `/api/payments/orders/${TX}/photos`,
+      `/api/payments/orders/${TX}/photos`,
+      `/api/payments/orders/${TX}/problem`,
+    ]);
+    expect(uploads.map((b) => (b as File).name)).toEqual(["hjul.jpg", "eske.png", "a.jpg"]);
+    const report = fetch.mock.calls.find(([url]) => String(url).endsWith("/problem"))!;
+    expect(JSON.parse(String(report[1]!.body)).photos).toEqual([
+      "00000001-0000-4000-8000-000000000000",
+      "00000002-0000-4000-8000-000000000000",
+      "00000003-0000-4000-8000-000000000000",
+    ]);
+  });
+
+  it("both parties see the report's photos on the card: thumbnails with Norwegian alt texts that open larger", async () => {
+    const photos = [
+      { id: "p1", url: `/api/payments/orders/${TX}/photos/p1` },
+      { id: "p2", url: `/api/payments/orders/${TX}/photos/p2` },
+    ];
+    mockFetch(() => jsonResponse([order({ role: "seller", state: "problem", actions: [], photos })]));
+    renderWithProviders(<OrderCards conversationId={CONVERSATION} />);
+    const thumbs = await screen.findByRole("list", { name: "Bilder fra kjøperen" });
+    expect(thumbs.querySelectorAll("img")[1]).toHaveAttribute("alt", "Bilde 2 av 2 fra kjøperen");
+    await userEvent.click(screen.getByRole("button", { name: "Vis bilde 2 av 2 fra kjøperen større" }));
+    const large = screen.getByRole("dialog", { name: "Bilde 2 av 2 fra kjøperen" });
+    expect(large.querySelector("img")).toHaveAttribute("src", `/api/payments/orders/${TX}/photos/p2`);
   });
 
   it("says what is owed when the seller's account refused the transfer, and 'Pengene er betalt tilbake' after a refund", async () => {

@@ -282,6 +282,7 @@ function escrow(overrides: Partial<NonNullable<PaymentDetails["escrow"]>> = {}):
     actions: ["confirm_received", "report_problem"],
     listing: { id: "l", title: "Dukkevogn", seo_slug: "dukkevogn-abc123" },
     conversation_id: "66666666-6666-4666-8666-666666666666",
+    photos: [],
     ...overrides,
   };
 }

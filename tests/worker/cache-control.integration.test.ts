@@ -153,6 +153,14 @@ const CASES: Case[] = [
   get("GET /api/payments/orders", "party", () => `/api/payments/orders?conversation_id=${conv.id}`),
   get("GET /api/payments/orders", "invalid query", () => "/api/payments/orders?conversation_id=x"),
   get("GET /api/payments/orders/:id", "unknown", () => `/api/payments/orders/${UNKNOWN}`),
+  // A problem report's photo (decision 108): private evidence, refusals included.
+  get("GET /api/payments/orders/:id/photos/:photoId", "unknown", () => `/api/payments/orders/${UNKNOWN}/photos/${UNKNOWN}`),
+  get(
+    "GET /api/payments/orders/:id/photos/:photoId",
+    "visitor",
+    () => `/api/payments/orders/${UNKNOWN}/photos/${UNKNOWN}`,
+    () => visitor,
+  ),
   get(
     "GET /api/moderation/payment-cases",
     "admin",
@@ -339,6 +347,8 @@ GET /api/payments/stripe/account (signed in): 200 no-store
 GET /api/payments/orders (party): 200 no-store
 GET /api/payments/orders (invalid query): 400 no-store
 GET /api/payments/orders/:id (unknown): 404 no-store
+GET /api/payments/orders/:id/photos/:photoId (unknown): 404 private, no-store
+GET /api/payments/orders/:id/photos/:photoId (visitor): 401 private, no-store
 GET /api/moderation/payment-cases (admin): 200 no-store
 GET /api/moderation/payment-cases (user): 403 private, no-store
 GET /api/moderation/reports (admin): 200 no-store

@@ -238,6 +238,28 @@ describe("redirect targets", () => {
 
 // ------------------------------------------------------------------------------------------------
 
+const enc = (s: string) => new TextEncoder().encode(s);
+const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
+/** Bodies no photo upload may store (listing photos and problem photos alike). */
+const CASES: { name: string; body: () => Uint8Array; type: string; headers?: Record<string, string> }[] = [
+  { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
+  { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
+  { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
+  {
+    name: "a JPEG start followed by HTML",
+    body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]),
+    type: "image/jpeg",
+  },
+  {
+    name: "a PNG signature and nothing else",
+    body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    type: "image/png",
+  },
+  { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
+  { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
+  { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
+];
+
 describe("uploads", () => {
   let owner: TestUser;
   let client: Client;
@@ -245,27 +267,6 @@ describe("uploads", () => {
     owner = await createUser();
     client = await signedInClient(owner.id);
   });
-
-  const enc = (s: string) => new TextEncoder().encode(s);
-  const SVG = '<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(1)</script></svg>';
-  const CASES: { name: string; body: () => Uint8Array; type: string; headers?: Record<string, string> }[] = [
-    { name: "an SVG with a script, sent as image/svg+xml", body: () => enc(SVG), type: "image/svg+xml" },
-    { name: "an SVG sent as image/png", body: () => enc(SVG), type: "image/png" },
-    { name: "HTML sent as image/jpeg", body: () => enc("<!doctype html><script>alert(1)</script>"), type: "image/jpeg" },
-    {
-      name: "a JPEG start followed by HTML",
-      body: () => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...enc("<html><script>alert(1)</script>")]),
-      type: "image/jpeg",
-    },
-    {
-      name: "a PNG signature and nothing else",
-      body: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      type: "image/png",
-    },
-    { name: "a GIF", body: () => enc("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), type: "image/gif" },
-    { name: "an empty body", body: () => new Uint8Array(), type: "image/jpeg" },
-    { name: "a ZIP", body: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]), type: "application/zip" },
-  ];
 
   it.each(CASES)("$name: refused with a Norwegian 4xx, nothing stored", async ({ body, type, headers }) => {
     const before = await storedState();
@@ -323,6 +324,63 @@ describe("uploads", () => {
   });
 });
 
+describe("problem photo uploads (decision 108): the same checks as listing photos", () => {
+  it("every hostile body is refused with a Norwegian 4xx and nothing is stored; a lying Content-Length too", async () => {
+    const order = await paidOrder("card");
+    const path = `/api/payments/orders/${order.transactionId}/photos`;
+    for (const { name, body, type, headers } of [
+      ...CASES,
+      { name: "JSON", body: () => enc('{"photos":["../../x"]}'), type: "application/json" },
+    ]) {
+      const before = await storedState();
+      const res = await order.buyerClient.request(path, { method: "POST", body: body(), headers: { "Content-Type": type, ...headers } });
+      expect(res.status, name).toBeGreaterThanOrEqual(400);
+      await judge(res, before);
+    }
+    const before = await storedState();
+    const big = await order.buyerClient.request(path, {
+      method: "POST",
+      body: new Uint8Array(6 * 1024 * 1024),
+      headers: { "Content-Type": "image/jpeg", "Content-Length": "1000" },
+    });
+    expect(big.status).toBe(413);
+    await judge(big, before);
+  });
+
+  it("a file name cannot choose the key, and path tricks on the photo's address reach nothing else", async () => {
+    const order = await paidOrder("card");
+    const res = await order.buyerClient.request(`/api/payments/orders/${order.transactionId}/photos`, {
+      method: "POST",
+      body: await pngPhoto(),
+      headers: {
+        "Content-Type": "image/png",
+        "Content-Disposition": 'attachment; filename="../../sitemaps/sitemap.xml"',
+        "X-File-Name": "../x.png",
+      },
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const key = (await env.DB.prepare("SELECT r2_key FROM problem_photos WHERE id = ?1").bind(id).first<{ r2_key: string }>())!.r2_key;
+    expect(key).toMatch(new RegExp(`^problem-photos/${order.buyer.id}/[0-9]+-[0-9a-f]{12}\\.png$`));
+    const base = `/api/payments/orders/${order.transactionId}/photos`;
+    for (const trick of [
+      `${id}/..`,
+      `..%2F..%2Fimages%2F${encodeURIComponent(key)}`,
+      encodeURIComponent(key),
+      `${id}%00`,
+      `${id}.png`,
+      "..",
+      "%2e%2e",
+    ]) {
+      const got = await order.buyerClient.get(`${base}/${trick}`);
+      expect(got.status, trick).toBeGreaterThanOrEqual(400);
+      expect(got.status, trick).toBeLessThan(500);
+    }
+    // Through the public photo route the key is nobody's.
+    expect((await new Client().get(`/images/${key}`)).status).toBe(404);
+  });
+});
+
 // ------------------------------------------------------------------------------------------------
 
 describe("meta tags and JSON-LD on the listing page", () => {
@@ -365,7 +423,10 @@ describe("oversized bodies and WebSocket frames", () => {
     const admin = await createUser({ role: "admin" });
     const client = await signedInClient(admin.id);
     const big = JSON.stringify({ padding: "x".repeat(70 * 1024) });
-    const routes = mutatingRoutes().filter((r) => !r.path.startsWith("/api/images") && !r.path.startsWith("/api/payments/webhooks"));
+    // Photo uploads (listings, problem reports) take raw bytes with their own 5 MB limit.
+    const routes = mutatingRoutes().filter(
+      (r) => !r.path.startsWith("/api/images") && !r.path.startsWith("/api/payments/webhooks") && !r.path.endsWith("/photos"),
+    );
     const before = await storedState();
     for (const route of routes) {
       const res = await client.request(route.path, { method: route.method, body: big, headers: { "Content-Type": "application/json" } });
@@ -724,8 +785,16 @@ describe("held money (decision 105)", () => {
   // decision: 200 or a Norwegian 4xx, never a 5xx; a refusal changes nothing, and whatever was
   // accepted moved the money at most once (the sandbox's own record).
   const reasons = fc.oneof(fc.constantFrom("not_received", "not_as_described", "damaged", "other"), text, fc.integer());
+  // Photos: anything where the ids go (decision 108); no id names an upload of this buyer, so a
+  // report that names any is refused.
+  const photos = fc.oneof(
+    fc.array(fc.oneof(fc.uuid(), text, fc.integer(), fc.constant(null)), { maxLength: 6 }),
+    text,
+    fc.constant(null),
+    fc.constant({}),
+  );
   const problemBody = fc.oneof(
-    fc.record({ reason: reasons, text: fc.oneof(text, fc.integer(), fc.constant(null)) }, { requiredKeys: [] }),
+    fc.record({ reason: reasons, text: fc.oneof(text, fc.integer(), fc.constant(null)), photos }, { requiredKeys: [] }),
     fc.constantFrom(null, [], "x", 5),
   );
   const amount = fc.oneof(

@@ -249,8 +249,8 @@ class World {
    * is the buyer (of a connected seller's listing) or the seller (the row needs `ownerConnected`).
    * With `problem`, the buyer has reported a problem: a case for moderators.
    */
-  heldOrder(ownerSide: "buyer" | "seller", problem = false) {
-    return this.once(`held-${ownerSide}-${problem}`, async () => {
+  heldOrder(ownerSide: "buyer" | "seller", problem = false, tag = "") {
+    return this.once(`held-${ownerSide}-${problem}-${tag}`, async () => {
       const seller = ownerSide === "seller" ? this.owner : await connectedSeller();
       const buyer = ownerSide === "buyer" ? this.owner : await this.partner();
       const buyerClient = await signedInClient(buyer.id);
@@ -268,6 +268,39 @@ class World {
         expect(reported.status).toBe(200);
       }
       return { id: tx!.id, conversationId: tx!.conversation_id };
+    });
+  }
+
+  /**
+   * The owner's purchase with a problem reported with one photo (decision 108): the case and its
+   * photo's id.
+   */
+  casePhoto() {
+    return this.once("casePhoto", async () => {
+      const order = await this.heldOrder("buyer", false, "photo");
+      const buyerClient = await signedInClient(this.owner.id);
+      const upload = await buyerClient.request(`/api/payments/orders/${order.id}/photos`, {
+        method: "POST",
+        body: jpegPhoto(),
+        headers: { "Content-Type": "image/jpeg" },
+      });
+      expect(upload.status).toBe(201);
+      const { id: photoId } = (await upload.json()) as { id: string };
+      const reported = await buyerClient.post(`/api/payments/orders/${order.id}/problem`, {
+        reason: "damaged",
+        text: "Leken kom i stykker.",
+        photos: [photoId],
+      });
+      expect(reported.status).toBe(200);
+      return { id: order.id, photoId };
+    });
+  }
+
+  /** A case on the owner's sale (the owner connected to Stripe as a seller first). */
+  caseAsSeller() {
+    return this.once("caseAsSeller", async () => {
+      await connectOwner(this.owner.id);
+      return this.heldOrder("seller", true);
     });
   }
 
@@ -330,6 +363,17 @@ class World {
   actorsListing() {
     return this.once("actorsListing", () => createListing({ userId: (this.actor ?? this.owner).id }));
   }
+}
+
+/** The owner as a seller with an onboarded Stripe account (a sandbox account taken over from a fresh seller). */
+async function connectOwner(ownerId: string): Promise<void> {
+  const seller = await connectedSeller();
+  await env.DB.prepare(
+    "UPDATE profiles SET stripe_account_id = (SELECT stripe_account_id FROM profiles WHERE user_id = ?2), stripe_charges_enabled = 1, stripe_payouts_enabled = 1, stripe_details_submitted = 1 WHERE user_id = ?1",
+  )
+    .bind(ownerId, seller.id)
+    .run();
+  await env.DB.prepare("UPDATE profiles SET stripe_account_id = NULL WHERE user_id = ?1").bind(seller.id).run();
 }
 
 /** An active suspension of a week, as a moderator's "Steng ute midlertidig" leaves it. */
@@ -487,6 +531,48 @@ const MODERATION_STAFF_ROWS: {
     route: "GET /images/*",
     variant: "photo of a hidden listing",
     request: async (w) => ({ path: `/images/${(await w.hiddenListing()).images[0]}` }),
+    expected: sc(404, 404, 200, 200, 200, 200, 200),
+  },
+  // Payment cases (decisions 085, 105): the owner is the buyer, or the seller, of the case. Nobody
+  // decides a case they are a party to; a case with staff on either side only an admin decides.
+  {
+    route: "POST /api/moderation/payment-cases/:id/decision",
+    variant: "refund, the owner is the buyer",
+    request: async (w) => ({
+      path: `/api/moderation/payment-cases/${(await w.heldOrder("buyer", true)).id}/decision`,
+      method: "POST",
+      json: { action: "refund" },
+    }),
+    expected: decision,
+  },
+  {
+    route: "POST /api/moderation/payment-cases/:id/decision",
+    variant: "release, the owner is the seller",
+    request: async (w) => ({
+      path: `/api/moderation/payment-cases/${(await w.caseAsSeller()).id}/decision`,
+      method: "POST",
+      json: { action: "release_by_moderator" },
+    }),
+    expected: decision,
+  },
+  {
+    route: "POST /api/moderation/payment-cases/:id/decision",
+    variant: "partial refund, the owner is the seller",
+    request: async (w) => ({
+      path: `/api/moderation/payment-cases/${(await w.caseAsSeller()).id}/decision`,
+      method: "POST",
+      json: { action: "partial_refund", refund_amount: 10_000 },
+    }),
+    expected: decision,
+  },
+  // A case's photo: staff with staff rights read it, parties too (the owner is the buyer).
+  {
+    route: "GET /api/payments/orders/:id/photos/:photoId",
+    variant: "a case's photo",
+    request: async (w) => {
+      const { id, photoId } = await w.casePhoto();
+      return { path: `/api/payments/orders/${id}/photos/${photoId}` };
+    },
     expected: sc(404, 404, 200, 200, 200, 200, 200),
   },
 ];
@@ -887,6 +973,39 @@ const API_ROWS: Row[] = [
     route: "POST /api/payments/orders/:id/received",
     request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/received`, method: "POST" }),
     expected: ownerOnly(200),
+  },
+  // Photos of a problem report (decision 108): the buyer uploads for the order; a case's photos are
+  // read by its buyer, its seller and staff with staff rights (a case), never by anyone else.
+  {
+    route: "POST /api/payments/orders/:id/photos",
+    request: async (w) => ({
+      path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/photos`,
+      method: "POST",
+      body: jpegPhoto(),
+      headers: { "Content-Type": "image/jpeg" },
+    }),
+    expected: ownerOnly(201),
+  },
+  {
+    route: "GET /api/payments/orders/:id/photos/:photoId",
+    request: async (w) => {
+      const { id, photoId } = await w.casePhoto();
+      return { path: `/api/payments/orders/${id}/photos/${photoId}` };
+    },
+    expected: s(401, 404, 200, 200, 200, 200),
+  },
+  {
+    route: "POST /api/payments/orders/:id/problem",
+    variant: "with a photo already used in another case",
+    request: async (w) => {
+      const { photoId } = await w.casePhoto();
+      return {
+        path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/problem`,
+        method: "POST",
+        json: { reason: "damaged", text: "Leken kom i stykker.", photos: [photoId] },
+      };
+    },
+    expected: s(401, 404, 409, 404, 404, 409),
   },
   {
     route: "POST /api/payments/orders/:id/problem",
@@ -1362,15 +1481,7 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   const caseStart = new Date().toISOString();
   const owner = await createUser();
   if (row.ownerPassword) await env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1").bind(owner.id, passwordHash).run();
-  if (row.ownerConnected) {
-    const seller = await connectedSeller();
-    await env.DB.prepare(
-      "UPDATE profiles SET stripe_account_id = (SELECT stripe_account_id FROM profiles WHERE user_id = ?2), stripe_charges_enabled = 1, stripe_payouts_enabled = 1, stripe_details_submitted = 1 WHERE user_id = ?1",
-    )
-      .bind(owner.id, seller.id)
-      .run();
-    await env.DB.prepare("UPDATE profiles SET stripe_account_id = NULL WHERE user_id = ?1").bind(seller.id).run();
-  }
+  if (row.ownerConnected) await connectOwner(owner.id);
   if (role === "suspended") await suspend(owner.id);
   const actor =
     role === "visitor"

@@ -54,6 +54,16 @@ export function moveOrder(id: string, move: OrderMove): Promise<OrderView> {
   return call(route.$post({ param: { id: param(id) } })) as Promise<OrderView>;
 }
 
+/** POST /api/payments/orders/:id/photos with the photo's raw bytes (decision 108): an id for the report to name. */
+export function uploadProblemPhoto(id: string, image: Blob): Promise<{ id: string; url: string; type: string }> {
+  return call(
+    orders[":id"].photos.$post(
+      { param: { id: param(id) } },
+      { init: { body: image, headers: { "Content-Type": image.type || "application/octet-stream" } } },
+    ),
+  );
+}
+
 export function reportProblem(id: string, json: ProblemInput): Promise<OrderView> {
   return call(orders[":id"].problem.$post({ param: { id: param(id) }, json })) as Promise<OrderView>;
 }

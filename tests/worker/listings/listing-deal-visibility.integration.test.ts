@@ -3,6 +3,7 @@
 // give-away read the sold/traded/given-away listing through the API and the /annonse page, read
 // only; anyone else still gets the 404 "Kunne ikke hente annonse", and so does a party once
 // moderation hides the listing or when the deal never completed.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   createCompletedTrade,
@@ -15,6 +16,10 @@ import {
   type DealFixture,
 } from "../../factories";
 import { Client, errorOf } from "../support/http";
+import { countingD1 } from "../support/round-trips";
+import { listingDetailByKey } from "../../../worker/features/listings/listings";
+import { getDb } from "../../../worker/db/client";
+import { listingSlug } from "../../../domain/slug";
 
 async function status(client: Client, path: string): Promise<number> {
   return (await client.get(path)).status;
@@ -88,5 +93,44 @@ describe("a finished deal's listing", () => {
     const listing = await createListing({ status: "sold" });
     const user = await createUser();
     expect(await status(await signedInClient(user.id), `/api/listings/${listing.id}`)).toBe(404);
+  });
+});
+
+describe("the listing page's data (issue 24: fewer round trips)", () => {
+  it("is one D1 round trip by id, by slug and by a slug's id prefix, for a visitor and for a party of the deal", async () => {
+    const seller = await createUser({ displayName: "Selger" });
+    const listing = await createListing({ userId: seller.id, title: "Dukkevogn" });
+    const other = await createListing({ userId: seller.id, title: "Gyngehest" });
+    const renamed = listingSlug("Nytt navn", listing.id);
+    for (const key of [{ id: listing.id }, { slug: listing.seoSlug! }, { slug: renamed }]) {
+      const counted = countingD1(env.DB);
+      const found = await listingDetailByKey(getDb(counted.d1), key, null);
+      expect(found.id).toBe(listing.id);
+      expect(found.detail?.seller.display_name).toBe("Selger");
+      expect(found.detail?.more_from_seller.map((card) => card.id)).toEqual([other.id]);
+      expect(counted.roundTrips(), JSON.stringify(key)).toBe(1);
+    }
+
+    const deal = await createSale();
+    const sold = deal.listings[0];
+    const stranger = await createUser();
+    for (const [viewer, sees] of [
+      [deal.b, true],
+      [stranger, false],
+    ] as const) {
+      const counted = countingD1(env.DB);
+      const found = await listingDetailByKey(
+        getDb(counted.d1),
+        { id: sold.id },
+        { id: viewer.id, email: viewer.email, displayName: null, role: "user", suspended: false, sessionFamily: "f", accessExpiresAt: 0 },
+      );
+      expect(found.id).toBe(sold.id);
+      expect(!!found.detail).toBe(sees);
+      expect(counted.roundTrips()).toBe(1);
+    }
+
+    const counted = countingD1(env.DB);
+    expect(await listingDetailByKey(getDb(counted.d1), { slug: "finnes-ikke" }, null)).toEqual({ id: null, detail: null });
+    expect(counted.roundTrips()).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
-import { stripImageMetadata } from "../../../worker/features/listings/image-metadata";
+import { stripImageMetadata } from "../../../worker/lib/image-metadata";
 import {
   CAMERA_MAKE,
   containsBytes,

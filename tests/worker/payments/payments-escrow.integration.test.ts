@@ -10,6 +10,7 @@ import { chatTexts, moneyFor, orderView, paidOrder } from "../support/escrow";
 import { checkout, deliver, oneDelivery, outboxTo, paymentRow, SANDBOX, sandboxRequests, signedIn } from "../support/payments";
 import { runEscrowCron, actOnEscrow } from "../../../worker/features/payments/escrow";
 import type { Bindings } from "../../../worker/env";
+import type { EscrowCase } from "../../../domain/escrow";
 import { staleReads } from "../support/race";
 
 const HOUR = 3_600_000;
@@ -242,6 +243,24 @@ describe("problems, moderators and refunds", () => {
     });
     expect(res.status).toBe(403);
     expect((await errorOf(res)).message).toBe("Du kan ikke avgjøre en sak du selv er part i.");
+
+    // Another moderator: a case with staff on one side waits for an admin (decision 085), and the
+    // dashboard offers no buttons; the admin's has them and decides.
+    const staffTarget = "Bare en administrator kan avgjøre en sak der kjøperen eller selgeren er moderator eller administrator.";
+    const refused = await mod.client.post(`/api/moderation/payment-cases/${ownOrder.transactionId}/decision`, { action: "refund" });
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).message).toBe(staffTarget);
+    const caseFor = async (client: typeof mod.client) =>
+      ((await (await client.get("/api/moderation/payment-cases")).json()) as EscrowCase[]).find(
+        (c) => c.transaction_id === ownOrder.transactionId,
+      )!;
+    expect(await caseFor(mod.client)).toMatchObject({ actions: [], seller: { role: "moderator" }, buyer: { role: "user" } });
+    expect((await caseFor(ownOrder.sellerClient)).actions).toEqual([]);
+    const admin = await signedInClient((await createUser({ role: "admin" })).id);
+    expect((await caseFor(admin)).actions).toEqual(["refund", "partial_refund", "release_by_moderator"]);
+    const decided = await admin.post(`/api/moderation/payment-cases/${ownOrder.transactionId}/decision`, { action: "refund" });
+    expect(decided.status, await decided.clone().text()).toBe(200);
+    expect((await moneyFor(ownOrder)).refunds).toHaveLength(1);
   });
 });
 

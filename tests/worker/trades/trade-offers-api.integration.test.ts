@@ -17,6 +17,7 @@ import { deleteAccount } from "../../../worker/features/account/account";
 import { tradeHistoryCompleted, tradeHistoryOffers } from "../../../worker/features/trades/views";
 import { createListing, createTrade, createUser, signedInClient, type TradeFixture } from "../../factories";
 import { Client, errorOf } from "../support/http";
+import { countingD1 } from "../support/round-trips";
 import { postWith, staleReads } from "../support/race";
 import { ALLOWED_MOVES } from "../support/trade-moves";
 
@@ -545,33 +546,14 @@ describe("the trade history", () => {
   it("each tab is one round trip to D1 whatever the number of rows (no lookup per row)", async () => {
     const me = await createUser();
     for (let i = 0; i < 4; i++) await createTrade({ sender: me, status: i % 2 ? "completed" : "pending" });
-    let calls = 0;
-    const counted = new Proxy(env.DB, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        if (prop === "batch" || prop === "exec")
-          return (...args: unknown[]) => ((calls += 1), (value as (...a: unknown[]) => unknown).apply(target, args));
-        if (prop === "prepare")
-          return (sql: string) =>
-            new Proxy(target.prepare(sql), {
-              get(stmt, p) {
-                const v = Reflect.get(stmt, p, stmt);
-                if (typeof v !== "function") return v;
-                if (["all", "first", "run", "raw"].includes(String(p))) return (...a: unknown[]) => ((calls += 1), v.apply(stmt, a));
-                if (p === "bind") return (...a: unknown[]) => v.apply(stmt, a);
-                return v.bind(stmt);
-              },
-            });
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    const db = getDb(counted);
+    const counted = countingD1(env.DB);
+    const db = getDb(counted.d1);
     const sent = await tradeHistoryOffers(db, me.id, "sent");
     expect(sent.items).toHaveLength(4);
-    expect(calls).toBe(1);
+    expect(counted.roundTrips()).toBe(1);
     const completed = await tradeHistoryCompleted(db, me.id);
     expect(completed.items).toHaveLength(2);
-    expect(calls).toBe(2);
+    expect(counted.roundTrips()).toBe(2);
   });
 });
 

@@ -23,11 +23,12 @@ export interface PhotoSelection<F> {
 
 /**
  * The wizard's rules for newly chosen photos (docs/product.md "Validation"): type and size per file, then at most
- * five in all; the excess is dropped.
+ * five in all (`max`: four on a problem report, decision 108); the excess is dropped.
  */
 export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(
   files: readonly F[],
   alreadyChosen: number,
+  max: number = MAX_IMAGES_PER_LISTING,
 ): PhotoSelection<F> {
   const fileErrors: string[] = [];
   const valid: F[] = [];
@@ -36,7 +37,7 @@ export function selectPhotos<F extends Pick<File, "type" | "name" | "size">>(
     else if (file.size > MAX_IMAGE_BYTES) fileErrors.push(`${file.name}: Filen er for stor (maks 5MB)`);
     else valid.push(file);
   }
-  const room = Math.max(0, MAX_IMAGES_PER_LISTING - alreadyChosen);
+  const room = Math.max(0, max - alreadyChosen);
   if (valid.length > room) return { accepted: valid.slice(0, room), fileErrors, roomLeft: room };
   return { accepted: valid, fileErrors, roomLeft: null };
 }

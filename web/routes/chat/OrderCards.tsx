@@ -1,23 +1,37 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ShieldCheck } from "lucide-react";
-import { useId, useState } from "react";
+import { ImagePlus, ShieldCheck, X } from "lucide-react";
+import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
 import {
   ESCROW_STATE_LABELS,
   ESCROW_TEXTS,
+  PROBLEM_PHOTO_REFUSALS,
+  PROBLEM_PHOTOS_MAX,
   PROBLEM_REASON_LABELS,
   PROBLEM_REASONS,
   PROBLEM_TEXT_MIN,
   type EscrowState,
   type ProblemReason,
 } from "../../../domain/escrow";
+import { MAX_IMAGE_BYTES } from "../../../domain/limits";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { orderText } from "../payment/orderText";
 import { isApiError } from "../../api/client";
-import { conversationOrdersQuery, moveOrder, paymentKeys, reportProblem, type OrderMove, type OrderView } from "../../api/payments";
+import {
+  conversationOrdersQuery,
+  moveOrder,
+  paymentKeys,
+  reportProblem,
+  uploadProblemPhoto,
+  type OrderMove,
+  type OrderView,
+} from "../../api/payments";
+import { PHOTO_ACCEPT, selectPhotos } from "../../components/listing-form/photoFiles";
+import { ProblemPhotos } from "../../components/ProblemPhotos";
 import { reviewKeys } from "../../api/reviews";
 import { fieldClasses, Modal, ModalFormActions } from "../../components/Modal";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
+import { prepareImageForUpload } from "../../lib/imageScale";
 import { toastError } from "../../lib/toast";
 
 /**
@@ -85,6 +99,8 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
         </span>
       </header>
       <p className="mt-1 text-sm text-stone-800">{orderText(order)}</p>
+      {/* The buyer's photos of the problem: both parties see the evidence the moderator sees (decision 108). */}
+      <ProblemPhotos photos={order.photos} className="mt-2" />
       {order.role === "buyer" && order.state === "held" && order.cancel_from && !can("cancel_no_handover") ? (
         <p className="mt-1 text-xs text-stone-700">{ESCROW_TEXTS.cancelFrom(formatDateTime(order.cancel_from))}</p>
       ) : null}
@@ -144,6 +160,14 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
   );
 }
 
+interface PickedPhoto {
+  id: string;
+  name: string;
+  file: File;
+  /** Object URL for the preview (revoked when removed or when the dialog closes). */
+  url: string;
+}
+
 function ProblemForm({
   id,
   onDone,
@@ -158,9 +182,45 @@ function ProblemForm({
   const formId = useId();
   const [reason, setReason] = useState<ProblemReason>("not_received");
   const [text, setText] = useState("");
-  const send = useMutation({ mutationFn: () => reportProblem(id, { reason, text }), onSuccess: onDone, onError });
+  const [photos, setPhotos] = useState<PickedPhoto[]>([]);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  // The photos are uploaded when the report is sent (a report never sent leaves nothing behind), one
+  // by one (phone networks), each scaled and re-encoded first as listing photos are; then the report
+  // names them. An upload whose report is refused is removed by the server a day later.
+  const send = useMutation({
+    mutationFn: async () => {
+      const ids: string[] = [];
+      for (const photo of photos) {
+        const prepared = await prepareImageForUpload(photo.file);
+        if (prepared.size > MAX_IMAGE_BYTES) throw new PhotoTooLarge(photo.name);
+        ids.push((await uploadProblemPhoto(id, prepared)).id);
+      }
+      return reportProblem(id, { reason, text, photos: ids });
+    },
+    onSuccess: onDone,
+    onError: (error) => (error instanceof PhotoTooLarge ? setPhotoError(error.message) : onError(error)),
+  });
   const tooShort = text.trim().length < PROBLEM_TEXT_MIN;
   const [showShort, setShowShort] = useState(false);
+  // Previews live as long as the dialog: their object URLs are released with it.
+  const urls = useRef<string[]>([]);
+  useEffect(() => () => urls.current.forEach((url) => URL.revokeObjectURL(url)), []);
+
+  const addPhotos = (files: File[]) => {
+    const { accepted, fileErrors, roomLeft } = selectPhotos(files, photos.length, PROBLEM_PHOTOS_MAX);
+    const added = accepted.map((file) => {
+      const url = URL.createObjectURL(file);
+      urls.current.push(url);
+      return { id: crypto.randomUUID(), name: file.name, file, url };
+    });
+    setPhotos((current) => [...current, ...added]);
+    setPhotoError([...fileErrors, ...(roomLeft !== null ? [PROBLEM_PHOTO_REFUSALS.tooMany] : [])].join(" ") || null);
+  };
+  const removePhoto = (photoId: string) => {
+    setPhotos((current) => current.filter((p) => p.id !== photoId));
+    setPhotoError(null);
+  };
+
   return (
     <form
       className="mt-3 space-y-3"
@@ -198,7 +258,92 @@ function ProblemForm({
           {`Beskriv problemet med minst ${PROBLEM_TEXT_MIN} tegn`}
         </p>
       ) : null}
+      <ProblemPhotoPicker photos={photos} onAdd={addPhotos} onRemove={removePhoto} error={photoError} disabled={send.isPending} />
       <ModalFormActions onCancel={onCancel} sending={send.isPending} submitLabel={ESCROW_TEXTS.send} />
     </form>
+  );
+}
+
+/** A photo that is still over 5 MB after scaling: said beside the photos, nothing is sent. */
+class PhotoTooLarge extends Error {
+  constructor(name: string) {
+    super(`${name}: Filen er for stor (maks 5MB)`);
+  }
+}
+
+function ProblemPhotoPicker({
+  photos,
+  onAdd,
+  onRemove,
+  error,
+  disabled,
+}: {
+  photos: PickedPhoto[];
+  onAdd: (files: File[]) => void;
+  onRemove: (id: string) => void;
+  error: string | null;
+  disabled: boolean;
+}) {
+  const inputId = useId();
+  const hintId = useId();
+  const errorId = useId();
+  const full = photos.length >= PROBLEM_PHOTOS_MAX;
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.target.files ?? []);
+    // Cleared, so the same file can be chosen again after it was removed.
+    event.target.value = "";
+    if (files.length) onAdd(files);
+  };
+  return (
+    <div>
+      <p className="text-sm font-semibold text-stone-900">{ESCROW_TEXTS.photosLabel}</p>
+      <p id={hintId} className="text-sm text-stone-700">
+        {ESCROW_TEXTS.photosHint}
+      </p>
+      {photos.length > 0 ? (
+        <ul aria-label={`Valgte bilder (${photos.length} av ${PROBLEM_PHOTOS_MAX})`} className="mt-2 flex flex-wrap gap-2">
+          {photos.map((photo, index) => (
+            <li key={photo.id} className="relative size-20 overflow-hidden rounded-lg border border-stone-200 bg-stone-100">
+              <img src={photo.url} alt={`Bilde ${index + 1}: ${photo.name}`} className="size-full object-cover" />
+              <button
+                type="button"
+                onClick={() => onRemove(photo.id)}
+                disabled={disabled}
+                aria-label={`Fjern bilde ${index + 1}`}
+                className="absolute top-0.5 right-0.5 inline-flex size-8 items-center justify-center rounded-full bg-white/95 text-stone-900 shadow hover:text-red-700 disabled:opacity-60"
+              >
+                <X aria-hidden="true" className="size-4" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <input
+        id={inputId}
+        type="file"
+        accept={PHOTO_ACCEPT}
+        multiple
+        disabled={disabled || full}
+        onChange={onChange}
+        aria-describedby={[hintId, error ? errorId : null].filter(Boolean).join(" ")}
+        className="peer sr-only"
+      />
+      <label
+        htmlFor={inputId}
+        className={cn(
+          "mt-2 inline-flex min-h-11 items-center gap-2 rounded-xl border border-stone-400 px-3 text-sm font-semibold",
+          "peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-700",
+          disabled || full ? "cursor-not-allowed text-stone-500" : "cursor-pointer text-brand-800 hover:bg-brand-50",
+        )}
+      >
+        <ImagePlus aria-hidden="true" className="size-5" />
+        {full ? ESCROW_TEXTS.photosFull : ESCROW_TEXTS.addPhotos}
+      </label>
+      {error ? (
+        <p id={errorId} role="alert" className="mt-2 text-sm font-semibold text-red-800">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -70,7 +70,7 @@ export function ModerationPage() {
         </Button>
       </div>
 
-      <PaymentCases />
+      <PaymentCases viewer={session.user} />
 
       <div role="group" aria-label="Status" className="mt-4 flex gap-1 overflow-x-auto rounded-xl bg-stone-100 p-1">
         {REPORT_STATUSES.map((s) => (

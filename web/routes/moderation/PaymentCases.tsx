@@ -2,9 +2,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useId, useState } from "react";
 import { ESCROW_STATE_LABELS, ESCROW_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/escrow";
+import { paymentCaseTarget, staffRefusal, staffRefusalMessage } from "../../../domain/moderation";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { isApiError } from "../../api/client";
 import { decideCase, paymentCasesQuery, paymentKeys, type PaymentCase } from "../../api/payments";
+import type { SessionUser } from "../../api/auth";
+import { ProblemPhotos } from "../../components/ProblemPhotos";
 import { Button } from "../../components/ui/Button";
 import { toastError, toastSuccess } from "../../lib/toast";
 
@@ -13,7 +16,7 @@ import { toastError, toastSuccess } from "../../lib/toast";
  * reason, the text and both parties' chat; a moderator refunds in full or in part, or releases.
  * Open cases first; decided ones below with their outcome.
  */
-export function PaymentCases() {
+export function PaymentCases({ viewer }: { viewer: Pick<SessionUser, "id" | "role"> | null }) {
   const cases = useQuery(paymentCasesQuery());
   if (!cases.data?.length) return null;
   return (
@@ -24,7 +27,7 @@ export function PaymentCases() {
       <ul className="mt-2 space-y-3">
         {cases.data.map((c) => (
           <li key={c.transaction_id}>
-            <PaymentCaseCard item={c} />
+            <PaymentCaseCard item={c} viewer={viewer} />
           </li>
         ))}
       </ul>
@@ -34,7 +37,7 @@ export function PaymentCases() {
 
 const SENDER = { buyer: "Kjøper", seller: "Selger", system: "Lekebytte" } as const;
 
-function PaymentCaseCard({ item }: { item: PaymentCase }) {
+function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<SessionUser, "id" | "role"> | null }) {
   const queryClient = useQueryClient();
   const amountId = useId();
   const [partial, setPartial] = useState(false);
@@ -53,6 +56,12 @@ function PaymentCaseCard({ item }: { item: PaymentCase }) {
   const busy = decide.isPending;
   const refundOre = Math.round(Number(kroner.replace(",", ".")) * 100);
   const open = item.state === "problem";
+  // The server's staff rule (decision 085): no buttons where it would refuse, and the reason instead.
+  const refusal = staffRefusal(
+    { role: viewer?.role ?? "user", suspended: false },
+    "decide_payment_case",
+    paymentCaseTarget(viewer?.id ?? "", item.buyer, item.seller),
+  );
 
   return (
     <article aria-label={`Betalingssak: ${item.listing.title}`} className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm">
@@ -73,6 +82,7 @@ function PaymentCaseCard({ item }: { item: PaymentCase }) {
         {PROBLEM_REASON_LABELS[item.problem_reason]} <span className="font-normal text-stone-700">({formatDateTime(item.problem_at)})</span>
       </p>
       <p className="mt-1 rounded-lg bg-stone-50 px-3 py-2 text-sm whitespace-pre-line text-stone-800">{item.problem_text}</p>
+      <ProblemPhotos photos={item.photos} className="mt-2" />
       {item.messages.length > 0 ? (
         <details className="mt-2">
           <summary className="min-h-9 cursor-pointer text-sm font-semibold text-brand-800">Samtalen ({item.messages.length})</summary>
@@ -86,7 +96,12 @@ function PaymentCaseCard({ item }: { item: PaymentCase }) {
           </ol>
         </details>
       ) : null}
-      {open && item.actions.length > 0 ? (
+      {open && refusal ? (
+        <p className="mt-3 rounded-xl bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          {staffRefusalMessage(refusal, "decide_payment_case")}
+        </p>
+      ) : null}
+      {open && !refusal && item.actions.length > 0 ? (
         <div className="mt-3 flex flex-wrap items-end gap-2">
           <Button size="sm" onClick={() => decide.mutate({ action: "refund" })} disabled={busy}>
             {ESCROW_TEXTS.refundFull}

@@ -1,4 +1,5 @@
 import { afterSellerDeleted, refundHeldOrdersOf } from "../payments/escrow";
+import { deleteProblemPhotosOf, problemPhotoPrefix } from "../payments/problem-photos";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
 import type { Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
@@ -181,6 +182,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     // A seller's money still held for buyers goes back to them (decision 105): in this batch, so a
     // buyer's confirmation at the same moment is either before the deletion or finds it refunded.
     ...refundHeldOrdersOf(db, userId, now),
+    // The photos of their problem reports go with them (decision 108); the objects below.
+    deleteProblemPhotosOf(db, userId),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
@@ -202,13 +205,15 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
       .prepare("UPDATE users SET email = ?2, password_hash = '!', deleted_at = ?3, updated_at = ?3 WHERE id = ?1")
       .bind(userId, `deleted+${userId}@lekebytte.invalid`, now),
   ]);
-  // Photos live under the owner's prefix; remove them all (paged, 1000 keys per delete).
-  let cursor: string | undefined;
-  do {
-    const page = await env.IMAGES.list({ prefix: `${userId}/`, cursor });
-    if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
+  // Photos live under the owner's prefixes (listings, problem reports); remove them all (paged, 1000 keys per delete).
+  for (const prefix of [`${userId}/`, problemPhotoPrefix(userId)]) {
+    let cursor: string | undefined;
+    do {
+      const page = await env.IMAGES.list({ prefix, cursor });
+      if (page.objects.length) await env.IMAGES.delete(page.objects.map((o) => o.key));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
   // Their rooms refuse every further message in the conversation (they cache who is deleted, decision 107).
   await participantChanged(env, userId);
   await endSessionSockets(env, userId, null, "account deleted");

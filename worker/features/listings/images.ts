@@ -4,32 +4,17 @@ import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { publicListingSql } from "./visibility";
 import { AppError } from "../../lib/errors";
-import { stripImageMetadata, type ImageMime } from "./image-metadata";
-
-export type ImageType = { mime: ImageMime; ext: "jpg" | "png" | "webp" };
-
-/** The image type from the file's first bytes (never from its name or declared type). */
-export function sniffImageType(bytes: Uint8Array): ImageType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mime: "image/jpeg", ext: "jpg" };
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return { mime: "image/png", ext: "png" };
-  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.slice(from, to));
-  if (bytes.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return { mime: "image/webp", ext: "webp" };
-  return null;
-}
+import { cleanPhoto, photoFileName } from "../../lib/photo-upload";
 
 /**
  * Store an uploaded photo under the owner's prefix with a server-chosen key and type, after
  * removing its metadata (EXIF with GPS, XMP, IPTC, text chunks) without re-encoding it.
  */
 export async function storeImage(bucket: R2Bucket, userId: string, bytes: Uint8Array): Promise<{ key: string; type: string }> {
-  const type = sniffImageType(bytes);
-  if (!type) throw new AppError("UNSUPPORTED_MEDIA_TYPE", PHOTO_REFUSALS.wrongType);
-  const clean = stripImageMetadata(bytes, type.mime);
-  const random = crypto.randomUUID().replace(/-/g, "").slice(0, 12);
-  const key = `${userId}/${Date.now()}-${random}.${type.ext}`;
-  await bucket.put(key, clean, { httpMetadata: { contentType: type.mime, cacheControl: "public, max-age=3600" } });
-  return { key, type: type.mime };
+  const photo = cleanPhoto(bytes);
+  const key = `${userId}/${photoFileName(photo.type)}`;
+  await bucket.put(key, photo.bytes, { httpMetadata: { contentType: photo.type.mime, cacheControl: "public, max-age=3600" } });
+  return { key, type: photo.type.mime };
 }
 
 /**

@@ -76,95 +76,158 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
  * staff, and a sold, traded or given-away one also to the parties of that deal (decision 088).
  */
 export async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<boolean> {
-  if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
-  if (isPublicListing({ status: row.status, is_hidden: row.isHidden })) return true;
-  if (!actor || !(DEAL_DONE_STATUSES as readonly string[]).includes(row.status)) return false;
+  const seen = mayView(row, actor);
+  if (seen !== "ask") return seen;
   const party = await db.$client
     .prepare(`SELECT 1 AS x FROM listings WHERE id = ?1 AND ${dealPartyListingSql("listings", "?2")}`)
-    .bind(row.id, actor.id)
+    .bind(row.id, actor!.id)
     .first();
   return !!party;
 }
 
+/** canView without D1: true, false, or "ask" when only a deal's parties may see it (one more lookup). */
+function mayView(row: ListingRow, actor: Actor | null): boolean | "ask" {
+  if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
+  if (isPublicListing({ status: row.status, is_hidden: row.isHidden })) return true;
+  if (!actor || !(DEAL_DONE_STATUSES as readonly string[]).includes(row.status)) return false;
+  return "ask";
+}
+
 export async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!UUID_LIKE.test(id)) return undefined;
   const raw = await db.$client.prepare("SELECT * FROM listings WHERE id = ?1").bind(id).first<Record<string, unknown>>();
   return raw ? listingRow(raw) : undefined;
 }
 
-export async function getListingDetail(
+const UUID_LIKE = /^[0-9a-f-]{36}$/i;
+
+export type ListingDetailView = ListingDetail & { more_from_seller: ListingCard[] };
+
+/** Which listing: by id, or by a /annonse/{slug} (its seo_slug, else the id prefix in its last part). */
+export type ListingKey = { id: string } | { slug: string };
+
+/**
+ * The listing page's data in one D1 round trip (issue 24: the page used to make four or five in a
+ * row): the listing with its seller and place, the seller's other listings, the seller's rating and,
+ * for a signed-in viewer, whether they are a party to its deal. Every statement names the listing
+ * by the same SQL expression, so a slug is resolved inside the batch (one transaction, one answer).
+ * `id` is the listing the key named (null: none); `detail` is null when `actor` may not see it.
+ */
+export async function listingDetailByKey(
   db: Db,
-  id: string,
+  key: ListingKey,
   actor: Actor | null,
-): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
-  const row = await loadRow(db, id);
-  if (!row || !(await canView(db, row, actor))) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
+): Promise<{ id: string | null; detail: ListingDetailView | null }> {
+  let target: string;
+  let params: (string | null)[];
+  if ("id" in key) {
+    if (!UUID_LIKE.test(key.id)) return { id: null, detail: null };
+    target = "?1";
+    params = [key.id];
+  } else {
+    const range = slugIdRange(key.slug);
+    target = `COALESCE((SELECT id FROM listings WHERE seo_slug = ?1),
+      (SELECT id FROM listings WHERE id >= ?2 AND id < ?3 ORDER BY created_at DESC LIMIT 1))`;
+    params = [key.slug, range?.[0] ?? null, range?.[1] ?? null];
+  }
+  const seller = `(SELECT user_id FROM listings WHERE id = ${target})`;
+  // The one parameter each statement adds after the key's (D1 wants exactly as many as are used).
+  const extra = `?${params.length + 1}`;
   const d1 = db.$client;
-  const [extra, more, rating] = await d1.batch<Record<string, unknown>>([
+  const statements = [
     d1
       .prepare(
-        `SELECT p.display_name, COALESCE(p.created_at, u.created_at) AS member_since, u.deleted_at, pp.place_name,
-                (p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1) AS can_take_payments
-         FROM users u LEFT JOIN profiles p ON p.user_id = u.id LEFT JOIN postal_places pp ON pp.postal_code = ?2
-         WHERE u.id = ?1`,
+        `SELECT l.*, p.display_name AS seller_display_name, COALESCE(p.created_at, u.created_at) AS seller_member_since,
+                u.deleted_at AS seller_deleted_at, pp.place_name AS seller_place_name,
+                (p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1) AS seller_can_take_payments
+         FROM listings l LEFT JOIN users u ON u.id = l.user_id LEFT JOIN profiles p ON p.user_id = l.user_id
+         LEFT JOIN postal_places pp ON pp.postal_code = l.postal_code
+         WHERE l.id = ${target}`,
       )
-      .bind(row.userId, row.postalCode),
+      .bind(...params),
     d1
       .prepare(
-        `SELECT id FROM listings WHERE user_id = ?1 AND id <> ?2 AND ${listedListingSql()}
-         ORDER BY created_at DESC LIMIT ?3`,
+        `SELECT * FROM listings WHERE user_id = ${seller} AND id <> ${target} AND ${listedListingSql()}
+         ORDER BY created_at DESC LIMIT ${extra}`,
       )
-      .bind(row.userId, row.id, SELLER_OTHER_LISTINGS),
+      .bind(...params, SELLER_OTHER_LISTINGS),
     // The seller card's average and count (shown reviews only, decision 070).
     d1
       .prepare(
-        `SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`,
+        `SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ${seller} AND ${shownReviewSql("r", extra)}`,
       )
-      .bind(row.userId, nowIso()),
-  ]);
-  const stars = rating.results[0] as { count: number; average: number | null };
-  const info = (extra.results[0] ?? {}) as {
-    display_name?: string | null;
-    member_since?: string;
-    deleted_at?: string | null;
-    place_name?: string | null;
-    can_take_payments?: number;
+      .bind(...params, nowIso()),
+  ];
+  if (actor) {
+    statements.push(
+      d1
+        .prepare(`SELECT 1 AS x FROM listings WHERE id = ${target} AND ${dealPartyListingSql("listings", extra)}`)
+        .bind(...params, actor.id),
+    );
+  }
+  const [found, more, rating, party] = await d1.batch<Record<string, unknown>>(statements);
+  const raw = found.results[0];
+  if (!raw) return { id: null, detail: null };
+  const row = listingRow(raw);
+  const seen = mayView(row, actor);
+  if (!(seen === "ask" ? (party?.results.length ?? 0) > 0 : seen)) return { id: row.id, detail: null };
+
+  const info = raw as {
+    seller_display_name: string | null;
+    seller_member_since: string | null;
+    seller_deleted_at: string | null;
+    seller_place_name: string | null;
+    seller_can_take_payments: number | null;
   };
-  const moreIds = (more.results as { id: string }[]).map((r) => r.id);
-  const moreCards = (await listingsByIds(db, moreIds)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const stars = rating.results[0] as { count: number; average: number | null };
   // Payment as checkout would allow it: a seller without a Stripe account that takes charges (or a
   // deleted one) gets no "trygg betaling" promise on the page.
-  const sellerCanTakePayments = !!info.can_take_payments && !info.deleted_at;
-  return {
+  const sellerCanTakePayments = !!info.seller_can_take_payments && !info.seller_deleted_at;
+  const detail: ListingDetailView = {
     ...toListingCard(row, sellerCanTakePayments),
     description: row.description,
     updated_at: row.updatedAt,
-    place_name: info.place_name ?? null,
+    place_name: info.seller_place_name ?? null,
     seller: {
       user_id: row.userId,
-      display_name: info.deleted_at ? null : (info.display_name ?? null),
-      created_at: info.member_since ?? row.createdAt,
+      display_name: info.seller_deleted_at ? null : (info.seller_display_name ?? null),
+      created_at: info.seller_member_since ?? row.createdAt,
       rating: { count: stars.count, average: stars.average },
     },
-    more_from_seller: moreCards,
+    more_from_seller: more.results.map((r) => toListingCard(listingRow(r))),
     // Only the owner and moderators can open a hidden listing; they see why it is hidden.
     ...(row.isHidden ? { hidden: { reason: row.hiddenReason, hidden_at: row.hiddenAt, auto: row.autoHidden } } : {}),
   };
+  return { id: row.id, detail };
+}
+
+/** The listing page's data for one who may see it; a 404 in the listing's words otherwise. */
+export async function getListingDetail(db: Db, key: string | ListingKey, actor: Actor | null): Promise<ListingDetailView> {
+  const { detail } = await listingDetailByKey(db, typeof key === "string" ? { id: key } : key, actor);
+  if (!detail) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
+  return detail;
 }
 
 /** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (docs/product.md "Search engines"). */
 export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
   const exact = await slugOwner(db, slug);
   if (exact) return exact.id;
+  const range = slugIdRange(slug);
+  if (!range) return null;
+  const row = await db.$client
+    .prepare("SELECT id FROM listings WHERE id >= ?1 AND id < ?2 ORDER BY created_at DESC LIMIT 1")
+    .bind(...range)
+    .first<{ id: string }>();
+  return row?.id ?? null;
+}
+
+/** The ids a slug's id prefix covers, [from, to), or null when its last part is no id prefix. */
+function slugIdRange(slug: string): [string, string] | null {
   const prefix = idPrefixFromSlug(slug);
   if (!prefix) return null;
   // The id prefix is hex without hyphens; a UUID has its first hyphen after 8 characters.
   const dashed = prefix.length > 8 ? `${prefix.slice(0, 8)}-${prefix.slice(8)}` : prefix;
-  const row = await db.$client
-    .prepare("SELECT id FROM listings WHERE id >= ?1 AND id < ?2 ORDER BY created_at DESC LIMIT 1")
-    .bind(dashed, `${dashed}\uffff`)
-    .first<{ id: string }>();
-  return row?.id ?? null;
+  return [dashed, `${dashed}\uffff`];
 }
 
 export function slugOwner(db: Db, slug: string): Promise<{ id: string } | null> {

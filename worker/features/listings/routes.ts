@@ -2,22 +2,17 @@ import { Hono } from "hono";
 import { listingFormSchema, listingStatusSchema } from "../../../domain/schemas/listing";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { AppEnv } from "../../env";
-import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
-import { getListingDetail, resolveSlug } from "./listings";
+import { getListingDetail } from "./listings";
 import { changeStatus, createListing, deleteListing, updateListing } from "./edits";
 import { closeOpenCheckouts } from "../payments/settle";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { queueListingForAlerts } from "../saved-searches/alerts";
-import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
-    const db = c.var.db;
-    const id = await resolveSlug(db, c.req.param("slug"));
-    if (!id) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
-    return c.json(await getListingDetail(db, id, c.get("actor")));
+    return c.json(await getListingDetail(c.var.db, { slug: c.req.param("slug") }, c.get("actor")));
   })
   .get("/:id", async (c) => {
     return c.json(await getListingDetail(c.var.db, c.req.param("id"), c.get("actor")));

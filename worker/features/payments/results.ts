@@ -13,7 +13,8 @@ import { closePending, paymentById, paymentBySessionId, type PaymentRow } from "
 import { stripeClient } from "./stripe-client";
 import { VippsClient } from "./vipps-client";
 import { onSessionPaid } from "./webhooks";
-import { escrowRow, escrowView } from "./escrow";
+import { escrowRow } from "./escrow-rows";
+import { escrowView } from "./escrow-views";
 import type { EscrowState } from "../../../domain/escrow";
 
 const notFound = () => new AppError("NOT_FOUND", PAYMENT_TEXTS.transactionNotFound);

@@ -8,7 +8,8 @@ import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
 import { startCheckout } from "./checkout";
-import { actOnEscrow, escrowForViewer, escrowsInConversation } from "./escrow";
+import { actOnEscrow } from "./escrow";
+import { escrowForViewer, escrowsInConversation } from "./escrow-views";
 import { connectStripe, sellerStatus, stripeDashboardLink } from "./connect";
 import { paymentDetails, tradeRecords, verifyPayment } from "./results";
 

@@ -126,6 +126,38 @@ export const transactions = sqliteTable(
   ],
 );
 
+/**
+ * Photos on a buyer's problem report (docs/decisions/108-problem-photos.md): private evidence in R2
+ * under `problem-photos/{uploader}/`, uploaded for one order by its buyer, then named by the report
+ * (`attached_at`, `position`) in the same batch that opens the case. An upload no report used is
+ * removed by the cron after a day.
+ */
+export const problemPhotos = sqliteTable(
+  "problem_photos",
+  {
+    id: text("id").primaryKey(),
+    /** The order the photo was uploaded for; a report on another order cannot use it. */
+    transactionId: text("transaction_id")
+      .notNull()
+      .references(() => transactions.id),
+    uploaderId: text("uploader_id")
+      .notNull()
+      .references(() => users.id),
+    r2Key: text("r2_key").notNull(),
+    contentType: text("content_type").notNull(),
+    createdAt: createdAt(),
+    /** When the report that uses it was sent; null: an upload no report has used (yet). */
+    attachedAt: text("attached_at"),
+    /** Its place among the report's photos (0–3). */
+    position: integer("position"),
+  },
+  (t) => [
+    index("problem_photos_transaction_idx").on(t.transactionId, t.attachedAt),
+    index("problem_photos_orphan_idx").on(t.attachedAt, t.createdAt),
+    index("problem_photos_uploader_idx").on(t.uploaderId),
+  ],
+);
+
 /** Provider webhook events already processed (idempotency on event id). */
 export const webhookEvents = sqliteTable("webhook_events", {
   id: text("id").primaryKey(), // `${provider}:${eventId}`

@@ -8,7 +8,7 @@ import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { stripeConfig, vippsConfig } from "./config";
 import { refreshAccount } from "./connect";
-import { acknowledgeMoney } from "./escrow";
+import { acknowledgeMoney } from "./escrow-money";
 import { settlePaidPayment } from "./settle";
 import { closePending, paymentByRef } from "./store";
 import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
-import { getListingDetail, resolveSlug } from "../listings/listings";
+import { getListingDetail, listingDetailByKey } from "../listings/listings";
 import { jsonForScript } from "../../lib/html";
 import { headTags, listingBody, listingMeta, profileBody, profileHeadTags, profileMeta, type PreloadedListing } from "./seo";
 import { publicProfile, type PublicProfile } from "../reviews/reviews";
@@ -39,17 +39,11 @@ export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
     const url = new URL(c.req.url);
     const db = c.var.db;
-    const id = await resolveSlug(db, c.req.param("slug"));
-    let listing: PreloadedListing | null = null;
-    if (id) {
-      try {
-        // Visitors' view (only publicly visible listings): the edge page is the same for everyone
-        // (and cacheable).
-        listing = await getListingDetail(db, id, null);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-      }
-    }
+    // Visitors' view (only publicly visible listings): the edge page is the same for everyone (and
+    // cacheable). One D1 round trip resolves the slug and reads the page's data.
+    const found = await listingDetailByKey(db, { slug: c.req.param("slug") }, null);
+    const id = found.id;
+    const listing: PreloadedListing | null = found.detail;
     if (!listing && id) {
       // Hidden or not public: a 404 for everyone, except the owner, moderators and the parties of a
       // finished deal about it (decision 088), who get the plain

@@ -2,8 +2,8 @@
 // Parents photograph toys at home: EXIF GPS tags, XMP and IPTC would publish where they live. Only
 // what a decoder needs to draw the picture in the right colours is kept; the compressed image data
 // is copied byte for byte. Anything that cannot be parsed is refused rather than stored as it is.
-import { AppError } from "../../lib/errors";
-import { PHOTO_REFUSALS } from "../../../domain/photos";
+import { AppError } from "./errors";
+import { PHOTO_REFUSALS } from "../../domain/photos";
 
 export type ImageMime = "image/jpeg" | "image/png" | "image/webp";
 
