@@ -1,21 +1,16 @@
-// One ConversationRoom per conversation (docs/decisions/028-live-chat.md). It holds the
-// participants' WebSockets with the Hibernation API and is the one place that writes a message:
-// into its own SQLite storage first (room-store.ts), then the acknowledgement to the sender and the
-// fan-out to everyone else, in sequence order; an alarm mirrors the messages to D1 afterwards
-// (room-mirror.ts, docs/decisions/107-chat-acknowledged-by-its-room.md). The Worker has already checked the session, the Origin and participation before it
-// forwards an upgrade; the user, the session family and the access token's expiry travel in the
-// attachment, so they survive hibernation. A socket lives no longer than its session
-// (docs/decisions/080): expiry is checked on every frame, on fan-out and by the alarm; revocation
-// calls `endSessions`. Reading and writing frames is in room-frames.ts, the offline-mail timing in
-// room-presence.ts; this class keeps the state (sockets, the write chain, presence, the alarm).
-// Whether a sender is suspended or a participant deleted is cached here and refreshed when the
-// Worker says it changed (`participantChanged`); the rate limit counts the sender's messages here.
+// One ConversationRoom per conversation (docs/decisions/028-live-chat.md, 107). It holds the
+// participants' WebSockets (Hibernation API) and is the one place that writes a message: into its
+// own SQLite storage (room-store.ts), then the ack to the sender and the fan-out, in sequence order;
+// its alarm mirrors the messages to D1 afterwards (room-mirror.ts). The Worker has checked session,
+// Origin and participation before it forwards an upgrade; the socket's session travels in its
+// attachment and lives no longer than the session (decision 080: checked on every frame, on fan-out
+// and by the alarm; revocation calls `endSessions`). Frames are in room-frames.ts, presence and the
+// offline mail in room-presence.ts. The senders' standing (suspended, deleted) is cached in the room
+// and refreshed when the Worker says it changed; the rate limit counts the sender's messages here.
 import { DurableObject } from "cloudflare:workers";
 import {
-  CATCH_UP_PAGE_SIZE,
   HEARTBEAT_PING,
   HEARTBEAT_PONG,
-  OFFLINE_MAIL_AFTER_MS,
   ROOM_SOCKETS_PER_USER,
   SOCKET_CLOSE,
   SYSTEM_USER_ID,
@@ -23,80 +18,36 @@ import {
   MESSAGE_REMOVED_EVENT,
   type ChatMessage,
   type MessagePage,
-  type MessageRemovedEvent,
   type RoomFrame,
 } from "../../../domain/messaging";
-import { REMOVED_MESSAGE_TEXT, suspensionMessage } from "../../../domain/moderation";
-import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../../domain/rate-limits";
+import { REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
 import { sendMessageSchema } from "../../../domain/schemas/messaging";
 import { getDb, type Db } from "../../db/client";
 import type { Bindings } from "../../env";
-import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { mailUnreadMessages } from "./mail";
-import { markMirrored, mirrorToD1, MIRROR_BATCH, unmirroredRows } from "./room-mirror";
+import { MIRROR_REARM_MS, MIRROR_RETRY_MS, mirrorRows, notifyInboxes, unmirroredRows, withdrawRow } from "./room-mirror";
 import {
+  assertMayWrite,
   createSchema,
+  currentRoom,
   insertMessage,
   isParticipant,
   loadParticipants,
-  loadRoom,
   markRead,
   messagePage,
-  messagesAfter,
-  rateLimitRetryAfter,
-  readersOf,
-  readHorizon,
-  replaceContent,
+  removeContent,
   rowById,
   toMessage,
-  USER_STATE_MAX_AGE_MS,
   type RoomInfo,
   type RoomRow,
 } from "./room-store";
-import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
-import { inboxStub } from "./stubs";
-import { failure, frameId, readClientFrame, send, sendText, type RoomResult } from "./room-frames";
-import { mailDueAt, noteMessage, type Presence } from "./room-presence";
+import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf } from "./socket-session";
+import { PresenceBook } from "./room-presence";
+import { answerClientFrame, failure, fanOutTo, send, sendCatchUp, type RoomResult } from "./room-frames";
+import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type PostInput, type ReadInput, type SocketState } from "./room-types";
 
-/** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
-export const ROOM_CONVERSATION_HEADER = "X-Lekebytte-Conversation";
-export const ROOM_AFTER_HEADER = "X-Lekebytte-After";
-
-/** A mirror that failed (D1 unreachable) is tried again this much later, for as long as it takes. */
-const MIRROR_RETRY_MS = 5_000;
-/** A pending mirror alarm that has not run this long after it was set is set again by the next write. */
-const MIRROR_REARM_MS = 2_000;
-
-interface SocketState extends SocketSession {
-  conversationId: string;
-  /** False until the catch-up has been sent: the fan-out skips it so nothing arrives twice. */
-  ready: boolean;
-}
-
-export interface PostInput {
-  conversationId: string;
-  senderId: string;
-  id: string;
-  content: string;
-  /** The feature that posts it has e-mailed the recipients itself (a new trade offer): no offline mail for it. */
-  mailed?: boolean;
-  /** System messages only: the one participant who sees it (the notification test); both when absent. */
-  recipientId?: string;
-  /**
-   * Return only once D1 has it too (other features' system messages: they and their callers read
-   * D1 next). A participant's send is answered as soon as the room has stored it.
-   */
-  mirrored?: boolean;
-}
-
-export interface ReadInput {
-  conversationId: string;
-  readerId: string;
-  upToSeq?: number;
-  /** Return once D1 has the marks (a reader over HTTP reads its unread count from D1 next). */
-  mirrored?: boolean;
-}
+export { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type PostInput, type ReadInput } from "./room-types";
 
 export class ConversationRoom extends DurableObject<Bindings> {
   /** Writes and catch-ups run one at a time, so fan-out follows the sequence numbers. */
@@ -111,11 +62,17 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private mirrorArmedAt = 0;
   private readonly db: Db;
   private readonly sql: SqlStorage;
+  private readonly presence: PresenceBook;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
     this.db = getDb(env.DB);
     this.sql = ctx.storage.sql;
+    this.presence = new PresenceBook(
+      ctx.storage.kv,
+      (userId) => this.isOnline(userId),
+      (dueAt) => this.armAlarm(dueAt),
+    );
     createSchema(this.sql);
     // Rows D1 lacks from before a restart: their alarm is stored with them, this only covers one that was lost.
     if (unmirroredRows(this.sql, 1).length > 0) this.armMirror();
@@ -138,24 +95,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
     this.conversationId = conversationId;
   }
 
-  /**
-   * The room's conversation as loaded from D1 the first time (participants, their standing, the
-   * messages D1 already had); the participants' standing is read again when it is older than
-   * USER_STATE_MAX_AGE_MS. Runs inside the chain, so the first load happens once.
-   */
+  /** The room's conversation (room-store.ts `currentRoom`). Runs inside the chain, so the first load happens once. */
   private async room(conversationId: string): Promise<RoomInfo> {
     this.bind(conversationId);
-    let info = this.info ?? this.ctx.storage.kv.get<RoomInfo>("room") ?? null;
-    if (!info) {
-      info = await loadRoom(this.db, this.sql, conversationId);
-      if (!info) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
-      this.ctx.storage.kv.put("room", info);
-    } else if (Date.now() - info.usersLoadedAt > USER_STATE_MAX_AGE_MS) {
-      info = { ...info, users: await loadParticipants(this.db, [info.buyerId, info.sellerId]), usersLoadedAt: Date.now() };
-      this.ctx.storage.kv.put("room", info);
-    }
-    this.info = info;
-    return info;
+    this.info = await currentRoom(this.ctx.storage.kv, this.db, this.sql, this.info, conversationId);
+    return this.info;
   }
 
   // ---- sockets ----------------------------------------------------------------------------------
@@ -185,16 +129,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private async catchUp(ws: WebSocket, conversationId: string, userId: string, after: number): Promise<void> {
     try {
       await this.room(conversationId);
-      let cursor = after;
-      for (;;) {
-        const messages = messagesAfter(this.sql, conversationId, userId, cursor, CATCH_UP_PAGE_SIZE);
-        cursor = messages.at(-1)?.seq ?? cursor;
-        const done = messages.length < CATCH_UP_PAGE_SIZE;
-        const frame: RoomFrame & { read_up_to?: number } = { type: "sync", messages, last_seq: cursor, done };
-        if (done) frame.read_up_to = readHorizon(this.sql, userId);
-        if (!send(ws, frame)) return;
-        if (done) break;
-      }
+      if (!sendCatchUp(ws, this.sql, conversationId, userId, after)) return;
       const state = ws.deserializeAttachment() as SocketState;
       ws.serializeAttachment({ ...state, ready: true } satisfies SocketState);
     } catch (err) {
@@ -209,30 +144,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (!state) return closeSocket(ws, 1008, "unknown socket");
     // The access token behind this socket has run out: nothing more until the client reconnects with a fresh one.
     if (isExpired(state)) return this.expire(ws);
-    const read = readClientFrame(data);
-    if (!read.ok) {
-      send(ws, read.error);
-      return;
-    }
-    const { frame } = read;
-    if (frame.type === "send") {
-      const result = await this.write(
-        { conversationId: state.conversationId, senderId: state.userId, id: frame.id, content: frame.content },
-        ws,
-      );
-      if (!result.ok) {
-        send(ws, {
-          type: "error",
-          id: frameId(frame.id),
-          code: result.code,
-          message: result.message,
-          ...(result.retryAfter ? { retry_after: result.retryAfter } : {}),
-        });
-      }
-    } else {
-      const result = await this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq: frame.up_to_seq });
-      if (!result.ok) send(ws, { type: "error", code: result.code, message: result.message });
-    }
+    await answerClientFrame(ws, data, {
+      send: (input) => this.write({ conversationId: state.conversationId, senderId: state.userId, ...input }, ws),
+      read: (upToSeq) => this.read({ conversationId: state.conversationId, readerId: state.userId, upToSeq }),
+    });
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -255,10 +170,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     const state = ws.deserializeAttachment() as SocketState | null;
     if (!state || this.isOnline(state.userId, ws)) return;
     this.bind(state.conversationId);
-    const presence = this.presence();
-    const now = Date.now();
-    presence[state.userId] = { ...presence[state.userId], lastSeen: now, pending: true };
-    await this.savePresence(presence, now + OFFLINE_MAIL_AFTER_MS);
+    await this.presence.left(state.userId, Date.now());
   }
 
   private isOnline(userId: string, except?: WebSocket): boolean {
@@ -287,7 +199,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       const stored = await this.serial(async () => {
         const room = await this.room(input.conversationId);
         const existing = rowById(this.sql, parsed.data.id);
-        if (!existing) this.assertMayWrite(room, input.senderId, recipientId);
+        if (!existing) assertMayWrite(this.sql, room, input.senderId, recipientId);
         // A retry of a stored message gets it back; an id that is someone else's message never does.
         if (existing && existing.sender_id !== input.senderId) throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
         const row =
@@ -304,34 +216,12 @@ export class ConversationRoom extends DurableObject<Bindings> {
       });
       if (stored.created) {
         const participants = recipientId ? [recipientId] : [stored.room.buyerId, stored.room.sellerId];
-        if (!input.mailed) await this.afterMessage(input.senderId, participants, !origin && !system);
+        if (!input.mailed) await this.presence.afterMessage(input.senderId, participants, !origin && !system);
       }
       if (input.mirrored) await this.mirrorSafely();
       return { ok: true, value: stored.message };
     } catch (err) {
       return failure(err);
-    }
-  }
-
-  /** The checks D1's write condition made before (decision 028), from the room's cached standing. */
-  private assertMayWrite(room: RoomInfo, senderId: string, recipientId: string | null): void {
-    const system = senderId === SYSTEM_USER_ID;
-    if (!system && !isParticipant(room, senderId)) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
-    if (recipientId && !isParticipant(room, recipientId)) throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
-    if (!system) {
-      // A suspended user sends nothing, over the socket or HTTP (moderation/suspension.ts).
-      const sender = room.users[senderId];
-      if (sender?.suspendedUntil && sender.suspendedUntil > nowIso()) {
-        throw new AppError("SUSPENDED", suspensionMessage(sender.suspendedUntil, sender.suspensionReason));
-      }
-    }
-    if (room.users[room.buyerId]?.deleted || room.users[room.sellerId]?.deleted) {
-      throw new AppError("CONFLICT", CHAT_REFUSALS.recipientDeleted);
-    }
-    if (!system) {
-      const rule = RATE_RULES.messageSend;
-      const retryAfter = rateLimitRetryAfter(this.sql, senderId, rule.limit, rule.windowSeconds);
-      if (retryAfter !== null) throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(retryAfter) });
     }
   }
 
@@ -377,11 +267,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
   async removeMessage(conversationId: string, messageId: string, content: string = REMOVED_MESSAGE_TEXT): Promise<boolean> {
     return this.serial(async () => {
       await this.room(conversationId);
-      const row = replaceContent(this.sql, messageId, content);
-      if (!row) return false;
+      const event = removeContent(this.sql, messageId, content);
+      if (!event) return false;
       this.armMirror();
       await this.ctx.storage.sync();
-      const event: MessageRemovedEvent = { id: row.id, seq: row.seq, content: row.content };
       this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
       return true;
     });
@@ -420,18 +309,11 @@ export class ConversationRoom extends DurableObject<Bindings> {
   async mirror(): Promise<number> {
     const info = this.info ?? this.ctx.storage.kv.get<RoomInfo>("room");
     if (!info) return 0;
-    let written = 0;
-    for (let round = 0; round < 20; round++) {
-      const rows = unmirroredRows(this.sql);
-      if (rows.length === 0) return written;
-      const { mirrored, foreign } = await mirrorToD1(this.db, info.conversationId, rows);
-      markMirrored(this.sql, mirrored);
-      for (const row of foreign) this.withdraw(row);
-      await this.notifyInboxes([...new Set(mirrored.flatMap((row) => readersOf(info, row)))], info.conversationId);
-      written += mirrored.length;
-      if (rows.length < MIRROR_BATCH) return written;
-    }
-    this.armMirror(); // more than a few rounds' worth: the next alarm goes on
+    const { written, more } = await mirrorRows(this.db, this.sql, info, {
+      withdraw: (row) => this.withdraw(row),
+      changed: (userIds) => notifyInboxes(this.env, userIds, info.conversationId),
+    });
+    if (more) this.armMirror(); // more than a few rounds' worth: the next alarm goes on
     return written;
   }
 
@@ -446,17 +328,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
     }
   }
 
-  /**
-   * D1 holds this message id for another conversation: the sender reused an id seen elsewhere, which
-   * no honest client does. The message is withdrawn here (shown removed, never mirrored) rather
-   * than left where moderation cannot see it.
-   */
+  /** A message whose id D1 holds for another conversation is withdrawn (room-mirror.ts `withdrawRow`). */
   private withdraw(row: RoomRow): void {
-    const removed = replaceContent(this.sql, row.id, REMOVED_MESSAGE_TEXT);
-    if (!removed) return;
-    this.sql.exec("UPDATE messages SET mirrored = version WHERE id = ?", row.id);
-    const event: MessageRemovedEvent = { id: removed.id, seq: removed.seq, content: removed.content };
-    this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
+    const event = withdrawRow(this.sql, row.id);
+    if (event) this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
   }
 
   /**
@@ -483,48 +358,13 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return closed;
   }
 
-  /** Send to every ready socket (only `onlyUserId`'s when given), except `except`. */
+  /** Send to every ready socket (only `onlyUserId`'s when given), except `except`; an expired one is closed. */
   private fanOut(frame: RoomFrame, except?: WebSocket, onlyUserId?: string): number {
-    const text = JSON.stringify(frame);
-    const now = Date.now();
-    let sent = 0;
-    for (const ws of onlyUserId ? this.ctx.getWebSockets(onlyUserId) : this.ctx.getWebSockets()) {
-      if (ws === except) continue;
-      const state = ws.deserializeAttachment() as SocketState | null;
-      if (!state?.ready) continue; // its catch-up (queued after this write) will include it
-      if (isExpired(state, now)) {
-        // Not even the alarm's few milliseconds late: an expired socket hears nothing more.
-        void this.expire(ws);
-        continue;
-      }
-      if (sendText(ws, text)) sent++;
-    }
-    return sent;
-  }
-
-  /**
-   * After the mirror (the inbox counts from D1): the badge may lag the chat by a moment, never the
-   * other way round. Awaited by the mirror (off the ack's path), so an alarm that ends cannot drop it.
-   */
-  private async notifyInboxes(userIds: string[], conversationId: string): Promise<void> {
-    const results = await Promise.allSettled(
-      userIds.filter((id) => id !== SYSTEM_USER_ID).map((userId) => inboxStub(this.env, userId).changed(userId, conversationId)),
-    );
-    for (const r of results) if (r.status === "rejected") console.error("UserInbox notification failed", r.reason);
+    const sockets = onlyUserId ? this.ctx.getWebSockets(onlyUserId) : this.ctx.getWebSockets();
+    return fanOutTo(sockets, frame, except, (ws) => void this.expire(ws));
   }
 
   // ---- offline e-mail ---------------------------------------------------------------------------
-
-  // Presence lives in the synchronous KV storage, so two handlers cannot interleave a read and a write.
-  private presence(): Record<string, Presence> {
-    return this.ctx.storage.kv.get<Record<string, Presence>>("presence") ?? {};
-  }
-
-  /** Save, and make sure the alarm fires no later than `dueAt` (one adjustment at a time). */
-  private savePresence(presence: Record<string, Presence>, dueAt?: number): Promise<void> {
-    this.ctx.storage.kv.put("presence", presence);
-    return dueAt === undefined ? Promise.resolve() : this.armAlarm(dueAt);
-  }
 
   /**
    * The one alarm serves the D1 mirror, the offline mail and the sockets' expiry: it fires at the
@@ -540,43 +380,16 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return adjust;
   }
 
-  /** Recipients who are away get an e-mail check; an HTTP sender counts as present. */
-  private async afterMessage(senderId: string, participants: string[], senderPresentOverHttp: boolean): Promise<void> {
-    const away = participants.filter((id) => id !== senderId && !this.isOnline(id));
-    if (away.length === 0 && !senderPresentOverHttp) return;
-    const presence = this.presence();
-    const now = Date.now();
-    const seenSender = senderPresentOverHttp && !this.isOnline(senderId) ? senderId : null;
-    const { changed, due } = noteMessage(presence, away, seenSender, now);
-    if (changed) await this.savePresence(presence, due === undefined ? undefined : Math.max(now, due));
-  }
-
   async alarm(): Promise<void> {
     this.mirrorArmedAt = 0;
     // First D1, so the offline mail below counts what the room has stored.
     await this.mirrorSafely();
     const now = Date.now();
     const expired: WebSocket[] = [];
-    let next = closeExpired(this.ctx.getWebSockets(), now, (ws) => expired.push(ws));
+    const next = closeExpired(this.ctx.getWebSockets(), now, (ws) => expired.push(ws));
     for (const ws of expired) await this.left(ws);
     const conversationId = this.conversationId ?? this.ctx.storage.kv.get<string>("conversationId");
     if (!conversationId) return next === undefined ? undefined : this.armAlarm(next);
-    const presence = this.presence();
-    for (const [userId, p] of Object.entries(presence)) {
-      if (!p.pending) continue;
-      if (this.isOnline(userId)) {
-        // They are here and see messages live; leaving re-arms the check.
-        presence[userId] = { ...p, pending: false };
-        continue;
-      }
-      const due = mailDueAt(p);
-      if (due > now) {
-        next = next === undefined ? due : Math.min(next, due);
-        continue;
-      }
-      const mailed = await mailUnreadMessages(this.env, conversationId, userId);
-      presence[userId] = { ...p, pending: false, ...(mailed ? { lastMailed: now } : {}) };
-    }
-    await this.savePresence(presence, next);
+    await this.presence.mailWhoIsAway(now, next, (userId) => mailUnreadMessages(this.env, conversationId, userId));
   }
 }

@@ -3,9 +3,17 @@
 // batch, keyed by message id, so running it twice (a retried alarm, an alarm and a flush at once)
 // never doubles a row. A read mark or a removal never goes back: the upsert keeps the earlier
 // `read_at` and the moderator's text. Only then does the room mark the rows mirrored.
+import { SYSTEM_USER_ID, type MessageRemovedEvent } from "../../../domain/messaging";
 import { REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
 import type { Db } from "../../db/client";
-import type { RoomRow } from "./room-store";
+import type { Bindings } from "../../env";
+import { readersOf, removeContent, type RoomInfo, type RoomRow } from "./room-store";
+import { inboxStub } from "./stubs";
+
+/** A mirror that failed (D1 unreachable) is tried again this much later, for as long as it takes. */
+export const MIRROR_RETRY_MS = 5_000;
+/** A pending mirror alarm that has not run this long after it was set is set again by the next write. */
+export const MIRROR_REARM_MS = 2_000;
 
 /** Rows per D1 batch (each one statement, plus the conversation's update). */
 export const MIRROR_BATCH = 50;
@@ -69,4 +77,51 @@ export async function mirrorToD1(db: Db, conversationId: string, rows: RoomRow[]
 /** D1 has these rows at the versions sent; a row changed meanwhile stays unmirrored for the next run. */
 export function markMirrored(sql: SqlStorage, rows: RoomRow[]): void {
   for (const r of rows) sql.exec("UPDATE messages SET mirrored = MAX(mirrored, ?) WHERE id = ?", r.version, r.id);
+}
+
+/**
+ * Every row D1 lacks, in rounds of MIRROR_BATCH (20 at most, then `more`): written to D1, marked
+ * mirrored, rows D1 holds for another conversation handed to `withdraw`, and then the readers whose
+ * unread counts changed told (`changed`). Returns how many rows it wrote.
+ */
+export async function mirrorRows(
+  db: Db,
+  sql: SqlStorage,
+  info: RoomInfo,
+  on: { withdraw: (row: RoomRow) => void; changed: (userIds: string[]) => Promise<void> },
+): Promise<{ written: number; more: boolean }> {
+  let written = 0;
+  for (let round = 0; round < 20; round++) {
+    const rows = unmirroredRows(sql);
+    if (rows.length === 0) return { written, more: false };
+    const { mirrored, foreign } = await mirrorToD1(db, info.conversationId, rows);
+    markMirrored(sql, mirrored);
+    for (const row of foreign) on.withdraw(row);
+    await on.changed([...new Set(mirrored.flatMap((row) => readersOf(info, row)))]);
+    written += mirrored.length;
+    if (rows.length < MIRROR_BATCH) return { written, more: false };
+  }
+  return { written, more: true };
+}
+
+/**
+ * After the mirror (the inbox counts from D1): the badge may lag the chat by a moment, never the
+ * other way round. Awaited by the mirror (off the ack's path), so an alarm that ends cannot drop it.
+ */
+export async function notifyInboxes(env: Bindings, userIds: string[], conversationId: string): Promise<void> {
+  const results = await Promise.allSettled(
+    userIds.filter((id) => id !== SYSTEM_USER_ID).map((userId) => inboxStub(env, userId).changed(userId, conversationId)),
+  );
+  for (const r of results) if (r.status === "rejected") console.error("UserInbox notification failed", r.reason);
+}
+
+/**
+ * D1 holds this message id for another conversation: the sender reused an id seen elsewhere, which
+ * no honest client does. The message is withdrawn in the room (shown removed, never mirrored) rather
+ * than left where moderation cannot see it. Returns the event that shows it removed, or null.
+ */
+export function withdrawRow(sql: SqlStorage, id: string): MessageRemovedEvent | null {
+  const event = removeContent(sql, id, REMOVED_MESSAGE_TEXT);
+  if (event) sql.exec("UPDATE messages SET mirrored = version WHERE id = ?", id);
+  return event;
 }

@@ -44,3 +44,78 @@ export function noteMessage(
   }
   return { changed, due };
 }
+
+/**
+ * The alarm's mail round: each participant with a pending check who is still away and due is mailed
+ * (`mail` says whether there was unread mail to send); one who is here again needs no check (leaving
+ * sets one again). Updates `presence` in place; returns when the earliest check not yet due is.
+ */
+export async function mailWhoIsAway(
+  presence: Record<string, Presence>,
+  now: number,
+  isOnline: (userId: string) => boolean,
+  mail: (userId: string) => Promise<boolean>,
+): Promise<number | undefined> {
+  let next: number | undefined;
+  for (const [userId, p] of Object.entries(presence)) {
+    if (!p.pending) continue;
+    if (isOnline(userId)) {
+      presence[userId] = { ...p, pending: false };
+      continue;
+    }
+    const due = mailDueAt(p);
+    if (due > now) {
+      next = next === undefined ? due : Math.min(next, due);
+      continue;
+    }
+    const mailed = await mail(userId);
+    presence[userId] = { ...p, pending: false, ...(mailed ? { lastMailed: now } : {}) };
+  }
+  return next;
+}
+
+/**
+ * The room's presence, kept in its synchronous KV storage (so two handlers cannot interleave a read
+ * and a write); every change makes sure the room's alarm fires no later than the next check.
+ */
+export class PresenceBook {
+  constructor(
+    private readonly kv: SyncKvStorage,
+    private readonly isOnline: (userId: string) => boolean,
+    private readonly armAlarm: (dueAt: number) => Promise<void>,
+  ) {}
+
+  private read(): Record<string, Presence> {
+    return this.kv.get<Record<string, Presence>>("presence") ?? {};
+  }
+
+  private save(presence: Record<string, Presence>, dueAt?: number): Promise<void> {
+    this.kv.put("presence", presence);
+    return dueAt === undefined ? Promise.resolve() : this.armAlarm(dueAt);
+  }
+
+  /** A participant's last socket closed: remember when, and look for unread mail in 15 minutes. */
+  left(userId: string, now: number): Promise<void> {
+    const presence = this.read();
+    presence[userId] = { ...presence[userId], lastSeen: now, pending: true };
+    return this.save(presence, now + OFFLINE_MAIL_AFTER_MS);
+  }
+
+  /** Recipients who are away get an e-mail check; an HTTP sender counts as present. */
+  async afterMessage(senderId: string, participants: string[], senderPresentOverHttp: boolean): Promise<void> {
+    const away = participants.filter((id) => id !== senderId && !this.isOnline(id));
+    if (away.length === 0 && !senderPresentOverHttp) return;
+    const presence = this.read();
+    const now = Date.now();
+    const seenSender = senderPresentOverHttp && !this.isOnline(senderId) ? senderId : null;
+    const { changed, due } = noteMessage(presence, away, seenSender, now);
+    if (changed) await this.save(presence, due === undefined ? undefined : Math.max(now, due));
+  }
+
+  /** The alarm's mail round (mailWhoIsAway); the alarm is set again for the earlier of `next` and the next check. */
+  async mailWhoIsAway(now: number, next: number | undefined, mail: (userId: string) => Promise<boolean>): Promise<void> {
+    const presence = this.read();
+    const due = await mailWhoIsAway(presence, now, this.isOnline, mail);
+    await this.save(presence, next === undefined ? due : due === undefined ? next : Math.min(next, due));
+  }
+}

@@ -7,9 +7,12 @@
 // Every function here is synchronous: SQL storage writes need no await, the runtime's output gate
 // holds anything the room sends until they are on disk, and the room awaits `storage.sync()` once
 // before it acknowledges.
-import { SYSTEM_USER_ID, type ChatMessage } from "../../../domain/messaging";
+import { CHAT_REFUSALS, SYSTEM_USER_ID, type ChatMessage, type MessageRemovedEvent } from "../../../domain/messaging";
+import { suspensionMessage } from "../../../domain/moderation";
+import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../../domain/rate-limits";
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
+import { AppError } from "../../lib/errors";
 
 /** A participant's standing as the room last read it from D1. */
 export interface ParticipantState {
@@ -293,4 +296,56 @@ export function audienceOf(room: RoomInfo, recipientId: string | null): string[]
 /** The participants whose unread count a row changes: everyone who sees it but its sender. */
 export function readersOf(room: RoomInfo, row: Pick<RoomRow, "sender_id" | "recipient_id">): string[] {
   return audienceOf(room, row.recipient_id).filter((id) => id !== row.sender_id && id !== SYSTEM_USER_ID);
+}
+
+/** The checks D1's write condition made before (decision 028), from the room's cached standing. */
+export function assertMayWrite(sql: SqlStorage, room: RoomInfo, senderId: string, recipientId: string | null): void {
+  const system = senderId === SYSTEM_USER_ID;
+  if (!system && !isParticipant(room, senderId)) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
+  if (recipientId && !isParticipant(room, recipientId)) throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
+  if (!system) {
+    // A suspended user sends nothing, over the socket or HTTP (moderation/suspension.ts).
+    const sender = room.users[senderId];
+    if (sender?.suspendedUntil && sender.suspendedUntil > nowIso()) {
+      throw new AppError("SUSPENDED", suspensionMessage(sender.suspendedUntil, sender.suspensionReason));
+    }
+  }
+  if (room.users[room.buyerId]?.deleted || room.users[room.sellerId]?.deleted) {
+    throw new AppError("CONFLICT", CHAT_REFUSALS.recipientDeleted);
+  }
+  if (!system) {
+    const rule = RATE_RULES.messageSend;
+    const retryAfter = rateLimitRetryAfter(sql, senderId, rule.limit, rule.windowSeconds);
+    if (retryAfter !== null) throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(retryAfter) });
+  }
+}
+
+/**
+ * The room's conversation as loaded from D1 the first time (participants, their standing, the
+ * messages D1 already had), kept in the room's KV storage; the participants' standing is read again
+ * when it is older than USER_STATE_MAX_AGE_MS.
+ */
+export async function currentRoom(
+  kv: SyncKvStorage,
+  db: Db,
+  sql: SqlStorage,
+  cached: RoomInfo | null,
+  conversationId: string,
+): Promise<RoomInfo> {
+  let info = cached ?? kv.get<RoomInfo>("room") ?? null;
+  if (!info) {
+    info = await loadRoom(db, sql, conversationId);
+    if (!info) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
+    kv.put("room", info);
+  } else if (Date.now() - info.usersLoadedAt > USER_STATE_MAX_AGE_MS) {
+    info = { ...info, users: await loadParticipants(db, [info.buyerId, info.sellerId]), usersLoadedAt: Date.now() };
+    kv.put("room", info);
+  }
+  return info;
+}
+
+/** A message's text replaced (a moderator's removal, a withdrawn message): the event that shows it, or null when the room lacks it. */
+export function removeContent(sql: SqlStorage, id: string, content: string): MessageRemovedEvent | null {
+  const row = replaceContent(sql, id, content);
+  return row ? { id: row.id, seq: row.seq, content: row.content } : null;
 }
