@@ -3,6 +3,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { reviewKeys } from "../../web/api/reviews";
 import { tradeKeys } from "../../web/api/trades";
 import { TradeOfferCards } from "../../web/routes/chat/TradeOfferCards";
 import { TradeHistoryPage } from "../../web/routes/trades/TradeHistoryPage";
@@ -287,6 +288,24 @@ describe("offer cards above the chat", () => {
     expect(card).toHaveTextContent("Du har bekreftet overleveringen. Venter på at Ola Hansen bekrefter.");
     expect(within(card).queryByRole("button", { name: "Bekreft overlevering" })).not.toBeInTheDocument();
     expect(within(card).getByRole("button", { name: "Avbryt byttet" })).toBeInTheDocument();
+  });
+
+  it("the confirmation that completes the trade refreshes the review prompt at once, without waiting for the room's event", async () => {
+    const accepted = received({ status: "accepted", handover: { confirmed_by_me: false, confirmed_by_other: true, completed_at: null } });
+    const completed = received({
+      status: "completed",
+      handover: { confirmed_by_me: true, confirmed_by_other: true, completed_at: "2026-11-26T10:00:00.000Z" },
+    });
+    mockApi((url, init) => {
+      if (url === cardsUrl) return jsonResponse([accepted]);
+      if (url.endsWith("/confirm") && method(init) === "POST") return jsonResponse(completed);
+      return undefined;
+    });
+    const { queryClient } = renderCards();
+    queryClient.setQueryData(reviewKeys.conversation(TEST_CONVERSATION_ID), []);
+    const card = await screen.findByRole("article");
+    await userEvent.click(within(card).getByRole("button", { name: "Bekreft overlevering" }));
+    await waitFor(() => expect(queryClient.getQueryState(reviewKeys.conversation(TEST_CONVERSATION_ID))?.isInvalidated).toBe(true));
   });
 
   it("a failed fetch shows no cards (fails silently)", async () => {

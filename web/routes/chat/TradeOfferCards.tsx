@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { displayStatus, tradeActionsFor, type TradeAction } from "../../../domain/trades";
 import { isApiError } from "../../api/client";
 import { conversationTradeOffersQuery, moveTradeOffer, tradeKeys, type TradeOfferBody } from "../../api/trades";
+import { reviewKeys } from "../../api/reviews";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -70,6 +71,9 @@ function TradeOfferCard({
       );
       void queryClient.invalidateQueries({ queryKey: tradeKeys.conversation(conversationId) });
       void queryClient.invalidateQueries({ queryKey: tradeKeys.history });
+      // The confirmation that completes the trade opens the review prompt here at once, not only
+      // when the room's event arrives (a socket still connecting misses the event; decision 070).
+      if (updated.status === "completed") void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversationId) });
       const [title, description] = SUCCESS[action] ?? [];
       if (title) toastSuccess(title, description);
       setConfirmingCancel(false);
