@@ -145,13 +145,21 @@ describe("a session's end closes its sockets at once", () => {
 });
 
 describe("an expired access token", () => {
-  const waitPast = (seconds: number) => new Promise((r) => setTimeout(r, seconds * 1000 + 300));
+  // Long enough for the sockets to connect on a busy machine (a 2 s token ran out while its sockets
+  // were still connecting), and the wait counts from when the token was made.
+  const TTL_SECONDS = 5;
+  const expiringClient = async (userId: string) => {
+    const client = await signedInClient(userId, { accessTtlSeconds: TTL_SECONDS });
+    // Measured after the token exists, so the wait always ends after it has expired.
+    const expiresBy = Date.now() + TTL_SECONDS * 1000 + 300;
+    return { client, expired: () => new Promise((r) => setTimeout(r, Math.max(0, expiresBy - Date.now()))) };
+  };
 
   it("closes an idle chat and inbox socket (the alarm) with the code that tells the client to refresh", async () => {
     const conv = await createConversation();
-    const buyer = await signedInClient(conv.buyer.id, { accessTtlSeconds: 2 });
+    const { client: buyer, expired } = await expiringClient(conv.buyer.id);
     const { seller, chat, inbox, sellerChat } = await connected(buyer, conv);
-    await waitPast(2);
+    await expired();
     // The alarms are due now; run them rather than wait for the runtime's timer.
     await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conv.id)));
     await runDurableObjectAlarm(env.USER_INBOX.get(env.USER_INBOX.idFromName(conv.buyer.id)));
@@ -171,10 +179,10 @@ describe("an expired access token", () => {
 
   it("a frame sent on an expired socket is not accepted; the socket is closed (even if the alarm is late)", async () => {
     const conv = await createConversation();
-    const buyer = await signedInClient(conv.buyer.id, { accessTtlSeconds: 2 });
+    const { client: buyer, expired } = await expiringClient(conv.buyer.id);
     const chat = await openChat(buyer, conv.id);
     await withoutAlarm(conv.id);
-    await waitPast(2);
+    await expired();
     expect(chat.closed).toBe(false);
     chat.send({ type: "send", id: crypto.randomUUID(), content: "For sent" });
     expect(await chat.waitClosed()).toBe(SOCKET_CLOSE.expired);
@@ -184,12 +192,12 @@ describe("an expired access token", () => {
 
   it("an expired socket receives nothing more (even if the alarm is late)", async () => {
     const conv = await createConversation();
-    const buyer = await signedInClient(conv.buyer.id, { accessTtlSeconds: 2 });
+    const { client: buyer, expired } = await expiringClient(conv.buyer.id);
     const seller = await signedInClient(conv.seller.id);
     const chat = await openChat(buyer, conv.id);
     const sellerChat = await openChat(seller, conv.id);
     await withoutAlarm(conv.id);
-    await waitPast(2);
+    await expired();
     expect(chat.closed).toBe(false);
     expect(await deliveredAfter(conv, seller, sellerChat, chat)).toBe(false);
     expect(await chat.waitClosed()).toBe(SOCKET_CLOSE.expired);
@@ -199,9 +207,9 @@ describe("an expired access token", () => {
   it("a fresh token reconnects and catches up on what was missed", async () => {
     const conv = await createConversation();
     const seller = await signedInClient(conv.seller.id);
-    const expiring = await signedInClient(conv.buyer.id, { accessTtlSeconds: 2 });
+    const { client: expiring, expired } = await expiringClient(conv.buyer.id);
     const chat = await openChat(expiring, conv.id);
-    await waitPast(2);
+    await expired();
     await runDurableObjectAlarm(env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conv.id)));
     expect(await chat.waitClosed()).toBe(SOCKET_CLOSE.expired);
     expect(
