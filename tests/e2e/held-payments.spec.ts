@@ -66,22 +66,28 @@ const card = (page: Page, title: string) => page.getByRole("article", { name: `T
 
 test.use({ viewport: { width: 390, height: 844 } });
 
+/** Siri Selger (Stripe connected) lists `title` at `price` kr; Kari Kjøper signs up in `buyer`. */
+async function sellerAndBuyer(seller: Page, buyer: Page, title: string, price: string) {
+  await signUpAndSignIn(seller.request, uniqueEmail("held-selger"), "Siri Selger");
+  await connectStripe(seller.request);
+  const listing = await publishListing(seller.request, {
+    title,
+    category: "ute-lek",
+    age_range: "3-5 år",
+    description: "Pent brukt.",
+    price,
+  });
+  await signUpAndSignIn(buyer.request, uniqueEmail("held-kjoper"), "Kari Kjøper");
+  return listing;
+}
+
 test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt til selger' on both sides", async ({ page, browser }) => {
   test.setTimeout(150_000);
   const title = `E2E Trehest ${Date.now().toString(36)}`;
   const seller = await openSecondBrowser(browser);
   await seller.page.setViewportSize({ width: 390, height: 844 });
   try {
-    await signUpAndSignIn(seller.page.request, uniqueEmail("held-selger"), "Siri Selger");
-    await connectStripe(seller.page.request);
-    const listing = await publishListing(seller.page.request, {
-      title,
-      category: "ute-lek",
-      age_range: "3-5 år",
-      description: "Pent brukt.",
-      price: "300",
-    });
-    await signUpAndSignIn(page.request, uniqueEmail("held-kjoper"), "Kari Kjøper");
+    const listing = await sellerAndBuyer(seller.page, page, title, "300");
 
     await buy(page, listing.seo_slug, "300 kr", "card");
     await page.getByRole("link", { name: "Se betalingsdetaljer" }).click();
@@ -132,16 +138,7 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
   const moderator = await openSecondBrowser(browser);
   await moderator.page.setViewportSize({ width: 390, height: 844 });
   try {
-    await signUpAndSignIn(seller.page.request, uniqueEmail("held-selger"), "Siri Selger");
-    await connectStripe(seller.page.request);
-    const listing = await publishListing(seller.page.request, {
-      title,
-      category: "ute-lek",
-      age_range: "3-5 år",
-      description: "Pent brukt.",
-      price: "450",
-    });
-    await signUpAndSignIn(page.request, uniqueEmail("held-kjoper"), "Kari Kjøper");
+    const listing = await sellerAndBuyer(seller.page, page, title, "450");
 
     await buy(page, listing.seo_slug, "450 kr", "vipps");
     await page.getByRole("button", { name: "Kontakt selger" }).click();

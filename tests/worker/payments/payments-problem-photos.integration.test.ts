@@ -18,11 +18,11 @@ import {
   signedInClient,
 } from "../../factories";
 import { deleteAccount } from "../../../worker/features/account/account";
-import { paidOrder, type PaidOrder } from "../support/escrow";
+import { paidOrder, payAndHold, type PaidOrder } from "../support/escrow";
 import { Client, errorOf } from "../support/http";
 import { postWith, readsHeldUntil, staleReads } from "../support/race";
 import { removeUnusedProblemPhotos } from "../../../worker/features/payments/problem-photos";
-import { checkout, connectedSeller, deliver, oneDelivery, payableListing, payByCard, paymentRow, signedIn } from "../support/payments";
+import { checkout, connectedSeller, payableListing, signedIn } from "../support/payments";
 
 const HOUR = 3_600_000;
 
@@ -223,14 +223,8 @@ describe("every bad photo is refused in Norwegian, and a refused report writes n
 async function paidOrderFor(order: PaidOrder): Promise<PaidOrder> {
   const seller = await connectedSeller();
   const listing = await payableListing(seller.id, { price: 200 });
-  const { payment_id, url } = await checkout(order.buyerClient, listing.id, "card");
-  expect((await payByCard(url)).status).toBe(303);
-  const ref = (await paymentRow(payment_id))!.provider_ref;
-  expect((await deliver(await oneDelivery(ref, "checkout.session.completed"))).status).toBe(200);
-  const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
-    .bind(payment_id)
-    .first<{ id: string; conversation_id: string }>();
-  return { ...order, transactionId: tx!.id, paymentId: payment_id, ref, conversationId: tx!.conversation_id, listingId: listing.id };
+  const held = await payAndHold(await checkout(order.buyerClient, listing.id, "card"), "card");
+  return { ...order, ...held, listingId: listing.id };
 }
 
 describe("at the same moment", () => {

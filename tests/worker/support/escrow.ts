@@ -41,30 +41,35 @@ export async function paidOrder(
   const seller = await connectedSeller({ displayName: "Siri Selger", ...sellerOverrides });
   const listing = await payableListing(seller.id, { price, title: "Lekekjøkken i tre" });
   const { user: buyer, client: buyerClient } = await signedIn({ displayName: "Kari Kjøper" });
-  const { payment_id, url } = await checkout(buyerClient, listing.id, method);
-  const paid = method === "card" ? await payByCard(url) : await approveVipps(url);
-  expect(paid.status).toBe(303);
-  const ref = (await paymentRow(payment_id))!.provider_ref;
-  const event = await oneDelivery(ref, method === "card" ? "checkout.session.completed" : "epayments.payment.authorized.v1");
-  expect((await deliver(event)).status).toBe(200);
-  const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
-    .bind(payment_id)
-    .first<{ id: string; conversation_id: string }>();
-  expect(tx).not.toBeNull();
-  const payment = await paymentRow(payment_id);
+  const held = await payAndHold(await checkout(buyerClient, listing.id, method), method);
+  const payment = await paymentRow(held.paymentId);
   return {
-    transactionId: tx!.id,
-    paymentId: payment_id,
-    ref,
+    ...held,
     paymentIntent: (payment!.provider_payment_ref as string | null) ?? null,
     listingId: listing.id,
-    conversationId: tx!.conversation_id,
     seller,
     sellerClient: await signedInClient(seller.id),
     buyer,
     buyerClient,
     stripeAccountId: seller.profile.stripeAccountId!,
   };
+}
+
+/** A started checkout paid in the sandbox and its webhook delivered: the order whose money is now held. */
+export async function payAndHold(
+  started: { payment_id: string; url: string },
+  method: "card" | "vipps",
+): Promise<Pick<PaidOrder, "transactionId" | "paymentId" | "ref" | "conversationId">> {
+  const paid = method === "card" ? await payByCard(started.url) : await approveVipps(started.url);
+  expect(paid.status).toBe(303);
+  const ref = (await paymentRow(started.payment_id))!.provider_ref;
+  const event = await oneDelivery(ref, method === "card" ? "checkout.session.completed" : "epayments.payment.authorized.v1");
+  expect((await deliver(event)).status).toBe(200);
+  const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+    .bind(started.payment_id)
+    .first<{ id: string; conversation_id: string }>();
+  expect(tx).not.toBeNull();
+  return { transactionId: tx!.id, paymentId: started.payment_id, ref, conversationId: tx!.conversation_id };
 }
 
 export interface MoneyMoved {
