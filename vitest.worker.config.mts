@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { SANDBOX_KEYS } from "./scripts/payment-sandbox/dev-keys.mjs";
 
@@ -29,6 +30,7 @@ export default defineConfig(async () => {
 
   return {
     plugins: [
+      bundlesWithoutSourceMaps(),
       cloudflareTest({
         wrangler: { configPath: path.join(root, "wrangler.toml") },
         miniflare: {
@@ -70,6 +72,26 @@ export default defineConfig(async () => {
 });
 
 /**
+ * The two bundles below are served to every test file without a source map. Vite would otherwise
+ * make one for each (every character of a minified bundle mapped, the whole source inside) and
+ * inline it into the module it sends over the pool's socket: 20 MB per test file instead of 6, all
+ * of it serialised character by character in vitest's one main thread, which every test file waits
+ * on (docs/testing.md). An empty map is how a Vite plugin says "no map". A failure inside React, the
+ * renderer or a package then points into the bundle's own lines; the Worker's and the tests' own
+ * modules keep their source maps.
+ */
+function bundlesWithoutSourceMaps(): Plugin {
+  const bundles = path.join(root, "node_modules/.cache/worker-tests/");
+  return {
+    name: "worker-tests:bundles-without-source-maps",
+    enforce: "post",
+    transform(code, id) {
+      return id.startsWith(bundles) ? { code, map: { mappings: "" } } : undefined;
+    },
+  };
+}
+
+/**
  * The edge renderer (web/ssr/render.tsx with React, the router, the query client and every page) as
  * one minified module, built the way wrangler bundles a Worker (esbuild, the worker conditions,
  * React's production build as wrangler.toml's `define` gives it). Every Worker test file loads the
@@ -92,7 +114,6 @@ async function bundleFirstScreen(): Promise<string> {
     // The Worker loads zod itself: one copy, not a second inside the renderer.
     external: ["zod"],
     minify: true,
-    sourcemap: true,
     logLevel: "warning",
   });
   return outfile;
