@@ -28,9 +28,13 @@ export function toBase64Url(bytes: ArrayBuffer): string {
     .replace(/=+$/, "");
 }
 
-/** A 32-byte MAC back from unpadded base64url (43 characters), or null when it is not one. */
+/**
+ * A 32-byte MAC back from unpadded base64url (43 characters), or null when it is not one. Only the
+ * spelling toBase64Url writes: the last character's 2 unused bits must be zero, or a changed last
+ * character could still read as the same MAC (four spellings of each).
+ */
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
+  if (!/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(text)) return null;
   const binary = atob(`${text.replace(/-/g, "+").replace(/_/g, "/")}=`);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
