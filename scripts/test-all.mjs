@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: every stage CI runs, in lanes that run side by side (decision 100). The end-to-end
+// `npm test`: every stage CI runs, in two lanes that run side by side (decision 100). The end-to-end
 // tests mostly wait (on the browser, the app, timers) and use about half a core, while the Worker
 // and web tests keep one and a half cores busy: side by side they fill the machine's two cores.
 // Within a lane the stages run in order. The first stage that fails stops the run (and whatever
-// still runs in the other lanes) with its exit code, and the table of stage times prints either way,
-// with the wall-clock total. The main lane prints as it goes; the other lanes' output is held back
+// still runs in the other lane) with its exit code, and the table of stage times prints either way,
+// with the wall-clock total. The main lane prints as it goes; the other lane's output is held back
 // and printed whole, stage by stage, so the logs of two stages never interleave. To add a stage,
 // add a row.
 import { spawn } from "node:child_process";
@@ -22,9 +22,7 @@ export const STAGES = [
   // The app it starts reuses the build above (SKIP_BUILD).
   { name: "e2e", command: ["npm", "run", "test:e2e"], env: { SKIP_BUILD: "1" } },
   { name: "worker", command: ["npm", "run", "test:worker"], lane: "beside" },
-  // Its own lane (decision 100): behind the Worker tests it was the run's last minute, the end-to-end
-  // tests already done.
-  { name: "web", command: ["npm", "run", "test:web"], lane: "web" },
+  { name: "web", command: ["npm", "run", "test:web"], lane: "beside" },
 ];
 
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
