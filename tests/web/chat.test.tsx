@@ -12,6 +12,8 @@ import {
   conversationDetailBody,
   markReadBody,
   messagePageBody,
+  tradeOfferBody,
+  TEST_USER_ID,
   type ChatMessageBody,
   type ConversationDetailBody,
   type MessagePageBody,
@@ -279,6 +281,18 @@ describe("live", () => {
     act(() => ws.receive({ type: "message", message: msg({ content: "Ny fra Kari" }) }));
     expect(await screen.findByText("Ny fra Kari")).toBeInTheDocument();
     await waitFor(() => expect(ws.frames()).toContainEqual({ type: "read", up_to_seq: 1 }));
+  });
+
+  it("after each catch-up it fetches the offers above the chat again: an offer made while the socket was connecting is not missed", async () => {
+    // The room sends live events only to sockets that are connected; an offer made between the
+    // strip's first fetch and the socket's catch-up announced itself to nobody here.
+    const cardsUrl = `/api/trade-offers/conversation/${CONV}`;
+    let offers: unknown[] = [];
+    const { fetch } = renderChat({ routes: [(url) => (url === cardsUrl ? jsonResponse(offers) : undefined)] });
+    await waitFor(() => expect(fetch.mock.calls.filter(([url]) => url === cardsUrl)).toHaveLength(1));
+    offers = [tradeOfferBody({ from_user_id: OTHER, to_user_id: TEST_USER_ID })];
+    await connect();
+    expect(await screen.findByRole("article")).toHaveTextContent("Ola Hansen foreslo et bytte");
   });
 
   it("asks for what it missed from the last seq it has when it reconnects, and shows 'Kobler til'", async () => {

@@ -27,6 +27,8 @@ export const chatKeys = {
   events: ["conversations", "event"] as const,
   /** What a conversation's room announces as event `name`: the chat invalidates it when the event arrives. */
   event: (conversationId: string, name: string) => ["conversations", "event", conversationId, name] as const,
+  /** One conversation's live-event queries. */
+  eventsOf: (conversationId: string) => ["conversations", "event", conversationId] as const,
   /** The header badge's count; live pushes write it with queryClient.setQueryData. */
   unreadCount: ["messages", "unread-count"] as const,
   testNotifications: ["test-notifications"] as const,

@@ -154,7 +154,13 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
     },
     [queryClient, conversation.id],
   );
-  const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent });
+  // The offers, orders and reviews above the messages, again after each catch-up: an event sent
+  // while the socket was connecting or away is not replayed.
+  const onCaughtUp = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: chatKeys.eventsOf(conversation.id) }),
+    [queryClient, conversation.id],
+  );
+  const chat = useChat({ conversationId: conversation.id, myId, initial: page.data, onEvent, onCaughtUp });
   // A deal completed while the chat is open brings the prompt (and its code) then.
   const reviewStates = useQuery(conversationReviewsQuery(conversation.id));
   const ConversationReviews = useStripPart<ConversationReviews>(loadReviews, !!reviewStates.data?.length).component;

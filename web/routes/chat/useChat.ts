@@ -30,6 +30,11 @@ export interface ChatOptions {
   initial: MessagePage | undefined;
   /** Live events from other features (`{ type: "event", name, data }`), e.g. a trade offer changed. */
   onEvent?: (name: string, data: unknown) => void;
+  /**
+   * After each catch-up (the first connection and every reconnect). The room replays messages but
+   * not events: what changed while the socket was not connected is fetched again here.
+   */
+  onCaughtUp?: () => void;
 }
 
 export interface Chat {
@@ -38,7 +43,7 @@ export interface Chat {
   send: (content: string) => Promise<ChatMessage>;
 }
 
-export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions): Chat {
+export function useChat({ conversationId, myId, initial, onEvent, onCaughtUp }: ChatOptions): Chat {
   const [messages, setMessages] = useState<ChatMessage[]>(() => initial?.messages ?? []);
   const [status, setStatus] = useState<LiveStatus>("connecting");
   const messagesRef = useRef(messages);
@@ -48,6 +53,8 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
   const readRequested = useRef(0);
   const onEventRef = useRef(onEvent);
   onEventRef.current = onEvent;
+  const onCaughtUpRef = useRef(onCaughtUp);
+  onCaughtUpRef.current = onCaughtUp;
 
   const merge = useCallback((incoming: ChatMessage[]) => setMessages((current) => mergeMessages(current, incoming)), []);
 
@@ -74,6 +81,7 @@ export function useChat({ conversationId, myId, initial, onEvent }: ChatOptions)
           case "sync":
             merge(frame.messages);
             if (frame.done && frame.read_up_to) setMessages((current) => applyOwnReadHorizon(current, myId, frame.read_up_to!));
+            if (frame.done) onCaughtUpRef.current?.();
             break;
           case "message":
             merge([frame.message]);
