@@ -25,10 +25,10 @@ export const chatKeys = {
   messages: (id: string) => ["conversations", "messages", id] as const,
   /** Every conversation's live-event queries (trade offers, reviews). */
   events: ["conversations", "event"] as const,
+  /** One conversation's live-event queries: the chat fetches them again after each catch-up. */
+  eventsOf: (conversationId: string) => [...chatKeys.events, conversationId] as const,
   /** What a conversation's room announces as event `name`: the chat invalidates it when the event arrives. */
-  event: (conversationId: string, name: string) => ["conversations", "event", conversationId, name] as const,
-  /** One conversation's live-event queries. */
-  eventsOf: (conversationId: string) => ["conversations", "event", conversationId] as const,
+  event: (conversationId: string, name: string) => [...chatKeys.eventsOf(conversationId), name] as const,
   /** The header badge's count; live pushes write it with queryClient.setQueryData. */
   unreadCount: ["messages", "unread-count"] as const,
   testNotifications: ["test-notifications"] as const,

@@ -1,10 +1,6 @@
 /** Random URL-safe token with `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
-  const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...buf))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)).buffer);
 }
 
 export async function sha256Hex(value: string): Promise<string> {
