@@ -46,6 +46,7 @@ import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocke
 import { PresenceBook } from "./room-presence";
 import { answerClientFrame, failure, fanOutTo, send, sendCatchUp, type RoomResult } from "./room-frames";
 import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type PostInput, type ReadInput, type SocketState } from "./room-types";
+import { countD1InLocalMode } from "../../db/usage";
 
 export { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type PostInput, type ReadInput } from "./room-types";
 
@@ -65,8 +66,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private readonly presence: PresenceBook;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, env);
-    this.db = getDb(env.DB);
+    super(ctx, countD1InLocalMode(env));
+    this.db = getDb(this.env.DB);
     this.sql = ctx.storage.sql;
     this.presence = new PresenceBook(
       ctx.storage.kv,

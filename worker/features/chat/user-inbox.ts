@@ -10,6 +10,7 @@ import type { Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { unreadCount } from "./conversations";
 import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
+import { countD1InLocalMode } from "../../db/usage";
 
 export class UserInbox extends DurableObject<Bindings> {
   /** One count query at a time; changes that arrive meanwhile are folded into one more. */
@@ -18,8 +19,8 @@ export class UserInbox extends DurableObject<Bindings> {
   private readonly db: Db;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
-    super(ctx, env);
-    this.db = getDb(env.DB);
+    super(ctx, countD1InLocalMode(env));
+    this.db = getDb(this.env.DB);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 

@@ -1,0 +1,121 @@
+/**
+ * What this isolate has asked of D1 since it started, in local mode only (docs/decisions/111-what-production-pays.md):
+ * round trips (each `first`/`all`/`run`/`raw` and each `batch` is one), statements, and the rows
+ * D1 reports reading and writing in its results' `meta` (`raw()` results carry none: those
+ * statements are counted in `statementsWithoutMeta`). `npm run bench:load` reads it from
+ * `GET /dev/d1-usage` to print D1 statements per request and per 1,000 requests. Locally the
+ * Worker, its Durable Objects, the cron and the queue consumers share one isolate, so this counts
+ * all of them. Production never wraps the binding.
+ */
+export interface D1Usage {
+  roundTrips: number;
+  statements: number;
+  statementsWithoutMeta: number;
+  rowsRead: number;
+  rowsWritten: number;
+}
+
+const usage: D1Usage = { roundTrips: 0, statements: 0, statementsWithoutMeta: 0, rowsRead: 0, rowsWritten: 0 };
+
+export function d1Usage(): D1Usage {
+  return { ...usage };
+}
+
+function countMeta(meta: Partial<D1Meta> | undefined): void {
+  if (!meta) {
+    usage.statementsWithoutMeta++;
+    return;
+  }
+  usage.rowsRead += meta.rows_read ?? 0;
+  usage.rowsWritten += meta.rows_written ?? 0;
+}
+
+/** The real statement behind a counted one, for `batch`, which accepts only D1's own statements. */
+const realStatement = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+
+function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  const counted: D1PreparedStatement = {
+    bind: (...values: unknown[]) => countedStatement(statement.bind(...values)),
+    // D1 sends first() as a query for every row and keeps the first; all() does the same and also
+    // returns the meta, so the rows read are known.
+    first: (async (column?: string) => {
+      usage.roundTrips++;
+      usage.statements++;
+      const result = await statement.all<Record<string, unknown>>();
+      countMeta(result.meta);
+      const row = result.results[0];
+      if (row === undefined) return null;
+      return column === undefined ? row : (row[column] ?? null);
+    }) as D1PreparedStatement["first"],
+    all: (async () => {
+      usage.roundTrips++;
+      usage.statements++;
+      const result = await statement.all();
+      countMeta(result.meta);
+      return result;
+    }) as D1PreparedStatement["all"],
+    run: (async () => {
+      usage.roundTrips++;
+      usage.statements++;
+      const result = await statement.run();
+      countMeta(result.meta);
+      return result;
+    }) as D1PreparedStatement["run"],
+    raw: (async (options?: { columnNames?: boolean }) => {
+      usage.roundTrips++;
+      usage.statements++;
+      usage.statementsWithoutMeta++;
+      return options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw();
+    }) as D1PreparedStatement["raw"],
+  };
+  realStatement.set(counted, statement);
+  return counted;
+}
+
+async function countedBatch<T>(d1: Pick<D1Database, "batch">, statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
+  usage.roundTrips++;
+  usage.statements += statements.length;
+  const results = await d1.batch<T>(statements.map((s) => realStatement.get(s) ?? s));
+  for (const result of results) countMeta(result.meta);
+  return results;
+}
+
+function countedSession(session: D1DatabaseSession): D1DatabaseSession {
+  return {
+    prepare: (query: string) => countedStatement(session.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => countedBatch<T>(session, statements),
+    getBookmark: () => session.getBookmark(),
+  };
+}
+
+function countedD1(d1: D1Database): D1Database {
+  return {
+    prepare: (query: string) => countedStatement(d1.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => countedBatch<T>(d1, statements),
+    exec: async (query: string) => {
+      usage.roundTrips++;
+      const result = await d1.exec(query);
+      usage.statements += result.count;
+      usage.statementsWithoutMeta += result.count;
+      return result;
+    },
+    dump: () => d1.dump(),
+    withSession: (constraintOrBookmark?: string) => countedSession(d1.withSession(constraintOrBookmark)),
+  };
+}
+
+const countedEnvs = new WeakMap<object, object>();
+
+/**
+ * The bindings with D1 counted, in local mode; anywhere else the bindings as they are. Applied where
+ * the runtime hands the Worker its bindings (fetch, cron, queues, each Durable Object), so every D1
+ * call of the isolate is counted, also those that do not go through a request's `c.var.db`.
+ */
+export function countD1InLocalMode<E extends { APP_ENV?: string; DB: D1Database }>(env: E): E {
+  if (env.APP_ENV !== "local") return env;
+  const known = countedEnvs.get(env);
+  if (known) return known as E;
+  const counted = { ...env, DB: countedD1(env.DB) };
+  countedEnvs.set(env, counted);
+  return counted;
+}
