@@ -1,7 +1,14 @@
-// Every rate limit in one table (docs/decisions/010-rate-limits.md). The Worker enforces them with
-// `enforceRateLimit(db, RATE_RULES.x, subject)` / `enforceRateLimits(db, [[rule, subject], …])`
-// (worker/lib/rate-limit.ts): an exact sliding window, so a burst across a window edge gets
-// no extra attempts. Add the rules of new features here.
+// Every rate limit in one table (docs/decisions/010-rate-limits.md), of two kinds:
+// - `RateRule`: an exact sliding window in D1, `enforceRateLimit(db, RATE_RULES.x, subject)` /
+//   `enforceRateLimits(db, [[rule, subject], …])` (worker/lib/rate-limit.ts). A burst across a window
+//   edge gets no extra attempts, but every counted request is a write on D1's single writer: for
+//   the low-volume rules whose long window matters (sign-in, sign-up, reports, payments …).
+// - `BindingRateRule`: Cloudflare's Rate Limiting binding, `enforceBindingLimit(env, RATE_RULES.x,
+//   subject)`: no D1 write, but only 10 or 60 s windows, counted per Cloudflare location and
+//   approximately. For the high-volume rules (analytics, search, favourites, uploads). Each has its
+//   `[[ratelimits]]` entry in wrangler.toml with the same name, limit and period (a worker test
+//   compares them).
+// Add the rules of new features here.
 
 export interface RateRule {
   /** Key prefix in the rate_limits table, e.g. "signin:address". Never reuse one for another rule. */
@@ -9,6 +16,17 @@ export interface RateRule {
   /** Requests allowed within any window of `windowSeconds`. */
   limit: number;
   windowSeconds: number;
+}
+
+export interface BindingRateRule {
+  /** The binding's name in wrangler.toml `[[ratelimits]]` (one binding per rule: limit and period are the binding's). */
+  binding: `RL_${string}`;
+  /** Key prefix of the binding's counters, e.g. "search:address". Never reuse one for another rule. */
+  scope: string;
+  /** Requests allowed per period and Cloudflare location. */
+  limit: number;
+  /** The binding accepts only these two. */
+  periodSeconds: 10 | 60;
 }
 
 const MINUTE = 60;
@@ -37,12 +55,15 @@ export const RATE_RULES = {
   newsletterAddress: { scope: "newsletter:address", limit: 20, windowSeconds: HOUR },
   newsletterAccount: { scope: "newsletter:account", limit: 5, windowSeconds: HOUR },
   contactAddress: { scope: "contact:address", limit: 10, windowSeconds: HOUR },
-  // Signed-in actions, per user.
-  upload: { scope: "upload:user", limit: 120, windowSeconds: HOUR },
+  // Signed-in actions, per user. Uploads (listing photos, at most five a listing, and problem photos)
+  // on the binding: 30 a minute is six listings' photos, far above a person's pace; a script stops.
+  upload: { binding: "RL_UPLOAD", scope: "upload:user", limit: 30, periodSeconds: 60 },
   listingCreate: { scope: "listing-create:user", limit: 30, windowSeconds: HOUR },
   listingEdit: { scope: "listing-edit:user", limit: 120, windowSeconds: HOUR },
   listingStatus: { scope: "listing-status:user", limit: 120, windowSeconds: HOUR },
-  favourite: { scope: "favourite:user", limit: 300, windowSeconds: HOUR },
+  // Favourites (add and remove) on the binding: a heart every two seconds for a whole minute is more
+  // than anyone taps while browsing; a script walking listing ids stops.
+  favourite: { binding: "RL_FAVOURITE", scope: "favourite:user", limit: 30, periodSeconds: 60 },
   // Saved searches: creating, renaming, changing the alert and deleting, per user; the
   // unsubscribe link (no sign-in) per address. Its tokens cannot be guessed; the limit only keeps
   // someone from hammering the HMAC check.
@@ -69,18 +90,28 @@ export const RATE_RULES = {
   giveawayAction: { scope: "giveaway:action", limit: 120, windowSeconds: HOUR },
   // Reviews (decision 070): one per deal and party anyway; this only stops a script walking ids.
   reviewWrite: { scope: "review:write", limit: 30, windowSeconds: HOUR },
-  // Analytics: a browser sends a session, an events flush every 5 s and a few listing-view reports
-  // per minute; 600 a minute per address leaves room for a household or a school behind one address.
-  analyticsAddress: { scope: "analytics:address", limit: 600, windowSeconds: MINUTE },
+  // Analytics (binding): a browser sends a session, an events flush every 5 s and a few listing-view
+  // reports per minute; 600 a minute per address leaves room for a household or a school behind one address.
+  analyticsAddress: { binding: "RL_ANALYTICS", scope: "analytics:address", limit: 600, periodSeconds: 60 },
   // New analytics sessions (the signed cookie a consenting browser gets once a day): a household
   // needs a few; more than this from one address is a script minting sessions to inflate views.
   analyticsSession: { scope: "analytics:session", limit: 10, windowSeconds: HOUR },
+  // Search (binding; GET /api/search answered by the Worker, not from the edge cache): the results
+  // page and the filter sheet's count wait 300 ms after typing stops, so a person makes a few a
+  // minute; 120 a minute per address is still generous for a household or school behind one, and
+  // stops a scraper paging through every query.
+  searchAddress: { binding: "RL_SEARCH", scope: "search:address", limit: 120, periodSeconds: 60 },
   // Payments (docs/decisions/032-payment-sandbox.md), per user: starting a checkout (each creates a
   // Checkout Session or a Vipps payment at the provider), Stripe onboarding and dashboard links, and
   // the result pages' checks, which poll while a payment is pending.
   paymentCheckout: { scope: "payment:checkout", limit: 20, windowSeconds: HOUR },
   paymentConnect: { scope: "payment:connect", limit: 10, windowSeconds: HOUR },
   paymentVerify: { scope: "payment:verify", limit: 300, windowSeconds: HOUR },
-} as const satisfies Record<string, RateRule>;
+} as const satisfies Record<string, RateRule | BindingRateRule>;
+
+/** The rules counted by the Rate Limiting binding, by name (wrangler.toml `[[ratelimits]]` must match). */
+export const BINDING_RATE_RULES: BindingRateRule[] = (Object.values(RATE_RULES) as (RateRule | BindingRateRule)[]).filter(
+  (rule): rule is BindingRateRule => "binding" in rule,
+);
 
 export const RATE_LIMITED_MESSAGE = "For mange forsøk. Vent litt og prøv igjen.";

@@ -271,4 +271,16 @@ describe("/search: text, history and results", () => {
     expect(await screen.findByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
     expect(errors.calls().length).toBeGreaterThan(0);
   });
+
+  it("a search over the per-address limit (429) gives the server's 'For mange forsøk' in the toast", async () => {
+    const errors = allowConsoleError();
+    mockSearch(() => jsonResponse({ error: { code: "RATE_LIMITED", message: "For mange forsøk. Vent litt og prøv igjen." } }, 429));
+    renderRoutes(routes, { path: "/search?q=lego" });
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "For mange forsøk. Vent litt og prøv igjen.", { id: "search-error" }),
+    );
+    expect(toast.toastError).not.toHaveBeenCalledWith("Feil", "Kunne ikke søke i annonser", expect.anything());
+    expect(await screen.findByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
+    expect(errors.calls().length).toBeGreaterThan(0);
+  });
 });

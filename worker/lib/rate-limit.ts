@@ -1,6 +1,25 @@
-import { RATE_LIMITED_MESSAGE, type RateRule } from "../../domain/rate-limits";
+import { RATE_LIMITED_MESSAGE, type BindingRateRule, type RateRule } from "../../domain/rate-limits";
 import type { Db } from "../db/client";
 import { AppError } from "./errors";
+
+/** The names of the Rate Limiting bindings wrangler.toml declares (worker-configuration.d.ts). */
+type RateLimitBindingName = { [K in keyof Env]: Env[K] extends RateLimit ? K : never }[keyof Env];
+
+/**
+ * A high-volume limit on Cloudflare's Rate Limiting binding (docs/decisions/010-rate-limits.md): no
+ * D1 write; counted per Cloudflare location and approximately, in windows of the rule's period.
+ * Throws the same 429 as the D1 limits; the binding does not say when its window frees up, so
+ * Retry-After is the whole period.
+ */
+export async function enforceBindingLimit(
+  env: Pick<Env, RateLimitBindingName>,
+  rule: BindingRateRule & { binding: RateLimitBindingName },
+  subject: string,
+): Promise<void> {
+  const { success } = await env[rule.binding].limit({ key: `${rule.scope}:${subject}` });
+  if (success) return;
+  throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(rule.periodSeconds) });
+}
 
 /**
  * Exact sliding-window limits (docs/decisions/010-rate-limits.md). Each accepted request adds one

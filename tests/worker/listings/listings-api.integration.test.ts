@@ -7,7 +7,7 @@ import { RATE_RULES } from "../../../domain/rate-limits";
 import { PRICE_MESSAGE } from "../../../domain/schemas/listing";
 import { app } from "../../../worker/app";
 import { Client, errorOf, ORIGIN } from "../support/http";
-import { countAttempts } from "../support/rate-limits";
+import { countAttempts, rateLimitRows, withinOneWindow } from "../support/rate-limits";
 import { staleReads } from "../support/race";
 
 const PASSWORD = "hemmelig123";
@@ -345,7 +345,6 @@ describe("rate limits on changes", () => {
     ],
     ["a status change", RATE_RULES.listingStatus, (c: Client, id: string) => c.post(`/api/listings/${id}/status`, { status: "reserved" })],
     ["deleting", RATE_RULES.listingStatus, (c: Client, id: string) => c.delete(`/api/listings/${id}`)],
-    ["a favourite", RATE_RULES.favourite, (c: Client, id: string) => c.request(`/api/favourites/${id}`, { method: "PUT" })],
   ] as const)("%s over the limit answers 429 with Retry-After and changes nothing", async (_name, rule, call) => {
     const { client, user } = await signedIn();
     const listing = await createListing({ userId: user.id, title: "Uendret" });
@@ -358,6 +357,45 @@ describe("rate limits on changes", () => {
       title: "Uendret",
       status: "active",
     });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM favourites WHERE user_id = ?1").bind(user.id).first()).toEqual({ n: 0 });
   });
+
+  it("favourites on the Rate Limiting binding: the request over the limit is 429 with Retry-After, changes nothing, and no request writes a rate-limit row", async () => {
+    const { client } = await signedIn();
+    const [kept, refused] = [await createListing({ title: "Beholdt" }), await createListing({ title: "Avvist" })];
+    const rule = RATE_RULES.favourite;
+    const rows = await rateLimitRows();
+    await withinOneWindow(rule, 5_000);
+    // The whole allowance: adding and removing alike count.
+    for (let i = 0; i < rule.limit; i++) {
+      const res = await client.request(`/api/favourites/${kept.id}`, { method: i % 2 === 0 ? "PUT" : "DELETE" });
+      expect(res.status, `request ${i + 1}`).toBe(204);
+    }
+    const res = await client.request(`/api/favourites/${refused.id}`, { method: "PUT" });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe(String(rule.periodSeconds));
+    expect((await errorOf(res)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
+    expect(await (await client.get("/api/favourites/ids")).json()).toEqual(rule.limit % 2 === 0 ? [] : [kept.id]);
+    expect(await rateLimitRows()).toBe(rows);
+    // Another user's allowance is their own.
+    const other = await signedIn();
+    expect((await other.client.request(`/api/favourites/${refused.id}`, { method: "PUT" })).status).toBe(204);
+  });
+
+  it("photo uploads on the Rate Limiting binding: the upload over the limit is 429 with Retry-After, stores nothing, and no upload writes a rate-limit row", async () => {
+    const { client, user } = await signedIn();
+    const rule = RATE_RULES.upload;
+    const photo = jpegPhoto();
+    const rows = await rateLimitRows();
+    await withinOneWindow(rule, 5_000);
+    for (let i = 0; i < rule.limit; i++) expect((await upload(client, photo)).status, `upload ${i + 1}`).toBe(201);
+    const stored = await env.IMAGES.list({ prefix: `${user.id}/` });
+    expect(stored.objects).toHaveLength(rule.limit);
+
+    const res = await upload(client, photo);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe(String(rule.periodSeconds));
+    expect((await errorOf(res)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
+    expect((await env.IMAGES.list({ prefix: `${user.id}/` })).objects).toHaveLength(rule.limit);
+    expect(await rateLimitRows()).toBe(rows);
+  }, 60_000);
 });

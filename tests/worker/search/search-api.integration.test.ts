@@ -3,7 +3,9 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createListing, createUser, deleteAllListings } from "../../factories";
-import { Client } from "../support/http";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { asVisitor, Client, errorOf } from "../support/http";
+import { rateLimitRows, withinOneWindow } from "../support/rate-limits";
 
 interface Result {
   rows: { id: string; title: string; price: number | null; search_rank: number; category: string }[];
@@ -12,7 +14,7 @@ interface Result {
 }
 
 async function search(query: string): Promise<Result> {
-  const res = await new Client().get(`/api/search?${query}`);
+  const res = await new Client().get(`/api/search?${query}`, asVisitor());
   expect(res.status, query).toBe(200);
   return (await res.json()) as Result;
 }
@@ -275,9 +277,38 @@ describe("search", () => {
     for (const q of queries) {
       const res = await new Client().get(
         `/api/search?q=${encodeURIComponent(q)}&categories=${encodeURIComponent(q)}&min=${encodeURIComponent(q)}`,
+        asVisitor(),
       );
       expect(res.status, JSON.stringify(q)).toBeLessThan(500);
     }
     // 200 requests one after another: seconds of work, with room for the other test files beside it.
+  }, 60_000);
+});
+
+describe("the per-address limit (Rate Limiting binding, decision 010)", () => {
+  it("answers 120 searches a minute from one address, refuses the next with 429 and Retry-After, writes no rate-limit row; answers from the edge cache are not counted", async () => {
+    const rule = RATE_RULES.searchAddress;
+    const from = asVisitor();
+    const cached = "/api/search?q=lego&sort=price_desc";
+    // An answer the edge cache holds (stored by another visitor's search).
+    expect((await new Client().get(cached, asVisitor())).headers.get("X-Edge-Cache")).toBe("MISS");
+    const rows = await rateLimitRows();
+    await withinOneWindow(rule, 5_000);
+    // A scraper's walk: every query a new one, so none comes from the edge cache.
+    for (let i = 0; i < rule.limit; i++) {
+      const res = await new Client().get(`/api/search?q=lego&min=${i + 1}`, from);
+      expect([res.status, res.headers.get("X-Edge-Cache")], `search ${i + 1}`).toEqual([200, "MISS"]);
+    }
+    const refused = await new Client().get("/api/search?q=dukkevogn", from);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe(String(rule.periodSeconds));
+    expect((await errorOf(refused)).message).toBe("For mange forsøk. Vent litt og prøv igjen.");
+    // A 429 is never stored: the next visitor with that query gets the results.
+    const next = await new Client().get("/api/search?q=dukkevogn", asVisitor());
+    expect([next.status, next.headers.get("X-Edge-Cache")]).toEqual([200, "MISS"]);
+    // What the edge cache answers costs D1 nothing, so the limited address still gets it.
+    const hit = await new Client().get(cached, from);
+    expect([hit.status, hit.headers.get("X-Edge-Cache")]).toEqual([200, "HIT"]);
+    expect(await rateLimitRows()).toBe(rows);
   }, 60_000);
 });

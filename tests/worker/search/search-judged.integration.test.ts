@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { LISTINGS } from "../../../scripts/seed/data";
 import { createListing, createUser, deleteAllListings } from "../../factories";
-import { Client } from "../support/http";
+import { asVisitor, Client } from "../support/http";
 
 interface Row {
   title: string;
@@ -96,7 +96,7 @@ const JUDGED: [string, string[]][] = [
 ];
 
 async function search(q: string): Promise<Row[]> {
-  const res = await new Client().get(`/api/search?q=${encodeURIComponent(q)}`);
+  const res = await new Client().get(`/api/search?q=${encodeURIComponent(q)}`, asVisitor());
   expect(res.status, q).toBe(200);
   return ((await res.json()) as { rows: Row[] }).rows;
 }

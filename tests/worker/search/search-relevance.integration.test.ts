@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { AgeRange, CategoryKey } from "../../../domain/taxonomy";
 import { createListing, createUser, deleteAllListings } from "../../factories";
 import { CORPUS } from "../fixtures/search-corpus";
-import { Client } from "../support/http";
+import { asVisitor, Client } from "../support/http";
 
 type Grades = Record<string, 1 | 2 | 3>;
 type Group = "brand" | "compound" | "folding" | "plural" | "typo" | "age" | "synonym" | "phrase" | "word";
@@ -379,7 +379,7 @@ const idToKey = new Map<string, string>();
 
 /** Our search: the production endpoint, first page. */
 async function ours(q: string): Promise<string[]> {
-  const res = await new Client().get(`/api/search?q=${encodeURIComponent(q)}`);
+  const res = await new Client().get(`/api/search?q=${encodeURIComponent(q)}`, asVisitor());
   expect(res.status, q).toBe(200);
   const { rows } = (await res.json()) as { rows: { id: string }[] };
   return rows.map((r) => idToKey.get(r.id) ?? r.id);

@@ -48,6 +48,21 @@ export class Client {
   }
 }
 
+let visitors = 0;
+
+/**
+ * A client address (CF-Connecting-IP) no other request of the test file has used, for a test that
+ * stands for many visitors: the per-address limits (RATE_RULES.searchAddress, 120 a minute on the
+ * Rate Limiting binding, whose counters every test of a file shares) count each visitor apart.
+ */
+export function visitorAddress(): string {
+  visitors += 1;
+  return `10.250.${(visitors >> 8) & 255}.${visitors & 255}`;
+}
+
+/** Headers of a request from a visitor of its own (visitorAddress). */
+export const asVisitor = (): RequestInit => ({ headers: { "CF-Connecting-IP": visitorAddress() } });
+
 export async function errorOf(res: Response): Promise<{ code: string; message: string; fields?: Record<string, string> }> {
   const body = (await res.json()) as { error: { code: string; message: string; fields?: Record<string, string> } };
   return body.error;

@@ -1,11 +1,28 @@
 // Rate-limit state as earlier requests would have left it (worker/lib/rate-limit.ts keeps one
-// row per key and millisecond of an accepted request), without making those requests.
+// row per key and millisecond of an accepted request), without making those requests; and what the
+// tests of the Rate Limiting binding's rules need.
 import { env } from "cloudflare:workers";
-import type { RateRule } from "../../../domain/rate-limits";
+import type { BindingRateRule, RateRule } from "../../../domain/rate-limits";
 
 /** `count` attempts (the whole allowance by default) counted for `subject` `agoMs` before now, inside the sliding window. */
 export async function countAttempts(rule: RateRule, subject: string, count: number = rule.limit, agoMs = 1000): Promise<void> {
   await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, ?3)")
     .bind(`${rule.scope}:${subject}`, Date.now() - agoMs, count)
     .run();
+}
+
+/** Every row of the D1 limiter: a binding rule's requests must not add any. */
+export async function rateLimitRows(): Promise<number> {
+  return (await env.DB.prepare("SELECT COUNT(*) AS n FROM rate_limits").first<{ n: number }>())!.n;
+}
+
+/**
+ * Waits, when needed, until the binding's current window has `needMs` left. The local binding
+ * (Miniflare) counts in fixed windows of the period aligned to the clock, so `limit + 1` requests
+ * that straddle a window's end would meet a fresh count and not be refused.
+ */
+export async function withinOneWindow(rule: BindingRateRule, needMs: number): Promise<void> {
+  const period = rule.periodSeconds * 1000;
+  const left = period - (Date.now() % period);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }

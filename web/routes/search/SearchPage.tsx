@@ -15,6 +15,7 @@ import { returnsScrolled } from "../../lib/useScrollRestoration";
 import { FilterSheet } from "./FilterSheet";
 import { SaveSearchButton } from "./SaveSearchButton";
 import { clearFilters, filterChips, parseFilters, serializeFilters, SORT_OPTIONS, type SearchFilters } from "./searchFilters";
+import { isApiError } from "../../api/client";
 import { searchResultsQuery } from "../../api/search";
 import { useSearchTracking } from "../../analytics/useSearchTracking";
 
@@ -96,7 +97,9 @@ export function SearchPage() {
   useEffect(() => {
     if (!results.isError) return;
     console.error("Search failed", results.error);
-    toastError("Feil", SEARCH_ERROR, { id: "search-error" });
+    // Over the per-address search limit (decision 010) the server's own message says to wait.
+    const error = results.error;
+    toastError("Feil", isApiError(error) && error.status === 429 ? error.message : SEARCH_ERROR, { id: "search-error" });
   }, [results.isError, results.error]);
 
   const chips = filterChips(filters);

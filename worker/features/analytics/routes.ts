@@ -9,7 +9,7 @@ import {
 } from "../../../domain/schemas/analytics";
 import type { AppEnv } from "../../env";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { enforceRateLimit } from "../../lib/rate-limit";
+import { enforceBindingLimit, enforceRateLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
 import { analyticsSessionOf, issueAnalyticsSession } from "./session-cookie";
 import { AppError } from "../../lib/errors";
@@ -29,7 +29,7 @@ async function requireSession(c: Context<AppEnv>): Promise<string> {
 }
 
 const limited = createMiddleware<AppEnv>(async (c, next) => {
-  await enforceRateLimit(c.var.db, RATE_RULES.analyticsAddress, clientAddressKey(c));
+  await enforceBindingLimit(c.env, RATE_RULES.analyticsAddress, clientAddressKey(c));
   await next();
 });
 

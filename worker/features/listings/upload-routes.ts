@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { readLimited } from "../../lib/body";
 import { actorOf, requireUser } from "../../middleware/session";
 import { removeUpload, storeImage } from "./images";
-import { enforceRateLimit } from "../../lib/rate-limit";
+import { enforceBindingLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
 
 /**
@@ -19,7 +19,7 @@ export const uploadRoutes = new Hono<AppEnv>()
     const db = c.var.db;
     // Photos are only for listings, which a suspended user cannot post or edit (decision 051).
     await assertNotSuspended(db, actor.id);
-    await enforceRateLimit(db, RATE_RULES.upload, actor.id);
+    await enforceBindingLimit(c.env, RATE_RULES.upload, actor.id);
     const length = c.req.header("Content-Length");
     const bytes = await readLimited(c.req.raw.body, length ? Number(length) : null);
     const stored = await storeImage(c.env.IMAGES, actor.id, bytes);

@@ -17,7 +17,7 @@ import { RATE_RULES } from "../../../domain/rate-limits";
 import { getDb } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { enforceRateLimit } from "../../lib/rate-limit";
+import { enforceBindingLimit } from "../../lib/rate-limit";
 import { messagePageFor } from "../chat/live";
 import { problemPhotoUrl, readProblemPhoto, storeProblemPhoto } from "./problem-photos";
 
@@ -150,7 +150,7 @@ export async function uploadProblemPhoto(env: Bindings, actor: Actor, transactio
   if (!row || !role) throw notFound();
   const move = escrowMove(row.escrow_state, role, "report_problem");
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
-  await enforceRateLimit(db, RATE_RULES.upload, actor.id);
+  await enforceBindingLimit(env, RATE_RULES.upload, actor.id);
   return storeProblemPhoto(env, actor.id, row.id, request);
 }
 
