@@ -10,6 +10,8 @@
 //   PAYMENT_SANDBOX_PORT   port of the offline payment sandbox (default PORT + 30)
 //   PAYMENT_SANDBOX=1      use the sandbox even when .dev.vars has provider keys (the e2e runner does);
 //                          PAYMENT_SANDBOX=0 never starts it
+//   EDGE_CACHE=off         serve without the edge cache (docs/decisions/101-edge-cache.md); bench:load
+//                          measures D1's load without it this way
 //
 // Payments: for each provider without keys in .dev.vars (Stripe: STRIPE_SECRET_KEY; Vipps: all
 // VIPPS_* credentials) the offline payment sandbox (scripts/payment-sandbox) is started as its own
@@ -339,6 +341,7 @@ async function main() {
     // built-in JWT fallback), whatever an older .dev.vars says.
     "--var",
     "APP_ENV:local",
+    ...(process.env.EDGE_CACHE ? ["--var", `EDGE_CACHE:${process.env.EDGE_CACHE}`] : []),
     ...paymentVars,
   ]);
   let exited = false;

@@ -28,6 +28,12 @@ export interface Secrets {
    */
   CACHE_PURGE_ZONE_ID?: string;
   CACHE_PURGE_TOKEN?: string;
+  /**
+   * "off" takes the edge cache out of the path (docs/decisions/101-edge-cache.md): every answer is
+   * the handler's and `private, no-store`. A switch for an operator who suspects the cache, without
+   * a code change; `npm run bench:load` uses it for its "without the edge cache" figures.
+   */
+  EDGE_CACHE?: string;
 }
 
 /** Optional Cloudflare e-mail sending binding (production only). */

@@ -209,6 +209,12 @@ const CASES: Case[] = [
     () => "/api/dev/analytics/summary",
     () => visitor,
   ),
+  get(
+    "GET /api/dev/d1-usage",
+    "local",
+    () => "/api/dev/d1-usage",
+    () => visitor,
+  ),
   get("GET /api/reviews/deals/:kind/:id", "party", () => `/api/reviews/deals/${sale.kind}/${sale.id}`),
   get("GET /api/reviews/deals/:kind/:id", "unknown kind", () => `/api/reviews/deals/gave/${sale.id}`),
   get("GET /api/reviews/conversations/:id", "party", () => `/api/reviews/conversations/${sale.conversationId}`),
@@ -362,6 +368,7 @@ GET /api/analytics/my-listings (signed in): 200 private, no-store
 GET /api/dev/mail (local): 200 private, no-store
 GET /api/dev/mail.json (local): 200 private, no-store
 GET /api/dev/analytics/summary (local): 200 no-store
+GET /api/dev/d1-usage (local): 200 private, no-store
 GET /api/reviews/deals/:kind/:id (party): 200 no-store
 GET /api/reviews/deals/:kind/:id (unknown kind): 404 no-store
 GET /api/reviews/conversations/:id (party): 200 no-store

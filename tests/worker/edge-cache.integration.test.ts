@@ -192,6 +192,28 @@ describe("sessions never touch the edge cache", () => {
   });
 });
 
+describe("the switch EDGE_CACHE=off", () => {
+  it("takes the cache out of the path: every answer is the handler's, private, and nothing is stored", async () => {
+    const { app } = await import("../../worker/app");
+    const off = { ...(env as Bindings), EDGE_CACHE: "off" };
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    const row = await listing();
+    for (const path of surfaces(row)) {
+      for (let i = 0; i < 2; i++) {
+        const res = await app.fetch(new Request(ORIGIN + path), off, ctx);
+        expect(
+          [res.status, res.headers.get("X-Edge-Cache"), res.headers.get("Cache-Control"), res.headers.has("CDN-Cache-Control")],
+          path,
+        ).toEqual([200, "OFF", "private, no-store", false]);
+        await res.body?.cancel();
+      }
+    }
+    // Every surface but the shared home page is this listing's own, never asked for with the cache on:
+    // nothing was stored while it was off.
+    for (const path of surfaces(row).filter((p) => p !== "/" && p !== "/api/home")) expect((await look(path)).edge, path).toBe("MISS");
+  });
+});
+
 describe("a change a visitor must see at once purges what showed it", () => {
   /** Every surface stored, showing the listing. */
   async function cached(row: ListingRow) {

@@ -1202,6 +1202,7 @@ const API_ROWS: Row[] = [
   { route: "GET /dev/mail", request: () => ({ path: "/dev/mail" }), expected: all(200) },
   { route: "GET /dev/mail.json", request: () => ({ path: "/dev/mail.json" }), expected: all(200) },
   { route: "GET /api/dev/analytics/summary", request: () => ({ path: "/api/dev/analytics/summary" }), expected: all(200) },
+  { route: "GET /api/dev/d1-usage", request: () => ({ path: "/api/dev/d1-usage" }), expected: all(200) },
   {
     route: "POST /api/dev/saved-searches/match",
     request: async (w) => ({ path: "/api/dev/saved-searches/match", method: "POST", json: { listingIds: [(await w.listing()).id] } }),
@@ -1442,6 +1443,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/conversations/*", // requireUser for the conversation routes
   "ALL /api/dev/*", // local mode only
   "ALL /api/dev/analytics/*",
+  "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads

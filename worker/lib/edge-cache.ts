@@ -32,91 +32,71 @@ export function edgeCacheKey(url: URL, { page }: { page: boolean }): Request {
   return new Request(`${url.origin}${url.pathname}${query ? `?${query}` : ""}`, { method: "GET" });
 }
 
-// ---- The local tag index -------------------------------------------------------------------------
+// ---- Purge marks ------------------------------------------------------------------------------------
 // `cache.delete` takes one exact key and reaches only this data centre, and the Cache API cannot list
 // its keys. So without Cloudflare's purge API (locally, in the tests, or a deployment without the
-// token) the Worker writes each stored answer's key into one index entry per tag (in the same cache,
-// under APP_ORIGIN, so requests on any host and the cron find it); a purge deletes every key its tags
-// list. With the purge API, tags in Cache-Tag reach every data centre and no index is kept.
+// token) a purge writes a mark per tag — when it happened — into the same cache (under APP_ORIGIN, so
+// requests on any host and the cron find it), and a stored answer is served only while none of its
+// tags was purged after the data it shows was read. Blind writes and reads, nothing to serialise: an
+// earlier index of keys per tag was read-modify-write and chained concurrent requests on one promise,
+// which workerd cancels when the requests are separate (a visitor got a 500). With the purge API,
+// tags in Cache-Tag reach every data centre and the marks are not read.
 
-/** How long an index entry itself is kept: longer than any answer is stored. */
-const INDEX_TTL_SECONDS = 3600;
-/** An index lists at most this many keys (the newest); only answers still stored are listed. */
-const INDEX_MAX_KEYS = 2000;
+/** How long a mark is kept: longer than any answer is stored. */
+const MARK_TTL_SECONDS = 3600;
+/** When the stored answer's data was read (epoch ms): the request's start, before it asked D1. */
+export const AS_OF_HEADER = "X-Edge-As-Of";
 
 function hasPurgeApi(env: Bindings): boolean {
   return Boolean(env.CACHE_PURGE_ZONE_ID && env.CACHE_PURGE_TOKEN);
 }
 
-function indexKey(env: Bindings, tag: string): Request {
-  return new Request(`${env.APP_ORIGIN.replace(/\/$/, "")}/__edge-cache/tags/${encodeURIComponent(tag)}`, { method: "GET" });
+function markKey(env: Bindings, tag: string): Request {
+  return new Request(`${env.APP_ORIGIN.replace(/\/$/, "")}/__edge-cache/purged/${encodeURIComponent(tag)}`, { method: "GET" });
 }
 
-interface IndexEntry {
-  key: string;
-  /** When the answer's s-maxage ends (epoch ms): after that the key is dropped from the index. */
-  until: number;
-}
-
-async function readIndex(cache: Cache, env: Bindings, tag: string): Promise<IndexEntry[]> {
-  const hit = await cache.match(indexKey(env, tag));
-  if (!hit) return [];
-  try {
-    const entries = (await hit.json()) as IndexEntry[];
-    return Array.isArray(entries) ? entries : [];
-  } catch {
-    return [];
-  }
-}
-
-function writeIndex(cache: Cache, env: Bindings, tag: string, entries: IndexEntry[]): Promise<void> {
-  return cache.put(
-    indexKey(env, tag),
-    new Response(JSON.stringify(entries), {
-      headers: { "Content-Type": "application/json", "Cache-Control": `public, s-maxage=${INDEX_TTL_SECONDS}` },
-    }),
-  );
+async function purgedAt(cache: Cache, env: Bindings, tag: string): Promise<number> {
+  const hit = await cache.match(markKey(env, tag));
+  const at = hit ? Number(await hit.text()) : 0;
+  return Number.isFinite(at) ? at : 0;
 }
 
 /**
- * Index updates are read-modify-write; within one isolate they run one after another so two answers
- * stored at once do not drop each other's key. (Between isolates a key can still be lost; that answer
- * then lives until its s-maxage runs out, and production's tag purge does not depend on the index.)
+ * Store an answer (its headers say for how long and carry its Cache-Tag) with the time its data was
+ * read, `asOf`: a purge of one of its tags at or after that time makes it stale.
  */
-let indexQueue: Promise<unknown> = Promise.resolve();
-function serialised<T>(task: () => Promise<T>): Promise<T> {
-  const run = indexQueue.then(task, task);
-  indexQueue = run.catch(() => undefined);
-  return run;
+export async function storeAnswer(key: Request, response: Response, asOf: number): Promise<void> {
+  const stored = new Response(response.body, response);
+  stored.headers.set(AS_OF_HEADER, String(asOf));
+  await caches.default.put(key, stored);
 }
 
 /**
- * Store an answer (its headers say for how long: `seconds`, and its Cache-Tag) and, without the purge
- * API, list its key under each of its tags.
+ * The stored answer for `key`, unless a purge of one of its tags came at or after its data was read
+ * (then it is deleted here and the caller asks the handler). With the purge API a purge has already
+ * removed it everywhere, so no mark is read.
  */
-export async function storeAnswer(env: Bindings, key: Request, response: Response, tags: string[], seconds: number): Promise<void> {
+export async function storedAnswer(env: Bindings, key: Request): Promise<Response | undefined> {
   const cache = caches.default;
-  await cache.put(key, response);
-  if (hasPurgeApi(env)) return;
-  const now = Date.now();
-  await serialised(async () => {
-    for (const tag of tags) {
-      const live = (await readIndex(cache, env, tag)).filter((e) => e.key !== key.url && e.until > now);
-      live.push({ key: key.url, until: now + seconds * 1000 });
-      await writeIndex(cache, env, tag, live.slice(-INDEX_MAX_KEYS));
-    }
-  });
+  const hit = await cache.match(key);
+  if (!hit || hasPurgeApi(env)) return hit;
+  const asOf = Number(hit.headers.get(AS_OF_HEADER));
+  const tags = (hit.headers.get("Cache-Tag") ?? "").split(",").filter(Boolean);
+  const marks = await Promise.all(tags.map((tag) => purgedAt(cache, env, tag)));
+  if (Number.isFinite(asOf) && marks.every((at) => at < asOf)) return hit;
+  await hit.body?.cancel();
+  await cache.delete(key);
+  return undefined;
 }
 
 async function purgeLocally(env: Bindings, tags: string[]): Promise<void> {
   const cache = caches.default;
-  await serialised(async () => {
-    for (const tag of tags) {
-      const entries = await readIndex(cache, env, tag);
-      await Promise.all(entries.map((e) => cache.delete(new Request(e.key, { method: "GET" }))));
-      await cache.delete(indexKey(env, tag));
-    }
-  });
+  const now = String(Date.now());
+  await Promise.all(
+    tags.map((tag) =>
+      cache.put(markKey(env, tag), new Response(now, { headers: { "Cache-Control": `public, s-maxage=${MARK_TTL_SECONDS}` } })),
+    ),
+  );
 }
 
 /** Cloudflare's purge API takes at most 100 tags per request. */
@@ -147,8 +127,7 @@ async function purgeEverywhere(env: Bindings, tags: string[]): Promise<void> {
 
 /**
  * Take every stored answer with one of these tags out of the edge cache: in every data centre through
- * Cloudflare's purge API when it is configured, else here (the index; the index is also read with the
- * API, for answers stored before the token was set). Awaited by the
+ * Cloudflare's purge API when it is configured, and by a mark here (read only without the API). Awaited by the
  * request that made the change, so its answer comes after the purge; a failure is logged, never
  * undoes the change (the answer then lives until its s-maxage runs out).
  */

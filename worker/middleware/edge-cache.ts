@@ -7,7 +7,17 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { hasSessionCookie } from "../lib/cookies";
-import { ALL_TAG, LISTS_TAG, edgeCacheKey, listingTag, purgeEdgeCache, storeAnswer, userTag } from "../lib/edge-cache";
+import {
+  ALL_TAG,
+  AS_OF_HEADER,
+  LISTS_TAG,
+  edgeCacheKey,
+  listingTag,
+  purgeEdgeCache,
+  storeAnswer,
+  storedAnswer,
+  userTag,
+} from "../lib/edge-cache";
 import { resolveSlug } from "../features/listings/listings";
 
 /** Lists change with every new listing: a minute at most; what a visitor must see at once is purged. */
@@ -95,6 +105,7 @@ function publicHeaders(headers: Headers, route: EdgeRoute, status: "HIT" | "MISS
   out.set("Cache-Control", route.browser ?? BROWSER_REVALIDATES);
   out.set("CDN-Cache-Control", `public, s-maxage=${route.seconds}, stale-while-revalidate=${STALE_SECONDS}`);
   out.delete("Cache-Tag");
+  out.delete(AS_OF_HEADER);
   out.set("X-Edge-Cache", status);
   // The stored answer's D1 time says nothing about this one.
   if (status === "HIT") out.delete("Server-Timing");
@@ -110,6 +121,13 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   const url = new URL(c.req.url);
   const route = method === "GET" || method === "HEAD" ? EDGE_ROUTES.find((r) => r.pattern.test(url.pathname)) : undefined;
   if (!route) return next();
+  if (c.env.EDGE_CACHE === "off") {
+    await next();
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set("Cache-Control", SIGNED_IN);
+    c.res.headers.set("X-Edge-Cache", "OFF");
+    return;
+  }
 
   // A session may change the answer (an owner's hidden listing, a moderator's view): never from the
   // cache, never into it, and never kept by anyone else either.
@@ -122,7 +140,9 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   }
 
   const key = edgeCacheKey(url, { page: route.page });
-  const hit = await caches.default.match(key);
+  // Before anything is read from D1: a purge at or after this makes what the handler answers stale.
+  const asOf = Date.now();
+  const hit = await storedAnswer(c.env, key);
   if (hit)
     return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers: publicHeaders(hit.headers, route, "HIT") });
 
@@ -142,7 +162,7 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   stored.set("Cache-Control", `public, s-maxage=${route.seconds}`);
   stored.set("Cache-Tag", tags.join(","));
   // Stored before the answer goes out: the visitor's next request finds it.
-  await storeAnswer(c.env, key, new Response(body, { status: 200, headers: stored }), tags, route.seconds);
+  await storeAnswer(key, new Response(body, { status: 200, headers: stored }), asOf);
   // Unset first: assigning over an answer copies the old answer's headers onto the new one.
   c.res = undefined;
   c.res = new Response(body, { status: 200, headers: publicHeaders(res.headers, route, "MISS") });
