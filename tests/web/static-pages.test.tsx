@@ -78,6 +78,7 @@ describe("/personvern", () => {
       "scrypt",
       "lb_access",
       "lb_refresh",
+      "lb_d1",
       "HttpOnly",
       "HTTPS",
       "brukeragent",
