@@ -1,9 +1,10 @@
 // Read replicas through D1 sessions (docs/decisions/110-read-replicas.md). Locally D1 has no replicas
 // and every session answers from the primary, so these tests record what the Worker asks of the
 // binding: which session each request opens (withSession's argument) and what it reads from the
-// binding itself (the primary), through the real app with a recording binding in its env.
+// binding itself (the primary), through the real app with a recording binding in its env. The last
+// test adds a stand-in for a lagging replica (a second database) to show what the cookie prevents.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
 import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
@@ -256,5 +257,57 @@ describe("a malformed bookmark cookie is ignored", () => {
         await res.body?.cancel();
       }
     }
+  });
+});
+
+describe("with a replica that lags behind the primary", () => {
+  // TEST_REPLICA (vitest.worker.config.mts) stands for a read replica: a copy of the database that
+  // has the rows the factories wrote and has applied nothing the app wrote since. The binding below
+  // routes sessions the way D1 does: "first-primary", and a bookmark the replica has not reached,
+  // to the primary; "first-unconstrained", and a bookmark it has reached, to the replica.
+  beforeAll(async () => {
+    for (const migration of env.TEST_MIGRATIONS) {
+      await env.TEST_REPLICA.batch(migration.queries.map((query) => env.TEST_REPLICA.prepare(query)));
+    }
+  });
+
+  function laggingClient(base: Client, replicaAt: string): Client {
+    const DB = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "withSession")
+          return (constraint = "first-unconstrained") => {
+            const fresh = constraint === "first-primary" || (BOOKMARK.test(constraint) && constraint > replicaAt);
+            if (fresh) return target.withSession(constraint);
+            const replica = env.TEST_REPLICA.withSession("first-unconstrained");
+            return { prepare: (sql: string) => replica.prepare(sql), batch: replica.batch.bind(replica), getBookmark: () => replicaAt };
+          };
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    base.send = async (request) => app.fetch(request, { ...(env as Bindings), DB }, ctx);
+    return base;
+  }
+
+  it("the owner's read after an edit would be stale without the cookie, and is not with it", async () => {
+    const owner = await createUser({ displayName: "Selma Selger" });
+    const row = await createListing({ userId: owner.id, title: "Gammel brannbil", images: [`${owner.id}/1700000000000-bil.jpg`] });
+    await createUser({ id: owner.id, email: owner.email, displayName: "Selma Selger" }, env.TEST_REPLICA);
+    await createListing({ ...row, images: row.images }, env.TEST_REPLICA);
+    const replicaAt = (await primaryNow()) ?? "";
+    const client = laggingClient(await signedInClient(owner.id), replicaAt);
+    const titleSeen = async (c: Client) => ((await (await c.get(`/api/listings/${row.id}`)).json()) as { title: string }).title;
+    expect(await titleSeen(client)).toBe("Gammel brannbil");
+
+    const put = await client.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, { title: "Ny brannbil" }) });
+    expect(put.status).toBe(200);
+    expect(client.cookies.get("lb_d1")).toMatch(BOOKMARK);
+
+    // The same browser without the cookie: the replica answers, and it has not seen the edit.
+    const withoutCookie = laggingClient(await signedInClient(owner.id), replicaAt);
+    expect(await titleSeen(withoutCookie)).toBe("Gammel brannbil");
+    // With it: the replica is behind the bookmark, so the read goes where the edit is.
+    expect(await titleSeen(client)).toBe("Ny brannbil");
   });
 });
