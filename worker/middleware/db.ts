@@ -4,8 +4,14 @@ import type { AppEnv } from "../env";
 import { hasSessionCookie, isBookmark, readBookmarkCookie, setBookmarkCookie } from "../lib/cookies";
 
 const READS = new Set(["GET", "HEAD"]);
-/** Writes nobody reads back through D1 (analytics goes to a queue): no bookmark, no extra query. */
-const NOTHING_TO_READ_BACK = /^\/api\/analytics(\/|$)/;
+/**
+ * Writes nobody reads back through a replica: no bookmark, no extra query. Analytics goes to a queue;
+ * signing in, refreshing and signing out are read back only by the session check, on the primary;
+ * after deleting the account nothing is left to read.
+ */
+function nothingToReadBack(method: string, path: string): boolean {
+  return /^\/api\/(analytics|auth)(\/|$)/.test(path) || (method === "DELETE" && /^\/api\/me\/?$/.test(path));
+}
 
 /**
  * The primary's bookmark now: a new session's first query always goes to the primary. It covers every
@@ -38,7 +44,7 @@ export const withDb = createMiddleware<AppEnv>(async (c, next) => {
   // A socket's 101 answer cannot be copied to add a header.
   if (!hasSessionCookie(c) || c.res.status === 101) return;
   if (writes) {
-    if (c.res.status >= 400 || NOTHING_TO_READ_BACK.test(c.req.path)) return;
+    if (c.res.status >= 400 || nothingToReadBack(c.req.method, c.req.path)) return;
     try {
       const bookmark = await primaryBookmark(c.env.DB);
       if (isBookmark(bookmark)) setBookmarkCookie(c, bookmark);
