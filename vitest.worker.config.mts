@@ -50,6 +50,8 @@ export default defineConfig(async () => {
           // (tests/worker/fixtures/assets/index.html); the page handler's status logic is tested
           // against it.
           assets: { directory: path.join(root, "tests/worker/fixtures/assets"), binding: "ASSETS" },
+          // A second database that stands for a lagging read replica (tests/worker/read-replicas…).
+          d1Databases: { TEST_REPLICA: "test-replica" },
         },
       }),
     ],

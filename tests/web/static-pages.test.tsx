@@ -78,6 +78,7 @@ describe("/personvern", () => {
       "scrypt",
       "lb_access",
       "lb_refresh",
+      "lb_d1",
       "HttpOnly",
       "HTTPS",
       "brukeragent",
@@ -89,6 +90,8 @@ describe("/personvern", () => {
     ]) {
       expect(text, fact).toContain(fact);
     }
+    // Each necessary cookie has its own card: the D1 bookmark cookie (decision 110) too.
+    for (const name of ["lb_access", "lb_refresh", "lb_d1"]) expect(screen.getByText(name, { selector: "li > p" })).toBeInTheDocument();
     for (const right of ["innsyn", "retting", "sletting", "dataportabilitet"]) expect(text).toContain(right);
     expect(text).toContain("Last ned mine data");
     expect(text).toContain("Slett konto");

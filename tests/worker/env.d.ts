@@ -3,6 +3,8 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** A second database that stands for a lagging read replica (tests/worker/read-replicas.integration.test.ts). */
+    TEST_REPLICA: D1Database;
     /** The payment sandbox the global setup started (tests/worker/support/payment-sandbox.global.ts). */
     TEST_SANDBOX_URL: string;
     /** The sandbox's keys (scripts/payment-sandbox/dev-keys.mjs), bound as the Worker's secrets. */

@@ -4,8 +4,8 @@ import { ACCESS_TTL_SECONDS } from "./jwt";
 
 /** `__Host-` names and Secure need https; plain http (local development) gets unprefixed names. */
 const NAMES = {
-  https: { access: "__Host-lb_access", refresh: "__Secure-lb_refresh", device: "__Secure-lb_device" },
-  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device" },
+  https: { access: "__Host-lb_access", refresh: "__Secure-lb_refresh", device: "__Secure-lb_device", bookmark: "__Host-lb_d1" },
+  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device", bookmark: "lb_d1" },
 };
 
 function names(c: Context) {
@@ -79,4 +79,29 @@ export function clearSessionCookies(c: Context): void {
   const n = names(c);
   deleteCookie(c, n.access, { path: "/", secure: n.secure });
   deleteCookie(c, n.refresh, { path: "/api/auth", secure: n.secure });
+}
+
+/**
+ * The D1 bookmark cookie (docs/decisions/110-read-replicas.md): how far the database had got when
+ * this browser last wrote, so its next reads come from a replica at least that fresh. A few minutes:
+ * replicas catch up within seconds, and after that any replica will do.
+ */
+export const BOOKMARK_COOKIE_MAX_AGE = 5 * 60;
+/** D1's bookmark shape (four hex groups); anything else is ignored, as if there were no cookie. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+
+export function isBookmark(value: string | null | undefined): value is string {
+  return typeof value === "string" && BOOKMARK.test(value);
+}
+
+/** The request's bookmark when it is one; a malformed cookie counts as none. */
+export function readBookmarkCookie(c: Context): string | undefined {
+  const value = getCookie(c, names(c).bookmark);
+  return isBookmark(value) ? value : undefined;
+}
+
+/** Not secret (a position in the database's history), but HttpOnly and Secure like the others. */
+export function setBookmarkCookie(c: Context, bookmark: string): void {
+  const n = names(c);
+  setCookie(c, n.bookmark, bookmark, { httpOnly: true, secure: n.secure, sameSite: "Lax", path: "/", maxAge: BOOKMARK_COOKIE_MAX_AGE });
 }

@@ -55,6 +55,16 @@ export function holdingReads(pattern: RegExp, hold: <T>(result: Promise<T>) => P
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (prop === "prepare") return (sql: string) => statement(target.prepare(sql), sql);
+      // The request's reads go through its D1 session (docs/decisions/110-read-replicas.md).
+      if (prop === "withSession")
+        return (constraint?: string) => {
+          const session = target.withSession(constraint);
+          return {
+            prepare: (sql: string) => statement(session.prepare(sql), sql),
+            batch: session.batch.bind(session),
+            getBookmark: session.getBookmark.bind(session),
+          };
+        };
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

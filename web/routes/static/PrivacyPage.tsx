@@ -4,9 +4,10 @@ import { ConsentSettings } from "../../analytics/ConsentSettings";
 import { ContactDetails, Prose, StaticPage } from "./StaticPage";
 
 /*
- * What this says must match what the product stores (worker/db/schema.ts), the session cookies
- * (worker/lib/cookies.ts), the rate limits (docs/decisions/010), account deletion
- * (docs/decisions/011) and analytics (docs/decisions/036, 037). Change the text when one of those changes.
+ * What this says must match what the product stores (worker/db/schema.ts), the session and D1
+ * bookmark cookies (worker/lib/cookies.ts, docs/decisions/110), the rate limits
+ * (docs/decisions/010), account deletion (docs/decisions/011) and analytics (docs/decisions/036,
+ * 037). Change the text when one of those changes.
  */
 
 const SECTIONS = [
@@ -38,6 +39,12 @@ const COOKIES = [
     name: "lb_refresh",
     purpose: "Fornyer innloggingen uten at du må logge inn på nytt. Sendes bare til innloggingstjenesten vår.",
     duration: "30 dager, eller til du logger ut",
+  },
+  {
+    name: "lb_d1",
+    purpose:
+      "Sørger for at du ser dine egne endringer med en gang etter at du har lagret noe. Den inneholder bare et punkt i databasens historikk, ingen opplysninger om deg.",
+    duration: "5 minutter (fornyes mens du bruker siden)",
   },
 ];
 
@@ -188,9 +195,10 @@ export function PrivacyPage() {
           ))}
         </ul>
         <p>
-          Begge er <strong>HttpOnly</strong>, så de kan ikke leses av skript på siden, og de sendes bare over HTTPS (der heter de{" "}
-          <code>__Host-lb_access</code> og <code>__Secure-lb_refresh</code>). De settes først når du logger inn, og slettes når du logger
-          ut.
+          Alle er <strong>HttpOnly</strong>, så de kan ikke leses av skript på siden, og de sendes bare over HTTPS (der heter de{" "}
+          <code>__Host-lb_access</code>, <code>__Secure-lb_refresh</code> og <code>__Host-lb_d1</code>). De settes bare når du er logget
+          inn: de to første når du logger inn, og de slettes når du logger ut; <code>lb_d1</code> når du har lagret noe, og den forsvinner
+          av seg selv etter fem minutter.
         </p>
         <p>
           I tillegg husker nettleseren valget ditt om analyse (<code>lb_consent</code> i lokal lagring), så vi ikke spør hver gang. Det

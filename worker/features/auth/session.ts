@@ -5,7 +5,9 @@ import { verifyAccessToken } from "../../lib/jwt";
 /**
  * The signed-in user behind an access token, read from D1 every time: the role, the account's
  * state (a suspension too: it takes away staff rights) and the session family's revocation and
- * absolute end never come from the token itself.
+ * absolute end never come from the token itself. Always from the primary (env.DB), never from the
+ * request's replica session: a sign-out, revocation, deletion or suspension counts from the next
+ * request, not after a replica's lag (docs/decisions/110-read-replicas.md).
  */
 export async function actorForAccessToken(env: Bindings, token: string): Promise<Actor | null> {
   const claims = await verifyAccessToken(env, token);

@@ -23,7 +23,7 @@ import {
 } from "../../../domain/escrow";
 import { formatDateTime } from "../../../domain/format";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
-import { getDb, type Db } from "../../db/client";
+import { type D1Client, getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { sendMail } from "../mail/mail";
@@ -190,7 +190,7 @@ async function decide(
  * refunds happen together or not at all, and a buyer's confirmation at the same moment either comes
  * first (released, paid to the account as it was) or finds the order refunded.
  */
-export function refundHeldOrdersOf(d1: D1Database, sellerId: string, now: string): D1PreparedStatement[] {
+export function refundHeldOrdersOf(d1: D1Client, sellerId: string, now: string): D1PreparedStatement[] {
   const from = ESCROW_TRANSITIONS.seller_account_deleted.map((t) => `'${t.from}'`).join(", ");
   const decided = `SELECT id FROM transactions WHERE seller_id = ?1 AND escrow_state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
   return [

@@ -5,6 +5,7 @@
 // serves (its keys start with a user id); read only through the order's own route. Who may upload
 // or see them is decided in escrow.ts with the order's other rules; this file is their storage.
 import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX, type EscrowState } from "../../../domain/escrow";
+import type { D1Client } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { photoFileName, readPhotoUpload } from "../../lib/photo-upload";
@@ -60,7 +61,7 @@ export async function storeProblemPhoto(
   return { id, url: problemPhotoUrl(transactionId, id), type: photo.type.mime };
 }
 
-async function unusedUploads(d1: D1Database, transactionId: string): Promise<number> {
+async function unusedUploads(d1: D1Client, transactionId: string): Promise<number> {
   const row = await d1
     .prepare("SELECT COUNT(*) AS n FROM problem_photos WHERE transaction_id = ?1 AND attached_at IS NULL")
     .bind(transactionId)
@@ -72,7 +73,7 @@ async function unusedUploads(d1: D1Database, transactionId: string): Promise<num
  * Before a report is decided: every named photo must be this buyer's upload for this order, not yet
  * used. Answers the first photo that is not, with its reason (the batch checks again).
  */
-export async function checkProblemPhotos(d1: D1Database, transactionId: string, buyerId: string, ids: readonly string[]): Promise<void> {
+export async function checkProblemPhotos(d1: D1Client, transactionId: string, buyerId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const { results } = await d1
     .prepare(
@@ -98,7 +99,7 @@ export async function checkProblemPhotos(d1: D1Database, transactionId: string, 
  * batch writes both or neither.
  */
 export function attachPhotosStatement(
-  d1: D1Database,
+  d1: D1Client,
   transactionId: string,
   buyerId: string,
   ids: readonly string[],
@@ -156,6 +157,6 @@ export async function removeUnusedProblemPhotos(env: Bindings, now: Date = new D
 }
 
 /** Account deletion: the user's problem photos, in its own batch. */
-export function deleteProblemPhotosOf(d1: D1Database, userId: string): D1PreparedStatement {
+export function deleteProblemPhotosOf(d1: D1Client, userId: string): D1PreparedStatement {
   return d1.prepare("DELETE FROM problem_photos WHERE uploader_id = ?1").bind(userId);
 }

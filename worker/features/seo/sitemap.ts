@@ -29,6 +29,8 @@ function sitemapIndex(origin: string, files: string[], lastmod: string): string 
 /**
  * Write the sitemap into R2: one urlset while everything fits in 50,000 URLs, otherwise
  * sitemap.xml becomes an index of sitemap-1.xml, sitemap-2.xml, … Returns the number of URLs.
+ * Read from the primary (env.DB), also on a request: it is kept for an hour, so a lagging replica
+ * could bring back a listing a moderator has just hidden (docs/decisions/110-read-replicas.md).
  */
 export async function generateSitemap(
   env: Bindings,

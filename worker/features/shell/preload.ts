@@ -8,7 +8,7 @@
 import { apiSearchQuery, parseFilters } from "../../../domain/searchUrl";
 import { searchParamsSchema } from "../../../domain/schemas/search";
 import type { ListingCard } from "../../../domain/schemas/listing";
-import { getDb } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { escapeHtml, jsonForScript } from "../../lib/html";
@@ -64,7 +64,7 @@ export async function pageModules(env: Bindings, url: URL): Promise<string[]> {
 }
 
 /** Data that is the same for every visitor, so the page stays one response for all. */
-type PagePreloader = (env: Bindings, url: URL) => Promise<Preload>;
+type PagePreloader = (db: Db, url: URL) => Promise<Preload>;
 
 /** Where the image route serves a listing photo (the web's listingImageUrl). */
 export function listingImagePath(key: string): string {
@@ -80,25 +80,25 @@ function firstImage(cards: readonly Pick<ListingCard, "images">[]): string | und
 const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
   {
     pattern: /^\/$/,
-    load: async (env) => {
-      const home = await homeSections(getDb(env.DB));
+    load: async (db) => {
+      const home = await homeSections(db);
       return { api: { "/api/home": home }, image: firstImage(home.newest) };
     },
   },
   {
     pattern: /^\/search\/?$/,
-    load: async (env, url) => {
+    load: async (db, url) => {
       // The same canonical query the SPA derives from the address (domain/searchUrl.ts).
       const query = apiSearchQuery(parseFilters(url.search));
       const params = searchParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
       if (!params.success) return { api: {} };
-      const result = await searchListings(getDb(env.DB), params.data);
+      const result = await searchListings(db, params.data);
       return { api: { [`/api/search?${query}`]: result }, image: firstImage(result.rows) };
     },
   },
   {
     pattern: /^\/listing\/([^/]+)\/?$/,
-    load: async (env, url) => {
+    load: async (db, url) => {
       let id: string;
       try {
         id = decodeURIComponent(url.pathname.split("/")[2] ?? "");
@@ -108,7 +108,7 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
       }
       try {
         // The visitors' view; only public listings (the owner of a hidden one asks the API).
-        const listing = await getListingDetail(getDb(env.DB), id, null);
+        const listing = await getListingDetail(db, id, null);
         if (listing.status !== "active" && listing.status !== "reserved") return { api: {} };
         return { api: { [`/api/listings/${encodeURIComponent(id)}`]: listing }, image: firstImage([listing]) };
       } catch (err) {
@@ -119,10 +119,14 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
   },
 ];
 
-/** What the page at `url` gets inlined: its own first-screen data and the site configuration. */
-export async function preloadFor(env: Bindings, url: URL): Promise<Preload> {
+/**
+ * What the page at `url` gets inlined: its own first-screen data and the site configuration. `db` is
+ * the request's D1 session, the same the API the page would otherwise call reads through
+ * (docs/decisions/110-read-replicas.md).
+ */
+export async function preloadFor(env: Bindings, db: Db, url: URL): Promise<Preload> {
   const entry = PRELOADERS.find((p) => p.pattern.test(url.pathname));
-  const [page, modules] = await Promise.all([entry ? entry.load(env, url) : { api: {} }, pageModules(env, url)]);
+  const [page, modules] = await Promise.all([entry ? entry.load(db, url) : { api: {} }, pageModules(env, url)]);
   return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }
 
