@@ -8,7 +8,8 @@ import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { describe, expect, it, vi } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
-import { ALL_TAG, purgeEdgeCache } from "../../worker/lib/edge-cache";
+import { ALL_TAG, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
+import { d1Usage } from "../../worker/db/usage";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
 import { createListing, createSale, createUser, signedInClient, type ListingRow } from "../factories";
@@ -189,6 +190,31 @@ describe("sessions never touch the edge cache", () => {
       }
       expect(answers[0], path).not.toBe(answers[1]);
     }
+  });
+});
+
+describe("a miss costs the page its one D1 round trip", () => {
+  it("the listing's pages and APIs are tagged from what the handler read, not by asking D1 again", async () => {
+    const row = await listing();
+    for (const path of [
+      `/annonse/${row.seoSlug}`,
+      `/listing/${row.id}`,
+      `/api/listings/${row.id}`,
+      `/api/listings/by-slug/${row.seoSlug}`,
+    ]) {
+      const before = d1Usage();
+      expect((await look(path)).edge, path).toBe("MISS");
+      expect(d1Usage().roundTrips - before.roundTrips, path).toBe(1);
+    }
+    for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
+      expect((await look(path)).edge, path).toBe("HIT");
+    // …and the tags are right: the seller's change purges them.
+    await purgeEdgeCache(env as Bindings, [userTag(row.userId)]);
+    for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
+      expect((await look(path)).edge, path).toBe("MISS");
+    await purgeEdgeCache(env as Bindings, [listingTag(row.id)]);
+    for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
+      expect((await look(path)).edge, path).toBe("MISS");
   });
 });
 

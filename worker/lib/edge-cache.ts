@@ -10,6 +10,8 @@ export const ALL_TAG = "lb-all";
 export const LISTS_TAG = "lb-listings";
 export const listingTag = (id: string) => `lb-listing-${id}`;
 export const userTag = (id: string) => `lb-user-${id}`;
+/** What an answer about one listing shows: the listing, and its seller (more of their listings, their rating). */
+export const listingAnswerTags = (listing: { id: string; user_id: string }) => [listingTag(listing.id), userTag(listing.user_id)];
 
 /**
  * Parameters that ad and mail links append and no page reads (the SPA reads them from the address

@@ -155,7 +155,8 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
     return;
   }
   const match = url.pathname.match(route.pattern) as RegExpMatchArray;
-  const tags = [ALL_TAG, ...(await route.tags(c, match))];
+  // The handler's own tags when it set them (it read the listing and its seller already), else a look-up.
+  const tags = [ALL_TAG, ...(c.get("edgeTags") ?? (await route.tags(c, match)))];
   // Read once, answered and stored from the same bytes (the page is a rewritten stream).
   const body = await res.arrayBuffer();
   const stored = new Headers(res.headers);

@@ -9,13 +9,18 @@ import { changeStatus, createListing, deleteListing, updateListing } from "./edi
 import { closeOpenCheckouts } from "../payments/settle";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { queueListingForAlerts } from "../saved-searches/alerts";
+import { listingAnswerTags } from "../../lib/edge-cache";
 
 export const listingRoutes = new Hono<AppEnv>()
   .get("/by-slug/:slug", async (c) => {
-    return c.json(await getListingDetail(c.var.db, { slug: c.req.param("slug") }, c.get("actor")));
+    const detail = await getListingDetail(c.var.db, { slug: c.req.param("slug") }, c.get("actor"));
+    c.set("edgeTags", listingAnswerTags(detail));
+    return c.json(detail);
   })
   .get("/:id", async (c) => {
-    return c.json(await getListingDetail(c.var.db, c.req.param("id"), c.get("actor")));
+    const detail = await getListingDetail(c.var.db, c.req.param("id"), c.get("actor"));
+    c.set("edgeTags", listingAnswerTags(detail));
+    return c.json(detail);
   })
   .post("/", requireUser, validate("json", listingFormSchema), async (c) => {
     const actor = actorOf(c);

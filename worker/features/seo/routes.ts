@@ -34,6 +34,7 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
 import { siteConfig } from "../shell/site-config";
 import { listingImagePath, pageModules, withPreload } from "../shell/preload";
 import { renderPage, withFirstScreen } from "../shell/first-screen";
+import { listingAnswerTags } from "../../lib/edge-cache";
 
 export const seoRoutes = new Hono<AppEnv>()
   .get("/annonse/:slug", async (c) => {
@@ -67,6 +68,7 @@ export const seoRoutes = new Hono<AppEnv>()
     if (!listing) return notFoundPage(c.env, url, c.req.raw.headers);
     if (listing.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${listing.seo_slug}`, 301);
 
+    c.set("edgeTags", listingAnswerTags(listing));
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
     const page = await fetchShell(c.env, url, c.req.raw.headers);
     const firstKey = listing.images.find((k) => k.length > 0);

@@ -15,6 +15,7 @@ import { escapeHtml, jsonForScript } from "../../lib/html";
 import { getListingDetail, homeSections } from "../listings/listings";
 import { searchListings } from "../search/search";
 import { siteConfig } from "./site-config";
+import { listingAnswerTags } from "../../lib/edge-cache";
 
 export interface Preload {
   /** API path (with query) → the JSON that path answers for a visitor. */
@@ -23,6 +24,8 @@ export interface Preload {
   image?: string;
   /** The page's own JavaScript (its lazily loaded route module and what that imports). */
   modules?: string[];
+  /** What the page shows, for the edge cache's purge (when the preload read it). */
+  tags?: string[];
 }
 
 /**
@@ -110,7 +113,11 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
         // The visitors' view; only public listings (the owner of a hidden one asks the API).
         const listing = await getListingDetail(db, id, null);
         if (listing.status !== "active" && listing.status !== "reserved") return { api: {} };
-        return { api: { [`/api/listings/${encodeURIComponent(id)}`]: listing }, image: firstImage([listing]) };
+        return {
+          api: { [`/api/listings/${encodeURIComponent(id)}`]: listing },
+          image: firstImage([listing]),
+          tags: listingAnswerTags(listing),
+        };
       } catch (err) {
         if (err instanceof AppError) return { api: {} };
         throw err;

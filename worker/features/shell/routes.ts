@@ -64,6 +64,7 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   // The page's first-screen data goes into the shell (preload.ts); it runs beside the shell fetch.
   const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, c.var.db, url)]);
   if (!shell.ok) return shell;
+  if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
   const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
   const rewriter = withPreload(new HTMLRewriter(), preload);
