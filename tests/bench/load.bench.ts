@@ -2,15 +2,19 @@
 // and state directory), sent from this process over loopback at a bounded rate (open loop: requests
 // leave on schedule whether or not earlier ones have answered, so a slow server is not hidden by a
 // slower client). Per endpoint it prints requests/s, p50/p99/max latency and errors; the target is
-// 0 errors and p99 ≤ 100 ms at 200 requests/s.
+// 0 errors and p99 ≤ 100 ms at 200 requests/s. Then what production pays (issue 24, decision 111):
+// D1 statements per 1,000 requests of the mix with the edge cache and without it (EDGE_CACHE=off),
+// and per endpoint D1 round trips, statements and rows, and the CPU of the Worker's workerd process.
 //
 //   npm run bench:load      # BENCH_PORT (8863), BENCH_SANDBOX_PORT (8866, the payment sandbox),
 //                           # BENCH_RATE (200 req/s), BENCH_SECONDS (60), BENCH_LISTINGS (10,000),
-//                           # BENCH_MIX (e.g. "signin=0" to leave sign-in out), BENCH_OUT (results file)
+//                           # BENCH_MIX (e.g. "signin=0" to leave sign-in out), BENCH_OUT (results file),
+//                           # BENCH_COST_REQUESTS (40 per endpoint for the production figures)
 //
 // The crowd: 2,000 visitor addresses (CF-Connecting-IP, as Cloudflare sets it in production; the
 // app's rate limits are per address and per user, decision 010, and stay as they are), 400 signed-in
-// users each in a conversation, 100 accounts that sign in with their password. Bench rows are written
+// users each in a conversation, 100 accounts that sign in with their password, 400 analytics sessions
+// opened as consenting browsers open them (decision 038). Bench rows are written
 // into a fresh local D1 before the server starts; access cookies are minted with the app's JWT code.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -31,6 +35,7 @@ import {
   sleep,
 } from "./support";
 import { generateListings, type BenchListing } from "./listing-generator";
+import { type D1Usage, findWorkerProcess, processCpuNs, settledUsage, usageBetween } from "./worker-cost";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -39,6 +44,7 @@ const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 10_000);
 const VISITORS = 2_000;
 const CONVERSATIONS = 200;
 const SIGNIN_ACCOUNTS = 100;
+const ANALYTICS_SESSIONS = 400;
 const PASSWORD = "benk-passord-123";
 const server = AppServer.forBench("load", 8863, 8866);
 const STATE = server.stateDir;
@@ -101,6 +107,8 @@ interface World {
   conversations: { id: string; buyerId: string; sellerId: string }[];
   signinEmails: string[];
   tokens: Map<string, string>;
+  /** Analytics session id → its signed cookie (decision 038), filled in once the server is up. */
+  analytics: Map<string, string>;
 }
 
 async function populate(): Promise<World> {
@@ -123,7 +131,7 @@ async function populate(): Promise<World> {
   const signinEmails = Array.from({ length: SIGNIN_ACCOUNTS }, () => db.user("bench-load-signin", { passwordHash: hash }).email);
   db.close();
   const chatUsers = new Map([...db.families].filter(([id]) => conversations.some((c) => c.buyerId === id || c.sellerId === id)));
-  return { listings, conversations, signinEmails, tokens: await mintAccessTokens(chatUsers) };
+  return { listings, conversations, signinEmails, tokens: await mintAccessTokens(chatUsers), analytics: new Map() };
 }
 
 // ---- the requests ---------------------------------------------------------------------------------
@@ -138,7 +146,7 @@ interface Req {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function send(req: Req, address: string): Promise<{ status: number; ms: number }> {
+function send(req: Req, address: string): Promise<{ status: number; ms: number; edge?: string }> {
   const started = performance.now();
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   return new Promise((resolve) => {
@@ -161,7 +169,13 @@ function send(req: Req, address: string): Promise<{ status: number; ms: number }
       },
       (res) => {
         res.on("data", () => undefined);
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            edge: res.headers["x-edge-cache"] as string | undefined,
+          }),
+        );
         res.on("error", () => resolve({ status: 0, ms: performance.now() - started }));
       },
     );
@@ -171,10 +185,41 @@ function send(req: Req, address: string): Promise<{ status: number; ms: number }
   });
 }
 
+/**
+ * Consenting visitors' analytics sessions, opened as a browser opens them (POST /api/analytics/sessions,
+ * one per visitor address), so events and listing views carry the signed cookie they need (decision 038).
+ */
+async function openAnalyticsSessions(world: World, count = ANALYTICS_SESSIONS): Promise<void> {
+  for (let k = 0; k < count; k++) {
+    const sessionId = randomUUID();
+    const res = await fetch(`${server.base}/api/analytics/sessions`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Origin: server.origin,
+        "CF-Connecting-IP": `198.19.${Math.floor(k / 250)}.${(k % 250) + 1}`,
+      },
+      body: JSON.stringify({
+        sessionId,
+        userAgent: "bench",
+        referrer: null,
+        entryPage: `${server.origin}/`,
+        deviceType: "mobile",
+        browser: "Chrome",
+        os: "Android",
+      }),
+    });
+    const cookie = res.headers.getSetCookie().find((line) => line.startsWith("lb_analytics="));
+    if (res.status !== 202 || !cookie)
+      throw new Error(`POST /api/analytics/sessions answered ${res.status} without a cookie: ${await res.text()}`);
+    world.analytics.set(sessionId, cookie.split(";")[0]);
+  }
+}
+
 function makeRequests(world: World) {
   let n = 0;
   const pick = <T>(xs: readonly T[]) => xs[n++ % xs.length];
-  const sessionIds = Array.from({ length: VISITORS }, () => randomUUID());
+  const sessionIds = [...world.analytics.keys()];
   let chatTurn = 0;
   const make: Record<Endpoint, () => Req> = {
     "home page": () => ({ method: "GET", path: "/", expect: 200 }),
@@ -225,23 +270,33 @@ function makeRequests(world: World) {
           pageUrl: `${server.origin}/sok`,
         },
       }));
-      return { method: "POST", path: "/api/analytics/events", body: { sessionId, events }, expect: 202 };
+      return {
+        method: "POST",
+        path: "/api/analytics/events",
+        body: { sessionId, events },
+        cookie: world.analytics.get(sessionId),
+        expect: 202,
+      };
     },
-    "analytics listing view": () => ({
-      method: "POST",
-      path: "/api/analytics/listing-views",
-      body: {
-        sessionId: pick(sessionIds),
-        viewId: randomUUID(),
-        listingId: world.listings[Math.floor(Math.random() * world.listings.length)].id,
-        referrerType: "search",
-        searchQuery: "lego",
-        filterContext: { categories: "lego" },
-        scrollDepthPercent: 40,
-        viewDurationMs: 0,
-      },
-      expect: 202,
-    }),
+    "analytics listing view": () => {
+      const sessionId = pick(sessionIds);
+      return {
+        method: "POST",
+        path: "/api/analytics/listing-views",
+        cookie: world.analytics.get(sessionId),
+        body: {
+          sessionId,
+          viewId: randomUUID(),
+          listingId: world.listings[Math.floor(Math.random() * world.listings.length)].id,
+          referrerType: "search",
+          searchQuery: "lego",
+          filterContext: { categories: "lego" },
+          scrollDepthPercent: 40,
+          viewDurationMs: 0,
+        },
+        expect: 202,
+      };
+    },
   };
   return make;
 }
@@ -319,6 +374,151 @@ async function cpuPerRequest(world: World, count = 40): Promise<Map<Endpoint, nu
 const EXPECTED: Partial<Record<Endpoint, number>> = { "message send": 201, "analytics events": 202, "analytics listing view": 202 };
 const expected = (e: Endpoint) => EXPECTED[e] ?? 200;
 
+// ---- what production pays (decision 111) -----------------------------------------------------------
+
+const COST_REQUESTS = Number(process.env.BENCH_COST_REQUESTS ?? 40);
+const MIX_PASS = 1_000;
+/** The D1 counter is read once it has not moved for this long: longer than the analytics queue's 5 s batch window. */
+const SETTLE_MS = 6_000;
+/** The endpoints a visitor without an account sends (no sign-in, no chat). */
+const VISITOR_ENDPOINTS = new Set<Endpoint>([
+  "home page",
+  "home API",
+  "search, filters only",
+  "search with text",
+  "listing page (slug)",
+  "listing API",
+  "analytics events",
+  "analytics listing view",
+]);
+
+interface Cost {
+  /** D1 per request, with what the requests set off in the background (queue batches, room alarms). */
+  d1: D1Usage;
+  /** CPU of the Worker's workerd process per request (ms), from just before it to 15 ms after its answer. */
+  cpu: number[];
+  /** The same over the whole measurement, background work included, per request. */
+  cpuMean: number;
+  edge: Record<string, number>;
+}
+
+/** Each endpoint alone, one request at a time, the Worker's process CPU read around each. */
+async function productionCost(world: World, workerPid: number): Promise<Map<Endpoint, Cost>> {
+  const make = makeRequests(world);
+  const out = new Map<Endpoint, Cost>();
+  const endpoints = (Object.keys(DEFAULT_MIX) as Endpoint[]).filter((e) => mix()[e] > 0);
+  // Two unmeasured requests of each first: the isolate has run this code before, as a busy one has.
+  for (const endpoint of endpoints) for (let i = 0; i < 2; i++) await send(make[endpoint](), `198.18.11.${i + 1}`);
+  let before = await settledUsage(server.base, SETTLE_MS);
+  for (const endpoint of endpoints) {
+    const edge: Record<string, number> = {};
+    const cpu: number[] = [];
+    const startNs = processCpuNs(workerPid);
+    for (let i = 0; i < COST_REQUESTS; i++) {
+      const from = processCpuNs(workerPid);
+      const { status, edge: e } = await send(make[endpoint](), `198.18.10.${(i % 250) + 1}`);
+      // What the request still does after its answer (waitUntil) counts with it.
+      await sleep(15);
+      cpu.push((processCpuNs(workerPid) - from) / 1e6);
+      if (status !== expected(endpoint)) throw new Error(`${endpoint}: answered ${status} while measuring its cost`);
+      edge[e ?? "none"] = (edge[e ?? "none"] ?? 0) + 1;
+    }
+    const after = await settledUsage(server.base, SETTLE_MS);
+    const cpuMean = (processCpuNs(workerPid) - startNs) / 1e6 / COST_REQUESTS;
+    const d1 = usageBetween(before, after);
+    for (const k of Object.keys(d1) as (keyof D1Usage)[]) d1[k] /= COST_REQUESTS;
+    out.set(endpoint, { d1, cpu, cpuMean, edge });
+    before = after;
+  }
+  return out;
+}
+
+/** `MIX_PASS` requests in the mix's order, two at a time: D1's work for them and how the edge cache answered. */
+async function mixPass(world: World, only?: Set<Endpoint>): Promise<{ d1: D1Usage; edge: Record<string, number>; requests: number }> {
+  const make = makeRequests(world);
+  const weights = mix();
+  if (only) for (const e of Object.keys(weights) as Endpoint[]) if (!only.has(e)) weights[e] = 0;
+  const order = deck(weights);
+  const edge: Record<string, number> = {};
+  const before = await settledUsage(server.base, SETTLE_MS);
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (next < MIX_PASS) {
+        const i = next++;
+        const endpoint = order[i % order.length];
+        const address = `198.18.${Math.floor((i % VISITORS) / 250)}.${((i * 7919) % 250) + 1}`;
+        const { status, edge: e } = await send(make[endpoint](), address);
+        if (status !== expected(endpoint)) throw new Error(`${endpoint}: answered ${status} in the mix pass`);
+        if (e) edge[e] = (edge[e] ?? 0) + 1;
+      }
+    }),
+  );
+  return { d1: usageBetween(before, await settledUsage(server.base, SETTLE_MS)), edge, requests: MIX_PASS };
+}
+
+interface Pays {
+  cost: Map<Endpoint, Cost>;
+  whole: Awaited<ReturnType<typeof mixPass>>;
+  visitors: Awaited<ReturnType<typeof mixPass>>;
+}
+
+async function whatProductionPays(world: World): Promise<Pays> {
+  const whole = await mixPass(world);
+  const visitors = await mixPass(world, VISITOR_ENDPOINTS);
+  const cost = await productionCost(world, await findWorkerProcess(server.pidsNamed("workerd")));
+  return { cost, whole, visitors };
+}
+
+function paysReport(withCache: Pays, without: Pays): { text: string; headline: string } {
+  const n = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : "–");
+  const per1000 = (p: Awaited<ReturnType<typeof mixPass>>) => (p.d1.statements * 1000) / p.requests;
+  const hitRatio = (p: Awaited<ReturnType<typeof mixPass>>) => {
+    const cacheable = (p.edge.HIT ?? 0) + (p.edge.MISS ?? 0) + (p.edge.OFF ?? 0);
+    return cacheable ? `${Math.round(((p.edge.HIT ?? 0) / cacheable) * 100)} %` : "–";
+  };
+  const line = (name: string, a: Awaited<ReturnType<typeof mixPass>>, b: Awaited<ReturnType<typeof mixPass>>) =>
+    `| ${name} | ${n(per1000(b), 0)} | ${n(per1000(a), 0)} | ${n(per1000(b) / per1000(a))}× | ${n((b.d1.roundTrips * 1000) / b.requests, 0)} → ${n((a.d1.roundTrips * 1000) / a.requests, 0)} | ${n((b.d1.rowsRead * 1000) / b.requests, 0)} → ${n((a.d1.rowsRead * 1000) / a.requests, 0)} | ${n((b.d1.rowsWritten * 1000) / b.requests, 0)} → ${n((a.d1.rowsWritten * 1000) / a.requests, 0)} | ${hitRatio(a)} |`;
+  const mixTable = [
+    "| requests | D1 statements per 1,000 without the edge cache | with it | fewer | round trips per 1,000 (without → with) | rows read per 1,000 | rows written per 1,000 | edge cache hits (cacheable requests) |",
+    "|---|---|---|---|---|---|---|---|",
+    line("the whole mix", withCache.whole, without.whole),
+    line("the visitor mix (no sign-in, no chat)", withCache.visitors, without.visitors),
+  ].join("\n");
+  const rows: string[] = [];
+  for (const [endpoint, a] of withCache.cost) {
+    const b = without.cost.get(endpoint);
+    if (!b) continue;
+    const target = endpoint === "signin" ? "(sign-in: scrypt)" : percentile(a.cpu, 50) <= 2 ? "meets" : "misses";
+    rows.push(
+      `| ${endpoint} | ${n(b.d1.roundTrips)} / ${n(b.d1.statements)} | ${n(a.d1.roundTrips)} / ${n(a.d1.statements)} | ${n(b.d1.rowsRead)} / ${n(b.d1.rowsWritten)} | ${n(percentile(b.cpu, 50), 2)} / ${n(percentile(b.cpu, 95), 2)} | ${n(percentile(a.cpu, 50), 2)} / ${n(percentile(a.cpu, 95), 2)} | ${n(a.cpuMean, 2)} | ${Object.entries(
+        a.edge,
+      )
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", ")} | ${target} |`,
+    );
+  }
+  const costTable = [
+    "| endpoint | D1 round trips / statements per request, without the edge cache | with it | rows read / written per request (without) | Worker process CPU p50 / p95 ms, without | with | with, mean incl. background | answers (with) | p50 ≤ 2 ms |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
+  const visitorsFewer = per1000(without.visitors) / per1000(withCache.visitors);
+  const headline =
+    `D1 statements per 1,000 requests: the whole mix ${n(per1000(without.whole), 0)} without the edge cache → ${n(per1000(withCache.whole), 0)} with it; ` +
+    `the visitor mix ${n(per1000(without.visitors), 0)} → ${n(per1000(withCache.visitors), 0)} (${n(visitorsFewer)}× fewer; target ≥ 5×: ${visitorsFewer >= 5 ? "met" : "NOT met"}).`;
+  return { text: `${mixTable}\n\n${costTable}`, headline };
+}
+
+const PAYS_NOTE =
+  "D1: the server's local-mode counter of every D1 call of the Worker's isolate (`GET /api/dev/d1-usage`), read when it has stopped moving, so the analytics queue's batches and the chat rooms' D1 mirror count with the requests that set them off. " +
+  "Rows read and written are those D1 reports in its results (statements sent with `raw()` report none). " +
+  `Per 1,000: ${MIX_PASS} requests in the mix's order, two at a time, after the run (the edge cache as the run left it); the visitor mix leaves out sign-in and message sends. ` +
+  "Without the edge cache: the same data served again with `EDGE_CACHE=off`. " +
+  `Worker process CPU: ${COST_REQUESTS} requests of each endpoint alone, one at a time, each from just before it to 15 ms after its answer, as on-CPU time (schedstat, ns) of the workerd process that runs the Worker (wrangler's proxy is another process). ` +
+  "That process also runs the local D1 simulator on the same thread: an answer from the edge cache (HIT) asks D1 nothing, so its figure is our Worker's own; any other answer also carries the simulator's work for its statements. " +
+  "`mean incl. background` divides all of the process's CPU during the measurement (queue consumers, Durable Objects and alarms included) by the requests.";
+
 // ---- report ---------------------------------------------------------------------------------------
 
 function table(stats: Map<Endpoint, Stats>, seconds: number, cpu: Map<Endpoint, number>): { text: string; p99: number; errors: number } {
@@ -365,6 +565,7 @@ async function main() {
   process.on("SIGINT", () => process.exit(130));
   server.start();
   await server.waitUntilReady();
+  await openAnalyticsSessions(world);
   console.log(`Server up on ${server.base}; warm-up ${WARMUP_SECONDS} s at ${RATE} req/s (not counted)`);
   await drive(world, WARMUP_SECONDS, false);
   await sleep(2_000);
@@ -381,7 +582,17 @@ async function main() {
   await sleep(6_000); // the analytics consumer takes its last batch (5 s window) before the CPU is measured
   console.log("Server CPU per request of each endpoint alone …");
   const cpu = await cpuPerRequest(world);
+  console.log("What production pays, with the edge cache: D1 per request and per 1,000, our isolate's CPU …");
+  const withCache = await whatProductionPays(world);
   await server.stop();
+  console.log("… and without it (EDGE_CACHE=off, the same data) …");
+  server.env.EDGE_CACHE = "off";
+  server.start();
+  await server.waitUntilReady();
+  await drive(world, WARMUP_SECONDS, false);
+  const without = await whatProductionPays(world);
+  await server.stop();
+  const pays = paysReport(withCache, without);
 
   const { text, p99, errors } = table(stats, wallSeconds, cpu);
   const requests = [...stats.values()].reduce((n, s) => n + s.latencies.length, 0);
@@ -412,12 +623,13 @@ async function main() {
     `${((serverCpu * 1000) / requests).toFixed(1)} ms per request: ${RATE} req/s need ${((serverCpu / requests) * RATE).toFixed(2)} cores, ` +
     `and the server got ${(serverCpu / wallSeconds).toFixed(2)} cores on average.`;
   const verdict = `Target 0 errors and p99 ≤ 100 ms: errors ${errors}, p99 ${p99.toFixed(1)} ms — ${errors === 0 && p99 <= 100 ? "met" : "NOT met"}.`;
-  console.log(`\n${header}\n\n${text}\n\n${verdict}`);
+  console.log(`\n${header}\n\n${text}\n\n${verdict}\n\n${pays.text}\n\n${pays.headline}`);
   const out = process.env.BENCH_OUT ?? path.join(ROOT, "tests/bench/results/load.md");
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(
     out,
     `# Load benchmark\n\n${header}\n\n${text}\n\n${verdict}\n\n` +
+      `## What production pays\n\n${pays.headline}\n\n${pays.text}\n\n${PAYS_NOTE}\n\n## How the figures are taken\n\n` +
       "Latency: from the moment a request leaves (on its schedule) to the last byte of the answer, over loopback. " +
       "An error is any answer other than the endpoint's success status (200; 201 for a message; 202 for analytics), or no answer (30 s idle socket). " +
       "`answered req/s`: answers over the time from the first request to the last answer. " +

@@ -375,6 +375,25 @@ export class AppServer {
     }
   }
 
+  /** The server's processes called `name` (for example workerd, whose inspector bench:load profiles). */
+  pidsNamed(name: string): number[] {
+    const pid = this.child?.pid;
+    if (!pid) return [];
+    const groups = new Set([pid, ...childGroups(pid)]);
+    const out: number[] = [];
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (groups.has(Number(f[2])) && stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === name) out.push(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return out;
+  }
+
   /** CPU seconds used so far by every process in the server's groups (start script, wrangler, workerd). */
   cpuSeconds(byName?: Map<string, number>): number {
     const pid = this.child?.pid;
