@@ -13,7 +13,7 @@ import type { D1Usage } from "../../worker/db/usage";
 
 export type { D1Usage };
 
-const ZERO: D1Usage = { roundTrips: 0, statements: 0, statementsWithoutMeta: 0, rowsRead: 0, rowsWritten: 0 };
+const ZERO: D1Usage = { roundTrips: 0, statements: 0, writeStatements: 0, statementsWithoutMeta: 0, rowsRead: 0, rowsWritten: 0 };
 
 export function usageBetween(before: D1Usage, after: D1Usage): D1Usage {
   const out = { ...ZERO };

@@ -14,6 +14,7 @@ function since(before: D1Usage): D1Usage {
   return {
     roundTrips: now.roundTrips - before.roundTrips,
     statements: now.statements - before.statements,
+    writeStatements: now.writeStatements - before.writeStatements,
     statementsWithoutMeta: now.statementsWithoutMeta - before.statementsWithoutMeta,
     rowsRead: now.rowsRead - before.rowsRead,
     rowsWritten: now.rowsWritten - before.rowsWritten,
@@ -44,7 +45,7 @@ describe("countD1InLocalMode", () => {
       db.prepare(`INSERT INTO ${table} (id, name) VALUES (?1, ?2)`).bind(3, "dukke"),
     ]);
     expect(inserted).toHaveLength(3);
-    expect(since(before)).toMatchObject({ roundTrips: 1, statements: 3, statementsWithoutMeta: 0, rowsWritten: 3 });
+    expect(since(before)).toMatchObject({ roundTrips: 1, statements: 3, writeStatements: 3, statementsWithoutMeta: 0, rowsWritten: 3 });
 
     before = d1Usage();
     const select = `SELECT id, name FROM ${table} WHERE id >= ?1 ORDER BY id`;
@@ -58,14 +59,21 @@ describe("countD1InLocalMode", () => {
       [3, "dukke"],
     ]);
     const usage = since(before);
-    expect(usage).toMatchObject({ roundTrips: 6, statements: 6, statementsWithoutMeta: 2, rowsWritten: 0 });
+    expect(usage).toMatchObject({ roundTrips: 6, statements: 6, writeStatements: 0, statementsWithoutMeta: 2, rowsWritten: 0 });
     expect(usage.rowsRead).toBeGreaterThanOrEqual(2 + 3);
 
     before = d1Usage();
     const session = db.withSession("first-unconstrained");
     expect(await session.prepare(`SELECT COUNT(*) AS n FROM ${table}`).first("n")).toBe(3);
     await session.batch([session.prepare(`DELETE FROM ${table} WHERE id = ?1`).bind(1)]);
-    expect(since(before)).toMatchObject({ roundTrips: 2, statements: 2, rowsWritten: 1 });
+    expect(since(before)).toMatchObject({ roundTrips: 2, statements: 2, writeStatements: 1, rowsWritten: 1 });
+    before = d1Usage();
+    await db
+      .prepare(`WITH gone AS (SELECT id FROM ${table} WHERE id = ?1) DELETE FROM ${table} WHERE id IN (SELECT id FROM gone)`)
+      .bind(2)
+      .run();
+    await db.prepare(`WITH kept AS (SELECT id FROM ${table}) SELECT COUNT(*) AS n FROM kept`).first();
+    expect(since(before)).toMatchObject({ statements: 2, writeStatements: 1 });
     await local.DB.prepare(`DROP TABLE ${table}`).run();
   });
 

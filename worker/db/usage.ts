@@ -10,12 +10,17 @@
 export interface D1Usage {
   roundTrips: number;
   statements: number;
+  /** Statements that write (INSERT, UPDATE, DELETE, …): the primary's share, whatever replicas serve. */
+  writeStatements: number;
   statementsWithoutMeta: number;
   rowsRead: number;
   rowsWritten: number;
 }
 
-const usage: D1Usage = { roundTrips: 0, statements: 0, statementsWithoutMeta: 0, rowsRead: 0, rowsWritten: 0 };
+const usage: D1Usage = { roundTrips: 0, statements: 0, writeStatements: 0, statementsWithoutMeta: 0, rowsRead: 0, rowsWritten: 0 };
+
+/** A statement that writes, by its first keyword (a leading WITH is read past to the statement it ends in). */
+const WRITES = /^\s*(?:WITH\b[\s\S]*?\)\s*)?(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b/i;
 
 export function d1Usage(): D1Usage {
   return { ...usage };
@@ -32,15 +37,20 @@ function countMeta(meta: Partial<D1Meta> | undefined): void {
 
 /** The real statement behind a counted one, for `batch`, which accepts only D1's own statements. */
 const realStatement = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+const writing = new WeakMap<D1PreparedStatement, boolean>();
 
-function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
+function countedStatement(statement: D1PreparedStatement, writes: boolean): D1PreparedStatement {
+  const one = () => {
+    usage.roundTrips++;
+    usage.statements++;
+    if (writes) usage.writeStatements++;
+  };
   const counted: D1PreparedStatement = {
-    bind: (...values: unknown[]) => countedStatement(statement.bind(...values)),
+    bind: (...values: unknown[]) => countedStatement(statement.bind(...values), writes),
     // D1 sends first() as a query for every row and keeps the first; all() does the same and also
     // returns the meta, so the rows read are known.
     first: (async (column?: string) => {
-      usage.roundTrips++;
-      usage.statements++;
+      one();
       const result = await statement.all<Record<string, unknown>>();
       countMeta(result.meta);
       const row = result.results[0];
@@ -48,33 +58,32 @@ function countedStatement(statement: D1PreparedStatement): D1PreparedStatement {
       return column === undefined ? row : (row[column] ?? null);
     }) as D1PreparedStatement["first"],
     all: (async () => {
-      usage.roundTrips++;
-      usage.statements++;
+      one();
       const result = await statement.all();
       countMeta(result.meta);
       return result;
     }) as D1PreparedStatement["all"],
     run: (async () => {
-      usage.roundTrips++;
-      usage.statements++;
+      one();
       const result = await statement.run();
       countMeta(result.meta);
       return result;
     }) as D1PreparedStatement["run"],
     raw: (async (options?: { columnNames?: boolean }) => {
-      usage.roundTrips++;
-      usage.statements++;
+      one();
       usage.statementsWithoutMeta++;
       return options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw();
     }) as D1PreparedStatement["raw"],
   };
   realStatement.set(counted, statement);
+  writing.set(counted, writes);
   return counted;
 }
 
 async function countedBatch<T>(d1: Pick<D1Database, "batch">, statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
   usage.roundTrips++;
   usage.statements += statements.length;
+  usage.writeStatements += statements.filter((s) => writing.get(s)).length;
   const results = await d1.batch<T>(statements.map((s) => realStatement.get(s) ?? s));
   for (const result of results) countMeta(result.meta);
   return results;
@@ -82,7 +91,7 @@ async function countedBatch<T>(d1: Pick<D1Database, "batch">, statements: D1Prep
 
 function countedSession(session: D1DatabaseSession): D1DatabaseSession {
   return {
-    prepare: (query: string) => countedStatement(session.prepare(query)),
+    prepare: (query: string) => countedStatement(session.prepare(query), WRITES.test(query)),
     batch: <T>(statements: D1PreparedStatement[]) => countedBatch<T>(session, statements),
     getBookmark: () => session.getBookmark(),
   };
@@ -90,7 +99,7 @@ function countedSession(session: D1DatabaseSession): D1DatabaseSession {
 
 function countedD1(d1: D1Database): D1Database {
   return {
-    prepare: (query: string) => countedStatement(d1.prepare(query)),
+    prepare: (query: string) => countedStatement(d1.prepare(query), WRITES.test(query)),
     batch: <T>(statements: D1PreparedStatement[]) => countedBatch<T>(d1, statements),
     exec: async (query: string) => {
       usage.roundTrips++;
