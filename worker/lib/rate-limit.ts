@@ -16,9 +16,18 @@ export async function enforceBindingLimit(
   rule: BindingRateRule & { binding: RateLimitBindingName },
   subject: string,
 ): Promise<void> {
-  const { success } = await env[rule.binding].limit({ key: `${rule.scope}:${subject}` });
-  if (success) return;
+  if (await takeBindingLimit(env, rule, subject)) return;
   throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(rule.periodSeconds) });
+}
+
+/** The same check without the refusal: counts the request and says whether it was within the limit. */
+export async function takeBindingLimit(
+  env: Pick<Env, RateLimitBindingName>,
+  rule: BindingRateRule & { binding: RateLimitBindingName },
+  subject: string,
+): Promise<boolean> {
+  const { success } = await env[rule.binding].limit({ key: `${rule.scope}:${subject}` });
+  return success;
 }
 
 /**

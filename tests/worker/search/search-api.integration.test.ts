@@ -311,4 +311,35 @@ describe("the per-address limit (Rate Limiting binding, decision 010)", () => {
     expect([hit.status, hit.headers.get("X-Edge-Cache")]).toEqual([200, "HIT"]);
     expect(await rateLimitRows()).toBe(rows);
   }, 60_000);
+
+  it("counts the search page's own search: over the limit the page comes without results, private, and nothing is stored for others", async () => {
+    const rule = RATE_RULES.searchAddress;
+    const from = asVisitor();
+    await withinOneWindow(rule, 5_000);
+    // Pages and API calls share the address's allowance.
+    for (let i = 0; i < rule.limit; i++) {
+      const path = i % 2 === 0 ? `/search?q=lego&min=${i + 1}` : `/api/search?q=lego&min=${i + 1}`;
+      const res = await new Client().get(path, from);
+      expect([res.status, res.headers.get("X-Edge-Cache")], path).toEqual([200, "MISS"]);
+      await res.body?.cancel();
+    }
+    expect((await new Client().get("/api/search?q=bamse", from)).status).toBe(429);
+    const page = await new Client().get("/search?q=bamse", from);
+    const html = await page.text();
+    expect([page.status, page.headers.get("Cache-Control"), page.headers.get("X-Edge-Cache")]).toEqual([
+      200,
+      "private, no-store",
+      "BYPASS",
+    ]);
+    const preloaded = JSON.parse(html.match(/<script id="preloaded-api" type="application\/json">([\s\S]*?)<\/script>/)![1]) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(preloaded).filter((k) => k.startsWith("/api/search"))).toEqual([]);
+    // Another visitor gets the page with its results, from D1, and it is stored.
+    const other = await new Client().get("/search?q=bamse", asVisitor());
+    const otherHtml = await other.text();
+    expect([other.status, other.headers.get("X-Edge-Cache")]).toEqual([200, "MISS"]);
+    expect(otherHtml).toMatch(/"\/api\/search\?[^"]*q=bamse/);
+  }, 60_000);
 });

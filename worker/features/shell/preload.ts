@@ -131,8 +131,8 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
  * the request's D1 session, the same the API the page would otherwise call reads through
  * (docs/decisions/110-read-replicas.md).
  */
-export async function preloadFor(env: Bindings, db: Db, url: URL): Promise<Preload> {
-  const entry = PRELOADERS.find((p) => p.pattern.test(url.pathname));
+export async function preloadFor(env: Bindings, db: Db, url: URL, { pageData = true }: { pageData?: boolean } = {}): Promise<Preload> {
+  const entry = pageData ? PRELOADERS.find((p) => p.pattern.test(url.pathname)) : undefined;
   const [page, modules] = await Promise.all([entry ? entry.load(db, url) : { api: {} }, pageModules(env, url)]);
   return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }

@@ -4,6 +4,12 @@ import { isKnownRoute } from "../../../domain/routes";
 import { contentSecurityPolicy, inlineScriptHashes } from "../../lib/security-headers";
 import { preloadFor, withPreload } from "./preload";
 import { isEdgeRendered, renderPage, withFirstScreen } from "./first-screen";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { takeBindingLimit } from "../../lib/rate-limit";
+import { clientAddressKey } from "../../lib/request";
+
+/** The search page: its first screen is a search (preload.ts). */
+const SEARCH_PAGE = /^\/search\/?$/;
 
 /**
  * Under `npm run dev` the Vite dev server serves its own modules (/@vite/client, /@react-refresh,
@@ -61,9 +67,22 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
   const head = c.req.method === "HEAD";
   if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
+  // The search page's first screen runs a search: it counts with the API's searches per address
+  // (decision 010), and over the limit the page comes without its results (the SPA then asks the API
+  // and shows the refusal), never stored for other visitors.
+  const searchRefused = SEARCH_PAGE.test(url.pathname) && !(await takeBindingLimit(c.env, RATE_RULES.searchAddress, clientAddressKey(c)));
   // The page's first-screen data goes into the shell (preload.ts); it runs beside the shell fetch.
-  const [shell, preload] = await Promise.all([shellWithStatus(c.env, url, c.req.raw.headers, null), preloadFor(c.env, c.var.db, url)]);
+  const [shell, preload] = await Promise.all([
+    shellWithStatus(c.env, url, c.req.raw.headers, null),
+    preloadFor(c.env, c.var.db, url, { pageData: !searchRefused }),
+  ]);
   if (!shell.ok) return shell;
+  if (searchRefused) {
+    const page = withPreload(new HTMLRewriter(), preload).transform(shell);
+    const headers = new Headers(page.headers);
+    headers.set("Cache-Control", "private, no-store");
+    return new Response(page.body, { status: 200, headers });
+  }
   if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
   const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
