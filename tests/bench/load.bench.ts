@@ -582,7 +582,7 @@ async function main() {
   await sleep(6_000); // the analytics consumer takes its last batch (5 s window) before the CPU is measured
   console.log("Server CPU per request of each endpoint alone …");
   const cpu = await cpuPerRequest(world);
-  console.log("What production pays, with the edge cache: D1 per request and per 1,000, our isolate's CPU …");
+  console.log("What production pays, with the edge cache: D1 per request and per 1,000, the Worker process's CPU …");
   const withCache = await whatProductionPays(world);
   await server.stop();
   console.log("… and without it (EDGE_CACHE=off, the same data) …");
