@@ -8,20 +8,30 @@ import { publishListing } from "./support/listings";
 
 const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
 
-/** What a visitor (no session) finds of the listing: on home, in search, at its slug URL. */
-async function visitorFinds(visitor: Page, word: string, title: string, slug: string) {
+interface Finds {
+  home: boolean;
+  search: boolean;
+  slug: number;
+}
+
+/**
+ * What a visitor (no session) finds of the listing: on home, in search, at its slug URL, checked
+ * against what they should find. Each page is loaded once and then given time to render what it
+ * answered (a poll, not a reload): an answer that lacks the listing never grows it.
+ */
+async function visitorFinds(visitor: Page, word: string, title: string, slug: string, expected: Finds): Promise<void> {
   await visitor.goto("/");
   const newest = visitor.getByRole("region", { name: "Nyeste annonser" });
   await expect(newest.getByRole("heading", { level: 3 }).first()).toBeVisible();
-  const home = await visitor.getByRole("main").getByText(title).count();
+  const shows = async () => (await visitor.getByRole("main").getByText(title).count()) > 0;
+  await expect.poll(shows, { message: "home", timeout: 10_000 }).toBe(expected.home);
   await visitor.goto(`/search?q=${encodeURIComponent(word)}`);
   await expect(visitor.getByText(/annonser? funnet|^\d+ annonser?$|Ingen annonser funnet/).first()).toBeVisible();
-  const search = await visitor.getByRole("main").getByText(title).count();
+  await expect.poll(shows, { message: "search", timeout: 10_000 }).toBe(expected.search);
   const response = await visitor.goto(`/annonse/${slug}`);
-  const slugStatus = response?.status();
-  if (slugStatus === 404) await expect(visitor.getByRole("heading", { name: "404 - Siden finnes ikke" })).toBeVisible();
+  expect(response?.status(), "slug page").toBe(expected.slug);
+  if (expected.slug === 404) await expect(visitor.getByRole("heading", { name: "404 - Siden finnes ikke" })).toBeVisible();
   else await expect(visitor.getByRole("heading", { level: 1, name: title })).toBeVisible();
-  return { home: home > 0, search: search > 0, slug: slugStatus };
 }
 
 test("a reported listing hidden by the moderator is gone for visitors until it is shown again", async ({ page: reporter, browser }) => {
@@ -43,7 +53,7 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
     // the newest of any: specs running beside this one publish listings of their own meanwhile.
     const { id } = await publishListing(seller.request, { title, is_free: true, price: "", is_trade_offer: true });
     const listing = (await (await seller.request.get(`/api/listings/${id}`)).json()) as { seo_slug: string };
-    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: true, search: true, slug: 200 });
+    await visitorFinds(visitor, word, title, listing.seo_slug, { home: true, search: true, slug: 200 });
 
     // The user reports it from the listing page's header.
     await reporter.goto(`/annonse/${listing.seo_slug}`);
@@ -81,7 +91,7 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
     await expect(moderator.getByRole("article").filter({ hasText: title })).toHaveCount(0);
 
     // A visitor finds it nowhere; the slug URL is a 404.
-    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: false, search: false, slug: 404 });
+    await visitorFinds(visitor, word, title, listing.seo_slug, { home: false, search: false, slug: 404 });
 
     // The owner still sees it, marked hidden with the reason.
     await seller.goto(`/annonse/${listing.seo_slug}`);
@@ -97,7 +107,7 @@ test("a reported listing hidden by the moderator is gone for visitors until it i
     await resolved.getByRole("button", { name: "Vis annonsen igjen" }).click();
     await expect(moderator.getByText("Handling utført")).toBeVisible();
 
-    expect(await visitorFinds(visitor, word, title, listing.seo_slug)).toEqual({ home: true, search: true, slug: 200 });
+    await visitorFinds(visitor, word, title, listing.seo_slug, { home: true, search: true, slug: 200 });
   } finally {
     await deleteAccount(seller.request);
     await deleteAccount(reporter.request);
