@@ -45,30 +45,25 @@ function countedStatement(statement: D1PreparedStatement, writes: boolean): D1Pr
     usage.statements++;
     if (writes) usage.writeStatements++;
   };
+  // all() and run() answer with the meta D1 reports (first() is sent as all()).
+  const withMeta = async <R extends { meta: Partial<D1Meta> }>(sent: Promise<R>): Promise<R> => {
+    one();
+    const result = await sent;
+    countMeta(result.meta);
+    return result;
+  };
   const counted: D1PreparedStatement = {
     bind: (...values: unknown[]) => countedStatement(statement.bind(...values), writes),
     // D1 sends first() as a query for every row and keeps the first; all() does the same and also
     // returns the meta, so the rows read are known.
     first: (async (column?: string) => {
-      one();
-      const result = await statement.all<Record<string, unknown>>();
-      countMeta(result.meta);
+      const result = await withMeta(statement.all<Record<string, unknown>>());
       const row = result.results[0];
       if (row === undefined) return null;
       return column === undefined ? row : (row[column] ?? null);
     }) as D1PreparedStatement["first"],
-    all: (async () => {
-      one();
-      const result = await statement.all();
-      countMeta(result.meta);
-      return result;
-    }) as D1PreparedStatement["all"],
-    run: (async () => {
-      one();
-      const result = await statement.run();
-      countMeta(result.meta);
-      return result;
-    }) as D1PreparedStatement["run"],
+    all: (() => withMeta(statement.all())) as D1PreparedStatement["all"],
+    run: (() => withMeta(statement.run())) as D1PreparedStatement["run"],
     raw: (async (options?: { columnNames?: boolean }) => {
       one();
       usage.statementsWithoutMeta++;
