@@ -12,6 +12,7 @@ import {
   AS_OF_HEADER,
   LISTS_TAG,
   edgeCacheKey,
+  listingAnswerTags,
   listingTag,
   purgeEdgeCache,
   storeAnswer,
@@ -51,7 +52,7 @@ const lists = async () => [LISTS_TAG];
 async function listingTags(c: Context<AppEnv>, id: string | null): Promise<string[]> {
   if (!id) return [];
   const row = await c.var.db.$client.prepare("SELECT user_id FROM listings WHERE id = ?1").bind(id).first<{ user_id: string }>();
-  return row ? [listingTag(id), userTag(row.user_id)] : [listingTag(id)];
+  return row ? listingAnswerTags({ id, user_id: row.user_id }) : [listingTag(id)];
 }
 
 /** The path's id or slug; a malformed escape is kept as written (the handler answered it already). */
