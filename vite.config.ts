@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 
@@ -48,9 +49,9 @@ function entryChunks(): Plugin {
 
 /**
  * Writes `route-chunks.json` into the client build: for every lazily loaded page module
- * (web/routes/…/XPage.tsx) the JavaScript files it needs beyond the entry's. The Worker puts them
- * into the page it serves as <link rel="modulepreload">, so a phone fetches the page's code together
- * with the entry instead of one round trip later (docs/decisions/020-shell-preload.md).
+ * (web/routes/…/XPage.tsx) the JavaScript files it needs beyond the entry's. The Worker names them
+ * in the page it serves (`#page-modules`), and the app loader fetches them together with the entry
+ * instead of one round trip later (docs/decisions/020-shell-preload.md and 112).
  */
 function routeChunks(): Plugin {
   return {
@@ -79,22 +80,51 @@ function routeChunks(): Plugin {
  * the first load (about 9 KB gzipped; Lighthouse counted 150–380 ms on a phone).
  */
 function inlineCss(): Plugin {
+  return builtHtml("lekebytte:inline-css", (html, bundle) =>
+    html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
+      const asset = bundle[file];
+      if (asset?.type !== "asset") return tag;
+      return `<style>${String(asset.source)}</style>`;
+    }),
+  );
+}
+
+/** A plugin that rewrites the built index.html, after Vite's own changes to it (builds only). */
+function builtHtml(name: string, rewrite: (html: string, bundle: Rollup.OutputBundle) => string): Plugin {
   return {
-    name: "lekebytte:inline-css",
+    name,
     apply: "build",
     enforce: "post",
     transformIndexHtml: {
       order: "post",
-      handler(html, ctx) {
-        if (!ctx.bundle) return html;
-        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
-          const asset = ctx.bundle![file];
-          if (asset?.type !== "asset") return tag;
-          return `<style>${String(asset.source)}</style>`;
-        });
-      },
+      handler: (html, ctx) => (ctx.bundle ? rewrite(html, ctx.bundle) : html),
     },
   };
+}
+
+/**
+ * The app's code loads after the first paint (decision 112): the built page's module script and its
+ * modulepreload links become one small inline loader (web/app-loader.js) that asks for the same
+ * files once the browser has painted the HTML — the edge-rendered first screen and the consent
+ * banner — so that paint never waits for JavaScript.
+ */
+function scriptsAfterFirstPaint(): Plugin {
+  return builtHtml("lekebytte:scripts-after-first-paint", (html) => {
+    const entries = [...html.matchAll(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g)];
+    if (entries.length !== 1) throw new Error(`index.html: expected one module script, found ${entries.length}`);
+    const modules = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\s*/g)];
+    let out = html;
+    for (const [tag] of [...entries, ...modules]) out = out.replace(tag, "");
+    // The comments stay in the source file; the page gets the code alone.
+    const code = readFileSync(path.resolve(import.meta.dirname, "web/app-loader.js"), "utf8")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith("//"))
+      .join("\n");
+    const attr = (value: string) => value.replaceAll("&", "&amp;").replaceAll("'", "&#39;");
+    const loader = `<script id="app-loader" data-entry='${attr(entries[0][1])}' data-modules='${attr(JSON.stringify(modules.map((m) => m[1])))}'>${code}</script>`;
+    return out.replace("</body>", `${loader}\n  </body>`);
+  });
 }
 
 export default defineConfig(({ command }) => ({
@@ -107,6 +137,7 @@ export default defineConfig(({ command }) => ({
     routeChunks(),
     entryChunks(),
     inlineCss(),
+    scriptsAfterFirstPaint(),
   ],
   resolve: {
     // The web's edge renderer, bundled into the Worker (decision 103); the browser never imports it.

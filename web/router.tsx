@@ -123,7 +123,7 @@ export const routes = (
 
 /**
  * The pages people open directly, so main.tsx can load the current one's code before the first
- * render (the Worker has already asked the browser to fetch it with <link rel="modulepreload">).
+ * render (the app loader has already asked for it with the entry, decision 112).
  */
 const FIRST_PAGES: [RegExp, Preloadable][] = [
   [/^\/$/, HomePage],

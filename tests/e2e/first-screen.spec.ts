@@ -51,3 +51,32 @@ test("the five edge-rendered pages show their listings before JavaScript and hyd
   await expect(page).toHaveURL(/\/search\?free=true$/);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
+
+test.describe("a first visit (the consent banner shows)", () => {
+  test.use({ analyticsConsent: null });
+
+  test("the page paints from its HTML before any of the app's JavaScript is asked for, and the app still starts (decision 112)", async ({
+    page,
+    request,
+  }) => {
+    const listing = await demoListing(request, DEMO_LISTINGS.forSale);
+    // Edge-rendered pages, a client-rendered one (its banner and header paint first) and a signed-out gate.
+    for (const path of ["/", `/annonse/${listing.seo_slug}`, "/auth"]) {
+      await page.goto(path);
+      const timing = await page.evaluate(() => {
+        const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
+        const scripts = performance
+          .getEntriesByType("resource")
+          .filter((e) => new URL(e.name).pathname.endsWith(".js"))
+          .map((e) => e.startTime);
+        return { paint, firstScript: scripts.length ? Math.min(...scripts) : null };
+      });
+      expect(timing.paint, `${path}: a first contentful paint`).not.toBeNull();
+      expect(timing.firstScript, `${path}: the app's code was loaded`).not.toBeNull();
+      expect(timing.firstScript!, `${path}: no script asked for before the first paint`).toBeGreaterThanOrEqual(timing.paint!);
+    }
+    // The app runs: the consent banner's buttons (bound by the app's code) answer.
+    await page.getByRole("button", { name: "Bare nødvendige" }).click();
+    await expect(page.getByTestId("consent-banner")).toBeHidden();
+  });
+});

@@ -141,11 +141,12 @@ export async function preloadFor(env: Bindings, db: Db, url: URL, { pageData = t
 export function withPreload(rewriter: HTMLRewriter, preload: Preload): HTMLRewriter {
   return rewriter.on("head", {
     element: (el) => {
-      // First in <head>: the browser starts on the photo while it fetches the script and styles.
+      // First in <head>: the browser starts on the photo at once (the app's code follows the first paint, decision 112).
       if (preload.image)
         el.prepend(`<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">`, { html: true });
-      for (const file of preload.modules ?? [])
-        el.append(`<link rel="modulepreload" crossorigin href="${escapeHtml(file)}">`, { html: true });
+      // The page's own chunks, which the app loader asks for with the entry once the page has painted.
+      if (preload.modules?.length)
+        el.append(`<script id="page-modules" type="application/json">${jsonForScript(preload.modules)}</script>`, { html: true });
       el.append(`<script id="preloaded-api" type="application/json">${jsonForScript(preload.api)}</script>`, { html: true });
     },
   });

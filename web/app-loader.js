@@ -1,0 +1,36 @@
+// Inlined into index.html by the build (vite.config.ts, `scriptsAfterFirstPaint`, decision 112): the
+// app's code is asked for only once the browser has painted the page from its HTML, so the first
+// screen never waits for JavaScript. `data-entry` is the entry chunk; `data-modules` the chunks it
+// imports, and #page-modules (written by the Worker) the current page's, all fetched side by side.
+{
+  const loader = document.currentScript;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    const pageModules = document.getElementById("page-modules");
+    const modules = [...JSON.parse(loader.dataset.modules), ...JSON.parse(pageModules ? pageModules.textContent : "[]")];
+    for (const href of modules) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.crossOrigin = "";
+      link.href = href;
+      document.head.append(link);
+    }
+    // Offline or a deploy in between: the page stays as its HTML (links still work), said in the console.
+    import(loader.dataset.entry).catch((error) => console.error("The app's code could not be loaded", error));
+  };
+  // Once the browser reports its first contentful paint; where it cannot, after the first frame (a
+  // frame's animation callbacks run before its paint, a task queued from one after it). A tab opened
+  // in the background paints nothing until shown, hence the timer.
+  if (typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+      observer.disconnect();
+      start();
+    }).observe({ type: "paint", buffered: true });
+  } else {
+    requestAnimationFrame(() => setTimeout(start));
+  }
+  setTimeout(start, 1500);
+}
