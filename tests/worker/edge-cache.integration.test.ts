@@ -8,10 +8,10 @@ import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { describe, expect, it, vi } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
-import { ALL_TAG, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
+import { ALL_TAG, listingTag, purgeEdgeCache, REPLICA_LAG_ALLOWANCE_MS, userTag } from "../../worker/lib/edge-cache";
 import { d1Usage } from "../../worker/db/usage";
 import { withDb } from "../../worker/middleware/db";
-import { edgeCache } from "../../worker/middleware/edge-cache";
+import { edgeCache, purgeAfterWrites } from "../../worker/middleware/edge-cache";
 import { createListing, createSale, createUser, signedInClient, type ListingRow } from "../factories";
 import { allowConsoleError } from "./support/console-guard";
 import { Client, ORIGIN } from "./support/http";
@@ -404,6 +404,59 @@ describe("production purges by tag in every data centre", () => {
     expect(fetchSpy).not.toHaveBeenCalled();
     expect(log.calls()).toHaveLength(1);
     expect((await look(`/api/listings/${row.id}`)).edge).toBe("MISS");
+  });
+
+  it("is repeated after the replicas' lag, so an old answer a lagging replica gave a miss in between goes too", async () => {
+    const calls: string[][] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      calls.push(((await new Request(input, init).json()) as { tags: string[] }).tags);
+      return Response.json({ success: true });
+    });
+    const later: Promise<unknown>[] = [];
+    const context = { waitUntil: (task: Promise<unknown>) => void later.push(task) };
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      await purgeEdgeCache(production, ["lb-listing-1", "lb-lists"], context);
+      expect(calls).toEqual([["lb-listing-1", "lb-lists"]]);
+      await vi.advanceTimersByTimeAsync(REPLICA_LAG_ALLOWANCE_MS - 1);
+      expect(calls).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await Promise.all(later);
+      expect(calls).toEqual([
+        ["lb-listing-1", "lb-lists"],
+        ["lb-listing-1", "lb-lists"],
+      ]);
+    } finally {
+      vi.useRealTimers();
+      fetchSpy.mockRestore();
+    }
+  });
+
+  it("a write through the API schedules the repeat in its own request's context", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(Response.json({ success: true }));
+    const later: Promise<unknown>[] = [];
+    const context = { waitUntil: (task: Promise<unknown>) => void later.push(task), passThroughOnException: () => {}, props: {} };
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    try {
+      const app = new Hono<AppEnv>().use(purgeAfterWrites).post("/api/listings", (c) => c.json({}, 201));
+      const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
+      expect((await app.request("/api/listings", { method: "POST" }, production, context as ExecutionContext)).status).toBe(201);
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      expect(later).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(REPLICA_LAG_ALLOWANCE_MS);
+      await Promise.all(later);
+      expect(fetchSpy).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+      fetchSpy.mockRestore();
+    }
+  });
+
+  it("is not repeated locally, where the database has no replicas", async () => {
+    const later: Promise<unknown>[] = [];
+    await purgeEdgeCache(env as Bindings, [ALL_TAG], { waitUntil: (task: Promise<unknown>) => void later.push(task) });
+    expect(later).toEqual([]);
   });
 
   it("a failed purge request is logged and never throws into the change that asked for it", async () => {

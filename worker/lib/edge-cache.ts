@@ -146,17 +146,33 @@ async function purgeEverywhere(env: Bindings, tags: string[]): Promise<void> {
 }
 
 /**
+ * How long after a purge it is repeated where the database has read replicas (production). A visitor's
+ * miss right after the change may read a replica that has not applied it yet and store the old answer
+ * again (for the route's s-maxage, up to five minutes); replicas normally apply a change well under a
+ * second after the primary (decision 110), so a second purge this much later takes out what such a
+ * miss stored.
+ */
+export const REPLICA_LAG_ALLOWANCE_MS = 5_000;
+
+/**
  * Take every stored answer with one of these tags out of the edge cache: in every data centre through
  * Cloudflare's purge API when it is configured, and by a mark here (read only without the API). Awaited by the
  * request that made the change, so its answer comes after the purge; a failure is logged, never
- * undoes the change (the answer then lives until its s-maxage runs out).
+ * undoes the change (the answer then lives until its s-maxage runs out). Given the request's
+ * execution context, the purge is repeated after the replicas' lag (outside local mode, which has none).
  */
-export async function purgeEdgeCache(env: Bindings, tags: string[]): Promise<void> {
+export async function purgeEdgeCache(env: Bindings, tags: string[], afterReplicaLag?: Pick<ExecutionContext, "waitUntil">): Promise<void> {
   const unique = [...new Set(tags)];
   if (!unique.length) return;
+  await purgeNow(env, unique);
+  if (afterReplicaLag && !isLocal(env))
+    afterReplicaLag.waitUntil(new Promise((resolve) => setTimeout(resolve, REPLICA_LAG_ALLOWANCE_MS)).then(() => purgeNow(env, unique)));
+}
+
+async function purgeNow(env: Bindings, tags: string[]): Promise<void> {
   try {
-    await Promise.all([purgeLocally(env, unique), purgeEverywhere(env, unique)]);
+    await Promise.all([purgeLocally(env, tags), purgeEverywhere(env, tags)]);
   } catch (error) {
-    console.error("Edge cache purge failed", unique.slice(0, 5), error);
+    console.error("Edge cache purge failed", tags.slice(0, 5), error);
   }
 }

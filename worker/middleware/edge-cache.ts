@@ -183,6 +183,15 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const WRITES_THAT_CHANGE_NO_PAGE =
   /^\/api\/(analytics|auth|conversations|favourites|saved-searches|images|newsletter|contact|dev|test-notifications)(\/|$)/;
 
+/** Where the purge's repeat runs (decision 110): the request's context; none when the app is called without one. */
+function laterIn(c: Context<AppEnv>): Pick<ExecutionContext, "waitUntil"> | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
 /** On /api before every router: the purge runs after the change and before its answer goes out. */
 export const purgeAfterWrites = createMiddleware<AppEnv>(async (c, next) => {
   await next();
@@ -195,11 +204,11 @@ export const purgeAfterWrites = createMiddleware<AppEnv>(async (c, next) => {
     // An edit, status change or deletion: home and search, the listing's pages, its seller's profile
     // and pages (which show it among "more from the seller").
     const id = param(listing);
-    await purgeEdgeCache(c.env, [LISTS_TAG, ...(await listingTags(c, id)), ...(actor ? [userTag(actor.id)] : [])]);
+    await purgeEdgeCache(c.env, [LISTS_TAG, ...(await listingTags(c, id)), ...(actor ? [userTag(actor.id)] : [])], laterIn(c));
   } else if (/^\/api\/listings\/?$/.test(path)) {
     // A new listing: home and search, and its seller's profile and pages.
-    await purgeEdgeCache(c.env, [LISTS_TAG, ...(actor ? [userTag(actor.id)] : [])]);
+    await purgeEdgeCache(c.env, [LISTS_TAG, ...(actor ? [userTag(actor.id)] : [])], laterIn(c));
   } else {
-    await purgeEdgeCache(c.env, [ALL_TAG]);
+    await purgeEdgeCache(c.env, [ALL_TAG], laterIn(c));
   }
 });
