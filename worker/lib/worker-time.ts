@@ -1,0 +1,182 @@
+/**
+ * Our Worker's own time per request, in local mode only (docs/decisions/111-what-production-pays.md):
+ * the wall time from the Worker's fetch entry to the end of its response body, minus the union of
+ * the intervals during which it awaited I/O on a binding or the platform. Deployed, the clock only
+ * advances after I/O, so this cannot be taken there; locally workerd's clock runs on (1 ms steps),
+ * and what runs in the isolate while it waits (the D1 simulator, the Durable Objects, the asset and
+ * cache services on the same thread) falls inside an I/O interval and is left out. What is left is
+ * the CPU that runs in our isolate in production too: our code, the D1 binding's client code, the
+ * edge render and HTMLRewriter.
+ *
+ * Asked for per request with the `X-Local-Worker-Time` header (only `npm run bench:load` sends it);
+ * answered in `X-Local-Worker-Ms`. Nothing is wrapped outside local mode or without the header.
+ */
+import type { Bindings } from "../env";
+
+export const WORKER_TIME_REQUEST_HEADER = "X-Local-Worker-Time";
+export const WORKER_TIME_RESPONSE_HEADER = "X-Local-Worker-Ms";
+
+/**
+ * The union of intervals during which at least one I/O was in flight: an in-flight count whose
+ * 0 → 1 opens an interval and 1 → 0 closes it. I/O sent in parallel (Promise.all) counts once.
+ */
+export class IoUnion {
+  private inFlight = 0;
+  private openedAt = 0;
+  private closed = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  begin(): void {
+    if (this.inFlight++ === 0) this.openedAt = this.now();
+  }
+
+  end(): void {
+    if (--this.inFlight === 0) this.closed += this.now() - this.openedAt;
+  }
+
+  /** Milliseconds covered so far; an interval still open counts up to now. */
+  total(): number {
+    return this.closed + (this.inFlight > 0 ? this.now() - this.openedAt : 0);
+  }
+
+  /** `call`'s I/O, from just before it is sent until the isolate resumes with its answer. */
+  track<T>(call: () => T | PromiseLike<T>): Promise<T> {
+    this.begin();
+    let sent: T | PromiseLike<T>;
+    try {
+      sent = call();
+    } catch (err) {
+      this.end();
+      throw err;
+    }
+    return Promise.resolve(sent).finally(() => this.end());
+  }
+}
+
+const clock = () => performance.now();
+
+/** Requests being measured now: the Cache API and fetch() are globals, so their I/O counts for each. */
+const measuring = new Set<IoUnion>();
+
+/**
+ * A response's body read while its I/O is still tracked: a body streamed from the asset server, the
+ * cache or a subrequest is I/O, and would otherwise be read later, inside our own time.
+ */
+async function withBodyRead<T>(answer: T): Promise<T> {
+  if (!(answer instanceof Response) || answer.body === null || answer.status === 101 || answer.webSocket) return answer;
+  return new Response(await answer.arrayBuffer(), answer) as T;
+}
+
+function trackAll<T>(unions: Set<IoUnion>, call: () => Promise<T>): Promise<T> {
+  // Nothing measured now: the call as it is (its body streamed, not read here).
+  if (unions.size === 0) return call();
+  const all = [...unions];
+  for (const u of all) u.begin();
+  let sent: Promise<T>;
+  try {
+    sent = call().then(withBodyRead);
+  } catch (err) {
+    for (const u of all) u.end();
+    throw err;
+  }
+  return sent.finally(() => {
+    for (const u of all) u.end();
+  });
+}
+
+let globalsHooked = false;
+
+/** The Cache API's and fetch()'s I/O counted for every request being measured (once per isolate). */
+function hookGlobals(): void {
+  if (globalsHooked) return;
+  globalsHooked = true;
+  const cache = Cache.prototype as unknown as Record<"match" | "put" | "delete", (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ["match", "put", "delete"] as const) {
+    const original = cache[name];
+    cache[name] = function (this: Cache, ...args: unknown[]) {
+      return trackAll(measuring, () => original.apply(this, args));
+    };
+  }
+  const originalFetch = globalThis.fetch;
+  globalThis.fetch = ((...args: Parameters<typeof fetch>) => trackAll(measuring, () => originalFetch(...args))) as typeof fetch;
+}
+
+/** A binding's original, for arguments handed back to it (D1's batch takes only its own statements). */
+const originals = new WeakMap<object, object>();
+
+function unwrap(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrap);
+  if (value !== null && typeof value === "object") return originals.get(value) ?? value;
+  return value;
+}
+
+/**
+ * A binding whose every method call is tracked as I/O when it answers with a promise; what it
+ * answers at once (a D1 statement, a Durable Object id or stub, a session) is wrapped the same way.
+ */
+function timed<T extends object>(target: T, union: IoUnion): T {
+  const proxy = new Proxy(target, {
+    get(obj, key) {
+      const value = Reflect.get(obj, key, obj) as unknown;
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        union.begin();
+        let answer: unknown;
+        try {
+          answer = (value as (...a: unknown[]) => unknown).apply(obj, args.map(unwrap));
+        } catch (err) {
+          union.end();
+          throw err;
+        }
+        if (answer !== null && typeof answer === "object" && typeof (answer as PromiseLike<unknown>).then === "function") {
+          return Promise.resolve(answer as PromiseLike<unknown>)
+            .then(withBodyRead)
+            .finally(() => union.end());
+        }
+        union.end();
+        return answer !== null && typeof answer === "object" && !Array.isArray(answer) ? timed(answer, union) : answer;
+      };
+    },
+  });
+  originals.set(proxy, target);
+  return proxy;
+}
+
+/** The bindings of one measured request: every object binding (D1, R2, Durable Objects, queues, assets, rate limits) timed. */
+function timedBindings(env: Bindings, union: IoUnion): Bindings {
+  const out: Record<string, unknown> = { ...env };
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) out[key] = timed(value, union);
+  }
+  return out as Bindings;
+}
+
+/** Whether this request asks for its own time: local mode and the bench's header only. */
+export function measuresWorkerTime(request: Request, env: { APP_ENV?: string }): boolean {
+  return env.APP_ENV === "local" && request.headers.has(WORKER_TIME_REQUEST_HEADER);
+}
+
+/**
+ * `handle`'s answer with our Worker's own time in `X-Local-Worker-Ms`. The body is read inside the
+ * measured window and answered from memory: a body transformed by HTMLRewriter (the shell, its meta
+ * tags and first screen) or otherwise streamed is produced while it is read, after `handle` returns,
+ * and that work is ours.
+ */
+export async function withWorkerTime(env: Bindings, handle: (env: Bindings) => Response | Promise<Response>): Promise<Response> {
+  hookGlobals();
+  const union = new IoUnion(clock);
+  const started = clock();
+  measuring.add(union);
+  try {
+    const res = await handle(timedBindings(env, union));
+    if (res.status === 101 || res.webSocket) return res;
+    const body = res.body === null ? null : await res.arrayBuffer();
+    const own = clock() - started - union.total();
+    const headers = new Headers(res.headers);
+    headers.set(WORKER_TIME_RESPONSE_HEADER, String(own));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  } finally {
+    measuring.delete(union);
+  }
+}
