@@ -6,6 +6,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index";
 import type { Bindings } from "../../worker/env";
+import { createConversation, signedInClient } from "../factories";
 import { WORKER_TIME_REQUEST_HEADER, WORKER_TIME_RESPONSE_HEADER, withWorkerTime } from "../../worker/lib/worker-time";
 
 const local = env as Bindings;
@@ -63,6 +64,19 @@ describe("X-Local-Worker-Ms", () => {
     const names = (res: Response) => [...res.headers.keys()].filter((k) => k !== WORKER_TIME_RESPONSE_HEADER.toLowerCase()).sort();
     expect(names(measured)).toEqual(names(plain));
   });
+
+  it("answers a message sent through the conversation's room (a Durable Object's RPC) as without it", async () => {
+    const conv = await createConversation();
+    const client = await signedInClient(conv.buyer.id);
+    const res = await client.post(
+      `/api/conversations/${conv.id}/messages`,
+      { id: crypto.randomUUID(), content: "Er den fortsatt ledig?" },
+      { headers: { [WORKER_TIME_REQUEST_HEADER]: "1" } },
+    );
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ content: "Er den fortsatt ledig?" });
+    expect(Number(res.headers.get(WORKER_TIME_RESPONSE_HEADER))).toBeGreaterThanOrEqual(0);
+  });
 });
 
 describe("withWorkerTime", () => {
@@ -89,6 +103,22 @@ describe("withWorkerTime", () => {
     expect(await res.json()).toEqual({ n: 3_000_000 });
     expect(wall).toBeGreaterThanOrEqual(40);
     expect(ownOf(res)).toBeLessThan(wall / 4);
+  });
+
+  it("counts the D1 client's own work (parsing D1's answer, shaping rows) and not D1's", async () => {
+    const rows = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 150000) SELECT x, 'rad ' || x AS label FROM c";
+    const shaped = await withWorkerTime(local, async (timed) => {
+      const { results } = await timed.DB.prepare(rows).all<{ x: number; label: string }>();
+      return Response.json({ n: results.length, last: results.at(-1) });
+    });
+    expect(await shaped.json()).toEqual({ n: 150_000, last: { x: 150_000, label: "rad 150000" } });
+    const counted = await withWorkerTime(local, async (timed) =>
+      Response.json(await timed.DB.prepare(`SELECT COUNT(*) AS n FROM (${rows})`).first()),
+    );
+    expect(await counted.json()).toEqual({ n: 150_000 });
+    // The same rows D1 produces either way; only their transfer and shaping is ours.
+    expect(ownOf(shaped)).toBeGreaterThanOrEqual(10);
+    expect(ownOf(counted)).toBeLessThan(ownOf(shaped) / 3);
   });
 
   it("counts I/O sent in parallel once, and the Cache API's and a batch's answers are D1's and the cache's own", async () => {
