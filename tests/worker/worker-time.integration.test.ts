@@ -136,6 +136,26 @@ describe("withWorkerTime", () => {
     expect(ownOf(res)).toBeGreaterThanOrEqual(0);
   });
 
+  it("leaves out the Cache API's work: storing and reading back a large answer", async () => {
+    const key = new Request(`http://localhost/worker-time/stor/${crypto.randomUUID()}`);
+    const big = "leker ".repeat(2_000_000);
+    let wall = 0;
+    const res = await withWorkerTime(local, async () => {
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) {
+        await caches.default.put(key, new Response(big, { headers: { "Cache-Control": "public, s-maxage=60" } }));
+        await caches.default.match(key);
+      }
+      const hit = await caches.default.match(key);
+      const length = (await hit?.text())?.length;
+      wall = performance.now() - started;
+      return Response.json({ length });
+    });
+    expect(await res.json()).toEqual({ length: big.length });
+    expect(wall).toBeGreaterThanOrEqual(20);
+    expect(ownOf(res)).toBeLessThan(wall / 2);
+  });
+
   it("counts a body rewritten while it is read (HTMLRewriter), after the handler has returned", async () => {
     const res = await withWorkerTime(local, () =>
       new HTMLRewriter()

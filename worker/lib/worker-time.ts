@@ -85,10 +85,23 @@ function trackAll<T>(unions: Set<IoUnion>, call: () => Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * The measured request whose binding call is running right now, synchronously, and whether that
+ * call has sent a request through a `Fetcher` (D1's transport, the assets, a Durable Object's fetch).
+ */
+let caller: IoUnion | null = null;
+let callerFetched = false;
+
 let globalsHooked = false;
 
-/** The Cache API's and fetch()'s I/O counted for every request being measured (once per isolate). */
-function hookGlobals(): void {
+/**
+ * Once per isolate: the Cache API's and fetch()'s I/O counted for every request being measured,
+ * and a `Fetcher`'s fetch counted for the binding call that sends it. D1's client code (workerd's,
+ * in our isolate) sends each query through its binding's fetcher; only that round trip and the
+ * reading of its answer are I/O, while serialising the statements, parsing D1's JSON and shaping
+ * the rows count as ours, as they run in our isolate in production too.
+ */
+function hookGlobals(fetcherPrototype: object): void {
   if (globalsHooked) return;
   globalsHooked = true;
   const cache = Cache.prototype as unknown as Record<"match" | "put" | "delete", (...args: unknown[]) => Promise<unknown>>;
@@ -100,6 +113,19 @@ function hookGlobals(): void {
   }
   const originalFetch = globalThis.fetch;
   globalThis.fetch = ((...args: Parameters<typeof fetch>) => trackAll(measuring, () => originalFetch(...args))) as typeof fetch;
+  const fetcher = fetcherPrototype as { fetch: (...args: unknown[]) => Promise<Response> };
+  const originalFetcherFetch = fetcher.fetch;
+  fetcher.fetch = function (this: unknown, ...args: unknown[]) {
+    const union = caller;
+    if (!union) return Reflect.apply(originalFetcherFetch, this, args);
+    callerFetched = true;
+    caller = null;
+    try {
+      return union.track(() => Reflect.apply(originalFetcherFetch, this, args).then(withBodyRead));
+    } finally {
+      caller = union;
+    }
+  };
 }
 
 /** A binding's original, for arguments handed back to it (D1's batch takes only its own statements). */
@@ -112,8 +138,10 @@ function unwrap(value: unknown): unknown {
 }
 
 /**
- * A binding whose every method call is tracked as I/O when it answers with a promise; what it
- * answers at once (a D1 statement, a Durable Object id or stub, a session) is wrapped the same way.
+ * A binding whose method calls are timed: a call that sends through a `Fetcher` is timed there (see
+ * hookGlobals); any other call that answers with a promise (a rate limit, R2, a queue, a Durable
+ * Object's RPC method) is I/O from its return to its answer. What a call answers at once (a D1
+ * statement or session, a Durable Object id or stub) is wrapped the same way.
  */
 function timed<T extends object>(target: T, union: IoUnion): T {
   const proxy = new Proxy(target, {
@@ -121,21 +149,23 @@ function timed<T extends object>(target: T, union: IoUnion): T {
       const value = Reflect.get(obj, key, obj) as unknown;
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        union.begin();
+        const outer = caller;
+        const outerFetched = callerFetched;
+        caller = union;
+        callerFetched = false;
         let answer: unknown;
+        let fetched: boolean;
         try {
           // Reflect.apply: an RPC stub's method would take `.apply` for a remote method of that name.
           answer = Reflect.apply(value as (...a: unknown[]) => unknown, obj, args.map(unwrap));
-        } catch (err) {
-          union.end();
-          throw err;
+        } finally {
+          fetched = callerFetched;
+          caller = outer;
+          callerFetched = outerFetched;
         }
         if (answer !== null && typeof answer === "object" && typeof (answer as PromiseLike<unknown>).then === "function") {
-          return Promise.resolve(answer as PromiseLike<unknown>)
-            .then(withBodyRead)
-            .finally(() => union.end());
+          return fetched ? answer : union.track(() => Promise.resolve(answer as PromiseLike<unknown>).then(withBodyRead));
         }
-        union.end();
         return answer !== null && typeof answer === "object" && !Array.isArray(answer) ? timed(answer, union) : answer;
       };
     },
@@ -144,25 +174,12 @@ function timed<T extends object>(target: T, union: IoUnion): T {
   return proxy;
 }
 
-/**
- * D1 as workerd builds it (its own client class) over a timed transport: only the round trip to D1
- * and the reading of its answer are I/O. Serialising the statements, parsing D1's JSON and shaping
- * the rows are the binding's client code, which runs in our isolate in production too, so they count.
- */
-function d1WithTimedTransport(db: D1Database, union: IoUnion): D1Database {
-  const fetcher = (db as unknown as { fetcher?: Fetcher }).fetcher;
-  if (typeof fetcher?.fetch !== "function") throw new Error("worker-time: this D1 binding has no fetcher to time");
-  const D1 = db.constructor as new (transport: Pick<Fetcher, "fetch">) => D1Database;
-  return new D1({ fetch: (input, init) => union.track(() => fetcher.fetch(input, init).then(withBodyRead)) });
-}
-
-/** The bindings of one measured request: D1's transport and every other object binding (R2, Durable Objects, queues, assets, rate limits) timed. */
+/** The bindings of one measured request: every object binding (D1, R2, Durable Objects, queues, assets, rate limits) timed. */
 function timedBindings(env: Bindings, union: IoUnion): Bindings {
   const out: Record<string, unknown> = { ...env };
   for (const [key, value] of Object.entries(env)) {
     if (value !== null && typeof value === "object" && !Array.isArray(value)) out[key] = timed(value, union);
   }
-  out.DB = d1WithTimedTransport(env.DB, union);
   return out as Bindings;
 }
 
@@ -178,7 +195,12 @@ export function measuresWorkerTime(request: Request, env: { APP_ENV?: string }):
  * and that work is ours.
  */
 export async function withWorkerTime(env: Bindings, handle: (env: Bindings) => Response | Promise<Response>): Promise<Response> {
-  hookGlobals();
+  // The assets binding is a Fetcher, as D1's transport and a Durable Object stub are: the class
+  // that defines `fetch` is theirs.
+  let fetcher = Object.getPrototypeOf(env.ASSETS) as object | null;
+  while (fetcher && !Object.hasOwn(fetcher, "fetch")) fetcher = Object.getPrototypeOf(fetcher) as object | null;
+  if (!fetcher) throw new Error("worker-time: the assets binding has no fetch to time");
+  hookGlobals(fetcher);
   const union = new IoUnion(clock);
   const started = clock();
   measuring.add(union);
