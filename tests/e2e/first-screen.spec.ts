@@ -51,3 +51,47 @@ test("the five edge-rendered pages show their listings before JavaScript and hyd
   await expect(page).toHaveURL(/\/search\?free=true$/);
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
+
+test("the listing page keeps its edge HTML while its code arrives, and loads the parts below the first screen once they are in view", async ({
+  page,
+  request,
+}) => {
+  // Kari's free listing: its description puts the seller's card and her other listings below a phone's first screen.
+  const listing = await demoListing(request, DEMO_LISTINGS.free);
+  // Whatever replaces the edge HTML's heading before the page is idle (React dropping a boundary for its spinner).
+  await page.addInitScript(() => {
+    const state = window as unknown as { __headingRemoved: boolean };
+    state.__headingRemoved = false;
+    new MutationObserver((mutations) => {
+      for (const mutation of mutations)
+        for (const node of Array.from(mutation.removedNodes))
+          if (node instanceof Element && (node.matches("h1") || node.querySelector("h1"))) state.__headingRemoved = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  // The page's code arrives late, as on a slow phone: the session's answer and the live clock come first.
+  await page.route(/\/assets\/ListingView-[^/]+\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.continue();
+  });
+  const belowFold: string[] = [];
+  page.on("request", (req) => {
+    if (/\/assets\/ListingBelowFold-[^/]+\.js$/.test(req.url())) belowFold.push(req.url());
+  });
+
+  await page.goto(`/annonse/${listing.seo_slug}`);
+  await page.waitForLoadState("networkidle");
+  expect(await page.evaluate(() => (window as unknown as { __headingRemoved: boolean }).__headingRemoved), "the edge HTML stays").toBe(false);
+  // Below the first screen: shown as the edge rendered it, its code not loaded.
+  await expect(page.getByRole("heading", { name: "Selger" })).toBeAttached();
+  await expect(page.getByRole("heading", { name: /^Flere annonser fra/ })).toBeAttached();
+  expect(belowFold, "the parts below the first screen wait until they are in view").toEqual([]);
+
+  // In view: the code loads and the part is live (a visitor who reports is asked to sign in).
+  await page.getByRole("button", { name: "Rapporter bruker" }).scrollIntoViewIfNeeded();
+  await expect.poll(() => belowFold.length).toBeGreaterThan(0);
+  // Until the live part has replaced the edge HTML a press does nothing, so press until it has.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Rapporter bruker" }).click();
+    await expect(page).toHaveURL(/\/auth$/, { timeout: 1_000 });
+  }).toPass();
+});
