@@ -3,10 +3,8 @@
 // /search, a slug page, /listing/{id}, /auth; signed in: /messages, a chat (the demo user Kari's
 // conversation with the trade offer card), /trade-history and /payment-success after a real card
 // purchase on the payment sandbox (its success state shows a toast, which loads its own chunk).
-// Parts below the first screen whose code loads only once they are in view (the listing page's seller
-// card and other listings, decision 104) are not loaded before idle at a phone's 390 × 844, so they
-// are not counted. Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until
-// they are (decision 104).
+// Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until they are; what is
+// left on them, and what was measured and tried: decision 104 and its 2026-11-26 amendment.
 import { gzipSync } from "node:zlib";
 import type { APIRequestContext, Page, Response, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -24,9 +22,9 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
  * Why each is over and what is left to split: decision 104.
  */
 const RATCHETS: { match: RegExp; kb: number; why: string }[] = [
-  // ListingView with the buy/trade/queue parts and the give-away bar of a free listing (~16 KB of its own, in 27 files).
-  { match: /^\/annonse\//, kb: 124, why: "the listing view's own code" },
-  { match: /^\/listing\//, kb: 124, why: "the listing view's own code" },
+  // ListingView with the buy/trade/queue parts, seller card, similar listings and a free listing's give-away bar (~19 KB of its own, in 30 files).
+  { match: /^\/annonse\//, kb: 126, why: "the listing view's own code" },
+  { match: /^\/listing\//, kb: 126, why: "the listing view's own code" },
   // The chat's own code: trade offer cards, composer, list, live socket (the reviews strip loads only with a completed deal).
   { match: /^\/chat\//, kb: 125, why: "the chat's own code" },
 ];

@@ -1,4 +1,4 @@
-import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 
 /**
  * The "now" relative times ("for 5 minutter siden") are computed from. A page the Worker rendered
@@ -9,11 +9,8 @@ const NowContext = createContext<Date | undefined>(undefined);
 
 export function NowProvider({ renderedAt, children }: { renderedAt?: Date; children: ReactNode }) {
   const [now, setNow] = useState(renderedAt);
-  // After hydration: the live clock (undefined means "new Date()" at each render). As a transition:
-  // a change of context reaches every Suspense boundary still waiting for its code (the page's own
-  // module, say), and an urgent one would make React drop that boundary's edge HTML for its
-  // fallback ("Laster..."); a transition waits for the code and hydrates it instead (decision 104).
-  useEffect(() => startTransition(() => setNow(undefined)), []);
+  // After hydration: the live clock (undefined means "new Date()" at each render).
+  useEffect(() => setNow(undefined), []);
   return <NowContext.Provider value={now}>{children}</NowContext.Provider>;
 }
 

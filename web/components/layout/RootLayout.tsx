@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useRef } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
@@ -29,22 +29,6 @@ export function RootLayout() {
     if (!active || active === document.body) main.current?.focus({ preventScroll: true });
   }, [location.pathname]);
 
-  // A render error on one page shows "Noe gikk galt" there; the next navigation resets it. The
-  // same element until the path changes: while the page's code is still on its way, its Suspense
-  // boundary holds the edge HTML (decision 103), and a re-render of this layout (the session's
-  // answer arriving) would hand it new props, which makes React drop that HTML for the spinner
-  // (decision 104). The outlet follows the router's context on its own.
-  const page = useMemo(
-    () => (
-      <ErrorBoundary key={location.pathname}>
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
-      </ErrorBoundary>
-    ),
-    [location.pathname],
-  );
-
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -59,7 +43,12 @@ export function RootLayout() {
         the footer never shows in the first screen and never jumps down when the page arrives.
       */}
       <main ref={main} id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
-        {page}
+        {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
+        <ErrorBoundary key={location.pathname}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
       <DeferredAnalytics />

@@ -1,13 +1,14 @@
 import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useId } from "react";
 import { useNavigate } from "react-router-dom";
-import { formatPrice, relativeTime } from "../../../domain/format";
+import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
+import { ListingCard } from "../../components/ListingCard";
 import { LazyReportDialog } from "../../components/lazyDialogs";
+import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
-import { deferredPart } from "../../lib/deferredPart";
 import { useNow } from "../../lib/now";
 import { useFavourite } from "../../lib/useFavourite";
 import { postalPlace, titleCasePlace } from "../../../domain/place";
@@ -22,16 +23,6 @@ import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
 const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
-
-// Below the first screen on a phone: their code loads once they are in view (decision 104); a page
-// the browser renders itself (a click from another page) loads it at once.
-const loadBelowFold = () => import("./ListingBelowFold");
-const DeferredSellerCard = deferredPart("seller-card", () => loadBelowFold().then((m) => m.ListingSellerCard), {
-  clientRender: "now",
-});
-const DeferredMoreFromSeller = deferredPart("more-from-seller", () => loadBelowFold().then((m) => m.MoreFromSeller), {
-  clientRender: "now",
-});
 
 const iconButton =
   "inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100 hover:text-brand-800 aria-pressed:text-red-700";
@@ -72,6 +63,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   // Worker shows it to no one else, decision 088). Read only: no buying, messaging, favourites.
   const dealView = !!privateStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
+  const moreHeadingId = useId();
   const report = useReport();
 
   const goBack = () => {
@@ -199,12 +191,25 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </section>
         ) : null}
 
-        <DeferredSellerCard
+        <SellerCard
+          name={sellerName}
           className="mt-6"
-          listing={listing}
-          sellerName={sellerName}
-          onReportUser={isOwner ? undefined : () => report.open({ type: "user", id: listing.seller.user_id })}
-        />
+          profile={{ userId: listing.seller.user_id, rating: listing.seller.rating }}
+          action={
+            isOwner ? null : (
+              <button
+                type="button"
+                onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
+                className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
+              >
+                <Flag aria-hidden="true" className="size-4" />
+                Rapporter bruker
+              </button>
+            )
+          }
+        >
+          Medlem siden {formatDate(listing.seller.created_at)}
+        </SellerCard>
 
         {isOwner && listing.is_free ? (
           <Suspense fallback={null}>
@@ -223,7 +228,20 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
       {dealView ? null : <ListingActionBar listing={listing} isOwner={isOwner} className="order-last md:order-none md:col-start-2" />}
 
       {listing.more_from_seller.length > 0 ? (
-        <DeferredMoreFromSeller className="mt-10 px-4 pb-6 sm:px-0 md:col-span-2" listing={listing} sellerName={sellerName} now={now} />
+        <section aria-labelledby={moreHeadingId} className="mt-10 px-4 pb-6 sm:px-0 md:col-span-2">
+          <h2 id={moreHeadingId} className="text-xl font-bold text-stone-900">
+            Flere annonser fra {sellerName}
+          </h2>
+          <ul className="mt-3 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-4">
+            {listing.more_from_seller.slice(0, 4).map((item) => (
+              <li key={item.id} className="flex">
+                <div className="flex w-full flex-col [&>article]:flex-1">
+                  <ListingCard listing={item} now={now} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       <LazyReportDialog target={report.target} onClose={report.close} />
     </div>
