@@ -3,7 +3,8 @@
 // /search, a slug page, /listing/{id}, /auth; signed in: /messages, a chat (the demo user Kari's
 // conversation with the trade offer card), /trade-history and /payment-success after a real card
 // purchase on the payment sandbox (its success state shows a toast, which loads its own chunk).
-// Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until they are (decision 104).
+// Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until they are; what is
+// left on them, and what was measured and tried: decision 104 and its 2026-11-26 amendment.
 import { gzipSync } from "node:zlib";
 import type { APIRequestContext, Page, Response, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -18,14 +19,14 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 /**
  * Pages not yet down to the 120 KB target, each held at its measured size rounded up to the next
  * KB: a ratchet. Lower a ceiling when its page shrinks and remove it at 120; never raise one.
- * Why each is over and what is left to split: decision 102.
+ * Why each is over and what is left to split: decision 104.
  */
 const RATCHETS: { match: RegExp; kb: number; why: string }[] = [
-  // ListingView with the buy/trade/queue parts, seller card and similar listings (~13 KB of its own).
-  { match: /^\/annonse\//, kb: 127, why: "the listing view's own code" },
-  { match: /^\/listing\//, kb: 127, why: "the listing view's own code" },
+  // ListingView with the buy/trade/queue parts, seller card, similar listings and a free listing's give-away bar (~19 KB of its own, in 30 files).
+  { match: /^\/annonse\//, kb: 126, why: "the listing view's own code" },
+  { match: /^\/listing\//, kb: 126, why: "the listing view's own code" },
   // The chat's own code: trade offer cards, composer, list, live socket (the reviews strip loads only with a completed deal).
-  { match: /^\/chat\//, kb: 126, why: "the chat's own code" },
+  { match: /^\/chat\//, kb: 125, why: "the chat's own code" },
 ];
 
 /** The most `path` may load: 120 KB, or its ratchet while it is over. */
