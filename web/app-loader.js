@@ -20,6 +20,29 @@
     // Offline or a deploy in between: the page stays as its HTML (links still work), said in the console.
     import(loader.dataset.entry).catch((error) => console.error("The app's code could not be loaded", error));
   };
+  // A press on the edge HTML before React has taken that part over would be lost (React does not
+  // replay it): held, and pressed again once the button is React's (it carries React's props then).
+  // The button is found again by its text and place: React may have rendered that part anew.
+  const root = document.getElementById("root");
+  const isReacts = (element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"));
+  const buttonsLike = (text) => [...root.querySelectorAll("button")].filter((b) => b.textContent === text);
+  const pressWhenReady = (text, index, deadline) => {
+    const button = buttonsLike(text)[index];
+    if (button && isReacts(button)) button.click();
+    else if (deadline > Date.now()) setTimeout(() => pressWhenReady(text, index, deadline), 50);
+  };
+  document.addEventListener(
+    "click",
+    (event) => {
+      const button = event.target instanceof Element ? event.target.closest("button") : null;
+      if (!button || !root?.contains(button) || isReacts(button)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      const text = button.textContent;
+      pressWhenReady(text, buttonsLike(text).indexOf(button), Date.now() + 10000);
+    },
+    true,
+  );
   // Once the browser reports its first contentful paint; where it cannot, after the first frame (a
   // frame's animation callbacks run before its paint, a task queued from one after it). A tab opened
   // in the background paints nothing until shown, hence the timer.

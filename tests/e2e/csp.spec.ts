@@ -12,8 +12,9 @@ import { DEMO_LISTINGS, demoListing } from "./support/demo";
 const DEMO_PASSWORD = "lekebytte123";
 
 /**
- * A page (HTML) allows exactly the shell's one inline script, the consent banner's, by its hash
- * (computed here from the HTML as served); a script file allows no inline script at all.
+ * A page (HTML) allows exactly the shell's two inline scripts, by their hashes (computed here from
+ * the HTML as served): the consent banner's in <head> and the app loader (decision 112); a script
+ * file allows no inline script at all.
  */
 async function expectPolicyHeaders(response: Response | APIResponse | null, label: string) {
   expect(response, label).not.toBeNull();
@@ -21,10 +22,13 @@ async function expectPolicyHeaders(response: Response | APIResponse | null, labe
   const csp = headers["content-security-policy"] ?? "";
   expect(csp, `${label}: CSP`).toContain("default-src 'none'");
   if ((headers["content-type"] ?? "").startsWith("text/html")) {
-    const inline = [...(await response!.text()).matchAll(/<script>([^<]+)<\/script>/g)].map((m) => m[1]);
-    expect(inline, `${label}: the shell's one inline script`).toHaveLength(1);
-    const hash = createHash("sha256").update(inline[0]).digest("base64");
-    expect(csp, `${label}: CSP`).toMatch(new RegExp(`(^|; )script-src 'self' 'sha256-${hash.replace(/[+/]/g, "\\$&")}'(;|$)`));
+    // Executable inline scripts: no src, no data block (the preloaded answers, the page's modules, JSON-LD).
+    const inline = [...(await response!.text()).matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/)[^>]*>([^<]+)<\/script>/g)].map(
+      (m) => m[1],
+    );
+    expect(inline, `${label}: the shell's two inline scripts`).toHaveLength(2);
+    const sources = inline.map((code) => `'sha256-${createHash("sha256").update(code).digest("base64").replace(/[+/]/g, "\\$&")}'`);
+    expect(csp, `${label}: CSP`).toMatch(new RegExp(`(^|; )script-src 'self' ${sources.join(" ")}(;|$)`));
   } else {
     expect(csp, `${label}: CSP`).toMatch(/(^|; )script-src 'self'(;|$)/);
   }
