@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { GIVEAWAY_TEXTS as T, isInQueue, isJoinableListing, mineLabel } from "../../../../domain/giveaways";
 import { isApiError } from "../../../api/client";
@@ -35,20 +35,15 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
   const inQueue = mine ? isInQueue(mine.status) : false;
   const joinable = isJoinableListing(listing.status) && (!mine || mine.status === "withdrawn");
 
-  // A press while the session is still being asked for (just after the page has become the app's) is
-  // kept and answered once it is known, never dropped.
-  const [pressed, setPressed] = useState(false);
-  const want = () => setPressed(true);
-  useEffect(() => {
-    if (!pressed || session.status === "loading") return;
-    setPressed(false);
+  const want = () => {
+    if (session.status === "loading") return;
     if (session.status === "signed-out") {
       toastError("Logg inn påkrevd", "Du må være logget inn for å stå i kø", { id: "login-required" });
       navigate("/auth");
       return;
     }
     setAsking(true);
-  }, [pressed, session.status, navigate]);
+  };
 
   const leave = async () => {
     setLeaving(true);
