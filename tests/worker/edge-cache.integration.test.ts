@@ -193,7 +193,7 @@ describe("sessions never touch the edge cache", () => {
   });
 });
 
-describe("a miss costs the page its one D1 round trip", () => {
+describe("a miss costs the page its one D1 statement", () => {
   it("the listing's pages and APIs are tagged from what the handler read, not by asking D1 again", async () => {
     const row = await listing();
     for (const path of [
@@ -204,7 +204,8 @@ describe("a miss costs the page its one D1 round trip", () => {
     ]) {
       const before = d1Usage();
       expect((await look(path)).edge, path).toBe("MISS");
-      expect(d1Usage().roundTrips - before.roundTrips, path).toBe(1);
+      const after = d1Usage();
+      expect([after.roundTrips - before.roundTrips, after.statements - before.statements], path).toEqual([1, 1]);
     }
     for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
       expect((await look(path)).edge, path).toBe("HIT");
@@ -215,6 +216,29 @@ describe("a miss costs the page its one D1 round trip", () => {
     await purgeEdgeCache(env as Bindings, [listingTag(row.id)]);
     for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
       expect((await look(path)).edge, path).toBe("MISS");
+  });
+});
+
+describe("a signed-in reader's listing costs D1 one statement besides the session's own check", () => {
+  it("the API by id and by slug, for a party of the deal about a sold listing, and the slug page of a public one", async () => {
+    const deal = await createSale();
+    const sold = deal.listings[0];
+    const buyer = await signedInClient(deal.b.id);
+    const statements = async (path: string, client: Client) => {
+      const before = d1Usage().statements;
+      const res = await client.get(path, { headers: { Accept: path.startsWith("/api/") ? "application/json" : "text/html" } });
+      expect(res.status, path).toBe(200);
+      await res.body?.cancel();
+      return d1Usage().statements - before;
+    };
+    // What the session's check costs on any route (an answer without D1 of its own).
+    const session = await statements("/api/auth/session", buyer);
+    expect(session).toBeGreaterThan(0);
+    for (const path of [`/api/listings/${sold.id}`, `/api/listings/by-slug/${sold.seoSlug}`])
+      expect(await statements(path, buyer), path).toBe(session + 1);
+    // The edge page of a public listing is the visitors' one: no session is looked up for it.
+    const row = await listing();
+    expect(await statements(`/annonse/${row.seoSlug}`, buyer)).toBe(1);
   });
 });
 

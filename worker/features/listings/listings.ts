@@ -106,11 +106,41 @@ export type ListingDetailView = ListingDetail & { more_from_seller: ListingCard[
 /** Which listing: by id, or by a /annonse/{slug} (its seo_slug, else the id prefix in its last part). */
 export type ListingKey = { id: string } | { slug: string };
 
+/** What the listing page's row carries beside the listing's own columns. */
+type DetailColumns = {
+  seller_display_name: string | null;
+  seller_member_since: string | null;
+  seller_deleted_at: string | null;
+  seller_place_name: string | null;
+  seller_can_take_payments: number | null;
+  rating_count: number;
+  rating_average: number | null;
+  deal_party: number;
+};
+
 /**
- * The listing page's data in one D1 round trip (issue 24: the page used to make four or five in a
- * row): the listing with its seller and place, the seller's other listings, the seller's rating and,
- * for a signed-in viewer, whether they are a party to its deal. Every statement names the listing
- * by the same SQL expression, so a slug is resolved inside the batch (one transaction, one answer).
+ * Each of those columns as one SQL expression over `l` (the listing), `u`/`p`/`pp` (its seller's
+ * user, profile and place) and `stars` (the seller's shown reviews); `more` rows carry NULL in each.
+ */
+function detailColumns(dealParty: string): Record<keyof DetailColumns, string> {
+  return {
+    seller_display_name: "p.display_name",
+    seller_member_since: "COALESCE(p.created_at, u.created_at)",
+    seller_deleted_at: "u.deleted_at",
+    seller_place_name: "pp.place_name",
+    seller_can_take_payments: "(p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1)",
+    rating_count: "stars.count",
+    rating_average: "stars.average",
+    deal_party: dealParty,
+  };
+}
+
+/**
+ * The listing page's data in ONE D1 statement (issue 24, decision 113; the page used to make four or
+ * five round trips in a row, then one batch of three or four statements): the listing with its
+ * seller and place, the seller's rating and, for a signed-in viewer, whether they are a party to its
+ * deal on a `'listing'` row; the seller's other listings on `'more'` rows, `SELECT *`-shaped so
+ * listingRow() reads both. A slug is resolved once, in the `target` CTE.
  * `id` is the listing the key named (null: none); `detail` is null when `actor` may not see it.
  */
 export async function listingDetailByKey(
@@ -119,82 +149,63 @@ export async function listingDetailByKey(
   actor: Actor | null,
 ): Promise<{ id: string | null; detail: ListingDetailView | null }> {
   let target: string;
-  let params: (string | null)[];
+  const params: (string | number | null)[] = [];
   if ("id" in key) {
     if (!UUID_LIKE.test(key.id)) return { id: null, detail: null };
     target = "?1";
-    params = [key.id];
+    params.push(key.id);
   } else {
     const range = slugIdRange(key.slug);
     target = `COALESCE((SELECT id FROM listings WHERE seo_slug = ?1),
       (SELECT id FROM listings WHERE id >= ?2 AND id < ?3 ORDER BY created_at DESC LIMIT 1))`;
-    params = [key.slug, range?.[0] ?? null, range?.[1] ?? null];
+    params.push(key.slug, range?.[0] ?? null, range?.[1] ?? null);
   }
-  const seller = `(SELECT user_id FROM listings WHERE id = ${target})`;
-  // The one parameter each statement adds after the key's (D1 wants exactly as many as are used).
-  const extra = `?${params.length + 1}`;
-  const d1 = db.$client;
-  const statements = [
-    d1
-      .prepare(
-        `SELECT l.*, p.display_name AS seller_display_name, COALESCE(p.created_at, u.created_at) AS seller_member_since,
-                u.deleted_at AS seller_deleted_at, pp.place_name AS seller_place_name,
-                (p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1) AS seller_can_take_payments
-         FROM listings l LEFT JOIN users u ON u.id = l.user_id LEFT JOIN profiles p ON p.user_id = l.user_id
-         LEFT JOIN postal_places pp ON pp.postal_code = l.postal_code
-         WHERE l.id = ${target}`,
-      )
-      .bind(...params),
-    d1
-      .prepare(
-        `SELECT * FROM listings WHERE user_id = ${seller} AND id <> ${target} AND ${listedListingSql()}
-         ORDER BY created_at DESC LIMIT ${extra}`,
-      )
-      .bind(...params, SELLER_OTHER_LISTINGS),
-    // The seller card's average and count (shown reviews only, decision 070).
-    d1
-      .prepare(
-        `SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ${seller} AND ${shownReviewSql("r", extra)}`,
-      )
-      .bind(...params, nowIso()),
-  ];
-  if (actor) {
-    statements.push(
-      d1
-        .prepare(`SELECT 1 AS x FROM listings WHERE id = ${target} AND ${dealPartyListingSql("listings", extra)}`)
-        .bind(...params, actor.id),
-    );
-  }
-  const [found, more, rating, party] = await d1.batch<Record<string, unknown>>(statements);
-  const raw = found.results[0];
+  // Numbered after the key's parameters (D1 wants exactly as many as the SQL uses).
+  const param = (value: string | number) => `?${params.push(value)}`;
+  const now = param(nowIso());
+  const count = param(SELLER_OTHER_LISTINGS);
+  // Only a deal's parties may see a finished deal's listing besides owner and staff (decision 088).
+  const extra = Object.entries(detailColumns(actor ? dealPartyListingSql("l", param(actor.id)) : "0"));
+  // The outer ORDER BY puts the listing first, then the seller's others newest first, as the inner
+  // one chose them (a compound SELECT keeps no order of its own).
+  const sql = `WITH target AS (SELECT id, user_id FROM listings WHERE id = ${target}),
+    stars AS (SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r, target
+              WHERE r.reviewee_id = target.user_id AND ${shownReviewSql("r", now)})
+    SELECT 'listing' AS kind, l.*, ${extra.map(([name, expr]) => `${expr} AS ${name}`).join(", ")}
+    FROM target JOIN listings l ON l.id = target.id CROSS JOIN stars
+      LEFT JOIN users u ON u.id = l.user_id LEFT JOIN profiles p ON p.user_id = l.user_id
+      LEFT JOIN postal_places pp ON pp.postal_code = l.postal_code
+    UNION ALL
+    SELECT * FROM (SELECT 'more' AS kind, o.*, ${extra.map(([name]) => `NULL AS ${name}`).join(", ")}
+      FROM target JOIN listings o ON o.user_id = target.user_id AND o.id <> target.id
+      WHERE ${listedListingSql("o")} ORDER BY o.created_at DESC LIMIT ${count})
+    ORDER BY kind, created_at DESC`;
+  const { results } = await db.$client
+    .prepare(sql)
+    .bind(...params)
+    .all<Record<string, unknown> & { kind: "listing" | "more" }>();
+  const raw = results[0]?.kind === "listing" ? (results[0] as Record<string, unknown> & DetailColumns) : undefined;
   if (!raw) return { id: null, detail: null };
   const row = listingRow(raw);
   const seen = mayView(row, actor);
-  if (!(seen === "ask" ? (party?.results.length ?? 0) > 0 : seen)) return { id: row.id, detail: null };
+  if (!(seen === "ask" ? raw.deal_party === 1 : seen)) return { id: row.id, detail: null };
 
-  const info = raw as {
-    seller_display_name: string | null;
-    seller_member_since: string | null;
-    seller_deleted_at: string | null;
-    seller_place_name: string | null;
-    seller_can_take_payments: number | null;
-  };
-  const stars = rating.results[0] as { count: number; average: number | null };
   // Payment as checkout would allow it: a seller without a Stripe account that takes charges (or a
   // deleted one) gets no "trygg betaling" promise on the page.
-  const sellerCanTakePayments = !!info.seller_can_take_payments && !info.seller_deleted_at;
+  const sellerCanTakePayments = !!raw.seller_can_take_payments && !raw.seller_deleted_at;
   const detail: ListingDetailView = {
     ...toListingCard(row, sellerCanTakePayments),
     description: row.description,
     updated_at: row.updatedAt,
-    place_name: info.seller_place_name ?? null,
+    place_name: raw.seller_place_name ?? null,
     seller: {
       user_id: row.userId,
-      display_name: info.seller_deleted_at ? null : (info.seller_display_name ?? null),
-      created_at: info.seller_member_since ?? row.createdAt,
-      rating: { count: stars.count, average: stars.average },
+      display_name: raw.seller_deleted_at ? null : (raw.seller_display_name ?? null),
+      created_at: raw.seller_member_since ?? row.createdAt,
+      // The seller card's average and count: shown reviews only (decision 070).
+      rating: { count: raw.rating_count, average: raw.rating_average },
     },
-    more_from_seller: more.results.map((r) => toListingCard(listingRow(r))),
+    more_from_seller: results.slice(1).map((r) => toListingCard(listingRow(r))),
     // Only the owner and moderators can open a hidden listing; they see why it is hidden.
     ...(row.isHidden ? { hidden: { reason: row.hiddenReason, hidden_at: row.hiddenAt, auto: row.autoHidden } } : {}),
   };
