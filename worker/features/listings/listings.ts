@@ -155,10 +155,9 @@ export async function listingDetailByKey(
     target = "?1";
     params.push(key.id);
   } else {
-    const range = slugIdRange(key.slug);
-    target = `COALESCE((SELECT id FROM listings WHERE seo_slug = ?1),
-      (SELECT id FROM listings WHERE id >= ?2 AND id < ?3 ORDER BY created_at DESC LIMIT 1))`;
-    params.push(key.slug, range?.[0] ?? null, range?.[1] ?? null);
+    const slug = slugTarget(key.slug);
+    target = slug.sql;
+    params.push(...slug.params);
   }
   // Numbered after the key's parameters (D1 wants exactly as many as the SQL uses).
   const param = (value: string | number) => `?${params.push(value)}`;
@@ -221,15 +220,25 @@ export async function getListingDetail(db: Db, key: string | ListingKey, actor: 
 
 /** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (docs/product.md "Search engines"). */
 export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
-  const exact = await slugOwner(db, slug);
-  if (exact) return exact.id;
-  const range = slugIdRange(slug);
-  if (!range) return null;
+  const target = slugTarget(slug);
   const row = await db.$client
-    .prepare("SELECT id FROM listings WHERE id >= ?1 AND id < ?2 ORDER BY created_at DESC LIMIT 1")
-    .bind(...range)
-    .first<{ id: string }>();
+    .prepare(`SELECT ${target.sql} AS id`)
+    .bind(...target.params)
+    .first<{ id: string | null }>();
   return row?.id ?? null;
+}
+
+/**
+ * The id a slug names as one SQL expression over ?1–?3: the listing with that seo_slug, else the
+ * newest whose id starts with the slug's id prefix (none when its last part is no id prefix).
+ */
+function slugTarget(slug: string): { sql: string; params: [string, string | null, string | null] } {
+  const range = slugIdRange(slug);
+  return {
+    sql: `COALESCE((SELECT id FROM listings WHERE seo_slug = ?1),
+      (SELECT id FROM listings WHERE id >= ?2 AND id < ?3 ORDER BY created_at DESC LIMIT 1))`,
+    params: [slug, range?.[0] ?? null, range?.[1] ?? null],
+  };
 }
 
 /** The ids a slug's id prefix covers, [from, to), or null when its last part is no id prefix. */

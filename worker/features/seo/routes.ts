@@ -41,7 +41,7 @@ export const seoRoutes = new Hono<AppEnv>()
     const url = new URL(c.req.url);
     const db = c.var.db;
     // Visitors' view (only publicly visible listings): the edge page is the same for everyone (and
-    // cacheable). One D1 round trip resolves the slug and reads the page's data.
+    // cacheable). One D1 statement resolves the slug and reads the page's data (decision 113).
     const found = await listingDetailByKey(db, { slug: c.req.param("slug") }, null);
     const id = found.id;
     const listing: PreloadedListing | null = found.detail;
