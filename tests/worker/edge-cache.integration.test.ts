@@ -194,6 +194,16 @@ describe("sessions never touch the edge cache", () => {
 });
 
 describe("a miss costs the page its one D1 statement", () => {
+  it("the home page and its API", async () => {
+    await listing();
+    for (const path of ["/", "/api/home"]) {
+      const before = d1Usage();
+      expect((await look(path)).edge, path).toBe("MISS");
+      const after = d1Usage();
+      expect([after.roundTrips - before.roundTrips, after.statements - before.statements], path).toEqual([1, 1]);
+    }
+  });
+
   it("the listing's pages and APIs are tagged from what the handler read, not by asking D1 again", async () => {
     const row = await listing();
     for (const path of [

@@ -3,6 +3,9 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { HomeSections } from "../../../domain/schemas/listing";
 import { createListing, createUser, deleteAllListings, HOUR } from "../../factories";
+import { getDb } from "../../../worker/db/client";
+import { homeSections } from "../../../worker/features/listings/listings";
+import { countingD1 } from "../support/round-trips";
 
 async function getHome(): Promise<{ response: Response; body: HomeSections }> {
   const response = await exports.default.fetch(new Request("http://localhost/api/home"));
@@ -79,6 +82,15 @@ describe("GET /api/home", () => {
     const { body } = await getHome();
     expect(body.trade.map((c) => c.title)).toEqual(["Bytte 1", "Bytte 2", "Bytte 3", "Bytte 4"]);
     expect(body.trade.every((c) => c.is_trade_offer)).toBe(true);
+  });
+
+  it("is one D1 statement for all three sections (issue 24)", async () => {
+    await createListing({ isFree: true });
+    await createListing({ isTradeOffer: true });
+    const counted = countingD1(env.DB);
+    const home = await homeSections(getDb(counted.d1));
+    expect([home.newest.length, home.free.length, home.trade.length]).toEqual([2, 1, 1]);
+    expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
   });
 
   it("omits no section when a listing qualifies for all three", async () => {

@@ -43,21 +43,31 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
   };
 }
 
-/** The home page's three sections in one D1 round trip (one batch). */
+/**
+ * The home page's three sections in ONE D1 statement (issue 24, decision 113): each section's rows
+ * tagged with its name in a UNION ALL, `SELECT *`-shaped so listingRow() reads them. A listing in
+ * more than one section comes once per section.
+ */
 export async function homeSections(db: Db): Promise<HomeSections> {
-  const d1 = db.$client;
-  const section = (also: string, count: number) =>
-    d1.prepare(`SELECT * FROM listings WHERE ${listedListingSql()}${also} ORDER BY created_at DESC LIMIT ?1`).bind(count);
-  const [newest, free, trade] = await d1.batch<Record<string, unknown>>([
-    section("", HOME_NEWEST_COUNT),
-    section(" AND is_free = 1", HOME_FREE_COUNT),
-    section(" AND is_trade_offer = 1", HOME_TRADE_COUNT),
-  ]);
-  return {
-    newest: newest.results.map((r) => toListingCard(listingRow(r))),
-    free: free.results.map((r) => toListingCard(listingRow(r))),
-    trade: trade.results.map((r) => toListingCard(listingRow(r))),
-  };
+  const sections = { newest: "", free: " AND is_free = 1", trade: " AND is_trade_offer = 1" } as const;
+  const counts = { newest: HOME_NEWEST_COUNT, free: HOME_FREE_COUNT, trade: HOME_TRADE_COUNT };
+  const names = Object.keys(sections) as (keyof HomeSections)[];
+  const sql = names
+    .map(
+      (name, i) =>
+        `SELECT * FROM (SELECT '${name}' AS section, * FROM listings WHERE ${listedListingSql()}${sections[name]}
+         ORDER BY created_at DESC LIMIT ?${i + 1})`,
+    )
+    .join(" UNION ALL ");
+  // The outer ORDER BY keeps each section newest first, as its own ORDER BY chose its rows (a
+  // compound SELECT keeps no order of its own).
+  const { results } = await db.$client
+    .prepare(`${sql} ORDER BY section, created_at DESC`)
+    .bind(...names.map((name) => counts[name]))
+    .all<Record<string, unknown> & { section: keyof HomeSections }>();
+  const home: HomeSections = { newest: [], free: [], trade: [] };
+  for (const raw of results) home[raw.section].push(toListingCard(listingRow(raw)));
+  return home;
 }
 
 /** Cards for the given ids, in no particular order (every caller sorts). */
