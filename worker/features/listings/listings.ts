@@ -192,9 +192,9 @@ export async function listingDetailByKey(
   const { results } = await db.$client
     .prepare(sql)
     .bind(...params)
-    .all<Record<string, unknown> & { kind: "listing" | "more" }>();
-  const raw = results[0]?.kind === "listing" ? (results[0] as Record<string, unknown> & DetailColumns) : undefined;
-  if (!raw) return { id: null, detail: null };
+    .all<Record<string, unknown> & (({ kind: "listing" } & DetailColumns) | { kind: "more" })>();
+  const raw = results[0];
+  if (raw?.kind !== "listing") return { id: null, detail: null };
   const row = listingRow(raw);
   const seen = mayView(row, actor);
   if (!(seen === "ask" ? raw.deal_party === 1 : seen)) return { id: row.id, detail: null };
