@@ -150,7 +150,7 @@ function detailColumns(dealParty: string): Record<keyof DetailColumns, string> {
  * five round trips in a row, then one batch of three or four statements): the listing with its
  * seller and place, the seller's rating and, for a signed-in viewer, whether they are a party to its
  * deal on a `'listing'` row; the seller's other listings on `'more'` rows, `SELECT *`-shaped so
- * listingRow() reads both. A slug is resolved once, in the `target` CTE.
+ * listingRow() reads both. The key (an id, or a slug to resolve) is written once, in the `target` CTE.
  * `id` is the listing the key named (null: none); `detail` is null when `actor` may not see it.
  */
 export async function listingDetailByKey(
