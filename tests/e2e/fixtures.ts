@@ -3,7 +3,9 @@
 // - Accessibility: axe-core (WCAG 2.0/2.1 A and AA) runs on every page a test visits: page.goto,
 //   reload, goBack and goForward return only after the page has settled (load, network idle) and
 //   been scanned; navigations the app makes itself (links, redirects, history API) are scanned in
-//   the background once they settle; and the page is scanned once more at the end of the test.
+//   the background once they settle; and the page is scanned once more at the end of the test. A
+//   page in a state axe has already scanned in the test (same address, markup, scroll and focus) is
+//   not scanned again: the answer would be the same.
 //   A violation with impact "serious" or "critical" fails the test with the rule ids, targets and
 //   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
 // - Uncaught page errors (`pageerror`) fail the test unless it opts out:
@@ -14,7 +16,7 @@
 // - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
 //   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Page, type Request, type TestInfo } from "@playwright/test";
 import type { AxeResults, Result } from "axe-core";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -23,6 +25,8 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy|Permissions Policy/i;
 /** How long a page may keep the network busy before it is scanned anyway. */
 const SETTLE_TIMEOUT_MS = 5_000;
+/** How long no request may have been in flight before a page counts as settled. */
+const NETWORK_QUIET_MS = 200;
 
 export interface E2EOptions {
   /** Let uncaught page errors pass (tests that provoke them on purpose). */
@@ -65,8 +69,11 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       let backgroundScanQueued = false;
       let inPageNavigation = 0;
       let closing = false;
+      /** The page states axe has scanned in this test (see pageState). */
+      const scanned = new Set<string>();
 
       page.on("pageerror", (error) => pageErrors.push(error));
+      const network = watchNetwork(page);
 
       const policyViolations: string[] = [];
       page.on("console", (message) => {
@@ -85,9 +92,16 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 
       const scan = async (reason: string) => {
         if (!axeScan || page.isClosed()) return;
-        await settle(page);
+        await settle(page, network);
         const url = page.url();
         if (url === "about:blank" || page.isClosed()) return;
+        // axe answers the same for the same page in the same state: most in-app navigations right
+        // after a page.goto (the app replacing its own history entry) would scan it a second time.
+        const state = await pageState(page);
+        if (state && scanned.has(state)) {
+          testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (unchanged since its last scan)` });
+          return;
+        }
         let results: AxeResults;
         try {
           // Legacy mode runs axe inside the page itself: about twice as fast here, and it opens no
@@ -98,6 +112,7 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
           if (closing || isNavigationRace(error)) return;
           throw error;
         }
+        if (state) scanned.add(state);
         testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (${results.violations.length} violations)` });
         for (const violation of results.violations) {
           if (!FAILING_IMPACTS.has(violation.impact ?? "")) continue;
@@ -171,13 +186,51 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 
 export { expect };
 
-/** Wait until the page has loaded and the network has been quiet for a moment (bounded). */
-async function settle(page: Page): Promise<void> {
+/** The requests a page has in flight, and how long there have been none. */
+interface NetworkWatch {
+  quietMs(): number;
+}
+
+function watchNetwork(page: Page): NetworkWatch {
+  const inFlight = new Set<Request>();
+  let changed = Date.now();
+  page.on("request", (request) => {
+    inFlight.add(request);
+    changed = Date.now();
+  });
+  const end = (request: Request) => {
+    if (inFlight.delete(request)) changed = Date.now();
+  };
+  page.on("requestfinished", end);
+  page.on("requestfailed", end);
+  return { quietMs: () => (inFlight.size === 0 ? Date.now() - changed : 0) };
+}
+
+/**
+ * Wait until the page has loaded, the app has started on it, and the network has been quiet for a
+ * moment (bounded). Playwright's "networkidle" waits 500 ms of quiet after every page load; once the
+ * app runs, the requests a render starts follow each other within a few milliseconds, so a shorter
+ * quiet (NETWORK_QUIET_MS) settles as surely, about 300 ms sooner per page.
+ */
+async function settle(page: Page, network: NetworkWatch): Promise<void> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   try {
     await page.waitForLoadState("load", { timeout: SETTLE_TIMEOUT_MS });
-    await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS });
+    // The app starts after the first paint (decision 112): until React owns #root, the page is its
+    // edge HTML, and the requests that load the app have not all begun.
+    await page.waitForFunction(
+      () => {
+        const root = document.getElementById("root");
+        return !root || !document.getElementById("app-loader") || Object.keys(root).some((key) => key.startsWith("__reactContainer$"));
+      },
+      null,
+      { timeout: SETTLE_TIMEOUT_MS },
+    );
   } catch {
-    // A page that never goes idle (polling) is scanned as it is.
+    // A page that never finishes (or an app that never starts) is scanned as it is.
+  }
+  for (let quiet = network.quietMs(); quiet < NETWORK_QUIET_MS && Date.now() < deadline; quiet = network.quietMs()) {
+    await new Promise((resolve) => setTimeout(resolve, NETWORK_QUIET_MS - quiet));
   }
   if (page.isClosed()) return;
   // Let React commit what the navigation started (a refresh marks its region busy only then).
@@ -200,6 +253,27 @@ async function settle(page: Page): Promise<void> {
     .catch(() => {});
   // Let React commit what the last responses triggered.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => {});
+}
+
+/**
+ * What axe's answer depends on, as one key: the address, a hash of the whole markup (attributes,
+ * text, open dialogs), the scroll position and viewport (which element is on top where), and the
+ * focused element. Null when the page cannot answer (it is navigating): then it is scanned.
+ */
+async function pageState(page: Page): Promise<string | null> {
+  return page
+    .evaluate(() => {
+      const html = document.documentElement.outerHTML;
+      // FNV-1a over the markup: a millisecond for a page, against a few hundred for an axe run.
+      let hash = 0x811c9dc5;
+      for (let i = 0; i < html.length; i++) hash = Math.imul(hash ^ html.charCodeAt(i), 0x01000193);
+      const active = document.activeElement;
+      const focus = active
+        ? `${active.tagName}#${active.id}.${Array.prototype.indexOf.call(active.parentElement?.children ?? [], active)}`
+        : "";
+      return [location.href, html.length, hash >>> 0, scrollX, scrollY, innerWidth, innerHeight, focus].join(" ");
+    })
+    .catch(() => null);
 }
 
 function isNavigationRace(error: unknown): boolean {
