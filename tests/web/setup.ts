@@ -1,9 +1,13 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
 import { signOutState } from "../../web/lib/signOutState";
 import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
 import { FakeWebSocket } from "./fakeWebSocket";
+
+// findBy… and waitFor poll; 1 s (the default) is too short for a first render with data on two
+// cores that also run the Worker and end-to-end tests (a heading's count came after it in CI).
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks a few browser APIs that Radix and React Router's ScrollRestoration use.
 class ResizeObserverStub {

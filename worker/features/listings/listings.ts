@@ -43,6 +43,11 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
   };
 }
 
+/** Newest first by creation time (ISO strings in UTC sort as the times do). */
+function newestFirst(a: ListingCard, b: ListingCard): number {
+  return b.created_at.localeCompare(a.created_at);
+}
+
 /**
  * The home page's three sections in ONE D1 statement (issue 24, decision 113): each section's rows
  * tagged with its name in a UNION ALL, `SELECT *`-shaped so listingRow() reads them. A listing in
@@ -59,14 +64,16 @@ export async function homeSections(db: Db): Promise<HomeSections> {
          ORDER BY created_at DESC LIMIT ?${i + 1})`,
     )
     .join(" UNION ALL ");
-  // The outer ORDER BY keeps each section newest first, as its own ORDER BY chose its rows (a
-  // compound SELECT keeps no order of its own).
   const { results } = await db.$client
-    .prepare(`${sql} ORDER BY section, created_at DESC`)
+    .prepare(sql)
     .bind(...names.map((name) => counts[name]))
     .all<Record<string, unknown> & { section: keyof HomeSections }>();
   const home: HomeSections = { newest: [], free: [], trade: [] };
   for (const raw of results) home[raw.section].push(toListingCard(listingRow(raw)));
+  // A compound SELECT keeps no order of its own: each section is sorted here, newest first as its
+  // own ORDER BY chose its rows. An outer ORDER BY would sort them in a temporary tree, which D1
+  // counts as rows read a second time.
+  for (const name of names) home[name].sort(newestFirst);
   return home;
 }
 
@@ -175,8 +182,6 @@ export async function listingDetailByKey(
   const count = param(SELLER_OTHER_LISTINGS);
   // Only a deal's parties may see a finished deal's listing besides owner and staff (decision 088).
   const extra = Object.entries(detailColumns(actor ? dealPartyListingSql("l", param(actor.id)) : "0"));
-  // The outer ORDER BY puts the listing first, then the seller's others newest first, as the inner
-  // one chose them (a compound SELECT keeps no order of its own).
   const sql = `WITH target AS (SELECT id, user_id FROM listings WHERE id = ${target}),
     stars AS (SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r, target
               WHERE r.reviewee_id = target.user_id AND ${shownReviewSql("r", now)})
@@ -187,13 +192,12 @@ export async function listingDetailByKey(
     UNION ALL
     SELECT * FROM (SELECT 'more' AS kind, o.*, ${extra.map(([name]) => `NULL AS ${name}`).join(", ")}
       FROM target JOIN listings o ON o.user_id = target.user_id AND o.id <> target.id
-      WHERE ${listedListingSql("o")} ORDER BY o.created_at DESC LIMIT ${count})
-    ORDER BY kind, created_at DESC`;
+      WHERE ${listedListingSql("o")} ORDER BY o.created_at DESC LIMIT ${count})`;
   const { results } = await db.$client
     .prepare(sql)
     .bind(...params)
     .all<Record<string, unknown> & (({ kind: "listing" } & DetailColumns) | { kind: "more" })>();
-  const raw = results[0];
+  const raw = results.find((r) => r.kind === "listing");
   if (raw?.kind !== "listing") return { id: null, detail: null };
   const row = listingRow(raw);
   const seen = mayView(row, actor);
@@ -214,7 +218,11 @@ export async function listingDetailByKey(
       // The seller card's average and count: shown reviews only (decision 070).
       rating: { count: raw.rating_count, average: raw.rating_average },
     },
-    more_from_seller: results.slice(1).map((r) => toListingCard(listingRow(r))),
+    // A compound SELECT keeps no order of its own (see homeSections): newest first, as chosen.
+    more_from_seller: results
+      .filter((r) => r.kind === "more")
+      .map((r) => toListingCard(listingRow(r)))
+      .sort(newestFirst),
     // Only the owner and moderators can open a hidden listing; they see why it is hidden.
     ...(row.isHidden ? { hidden: { reason: row.hiddenReason, hidden_at: row.hiddenAt, auto: row.autoHidden } } : {}),
   };
