@@ -16,7 +16,7 @@
 // - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
 //   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page, type Request, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 import type { AxeResults, Result } from "axe-core";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -25,8 +25,6 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy|Permissions Policy/i;
 /** How long a page may keep the network busy before it is scanned anyway. */
 const SETTLE_TIMEOUT_MS = 5_000;
-/** How long no request may have been in flight before a page counts as settled. */
-const NETWORK_QUIET_MS = 200;
 
 export interface E2EOptions {
   /** Let uncaught page errors pass (tests that provoke them on purpose). */
@@ -73,7 +71,6 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       const scanned = new Set<string>();
 
       page.on("pageerror", (error) => pageErrors.push(error));
-      const network = watchNetwork(page);
 
       const policyViolations: string[] = [];
       page.on("console", (message) => {
@@ -92,7 +89,7 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 
       const scan = async (reason: string) => {
         if (!axeScan || page.isClosed()) return;
-        await settle(page, network);
+        await settle(page);
         const url = page.url();
         if (url === "about:blank" || page.isClosed()) return;
         // axe answers the same for the same page in the same state: most in-app navigations right
@@ -199,51 +196,13 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
 
 export { expect };
 
-/** The requests a page has in flight, and how long there have been none. */
-interface NetworkWatch {
-  quietMs(): number;
-}
-
-function watchNetwork(page: Page): NetworkWatch {
-  const inFlight = new Set<Request>();
-  let changed = Date.now();
-  page.on("request", (request) => {
-    inFlight.add(request);
-    changed = Date.now();
-  });
-  const end = (request: Request) => {
-    if (inFlight.delete(request)) changed = Date.now();
-  };
-  page.on("requestfinished", end);
-  page.on("requestfailed", end);
-  return { quietMs: () => (inFlight.size === 0 ? Date.now() - changed : 0) };
-}
-
-/**
- * Wait until the page has loaded, the app has started on it, and the network has been quiet for a
- * moment (bounded). Playwright's "networkidle" waits 500 ms of quiet after every page load; once the
- * app runs, the requests a render starts follow each other within a few milliseconds, so a shorter
- * quiet (NETWORK_QUIET_MS) settles as surely, about 300 ms sooner per page.
- */
-async function settle(page: Page, network: NetworkWatch): Promise<void> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+/** Wait until the page has loaded and the network has been quiet for a moment (bounded). */
+async function settle(page: Page): Promise<void> {
   try {
     await page.waitForLoadState("load", { timeout: SETTLE_TIMEOUT_MS });
-    // The app starts after the first paint (decision 112): until React owns #root, the page is its
-    // edge HTML, and the requests that load the app have not all begun.
-    await page.waitForFunction(
-      () => {
-        const root = document.getElementById("root");
-        return !root || !document.getElementById("app-loader") || Object.keys(root).some((key) => key.startsWith("__reactContainer$"));
-      },
-      null,
-      { timeout: SETTLE_TIMEOUT_MS },
-    );
+    await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS });
   } catch {
-    // A page that never finishes (or an app that never starts) is scanned as it is.
-  }
-  for (let quiet = network.quietMs(); quiet < NETWORK_QUIET_MS && Date.now() < deadline; quiet = network.quietMs()) {
-    await new Promise((resolve) => setTimeout(resolve, NETWORK_QUIET_MS - quiet));
+    // A page that never goes idle (polling) is scanned as it is.
   }
   if (page.isClosed()) return;
   // Let React commit what the navigation started (a refresh marks its region busy only then).
