@@ -92,8 +92,8 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
         await settle(page);
         const url = page.url();
         if (url === "about:blank" || page.isClosed()) return;
-        // axe answers the same for the same page in the same state: most in-app navigations right
-        // after a page.goto (the app replacing its own history entry) would scan it a second time.
+        // axe answers the same for the same page in the same state: a navigation event right after a
+        // page.goto's own scan (44 of 102 scans in four specs) would scan it a second time.
         const state = await pageState(page);
         if (state && scanned.has(state)) {
           testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (unchanged since its last scan)` });
