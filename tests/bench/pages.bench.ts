@@ -19,13 +19,13 @@
 //                             CHROME_PATH=/usr/bin/chromium, SKIP_BUILD=1 (reuse dist/),
 //                             BENCH_QUIET_INDEX=2850 (this machine's benchmarkIndex when quiet),
 //                             BENCH_PAGES_ONLY="/,slug page" (only these pages, by their names below)
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { AppServer, ROOT, ensureBuild, freshState } from "./support";
+import { AppServer, ROOT, ensureBuild, freshState, procStats } from "./support";
 
 const server = AppServer.forBench("pages", 8832);
 const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 5);
@@ -308,22 +308,7 @@ interface CpuSample {
 
 /** Every process's parent and CPU ticks (itself and the children it has reaped), from /proc. */
 function processTree(): Map<number, { ppid: number; ticks: number }> {
-  const tree = new Map<number, { ppid: number; ticks: number }>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // After "(comm) ": state, ppid, …; utime, stime, cutime, cstime are fields 14–17 (reaped children count in their parent).
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      tree.set(Number(entry), {
-        ppid: Number(rest[1]),
-        ticks: Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]),
-      });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return tree;
+  return new Map(procStats().map((p) => [p.pid, { ppid: p.ppid, ticks: p.utime + p.stime + p.cutime + p.cstime }]));
 }
 
 /** `root` and every process below it. */

@@ -225,20 +225,50 @@ export async function mintAccessTokens(families: Map<string, string>): Promise<M
 
 // ---- the app server -------------------------------------------------------------------------------
 
-/** Process groups started directly below `pid` (start.mjs runs wrangler, and so workerd, in its own group). */
-function childGroups(pid: number): number[] {
-  const groups = new Set<number>();
+/** What the benchmarks read of one process in /proc/<pid>/stat (CPU times in clock ticks). */
+export interface ProcStat {
+  pid: number;
+  name: string;
+  ppid: number;
+  pgrp: number;
+  utime: number;
+  stime: number;
+  /** Children it has reaped count in their parent. */
+  cutime: number;
+  cstime: number;
+}
+
+/** Every process now (Linux only: /proc); one that ends while we look is left out. */
+export function procStats(): ProcStat[] {
+  const out: ProcStat[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === pid && Number(fields[2]) === Number(entry)) groups.add(Number(entry));
+      // After "(comm) ": state, ppid, pgrp, …; utime, stime, cutime, cstime are fields 14–17 of the line.
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.push({
+        pid: Number(entry),
+        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        ppid: Number(f[1]),
+        pgrp: Number(f[2]),
+        utime: Number(f[11]),
+        stime: Number(f[12]),
+        cutime: Number(f[13]),
+        cstime: Number(f[14]),
+      });
     } catch {
       // gone meanwhile
     }
   }
-  return [...groups];
+  return out;
+}
+
+/** Process groups started directly below `pid` (start.mjs runs wrangler, and so workerd, in its own group). */
+function childGroups(pid: number): number[] {
+  return procStats()
+    .filter((p) => p.ppid === pid && p.pgrp === p.pid)
+    .map((p) => p.pid);
 }
 
 /** `npm start`'s server on its own port and state directory, started, stopped and killed by this process only. */
@@ -380,18 +410,9 @@ export class AppServer {
     const pid = this.child?.pid;
     if (!pid) return [];
     const groups = new Set([pid, ...childGroups(pid)]);
-    const out: number[] = [];
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (groups.has(Number(f[2])) && stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === name) out.push(Number(entry));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return out;
+    return procStats()
+      .filter((p) => groups.has(p.pgrp) && p.name === name)
+      .map((p) => p.pid);
   }
 
   /** CPU seconds used so far by every process in the server's groups (start script, wrangler, workerd). */
@@ -401,19 +422,11 @@ export class AppServer {
     const groups = new Set([pid, ...childGroups(pid)]);
     const tick = 100; // USER_HZ on Linux
     let total = 0;
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        if (!groups.has(Number(f[2]))) continue;
-        const cpu = (Number(f[11]) + Number(f[12])) / tick;
-        total += cpu;
-        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-        byName?.set(name, (byName.get(name) ?? 0) + cpu);
-      } catch {
-        // gone meanwhile
-      }
+    for (const p of procStats()) {
+      if (!groups.has(p.pgrp)) continue;
+      const cpu = (p.utime + p.stime) / tick;
+      total += cpu;
+      byName?.set(p.name, (byName.get(p.name) ?? 0) + cpu);
     }
     return total;
   }

@@ -44,7 +44,7 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
 }
 
 /** Newest first by creation time (ISO strings in UTC sort as the times do). */
-function newestFirst(a: ListingCard, b: ListingCard): number {
+export function newestFirst(a: ListingCard, b: ListingCard): number {
   return b.created_at.localeCompare(a.created_at);
 }
 

@@ -26,7 +26,7 @@ import { shownReviewSql } from "./visibility";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { DEAL_SOURCES, findDeal, type DealRecord } from "./deals";
-import { listingsByIds } from "../listings/listings";
+import { listingsByIds, newestFirst } from "../listings/listings";
 import { assertNotSuspended } from "../moderation/suspension";
 import { UUID_RE } from "../../lib/uuid";
 
@@ -309,7 +309,7 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
   if (!u || u.deleted_at) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.userNotFound);
   const s = summary.results[0] as { count: number; average: number | null };
   const ids = (listingRows.results as { id: string }[]).map((r) => r.id);
-  const cards = (await listingsByIds(db, ids)).sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const cards = (await listingsByIds(db, ids)).sort(newestFirst);
   const rows = reviewRows.results as unknown as ProfileReviewRow[];
   const page = rows.slice(0, PROFILE_REVIEWS_PAGE_SIZE);
   const roles = await reviewerRoles(db, page);
