@@ -4,8 +4,8 @@
 //   reload, goBack and goForward return only after the page has settled (load, network idle) and
 //   been scanned; navigations the app makes itself (links, redirects, history API) are scanned in
 //   the background once they settle; and the page is scanned once more at the end of the test. A
-//   page in a state axe has already scanned in the test (same address, markup, scroll and focus) is
-//   not scanned again: the answer would be the same.
+//   page in a state axe has already scanned in the run (same address, markup, scroll, viewport and
+//   focus; in this test or another) is not scanned again: the answer would be the same.
 //   A violation with impact "serious" or "critical" fails the test with the rule ids, targets and
 //   help text. Options: `axeScan: false` turns scanning off, `axeDisabledRules` skips rules.
 // - Uncaught page errors (`pageerror`) fail the test unless it opts out:
@@ -15,9 +15,12 @@
 //   page must work under the policy (docs/decisions/024-content-security-policy.md).
 // - The analytics consent banner is answered "Bare nødvendige" before each page loads, so it does not
 //   cover what a test clicks; tests of the banner (and the size budget) set `analyticsConsent: null`.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
-import type { AxeResults, Result } from "axe-core";
+import type { Result } from "axe-core";
 
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const FAILING_IMPACTS = new Set(["serious", "critical"]);
@@ -25,6 +28,20 @@ const FAILING_IMPACTS = new Set(["serious", "critical"]);
 const POLICY_MESSAGE = /Content Security Policy|Content-Security-Policy|Permissions-Policy|Permissions Policy/i;
 /** How long a page may keep the network busy before it is scanned anyway. */
 const SETTLE_TIMEOUT_MS = 5_000;
+
+/**
+ * axe with the rules every scan applies. Only violations are collected: the scans read nothing
+ * else, and building the lists of passes costs a scan about a fifth of its time.
+ */
+export function axeFor(page: Page, disabledRules: string[] = []): AxeBuilder {
+  // Legacy mode runs axe inside the page itself: about twice as fast here, and it opens no extra
+  // page. It skips cross-origin iframes, which this app does not have.
+  return new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .withTags(AXE_TAGS)
+    .disableRules(disabledRules)
+    .options({ resultTypes: ["violations"] });
+}
 
 export interface E2EOptions {
   /** Let uncaught page errors pass (tests that provoke them on purpose). */
@@ -99,23 +116,40 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
           testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (unchanged since its last scan)` });
           return;
         }
-        // Legacy mode runs axe inside the page itself: about twice as fast here, and it opens no
-        // extra page. It skips cross-origin iframes, which this app does not have.
-        const axe = () => new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).disableRules(axeDisabledRules).analyze();
-        let results: AxeResults;
+        // Another test of this run may have scanned the page in the same state (the static pages,
+        // the sign-in form): its answer is this one's.
+        const shared = state ? scansOfTheRun(testInfo, state, axeDisabledRules) : null;
+        const earlier = shared?.read();
+        if (earlier) {
+          if (state) scanned.add(state);
+          testInfo.annotations.push({
+            type: "axe",
+            description: `${reason}: ${url} (${earlier.length} violations, as scanned in another test)`,
+          });
+          report(url, earlier);
+          return;
+        }
+        const axe = () => axeFor(page, axeDisabledRules).analyze();
+        let violations: Result[];
         try {
-          results = await axe();
+          violations = (await axe()).violations;
           // axe reads the page in steps; a test acting meanwhile (typing enables a button) can give
           // it one element's state from before and its colours from after. A violation seen on a
           // page that changed during the scan is checked on the page as it is now.
           // (Another address by now, or gone during the second scan: the first answer stands.)
-          const now = results.violations.some((v) => FAILING_IMPACTS.has(v.impact ?? "")) && state ? await pageState(page) : state;
+          const now = violations.some((v) => FAILING_IMPACTS.has(v.impact ?? "")) && state ? await pageState(page) : state;
           if (now && now !== state && page.url() === url) {
-            const first = results;
-            results = await axe().catch((error) => {
-              if (closing || isNavigationRace(error)) return first;
-              throw error;
-            });
+            const first = violations;
+            violations = await axe().then(
+              (r) => r.violations,
+              (error) => {
+                if (closing || isNavigationRace(error)) return first;
+                throw error;
+              },
+            );
+          } else {
+            // The page stayed as it was keyed: the answer is the state's.
+            shared?.write(violations);
           }
         } catch (error) {
           // The test moved on (navigation, close) while axe ran; the next page gets its own scan.
@@ -123,8 +157,12 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
           throw error;
         }
         if (state) scanned.add(state);
-        testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (${results.violations.length} violations)` });
-        for (const violation of results.violations) {
+        testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (${violations.length} violations)` });
+        report(url, violations);
+      };
+
+      const report = (url: string, violations: Result[]) => {
+        for (const violation of violations) {
           if (!FAILING_IMPACTS.has(violation.impact ?? "")) continue;
           // One report per rule, page and set of targets, however often the page is scanned.
           const key = `${url} ${violation.id} ${violation.nodes.map((n) => n.target.join(" ")).join(",")}`;
@@ -225,6 +263,35 @@ async function settle(page: Page): Promise<void> {
     .catch(() => {});
   // Let React commit what the last responses triggered.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => {});
+}
+
+/**
+ * The answers of this run's scans, shared by the tests of all workers: a file per page state (and
+ * set of disabled rules) in the run's output folder, which Playwright empties before each run.
+ * Only violations are kept; a state seen for the first time is scanned.
+ */
+function scansOfTheRun(testInfo: TestInfo, state: string, disabledRules: string[]) {
+  const key = createHash("sha256")
+    .update(JSON.stringify([state, [...disabledRules].sort()]))
+    .digest("hex");
+  const dir = path.join(testInfo.project.outputDir, ".axe-scans");
+  const file = path.join(dir, `${key}.json`);
+  return {
+    read(): Result[] | null {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as Result[];
+      } catch {
+        return null;
+      }
+    },
+    write(violations: Result[]): void {
+      mkdirSync(dir, { recursive: true });
+      // Whole or not at all: another worker may read it meanwhile.
+      const temporary = `${file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(violations));
+      renameSync(temporary, file);
+    },
+  };
 }
 
 /**

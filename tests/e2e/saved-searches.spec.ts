@@ -2,22 +2,15 @@
 // user publishes a matching listing; the alert arrives in the local outbox (through the local Queue)
 // and the account menu shows the badge; opening the search clears it; the e-mail's unsubscribe link
 // works signed out and switches off exactly that alert.
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
-import { AXE_TAGS, expect, test } from "./fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
+import { expectAccessible } from "./support/second-browser";
 
 async function signIn(request: APIRequestContext, email: string): Promise<void> {
   const res = await request.post("/api/auth/signin", { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
-}
-
-/** axe on what is open now (a dialog or a menu is gone before the fixture's scan at the next navigation). */
-async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 const outboxTo = async (request: APIRequestContext, to: string) =>

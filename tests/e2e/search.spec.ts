@@ -3,9 +3,8 @@
 // Other specs publish and delete listings while this one runs, so the searches here look only at
 // listings of this spec's own, which carry a word of their own in the description (`word`); the
 // header's quick link, which cannot carry it, is compared with the answer the page itself got.
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { AXE_TAGS, expect, test } from "./fixtures";
+import { axeFor, expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
 
@@ -89,7 +88,7 @@ test("filter by category and price in the sheet; reload keeps it; back and forwa
 
   const filtered = await apiSearch(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
   await expect(sheet.getByRole("button", { name: `Vis ${countText(filtered.total)}` })).toBeVisible();
-  const axe = await new AxeBuilder({ page }).setLegacyMode(true).withTags(AXE_TAGS).include('[role="dialog"]').analyze();
+  const axe = await axeFor(page).include('[role="dialog"]').analyze();
   expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath("filter-sheet.png") });
 
