@@ -4,7 +4,7 @@
 // listings of this spec's own, which carry a word of their own in the description (`word`); the
 // header's quick link, which cannot carry it, is compared with the answer the page itself got.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { axeFor, expect, test } from "./fixtures";
+import { axeViolations, expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
 
@@ -88,8 +88,8 @@ test("filter by category and price in the sheet; reload keeps it; back and forwa
 
   const filtered = await apiSearch(page, `q=${word}&categories=lego&min=100&max=500&limit=50`);
   await expect(sheet.getByRole("button", { name: `Vis ${countText(filtered.total)}` })).toBeVisible();
-  const axe = await axeFor(page).include('[role="dialog"]').analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  const violations = await axeViolations(page, { include: '[role="dialog"]' });
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath("filter-sheet.png") });
 
   await sheet.getByRole("button", { name: /^Vis / }).click();

@@ -1,6 +1,6 @@
 // A second person in an end-to-end test: their own browser context, guarded like the fixture's page.
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { axeFor, expect } from "../fixtures";
+import { axeViolations, expect } from "../fixtures";
 
 export interface SecondBrowser {
   context: BrowserContext;
@@ -26,7 +26,6 @@ export async function openSecondBrowser(browser: Browser): Promise<SecondBrowser
 
 /** The same axe rules the fixture applies to the main page, for the second browser's pages. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await axeFor(page).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const serious = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
