@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: every stage CI runs, in two lanes that run side by side (decision 100). The end-to-end
-// tests mostly wait (on the browser, the app, timers) and use about half a core, while the Worker
-// and web tests keep one and a half cores busy: side by side they fill the machine's two cores.
+// `npm test`: every stage CI runs, in two lanes that run side by side (decision 100). Alone, the
+// end-to-end tests mostly wait (on the browser, the app, timers) and use about half a core, while the
+// Worker and web tests keep one and a half cores busy: side by side they fill the machine's two cores.
 // Within a lane the stages run in order. The first stage that fails stops the run (and whatever
 // still runs in the other lane) with its exit code, and the table of stage times prints either way,
 // with the wall-clock total. The main lane prints as it goes; the other lane's output is held back
