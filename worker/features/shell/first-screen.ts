@@ -1,8 +1,14 @@
 // The first screen rendered at the edge (decision 103): the pages visitors open directly get their
 // React first screen as HTML inside #root, rendered from the same answers the page inlines
 // (preload.ts), so the browser paints before any JavaScript has run and then hydrates it.
-import { renderFirstScreen } from "virtual:first-screen";
 import { RENDERED_AT_ATTRIBUTE, type FirstScreenInput } from "../../../domain/first-screen";
+
+/**
+ * The renderer (React and every page), loaded by the first render of the isolate: an isolate that
+ * only answers the API never loads or evaluates it (and neither does a Worker test file that
+ * renders no page).
+ */
+let renderer: Promise<typeof import("virtual:first-screen")> | undefined;
 
 export interface FirstScreen {
   html: string;
@@ -23,6 +29,12 @@ export function isEdgeRendered(pathname: string): boolean {
 export async function renderPage(input: Omit<FirstScreenInput, "now">): Promise<FirstScreen | null> {
   const renderedAt = new Date();
   try {
+    // A failed load is not kept: the next render tries again.
+    renderer ??= import("virtual:first-screen").catch((err) => {
+      renderer = undefined;
+      throw err;
+    });
+    const { renderFirstScreen } = await renderer;
     const html = await renderFirstScreen({ ...input, now: renderedAt });
     return html === null ? null : { html, renderedAt };
   } catch (err) {
