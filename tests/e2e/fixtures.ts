@@ -102,8 +102,6 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
       let backgroundScanQueued = false;
       let inPageNavigation = 0;
       let closing = false;
-      /** The page states axe has scanned in this test (see pageState). */
-      const scanned = new Set<string>();
 
       page.on("pageerror", (error) => pageErrors.push(error));
 
@@ -127,22 +125,16 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
         await settle(page);
         const url = page.url();
         if (url === "about:blank" || page.isClosed()) return;
-        // axe answers the same for the same page in the same state: a navigation event right after a
-        // page.goto's own scan (44 of 102 scans in four specs) would scan it a second time.
+        // axe answers the same for the same page in the same state, so a state this run has scanned
+        // (in this test: a navigation event right after a page.goto's own scan; in another: the
+        // static pages, the sign-in form) takes that scan's answer.
         const state = await pageState(page);
-        if (state && scanned.has(state)) {
-          testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (unchanged since its last scan)` });
-          return;
-        }
-        // Another test of this run may have scanned the page in the same state (the static pages,
-        // the sign-in form): its answer is this one's.
         const shared = state ? scansOfTheRun(testInfo, state, axeDisabledRules) : null;
         const earlier = shared?.read();
         if (earlier) {
-          if (state) scanned.add(state);
           testInfo.annotations.push({
             type: "axe",
-            description: `${reason}: ${url} (${earlier.length} violations, as scanned in another test)`,
+            description: `${reason}: ${url} (${earlier.length} violations, scanned before in this run)`,
           });
           report(url, earlier);
           return;
@@ -171,7 +163,6 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
           if (closing || isNavigationRace(error)) return;
           throw error;
         }
-        if (state) scanned.add(state);
         testInfo.annotations.push({ type: "axe", description: `${reason}: ${url} (${violations.length} violations)` });
         report(url, violations);
       };
