@@ -1,5 +1,7 @@
 // Worker tests run inside workerd through @cloudflare/vitest-plugin (tests/worker, tests/factories).
-// Bindings come from wrangler.toml; storage (D1, R2) is isolated per test file.
+// Bindings come from wrangler.toml. Each of the two pool workers is one workerd process that runs
+// its test files one after another (isolate: false below); tests/worker/setup.ts empties D1 and R2
+// before each file.
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +68,12 @@ export default defineConfig(async () => {
       // tests beside them then met more timeouts), and a timeout that leaves room for scrypt (~260 ms
       // per password hash) when both run at once.
       maxWorkers: 2,
+      // One workerd process per pool worker for all its files, not one per file: a fresh process per
+      // file started workerd and fetched the Worker's ~200 modules again, 2.5 s of CPU per file and
+      // 40 % of the Worker tests' CPU (docs/testing.md). Modules stay loaded between files; storage
+      // does not (tests/worker/setup.ts), and the Rate Limiting binding's counters, which do, are
+      // kept apart by visitorAddress() (tests/worker/support/http.ts).
+      isolate: false,
       testTimeout: 20_000,
       // beforeAll hooks that sign several users in pay scrypt for each (twice: hash and verify).
       hookTimeout: 30_000,

@@ -53,9 +53,10 @@ export class Client {
 let visitors = 0;
 
 /**
- * A client address (CF-Connecting-IP) no other request of the test file has used, for a test that
- * stands for many visitors: the per-address limits (RATE_RULES.searchAddress, 120 a minute on the
- * Rate Limiting binding, whose counters every test of a file shares) count each visitor apart.
+ * A client address (CF-Connecting-IP) no other request of the workerd process has used, for a test
+ * that stands for many visitors: the per-address limits (RATE_RULES.searchAddress, 120 a minute on
+ * the Rate Limiting binding, whose counters every file of the process shares, as it shares this
+ * module) count each visitor apart.
  */
 export function visitorAddress(): string {
   visitors += 1;
