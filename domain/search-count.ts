@@ -11,9 +11,11 @@ export const SEARCH_TOTAL_CAP = 1000;
  */
 export const SEARCH_COUNT_SCAN = 1000;
 
+const countFormat = new Intl.NumberFormat("nb-NO");
+
 /** "1 annonse", "12 annonser", "Over 1 000 annonser", "Ca. 560 annonser" (an estimate). */
 export function resultCountText(total: number, capped = false): string {
-  const n = new Intl.NumberFormat("nb-NO").format(total);
+  const n = countFormat.format(total);
   if (capped) return total >= SEARCH_TOTAL_CAP ? `Over ${n} annonser` : `Ca. ${n} annonser`;
   return total === 1 ? "1 annonse" : `${n} annonser`;
 }

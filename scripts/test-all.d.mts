@@ -1,7 +1,10 @@
 export interface Stage {
   name: string;
   command: string[];
-  /** "main" (the default) prints as it runs; any other lane runs side by side with it, its output held back. */
+  /**
+   * "first" stages run in order before any other; then "main" (the default), which prints as it
+   * runs, and any other lane side by side with it, its output held back.
+   */
   lane?: string;
   /** Added to the environment the stage runs in. */
   env?: Record<string, string>;

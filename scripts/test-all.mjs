@@ -1,26 +1,27 @@
 #!/usr/bin/env node
-// `npm test`: every stage CI runs, in two lanes that run side by side (decision 100). Alone, the
-// end-to-end tests mostly wait (on the browser, the app, timers) and use about half a core, while the
-// Worker and web tests keep one and a half cores busy: side by side they fill the machine's two cores.
-// Within a lane the stages run in order. The first stage that fails stops the run (and whatever
-// still runs in the other lane) with its exit code, and the table of stage times prints either way,
-// with the wall-clock total. The main lane prints as it goes; the other lane's output is held back
-// and printed whole, stage by stage, so the logs of two stages never interleave. To add a stage,
-// add a row.
+// `npm test`: every stage CI runs. The "first" stages (the Chromium check and `npm run check`) run
+// before anything else; then two lanes run side by side (decision 100): the build and the end-to-end
+// tests, which mostly wait (on the browser, the app, timers), and beside them the typecheck and the
+// unit, sandbox, Worker and web tests, which keep the cores busy. The end-to-end stage is the longest,
+// so it starts as early as it can. Within a lane the stages run in order. The first stage that fails
+// stops the run (and whatever still runs in the other lane) with its exit code, and the table of
+// stage times prints either way, with the wall-clock total. The main lane prints as it goes; the
+// other lane's output is held back and printed whole, stage by stage, so the logs of two stages
+// never interleave. To add a stage, add a row.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** @type {import("./test-all.d.mts").Stage[]} */
 export const STAGES = [
-  { name: "chromium", command: ["node", "scripts/chromium.mjs"] },
-  { name: "check", command: ["npm", "run", "check"] },
-  { name: "typecheck", command: ["npm", "run", "typecheck"] },
-  { name: "unit", command: ["npm", "run", "test:unit"] },
-  { name: "sandbox", command: ["npm", "run", "test:sandbox"] },
+  { name: "chromium", command: ["node", "scripts/chromium.mjs"], lane: "first" },
+  { name: "check", command: ["npm", "run", "check"], lane: "first" },
   { name: "build", command: ["npm", "run", "build"] },
   // The app it starts reuses the build above (SKIP_BUILD).
   { name: "e2e", command: ["npm", "run", "test:e2e"], env: { SKIP_BUILD: "1" } },
+  { name: "typecheck", command: ["npm", "run", "typecheck"], lane: "beside" },
+  { name: "unit", command: ["npm", "run", "test:unit"], lane: "beside" },
+  { name: "sandbox", command: ["npm", "run", "test:sandbox"], lane: "beside" },
   { name: "worker", command: ["npm", "run", "test:worker"], lane: "beside" },
   { name: "web", command: ["npm", "run", "test:web"], lane: "beside" },
 ];
@@ -98,7 +99,7 @@ export async function runStages(stages, options = {}) {
       if (failure) return;
       const stage = stages[index];
       const started = now();
-      const run = start(stage, options, (stage.lane ?? "main") !== "main");
+      const run = start(stage, options, isBeside(stage));
       running.set(index, run);
       const code = await run.done;
       running.delete(index);
@@ -123,8 +124,15 @@ export async function runStages(stages, options = {}) {
     const lane = stage.lane ?? "main";
     lanes.set(lane, [...(lanes.get(lane) ?? []), index]);
   }
+  await runLane(lanes.get("first") ?? []);
+  lanes.delete("first");
   await Promise.all([...lanes.values()].map(runLane));
   return { exitCode: failure ? failure.code : 0, ms: now() - began, results };
+}
+
+/** A stage that runs beside the main lane (its output held back, marked in the table). */
+function isBeside(stage) {
+  return !["main", "first"].includes(stage.lane ?? "main");
 }
 
 function duration(ms) {
@@ -149,7 +157,7 @@ export function formatTable(results, wallMs) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { exitCode, ms, results } = await runStages(STAGES, { signals: true });
-  const rows = results.map((r, i) => ({ ...r, beside: (STAGES[i].lane ?? "main") !== "main" }));
+  const rows = results.map((r, i) => ({ ...r, beside: isBeside(STAGES[i]) }));
   console.log(`\n${formatTable(rows, ms)}`);
   process.exit(exitCode);
 }

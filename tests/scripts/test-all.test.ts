@@ -110,6 +110,33 @@ describe("runStages with two lanes", () => {
     expect(existsSync(besideFinished)).toBe(false);
   });
 
+  it("runs the first lane before any other lane starts, and its failure starts none", async () => {
+    const dir = scratch();
+    const firstDone = path.join(dir, "first");
+    const needsFirst = `process.exit(require("fs").existsSync(${JSON.stringify(firstDone)}) ? 0 : 5)`;
+    const passed = await runStages(
+      [
+        { name: "check", command: sleeper(500, 0, firstDone), lane: "first" },
+        { name: "build", command: node(needsFirst) },
+        { name: "worker", command: node(needsFirst), lane: "beside" },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(passed.exitCode).toBe(0);
+    expect(passed.results.map((r) => r.status)).toEqual(["passed", "passed", "passed"]);
+
+    const failed = await runStages(
+      [
+        { name: "check", command: node("process.exit(2)"), lane: "first" },
+        { name: "build", command: node("process.exit(0)") },
+        { name: "worker", command: node("process.exit(0)"), lane: "beside" },
+      ],
+      { stdio: "ignore" },
+    );
+    expect(failed.exitCode).toBe(2);
+    expect(failed.results.map((r) => r.status)).toEqual(["failed (exit 2)", "not run", "not run"]);
+  });
+
   it("gives a stage its own environment on top of the runner's", async () => {
     const { exitCode } = await runStages(
       [
@@ -169,11 +196,12 @@ describe("npm test", () => {
   it("is the runner, starting with the Chromium check, and has a script for every stage", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: Record<string, string> };
     expect(pkg.scripts.test).toBe("node scripts/test-all.mjs");
-    expect(STAGES[0]).toEqual({ name: "chromium", command: ["node", "scripts/chromium.mjs"] });
-    // The Worker and web tests run beside the rest; e2e reuses the build stage's output.
-    expect(STAGES.filter((s) => s.lane === "beside").map((s) => s.name)).toEqual(["worker", "web"]);
-    const names = STAGES.map((s) => s.name);
-    expect(names.indexOf("build")).toBeLessThan(names.indexOf("e2e"));
+    expect(STAGES[0]).toEqual({ name: "chromium", command: ["node", "scripts/chromium.mjs"], lane: "first" });
+    // The lint, format and generated-files check before anything else.
+    expect(STAGES.filter((s) => s.lane === "first").map((s) => s.name)).toEqual(["chromium", "check"]);
+    // The build and e2e (which reuses the build's output) in the main lane, everything else beside it.
+    expect(STAGES.filter((s) => (s.lane ?? "main") === "main").map((s) => s.name)).toEqual(["build", "e2e"]);
+    expect(STAGES.filter((s) => s.lane === "beside").map((s) => s.name)).toEqual(["typecheck", "unit", "sandbox", "worker", "web"]);
     expect(STAGES.find((s) => s.name === "e2e")?.env).toEqual({ SKIP_BUILD: "1" });
     for (const stage of STAGES.slice(1)) {
       expect(stage.command.slice(0, 2)).toEqual(["npm", "run"]);
