@@ -293,7 +293,7 @@ describe("the per-address limit (Rate Limiting binding, decision 010)", () => {
     // An answer the edge cache holds (stored by another visitor's search).
     expect((await new Client().get(cached, asVisitor())).headers.get("X-Edge-Cache")).toBe("MISS");
     const rows = await rateLimitRows();
-    await withinOneWindow(rule, 5_000);
+    await withinOneWindow(rule, 15_000);
     // A scraper's walk: every query a new one, so none comes from the edge cache.
     for (let i = 0; i < rule.limit; i++) {
       const res = await new Client().get(`/api/search?q=lego&min=${i + 1}`, from);
@@ -315,7 +315,7 @@ describe("the per-address limit (Rate Limiting binding, decision 010)", () => {
   it("counts the search page's own search: over the limit the page comes without results, private, and nothing is stored for others", async () => {
     const rule = RATE_RULES.searchAddress;
     const from = asVisitor();
-    await withinOneWindow(rule, 5_000);
+    await withinOneWindow(rule, 15_000);
     // Pages and API calls share the address's allowance.
     for (let i = 0; i < rule.limit; i++) {
       const path = i % 2 === 0 ? `/search?q=lego&min=${i + 1}` : `/api/search?q=lego&min=${i + 1}`;
