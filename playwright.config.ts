@@ -4,9 +4,10 @@ import { defineConfig } from "@playwright/test";
 
 const CI = !!process.env.CI;
 
-// Debian's Chromium: nothing may download a browser on these machines (docs/platform.md "Toolchain").
+// Debian's Chromium headless shell (decision 106): nothing may download a browser on these machines
+// (docs/platform.md "Toolchain"). scripts/e2e.mjs sets CHROMIUM_PATH to what scripts/chromium.mjs found.
 const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 

@@ -10,13 +10,9 @@ export function formatPrice(price: number | null | undefined, isFree: boolean): 
   return `${priceFormat.format(price)} kr`;
 }
 
-// The formatters are made once: making one (its locale and time-zone data) costs far more than a
-// format, a third of a millisecond per page in the Worker's profile (docs/benchmarks.md).
-const minorUnitsFormat = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
 /** Minor units (øre) from a payment provider: divide by 100, 2 decimals. */
 export function formatMinorUnits(amount: number): string {
-  return `${minorUnitsFormat.format(amount / 100)} kr`;
+  return `${new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount / 100)} kr`;
 }
 
 const dateFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", timeZone: TIME_ZONE });
@@ -25,11 +21,9 @@ export function formatDate(value: string | Date): string {
   return dateFormat.format(typeof value === "string" ? new Date(value) : value);
 }
 
-const osloDayFormat = new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" });
-
 /** Calendar day in Oslo as YYYY-MM-DD. */
 export function osloDay(d: Date): string {
-  return osloDayFormat.format(d);
+  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
 }
 
 /**
@@ -48,18 +42,13 @@ export function relativeTime(value: string | Date, now: Date = new Date()): stri
   return formatDate(then);
 }
 
-const yearFormat = new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" });
-
-/** The year on Oslo's clock. */
 export function currentYear(now: Date = new Date()): number {
-  return Number(yearFormat.format(now));
+  return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
 }
-
-const hourFormat = new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" });
 
 /** The hour (0–23) on Oslo's clock. */
 export function osloHour(d: Date): number {
-  return Number(hourFormat.format(d));
+  return Number(new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" }).format(d));
 }
 
 const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", {
@@ -77,10 +66,8 @@ export function formatDateTime(value: string | Date): string {
 }
 
 /** A count with its noun in Norwegian singular or plural: "1 advarsel", "2 advarsler", "1 250 annonser". */
-const countFormat = new Intl.NumberFormat("nb-NO");
-
 export function countText(n: number, singular: string, plural: string): string {
-  return n === 1 ? `1 ${singular}` : `${countFormat.format(n)} ${plural}`;
+  return n === 1 ? `1 ${singular}` : `${new Intl.NumberFormat("nb-NO").format(n)} ${plural}`;
 }
 
 /**

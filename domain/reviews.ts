@@ -103,11 +103,9 @@ export function isReviewRevealed(review: { window_closes_at: string; counterpart
   return review.counterpart_written || Date.parse(now) >= Date.parse(review.window_closes_at);
 }
 
-const averageFormat = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
 /** "4,7" — the average with one decimal, Norwegian comma. */
 export function formatRatingAverage(average: number): string {
-  return averageFormat.format(average);
+  return new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average);
 }
 
 /** "1 vurdering", "12 vurderinger". */

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// The browser for the end-to-end tests: Debian's Chromium (nothing here may download a browser).
-// `npm test` runs this first and `npm run test:e2e` runs it too: it finds Chromium at CHROMIUM_PATH
-// or /usr/bin/chromium, installs Debian's `chromium` with apt-get when it is missing and we are
-// root, and otherwise stops with one line that says what to run.
+// The browser for the end-to-end tests: Debian's Chromium headless shell (nothing here may download a
+// browser). It is the browser Playwright itself runs headless tests in: the same engine without the
+// desktop browser around it, about a third less CPU for the same tests (decision 106). `npm test`
+// runs this first and `npm run test:e2e` runs it too: it finds the browser at CHROMIUM_PATH or
+// /usr/bin/chromium-headless-shell, installs Debian's `chromium-headless-shell` with apt-get when it
+// is missing and we are root, and otherwise stops with one line that says what to run.
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const DEFAULT_CHROMIUM = "/usr/bin/chromium";
+export const DEFAULT_CHROMIUM = "/usr/bin/chromium-headless-shell";
+const PACKAGE = "chromium-headless-shell";
 /** What .ci/run installs too: the browser and a font for rendering text. */
-export const APT_PACKAGES = ["chromium", "fonts-dejavu-core"];
+export const APT_PACKAGES = [PACKAGE, "fonts-dejavu-core"];
 
 export function isExecutableFile(file) {
   try {
@@ -50,16 +53,16 @@ export async function ensureChromium({
   if (exists(wanted)) return { path: wanted };
   if (env.CHROMIUM_PATH) {
     return {
-      error: `CHROMIUM_PATH=${wanted} is not an executable file: point it at a Chromium binary, or unset it and run: sudo apt-get install -y chromium`,
+      error: `CHROMIUM_PATH=${wanted} is not an executable file: point it at a Chromium binary, or unset it and run: sudo apt-get install -y ${PACKAGE}`,
     };
   }
   if (isRoot && canApt) {
-    log(`[chromium] ${DEFAULT_CHROMIUM} is missing: installing Debian's chromium (apt-get install -y ${APT_PACKAGES.join(" ")})`);
+    log(`[chromium] ${DEFAULT_CHROMIUM} is missing: installing Debian's ${PACKAGE} (apt-get install -y ${APT_PACKAGES.join(" ")})`);
     if (install(APT_PACKAGES) && exists(DEFAULT_CHROMIUM)) return { path: DEFAULT_CHROMIUM };
-    return { error: `apt-get could not install chromium; install it yourself (apt-get install -y chromium) and run npm test again` };
+    return { error: `apt-get could not install ${PACKAGE}; install it yourself (apt-get install -y ${PACKAGE}) and run npm test again` };
   }
   return {
-    error: `No Chromium for the browser tests: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH to a Chromium binary), then npm test again`,
+    error: `No Chromium for the browser tests: run "sudo apt-get install -y ${PACKAGE}" (or set CHROMIUM_PATH to a Chromium binary), then npm test again`,
   };
 }
 

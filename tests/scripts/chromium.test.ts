@@ -24,14 +24,14 @@ describe("ensureChromium", () => {
     expect(result).toEqual({ path: process.execPath });
   });
 
-  it("installs Debian's chromium with apt-get when it is missing and we are root", async () => {
+  it("installs Debian's chromium-headless-shell with apt-get when it is missing and we are root", async () => {
     let installed = false;
     const install = vi.fn(() => (installed = true));
     const log = vi.fn();
     const result = await ensureChromium({ env: {}, isRoot: true, canApt: true, exists: () => installed, install, log });
     expect(install).toHaveBeenCalledWith(APT_PACKAGES);
-    expect(APT_PACKAGES).toContain("chromium");
-    expect(log).toHaveBeenCalledWith(expect.stringContaining("installing Debian's chromium"));
+    expect(APT_PACKAGES).toContain("chromium-headless-shell");
+    expect(log).toHaveBeenCalledWith(expect.stringContaining("installing Debian's chromium-headless-shell"));
     expect(result).toEqual({ path: DEFAULT_CHROMIUM });
   });
 
@@ -43,13 +43,13 @@ describe("ensureChromium", () => {
     const result = await ensureChromium({ env: {}, ...machine, exists: () => false, install, log: () => {} });
     expect(install).not.toHaveBeenCalled();
     expect(result.error).toBe(
-      'No Chromium for the browser tests: run "sudo apt-get install -y chromium" (or set CHROMIUM_PATH to a Chromium binary), then npm test again',
+      'No Chromium for the browser tests: run "sudo apt-get install -y chromium-headless-shell" (or set CHROMIUM_PATH to a Chromium binary), then npm test again',
     );
   });
 
   it("says so when apt-get fails", async () => {
     const result = await ensureChromium({ env: {}, isRoot: true, canApt: true, exists: () => false, install: () => false, log: () => {} });
-    expect(result.error).toMatch(/^apt-get could not install chromium; .*apt-get install -y chromium/);
+    expect(result.error).toMatch(/^apt-get could not install chromium-headless-shell; .*apt-get install -y chromium-headless-shell/);
   });
 });
 
@@ -65,7 +65,7 @@ describe("npm test without a browser", () => {
     });
     expect(run.status).toBe(1);
     expect(run.stdout).toMatch(/^chromium +failed \(exit 1\) /m);
-    expect(run.stdout).toMatch(/^typecheck +not run +-$/m);
+    expect(run.stdout).toMatch(/^typecheck \(beside\) +not run +-$/m);
   });
 
   it.each(["scripts/chromium.mjs", "scripts/e2e.mjs"])("node %s stops with exit 1 and one line when CHROMIUM_PATH is missing", (script) => {
@@ -78,6 +78,6 @@ describe("npm test without a browser", () => {
     expect(run.stdout).toBe("");
     const lines = run.stderr.trim().split("\n");
     expect(lines).toEqual([expect.stringContaining("CHROMIUM_PATH=/nonexistent/chromium is not an executable file")]);
-    expect(lines[0]).toContain("apt-get install -y chromium");
+    expect(lines[0]).toContain("apt-get install -y chromium-headless-shell");
   });
 });

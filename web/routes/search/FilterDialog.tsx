@@ -271,10 +271,9 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
   );
 }
 
-const countFormat = new Intl.NumberFormat("nb-NO");
-
 function showButtonText(count: SearchCount | undefined): string {
   if (count === undefined) return "Vis annonser";
-  if (count.capped) return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${countFormat.format(count.total)} annonser`;
+  if (count.capped)
+    return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
   return `Vis ${resultCountText(count.total)}`;
 }
