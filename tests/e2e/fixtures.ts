@@ -161,9 +161,8 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
         } catch (error) {
           // The test moved on (navigation, close) while axe ran; the next page gets its own scan.
           if (closing || isNavigationRace(error)) return;
-          // A navigation can also surface inside axe as a missing document ("reading
-          // 'documentElement'" on /mine-koplasser in a full-Chromium run): a page that is no longer
-          // the one scanned is left to its own scan; a page that is unchanged failed the scan.
+          // A navigation can also surface inside axe itself (a missing document): a page that is no
+          // longer the one scanned is left to its own scan; an unchanged page failed the scan.
           if ((await pageState(page)) !== state) return;
           throw error;
         }

@@ -10,6 +10,7 @@ import type { Bindings } from "../../worker/env";
 import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
 import { Client } from "./support/http";
 import { editFormOf } from "./support/listing-form";
+import { applyMigrations } from "./support/storage";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
@@ -265,11 +266,7 @@ describe("with a replica that lags behind the primary", () => {
   // has the rows the factories wrote and has applied nothing the app wrote since. The binding below
   // routes sessions the way D1 does: "first-primary", and a bookmark the replica has not reached,
   // to the primary; "first-unconstrained", and a bookmark it has reached, to the replica.
-  beforeAll(async () => {
-    for (const migration of env.TEST_MIGRATIONS) {
-      await env.TEST_REPLICA.batch(migration.queries.map((query) => env.TEST_REPLICA.prepare(query)));
-    }
-  });
+  beforeAll(() => applyMigrations(env.TEST_REPLICA));
 
   function laggingClient(base: Client, replicaAt: string): Client {
     const DB = new Proxy(env.DB, {
