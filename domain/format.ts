@@ -42,8 +42,13 @@ export function relativeTime(value: string | Date, now: Date = new Date()): stri
   return formatDate(then);
 }
 
+/**
+ * The year on Oslo's clock. Around New Year Oslo is always on winter time (UTC+1), so the year is the
+ * UTC year an hour later: no time-zone formatter, which costs more to make than the footer's whole
+ * edge render of it.
+ */
 export function currentYear(now: Date = new Date()): number {
-  return Number(new Intl.DateTimeFormat("en", { timeZone: TIME_ZONE, year: "numeric" }).format(now));
+  return new Date(now.getTime() + 3_600_000).getUTCFullYear();
 }
 
 /** The hour (0–23) on Oslo's clock. */

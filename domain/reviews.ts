@@ -103,9 +103,11 @@ export function isReviewRevealed(review: { window_closes_at: string; counterpart
   return review.counterpart_written || Date.parse(now) >= Date.parse(review.window_closes_at);
 }
 
+const ratingFormat = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
 /** "4,7" — the average with one decimal, Norwegian comma. */
 export function formatRatingAverage(average: number): string {
-  return new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(average);
+  return ratingFormat.format(average);
 }
 
 /** "1 vurdering", "12 vurderinger". */

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app";
 import type { Bindings } from "../../worker/env";
-import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
+import { createConversation, createListing, createUser, signedInClient, type ListingRow } from "../factories";
 import { Client } from "./support/http";
 import { editFormOf } from "./support/listing-form";
 import { applyMigrations } from "./support/storage";
@@ -169,6 +169,17 @@ describe("a signed-in user reads their own writes", () => {
     expect(favourites.status).toBe(200);
     expect(JSON.stringify(await favourites.json())).toContain(b.id);
     expect(log.sessions).toEqual([second]);
+  });
+
+  it("a chat message sent over HTTP takes no bookmark: its room writes it to D1 later, and the chat reads the room", async () => {
+    const conversation = await createConversation();
+    const { client, log } = recording(await signedInClient(conversation.buyer.id));
+    const res = await client.post(`/api/conversations/${conversation.id}/messages`, { id: crypto.randomUUID(), content: "Er den ledig?" });
+    expect(res.status).toBe(201);
+    expect(log.sessions).toEqual(["first-primary"]);
+    expect(bookmarkCookies(res)).toEqual([]);
+    const page = await client.get(`/api/conversations/${conversation.id}/messages`);
+    expect(JSON.stringify(await page.json())).toContain("Er den ledig?");
   });
 
   it("a signed-in read takes only the user's session check from the primary", async () => {

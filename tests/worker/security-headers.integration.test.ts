@@ -211,4 +211,34 @@ describe("inline scripts in the shell", () => {
     );
     expect(await shell.text()).toContain("<script>alert(1)</script>");
   });
+
+  it("a shell is decoded and hashed once per ETag: the same ETag reuses it, a new one (a new build) is read again", async () => {
+    const shells = [
+      ["<!doctype html><html><head><script>alert(1)</script></head><body>A</body></html>", '"eins"'],
+      ["<!doctype html><html><head><script>alert(2)</script></head><body>B</body></html>", '"eins"'],
+      ["<!doctype html><html><head><script>alert(3)</script></head><body>C</body></html>", '"zwei"'],
+      ["<!doctype html><html><head><script>alert(4)</script></head><body>D</body></html>", null],
+    ] as const;
+    let served = 0;
+    const env = {
+      ASSETS: {
+        fetch: async () => {
+          const [html, etag] = shells[served++];
+          return new Response(html, { headers: { "Content-Type": "text/html", ...(etag ? { ETag: etag } : {}) } });
+        },
+      },
+    } as unknown as Bindings;
+    const page = async () => {
+      const shell = await fetchShell(env, new URL("http://localhost/"), new Headers());
+      return { body: await shell.text(), policy: shell.headers.get("Content-Security-Policy") ?? "" };
+    };
+    const [first, sameTag, newTag, noTag] = [await page(), await page(), await page(), await page()];
+    expect(first.body).toContain("<body>A</body>");
+    // The asset server's ETag names its content: the same tag is the same shell.
+    expect(sameTag).toEqual(first);
+    expect(newTag.body).toContain("<body>C</body>");
+    expect(newTag.policy).toContain(`'sha256-${(await inlineScriptHashes(shells[2][0]))[0]}'`);
+    expect(noTag.body).toContain("<body>D</body>");
+    expect(noTag.policy).toContain(`'sha256-${(await inlineScriptHashes(shells[3][0]))[0]}'`);
+  });
 });

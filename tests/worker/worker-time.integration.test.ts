@@ -121,6 +121,34 @@ describe("withWorkerTime", () => {
     expect(ownOf(counted)).toBeLessThan(ownOf(shaped) / 3);
   });
 
+  it("leaves out a Durable Object's RPC call, whose answer is a callable thenable, not a promise", async () => {
+    const conv = await createConversation();
+    // What the room's stub answers an RPC call with: typeof "function" (it pipelines), with a then.
+    const answer = local.CONVERSATION_ROOM.get(local.CONVERSATION_ROOM.idFromName(conv.id)).page(conv.id, conv.buyer.id, 10);
+    expect(typeof answer).toBe("function");
+    expect(typeof answer.then).toBe("function");
+    await answer;
+    // A stand-in object that answers the same way, and works 30 ms on the isolate's thread before it
+    // answers, as a local room does while the request waits.
+    const room = {
+      post() {
+        const answered = new Promise<string>((resolve) =>
+          setTimeout(() => {
+            busy(30);
+            resolve("sendt");
+          }, 0),
+        );
+        return Object.assign(() => {}, { then: answered.then.bind(answered) });
+      },
+    };
+    const res = await withWorkerTime({ ...local, ROOM: room } as unknown as Bindings, async (timed) => {
+      const bindings = timed as unknown as { ROOM: typeof room };
+      return new Response(await (bindings.ROOM.post() as unknown as Promise<string>));
+    });
+    expect(await res.text()).toBe("sendt");
+    expect(ownOf(res)).toBeLessThan(10);
+  });
+
   it("counts I/O sent in parallel once, and the Cache API's and a batch's answers are D1's and the cache's own", async () => {
     const key = new Request(`http://localhost/worker-time/${crypto.randomUUID()}`);
     const res = await withWorkerTime(local, async (timed) => {

@@ -128,6 +128,15 @@ function hookGlobals(fetcherPrototype: object): void {
   };
 }
 
+/** A promise, or a Durable Object RPC call's answer: a callable (pipelining) thenable, `typeof` "function". */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
+}
+
 /** A binding's original, for arguments handed back to it (D1's batch takes only its own statements). */
 const originals = new WeakMap<object, object>();
 
@@ -163,7 +172,7 @@ function timed<T extends object>(target: T, union: IoUnion): T {
           caller = outer;
           callerFetched = outerFetched;
         }
-        if (answer !== null && typeof answer === "object" && typeof (answer as PromiseLike<unknown>).then === "function") {
+        if (isThenable(answer)) {
           return fetched ? answer : union.track(() => Promise.resolve(answer as PromiseLike<unknown>).then(withBodyRead));
         }
         return answer !== null && typeof answer === "object" && !Array.isArray(answer) ? timed(answer, union) : answer;

@@ -7,10 +7,15 @@ const READS = new Set(["GET", "HEAD"]);
 /**
  * Writes nobody reads back through a replica: no bookmark, no extra query. Analytics goes to a queue;
  * signing in, refreshing and signing out are read back only by the session check, on the primary;
- * after deleting the account nothing is left to read.
+ * after deleting the account nothing is left to read. A chat message is written by its room, which
+ * mirrors it to D1 after the answer (decision 107), and the chat reads it from the room.
  */
 function nothingToReadBack(method: string, path: string): boolean {
-  return /^\/api\/(analytics|auth)(\/|$)/.test(path) || (method === "DELETE" && /^\/api\/me\/?$/.test(path));
+  return (
+    /^\/api\/(analytics|auth)(\/|$)/.test(path) ||
+    (method === "DELETE" && /^\/api\/me\/?$/.test(path)) ||
+    (method === "POST" && /^\/api\/conversations\/[^/]+\/messages\/?$/.test(path))
+  );
 }
 
 /**

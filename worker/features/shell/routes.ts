@@ -19,6 +19,24 @@ const SEARCH_PAGE = /^\/search\/?$/;
 const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV === true;
 
 /**
+ * The last shell this isolate read, by its ETag: the asset server's index.html is the same on every
+ * request of a deployment, so its text is decoded and its inline scripts hashed once, not per page.
+ */
+let lastShell: { etag: string; html: string; scriptHashes: string[] } | undefined;
+
+async function shellText(shell: Response): Promise<{ html: string; scriptHashes: string[] }> {
+  const etag = shell.headers.get("ETag");
+  if (etag && lastShell?.etag === etag) {
+    await shell.body?.cancel();
+    return lastShell;
+  }
+  const html = await shell.text();
+  const scriptHashes = await inlineScriptHashes(html);
+  if (etag) lastShell = { etag, html, scriptHashes };
+  return { html, scriptHashes };
+}
+
+/**
  * The SPA's index.html from the asset server, with a policy that allows exactly its inline scripts
  * by hash: the consent banner's one-line <head> script (decision 102), and under Vite's dev server
  * its own. Every page built on the shell goes through here, so each carries that policy.
@@ -26,10 +44,9 @@ const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV ==
 export async function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
   const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
   if (!shell.ok) return shell;
-  const html = await shell.text();
+  const { html, scriptHashes } = await shellText(shell);
   const out = new Response(html, shell);
   out.headers.delete("Content-Length");
-  const scriptHashes = await inlineScriptHashes(html);
   if (scriptHashes.length) out.headers.set("Content-Security-Policy", contentSecurityPolicy({ origin: url.origin, scriptHashes }));
   return out;
 }
