@@ -4,6 +4,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+  CHAT_REFUSALS,
   DELETED_USER_NAME,
   SYSTEM_USER_ID,
   type ConversationDetail,
@@ -119,6 +120,22 @@ describe("permission matrix: only the two participants", () => {
         expect(await snapshot(conv.id)).toEqual(before);
       }
     });
+  });
+});
+
+describe("sending to a conversation the sender is not in: the room refuses, as it does on the socket", () => {
+  it("someone else's conversation, an id that names none and a malformed id are 404 with the same words, and nothing is stored", async () => {
+    const conv = await createConversation();
+    const before = await snapshot(conv.id);
+    const third = await signedInClient((await createUser()).id);
+    for (const id of [conv.id, crypto.randomUUID(), "ikke-en-samtale"]) {
+      const res = await third.post(`/api/conversations/${id}/messages`, { id: crypto.randomUUID(), content: "Hei" });
+      expect(res.status, id).toBe(404);
+      expect((await errorOf(res)).message, id).toBe(CHAT_REFUSALS.conversationNotFound);
+    }
+    expect(await snapshot(conv.id)).toEqual(before);
+    const page = await (await signedInClient(conv.buyer.id)).get(`/api/conversations/${conv.id}/messages`);
+    expect(((await page.json()) as MessagePage).messages).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { markConversationRead, messagePageFor, openInboxSocket, openRoomSocket, 
 import { getConversation, listConversations, requireParticipant, startConversation, unreadCount } from "./conversations";
 import { enforceRateLimit } from "../../lib/rate-limit";
 import { assertNotSuspended } from "../moderation/suspension";
+import { UUID_RE } from "../../lib/uuid";
 
 /**
  * A WebSocket upgrade is a GET that carries the session cookie, so the same-origin rule for
@@ -79,12 +80,16 @@ export const conversationRoutes = new Hono<AppEnv>()
     c.header("Cache-Control", "no-store");
     return c.json(await messagePageFor(c.env, conv.id, actorOf(c).id, c.req.valid("query").before));
   })
-  // For clients without a socket: the same path through the room, which still fans it out.
+  // For clients without a socket: the same path through the room, which still fans it out. The room
+  // refuses a sender who does not take part, as it does on the socket (decision 107): its
+  // participants come from D1 once, so the send reads nothing from D1 here.
   .post("/:id/messages", validate("json", sendMessageSchema), async (c) => {
     const actor = actorOf(c);
-    const conv = await requireParticipant(c.var.db, c.req.param("id"), actor.id);
+    const conversationId = c.req.param("id");
+    // Only a conversation's id reaches a room: anything else would make a room for it.
+    if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
     const { id, content } = c.req.valid("json");
-    const message = await postMessage(c.env, { conversationId: conv.id, senderId: actor.id, id, content });
+    const message = await postMessage(c.env, { conversationId, senderId: actor.id, id, content });
     return c.json(message, 201);
   })
   .post("/:id/read", validate("json", markReadSchema), async (c) => {
