@@ -44,7 +44,10 @@ export function edgeCacheKey(url: URL, { page }: { page: boolean }): Request {
 // which workerd cancels when the requests are separate (a visitor got a 500). With the purge API,
 // tags in Cache-Tag reach every data centre and the marks are not read.
 
-/** How long a mark is kept: longer than any answer is stored. */
+/**
+ * How long a mark is kept: at least as long as any answer is stored (an hour: the config and the
+ * photos). A mark is written after the answers it outdates, so it outlives them.
+ */
 const MARK_TTL_SECONDS = 3600;
 /**
  * The newest mark this isolate has written or read, per tag. Two purges of one tag at once write

@@ -20,6 +20,7 @@ import {
   userTag,
 } from "../lib/edge-cache";
 import { resolveSlug } from "../features/listings/listings";
+import { IMAGE_CACHE_SECONDS } from "../../domain/limits";
 
 /** Lists change with every new listing: a minute at most; what a visitor must see at once is purged. */
 const LIST_SECONDS = 60;
@@ -44,6 +45,12 @@ interface EdgeRoute {
   browser?: string;
   /** The stored answer's tags besides ALL_TAG, from the path's match (a D1 look-up on a miss only). */
   tags: (c: Context<AppEnv>, match: RegExpMatchArray) => Promise<string[]>;
+  /**
+   * The answer is the same for a signed-in reader: the handler marks an answer that depends on who
+   * asks private (never stored), so a session is answered from the cache and its public answers
+   * are stored. Only listing photos: every other route's answer changes with a session.
+   */
+  sameForSessions?: true;
 }
 
 const lists = async () => [LISTS_TAG];
@@ -88,6 +95,17 @@ export const EDGE_ROUTES: EdgeRoute[] = [
   { pattern: /^\/api\/users\/([^/]+)\/?$/, page: false, seconds: DETAIL_SECONDS, tags: async (_c, m) => [userTag(param(m))] },
   // The site configuration is a constant of the deployment: browsers keep it five minutes, as before.
   { pattern: /^\/api\/config\/?$/, page: false, seconds: 3600, browser: "public, max-age=300", tags: async () => [] },
+  // A public listing photo (decision 007): without the cache every view asked D1 whether it may be
+  // shown and read R2. Tagged by the handler with the listings that show it; a photo only some may
+  // see is private and never stored. Browsers keep it an hour, as before.
+  {
+    pattern: /^\/images\/.+$/,
+    page: false,
+    seconds: IMAGE_CACHE_SECONDS,
+    browser: `public, max-age=${IMAGE_CACHE_SECONDS}`,
+    sameForSessions: true,
+    tags: async () => [],
+  },
 ];
 
 /** An answer every visitor may get: a 200 without a cookie of its own that the handler did not call private. */
@@ -132,7 +150,7 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
 
   // A session may change the answer (an owner's hidden listing, a moderator's view): never from the
   // cache, never into it, and never kept by anyone else either.
-  if (hasSessionCookie(c) || c.req.header("Authorization") !== undefined) {
+  if (!route.sameForSessions && (hasSessionCookie(c) || c.req.header("Authorization") !== undefined)) {
     await next();
     c.res = new Response(c.res.body, c.res);
     c.res.headers.set("Cache-Control", SIGNED_IN);
@@ -144,8 +162,16 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   // Before anything is read from D1: a purge at or after this makes what the handler answers stale.
   const asOf = Date.now();
   const hit = await storedAnswer(c.env, key);
-  if (hit)
-    return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers: publicHeaders(hit.headers, route, "HIT") });
+  if (hit) {
+    const headers = publicHeaders(hit.headers, route, "HIT");
+    // A photo the browser has (its ETag) needs no body.
+    const etag = hit.headers.get("ETag");
+    if (etag && c.req.header("If-None-Match") === etag) {
+      await hit.body?.cancel();
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(method === "HEAD" ? null : hit.body, { status: hit.status, headers });
+  }
 
   await next();
   const res = c.res;

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import { photoAccess, readPhoto } from "./images";
 import { actorForAccessToken } from "../auth/session";
 import { PHOTO_REFUSALS } from "../../../domain/photos";
+import { listingTag } from "../../lib/edge-cache";
 
 /** R2's own limit on key length; longer keys cannot exist. */
 const MAX_KEY_BYTES = 1024;
@@ -42,9 +43,10 @@ export const imageRoutes = new Hono<AppEnv>().get("/*", async (c) => {
   const photo = await readPhoto(c.env.IMAGES, key, c.req.header("If-None-Match"));
   if (!photo) throw notFound();
   const headers = new Headers();
-  // A photo only some viewers may see must not be kept by shared caches.
-  headers.set("Cache-Control", `${access === "public" ? "public" : "private"}, max-age=${IMAGE_CACHE_SECONDS}`);
-  if (access === "private") headers.set("Vary", "Cookie");
+  // A photo only some viewers may see must not be kept by shared caches, nor by the edge cache.
+  headers.set("Cache-Control", `${access.scope}, max-age=${IMAGE_CACHE_SECONDS}`);
+  if (access.scope === "private") headers.set("Vary", "Cookie");
+  else c.set("edgeTags", access.listingIds.map(listingTag));
   headers.set("ETag", photo.etag);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Content-Type", photo.contentType);

@@ -33,8 +33,12 @@ export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: 
   await bucket.delete(key);
 }
 
-/** How a photo may be served: to everyone (shared caches may keep it), to this viewer only, or not at all. */
-export type PhotoAccess = "public" | "private" | null;
+/**
+ * How a photo may be served: to everyone (shared caches and the edge cache may keep it), to this
+ * viewer only, or not at all (null). A public photo names the listings that show it: a change to
+ * any of them purges it from the edge cache (decision 101).
+ */
+export type PhotoAccess = { scope: "public"; listingIds: string[] } | { scope: "private" } | null;
 
 /**
  * Who may see a listing photo (docs/decisions/007-images.md): the photos of a publicly visible
@@ -51,16 +55,17 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
   const uses = `FROM listings l WHERE l.user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(l.images) WHERE value = ?2)`;
   const refs = await d1
     .prepare(
-      `SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live ${uses}`,
+      `SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live,
+         json_group_array(l.id) AS ids ${uses}`,
     )
     .bind(owner, key)
-    .first<{ refs: number; public: number; live: number }>();
-  if (refs?.public) return "public";
+    .first<{ refs: number; public: number; live: number; ids: string }>();
+  if (refs?.public) return { scope: "public", listingIds: JSON.parse(refs.ids) as string[] };
   if (refs && refs.refs > 0 && !refs.live) return null; // only deleted listings use it
   const actor = await viewer();
   if (!actor) return null;
-  if (!refs || refs.refs === 0) return actor.id === owner ? "private" : null;
-  if (actor.id === owner || hasStaffRights(actor)) return "private";
+  if (!refs || refs.refs === 0) return actor.id === owner ? { scope: "private" } : null;
+  if (actor.id === owner || hasStaffRights(actor)) return { scope: "private" };
   const party = await d1
     .prepare(
       `SELECT 1 ${uses} AND l.status <> 'deleted' AND l.is_hidden = 0 AND (
@@ -71,7 +76,7 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
     )
     .bind(owner, key, actor.id)
     .first();
-  return party ? "private" : null;
+  return party ? { scope: "private" } : null;
 }
 
 /** A photo from R2 (null: missing; `body` null: the If-None-Match ETag still matches). */
