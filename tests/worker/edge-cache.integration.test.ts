@@ -400,12 +400,13 @@ describe("a change a visitor must see at once purges what showed it", () => {
 
 describe("listing photos are served from the edge cache, to visitors and signed-in readers alike", () => {
   const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
+  const putPhoto = (key: string) => env.IMAGES.put(key, JPEG, { httpMetadata: { contentType: "image/jpeg" } });
 
   /** A public listing whose photo is in R2, and the photo's address. */
   async function photographed(): Promise<{ row: ListingRow; path: string; key: string }> {
     const row = await listing();
     const key = row.images[0];
-    await env.IMAGES.put(key, JPEG, { httpMetadata: { contentType: "image/jpeg" } });
+    await putPhoto(key);
     return { row, path: `/images/${key.split("/").map(encodeURIComponent).join("/")}`, key };
   }
 
@@ -445,7 +446,7 @@ describe("listing photos are served from the edge cache, to visitors and signed-
     const owner = await createUser();
     const key = `${owner.id}/1700000000000-skjult.jpg`;
     await createListing({ userId: owner.id, title: `${word()} skjult`, images: [key], isHidden: true });
-    await env.IMAGES.put(key, JPEG, { httpMetadata: { contentType: "image/jpeg" } });
+    await putPhoto(key);
     const path = `/images/${key}`;
     const mine = await (await signedInClient(owner.id)).get(path);
     expect([mine.status, mine.headers.get("Cache-Control"), mine.headers.get("X-Edge-Cache")]).toEqual([
@@ -476,7 +477,7 @@ describe("listing photos are served from the edge cache, to visitors and signed-
         "the photo edited out",
         async (row) => {
           const other = `${row.userId}/1700000000001-annet.jpg`;
-          await env.IMAGES.put(other, JPEG, { httpMetadata: { contentType: "image/jpeg" } });
+          await putPhoto(other);
           const owner = await signedInClient(row.userId);
           return (await owner.request(`/api/listings/${row.id}`, { method: "PUT", json: editFormOf(row, { images: [other] }) })).status;
         },
