@@ -162,8 +162,9 @@ export const test = base.extend<E2EOptions & { pageGuards: void }>({
           // The test moved on (navigation, close) while axe ran; the next page gets its own scan.
           if (closing || isNavigationRace(error)) return;
           // A navigation can also surface inside axe itself (a missing document): a page that is no
-          // longer the one scanned is left to its own scan.
-          if ((await pageState(page)) !== state) return;
+          // longer the one scanned, or that could not be read before the scan (null: it was already
+          // navigating), is left to its own scan.
+          if (state === null || (await pageState(page)) !== state) return;
           // axe failed on a page that stayed as it was (seen once in some 400 scans, "reading
           // 'documentElement'"): scanned once more, and a second failure is reported.
           try {
