@@ -197,9 +197,12 @@ describe("inline scripts in the shell", () => {
     const env = {
       ASSETS: {
         fetch: async () =>
-          new Response("<!doctype html><html><head><script>alert(1)</script></head><body></body></html>", {
-            headers: { "Content-Type": "text/html" },
-          }),
+          new Response(
+            '<!doctype html><html><head><title>t</title><script>alert(1)</script></head><body><div id="root"></div></body></html>',
+            {
+              headers: { "Content-Type": "text/html" },
+            },
+          ),
       },
     } as unknown as Bindings;
     const shell = await fetchShell(env, new URL("http://localhost:5173/"), new Headers());
@@ -214,10 +217,10 @@ describe("inline scripts in the shell", () => {
 
   it("a shell is decoded and hashed once per ETag: the same ETag reuses it, a new one (a new build) is read again", async () => {
     const shells = [
-      ["<!doctype html><html><head><script>alert(1)</script></head><body>A</body></html>", '"eins"'],
-      ["<!doctype html><html><head><script>alert(2)</script></head><body>B</body></html>", '"eins"'],
-      ["<!doctype html><html><head><script>alert(3)</script></head><body>C</body></html>", '"zwei"'],
-      ["<!doctype html><html><head><script>alert(4)</script></head><body>D</body></html>", null],
+      ['<!doctype html><html><head><title>t</title><script>alert(1)</script></head><body>A<div id="root"></div></body></html>', '"eins"'],
+      ['<!doctype html><html><head><title>t</title><script>alert(2)</script></head><body>B<div id="root"></div></body></html>', '"eins"'],
+      ['<!doctype html><html><head><title>t</title><script>alert(3)</script></head><body>C<div id="root"></div></body></html>', '"zwei"'],
+      ['<!doctype html><html><head><title>t</title><script>alert(4)</script></head><body>D<div id="root"></div></body></html>', null],
     ] as const;
     let served = 0;
     const env = {
@@ -233,12 +236,12 @@ describe("inline scripts in the shell", () => {
       return { body: await shell.text(), policy: shell.headers.get("Content-Security-Policy") ?? "" };
     };
     const [first, sameTag, newTag, noTag] = [await page(), await page(), await page(), await page()];
-    expect(first.body).toContain("<body>A</body>");
+    expect(first.body).toContain("<body>A<div");
     // The asset server's ETag names its content: the same tag is the same shell.
     expect(sameTag).toEqual(first);
-    expect(newTag.body).toContain("<body>C</body>");
+    expect(newTag.body).toContain("<body>C<div");
     expect(newTag.policy).toContain(`'sha256-${(await inlineScriptHashes(shells[2][0]))[0]}'`);
-    expect(noTag.body).toContain("<body>D</body>");
+    expect(noTag.body).toContain("<body>D<div");
     expect(noTag.policy).toContain(`'sha256-${(await inlineScriptHashes(shells[3][0]))[0]}'`);
   });
 });

@@ -32,8 +32,8 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
   });
 }
 import { siteConfig } from "../shell/site-config";
-import { listingImagePath, pageModules, withPreload } from "../shell/preload";
-import { renderPage, withFirstScreen } from "../shell/first-screen";
+import { listingImagePath, pageModules, preloadWrites } from "../shell/preload";
+import { firstScreenWrites, renderPage } from "../shell/first-screen";
 import { listingAnswerTags } from "../../lib/edge-cache";
 
 export const seoRoutes = new Hono<AppEnv>()
@@ -53,11 +53,12 @@ export const seoRoutes = new Hono<AppEnv>()
       const own = await privateView(c.env, db, id, readAccessCookie(c));
       if (own) {
         if (own.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${own.seo_slug}`, 301);
-        const shell = await fetchShell(c.env, url, c.req.raw.headers);
-        const page = withPreload(new HTMLRewriter(), {
-          api: { "/api/config": siteConfig(c.env) },
-          modules: await pageModules(c.env, url),
-        }).transform(shell);
+        const page = await fetchShell(
+          c.env,
+          url,
+          c.req.raw.headers,
+          preloadWrites({ api: { "/api/config": siteConfig(c.env) }, modules: await pageModules(c.env, url) }),
+        );
         const headers = new Headers(page.headers);
         headers.set("Cache-Control", "private, no-store");
         headers.set("X-Robots-Tag", "noindex");
@@ -70,7 +71,6 @@ export const seoRoutes = new Hono<AppEnv>()
 
     c.set("edgeTags", listingAnswerTags(listing));
     const meta = listingMeta(listing, url.origin, c.env.APP_NAME);
-    const page = await fetchShell(c.env, url, c.req.raw.headers);
     const firstKey = listing.images.find((k) => k.length > 0);
     const preload = {
       api: { "/api/config": siteConfig(c.env) },
@@ -80,21 +80,15 @@ export const seoRoutes = new Hono<AppEnv>()
     // The page's first screen as the SPA renders it (decision 103); if that fails, a plain body
     // for crawlers and readers without JavaScript, which the SPA replaces.
     const screen = await renderPage({ url: url.pathname + url.search, api: preload.api, listing });
-    const rewriter = withPreload(new HTMLRewriter(), preload)
-      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
-      .on('meta[name="description"]', { element: (el) => void el.remove() })
-      .on("head", {
-        element: (el) => {
-          el.append(headTags(meta, c.env.APP_NAME), { html: true });
-          // The SPA reads this instead of fetching the same listing again.
-          el.append(`<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`, { html: true });
-        },
-      });
-    const rewritten = (
-      screen
-        ? withFirstScreen(rewriter, screen)
-        : rewriter.on("#root", { element: (el) => void el.setInnerContent(listingBody(listing!), { html: true }) })
-    ).transform(page);
+    const { headStart, headEnd } = preloadWrites(preload);
+    const rewritten = await fetchShell(c.env, url, c.req.raw.headers, {
+      headStart,
+      // The SPA reads the listing from here instead of fetching it again.
+      headEnd: `${headEnd}${headTags(meta, c.env.APP_NAME)}<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`,
+      title: meta.title,
+      withoutDescription: true,
+      ...(screen ? firstScreenWrites(screen) : { rootHtml: listingBody(listing) }),
+    });
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
     // Revalidated on every visit (no max-age): a listing a moderator hides or its owner closes must
@@ -116,21 +110,19 @@ export const seoRoutes = new Hono<AppEnv>()
       throw err;
     }
     const meta = profileMeta(profile, url.origin, c.env.APP_NAME);
-    const page = await fetchShell(c.env, url, c.req.raw.headers);
     const preload = {
       api: { "/api/config": siteConfig(c.env), [`/api/users/${encodeURIComponent(id)}`]: profile },
       modules: await pageModules(c.env, url),
     };
     const screen = await renderPage({ url: url.pathname + url.search, api: preload.api });
-    const rewriter = withPreload(new HTMLRewriter(), preload)
-      .on("title", { element: (el) => void el.setInnerContent(meta.title) })
-      .on('meta[name="description"]', { element: (el) => void el.remove() })
-      .on("head", { element: (el) => void el.append(profileHeadTags(meta, c.env.APP_NAME), { html: true }) });
-    const rewritten = (
-      screen
-        ? withFirstScreen(rewriter, screen)
-        : rewriter.on("#root", { element: (el) => void el.setInnerContent(profileBody(profile), { html: true }) })
-    ).transform(page);
+    const { headStart, headEnd } = preloadWrites(preload);
+    const rewritten = await fetchShell(c.env, url, c.req.raw.headers, {
+      headStart,
+      headEnd: headEnd + profileHeadTags(meta, c.env.APP_NAME),
+      title: meta.title,
+      withoutDescription: true,
+      ...(screen ? firstScreenWrites(screen) : { rootHtml: profileBody(profile) }),
+    });
     const headers = new Headers(rewritten.headers);
     headers.set("Content-Type", "text/html; charset=utf-8");
     // Reviews and hides show at once (as on listing pages); never indexed.

@@ -2,6 +2,7 @@
 // React first screen as HTML inside #root, rendered from the same answers the page inlines
 // (preload.ts), so the browser paints before any JavaScript has run and then hydrates it.
 import { RENDERED_AT_ATTRIBUTE, type FirstScreenInput } from "../../../domain/first-screen";
+import type { ShellWrites } from "./shell-text";
 
 /**
  * The renderer (React and every page), loaded by the first render of the isolate: an isolate that
@@ -43,12 +44,7 @@ export async function renderPage(input: Omit<FirstScreenInput, "now">): Promise<
   }
 }
 
-/** Puts a rendered first screen into #root, marked so the browser hydrates it. */
-export function withFirstScreen(rewriter: HTMLRewriter, screen: FirstScreen): HTMLRewriter {
-  return rewriter.on("#root", {
-    element: (el) => {
-      el.setAttribute(RENDERED_AT_ATTRIBUTE, screen.renderedAt.toISOString());
-      el.setInnerContent(screen.html, { html: true });
-    },
-  });
+/** A rendered first screen's part of the page: #root's content, marked so the browser hydrates it. */
+export function firstScreenWrites(screen: FirstScreen): Pick<ShellWrites, "rootAttributes" | "rootHtml"> {
+  return { rootAttributes: { [RENDERED_AT_ATTRIBUTE]: screen.renderedAt.toISOString() }, rootHtml: screen.html };
 }

@@ -16,6 +16,7 @@ import { getListingDetail, homeSections } from "../listings/listings";
 import { searchListings } from "../search/search";
 import { siteConfig } from "./site-config";
 import { listingAnswerTags } from "../../lib/edge-cache";
+import type { ShellWrites } from "./shell-text";
 
 export interface Preload {
   /** API path (with query) → the JSON that path answers for a visitor. */
@@ -137,17 +138,14 @@ export async function preloadFor(env: Bindings, db: Db, url: URL, { pageData = t
   return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }
 
-/** The rewriter that writes a preload into a shell (the JSON at the end of <head>, before the app's script runs). */
-export function withPreload(rewriter: HTMLRewriter, preload: Preload): HTMLRewriter {
-  return rewriter.on("head", {
-    element: (el) => {
-      // First in <head>: the browser starts on the photo at once (the app's code follows the first paint, decision 112).
-      if (preload.image)
-        el.prepend(`<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">`, { html: true });
+/** A preload's parts of the page (shell-text.ts): the photo first in <head>, the JSON at its end, before the app's script runs. */
+export function preloadWrites(preload: Preload): Required<Pick<ShellWrites, "headStart" | "headEnd">> {
+  return {
+    // First in <head>: the browser starts on the photo at once (the app's code follows the first paint, decision 112).
+    headStart: preload.image ? `<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">` : "",
+    headEnd:
       // The page's own chunks, which the app loader asks for with the entry once the page has painted.
-      if (preload.modules?.length)
-        el.append(`<script id="page-modules" type="application/json">${jsonForScript(preload.modules)}</script>`, { html: true });
-      el.append(`<script id="preloaded-api" type="application/json">${jsonForScript(preload.api)}</script>`, { html: true });
-    },
-  });
+      (preload.modules?.length ? `<script id="page-modules" type="application/json">${jsonForScript(preload.modules)}</script>` : "") +
+      `<script id="preloaded-api" type="application/json">${jsonForScript(preload.api)}</script>`,
+  };
 }

@@ -2,8 +2,9 @@ import { Hono } from "hono";
 import { isLocal, type AppEnv, type Bindings } from "../../env";
 import { isKnownRoute } from "../../../domain/routes";
 import { contentSecurityPolicy, inlineScriptHashes } from "../../lib/security-headers";
-import { preloadFor, withPreload } from "./preload";
-import { isEdgeRendered, renderPage, withFirstScreen } from "./first-screen";
+import { preloadFor, preloadWrites } from "./preload";
+import { firstScreenWrites, isEdgeRendered, renderPage } from "./first-screen";
+import { cutShell, writeShell, type ShellTemplate, type ShellWrites } from "./shell-text";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { takeBindingLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
@@ -20,43 +21,63 @@ const VITE_DEV_SERVER = (import.meta as { env?: { DEV?: boolean } }).env?.DEV ==
 
 /**
  * The last shell this isolate read, by its ETag: the asset server's index.html is the same on every
- * request of a deployment, so its text is decoded and its inline scripts hashed once, not per page.
+ * request of a deployment, so its text is decoded, cut (shell-text.ts) and its inline scripts hashed
+ * once, not per page.
  */
-let lastShell: { etag: string; html: string; scriptHashes: string[] } | undefined;
+let lastShell: { etag: string; template: ShellTemplate; scriptHashes: string[] } | undefined;
 
-async function shellText(shell: Response): Promise<{ html: string; scriptHashes: string[] }> {
+async function shellText(shell: Response): Promise<{ template: ShellTemplate; scriptHashes: string[] }> {
   const etag = shell.headers.get("ETag");
   if (etag && lastShell?.etag === etag) {
     await shell.body?.cancel();
     return lastShell;
   }
   const html = await shell.text();
+  const template = cutShell(html);
   const scriptHashes = await inlineScriptHashes(html);
-  if (etag) lastShell = { etag, html, scriptHashes };
-  return { html, scriptHashes };
+  if (etag) lastShell = { etag, template, scriptHashes };
+  return { template, scriptHashes };
 }
 
 /**
- * The SPA's index.html from the asset server, with a policy that allows exactly its inline scripts
- * by hash: the consent banner's one-line <head> script (decision 102), and under Vite's dev server
- * its own. Every page built on the shell goes through here, so each carries that policy.
+ * The SPA's index.html from the asset server with a page's parts written in (none: the shell as it
+ * is), and a policy that allows exactly its inline scripts by hash: the consent banner's one-line
+ * <head> script (decision 102), and under Vite's dev server its own. Every page built on the shell
+ * goes through here, so each carries that policy.
  */
-export async function fetchShell(env: Bindings, url: URL, headers: Headers): Promise<Response> {
-  const shell = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
-  if (!shell.ok) return shell;
-  const { html, scriptHashes } = await shellText(shell);
-  const out = new Response(html, shell);
+export async function fetchShell(env: Bindings, url: URL, headers: Headers, writes: ShellWrites = {}): Promise<Response> {
+  return shellPage(await loadShell(env, url, headers), url, writes);
+}
+
+/** The shell as the asset server answered it, cut once it is ok. */
+type LoadedShell = { ok: false; answer: Response } | { ok: true; answer: Response; template: ShellTemplate; scriptHashes: string[] };
+
+async function loadShell(env: Bindings, url: URL, headers: Headers): Promise<LoadedShell> {
+  const answer = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+  if (!answer.ok) return { ok: false, answer };
+  return { ok: true, answer, ...(await shellText(answer)) };
+}
+
+function shellPage(loaded: LoadedShell, url: URL, writes: ShellWrites): Response {
+  if (!loaded.ok) return loaded.answer;
+  const out = new Response(writeShell(loaded.template, writes), loaded.answer);
   out.headers.delete("Content-Length");
-  if (scriptHashes.length) out.headers.set("Content-Security-Policy", contentSecurityPolicy({ origin: url.origin, scriptHashes }));
+  if (loaded.scriptHashes.length) {
+    out.headers.set("Content-Security-Policy", contentSecurityPolicy({ origin: url.origin, scriptHashes: loaded.scriptHashes }));
+  }
   return out;
 }
 
-async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
-  const shell = await fetchShell(env, url, headers);
-  const out = new Headers(shell.headers);
+/** A page on the shell, revalidated on every visit, with `status` (null: the shell's own). */
+function withStatus(page: Response, status: number | null, head = false): Response {
+  const out = new Headers(page.headers);
   out.set("Cache-Control", "no-cache");
   out.delete("ETag");
-  return new Response(head ? null : shell.body, { status: status ?? shell.status, headers: out });
+  return new Response(head ? null : page.body, { status: status ?? page.status, headers: out });
+}
+
+async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
+  return withStatus(await fetchShell(env, url, headers), status, head);
 }
 
 /** The SPA shell with status 404: the SPA renders "Siden finnes ikke", crawlers see a real 404. */
@@ -88,21 +109,21 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   // (decision 010), and over the limit the page comes without its results (the SPA then asks the API
   // and shows the refusal), never stored for other visitors.
   const searchRefused = SEARCH_PAGE.test(url.pathname) && !(await takeBindingLimit(c.env, RATE_RULES.searchAddress, clientAddressKey(c)));
-  // The page's first-screen data goes into the shell (preload.ts); it runs beside the shell fetch.
+  // The page's first-screen data goes into the shell (preload.ts); it is read beside the shell fetch.
   const [shell, preload] = await Promise.all([
-    shellWithStatus(c.env, url, c.req.raw.headers, null),
+    loadShell(c.env, url, c.req.raw.headers),
     preloadFor(c.env, c.var.db, url, { pageData: !searchRefused }),
   ]);
-  if (!shell.ok) return shell;
+  if (!shell.ok) return withStatus(shell.answer, null);
   if (searchRefused) {
-    const page = withPreload(new HTMLRewriter(), preload).transform(shell);
+    const page = shellPage(shell, url, preloadWrites(preload));
     const headers = new Headers(page.headers);
     headers.set("Cache-Control", "private, no-store");
+    headers.delete("ETag");
     return new Response(page.body, { status: 200, headers });
   }
   if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
   const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
-  const rewriter = withPreload(new HTMLRewriter(), preload);
-  return (screen ? withFirstScreen(rewriter, screen) : rewriter).transform(shell);
+  return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...(screen ? firstScreenWrites(screen) : {}) }), null);
 });
