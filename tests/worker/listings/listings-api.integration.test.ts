@@ -9,6 +9,10 @@ import { app } from "../../../worker/app";
 import { Client, errorOf, ORIGIN } from "../support/http";
 import { countAttempts, rateLimitRows, withinOneWindow } from "../support/rate-limits";
 import { staleReads } from "../support/race";
+import { countingD1 } from "../support/round-trips";
+import { getDb } from "../../../worker/db/client";
+import { favouriteListings } from "../../../worker/features/favourites/favourites";
+import { listingsByIds } from "../../../worker/features/listings/listings";
 
 const PASSWORD = "hemmelig123";
 const JPEG = jpegPhoto();
@@ -332,6 +336,42 @@ describe("favourites", () => {
     expect((await client.delete(`/api/favourites/${a.id}`)).status).toBe(204);
     expect(await (await client.get("/api/favourites/ids")).json()).toEqual([]);
     expect((await new Client().get("/api/favourites")).status).toBe(401);
+  });
+
+  it("lists more favourites than D1 binds parameters (100), most recently favourited first, in one statement", async () => {
+    const { client, user } = await signedIn();
+    const listings = [];
+    for (let i = 0; i < 130; i++) listings.push(await createListing({ title: `Favoritt ${i}` }));
+    const gone = await createListing({ title: "Skjult favoritt", isHidden: true });
+    // Favourited one after another, a millisecond apart (what 131 hearts over time leave behind).
+    const base = Date.parse("2026-11-01T12:00:00.000Z");
+    await env.DB.batch(
+      [...listings, gone].map((l, i) =>
+        env.DB.prepare("INSERT INTO favourites (user_id, listing_id, created_at) VALUES (?1, ?2, ?3)").bind(
+          user.id,
+          l.id,
+          new Date(base + i).toISOString(),
+        ),
+      ),
+    );
+    const counted = countingD1(env.DB);
+    const cards = await favouriteListings(getDb(counted.d1), user.id);
+    expect(cards.map((c) => c.id)).toEqual(listings.map((l) => l.id).reverse());
+    expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
+    const res = await client.get("/api/favourites");
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { id: string }[]).map((c) => c.id)).toEqual(listings.map((l) => l.id).reverse());
+    expect(await (await client.get("/api/favourites/ids")).json()).toHaveLength(131);
+  });
+
+  it("reads cards by any number of ids in one statement", async () => {
+    const listings = [];
+    for (let i = 0; i < 120; i++) listings.push(await createListing({ title: `Kort ${i}` }));
+    const ids = [...listings.map((l) => l.id), crypto.randomUUID()];
+    const counted = countingD1(env.DB);
+    const cards = await listingsByIds(getDb(counted.d1), ids);
+    expect(cards.map((c) => c.id).sort()).toEqual(listings.map((l) => l.id).sort());
+    expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
   });
 });
 

@@ -2,7 +2,7 @@ import type { ListingCard } from "../../../domain/schemas/listing";
 import type { Db } from "../../db/client";
 import { publicListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
-import { listingsByIds } from "../listings/listings";
+import { listingRow, toListingCard } from "../listings/listings";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export async function addFavourite(db: Db, userId: string, listingId: string): Promise<void> {
@@ -26,17 +26,18 @@ export async function favouriteIds(db: Db, userId: string): Promise<string[]> {
   return rows.results.map((r) => r.listing_id);
 }
 
-/** Favourited listings that are still public, most recently favourited first. */
+/**
+ * Favourited listings that are still public, most recently favourited first: one statement, so the
+ * list has no length limit (an id list would stop at D1's 100 bound parameters).
+ */
 export async function favouriteListings(db: Db, userId: string): Promise<ListingCard[]> {
-  const ids = await favouriteIds(db, userId);
-  const visible = await db.$client
-    .prepare(`SELECT id FROM listings WHERE id IN (SELECT listing_id FROM favourites WHERE user_id = ?1) AND ${publicListingSql()}`)
+  const rows = await db.$client
+    .prepare(
+      `SELECT l.* FROM favourites f JOIN listings l ON l.id = f.listing_id
+       WHERE f.user_id = ?1 AND ${publicListingSql("l")}
+       ORDER BY f.created_at DESC, f.listing_id`,
+    )
     .bind(userId)
-    .all<{ id: string }>();
-  const cards = await listingsByIds(
-    db,
-    visible.results.map((r) => r.id),
-  );
-  const byId = new Map(cards.map((c) => [c.id, c]));
-  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    .all<Record<string, unknown>>();
+  return rows.results.map((r) => toListingCard(listingRow(r)));
 }
