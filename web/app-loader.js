@@ -5,9 +5,11 @@
 {
   const loader = document.currentScript;
   let started = false;
-  const start = () => {
+  // `reason` is kept on the loader (data-started) for the tests and for anyone reading the page.
+  const start = (reason) => {
     if (started) return;
     started = true;
+    loader.dataset.started = reason;
     const pageModules = document.getElementById("page-modules");
     const modules = [...JSON.parse(loader.dataset.modules), ...JSON.parse(pageModules ? pageModules.textContent : "[]")];
     for (const href of modules) {
@@ -43,17 +45,22 @@
     },
     true,
   );
-  // Once the browser reports its first contentful paint; where it cannot, after the first frame (a
-  // frame's animation callbacks run before its paint, a task queued from one after it). A tab opened
-  // in the background paints nothing until shown, hence the timer.
-  if (typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+  // A page without HTML of its own in #root (not edge-rendered) and without the consent banner (the
+  // visitor has answered it, decision 102) paints nothing before its code: nothing to wait for, and
+  // no paint would come to end the wait. Otherwise: once the browser reports its first contentful
+  // paint; where it cannot, after the first frame (a frame's animation callbacks run before its
+  // paint, a task queued from one after it). A tab opened in the background paints nothing until
+  // shown, hence the timer.
+  if (!root?.hasChildNodes() && document.documentElement.hasAttribute("data-consent")) {
+    start("at-once");
+  } else if (typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("paint")) {
     new PerformanceObserver((list, observer) => {
       if (list.getEntriesByName("first-contentful-paint").length === 0) return;
       observer.disconnect();
-      start();
+      start("after-paint");
     }).observe({ type: "paint", buffered: true });
   } else {
-    requestAnimationFrame(() => setTimeout(start));
+    requestAnimationFrame(() => setTimeout(() => start("after-frame")));
   }
-  setTimeout(start, 1500);
+  setTimeout(() => start("timer"), 1500);
 }

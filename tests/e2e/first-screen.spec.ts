@@ -52,6 +52,31 @@ test("the five edge-rendered pages show their listings before JavaScript and hyd
   expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 });
 
+/** How the app loader started the app's code (web/app-loader.js keeps it on the script). */
+const loaderStart = (page: import("@playwright/test").Page) =>
+  page.evaluate(() => document.getElementById("app-loader")?.dataset.started ?? null);
+
+test("a returning visitor's page without edge HTML asks for its code at once; an edge-rendered page after its first paint", async ({
+  page,
+  request,
+}) => {
+  const listing = await demoListing(request, DEMO_LISTINGS.forSale);
+  // The fixture's visitor has answered the consent question: the banner is hidden, so a page whose
+  // #root is empty paints nothing until its code has run. Waiting for a paint there waited for the
+  // loader's 1.5 s timer on every such page.
+  for (const [path, heading] of [
+    ["/om-oss", "Om oss"],
+    ["/finnes-ikke", "404 - Siden finnes ikke"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+    expect(await loaderStart(page), path).toBe("at-once");
+  }
+  await page.goto(`/annonse/${listing.seo_slug}`);
+  await expect(page.getByRole("heading", { name: listing.title, level: 1 })).toBeVisible();
+  await expect.poll(() => loaderStart(page)).toBe("after-paint");
+});
+
 test.describe("a first visit (the consent banner shows)", () => {
   test.use({ analyticsConsent: null });
 
@@ -74,6 +99,7 @@ test.describe("a first visit (the consent banner shows)", () => {
       expect(timing.paint, `${path}: a first contentful paint`).not.toBeNull();
       expect(timing.firstScript, `${path}: the app's code was loaded`).not.toBeNull();
       expect(timing.firstScript!, `${path}: no script asked for before the first paint`).toBeGreaterThanOrEqual(timing.paint!);
+      expect(await loaderStart(page), path).toBe("after-paint");
     }
     // The app runs: the consent banner's buttons (bound by the app's code) answer.
     await page.getByRole("button", { name: "Bare nødvendige" }).click();
