@@ -16,7 +16,7 @@ export default {
   fetch: (request, env, ctx) => {
     // The counter goes over the timed bindings: D1's client code then runs outside the timed transport.
     if (measuresWorkerTime(request, env))
-      return withWorkerTime(env as Bindings, (timed) => app.fetch(request, countD1InLocalMode(timed), ctx));
+      return withWorkerTime(env as Bindings, (timed) => app.fetch(request, timed, ctx), countD1InLocalMode);
     return app.fetch(request, countD1InLocalMode(env as Bindings), ctx);
   },
   async scheduled(_controller, env, ctx) {

@@ -91,6 +91,26 @@ describe("withWorkerTime", () => {
     expect(ownOf(res)).toBeGreaterThanOrEqual(24);
   });
 
+  it("leaves out its own setup: the bindings are wrapped (the timing, the local D1 counter) before the clock starts", async () => {
+    let wrapped = 0;
+    const res = await withWorkerTime(
+      local,
+      (timed) => {
+        // The handler gets what `wrap` made of the timed bindings.
+        expect((timed as Bindings & { wrappedBy?: string }).wrappedBy).toBe("test");
+        return new Response("ferdig");
+      },
+      (timed) => {
+        wrapped++;
+        busy(30);
+        return { ...timed, wrappedBy: "test" } as Bindings;
+      },
+    );
+    expect(await res.text()).toBe("ferdig");
+    expect(wrapped).toBe(1);
+    expect(ownOf(res)).toBeLessThan(10);
+  });
+
   it("leaves out the time spent waiting for D1, whose simulator works meanwhile", async () => {
     const started = performance.now();
     const res = await withWorkerTime(local, async (timed) => {
