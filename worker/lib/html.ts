@@ -1,11 +1,13 @@
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
 /** Text and attribute escaping for HTML (and XML) the Worker writes. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
 /** Text content (not an attribute value): only `&`, `<` and `>` need escaping, quotes stay readable. */
 export function escapeText(value: string): string {
-  return value.replace(/[&<>]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[ch]!);
+  return value.replace(/[&<>]/g, (ch) => HTML_ESCAPES[ch]!);
 }
 
 /** JSON safe inside <script>: `<`, `>`, `&` and the JS line separators are written as \u escapes (one pass: page data is tens of KB). */

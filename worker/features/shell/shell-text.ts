@@ -91,6 +91,8 @@ export function cutShell(html: string): ShellTemplate {
 /** The shell with a page's parts written in (the shell itself for no writes). */
 export function writeShell(template: ShellTemplate, writes: ShellWrites): string {
   const { html } = template;
+  // The plain shell (a 404, a HEAD) is the text as it came, not a copy joined from its pieces.
+  if (Object.keys(writes).length === 0) return html;
   const attributes = Object.entries(writes.rootAttributes ?? {})
     .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join("");
