@@ -208,6 +208,8 @@ async function startSandbox(sbPort) {
       PAYMENT_SANDBOX_PORT: String(sbPort),
       PAYMENT_SANDBOX_APP_URL: `http://${HOST === "0.0.0.0" ? "127.0.0.1" : HOST}:${PORT}`,
       PAYMENT_SANDBOX_PUBLIC_URL: `http://localhost:${sbPort}`,
+      // Vipps Login sends the browser back only to the app's registered page (docs/payments.md).
+      PAYMENT_SANDBOX_LOGIN_REDIRECT_URIS: `${URL_SHOWN}/auth/vipps`,
       // Accounts and payments live with the rest of the local state (npm run reset deletes them too).
       PAYMENT_SANDBOX_STATE: path.join(STATE_DIR, "payment-sandbox.json"),
     }),

@@ -7,6 +7,8 @@
 //   PAYMENT_SANDBOX_PUBLIC_URL=http://localhost:8817 base of the hosted pages the browser opens
 //   PAYMENT_SANDBOX_RETRY_BASE_MS=1000     first webhook retry delay (doubles per attempt, 8 attempts)
 //   PAYMENT_SANDBOX_STATE=path.json        keep accounts and payments across restarts (npm start sets it)
+//   PAYMENT_SANDBOX_LOGIN_REDIRECT_URIS=http://localhost:8787/auth/vipps   Vipps Login's registered redirect
+//                                          URIs, comma-separated (npm start sets the app's; default: any)
 //   PAYMENT_SANDBOX_HOLD_WEBHOOKS=1        sign webhooks but keep them (GET /__sandbox/deliveries) instead
 //                                          of sending them: for a client that delivers them itself
 //                                          (the crash durability benchmark)
@@ -33,11 +35,14 @@ const sandbox = await startPaymentSandbox({
     subscriptionKey: env("VIPPS_SUBSCRIPTION_KEY"),
     msn: env("VIPPS_MERCHANT_SERIAL_NUMBER"),
     webhook: { url: `${appUrl}/api/payments/webhooks/vipps`, secret: env("VIPPS_WEBHOOK_SECRET"), deliver },
+    loginRedirectUris: process.env.PAYMENT_SANDBOX_LOGIN_REDIRECT_URIS?.split(",").filter(Boolean),
   },
   retry: process.env.PAYMENT_SANDBOX_RETRY_BASE_MS ? { baseMs: Number(process.env.PAYMENT_SANDBOX_RETRY_BASE_MS) } : undefined,
 });
 
-console.log(`[payment-sandbox] Stripe and Vipps sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`);
+console.log(
+  `[payment-sandbox] Stripe, Vipps and Vipps Login sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`,
+);
 
 const stop = () => {
   void sandbox.close().then(() => process.exit(0));

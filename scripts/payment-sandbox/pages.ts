@@ -51,7 +51,7 @@ a{color:#1d4ed8}
 table{width:100%;border-collapse:collapse;font-size:.9375rem}th,td{text-align:left;padding:.5rem .25rem;border-bottom:1px solid #e5e7eb}
 `;
 
-function page(title: string, body: string, extraCss = ""): string {
+export function page(title: string, body: string, extraCss = ""): string {
   return `<!doctype html>
 <html lang="nb">
 <head>
@@ -67,7 +67,7 @@ ${body}
 </html>`;
 }
 
-function field(name: string, label: string, value: string, error: string | undefined, attrs: string): string {
+export function field(name: string, label: string, value: string, error: string | undefined, attrs: string): string {
   const id = `f-${name}`;
   const described = error ? ` aria-invalid="true" aria-describedby="${id}-error"` : "";
   return `<div><label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${name}" value="${escapeHtml(value)}" ${attrs}${described}>${
@@ -159,7 +159,7 @@ export function dashboardPage(
   );
 }
 
-const VIPPS_CSS = `
+export const VIPPS_CSS = `
 body{background:#fff5f1}
 .brand{background:#ff5b24;color:#1a1a1a;padding:1rem;text-align:center;font-weight:900;font-size:1.75rem;letter-spacing:.02em}
 .approve{background:#c2410c;color:#fff}

@@ -13,6 +13,7 @@ import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
 import { messagePage, moneyPage } from "./pages";
 import { money, StripeSandbox, type StripeState } from "./stripe-api";
 import { VippsSandbox, type VippsState } from "./vipps-api";
+import { VippsLoginSandbox } from "./vipps-login-api";
 import { DEFAULT_RETRY, WebhookDispatcher, type RetryPolicy, type WebhookEndpoint } from "./webhooks";
 
 export interface WebhookTarget {
@@ -29,7 +30,15 @@ export interface SandboxConfig {
   /** Base URL for links the browser follows (hosted pages); default http://localhost:<port>. */
   publicUrl?: string;
   stripe: { secretKey: string; webhook?: WebhookTarget };
-  vipps: { clientId: string; clientSecret: string; subscriptionKey: string; msn: string; webhook?: WebhookTarget };
+  vipps: {
+    clientId: string;
+    clientSecret: string;
+    subscriptionKey: string;
+    msn: string;
+    webhook?: WebhookTarget;
+    /** Vipps Login's registered redirect URIs; without them any absolute http(s) URI is accepted. */
+    loginRedirectUris?: string[];
+  };
   retry?: Partial<RetryPolicy>;
   /** How long a Vipps payment waits for approval before it expires; default 10 minutes. */
   vippsPaymentLifetimeMs?: number;
@@ -43,6 +52,8 @@ export interface PaymentSandbox {
   port: number;
   stripe: StripeSandbox;
   vipps: VippsSandbox;
+  /** The Vipps Login issuer (OpenID Connect) on the same port. */
+  vippsLogin: VippsLoginSandbox;
   dispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
@@ -82,6 +93,14 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     paymentLifetimeMs: config.vippsPaymentLifetimeMs ?? 10 * 60 * 1000,
   });
 
+  const vippsLogin = new VippsLoginSandbox({
+    clientId: config.vipps.clientId,
+    clientSecret: config.vipps.clientSecret,
+    apiUrl: `http://${host}:${port}`,
+    publicUrl,
+    redirectUris: config.vipps.loginRedirectUris,
+  });
+
   const persistence = persist(config.stateFile, stripe, vipps, log);
 
   server.on("request", (req, res) => {
@@ -95,7 +114,11 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
           headers: req.headers,
           body,
         };
-        reply = stripe.handle(request) ?? vipps.handle(request) ?? sandboxRoutes(request, stripe, vipps, dispatcher);
+        reply =
+          stripe.handle(request) ??
+          vipps.handle(request) ??
+          vippsLogin.handle(request) ??
+          sandboxRoutes(request, stripe, vipps, vippsLogin, dispatcher);
       } catch (error) {
         log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         reply = json(500, { error: { type: "api_error", message: "The sandbox failed to handle the request." } });
@@ -111,6 +134,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     port,
     stripe,
     vipps,
+    vippsLogin,
     dispatcher,
     close: async () => {
       persistence.now();
@@ -123,7 +147,13 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
   };
 }
 
-function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsSandbox, dispatcher: WebhookDispatcher): Reply {
+function sandboxRoutes(
+  req: SandboxRequest,
+  stripe: StripeSandbox,
+  vipps: VippsSandbox,
+  vippsLogin: VippsLoginSandbox,
+  dispatcher: WebhookDispatcher,
+): Reply {
   const path = req.url.pathname;
   if (req.method === "GET" && path === "/__sandbox/health") return json(200, { ok: true });
   if (req.method === "GET" && path === "/__sandbox/deliveries") {
@@ -141,7 +171,7 @@ function sandboxRoutes(req: SandboxRequest, stripe: StripeSandbox, vipps: VippsS
     const prefix = req.url.searchParams.get("path") ?? "";
     return json(
       200,
-      [...stripe.requests, ...vipps.requests].filter((r) => r.path.startsWith(prefix)),
+      [...stripe.requests, ...vipps.requests, ...vippsLogin.requests].filter((r) => r.path.startsWith(prefix)),
     );
   }
   if (req.method === "GET" && path === "/__sandbox/money") return json(200, moneyMoved(stripe, vipps));
