@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { header, html, json, type Reply, type SandboxRequest } from "./http";
 import { token } from "./ids";
 import { messagePage } from "./pages";
-import { TEST_PERSONS, vippsLoginPage, type CustomPersonForm, type LoginPageView } from "./vipps-login-pages";
+import { TEST_PERSONS, vippsLoginPage, type CustomPersonForm, type LoginPageView, type TestPerson } from "./vipps-login-pages";
 import {
   atHash,
   clientError,
@@ -58,15 +58,8 @@ interface LoginRequest {
   createdAt: number;
 }
 
-export interface LoginPerson {
-  sub: string;
-  name: string;
-  givenName: string;
-  familyName: string;
-  email: string;
-  emailVerified: boolean;
-  phone: string;
-}
+/** Who signed in: a test person, with the `sub` Vipps gives this sales unit for them. */
+export type LoginPerson = Omit<TestPerson, "id"> & { sub: string };
 
 interface AuthCode {
   code: string;

@@ -41,11 +41,16 @@ export async function receiver(statuses: number[] = []): Promise<{ url: string; 
   };
 }
 
+/** The sandbox's Vipps configuration with the test keys, plus whatever a test adds (a webhook, redirect URIs). */
+export function vippsConfig(extra: Partial<SandboxConfig["vipps"]> = {}): SandboxConfig["vipps"] {
+  return { clientId: KEYS.clientId, clientSecret: KEYS.clientSecret, subscriptionKey: KEYS.subscriptionKey, msn: KEYS.msn, ...extra };
+}
+
 export async function sandbox(overrides: Partial<SandboxConfig> = {}): Promise<PaymentSandbox> {
   return startPaymentSandbox({
     port: 0,
     stripe: { secretKey: KEYS.stripeKey },
-    vipps: { clientId: KEYS.clientId, clientSecret: KEYS.clientSecret, subscriptionKey: KEYS.subscriptionKey, msn: KEYS.msn },
+    vipps: vippsConfig(),
     retry: { baseMs: 20, maxAttempts: 4 },
     log: () => undefined,
     ...overrides,

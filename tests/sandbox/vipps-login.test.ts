@@ -6,22 +6,14 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentSandbox } from "../../scripts/payment-sandbox/server";
 import { subFor } from "../../scripts/payment-sandbox/vipps-login-api";
-import { form, KEYS, sandbox } from "./helpers";
+import { form, KEYS, sandbox, vippsConfig } from "./helpers";
 
 const REDIRECT = "https://lekebytte.example/auth/vipps";
 const BASE = "/access-management-1.0/access";
 let sb: PaymentSandbox;
 
 beforeAll(async () => {
-  sb = await sandbox({
-    vipps: {
-      clientId: KEYS.clientId,
-      clientSecret: KEYS.clientSecret,
-      subscriptionKey: KEYS.subscriptionKey,
-      msn: KEYS.msn,
-      loginRedirectUris: [REDIRECT],
-    },
-  });
+  sb = await sandbox({ vipps: vippsConfig({ loginRedirectUris: [REDIRECT] }) });
 });
 
 afterAll(() => sb.close());

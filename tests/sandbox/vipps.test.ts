@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentSandbox } from "../../scripts/payment-sandbox/server";
 import { vippsSignatureHeaders } from "../../scripts/payment-sandbox/webhooks";
 import { verifyVippsWebhook } from "../../worker/features/payments/vipps-signature";
-import { form, KEYS, receiver, sandbox } from "./helpers";
+import { form, KEYS, receiver, sandbox, vippsConfig } from "./helpers";
 
 let sb: PaymentSandbox;
 let hooks: Awaited<ReturnType<typeof receiver>>;
@@ -12,13 +12,7 @@ let hooks: Awaited<ReturnType<typeof receiver>>;
 beforeAll(async () => {
   hooks = await receiver();
   sb = await sandbox({
-    vipps: {
-      clientId: KEYS.clientId,
-      clientSecret: KEYS.clientSecret,
-      subscriptionKey: KEYS.subscriptionKey,
-      msn: KEYS.msn,
-      webhook: { url: `${hooks.url}/hooks/vipps?kilde=sandbox`, secret: KEYS.vippsWebhookSecret },
-    },
+    vipps: vippsConfig({ webhook: { url: `${hooks.url}/hooks/vipps?kilde=sandbox`, secret: KEYS.vippsWebhookSecret } }),
   });
 });
 
