@@ -52,6 +52,13 @@ export const RATE_RULES = {
   // Asking for the password again (account deletion, data export): guesses like sign-in.
   reauthAddress: { scope: "reauth:address", limit: 30, windowSeconds: 15 * MINUTE },
   reauthAccount: { scope: "reauth:account", limit: 10, windowSeconds: 15 * MINUTE },
+  // Vipps Login (decision 128): each start stores a login and each callback calls Vipps, per address;
+  // proving a matched account by password counts as sign-in guesses (the sign-in rules above), and
+  // its mailed link is limited like the confirmation mail.
+  vippsStartAddress: { scope: "vipps-start:address", limit: 30, windowSeconds: 15 * MINUTE },
+  vippsCallbackAddress: { scope: "vipps-callback:address", limit: 60, windowSeconds: 15 * MINUTE },
+  vippsLinkMailAccount: { scope: "vipps-link-mail:account", limit: 3, windowSeconds: 15 * MINUTE },
+  vippsLinkMailAddress: { scope: "vipps-link-mail:address", limit: 20, windowSeconds: HOUR },
   newsletterAddress: { scope: "newsletter:address", limit: 20, windowSeconds: HOUR },
   newsletterAccount: { scope: "newsletter:account", limit: 5, windowSeconds: HOUR },
   contactAddress: { scope: "contact:address", limit: 10, windowSeconds: HOUR },

@@ -12,6 +12,7 @@ import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./features/auth/routes";
+import { vippsAccountRoutes, vippsAuthRoutes } from "./features/auth/vipps-routes";
 import { configRoutes } from "./features/shell/config-routes";
 import { contactRoutes } from "./features/contact/routes";
 import { seoRoutes } from "./features/seo/routes";
@@ -69,7 +70,9 @@ const api = new Hono<AppEnv>()
   .route("/search", searchRoutes)
   .route("/favourites", favouriteRoutes)
   .route("/config", configRoutes)
+  .route("/auth/vipps", vippsAuthRoutes)
   .route("/auth", authRoutes)
+  .route("/me/vipps", vippsAccountRoutes)
   .route("/me", meRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)

@@ -63,6 +63,7 @@ export function siteConfigBody(overrides: Partial<SiteConfigBody> = {}): SiteCon
     contactEmail: "hei@lekebytte.no",
     contactPhone: "+47 22 12 34 56",
     contactAddress: "Storgata 1, 0155 Oslo",
+    vippsLogin: true,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ declare namespace Cloudflare {
     STRIPE_WEBHOOK_SECRET: string;
     VIPPS_WEBHOOK_SECRET: string;
     VIPPS_MERCHANT_SERIAL_NUMBER: string;
+    VIPPS_CLIENT_ID: string;
   }
 }
 

@@ -6,6 +6,7 @@ import { getDb, type Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
+import { forgetVippsOf } from "../auth/vipps-login";
 import { exportReviews } from "../reviews/reviews";
 import { exportSavedSearches } from "../saved-searches/saved-searches";
 import { endSessionSockets, participantChanged } from "../chat/live";
@@ -78,7 +79,7 @@ export async function confirmPassword(db: Db, userId: string, password: string):
 export async function exportUserData(db: Db, userId: string): Promise<Record<string, unknown>> {
   const profile = await getProfile(db, userId);
   const account = await db.$client
-    .prepare("SELECT id, email, email_confirmed_at, created_at, updated_at FROM users WHERE id = ?1")
+    .prepare("SELECT id, email, email_confirmed_at, phone, phone_verified_at, created_at, updated_at FROM users WHERE id = ?1")
     .bind(userId)
     .first();
   const [
@@ -159,6 +160,8 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
       userId,
     ),
     reviews: await exportReviews(db, userId),
+    // The Vipps login linked to the account (its phone is in `account`).
+    vipps_login: await all(db, "SELECT sub, created_at AS linked_at, last_login_at FROM vipps_identities WHERE user_id = ?1", userId),
   };
 }
 
@@ -186,6 +189,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     deleteProblemPhotosOf(db, userId),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
+    // The Vipps login and the phone it verified (decision 128).
+    ...forgetVippsOf(db, userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
     // Saved searches with their index keys and matches (foreign keys cascade), and digest claims.
     db.prepare("DELETE FROM saved_searches WHERE user_id = ?1").bind(userId),

@@ -128,7 +128,7 @@ function secondsUntil(iso: string): number {
 }
 
 /** A new family (one sign-in): its first refresh token, and the family's absolute end. */
-async function startSession(env: Bindings, user: SessionUser, userAgent: string | null): Promise<IssuedSession> {
+export async function startSession(env: Bindings, user: SessionUser, userAgent: string | null): Promise<IssuedSession> {
   const family = crypto.randomUUID();
   const familyExpiresAt = isoIn(REFRESH_ABSOLUTE_TTL_SECONDS);
   const refreshToken = randomToken(32);

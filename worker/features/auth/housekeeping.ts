@@ -1,10 +1,12 @@
 import type { Db } from "../../db/client";
+import { purgeVippsLogins } from "./vipps-login";
 
 const DAY_MS = 86_400_000;
 
 /**
  * The hourly purge: expired sessions (and revoked ones after a week, long enough to recognise a
- * replayed token), used-up e-mail codes, and rate-limit rows older than any window (a day).
+ * replayed token), used-up e-mail codes, Vipps logins and link requests past their time, and
+ * rate-limit rows older than any window (a day).
  */
 export async function purgeExpired(db: Db, now: Date = new Date()): Promise<void> {
   const d1 = db.$client;
@@ -14,6 +16,7 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<void
       .prepare("DELETE FROM sessions WHERE expires_at < ?1 OR family_expires_at < ?1 OR (revoked_at IS NOT NULL AND revoked_at < ?2)")
       .bind(iso, new Date(now.getTime() - 7 * DAY_MS).toISOString()),
     d1.prepare("DELETE FROM email_codes WHERE expires_at < ?1").bind(iso),
+    ...purgeVippsLogins(d1, iso),
     d1.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(now.getTime() - DAY_MS),
   ]);
 }

@@ -21,7 +21,21 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
+/**
+ * The stored value of an account without a password (one made through "Logg inn med Vipps"): no
+ * password verifies against it, and it is no scrypt hash, so `hasPassword` tells it apart.
+ */
+export const NO_PASSWORD = "";
+
+/** Whether the account can sign in with a password at all (not Vipps-only, not deleted). */
+export function hasPassword(stored: string): boolean {
+  return stored.startsWith("scrypt$");
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  // An account without a password (or a deleted one) costs the same scrypt time as a wrong guess,
+  // so the answer's timing does not tell which accounts have one.
+  if (!hasPassword(stored)) return verifyPassword(password, DUMMY_PASSWORD_HASH).then(() => false);
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [N, r, p] = parts.slice(1, 4).map(Number);

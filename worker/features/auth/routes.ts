@@ -20,7 +20,7 @@ import { enforceRateLimits } from "../../lib/rate-limit";
 import type { Context } from "hono";
 import { AUTH_REFUSALS } from "../../../domain/auth";
 
-function sessionBody(s: IssuedSession) {
+export function sessionBody(s: IssuedSession) {
   return {
     user: s.user,
     expires_at: s.expiresAt,
@@ -34,15 +34,20 @@ function sessionBody(s: IssuedSession) {
  * cookie for the account, with a fresh allowance of its own (docs/decisions/084-device-cookies.md).
  */
 async function respondWithSession(c: Context<AppEnv>, s: IssuedSession, { rememberDevice = false } = {}) {
+  await setSession(c, s, { rememberDevice });
+  return c.json(sessionBody(s));
+}
+
+/** The session's cookies (and the device cookie) on this answer; Vipps Login answers with them too. */
+export async function setSession(c: Context<AppEnv>, s: IssuedSession, { rememberDevice = false } = {}): Promise<void> {
   setSessionCookies(c, s.accessToken, s.refreshToken, s.refreshMaxAge);
   if (rememberDevice) setDeviceCookie(c, await signDeviceCookie(c.env, s.user.id));
   // On the session answer only (not the noStore middleware): a refused sign-in never carried it.
   c.header("Cache-Control", "no-store");
-  return c.json(sessionBody(s));
 }
 
 /** The origin confirmation links point to: the configured one, else the request's own. */
-function linkOrigin(c: Context<AppEnv>): string {
+export function linkOrigin(c: Context): string {
   return c.env.APP_ORIGIN || new URL(c.req.url).origin;
 }
 

@@ -10,6 +10,10 @@ export const users = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     emailConfirmedAt: text("email_confirmed_at"),
     deletedAt: text("deleted_at"),
+    /** MSISDN as Vipps gives it (4791234567); only from Vipps Login, never typed in. */
+    phone: text("phone"),
+    /** When Vipps last vouched for `phone` ("Verifisert med Vipps"); null without a linked Vipps login. */
+    phoneVerifiedAt: text("phone_verified_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -62,4 +66,73 @@ export const emailCodes = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("email_codes_hash_unique").on(t.codeHash), index("email_codes_user_idx").on(t.userId)],
+);
+
+/**
+ * Vipps Login (docs/decisions/128-vipps-login.md): the Vipps `sub` (one per person and sales unit)
+ * that signs in to an account. One Vipps login per account, one account per Vipps login.
+ */
+export const vippsIdentities = sqliteTable(
+  "vipps_identities",
+  {
+    sub: text("sub").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastLoginAt: text("last_login_at"),
+  },
+  (t) => [uniqueIndex("vipps_identities_user_unique").on(t.userId)],
+);
+
+/**
+ * One started Vipps Login (an OpenID Connect authorization request), kept until its callback: the
+ * `state` (hashed, the key), the browser that started it (a hash of its cookie), the `nonce` the ID
+ * token must carry and the PKCE verifier. Used once, then marked.
+ */
+export const vippsLoginStates = sqliteTable(
+  "vipps_login_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    browserHash: text("browser_hash").notNull(),
+    nonce: text("nonce").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    /** "login" from /auth; "link" from the profile of a signed-in user (`user_id`). */
+    purpose: text("purpose", { enum: ["login", "link"] }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    returnPath: text("return_path"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("vipps_login_states_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * A Vipps login whose verified e-mail belongs to an existing account: it waits here until the person
+ * proves the account (its password, or the link mailed to its address), then the two are linked.
+ */
+export const vippsLinkRequests = sqliteTable(
+  "vipps_link_requests",
+  {
+    id: text("id").primaryKey(),
+    /** The browser's cookie for this request, hashed. */
+    tokenHash: text("token_hash").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sub: text("sub").notNull(),
+    phone: text("phone"),
+    /** The mailed link's code, hashed; null until "Send meg en lenke". */
+    mailCodeHash: text("mail_code_hash"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("vipps_link_requests_token_unique").on(t.tokenHash),
+    uniqueIndex("vipps_link_requests_mail_code_unique").on(t.mailCodeHash),
+    index("vipps_link_requests_user_idx").on(t.userId),
+    index("vipps_link_requests_expires_idx").on(t.expiresAt),
+  ],
 );

@@ -1,7 +1,7 @@
 // Provider configuration from wrangler vars and secrets. Only keys and base URLs differ between
 // the real providers and the local payment sandbox: the code path is the same.
 import type { Bindings } from "../../env";
-import { isLocal } from "../../env";
+import { configuredBaseUrl } from "../../lib/base-url";
 
 export interface StripeConfig {
   secretKey: string;
@@ -21,27 +21,13 @@ export interface VippsConfig {
   webhookSecret: string | null;
 }
 
-/** A base URL from configuration; plain http only in local mode (the sandbox on 127.0.0.1). */
-function parseBase(env: Bindings, name: string, value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} is not a URL: ${value}`);
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLocal(env))) {
-    throw new Error(`${name} must use https outside local mode`);
-  }
-  return url;
-}
-
 /** Null when Stripe is not configured (no secret key): card payments and onboarding are unavailable. */
 export function stripeConfig(env: Bindings): StripeConfig | null {
   if (!env.STRIPE_SECRET_KEY) return null;
   const webhookSecrets = [env.STRIPE_WEBHOOK_SECRET, env.STRIPE_CONNECT_WEBHOOK_SECRET].filter((s): s is string => !!s);
   const config: StripeConfig = { secretKey: env.STRIPE_SECRET_KEY, webhookSecrets };
   if (env.STRIPE_API_BASE) {
-    const url = parseBase(env, "STRIPE_API_BASE", env.STRIPE_API_BASE);
+    const url = configuredBaseUrl(env, "STRIPE_API_BASE", env.STRIPE_API_BASE);
     config.host = url.hostname;
     config.protocol = url.protocol === "http:" ? "http" : "https";
     config.port = url.port ? Number(url.port) : config.protocol === "http" ? 80 : 443;
@@ -53,7 +39,7 @@ export function stripeConfig(env: Bindings): StripeConfig | null {
 export function vippsConfig(env: Bindings): VippsConfig | null {
   const { VIPPS_CLIENT_ID, VIPPS_CLIENT_SECRET, VIPPS_SUBSCRIPTION_KEY, VIPPS_MERCHANT_SERIAL_NUMBER } = env;
   if (!VIPPS_CLIENT_ID || !VIPPS_CLIENT_SECRET || !VIPPS_SUBSCRIPTION_KEY || !VIPPS_MERCHANT_SERIAL_NUMBER) return null;
-  const base = parseBase(env, "VIPPS_API_BASE", env.VIPPS_API_BASE || "https://api.vipps.no");
+  const base = configuredBaseUrl(env, "VIPPS_API_BASE", env.VIPPS_API_BASE || "https://api.vipps.no");
   return {
     baseUrl: base.origin + base.pathname.replace(/\/$/, ""),
     clientId: VIPPS_CLIENT_ID,
