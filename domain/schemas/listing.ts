@@ -141,8 +141,17 @@ export interface ListingDetail extends ListingCard {
   description: string | null;
   updated_at: string;
   place_name: string | null;
-  /** `rating`: the seller's shown reviews (average null without any), linking to /bruker/{user_id}. */
-  seller: { user_id: string; display_name: string | null; created_at: string; rating: { average: number | null; count: number } };
+  /**
+   * `rating`: the seller's shown reviews (average null without any), linking to /bruker/{user_id};
+   * `phone_verified`: a phone number Vipps verified ("Verifisert med Vipps").
+   */
+  seller: {
+    user_id: string;
+    display_name: string | null;
+    created_at: string;
+    phone_verified: boolean;
+    rating: { average: number | null; count: number };
+  };
   hidden?: ListingHidden;
 }
 

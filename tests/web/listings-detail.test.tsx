@@ -95,7 +95,13 @@ describe("listing detail", () => {
         is_free: true,
         price: null,
         images: [],
-        seller: { user_id: "x", display_name: null, created_at: "2024-03-05T10:00:00Z", rating: { average: null, count: 0 } },
+        seller: {
+          user_id: "x",
+          display_name: null,
+          created_at: "2024-03-05T10:00:00Z",
+          phone_verified: false,
+          rating: { average: null, count: 0 },
+        },
       }),
     );
     expect(await screen.findByText("Gratis")).toBeInTheDocument();

@@ -216,6 +216,7 @@ describe("the seller card", () => {
         user_id: TEST_SELLER_ID,
         display_name: "Ola Hansen",
         created_at: "2024-03-05T10:00:00Z",
+        phone_verified: false,
         rating: { average: 4.5, count: 2 },
       },
     });

@@ -100,6 +100,13 @@ const CASES: Case[] = [
     () => "/api/me",
     () => visitor,
   ),
+  get("GET /api/me/vipps", "signed in", () => "/api/me/vipps"),
+  get(
+    "GET /api/auth/vipps/link",
+    "no waiting link",
+    () => "/api/auth/vipps/link",
+    () => visitor,
+  ),
   get("GET /api/me/moderation", "signed in", () => "/api/me/moderation"),
   get("GET /api/me/listings", "signed in", () => "/api/me/listings"),
   get("GET /api/me/listings/:id", "own", () => `/api/me/listings/${ownListing.id}`),
@@ -320,6 +327,8 @@ GET /api/auth/session (signed in): 200 no-store
 GET /api/auth/session (visitor): 200 no-store
 GET /api/me (signed in): 200 no-store
 GET /api/me (visitor): 401 private, no-store
+GET /api/me/vipps (signed in): 200 no-store
+GET /api/auth/vipps/link (no waiting link): 400 no-store
 GET /api/me/moderation (signed in): 200 no-store
 GET /api/me/listings (signed in): 200 no-store
 GET /api/me/listings/:id (own): 200 private, no-store

@@ -705,6 +705,48 @@ const API_ROWS: Row[] = [
     expected: all(401),
   },
   { route: "POST /api/auth/signout", request: () => ({ path: "/api/auth/signout", method: "POST" }), expected: all(204) },
+  // Vipps Login (decision 128): anyone may start one; a callback, a link proof or a mailed code is
+  // only good with the browser's own cookies or the mailed code, which none of these requests has.
+  {
+    route: "POST /api/auth/vipps/start",
+    request: (w) => ({ path: "/api/auth/vipps/start", method: "POST", json: {}, headers: { "CF-Connecting-IP": w.ip } }),
+    expected: all(200),
+  },
+  {
+    route: "POST /api/auth/vipps/callback",
+    variant: "unknown state",
+    request: (w) => ({
+      path: "/api/auth/vipps/callback",
+      method: "POST",
+      json: { state: "s".repeat(43), code: "c".repeat(40) },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
+    expected: all(400),
+  },
+  { route: "GET /api/auth/vipps/link", variant: "no waiting link", request: () => ({ path: "/api/auth/vipps/link" }), expected: all(400) },
+  {
+    route: "POST /api/auth/vipps/link",
+    variant: "no waiting link",
+    request: (w) => ({ path: "/api/auth/vipps/link", method: "POST", json: { password: PASSWORD }, headers: { "CF-Connecting-IP": w.ip } }),
+    expected: all(400),
+  },
+  {
+    route: "POST /api/auth/vipps/link/mail",
+    variant: "no waiting link",
+    request: (w) => ({ path: "/api/auth/vipps/link/mail", method: "POST", headers: { "CF-Connecting-IP": w.ip } }),
+    expected: all(400),
+  },
+  {
+    route: "POST /api/auth/vipps/link/confirm",
+    variant: "unknown code",
+    request: (w) => ({
+      path: "/api/auth/vipps/link/confirm",
+      method: "POST",
+      json: { code: "a".repeat(43) },
+      headers: { "CF-Connecting-IP": w.ip },
+    }),
+    expected: all(400),
+  },
   {
     route: "POST /api/newsletter",
     request: (w) => ({
@@ -746,6 +788,21 @@ const API_ROWS: Row[] = [
     ownerPassword: true,
     request: () => ({ path: "/api/me/export", method: "POST", json: { password: PASSWORD } }),
     expected: s(401, 400, 200, 400, 400, 200),
+  },
+  { route: "GET /api/me/vipps", request: () => ({ path: "/api/me/vipps" }), expected: signedIn(200) },
+  // The owner's password starts "Koble til Vipps"; the others' own passwords differ (400).
+  {
+    route: "POST /api/me/vipps/start",
+    ownerPassword: true,
+    request: () => ({ path: "/api/me/vipps/start", method: "POST", json: { password: PASSWORD } }),
+    expected: s(401, 400, 200, 400, 400, 200),
+  },
+  // Nobody's account here is linked to Vipps: nothing to unlink.
+  {
+    route: "DELETE /api/me/vipps",
+    variant: "not linked",
+    request: () => ({ path: "/api/me/vipps", method: "DELETE", json: { password: PASSWORD } }),
+    expected: signedIn(404),
   },
   {
     route: "DELETE /api/me",
@@ -1448,6 +1505,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads
   "ALL /api/me/*", // requireUser
+  "ALL /api/me/vipps/*", // requireUser
   "ALL /api/moderation/*", // requireRole("moderator", "admin"), no-store
   "ALL /api/payments/*", // requireUser, no-store
   "ALL /api/payments/webhooks/*", // the webhooks' body limit

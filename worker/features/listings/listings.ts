@@ -130,6 +130,7 @@ type DetailColumns = {
   seller_deleted_at: string | null;
   seller_place_name: string | null;
   seller_can_take_payments: number | null;
+  seller_phone_verified: number | null;
   rating_count: number;
   rating_average: number | null;
   deal_party: number;
@@ -146,6 +147,7 @@ function detailColumns(dealParty: string): Record<keyof DetailColumns, string> {
     seller_deleted_at: "u.deleted_at",
     seller_place_name: "pp.place_name",
     seller_can_take_payments: "(p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1)",
+    seller_phone_verified: "(u.phone_verified_at IS NOT NULL)",
     rating_count: "stars.count",
     rating_average: "stars.average",
     deal_party: dealParty,
@@ -215,6 +217,8 @@ export async function listingDetailByKey(
       user_id: row.userId,
       display_name: raw.seller_deleted_at ? null : (raw.seller_display_name ?? null),
       created_at: raw.seller_member_since ?? row.createdAt,
+      // "Verifisert med Vipps" on the seller card (decision 128).
+      phone_verified: raw.seller_phone_verified === 1 && !raw.seller_deleted_at,
       // The seller card's average and count: shown reviews only (decision 070).
       rating: { count: raw.rating_count, average: raw.rating_average },
     },

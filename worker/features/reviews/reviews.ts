@@ -248,6 +248,8 @@ export interface PublicProfile {
   id: string;
   display_name: string;
   member_since: string;
+  /** A phone number Vipps verified ("Verifisert med Vipps", decision 128); the number itself is never shown. */
+  phone_verified: boolean;
   rating: RatingSummary;
   listings: ListingCard[];
   listing_count: number;
@@ -286,6 +288,7 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
     d1
       .prepare(
         `SELECT u.id, u.deleted_at, p.display_name, COALESCE(p.created_at, u.created_at) AS member_since,
+                u.phone_verified_at IS NOT NULL AS phone_verified,
                 (SELECT COUNT(*) FROM listings l WHERE l.user_id = u.id AND ${listedListingSql("l")}) AS listing_count
          FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1`,
       )
@@ -304,7 +307,14 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
       .bind(userId, now, PROFILE_REVIEWS_PAGE_SIZE + 1, offset),
   ]);
   const u = user.results[0] as
-    | { id: string; deleted_at: string | null; display_name: string | null; member_since: string; listing_count: number }
+    | {
+        id: string;
+        deleted_at: string | null;
+        display_name: string | null;
+        member_since: string;
+        phone_verified: number;
+        listing_count: number;
+      }
     | undefined;
   if (!u || u.deleted_at) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.userNotFound);
   const s = summary.results[0] as { count: number; average: number | null };
@@ -318,6 +328,7 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
     id: u.id,
     display_name: personName(u.display_name, null),
     member_since: u.member_since,
+    phone_verified: u.phone_verified === 1,
     rating: { count: s.count, average: s.average },
     listings: cards,
     listing_count: u.listing_count,
