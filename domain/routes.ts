@@ -23,6 +23,8 @@ export const PAGE_ROUTES = {
   home: { path: "/", access: "open", indexed: true },
   auth: { path: "/auth", access: "open", indexed: false },
   authCallback: { path: "/auth/callback", access: "open", indexed: false },
+  // Where Vipps Login sends the browser back (its registered redirect URI), and the mailed link's page (decision 128).
+  vippsCallback: { path: "/auth/vipps", access: "open", indexed: false },
   search: { path: "/search", access: "open", indexed: true },
   listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true },
   // Old links keep working; /annonse/{slug} is the page search engines get.

@@ -37,6 +37,7 @@ type Preloadable = ComponentType & { preload?: () => Promise<unknown> };
 const HomePage = page(() => import("./routes/home/HomePage"), "HomePage");
 const AuthPage = page(() => import("./routes/auth/AuthPage"), "AuthPage");
 const CallbackPage = page(() => import("./routes/auth/CallbackPage"), "CallbackPage");
+const VippsCallbackPage = page(() => import("./routes/auth/VippsCallbackPage"), "VippsCallbackPage");
 const SearchPage = page(() => import("./routes/search/SearchPage"), "SearchPage");
 const SlugListingPage = page(() => import("./routes/listing/SlugListingPage"), "SlugListingPage");
 const ListingByIdPage = page(() => import("./routes/listing/ListingByIdPage"), "ListingByIdPage");
@@ -68,6 +69,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   home: <HomePage />,
   auth: <AuthPage />,
   authCallback: <CallbackPage />,
+  vippsCallback: <VippsCallbackPage />,
   search: <SearchPage />,
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,

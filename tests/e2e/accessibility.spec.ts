@@ -34,6 +34,7 @@ const ROUTE_PATHS: Record<PageRouteId, (d: DemoData) => string> = {
   home: () => "/",
   auth: () => "/auth",
   authCallback: () => "/auth/callback?error=access_denied&error_description=Lenken%20er%20utl%C3%B8pt",
+  vippsCallback: () => "/auth/vipps?error=access_denied&state=avbrutt-i-vipps",
   search: () => "/search?q=lego",
   listingBySlug: (d) => `/annonse/${d.otherTradeListing.seo_slug}`,
   listingById: (d) => `/listing/${d.ownListing.id}`,

@@ -3,6 +3,7 @@ import { useId, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import { formatRatingAverage, reviewCountLabel } from "../../domain/reviews";
 import { cn } from "../lib/cn";
+import { VippsVerifiedBadge } from "./VippsVerifiedBadge";
 
 export interface SellerRating {
   average: number | null;
@@ -12,7 +13,8 @@ export interface SellerRating {
 /**
  * "Selger" with the seller's name and one line about them (listing detail, /betaling-fullfort);
  * `action` sits at the end of the card (the listing page's "Rapporter bruker"). With `profile`, the
- * name and the seller's average and count link to the public profile /bruker/{id}.
+ * name and the seller's average and count link to the public profile /bruker/{id}; `verified`
+ * shows "Verifisert med Vipps" under the name (a phone number Vipps vouched for).
  */
 export function SellerCard({
   name,
@@ -20,9 +22,11 @@ export function SellerCard({
   action,
   className,
   profile,
+  verified = false,
 }: {
   name: string;
   children: ReactNode;
+  verified?: boolean;
   action?: ReactNode;
   className?: string;
   profile?: { userId: string; rating: SellerRating };
@@ -42,6 +46,7 @@ export function SellerCard({
           Selger
         </h2>
         <p className="truncate font-semibold text-stone-900">{name}</p>
+        {verified ? <VippsVerifiedBadge className="mt-0.5" /> : null}
         <p className="text-sm text-stone-700">{children}</p>
         {profile && href ? (
           <Link

@@ -8,6 +8,7 @@ import { cn } from "../../lib/cn";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { resendConfirmation } from "./resendConfirmation";
+import { VippsSignIn } from "./VippsButton";
 
 // The sign-up form (with its form library) loads when "Registrer" is pointed at, focused or opened,
 // not with the page, which opens on "Logg inn" (decision 104).
@@ -48,6 +49,7 @@ export function AuthPage() {
     <div className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
       <h1 className="text-center text-2xl font-extrabold tracking-tight text-stone-900">Velkommen til Lekebytte</h1>
       <p className="mt-2 text-center text-stone-700">Logg inn eller opprett en konto for å kjøpe, selge, gi bort og bytte leker.</p>
+      <VippsSignIn next={next} />
 
       <Tabs
         idBase={tabsId}

@@ -1,13 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CircleAlert, CircleCheck } from "lucide-react";
+import { CircleCheck } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { CALLBACK_REDIRECT_MS } from "../../../domain/limits";
 import { applySignedIn, authKeys, exchangeCodeOnce, sessionQuery } from "../../api/auth";
 import { isApiError } from "../../api/client";
-import { buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
+import { SignInFailed } from "./SignInFailed";
 
 type CallbackState = { status: "loading" } | { status: "ok" } | { status: "error"; reason: string };
 
@@ -92,22 +92,12 @@ export function CallbackPage() {
           </p>
         </>
       ) : (
-        <>
-          <div aria-hidden="true" className="mb-4 flex size-16 items-center justify-center rounded-full bg-red-50 text-red-700">
-            <CircleAlert className="size-8" />
-          </div>
-          <h1 className="text-2xl font-bold text-stone-900">Innloggingen mislyktes</h1>
-          <p role="alert" className="mt-3 font-medium break-words text-stone-900">
-            Kunne ikke logge inn: {state.reason}
-          </p>
+        <SignInFailed title="Innloggingen mislyktes" reason={`Kunne ikke logge inn: ${state.reason}`}>
           <p className="mt-3 text-stone-700">
             Tips: Lenken kan ha utløpt eller allerede vært brukt. Logg inn på nytt, eller be om en ny bekreftelses-e-post fra
             innloggingssiden.
           </p>
-          <Link to="/auth" className={buttonClasses("primary", "md", "mt-6")}>
-            Gå til innlogging
-          </Link>
-        </>
+        </SignInFailed>
       )}
     </section>
   );

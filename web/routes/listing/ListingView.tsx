@@ -195,6 +195,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           name={sellerName}
           className="mt-6"
           profile={{ userId: listing.seller.user_id, rating: listing.seller.rating }}
+          verified={listing.seller.phone_verified}
           action={
             isOwner ? null : (
               <button

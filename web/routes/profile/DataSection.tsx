@@ -52,8 +52,8 @@ interface PasswordDialogProps {
   onConfirm: (password: string) => Promise<void>;
 }
 
-/** A confirmation dialog that asks for the password before a sensitive action. */
-function PasswordDialog({
+/** A confirmation dialog that asks for the password before a sensitive action (also the Vipps section's). */
+export function PasswordDialog({
   trigger,
   title,
   description,

@@ -9,6 +9,7 @@ import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
 import { ProfileInfoCard } from "./ProfileInfoCard";
 import { PurchasesAndSalesSection } from "./PurchasesAndSalesSection";
+import { VippsSection } from "./VippsSection";
 
 /** /profile and /min-profil: "Min profil" (docs/product.md "Profile"). Login required by the router. */
 export function ProfilePage() {
@@ -36,6 +37,7 @@ export function ProfilePage() {
       </div>
       <ModerationNotices />
       <ProfileInfoCard />
+      <VippsSection />
       <PaymentsSection />
       <PurchasesAndSalesSection />
       <OwnListingsSection />
