@@ -25,7 +25,7 @@ test("'Send melding' as a visitor: sign in, and the chat for that listing opens"
 
     await page.getByLabel("E-post").fill(buyerEmail);
     await page.getByLabel("Passord").fill(E2E_PASSWORD);
-    await page.getByRole("button", { name: "Logg inn" }).click();
+    await page.getByRole("button", { name: "Logg inn", exact: true }).click();
 
     // Back at the listing, the action carries on: the conversation opens with its composer.
     await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
@@ -53,7 +53,7 @@ test("a hostile ?next= on /auth stays on this site", async ({ page }) => {
     const origin = new URL(page.url()).origin;
     await page.getByLabel("E-post").fill(email);
     await page.getByLabel("Passord").fill(E2E_PASSWORD);
-    await page.getByRole("button", { name: "Logg inn" }).click();
+    await page.getByRole("button", { name: "Logg inn", exact: true }).click();
     await expect(page).toHaveURL(`${origin}/`);
   } finally {
     await deleteAccount(page.request);
