@@ -99,7 +99,7 @@ export function vippsLoginPage(view: LoginPageView): string {
 <legend>Hvem logger inn?</legend>
 ${errors.person ? `<p class="error">${escapeHtml(errors.person)}</p>` : ""}
 ${persons}
-${choice("custom", view.chosen, "Egen testperson", "Fyll inn navn, e-post og mobilnummer under.")}
+${choice("custom", view.chosen, "Egen testperson", "Med opplysningene du fyller inn under.")}
 </fieldset>
 <div class="custom">
 ${field("name", "Navn", custom.name, errors.name, 'autocomplete="off"')}

@@ -27,9 +27,9 @@ async function logInWithVipps(page: Page, person: Person): Promise<void> {
   await page.getByRole("button", { name: "Logg inn med Vipps" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Logg inn på Lekebytte" })).toBeVisible();
   await page.getByRole("radio", { name: /Egen testperson/ }).check();
-  await page.getByLabel("Navn").fill(person.name);
+  await page.getByLabel("Navn", { exact: true }).fill(person.name);
   await page.getByLabel("E-post", { exact: true }).fill(person.email);
-  await page.getByLabel("Mobilnummer").fill(person.phone);
+  await page.getByLabel("Mobilnummer", { exact: true }).fill(person.phone);
   await page.getByRole("button", { name: "Del og logg inn" }).click();
 }
 
