@@ -2,8 +2,6 @@
 // and limits both the Worker and the web use; the request bodies are in schemas/vipps-login.ts.
 /** Vipps' own wording for its button (its design guidelines), never translated or shortened. */
 export const VIPPS_LOGIN_BUTTON = "Logg inn med Vipps";
-/** The trust signal on the profile and on a listing's seller card. */
-export const VIPPS_VERIFIED = "Verifisert med Vipps";
 
 /** The scopes asked for: the ID token (`openid`), and the name, e-mail and phone a new account needs. */
 export const VIPPS_LOGIN_SCOPES = "openid name email phoneNumber";

@@ -148,7 +148,7 @@ describe("the profile's Vipps section", () => {
 describe("the seller card", () => {
   it("shows 'Verifisert med Vipps' for a seller whose phone Vipps verified", () => {
     renderWithProviders(
-      <SellerCard name="Ola" verified>
+      <SellerCard name="Ola" profile={{ user_id: "u1", rating: { average: null, count: 0 }, phone_verified: true }}>
         Medlem siden 2024
       </SellerCard>,
     );

@@ -1,13 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { CircleCheck } from "lucide-react";
-import { useEffect, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router-dom";
+import { CircleAlert, CircleCheck } from "lucide-react";
+import { useEffect, useState, type ReactNode } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import { CALLBACK_REDIRECT_MS } from "../../../domain/limits";
 import { applySignedIn, authKeys, exchangeCodeOnce, sessionQuery } from "../../api/auth";
 import { isApiError } from "../../api/client";
+import { buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
-import { SignInFailed } from "./SignInFailed";
 
 type CallbackState = { status: "loading" } | { status: "ok" } | { status: "error"; reason: string };
 
@@ -100,5 +100,24 @@ export function CallbackPage() {
         </SignInFailed>
       )}
     </section>
+  );
+}
+
+/** A sign-in that could not finish (the e-mail link's, Vipps' at /auth/vipps): what happened, and the way back to /auth. */
+export function SignInFailed({ title, reason, children }: { title: string; reason: ReactNode; children?: ReactNode }) {
+  return (
+    <>
+      <div aria-hidden="true" className="mb-4 flex size-16 items-center justify-center rounded-full bg-red-50 text-red-700">
+        <CircleAlert className="size-8" />
+      </div>
+      <h1 className="text-2xl font-bold text-stone-900">{title}</h1>
+      <p role="alert" className="mt-3 font-medium break-words text-stone-900">
+        {reason}
+      </p>
+      {children}
+      <Link to="/auth" className={buttonClasses("primary", "md", "mt-6")}>
+        Gå til innlogging
+      </Link>
+    </>
   );
 }

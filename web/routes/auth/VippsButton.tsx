@@ -4,18 +4,14 @@ import { VIPPS_LOGIN_BUTTON } from "../../../domain/vipps-login";
 import { isApiError } from "../../api/client";
 import { configQuery } from "../../api/shell";
 import { startVippsLogin } from "../../api/vipps-login";
-import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 
 /**
  * Vipps' orange with white text: the text is 20 px bold, "large text" for WCAG, whose 3:1 this pair
  * (3.1:1) meets; smaller text would not. No logo: only Vipps' own words for the button.
  */
-export const vippsButtonClasses = (className?: string) =>
-  cn(
-    "inline-flex min-h-12 w-full items-center justify-center rounded-xl bg-[#ff5b24] px-4 text-xl font-bold text-white transition-colors hover:bg-[#e24a14] focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-stone-900 disabled:cursor-wait",
-    className,
-  );
+const VIPPS_BUTTON =
+  "inline-flex min-h-12 w-full items-center justify-center rounded-xl bg-[#ff5b24] px-4 text-xl font-bold text-white transition-colors hover:bg-[#e24a14] focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-stone-900 disabled:cursor-wait";
 
 /** "Logg inn med Vipps" on /auth: starts the login and sends the browser to Vipps; `next` is where it comes back to. */
 export function VippsButton({ next }: { next: string | null }) {
@@ -31,7 +27,7 @@ export function VippsButton({ next }: { next: string | null }) {
     }
   };
   return (
-    <button type="button" className={vippsButtonClasses()} onClick={() => void start()} disabled={busy} aria-busy={busy}>
+    <button type="button" className={VIPPS_BUTTON} onClick={() => void start()} disabled={busy} aria-busy={busy}>
       {VIPPS_LOGIN_BUTTON}
     </button>
   );

@@ -8,7 +8,7 @@ import { confirmVippsLinkOnce, vippsCallbackOnce, vippsKeys, type VippsSignedIn 
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { toastSuccess } from "../../lib/toast";
-import { SignInFailed } from "./SignInFailed";
+import { SignInFailed } from "./CallbackPage";
 import { VippsLinkProof } from "./VippsLinkProof";
 
 type State = { status: "loading" } | { status: "prove" } | { status: "error"; reason: string };

@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { KeyRound, MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { passwordConfirmationSchema } from "../../../domain/schemas/account";
@@ -89,10 +88,7 @@ function ProofForms({ email }: { email: string }) {
         at kontoen er din, så kobler vi Vipps til den. Etterpå kan du logge inn med Vipps.
       </p>
       <form onSubmit={(event) => void prove(event)} noValidate className="mt-5 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
-        <h2 className="flex items-center gap-2 text-lg font-bold text-stone-900">
-          <KeyRound aria-hidden="true" className="size-5 text-brand-700" />
-          Med passordet
-        </h2>
+        <h2 className="text-lg font-bold text-stone-900">Med passordet</h2>
         <TextField
           className="mt-3"
           label="Passord"
@@ -108,10 +104,7 @@ function ProofForms({ email }: { email: string }) {
         </Button>
       </form>
       <div className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
-        <h2 className="flex items-center gap-2 text-lg font-bold text-stone-900">
-          <MailCheck aria-hidden="true" className="size-5 text-brand-700" />
-          Med en lenke på e-post
-        </h2>
+        <h2 className="text-lg font-bold text-stone-900">Med en lenke på e-post</h2>
         {mailed ? (
           <p role="status" className="mt-2 text-stone-800">
             {VIPPS_LOGIN_TEXTS.linkMailSent}

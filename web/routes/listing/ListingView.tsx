@@ -194,8 +194,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         <SellerCard
           name={sellerName}
           className="mt-6"
-          profile={{ userId: listing.seller.user_id, rating: listing.seller.rating }}
-          verified={listing.seller.phone_verified}
+          profile={listing.seller}
           action={
             isOwner ? null : (
               <button

@@ -8,7 +8,7 @@ import { profileReviewsPage, publicProfileQuery, type PublicProfileBody, type Re
 import { isApiError } from "../../api/client";
 import { ListingCard } from "../../components/ListingCard";
 import { ListLoadFailed } from "../../components/ListStates";
-import { VippsVerifiedBadge } from "../../components/VippsVerifiedBadge";
+import { VIPPS_VERIFIED, VIPPS_VERIFIED_CLASSES } from "../../components/SellerCard";
 import { LazyReportDialog } from "../../components/lazyDialogs";
 import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
@@ -74,7 +74,7 @@ function ProfileView({ profile }: { profile: PublicProfileBody }) {
         <div className="min-w-0">
           <h1 className="truncate text-2xl font-extrabold tracking-tight text-stone-900 sm:text-3xl">{profile.display_name}</h1>
           <p className="text-stone-700">Medlem siden {formatDate(profile.member_since)}</p>
-          {profile.phone_verified ? <VippsVerifiedBadge className="mt-1" /> : null}
+          {profile.phone_verified ? <span className={VIPPS_VERIFIED_CLASSES}>{VIPPS_VERIFIED}</span> : null}
           <p className="mt-1 flex items-center gap-1.5 font-semibold text-stone-900">
             {profile.rating.count && profile.rating.average !== null ? (
               <>

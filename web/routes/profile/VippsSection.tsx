@@ -4,9 +4,8 @@ import { formatPhone, VIPPS_LOGIN_REFUSALS, VIPPS_LOGIN_TEXTS } from "../../../d
 import { configQuery } from "../../api/shell";
 import { startVippsLink, unlinkVipps, vippsKeys, vippsStatusQuery } from "../../api/vipps-login";
 import { Button } from "../../components/ui/Button";
-import { VippsVerifiedBadge } from "../../components/VippsVerifiedBadge";
+import { VIPPS_VERIFIED, VIPPS_VERIFIED_CLASSES } from "../../components/SellerCard";
 import { toastSuccess } from "../../lib/toast";
-import { vippsButtonClasses } from "../auth/VippsButton";
 import { PasswordDialog } from "./DataSection";
 
 /**
@@ -44,7 +43,7 @@ export function VippsSection() {
               <dt className="text-sm font-medium text-stone-600">Telefon</dt>
               <dd className="flex flex-wrap items-center gap-2 text-stone-900">
                 {formatPhone(status.phone)}
-                {status.phone_verified ? <VippsVerifiedBadge /> : null}
+                {status.phone_verified ? <span className={VIPPS_VERIFIED_CLASSES}>{VIPPS_VERIFIED}</span> : null}
               </dd>
             </dl>
           ) : null}
@@ -77,11 +76,7 @@ export function VippsSection() {
             Koble Vipps til kontoen, så kan du logge inn med Vipps, og kjøpere ser at telefonnummeret ditt er «Verifisert med Vipps».
           </p>
           <PasswordDialog
-            trigger={
-              <button type="button" className={vippsButtonClasses("mt-4 sm:w-auto sm:px-6")}>
-                {VIPPS_LOGIN_TEXTS.linkButton}
-              </button>
-            }
+            trigger={<Button className="mt-4">{VIPPS_LOGIN_TEXTS.linkButton}</Button>}
             title="Koble til Vipps"
             description={<p>Skriv inn passordet ditt, så sender vi deg videre til Vipps.</p>}
             confirmLabel="Gå til Vipps"
