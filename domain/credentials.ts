@@ -16,7 +16,8 @@ export const FORGOT_PASSWORD_ANSWER = "Hvis adressen er registrert, har vi sendt
 export const LINK_REFUSALS = {
   used: "Lenken er allerede brukt. Be om en ny lenke hvis du trenger det.",
   expired: "Lenken er utløpt. Be om en ny lenke.",
-  replaced: "Lenken gjelder ikke lenger fordi det er bedt om en nyere lenke eller passordet er endret. Bruk den nyeste lenken, eller be om en ny.",
+  replaced:
+    "Lenken gjelder ikke lenger fordi det er bedt om en nyere lenke eller passordet er endret. Bruk den nyeste lenken, eller be om en ny.",
   invalid: "Lenken er ugyldig. Sjekk at du har med hele lenken fra e-posten, eller be om en ny.",
 } as const;
 

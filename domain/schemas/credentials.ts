@@ -52,5 +52,8 @@ export const changePasswordSchema = z
 /** "Endre e-post": the new address and the password again. */
 export const changeEmailSchema = z.object({
   email: emailField(CREDENTIAL_MESSAGES.newEmailMissing),
-  password: z.string({ error: PASSWORD_REQUIRED_MESSAGE }).min(1, PASSWORD_REQUIRED_MESSAGE).max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
+  password: z
+    .string({ error: PASSWORD_REQUIRED_MESSAGE })
+    .min(1, PASSWORD_REQUIRED_MESSAGE)
+    .max(PASSWORD_MAX_LENGTH, WRONG_PASSWORD_MESSAGE),
 });

@@ -53,7 +53,14 @@ export async function listDevices(db: Db, actor: Actor): Promise<Device[]> {
        ORDER BY s.family_id = ?3 DESC, s.created_at DESC LIMIT ?4`,
     )
     .bind(actor.id, now, actor.sessionFamily, LISTED)
-    .all<{ family_id: string; user_agent: string | null; city: string | null; country: string | null; last_seen_at: string; signed_in_at: string }>();
+    .all<{
+      family_id: string;
+      user_agent: string | null;
+      city: string | null;
+      country: string | null;
+      last_seen_at: string;
+      signed_in_at: string;
+    }>();
   return rows.results.map((row) => ({
     id: row.family_id,
     ...describeUserAgent(row.user_agent),

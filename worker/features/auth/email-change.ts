@@ -72,7 +72,10 @@ export async function requestEmailChange(env: Bindings, db: Db, actor: Actor, ne
         now,
       ),
   ]);
-  await sendMail(env, emailChangeConfirmMail(env, newEmail, actor.displayName, `${origin}/auth/bekreft-epost?token=${encodeURIComponent(confirm)}`));
+  await sendMail(
+    env,
+    emailChangeConfirmMail(env, newEmail, actor.displayName, `${origin}/auth/bekreft-epost?token=${encodeURIComponent(confirm)}`),
+  );
   await sendMail(
     env,
     emailChangeNoticeMail(

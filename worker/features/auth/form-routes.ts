@@ -84,4 +84,3 @@ export const authFormRoutes = new Hono<AppEnv>()
     c.header("Cache-Control", "no-store");
     return c.redirect("/auth/glemt-passord?sendt=1", 303);
   });
-

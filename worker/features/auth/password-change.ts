@@ -15,7 +15,9 @@ export async function changePassword(env: Bindings, db: Db, actor: Actor, passwo
   const now = nowIso();
   const d1 = db.$client;
   await d1.batch([
-    d1.prepare("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL").bind(actor.id, passwordHash, now),
+    d1
+      .prepare("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL")
+      .bind(actor.id, passwordHash, now),
     d1
       .prepare("UPDATE password_resets SET replaced_at = ?2 WHERE user_id = ?1 AND used_at IS NULL AND replaced_at IS NULL")
       .bind(actor.id, now),

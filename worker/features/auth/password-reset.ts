@@ -142,7 +142,14 @@ export async function resetPassword(
       .prepare(`UPDATE password_resets SET replaced_at = ?3 WHERE user_id = (${winner}) AND used_at IS NULL AND replaced_at IS NULL`)
       .bind(tokenHash, nonce, now),
     d1.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = (${winner}) AND revoked_at IS NULL`).bind(tokenHash, nonce, now),
-    familyRowStatement(d1, family, input.client, "SELECT user_id FROM password_resets WHERE token_hash = ?9 AND use_nonce = ?10", tokenHash, nonce),
+    familyRowStatement(
+      d1,
+      family,
+      input.client,
+      "SELECT user_id FROM password_resets WHERE token_hash = ?9 AND use_nonce = ?10",
+      tokenHash,
+      nonce,
+    ),
   ]);
   const userId = (spent?.results as { user_id: string }[] | undefined)?.[0]?.user_id;
   if (!userId) {
