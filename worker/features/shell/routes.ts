@@ -8,6 +8,7 @@ import { cutShell, writeShell, type ShellTemplate, type ShellWrites } from "./sh
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { takeBindingLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
+import { hasSessionCookie } from "../../lib/cookies";
 
 /** The search page: its first screen is a search (preload.ts). */
 const SEARCH_PAGE = /^\/search\/?$/;
@@ -124,6 +125,8 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   }
   if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
-  const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
+  const screen = isEdgeRendered(url.pathname, { withSession: hasSessionCookie(c) })
+    ? await renderPage({ url: url.pathname + url.search, api: preload.api })
+    : null;
   return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...(screen ? firstScreenWrites(screen) : {}) }), null);
 });
