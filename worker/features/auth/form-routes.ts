@@ -50,16 +50,15 @@ function back(c: Context<AppEnv>, path: string, code: FormErrorCode, next: strin
   return c.redirect(`${path}?${query}`, 303);
 }
 
+const formLimit = bodyLimit({
+  maxSize: FORM_LIMIT,
+  onError: () => {
+    throw new AppError("PAYLOAD_TOO_LARGE");
+  },
+});
+
 export const authFormRoutes = new Hono<AppEnv>()
-  .use(
-    bodyLimit({
-      maxSize: FORM_LIMIT,
-      onError: () => {
-        throw new AppError("PAYLOAD_TOO_LARGE");
-      },
-    }),
-  )
-  .post("/signin/form", async (c) => {
+  .post("/signin/form", formLimit, async (c) => {
     const fields = await formFields(c);
     const next = safeReturnPath(fields.next);
     const parsed = signInSchema.safeParse(fields);
@@ -72,7 +71,7 @@ export const authFormRoutes = new Hono<AppEnv>()
     }
     return c.redirect(next ?? "/", 303);
   })
-  .post("/password/forgot/form", async (c) => {
+  .post("/password/forgot/form", formLimit, async (c) => {
     const fields = await formFields(c);
     const parsed = forgotPasswordSchema.safeParse(fields);
     if (!parsed.success) return back(c, "/auth/glemt-passord", fields.email?.trim() ? "ugyldig-epost" : "mangler-epost", null);
