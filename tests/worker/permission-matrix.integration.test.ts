@@ -1607,7 +1607,14 @@ async function perform(
   } else {
     const headers = new Headers(req.headers);
     for (const [name, value] of Object.entries(req.cookies ?? {})) client.cookies.set(name, value);
-    const res = await client.request(req.path, { method: req.method ?? "GET", json: req.json, body: req.body, headers });
+    // A redirect is the route's answer (the plain forms answer 303), not something to follow.
+    const res = await client.request(req.path, {
+      method: req.method ?? "GET",
+      json: req.json,
+      body: req.body,
+      headers,
+      redirect: "manual",
+    });
     status = res.status;
     if (status >= 400 && res.headers.get("Content-Type")?.includes("application/json")) {
       const { message } = await errorOf(res);
