@@ -126,8 +126,12 @@ test("Logg ut alle andre closes the chat another browser has open, and signs it 
       if (/\/api\/conversations\/[0-9a-f-]{36}\/live/.test(ws.url())) chatSockets.push(ws);
     });
     await laptop.goto(`/listing/${listingId}`);
-    await laptop.getByRole("button", { name: "Send melding" }).click();
-    await expect(laptop).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+    // The listing page is edge-rendered; a press before the app has taken it over may be lost
+    // (pressing again is harmless: the conversation is opened once).
+    await expect(async () => {
+      await laptop.getByRole("button", { name: "Send melding" }).click();
+      await expect(laptop).toHaveURL(/\/chat\/[0-9a-f-]{36}$/, { timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
     const field = laptop.getByRole("textbox", { name: "Melding" });
     await field.fill("Hei! Er dukkehuset ledig?");
     await field.press("Enter");
@@ -146,8 +150,11 @@ test("Logg ut alle andre closes the chat another browser has open, and signs it 
     await expect.poll(() => chatSockets[0]!.isClosed(), { timeout: 5_000 }).toBe(true);
     // The chat learns it is signed out; the phone is still signed in.
     await expect(laptop.getByRole("log")).toBeHidden({ timeout: 10_000 });
-    expect((await laptop.request.get("/api/auth/session")).status()).toBe(401);
-    expect((await page.request.get("/api/auth/session")).status()).toBe(200);
+    // The laptop's refresh was refused and its cookies cleared: it is a visitor now.
+    const laptopSession = await laptop.request.get("/api/auth/session");
+    expect(laptopSession.status() === 401 || (await laptopSession.json()) === null).toBe(true);
+    const phoneSession = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
+    expect(phoneSession?.user.email).toBe(email);
   } finally {
     await deleteAccount(seller.request);
     await deleteAccount(page.request);
