@@ -13,6 +13,9 @@ import { Client, errorOf } from "../support/http";
 import { openChat, upgrade } from "../support/live";
 import { countAttempts } from "../support/rate-limits";
 
+/** Each test signs in with real password hashing (scrypt) a few times: generous on a busy machine. */
+const SLOW = { timeout: 60_000 };
+
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 const WINDOWS =
@@ -66,7 +69,7 @@ async function devicesOf(client: Client): Promise<Device[]> {
   return (await res.json()) as Device[];
 }
 
-describe("Innlogget på", () => {
+describe("Innlogget på", SLOW, () => {
   it("lists each device's session: browser, system, place, signed in and last seen, this one first", async () => {
     const { laptop } = await twoDevices();
     const devices = await devicesOf(laptop);
@@ -142,7 +145,7 @@ describe("Innlogget på", () => {
   });
 });
 
-describe("Endre passord", () => {
+describe("Endre passord", SLOW, () => {
   it("needs the current password; the other sessions and their sockets end, this one stays; the notice is mailed", async () => {
     const { conv, phone, laptop, phoneChat, laptopChat } = await twoDevices();
     const wrong = await laptop.post("/api/me/password", {

@@ -11,6 +11,9 @@ import { mailsTo, PASSWORD, signedInAs, signIn, tokenIn, waitForMail } from "../
 import { Client, errorOf } from "../support/http";
 import { openChat } from "../support/live";
 
+/** Each test signs in with real password hashing (scrypt) a few times: generous on a busy machine. */
+const SLOW = { timeout: 60_000 };
+
 let addresses = 0;
 function fromAddress(): RequestInit {
   addresses += 1;
@@ -43,7 +46,7 @@ async function requested() {
 const confirm = (token: string) => new Client().post("/api/auth/email/confirm", { token }, fromAddress());
 const stop = (token: string) => new Client().post("/api/auth/email/stop", { token }, fromAddress());
 
-describe("Endre e-post", () => {
+describe("Endre e-post", SLOW, () => {
   it("changes the address only when the new address's link is opened", async () => {
     const { user, client, next, confirm: token } = await requested();
     expect(await emailOf(user.id)).toBe(user.email);
@@ -140,7 +143,7 @@ describe("Endre e-post", () => {
   });
 });
 
-describe("the old address's stop link", () => {
+describe("the old address's stop link", SLOW, () => {
   it("before the confirmation: the change is cancelled and every session and socket ends", async () => {
     const conv = await createConversation();
     await env.DB.prepare("UPDATE users SET password_hash = (SELECT password_hash FROM users WHERE id = ?2) WHERE id = ?1")

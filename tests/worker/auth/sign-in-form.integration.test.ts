@@ -11,6 +11,9 @@ import { rootOf } from "../../factories/page-html";
 import { PASSWORD, signedInAs, waitForMail } from "../support/accounts";
 import { Client } from "../support/http";
 
+/** Each test signs in with real password hashing (scrypt) a few times: generous on a busy machine. */
+const SLOW = { timeout: 60_000 };
+
 let addresses = 0;
 
 function postForm(client: Client, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
@@ -34,7 +37,7 @@ function rootText(html: string): string {
   return (rootOf(html)?.content ?? "").replace(/<[^>]+>|<!--[\s\S]*?-->/g, "");
 }
 
-describe("the sign-in form without JavaScript", () => {
+describe("the sign-in form without JavaScript", SLOW, () => {
   it("/auth arrives with a form that posts to the server", async () => {
     const res = await new Client().get("/auth?next=%2Ffavoritter", { headers: { Accept: "text/html" } });
     expect(res.status).toBe(200);
@@ -112,7 +115,7 @@ describe("the sign-in form without JavaScript", () => {
   });
 });
 
-describe("Glemt passord? without JavaScript", () => {
+describe("Glemt passord? without JavaScript", SLOW, () => {
   it("the page's form posts to the server, which answers on the page with the one text", async () => {
     const page = await new Client().get("/auth/glemt-passord", { headers: { Accept: "text/html" } });
     expect(postsTo(rootOf(await page.text())!.content, "/api/auth/password/forgot/form")).toBe(true);

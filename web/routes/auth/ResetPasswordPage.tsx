@@ -7,7 +7,8 @@ import { applySignedIn, checkPasswordResetLink, resetPassword } from "../../api/
 import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
-import { TextField } from "../../components/ui/TextField";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
+import { fieldErrors } from "../../lib/fieldErrors";
 import { toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 
@@ -56,9 +57,7 @@ export function ResetPasswordPage() {
     const data = new FormData(event.currentTarget);
     const parsed = resetPasswordSchema.safeParse({ token, password: data.get("password"), password_confirm: data.get("password_confirm") });
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
+      setErrors(fieldErrors<Field>(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -92,21 +91,7 @@ export function ResetPasswordPage() {
             <h1 className="text-2xl font-extrabold tracking-tight text-stone-900">Lag nytt passord</h1>
             <p className="mt-2 text-stone-700">Når du lagrer, blir du logget ut på alle andre enheter og logget inn her.</p>
             <fieldset disabled={busy} aria-busy={busy} className="m-0 mt-4 min-w-0 space-y-4 border-0 p-0">
-              <TextField
-                label="Nytt passord"
-                type="password"
-                name="password"
-                autoComplete="new-password"
-                placeholder="Minimum 6 tegn"
-                error={errors.password}
-              />
-              <TextField
-                label="Gjenta nytt passord"
-                type="password"
-                name="password_confirm"
-                autoComplete="new-password"
-                error={errors.password_confirm}
-              />
+              <NewPasswordFields errors={errors} />
               <Button type="submit" className="w-full">
                 {busy ? "Lagrer..." : "Lagre nytt passord"}
               </Button>

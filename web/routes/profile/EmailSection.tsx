@@ -6,7 +6,9 @@ import { accountKeys, changeEmail, profileQuery } from "../../api/account";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { TextField } from "../../components/ui/TextField";
+import { fieldErrors } from "../../lib/fieldErrors";
 import { toastError } from "../../lib/toast";
+import { FormButtons } from "./FormButtons";
 
 type Field = "email" | "password";
 
@@ -29,9 +31,7 @@ export function EmailSection() {
     const data = new FormData(event.currentTarget);
     const parsed = changeEmailSchema.safeParse({ email: data.get("email") ?? "", password: data.get("password") ?? "" });
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
+      setErrors(fieldErrors<Field>(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -77,19 +77,15 @@ export function EmailSection() {
           <fieldset disabled={busy} aria-busy={busy} className="m-0 min-w-0 space-y-4 border-0 p-0">
             <TextField label="Ny e-postadresse" type="email" inputMode="email" autoComplete="email" name="email" error={errors.email} />
             <TextField label="Passord" type="password" name="password" autoComplete="current-password" error={errors.password} />
-            <div className="flex flex-col-reverse gap-2 sm:flex-row">
-              <Button
-                type="button"
-                variant="secondary"
-                onClick={() => {
-                  setOpen(false);
-                  setErrors({});
-                }}
-              >
-                Avbryt
-              </Button>
-              <Button type="submit">{busy ? "Sender..." : "Send bekreftelseslenke"}</Button>
-            </div>
+            <FormButtons
+              busy={busy}
+              label="Send bekreftelseslenke"
+              busyLabel="Sender..."
+              onCancel={() => {
+                setOpen(false);
+                setErrors({});
+              }}
+            />
           </fieldset>
         </form>
       ) : (

@@ -5,7 +5,10 @@ import { changePasswordSchema } from "../../../domain/schemas/credentials";
 import { accountKeys, changePassword } from "../../api/account";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
+import { NewPasswordFields } from "../../components/NewPasswordFields";
 import { TextField } from "../../components/ui/TextField";
+import { fieldErrors } from "../../lib/fieldErrors";
+import { FormButtons } from "./FormButtons";
 import { toastError, toastSuccess } from "../../lib/toast";
 
 type Field = "current_password" | "password" | "password_confirm";
@@ -22,14 +25,17 @@ export function PasswordSection() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
 
+  const close = () => {
+    setOpen(false);
+    setErrors({});
+  };
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const parsed = changePasswordSchema.safeParse(Object.fromEntries(FIELDS.map((f) => [f, data.get(f) ?? ""])));
     if (!parsed.success) {
-      const next: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
-      setErrors(next);
+      setErrors(fieldErrors<Field>(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -38,7 +44,7 @@ export function PasswordSection() {
       await changePassword(parsed.data);
       toastSuccess("Passordet er endret", "Du er logget ut på alle andre enheter.");
       void queryClient.invalidateQueries({ queryKey: accountKeys.sessions });
-      setOpen(false);
+      close();
     } catch (err) {
       if (isApiError(err) && err.fields) setErrors(err.fields as Partial<Record<Field, string>>);
       else if (isApiError(err) && err.code === "RATE_LIMITED") setErrors({ current_password: err.message });
@@ -63,35 +69,9 @@ export function PasswordSection() {
               autoComplete="current-password"
               error={errors.current_password}
             />
-            <TextField
-              label="Nytt passord"
-              type="password"
-              name="password"
-              autoComplete="new-password"
-              placeholder="Minimum 6 tegn"
-              error={errors.password}
-            />
-            <TextField
-              label="Gjenta nytt passord"
-              type="password"
-              name="password_confirm"
-              autoComplete="new-password"
-              error={errors.password_confirm}
-            />
+            <NewPasswordFields errors={errors} />
             <p className="text-sm text-stone-700">Du blir logget ut på alle andre enheter. Her blir du værende logget inn.</p>
-            <div className="flex flex-col-reverse gap-2 sm:flex-row">
-              <Button
-                type="button"
-                variant="secondary"
-                onClick={() => {
-                  setOpen(false);
-                  setErrors({});
-                }}
-              >
-                Avbryt
-              </Button>
-              <Button type="submit">{busy ? "Lagrer..." : "Lagre nytt passord"}</Button>
-            </div>
+            <FormButtons busy={busy} label="Lagre nytt passord" busyLabel="Lagrer..." onCancel={close} />
           </fieldset>
         </form>
       ) : (
