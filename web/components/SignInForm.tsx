@@ -30,8 +30,6 @@ export interface SignInFormProps {
    * the form stays disabled while it runs.
    */
   onResend?: (email: string) => Promise<void>;
-  /** Where the plain form (before or without the app's code) goes on to after signing in. */
-  next?: string;
 }
 
 /**
@@ -40,7 +38,7 @@ export interface SignInFormProps {
  * checks it on submit, the first invalid field gets focus, and after a submit every change checks
  * it again, so a corrected field stops being marked invalid.
  */
-export function SignInForm({ onSignedIn, onResend, next }: SignInFormProps) {
+export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<"signin" | "resend" | null>(null);
   const [invalid, setInvalid] = useState<ReadonlySet<Field>>(() => new Set());
@@ -108,10 +106,6 @@ export function SignInForm({ onSignedIn, onResend, next }: SignInFormProps) {
   return (
     <form
       ref={form}
-      // A real form: pressed before the app's code has run, or without JavaScript, the browser posts
-      // it and the server answers with the session or back to /auth (decision 126).
-      method="post"
-      action="/api/auth/signin/form"
       onSubmit={(event) => void onSubmit(event)}
       onFocus={() => void loadSchema().catch(() => undefined)}
       onChange={() => {
@@ -122,7 +116,6 @@ export function SignInForm({ onSignedIn, onResend, next }: SignInFormProps) {
       aria-label="Logg inn"
     >
       {/* A disabled fieldset disables every input and button in it while a request runs. */}
-      {next ? <input type="hidden" name="next" value={next} /> : null}
       <fieldset disabled={busy !== null} aria-busy={busy !== null} className="m-0 min-w-0 space-y-4 border-0 p-0">
         <TextField
           label="E-post"

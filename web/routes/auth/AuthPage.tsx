@@ -1,9 +1,8 @@
 import { lazy, Suspense, useId, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
-import { formError } from "../../../domain/auth";
 import { safeReturnPath } from "../../../domain/return-path";
 import { SignInForm } from "../../components/SignInForm";
-import { Spinner } from "../../components/ui/Spinner";
+import { PageSpinner, Spinner } from "../../components/ui/Spinner";
 import { Tabs, TabPanel } from "../../components/ui/Tabs";
 import { cn } from "../../lib/cn";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
@@ -37,15 +36,12 @@ export function AuthPage() {
   const session = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const requestedNext = safeReturnPath(params.get("next"));
-  const next = requestedNext ?? "/";
-  // What the plain form was sent back with (decision 126); nothing for an unknown code.
-  const refusal = formError(params.get("feil"));
+  const next = safeReturnPath(params.get("next")) ?? "/";
   const [tab, setTab] = useState<Tab>("signin");
   const tabsId = useId();
 
+  if (session.status === "loading") return <PageSpinner />;
   // Someone who already has a session has nothing to do here (docs/product.md "Sign in and register": sent to /, or back to `next`).
-  // While the session is checked the form is already there: the edge paints it, and it works before the code runs.
   if (session.status === "signed-in") return <Navigate to={next} replace />;
 
   return (
@@ -68,24 +64,12 @@ export function AuthPage() {
       <TabPanel idBase={tabsId} value={tab} className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
         {tab === "signin" ? (
           <>
-            {refusal ? (
-              <p role="alert" className="mb-4 rounded-xl border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800">
-                {refusal}
-              </p>
-            ) : null}
-            <SignInForm
-              onSignedIn={() => navigate(next, { replace: true })}
-              onResend={resendConfirmation}
-              next={requestedNext ?? undefined}
-            />
+            <SignInForm onSignedIn={() => navigate(next, { replace: true })} onResend={resendConfirmation} />
             <p className="mt-4 text-center">
               <Link to="/auth/glemt-passord" className="font-medium text-brand-800 underline underline-offset-2">
                 Glemt passord?
               </Link>
             </p>
-            <noscript>
-              <p className="mt-4 text-center text-sm text-stone-700">Registrering krever JavaScript. Logg inn fungerer uten.</p>
-            </noscript>
           </>
         ) : (
           <Suspense fallback={<Spinner className="py-8" />}>

@@ -1,7 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Link, useSearchParams } from "react-router-dom";
-import { formError } from "../../../domain/auth";
+import { Link } from "react-router-dom";
 import { FORGOT_PASSWORD_ANSWER } from "../../../domain/credentials";
 import { requestPasswordReset } from "../../api/auth";
 import { isApiError } from "../../api/client";
@@ -10,16 +9,14 @@ import { TextField } from "../../components/ui/TextField";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 
 /**
- * /auth/glemt-passord: "Glemt passord?" (docs/product.md "Password and e-mail"). A real form: it
- * works before the app's code has run and without JavaScript (it posts to the server, which comes
- * back here with `?sendt=1` or `?feil=`, decision 126); with the code, the same request goes through
- * the API and the answer shows in place. The answer is the same whether or not the address has an account.
+ * /auth/glemt-passord: "Glemt passord?" (docs/product.md "Password and e-mail"). The answer is the
+ * same whether or not the address has an account. Without JavaScript the page's plain form does the
+ * same through the server (decision 126).
  */
 export function ForgotPasswordPage() {
   useDocumentTitle("Glemt passord");
-  const [params] = useSearchParams();
-  const [sent, setSent] = useState(params.get("sendt") === "1");
-  const [error, setError] = useState<string | null>(() => formError(params.get("feil")));
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -53,13 +50,7 @@ export function ForgotPasswordPage() {
             <p>{FORGOT_PASSWORD_ANSWER}</p>
           </div>
         ) : (
-          <form
-            method="post"
-            action="/api/auth/password/forgot/form"
-            onSubmit={(event) => void submit(event)}
-            noValidate
-            aria-label="Glemt passord"
-          >
+          <form onSubmit={(event) => void submit(event)} noValidate aria-label="Glemt passord">
             <p className="text-stone-700">
               Skriv inn e-postadressen du bruker hos Lekebytte, så sender vi deg en lenke for å lage nytt passord.
             </p>

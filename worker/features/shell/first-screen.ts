@@ -19,16 +19,8 @@ export interface FirstScreen {
 /** The paths whose first screen is rendered at the edge; everything else stays client-rendered. */
 const EDGE_RENDERED = [/^\/$/, /^\/search\/?$/, /^\/annonse\/[^/]+\/?$/, /^\/listing\/[^/]+\/?$/, /^\/bruker\/[^/]+\/?$/];
 
-/**
- * Sign-in and "Glemt passord?": rendered at the edge for visitors, so their plain forms work before
- * the code runs and without JavaScript (decision 126). A request with session cookies gets the app
- * as before, which sends a signed-in person on.
- */
-const EDGE_RENDERED_FOR_VISITORS = [/^\/auth\/?$/, /^\/auth\/glemt-passord\/?$/];
-
-export function isEdgeRendered(pathname: string, { withSession = false }: { withSession?: boolean } = {}): boolean {
-  if (EDGE_RENDERED.some((pattern) => pattern.test(pathname))) return true;
-  return !withSession && EDGE_RENDERED_FOR_VISITORS.some((pattern) => pattern.test(pathname));
+export function isEdgeRendered(pathname: string): boolean {
+  return EDGE_RENDERED.some((pattern) => pattern.test(pathname));
 }
 
 /**

@@ -8,7 +8,7 @@ import { cutShell, writeShell, type ShellTemplate, type ShellWrites } from "./sh
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { takeBindingLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
-import { hasSessionCookie } from "../../lib/cookies";
+import { noScriptForm } from "./no-script-forms";
 
 /** The search page: its first screen is a search (preload.ts). */
 const SEARCH_PAGE = /^\/search\/?$/;
@@ -125,8 +125,9 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   }
   if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
-  const screen = isEdgeRendered(url.pathname, { withSession: hasSessionCookie(c) })
-    ? await renderPage({ url: url.pathname + url.search, api: preload.api })
-    : null;
-  return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...(screen ? firstScreenWrites(screen) : {}) }), null);
+  const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
+  // Sign-in and "Glemt passord?" without JavaScript: a plain form in #root that the app replaces (decision 126).
+  const plain = screen ? null : noScriptForm(url);
+  const root = screen ? firstScreenWrites(screen) : plain ? { rootHtml: plain } : {};
+  return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...root }), null);
 });
