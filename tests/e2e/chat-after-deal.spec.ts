@@ -11,10 +11,11 @@
 // - Answered, the review prompt is one line (on a deal of the test's own, made the same way: the
 //   demo deal stays as seeded for the other tests and the specs that run beside this one).
 // The fixture runs axe on every page (contrast of the badges included).
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
+import { ok } from "./support/requests";
 
 const DEMO_PASSWORD = "lekebytte123";
 const TITLE = "Bøker om dinosaurer (6 stk)";
@@ -155,13 +156,6 @@ test("the parties open what they traded from the chat header, read only and mark
   expect(((await res.json()) as { error: { message: string } }).error.message).toBe("Kunne ikke hente annonse");
   await visitor.dispose();
 });
-
-/** POST through the API and expect success. */
-async function ok(request: APIRequestContext, path: string, data: unknown = {}): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data });
-  expect(res.ok(), await res.text()).toBe(true);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 test("once answered, the review prompt is one line that opens the review in view", async ({ page, playwright, baseURL }) => {
   test.setTimeout(60_000);
