@@ -185,7 +185,7 @@ class World {
 
   /**
    * The partner's listing that came to the owner in a finished deal (decision 088): bought (a paid
-   * order), traded (a completed trade) or given (a give-away). Its parties may read it.
+   * order), traded (a completed trade) or given (a give-away). Everyone may read it (decision 117).
    */
   dealListing(kind: "sale" | "trade" | "giveaway") {
     return this.once(`deal-${kind}`, async () => {
@@ -640,20 +640,20 @@ const API_ROWS: Row[] = [
     request: async (w) => ({ path: `/api/listings/by-slug/${(await w.hiddenListing()).seoSlug}` }),
     expected: s(404, 404, 200, 200, 200, 200),
   },
-  // A finished deal's listing: its parties (the owner role here) read it; other users and visitors 404.
+  // A finished deal's listing: everyone reads it, read only (decision 117).
   ...(["sale", "trade", "giveaway"] as const).map(
     (kind): Row => ({
       route: "GET /api/listings/:id",
       variant: `${kind}: the deal's listing`,
       request: async (w) => ({ path: `/api/listings/${(await w.dealListing(kind)).id}` }),
-      expected: s(404, 404, 200, 200, 200, 200),
+      expected: all(200),
     }),
   ),
   {
     route: "GET /api/listings/by-slug/:slug",
     variant: "sale: the deal's listing",
     request: async (w) => ({ path: `/api/listings/by-slug/${(await w.dealListing("sale")).seoSlug}` }),
-    expected: s(404, 404, 200, 200, 200, 200),
+    expected: all(200),
   },
   { route: "GET /api/auth/session", request: () => ({ path: "/api/auth/session" }), expected: all(200) },
   {
@@ -863,9 +863,9 @@ const API_ROWS: Row[] = [
   },
   {
     route: "PUT /api/listings/:id",
-    variant: "sale: the deal's listing (read only for the buyer)",
+    variant: "sale: the deal's listing (read only for all but its owner)",
     request: async (w) => ({ path: `/api/listings/${(await w.dealListing("sale")).id}`, method: "PUT", json: form([]) }),
-    expected: s(401, 404, 403, 403, 403, 403),
+    expected: s(401, 403, 403, 403, 403, 403),
   },
   {
     route: "POST /api/listings/:id/status",
@@ -1521,7 +1521,7 @@ PAGE_ROWS.push({
   route: "PAGE listingBySlug",
   variant: "trade: the deal's listing",
   request: async (w) => ({ path: `/annonse/${(await w.dealListing("trade")).seoSlug}`, headers: { Accept: "text/html" } }),
-  expected: s(404, 404, 200, 200, 200, 200),
+  expected: all(200),
 });
 
 /**
