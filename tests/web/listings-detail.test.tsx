@@ -134,6 +134,8 @@ describe("listing detail", () => {
         const { unmount } = renderListing(page, session);
         expect(await screen.findByText(notice)).toHaveAttribute("role", "status");
         expect(screen.getByText(badge, { selector: "span" })).toBeInTheDocument();
+        // Open for nothing any more.
+        expect(screen.queryByText("Åpen for bytte")).not.toBeInTheDocument();
         const section = screen.getByRole("region", { name: "Flere annonser fra Ola Hansen" });
         expect(within(section).getByRole("link", { name: "Ledig gyngehest" })).toBeInTheDocument();
         // The listing's own: the seller's other listings keep their hearts.

@@ -161,7 +161,8 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         ) : null}
         <div className="flex flex-wrap gap-1.5">
           {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
-          {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+          {/* A finished deal is open to nothing: no trade offered any more. */}
+          {listing.is_trade_offer && !finishedStatus ? <Badge tone="trade">Åpen for bytte</Badge> : null}
           {listing.status === "reserved" ? <span className={statusBadge}>Reservert</span> : null}
           {finishedStatus ? <span className={statusBadge}>{finishedStatus}</span> : null}
         </div>
