@@ -140,7 +140,7 @@ test("the parties open what they traded from the chat header, read only and mark
   await page.locator(`main header a[href="/listing/${listingId}"]`).click();
   await expect(page).toHaveURL(new RegExp(`/listing/${listingId}$`));
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: "Denne leken er byttet bort." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Annonsen er byttet." })).toBeVisible();
   await expect(page.getByText("Byttet", { exact: true })).toBeVisible();
   await expect(page.getByText("Kunne ikke hente annonse")).toHaveCount(0);
   for (const name of [/^Kjøp nå/, /^Send melding/, /^Foreslå bytte/]) await expect(page.getByRole("button", { name })).toHaveCount(0);
@@ -158,7 +158,7 @@ test("the parties open what they traded from the chat header, read only and mark
   const res = await visitorPage.goto(`/listing/${listingId}`);
   expect(res?.status()).toBe(200);
   await expect(visitorPage.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
-  await expect(visitorPage.getByRole("status").filter({ hasText: "Denne leken er byttet bort." })).toBeVisible();
+  await expect(visitorPage.getByRole("status").filter({ hasText: "Annonsen er byttet." })).toBeVisible();
   await expect(visitorPage.getByText("Byttet", { exact: true })).toBeVisible();
   await expect(visitorPage.getByText("404 - Siden finnes ikke")).toHaveCount(0);
   for (const name of [/^Kjøp nå/, /^Send melding/, /^Foreslå bytte/, /^Jeg vil ha den/])

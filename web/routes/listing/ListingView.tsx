@@ -37,13 +37,6 @@ const FINISHED_STATUS_TEXT: Partial<Record<ListingPage["status"], string>> = {
   deleted: "Slettet",
 };
 
-/** What a visitor reads on a finished deal's page: it can no longer be had. */
-const FINISHED_NOTICE: Partial<Record<ListingPage["status"], string>> = {
-  sold: "Denne leken er solgt.",
-  given_away: "Denne leken er gitt bort.",
-  traded: "Denne leken er byttet bort.",
-};
-
 export function listingDocumentTitle(listing: Pick<ListingPage, "title" | "price" | "is_free" | "postal_code" | "place_name">): string {
   // Completed by useDocumentTitle with " | Lekebytte": the same title the edge page has (docs/product.md "Search engines").
   const place = listing.place_name ? titleCasePlace(listing.place_name) : listing.postal_code;
@@ -148,15 +141,13 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </div>
         ) : null}
         {dealView ? (
-          <p role="status" className="mb-3 rounded-xl border border-stone-300 bg-stone-100 px-3 py-2 text-sm text-stone-900">
-            {FINISHED_NOTICE[listing.status]}
+          <p role="status" className="mb-3 rounded-xl border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-stone-900">
+            Annonsen er <strong>{finishedStatus.toLowerCase()}</strong>.
           </p>
         ) : finishedStatus ? (
           <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
             Annonsen er markert som <strong>{finishedStatus.toLowerCase()}</strong>
-            {listing.status === "deleted"
-              ? " og vises ikke for andre."
-              : ". Andre kan åpne den, men den vises ikke i søk eller på forsiden."}
+            {listing.status === "deleted" ? " og vises ikke for andre." : " og vises ikke i søk."}
           </p>
         ) : null}
         <div className="flex flex-wrap gap-1.5">
