@@ -15,7 +15,8 @@ import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { purgeEdgeCache, userTag } from "../../lib/edge-cache";
 import { AppError } from "../../lib/errors";
 import { enforceRateLimits } from "../../lib/rate-limit";
-import { sessionUser, startSession, type IssuedSession } from "./auth";
+import type { ClientInfo } from "../../lib/request";
+import { sessionUser, startSession, type IssuedSession } from "./session-issue";
 import { hasPassword, NO_PASSWORD, verifyPassword } from "./password";
 import { sendVippsLinkMail } from "./vipps-mail";
 import {
@@ -97,7 +98,7 @@ interface StartedLogin {
  */
 export async function completeVippsLogin(
   env: Bindings,
-  input: { browserToken: string | undefined; state: string; code?: string; error?: string; redirectUri: string; userAgent: string | null },
+  input: { browserToken: string | undefined; state: string; code?: string; error?: string; redirectUri: string; client: ClientInfo },
 ): Promise<VippsCallbackResult> {
   const now = nowIso();
   const started = input.browserToken
@@ -135,7 +136,7 @@ export async function completeVippsLogin(
     await linkIdentity(env, started.user_id, sub, phone);
     return { kind: "linked" };
   }
-  return signInWithVipps(env, { sub, info, phone, returnPath: started.return_path, userAgent: input.userAgent });
+  return signInWithVipps(env, { sub, info, phone, returnPath: started.return_path, client: input.client });
 }
 
 /** Vipps gives the phone as an MSISDN: country code and digits, no "+". */
@@ -145,7 +146,7 @@ function msisdn(value: string | undefined): string | null {
 
 async function signInWithVipps(
   env: Bindings,
-  input: { sub: string; info: VippsUserinfo; phone: string | null; returnPath: string | null; userAgent: string | null },
+  input: { sub: string; info: VippsUserinfo; phone: string | null; returnPath: string | null; client: ClientInfo },
   retried = false,
 ): Promise<VippsCallbackResult> {
   const { sub, info, phone } = input;
@@ -157,7 +158,7 @@ async function signInWithVipps(
   if (linked) {
     // Vipps vouches for the phone again at every login (a new number replaces the old one).
     await linkIdentity(env, linked.user_id, sub, phone);
-    return { kind: "session", session: await sessionFor(env, linked.user_id, input.userAgent), returnPath: input.returnPath };
+    return { kind: "session", session: await sessionFor(env, linked.user_id, input.client), returnPath: input.returnPath };
   }
 
   const email = info.email?.trim().toLowerCase() ?? "";
@@ -194,13 +195,13 @@ async function signInWithVipps(
     if (!retried && String(error).includes("UNIQUE")) return signInWithVipps(env, input, true);
     throw error;
   }
-  return { kind: "session", session: await sessionFor(env, userId, input.userAgent), returnPath: input.returnPath };
+  return { kind: "session", session: await sessionFor(env, userId, input.client), returnPath: input.returnPath };
 }
 
-async function sessionFor(env: Bindings, userId: string, userAgent: string | null): Promise<IssuedSession> {
+async function sessionFor(env: Bindings, userId: string, client: ClientInfo): Promise<IssuedSession> {
   const user = await sessionUser(getDb(env.DB), userId);
   if (!user) throw new AppError("VALIDATION", VIPPS_LOGIN_REFUSALS.expired);
-  return startSession(env, user, userAgent);
+  return startSession(env, user, client);
 }
 
 /**
@@ -264,7 +265,7 @@ export async function linkRequestInfo(env: Bindings, linkToken: string | undefin
  */
 export async function linkWithPassword(
   env: Bindings,
-  input: { linkToken: string | undefined; password: string; address: string; userAgent: string | null },
+  input: { linkToken: string | undefined; password: string; address: string; client: ClientInfo },
 ): Promise<IssuedSession> {
   const request = await openLinkRequest(env, "token_hash", input.linkToken);
   await enforceRateLimits(getDb(env.DB), [
@@ -274,7 +275,7 @@ export async function linkWithPassword(
   ]);
   if (!(await verifyPassword(input.password, request.password_hash)))
     throw new AppError("INVALID_CREDENTIALS", WRONG_PASSWORD_MESSAGE, { password: WRONG_PASSWORD_MESSAGE });
-  return consumeAndLink(env, request, input.userAgent);
+  return consumeAndLink(env, request, input.client);
 }
 
 /** Proof by e-mail: a link to the account's own address (a new one replaces the last). */
@@ -292,11 +293,11 @@ export async function mailLinkRequest(env: Bindings, origin: string, linkToken: 
 }
 
 /** The mailed link opened (in any browser: the mailbox is the proof). */
-export async function linkWithMailCode(env: Bindings, code: string, userAgent: string | null): Promise<IssuedSession> {
-  return consumeAndLink(env, await openLinkRequest(env, "mail_code_hash", code), userAgent);
+export async function linkWithMailCode(env: Bindings, code: string, client: ClientInfo): Promise<IssuedSession> {
+  return consumeAndLink(env, await openLinkRequest(env, "mail_code_hash", code), client);
 }
 
-async function consumeAndLink(env: Bindings, request: LinkRequest, userAgent: string | null): Promise<IssuedSession> {
+async function consumeAndLink(env: Bindings, request: LinkRequest, client: ClientInfo): Promise<IssuedSession> {
   const now = nowIso();
   const used = await env.DB.prepare(
     "UPDATE vipps_link_requests SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL AND expires_at > ?2 RETURNING id",
@@ -305,7 +306,7 @@ async function consumeAndLink(env: Bindings, request: LinkRequest, userAgent: st
     .first();
   if (!used) throw new AppError("VALIDATION", VIPPS_LOGIN_REFUSALS.linkExpired);
   await linkIdentity(env, request.user_id, request.sub, request.phone);
-  return sessionFor(env, request.user_id, userAgent);
+  return sessionFor(env, request.user_id, client);
 }
 
 // ---------------------------------------------------------------- the profile's Vipps section

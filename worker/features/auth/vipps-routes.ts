@@ -9,12 +9,13 @@ import { VIPPS_LOGIN_STATE_TTL_SECONDS, VIPPS_LINK_REQUEST_TTL_SECONDS, VIPPS_LO
 import type { AppEnv } from "../../env";
 import { randomToken } from "../../lib/crypto";
 import { enforceRateLimits } from "../../lib/rate-limit";
-import { clientAddressKey } from "../../lib/request";
+import { clientAddressKey, clientInfo } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { noStore } from "../../middleware/cache";
 import { actorOf, requireUser } from "../../middleware/session";
 import type { IssuedSession } from "./auth";
-import { linkOrigin, sessionBody, setSession } from "./routes";
+import { linkOrigin, setSession } from "./respond";
+import { sessionBody } from "./routes";
 import {
   completeVippsLogin,
   linkRequestInfo,
@@ -58,8 +59,6 @@ function redirectUri(c: Context): string {
   return `${linkOrigin(c)}/auth/vipps`;
 }
 
-const userAgent = (c: Context<AppEnv>) => c.req.header("User-Agent") ?? null;
-
 /** A Vipps sign-in's answer: the session (its cookies, a device cookie as for a password sign-in) and where to go. */
 async function signedIn(c: Context<AppEnv>, session: IssuedSession, next: string | null) {
   await setSession(c, session, { rememberDevice: true });
@@ -89,7 +88,7 @@ export const vippsAuthRoutes = new Hono<AppEnv>()
       code: body.code,
       error: body.error,
       redirectUri: redirectUri(c),
-      userAgent: userAgent(c),
+      client: clientInfo(c),
     });
     if (result.kind === "session") return signedIn(c, result.session, result.returnPath);
     if (result.kind === "linked") return c.json({ status: "linked" as const, message: VIPPS_LOGIN_TEXTS.linked });
@@ -111,7 +110,7 @@ export const vippsAuthRoutes = new Hono<AppEnv>()
       linkToken: getCookie(c, cookieNames(c).link),
       password: c.req.valid("json").password,
       address: clientAddressKey(c),
-      userAgent: userAgent(c),
+      client: clientInfo(c),
     });
     return signedIn(c, session, null);
   })
@@ -121,7 +120,7 @@ export const vippsAuthRoutes = new Hono<AppEnv>()
   })
   .post("/link/confirm", validate("json", vippsLinkCodeSchema), async (c) => {
     await enforceRateLimits(c.var.db, [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
-    return signedIn(c, await linkWithMailCode(c.env, c.req.valid("json").code, userAgent(c)), null);
+    return signedIn(c, await linkWithMailCode(c.env, c.req.valid("json").code, clientInfo(c)), null);
   });
 
 /** The profile's Vipps section: the link's state, "Koble til Vipps" and "Koble fra Vipps" (the password again for both). */
