@@ -81,10 +81,19 @@ describe("the first screen rendered at the edge", () => {
   });
 
   it("other pages keep an empty #root: the browser renders them", async () => {
-    for (const path of ["/auth", "/om-oss", "/messages"]) {
+    for (const path of ["/om-oss", "/messages"]) {
       const { status, html } = await page(path);
       expect(status, path).toBe(200);
       expect(root(html)).toEqual({ attributes: " data-test-shell", content: "" });
     }
+  });
+
+  it("/auth's #root holds only its form for a browser without JavaScript, which React replaces", async () => {
+    const { status, html } = await page("/auth");
+    expect(status).toBe(200);
+    const { attributes, content } = root(html);
+    expect(attributes).toBe(" data-test-shell");
+    expect(content).toMatch(/^<noscript>.*<\/noscript>$/s);
+    expect(content).toContain('<form method="post" action="/api/auth/signin/form"');
   });
 });
