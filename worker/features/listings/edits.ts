@@ -26,6 +26,7 @@ import {
 } from "../../../domain/listing-holds";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 import { canView, getListingDetail, listingRow, loadRow, slugOwner, toListingCard, type ListingRow } from "./listings";
+import { deletePhotos } from "./images";
 
 async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string): Promise<string> {
   for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
@@ -194,7 +195,7 @@ export async function updateListing(
   if (updated.results.length === 0)
     throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
   const removed = row.images.filter((k) => !images.includes(k));
-  if (removed.length) await bucket.delete(removed);
+  await deletePhotos(bucket, removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
   if (row.isFree && !columns.isFree) await closeQueue(db, id);
   // A buyer mid-checkout must not pay the old price (decision 087).
