@@ -151,10 +151,11 @@ export async function preloadFor(env: Bindings, db: Db, url: URL, { pageData = t
   return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }
 
-/** A preload's parts of the page (shell-text.ts): the photo first in <head>, the JSON at its end, before the app's script runs. */
+/** A preload's parts of the page (shell-text.ts): the photo early in <head>, the JSON at its end, before the app's script runs. */
 export function preloadWrites(preload: Preload): Required<Pick<ShellWrites, "headStart" | "headEnd">> {
   return {
-    // First in <head>: the browser starts on the photo at once (the app's code follows the first paint, decision 112).
+    // Early in <head>, just after the viewport meta its sizes are read against: the browser starts on
+    // the photo at once (the app's code follows the first paint, decision 112).
     headStart: preload.image ? imagePreloadLink(preload.image) : "",
     headEnd:
       // The page's own chunks, which the app loader asks for with the entry once the page has painted.
