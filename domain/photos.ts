@@ -31,9 +31,12 @@ export const PHOTO_REFUSALS = {
 // `{photo key}/{variant}`; the image route serves them at `/images/{photo key}/{variant}`. A copy is
 // never wider than the photo itself.
 
-/** Every copy the Worker makes of a listing photo: the card's width and two screen widths, in WebP. */
+/**
+ * Every copy the Worker makes of a listing photo, in WebP: the card's width (a 390 px phone's card,
+ * 173 CSS px, at 2×, rounded up) and two screen widths (a 390 px phone at 2× and 3×).
+ */
 export const PHOTO_VARIANTS = [
-  { name: "400.webp", width: 400, format: "image/webp" },
+  { name: "360.webp", width: 360, format: "image/webp" },
   { name: "800.webp", width: 800, format: "image/webp" },
   { name: "1200.webp", width: 1200, format: "image/webp" },
 ] as const;
@@ -71,13 +74,15 @@ export function photoVariantPath(key: string, name: PhotoVariantName): string {
 }
 
 /**
- * A card's width in the grids: two columns, three from `md`, the page at most 1152 px wide. On a
- * portrait phone (at most 479 px) a card is at most ~195 CSS px wide, and the browser is told 133 px:
- * then the 400 px copy counts as 3 device pixels per CSS pixel and every browser takes it even on a
- * 3× screen, where it would otherwise take 800 px for a thumbnail (three times the bytes, for
- * sharpness nobody sees at 2.1× and more). The CSS sets the card's size, so this moves nothing.
+ * A card's width in the grids: half the screen, a third from `md`, and from `lg` 268–363 px (four
+ * columns on search, three on home, the page at most 1152 px wide: 300 stands for both). On a
+ * portrait phone (at most 479 px) a card is at most ~195 CSS px wide (173 on a 390 px phone), and the
+ * browser is told 120 px: then the 360 px copy counts as 3 device pixels per CSS pixel and every
+ * browser takes it even on a 3× screen, where it would otherwise take 800 px for a thumbnail (five
+ * times the bytes, for sharpness nobody sees beyond 2×). The CSS sets the card's size, so this moves
+ * nothing on the page.
  */
-export const CARD_SIZES = "(max-width: 479px) 133px, (min-width: 1152px) 363px, (min-width: 768px) 33vw, 50vw";
+export const CARD_SIZES = "(max-width: 479px) 120px, (min-width: 1024px) 300px, (min-width: 768px) 33vw, 50vw";
 /** The listing page's photo: the whole width on phones, 7/12 of the page from `md` (at most 560 px). */
 export const SCREEN_SIZES = "(min-width: 1024px) 560px, (min-width: 768px) 54vw, 100vw";
 
@@ -96,10 +101,10 @@ const sources = (key: string, names: PhotoVariantName[], sizes: string): PhotoSo
 
 /** A listing card's photo (also the thumbnails of lists: the card's copy is the smallest). */
 export function cardPhoto(key: string): PhotoSources {
-  return sources(key, ["400.webp", "800.webp"], CARD_SIZES);
+  return sources(key, ["360.webp", "800.webp"], CARD_SIZES);
 }
 
 /** The listing page's photo: the browser picks the width by `sizes` and the screen's density. */
 export function screenPhoto(key: string): PhotoSources {
-  return { ...sources(key, ["400.webp", "800.webp", "1200.webp"], SCREEN_SIZES), src: photoVariantPath(key, "800.webp") };
+  return { ...sources(key, ["360.webp", "800.webp", "1200.webp"], SCREEN_SIZES), src: photoVariantPath(key, "800.webp") };
 }

@@ -1,5 +1,5 @@
 // Photos at the size of the screen on a 390 px phone at 3× (docs/decisions/123-photo-variants.md):
-// with photo-sized uploads (1600×1200, ~320 KB), search cards load the card's 400 px copy and never
+// with photo-sized uploads (1600×1200, ~320 KB), search cards load the card's 360 px copy and never
 // the uploaded photo, and the listing page loads its photo once, as the 1200 px copy its preload
 // named. `npm run bench:images` measures the bytes with 50 photos.
 import type { APIRequestContext, Page } from "@playwright/test";
@@ -57,7 +57,7 @@ async function photosLoaded(page: Page, selector: string, count: number): Promis
     .toBe(count);
 }
 
-test("cards load the 400 px copy, and the listing page its photo once, as the 1200 px copy", async ({ page, request }) => {
+test("cards load the 360 px copy, and the listing page its photo once, as the 1200 px copy", async ({ page, request }) => {
   await signUpAndSignIn(request, uniqueEmail("foto"));
   const word = `fotoprove${Date.now()}`;
   const photos = [realSizePhoto(1), realSizePhoto(2)];
@@ -69,16 +69,16 @@ test("cards load the 400 px copy, and the listing page its photo once, as the 12
   const onSearch = photoRequests(page);
   await page.goto(`/search?q=${word}`);
   await photosLoaded(page, "article img", 2);
-  expect([...onSearch.keys()].sort()).toEqual(listings.map((l) => `${l.key}/400.webp`).sort());
+  expect([...onSearch.keys()].sort()).toEqual(listings.map((l) => `${l.key}/360.webp`).sort());
   // A copy is a small part of the upload it was made from (a card's thumbnail, not the photo).
-  for (const [i, { key }] of listings.entries()) expect(onSearch.get(`${key}/400.webp`)).toBeLessThan(photos[i].length / 8);
+  for (const [i, { key }] of listings.entries()) expect(onSearch.get(`${key}/360.webp`)).toBeLessThan(photos[i].length / 8);
 
   const onListing = photoRequests(page);
   await page.goto(`/annonse/${listings[0].slug}`);
   await photosLoaded(page, '[aria-label="Bilder"] img', 1);
   // 390 CSS px at 3× is 1170 device pixels: the 1200 px copy, asked for once (preload and <img> agree);
   // below it the seller's other listing as a card, with the card's copy. No uploaded photo itself.
-  expect([...onListing.keys()].sort()).toEqual([`${listings[0].key}/1200.webp`, `${listings[1].key}/400.webp`]);
+  expect([...onListing.keys()].sort()).toEqual([`${listings[0].key}/1200.webp`, `${listings[1].key}/360.webp`]);
   expect(onListing.get(`${listings[0].key}/1200.webp`)).toBeLessThan(photos[0].length / 2);
 
   await deleteAccount(request);

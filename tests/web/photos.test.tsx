@@ -1,6 +1,6 @@
 // Photos at the size of the screen (docs/decisions/123-photo-variants.md): cards and the listing
 // page name the Worker's smaller copies with srcset and sizes, never the uploaded photo; a card on a
-// portrait phone takes the 400 px copy even at 3×; a photo that fails shows the stock picture and
+// portrait phone takes the 360 px copy even at 3×; a photo that fails shows the stock picture and
 // no copies; list thumbnails take the card's copy.
 import { fireEvent, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
@@ -30,24 +30,24 @@ function sizeFor(sizes: string, viewport: number): number {
 }
 
 describe("a listing card's photo", () => {
-  it("names the card's copies (400 and 800 px WebP) with the grid's sizes, and the 400 px one as src", () => {
+  it("names the card's copies (360 and 800 px WebP) with the grid's sizes, and the 360 px one as src", () => {
     renderWithProviders(<ListingCard listing={listing({ title: "Dukkevogn", images: ["u1/bilde 1.jpg"] })} />);
     const img = screen.getByRole("img", { name: "Dukkevogn" });
-    expect(img).toHaveAttribute("srcset", "/images/u1/bilde%201.jpg/400.webp 400w, /images/u1/bilde%201.jpg/800.webp 800w");
-    expect(img).toHaveAttribute("sizes", "(max-width: 479px) 133px, (min-width: 1152px) 363px, (min-width: 768px) 33vw, 50vw");
-    expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg/400.webp");
+    expect(img).toHaveAttribute("srcset", "/images/u1/bilde%201.jpg/360.webp 360w, /images/u1/bilde%201.jpg/800.webp 800w");
+    expect(img).toHaveAttribute("sizes", "(max-width: 479px) 120px, (min-width: 1024px) 300px, (min-width: 768px) 33vw, 50vw");
+    expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg/360.webp");
   });
 
-  it("is the 400 px copy on a 390 px phone at 2× and 3×, and 800 px on a large screen at 2×", () => {
+  it("is the 360 px copy on a 390 px phone at 2× and 3×, and 800 px on a large screen at 2×", () => {
     renderWithProviders(<ListingCard listing={listing({ title: "Sparkesykkel", images: ["u1/s.jpg"] })} />);
     const img = screen.getByRole("img", { name: "Sparkesykkel" });
     const pick = (viewport: number, density: number) =>
       chosen(img.getAttribute("srcset") ?? "", sizeFor(img.getAttribute("sizes") ?? "", viewport), density);
-    expect(pick(390, 3)).toBe("/images/u1/s.jpg/400.webp");
-    expect(pick(390, 2)).toBe("/images/u1/s.jpg/400.webp");
-    expect(pick(430, 3)).toBe("/images/u1/s.jpg/400.webp");
+    expect(pick(390, 3)).toBe("/images/u1/s.jpg/360.webp");
+    expect(pick(390, 2)).toBe("/images/u1/s.jpg/360.webp");
+    expect(pick(430, 3)).toBe("/images/u1/s.jpg/360.webp");
     expect(pick(1280, 2)).toBe("/images/u1/s.jpg/800.webp");
-    expect(pick(1280, 1)).toBe("/images/u1/s.jpg/400.webp");
+    expect(pick(1280, 1)).toBe("/images/u1/s.jpg/360.webp");
   });
 
   it("shows the stock picture without any copy once the photo fails", () => {
@@ -60,12 +60,12 @@ describe("a listing card's photo", () => {
 });
 
 describe("the listing page's photos", () => {
-  it("name the screen's copies (400, 800, 1200 px) with the page's sizes; the first loads at once", () => {
+  it("name the screen's copies (360, 800, 1200 px) with the page's sizes; the first loads at once", () => {
     renderWithProviders(<ImageCarousel images={["u2/a.jpg", "u2/b.jpg"]} title="Brio" />);
     const first = screen.getByRole("img", { name: "Brio, bilde 1 av 2" });
     expect(first).toHaveAttribute(
       "srcset",
-      "/images/u2/a.jpg/400.webp 400w, /images/u2/a.jpg/800.webp 800w, /images/u2/a.jpg/1200.webp 1200w",
+      "/images/u2/a.jpg/360.webp 360w, /images/u2/a.jpg/800.webp 800w, /images/u2/a.jpg/1200.webp 1200w",
     );
     expect(first).toHaveAttribute("sizes", "(min-width: 1024px) 560px, (min-width: 768px) 54vw, 100vw");
     expect(first).toHaveAttribute("src", "/images/u2/a.jpg/800.webp");
@@ -83,8 +83,8 @@ describe("the listing page's photos", () => {
 });
 
 describe("thumbnails in lists", () => {
-  it("take the card's 400 px copy of the first photo", () => {
-    expect(firstImageUrl(["", "u3/x.png"])).toBe("/images/u3/x.png/400.webp");
+  it("take the card's 360 px copy of the first photo", () => {
+    expect(firstImageUrl(["", "u3/x.png"])).toBe("/images/u3/x.png/360.webp");
     expect(firstImageUrl([])).toBeNull();
   });
 });

@@ -59,7 +59,7 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
   const [imageFailed, setImageFailed] = useState(false);
   const clock = useNow();
   const imageKey = imageFailed ? null : firstImageKey(listing.images);
-  // The card's copies of the photo (decision 123): 400 px on a phone, 800 px on a dense large screen.
+  // The card's copies of the photo (decision 123): 360 px on a phone, 800 px on a dense large screen.
   const photo = imageKey ? cardPhoto(imageKey) : null;
   const payment = paymentBadgeLabel(listing);
   const Heading = `h${headingLevel}` as const;

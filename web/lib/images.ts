@@ -13,7 +13,7 @@ export function firstImageKey(images: readonly string[] | null | undefined): str
   return images?.find((k) => k.length > 0) ?? null;
 }
 
-/** The first photo as a thumbnail: the card's 400 px copy (decision 123), not the uploaded photo. */
+/** The first photo as a thumbnail: the card's 360 px copy (decision 123), not the uploaded photo. */
 export function firstImageUrl(images: readonly string[] | null | undefined): string | null {
   const key = firstImageKey(images);
   return key ? cardPhoto(key).src : null;

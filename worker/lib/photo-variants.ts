@@ -1,6 +1,6 @@
 // The smaller copies of a listing photo (docs/decisions/123-photo-variants.md): made once at upload
 // through Cloudflare Images (the IMAGE_TRANSFORMS binding; locally Wrangler's offline version) and
-// kept in R2 beside the photo, so a card loads 400 px instead of the 1,600 px upload. Also used by
+// kept in R2 beside the photo, so a card loads 360 px instead of the 1,600 px upload. Also used by
 // the seed (scripts/seed.ts) with the binding of its platform proxy.
 import { IMAGE_CACHE_SECONDS } from "../../domain/limits";
 import { PHOTO_VARIANTS, photoVariantKey, type PhotoVariant } from "../../domain/photos";

@@ -28,7 +28,7 @@ describe("a public listing's copy", () => {
   it("is WebP, kept a year by browsers and an hour by shared caches and the edge, which answers it the second time and a 304 for its ETag", async () => {
     const { ownerId, key } = await ownerWithUpload();
     await createListing({ userId: ownerId, images: [key] });
-    const path = `/images/${key}/400.webp`;
+    const path = `/images/${key}/360.webp`;
     const first = await look(path);
     expect([first.status, first.h("Content-Type"), first.h("Cache-Control"), first.h("X-Edge-Cache")]).toEqual([
       200,
@@ -41,7 +41,7 @@ describe("a public listing's copy", () => {
       "nosniff",
     ]);
     // Gone from R2: only the stored copy can answer now, signed in or not.
-    await env.IMAGES.delete(`${key}/400.webp`);
+    await env.IMAGES.delete(`${key}/360.webp`);
     for (const client of [new Client(), await signedInClient((await createUser()).id)]) {
       const again = await look(path, client);
       expect([again.status, again.h("Cache-Control"), again.h("X-Edge-Cache")]).toEqual([200, YEAR_IN_BROWSERS, "HIT"]);
@@ -83,7 +83,7 @@ describe("who sees a copy is who sees the photo", () => {
     const { owner, ownerId, key } = await ownerWithUpload();
     const missing = `${ownerId}/1700000000000-finnes-ikke.jpg`;
     await createListing({ userId: ownerId, images: [key, missing] });
-    for (const path of [`${missing}/400.webp`, `${key}/500.webp`, `${key}/400.png`, `${key}/400.webp/400.webp`, `${key}/`]) {
+    for (const path of [`${missing}/360.webp`, `${key}/500.webp`, `${key}/400.png`, `${key}/360.webp/360.webp`, `${key}/`]) {
       expect((await look(`/images/${path}`, owner)).status, path).toBe(404);
       expect((await look(`/images/${path}`)).status, path).toBe(404);
     }
@@ -97,7 +97,7 @@ describe("a photo without copies (uploaded before them)", () => {
     await env.IMAGES.put(key, jpegPhoto(), { httpMetadata: { contentType: "image/jpeg" } });
     await createListing({ userId: owner.id, images: [key] });
     for (let i = 0; i < 2; i++) {
-      const res = await new Client().get(`/images/${key}/400.webp`, { redirect: "manual" });
+      const res = await new Client().get(`/images/${key}/360.webp`, { redirect: "manual" });
       expect([res.status, res.headers.get("Location"), res.headers.get("Cache-Control"), res.headers.get("X-Edge-Cache")]).toEqual([
         302,
         `/images/${key}`,
@@ -116,7 +116,7 @@ describe("a page's preload names the copy its <img> chooses", () => {
     const row = await createListing({ userId: ownerId, images: [key] });
     const html = await (await new Client().get(`/annonse/${row.seoSlug}`, { headers: { Accept: "text/html" } })).text();
     const photo = `/images/${key}`;
-    const srcset = `${photo}/400.webp 400w, ${photo}/800.webp 800w, ${photo}/1200.webp 1200w`;
+    const srcset = `${photo}/360.webp 360w, ${photo}/800.webp 800w, ${photo}/1200.webp 1200w`;
     const sizes = "(min-width: 1024px) 560px, (min-width: 768px) 54vw, 100vw";
     expect(html).toContain(`<link rel="preload" as="image" imagesrcset="${srcset}" imagesizes="${sizes}" fetchpriority="high">`);
     // (HTML attribute names are case-insensitive; the renderer writes React's spelling, srcSet.)

@@ -39,10 +39,10 @@ async function stored(key: string): Promise<string[]> {
 }
 
 describe("an upload makes the copies", () => {
-  it("WebP copies 400 and 800 px wide of a 1000 px photo, and one at its own 1000 px (never enlarged), proportions kept", async () => {
+  it("WebP copies 360 and 800 px wide of a 1000 px photo, and one at its own 1000 px (never enlarged), proportions kept", async () => {
     const { client, user } = await uploader();
     const key = await uploaded(client, jpegPhoto(1000, 500));
-    expect(await objectsOf(user.id)).toEqual([key, `${key}/1200.webp`, `${key}/400.webp`, `${key}/800.webp`]);
+    expect(await objectsOf(user.id)).toEqual([key, `${key}/1200.webp`, `${key}/360.webp`, `${key}/800.webp`]);
     const sizes: Record<string, unknown> = {};
     for (const variant of PHOTO_VARIANTS) {
       const object = await env.IMAGES.get(`${key}/${variant.name}`);
@@ -53,7 +53,7 @@ describe("an upload makes the copies", () => {
       sizes[variant.name] = webpSize(bytes);
     }
     expect(sizes).toEqual({
-      "400.webp": { width: 400, height: 200 },
+      "360.webp": { width: 360, height: 180 },
       "800.webp": { width: 800, height: 400 },
       "1200.webp": { width: 1000, height: 500 },
     });
@@ -140,7 +140,7 @@ describe("a new upload's answer", () => {
   it("comes after its copies are stored: the wizard's preview and the published card find them at once", async () => {
     const { client } = await uploader();
     const key = await uploaded(client, jpegPhoto(64, 48));
-    const res = await client.get(`/images/${key}/400.webp`);
+    const res = await client.get(`/images/${key}/360.webp`);
     expect([res.status, res.headers.get("Content-Type")]).toEqual([200, "image/webp"]);
     await res.arrayBuffer();
   });

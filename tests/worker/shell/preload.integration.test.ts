@@ -43,8 +43,8 @@ describe("preloaded first screens", () => {
     // The card's copies and sizes, exactly as the card's <img> has them (decision 123), and no href.
     const photo = `/images/${seller.id}/f%C3%B8rste%20bilde.jpg`;
     expect(html).toContain(
-      `<link rel="preload" as="image" imagesrcset="${photo}/400.webp 400w, ${photo}/800.webp 800w" ` +
-        `imagesizes="(max-width: 479px) 133px, (min-width: 1152px) 363px, (min-width: 768px) 33vw, 50vw" fetchpriority="high">`,
+      `<link rel="preload" as="image" imagesrcset="${photo}/360.webp 360w, ${photo}/800.webp 800w" ` +
+        `imagesizes="(max-width: 479px) 120px, (min-width: 1024px) 300px, (min-width: 768px) 33vw, 50vw" fetchpriority="high">`,
     );
 
     // User text cannot end the block: the only </script> is the block's own.
@@ -64,7 +64,7 @@ describe("preloaded first screens", () => {
     expect(Object.keys(data).sort()).toEqual(["/api/config", key]);
     expect(data[key]).toEqual(await api(key));
     expect((data[key] as { rows: { title: string }[] }).rows.map((r) => r.title)).toEqual(["Lego brannbil"]);
-    expect(html).toContain(`<link rel="preload" as="image" imagesrcset="/images/${seller.id}/bil.jpg/400.webp 400w, `);
+    expect(html).toContain(`<link rel="preload" as="image" imagesrcset="/images/${seller.id}/bil.jpg/360.webp 360w, `);
 
     const all = preloadedApi((await page("/search")).html);
     expect(all["/api/search?limit=50&offset=0"]).toEqual(await api("/api/search?limit=50&offset=0"));
@@ -81,7 +81,7 @@ describe("preloaded first screens", () => {
     // The listing page's photo at the screen's widths, as its carousel shows it.
     const photo = `/images/${shown.images[0]}`;
     expect(html).toContain(
-      `<link rel="preload" as="image" imagesrcset="${photo}/400.webp 400w, ${photo}/800.webp 800w, ${photo}/1200.webp 1200w" ` +
+      `<link rel="preload" as="image" imagesrcset="${photo}/360.webp 360w, ${photo}/800.webp 800w, ${photo}/1200.webp 1200w" ` +
         `imagesizes="(min-width: 1024px) 560px, (min-width: 768px) 54vw, 100vw" fetchpriority="high">`,
     );
 
