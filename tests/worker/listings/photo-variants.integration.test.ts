@@ -114,6 +114,7 @@ describe("the copies go with the photo", () => {
     await createListing({ userId: user.id, images: [key] });
     const res = await client.request("/api/me", { method: "DELETE", json: { password: PASSWORD } });
     expect(res.status).toBeLessThan(300);
+    expect(await stored(key)).toEqual([]);
     expect(await objectsOf(user.id)).toEqual([]);
   });
 
