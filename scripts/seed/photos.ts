@@ -85,7 +85,7 @@ async function variantFiles(transforms: PhotoTransforms, key: string, photo: Uin
   let made: { name: string; contentType: string; bytes: string }[];
   if (existsSync(file)) made = JSON.parse(readFileSync(file, "utf8"));
   else {
-    made = (await makePhotoVariants(transforms, photo)).map((v) => ({
+    made = (await makePhotoVariants(transforms, photo, "image/jpeg")).map((v) => ({
       name: v.variant.name,
       contentType: v.contentType,
       bytes: Buffer.from(v.bytes).toString("base64"),

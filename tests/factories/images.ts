@@ -281,22 +281,6 @@ export function webpChunks(bytes: Uint8Array): { types: string[]; vp8xFlags: num
   return { types, vp8xFlags: flags, riffSizeOk: view.getUint32(4, true) === bytes.length - 8 };
 }
 
-/** A WebP's picture size from its first image chunk (VP8X canvas, VP8 frame or VP8L header); null if none. */
-export function webpSize(bytes: Uint8Array): { width: number; height: number } | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = 20; // the first chunk's data, after RIFF, its size, WEBP and the chunk's own header
-  const type = String.fromCharCode(...bytes.subarray(12, 16));
-  const u24 = (i: number) => bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16);
-  if (type === "VP8X") return { width: u24(at + 4) + 1, height: u24(at + 7) + 1 };
-  // A key frame: 3 bytes frame tag, the start code 9d 01 2a, then 14-bit width and height.
-  if (type === "VP8 ") return { width: view.getUint16(at + 6, true) & 0x3fff, height: view.getUint16(at + 8, true) & 0x3fff };
-  if (type === "VP8L") {
-    const bits = view.getUint32(at + 1, true);
-    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
-  }
-  return null;
-}
-
 /** Whether `needle` occurs anywhere in `bytes`. */
 export function containsBytes(bytes: Uint8Array, needle: string | Uint8Array): boolean {
   const n = typeof needle === "string" ? text(needle) : needle;

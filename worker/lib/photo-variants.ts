@@ -4,6 +4,7 @@
 // the seed (scripts/seed.ts) with the binding of its platform proxy.
 import { IMAGE_CACHE_SECONDS } from "../../domain/limits";
 import { PHOTO_VARIANTS, photoVariantKey, type PhotoVariant } from "../../domain/photos";
+import { imageSize } from "./image-size";
 import { sniffImageType } from "./photo-upload";
 
 /** What of the Images binding this needs (the Worker's `ImagesBinding` and the seed's proxy both fit). */
@@ -41,35 +42,52 @@ export interface MadeVariant {
 }
 
 /**
- * Every variant of a photo (its cleaned bytes), each at most its width wide, never enlarged. One that
- * the platform cannot make (over the plan's monthly transformations, an image it cannot read) is
- * logged and left out: the image route then answers with the photo itself.
+ * Every variant of a photo (its cleaned bytes and type), each at most its width wide, never enlarged.
+ * The copies at least as wide as the photo would all be the photo at its own width: that one is made
+ * once and stored under each of their names (a transformation less per name, billed in production).
+ * One that the platform cannot make (over the plan's monthly transformations, an image it cannot
+ * read) is logged and left out: the image route then answers with the photo itself.
  */
-export async function makePhotoVariants(transforms: PhotoTransforms, photo: Uint8Array): Promise<MadeVariant[]> {
+export async function makePhotoVariants(transforms: PhotoTransforms, photo: Uint8Array, mime: string): Promise<MadeVariant[]> {
+  const width = imageSize(photo, mime)?.width ?? Number.POSITIVE_INFINITY;
+  const atFullSize = PHOTO_VARIANTS.filter((v) => v.width >= width);
+  const groups: PhotoVariant[][] = [
+    ...PHOTO_VARIANTS.filter((v) => v.width < width).map((v) => [v]),
+    ...(atFullSize.length ? [atFullSize] : []),
+  ];
   const made = await Promise.all(
-    PHOTO_VARIANTS.map(async (variant): Promise<MadeVariant | null> => {
+    groups.map(async (group): Promise<MadeVariant[]> => {
+      const [first] = group;
       try {
         const result = await transforms
           .input(new Blob([photo]).stream())
-          .transform({ width: variant.width, fit: "scale-down" })
-          .output({ format: variant.format, quality: QUALITY });
+          .transform({ width: first.width, fit: "scale-down" })
+          .output({ format: first.format, quality: QUALITY });
         const bytes = new Uint8Array(await result.response().arrayBuffer());
         // Served with the type its bytes have, never one the platform merely claimed.
         const contentType = sniffImageType(bytes)?.mime;
         if (!contentType) throw new Error(`not an image (${bytes.length} bytes)`);
-        return { variant, bytes, contentType };
+        return group.map((variant) => ({ variant, bytes, contentType }));
       } catch (error) {
-        console.error(`Photo variant ${variant.name} could not be made`, error instanceof Error ? error.message : error);
-        return null;
+        console.error(
+          `Photo variant ${group.map((v) => v.name).join(", ")} could not be made`,
+          error instanceof Error ? error.message : error,
+        );
+        return [];
       }
     }),
   );
-  return made.filter((v): v is MadeVariant => v !== null);
+  return made.flat();
 }
 
 /** Make the variants of the photo `key` and keep them beside it. */
-export async function storePhotoVariants(bucket: PhotoBucket, transforms: PhotoTransforms, key: string, photo: Uint8Array): Promise<void> {
-  const variants = await makePhotoVariants(transforms, photo);
+export async function storePhotoVariants(
+  bucket: PhotoBucket,
+  transforms: PhotoTransforms,
+  key: string,
+  photo: { bytes: Uint8Array; mime: string },
+): Promise<void> {
+  const variants = await makePhotoVariants(transforms, photo.bytes, photo.mime);
   await Promise.all(
     variants.map((v) =>
       bucket.put(photoVariantKey(key, v.variant.name), v.bytes, {

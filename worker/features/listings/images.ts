@@ -21,7 +21,7 @@ export async function storeImage(
   const photo = cleanPhoto(bytes);
   const key = `${userId}/${photoFileName(photo.type)}`;
   await bucket.put(key, photo.bytes, { httpMetadata: { contentType: photo.type.mime, cacheControl: "public, max-age=3600" } });
-  await storePhotoVariants(bucket, transforms, key, photo.bytes);
+  await storePhotoVariants(bucket, transforms, key, { bytes: photo.bytes, mime: photo.type.mime });
   return { key, type: photo.type.mime };
 }
 
