@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PHOTO_VARIANTS, photoVariantKeys } from "../../../domain/photos";
 import { imageSize } from "../../../worker/lib/image-size";
+import { makePhotoVariants, type PhotoTransforms } from "../../../worker/lib/photo-variants";
 import { createListing, createUser, jpegPhoto, pngChunk, pngPhoto, signedInClient } from "../../factories";
 import { allowConsoleError } from "../support/console-guard";
 import { Client } from "../support/http";
@@ -70,6 +71,20 @@ describe("an upload makes the copies", () => {
       { width: 500, height: 50 },
     ]);
     expect(large).toEqual(middle);
+    // Asked of the platform twice (360, and 500 for both), not three times: each call is billed.
+    let calls = 0;
+    const counting: PhotoTransforms = {
+      input: (stream) => {
+        calls++;
+        return env.IMAGE_TRANSFORMS.input(stream);
+      },
+    };
+    expect((await makePhotoVariants(counting, jpegPhoto(500, 50), "image/jpeg")).map((v) => v.variant.name)).toEqual([
+      "360.webp",
+      "800.webp",
+      "1200.webp",
+    ]);
+    expect(calls).toBe(2);
   });
 
   it("refuses what is not a photo (415) or too large (413) and stores neither it nor any copy", async () => {
