@@ -5,30 +5,32 @@
 //
 // Bindings come from wrangler's getPlatformProxy with persist path `$STATE_DIR/v3`, which is exactly
 // where `--persist-to $STATE_DIR` keeps its data (wrangler joins "v3" to the --persist-to directory).
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { listingSlug } from "../domain/slug";
 import { hashPassword } from "../worker/features/auth/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SYSTEM_USER } from "./demo-accounts.mjs";
-import { OFFLINE_ENV, ROOT, WRANGLER_CONFIG, persistPath, seedMarker, stateDir } from "./local-env.mjs";
+import { OFFLINE_ENV, WRANGLER_CONFIG, persistPath, seedMarker, stateDir } from "./local-env.mjs";
 import { type AccountKey, CONVERSATIONS, DEMO_DEALS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./seed/data";
 import type { ImageSpec } from "./seed/images";
+import { renderAll, storeDemoPhotos } from "./seed/photos";
+import type { PhotoBucket, PhotoTransforms } from "../worker/lib/photo-variants";
 import { reviewWindowClosesAt } from "../domain/reviews";
 
 // Offline and quiet unless the caller chose otherwise (npm start passes the same settings).
 for (const [key, value] of Object.entries(OFFLINE_ENV)) process.env[key] ??= value;
 
-// Minimal structural types for the two bindings we use (the full ones live in worker-configuration.d.ts).
+// Minimal structural types for the three bindings we use (the full ones live in worker-configuration.d.ts).
 interface Stmt {
   bind(...values: unknown[]): Stmt;
   first<T>(): Promise<T | null>;
 }
 interface Bindings {
   DB: { prepare(sql: string): Stmt; batch(statements: Stmt[]): Promise<unknown[]> };
-  IMAGES: { put(key: string, value: Uint8Array, options: { httpMetadata: { contentType: string } }): Promise<unknown> };
+  IMAGES: PhotoBucket;
+  IMAGE_TRANSFORMS: PhotoTransforms;
 }
 
 const quiet = process.argv.includes("--quiet");
@@ -52,12 +54,13 @@ async function main(): Promise<void> {
   imagesReady.catch(() => undefined); // handled below; avoids an unhandled rejection if we exit early
 
   const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
-  // Only the two bindings the seed needs, taken from wrangler.toml: the rest of the Worker (assets,
+  // Only the three bindings the seed needs, taken from wrangler.toml: the rest of the Worker (assets,
   // Durable Objects, queues, …) is irrelevant here and would only slow down or break the proxy.
   const config = unstable_readConfig({ config: WRANGLER_CONFIG }, { hideWarnings: true });
   const d1 = config.d1_databases.find((d: { binding: string }) => d.binding === "DB");
   const r2 = config.r2_buckets.find((b: { binding: string }) => b.binding === "IMAGES");
-  if (!d1 || !r2) throw new Error("wrangler.toml mangler D1-bindingen DB eller R2-bindingen IMAGES");
+  if (!d1 || !r2 || config.images?.binding !== "IMAGE_TRANSFORMS")
+    throw new Error("wrangler.toml mangler D1-bindingen DB, R2-bindingen IMAGES eller Images-bindingen IMAGE_TRANSFORMS");
   const configDir = mkdtempSync(path.join(os.tmpdir(), "lekebytte-seed-"));
   const seedConfig = path.join(configDir, "wrangler.json");
   writeFileSync(
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
       compatibility_date: config.compatibility_date,
       d1_databases: [{ binding: "DB", database_name: d1.database_name, database_id: d1.database_id }],
       r2_buckets: [{ binding: "IMAGES", bucket_name: r2.bucket_name }],
+      images: { binding: "IMAGE_TRANSFORMS" },
     }),
   );
   const proxy = await getPlatformProxy<Bindings>({
@@ -144,7 +148,8 @@ async function main(): Promise<void> {
       }
       listingImages.set(l.ref, keys);
     }
-    await inBatches(puts, 8, ({ key, bytes }) => env.IMAGES.put(key, bytes, { httpMetadata: { contentType: "image/jpeg" } }));
+    // Each photo with its smaller copies, as an upload stores them (decision 123).
+    await storeDemoPhotos(env, puts);
 
     // ---- listings ----------------------------------------------------------------------------
     const slugs = new Set<string>();
@@ -447,65 +452,6 @@ async function missingPostalCodes(env: Bindings): Promise<string[]> {
 function writeMarker(info: Record<string, unknown>): void {
   mkdirSync(stateDir(), { recursive: true });
   writeFileSync(seedMarker(), `${JSON.stringify({ seededAt: new Date().toISOString(), ...info }, null, 2)}\n`);
-}
-
-// ---- image rendering: disk cache + worker threads ------------------------------------------------
-
-const IMAGE_SOURCES = ["seed/raster.ts", "seed/images.ts"].map((f) => path.join(ROOT, "scripts", f));
-
-function cacheDir(): string {
-  const version = createHash("sha256");
-  for (const f of IMAGE_SOURCES) version.update(readFileSync(f));
-  return path.join(ROOT, "node_modules", ".cache", "lekebytte-demo-images", version.digest("hex").slice(0, 16));
-}
-
-async function renderAll(jobs: { id: string; spec: ImageSpec }[]): Promise<Map<string, Uint8Array>> {
-  const dir = cacheDir();
-  const fileOf = (spec: ImageSpec) => path.join(dir, `${createHash("sha256").update(JSON.stringify(spec)).digest("hex").slice(0, 24)}.jpg`);
-  const out = new Map<string, Uint8Array>();
-  const todo: typeof jobs = [];
-  for (const job of jobs) {
-    const file = fileOf(job.spec);
-    if (existsSync(file)) out.set(job.id, readFileSync(file));
-    else todo.push(job);
-  }
-  if (todo.length === 0) return out;
-
-  const workers = Math.max(1, Math.min(4, os.availableParallelism(), todo.length));
-  const slices: (typeof jobs)[] = Array.from({ length: workers }, () => []);
-  todo.forEach((job, i) => slices[i % workers].push(job));
-  const specOf = new Map(todo.map((j) => [j.id, j.spec]));
-  let cacheWritable = true;
-  await Promise.all(
-    slices.map(
-      (slice) =>
-        new Promise<void>((resolve, reject) => {
-          const worker = new Worker(new URL("./seed/render-worker.ts", import.meta.url), { workerData: { specs: slice } });
-          let received = 0;
-          worker.on("message", ({ id, bytes }: { id: string; bytes: Uint8Array }) => {
-            out.set(id, bytes);
-            received++;
-            if (cacheWritable) {
-              try {
-                mkdirSync(dir, { recursive: true });
-                writeFileSync(fileOf(specOf.get(id)!), bytes);
-              } catch {
-                cacheWritable = false; // a read-only node_modules only costs speed
-              }
-            }
-          });
-          worker.on("error", reject);
-          worker.on("exit", (code) =>
-            code === 0 && received === slice.length ? resolve() : reject(new Error(`render worker exited with ${code}`)),
-          );
-        }),
-    ),
-  );
-  return out;
-}
-
-async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
 main().then(

@@ -62,6 +62,13 @@ describe("the shell cut at its writable spots", () => {
     );
   });
 
+  it("writes the head's start after the viewport meta: a preload's sizes are read at the page's width, not a phone's 980 px", () => {
+    const html = readFileSync(path.join(import.meta.dirname, "../../index.html"), "utf8");
+    const link = '<link rel="preload" as="image" imagesrcset="/images/a.jpg/360.webp 360w" imagesizes="50vw">';
+    const page = writeShell(cutShell(html), { headStart: link });
+    expect(page.indexOf(link)).toBe(page.indexOf("/>", page.indexOf('<meta name="viewport"')) + 2);
+  });
+
   it("escapes the title and attribute values (text from sellers)", () => {
     const page = writeShell(cutShell(SHELL), {
       title: `Lego <script>alert(1)</script> & "Duplo"`,

@@ -44,7 +44,7 @@ describe("ListingCard", () => {
       <ListingCard listing={listing({ title: "Dukkevogn", images: ["u1/bilde 1.jpg", "u1/2.jpg"] })} />,
     );
     const img = screen.getByRole("img", { name: "Dukkevogn" });
-    expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg");
+    expect(img).toHaveAttribute("src", "/images/u1/bilde%201.jpg/360.webp");
     expect(img).toHaveAttribute("loading", "lazy");
     unmount();
 

@@ -81,7 +81,7 @@ describe("listing detail", () => {
 
     const carousel = screen.getByRole("region", { name: "Bilder" });
     expect(within(carousel).getByText(/1 \/ 2/)).toBeInTheDocument();
-    expect(within(carousel).getByRole("img", { name: "Brio togbane, bilde 1 av 2" })).toHaveAttribute("src", "/images/u2/a.jpg");
+    expect(within(carousel).getByRole("img", { name: "Brio togbane, bilde 1 av 2" })).toHaveAttribute("src", "/images/u2/a.jpg/800.webp");
     expect(within(carousel).getByRole("button", { name: "Forrige bilde" })).toBeDisabled();
     expect(within(carousel).getByRole("button", { name: "Neste bilde" })).toBeInTheDocument();
 

@@ -6,7 +6,8 @@ import { isPayableInApp } from "../../domain/payment-methods";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";
 import { conditionLabel, type PricingMode } from "../../domain/taxonomy";
 import { useFavourite } from "../lib/useFavourite";
-import { firstImageUrl, PLACEHOLDER_IMAGE } from "../lib/images";
+import { cardPhoto } from "../../domain/photos";
+import { firstImageKey, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
 import { useNow } from "../lib/now";
 import { Badge } from "./ui/Badge";
@@ -57,7 +58,9 @@ export const cardClasses = {
 export function ListingCard({ listing, headingLevel = 3, now, priority = false }: ListingCardProps) {
   const [imageFailed, setImageFailed] = useState(false);
   const clock = useNow();
-  const imageUrl = imageFailed ? null : firstImageUrl(listing.images);
+  const imageKey = imageFailed ? null : firstImageKey(listing.images);
+  // The card's copies of the photo (decision 123): 360 px on a phone, 800 px on a dense large screen.
+  const photo = imageKey ? cardPhoto(imageKey) : null;
   const payment = paymentBadgeLabel(listing);
   const Heading = `h${headingLevel}` as const;
 
@@ -73,15 +76,18 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
   return (
     <article className={cn(cardClasses.article, "transition-shadow hover:shadow-md")}>
       <div className={cardClasses.photo}>
+        {/* loading, srcset and sizes before src: a browser that sets src first may start on a copy it then drops. */}
         <img
-          src={imageUrl ?? PLACEHOLDER_IMAGE}
-          alt={imageUrl ? listing.title : ""}
           loading={priority ? "eager" : "lazy"}
+          srcSet={photo?.srcSet}
+          sizes={photo?.sizes}
+          src={photo?.src ?? PLACEHOLDER_IMAGE}
+          alt={photo ? listing.title : ""}
           fetchPriority={priority ? "high" : undefined}
           decoding="async"
           width={400}
           height={300}
-          onError={imageUrl ? () => setImageFailed(true) : undefined}
+          onError={photo ? () => setImageFailed(true) : undefined}
           className="size-full object-cover"
         />
         <div className="absolute top-2 left-2 flex max-w-[calc(100%-3.5rem)] flex-wrap gap-1">

@@ -21,6 +21,11 @@ import {
 } from "../lib/edge-cache";
 import { resolveSlug } from "../features/listings/listings";
 import { IMAGE_CACHE_SECONDS } from "../../domain/limits";
+import { PHOTO_VARIANTS } from "../../domain/photos";
+import { VARIANT_CACHE_CONTROL } from "../lib/photo-variants";
+
+/** `/images/{owner}/{photo}/{variant}`: a photo key has one slash, so no photo itself matches. */
+const PHOTO_VARIANT_PATH = new RegExp(`^/images/[^/]+/[^/]+/(?:${PHOTO_VARIANTS.map((v) => v.name.replace(".", "\\.")).join("|")})$`);
 
 /** Lists change with every new listing: a minute at most; what a visitor must see at once is purged. */
 const LIST_SECONDS = 60;
@@ -95,6 +100,16 @@ export const EDGE_ROUTES: EdgeRoute[] = [
   { pattern: /^\/api\/users\/([^/]+)\/?$/, page: false, seconds: DETAIL_SECONDS, tags: async (_c, m) => [userTag(param(m))] },
   // The site configuration is a constant of the deployment: browsers keep it five minutes, as before.
   { pattern: /^\/api\/config\/?$/, page: false, seconds: 3600, browser: "public, max-age=300", tags: async () => [] },
+  // A public photo's smaller copy (decision 123): stored and tagged as the photo is, but browsers keep
+  // it a year without asking again, since its address never names other bytes.
+  {
+    pattern: PHOTO_VARIANT_PATH,
+    page: false,
+    seconds: IMAGE_CACHE_SECONDS,
+    browser: VARIANT_CACHE_CONTROL,
+    sameForSessions: true,
+    tags: async () => [],
+  },
   // A public listing photo (decision 007): without the cache every view asked D1 whether it may be
   // shown and read R2. Tagged by the handler with the listings that show it; a photo only some may
   // see is private and never stored. Browsers keep it an hour, as before.

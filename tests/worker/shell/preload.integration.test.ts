@@ -40,7 +40,12 @@ describe("preloaded first screens", () => {
     expect(data["/api/home"]).toEqual(await api("/api/home"));
     expect(data["/api/config"]).toEqual(await api("/api/config"));
     expect((data["/api/home"] as { newest: { id: string }[] }).newest[0].id).toBe(listing.id);
-    expect(html).toContain(`<link rel="preload" as="image" href="/images/${seller.id}/f%C3%B8rste%20bilde.jpg" fetchpriority="high">`);
+    // The card's copies and sizes, exactly as the card's <img> has them (decision 123), and no href.
+    const photo = `/images/${seller.id}/f%C3%B8rste%20bilde.jpg`;
+    expect(html).toContain(
+      `<link rel="preload" as="image" imagesrcset="${photo}/360.webp 360w, ${photo}/800.webp 800w" ` +
+        `imagesizes="(max-width: 479px) 120px, (min-width: 1024px) 300px, (min-width: 768px) 33vw, 50vw" fetchpriority="high">`,
+    );
 
     // User text cannot end the block: the only </script> is the block's own.
     expect(html).not.toContain("<script>alert");
@@ -59,7 +64,7 @@ describe("preloaded first screens", () => {
     expect(Object.keys(data).sort()).toEqual(["/api/config", key]);
     expect(data[key]).toEqual(await api(key));
     expect((data[key] as { rows: { title: string }[] }).rows.map((r) => r.title)).toEqual(["Lego brannbil"]);
-    expect(html).toContain(`<link rel="preload" as="image" href="/images/${seller.id}/bil.jpg"`);
+    expect(html).toContain(`<link rel="preload" as="image" imagesrcset="/images/${seller.id}/bil.jpg/360.webp 360w, `);
 
     const all = preloadedApi((await page("/search")).html);
     expect(all["/api/search?limit=50&offset=0"]).toEqual(await api("/api/search?limit=50&offset=0"));
@@ -67,11 +72,18 @@ describe("preloaded first screens", () => {
 
   it("/listing/{id} carries a public listing, but not a hidden one", async () => {
     const seller = await createUser();
-    const shown = await createListing({ userId: seller.id });
+    const shown = await createListing({ userId: seller.id, images: [`${seller.id}/tog.jpg`] });
     const hidden = await createListing({ userId: seller.id, isHidden: true });
 
-    const data = preloadedApi((await page(`/listing/${shown.id}`)).html);
+    const html = (await page(`/listing/${shown.id}`)).html;
+    const data = preloadedApi(html);
     expect(data[`/api/listings/${shown.id}`]).toEqual(await api(`/api/listings/${shown.id}`));
+    // The listing page's photo at the screen's widths, as its carousel shows it.
+    const photo = `/images/${shown.images[0]}`;
+    expect(html).toContain(
+      `<link rel="preload" as="image" imagesrcset="${photo}/360.webp 360w, ${photo}/800.webp 800w, ${photo}/1200.webp 1200w" ` +
+        `imagesizes="(min-width: 1024px) 560px, (min-width: 768px) 54vw, 100vw" fetchpriority="high">`,
+    );
 
     const none = preloadedApi((await page(`/listing/${hidden.id}`)).html);
     expect(Object.keys(none)).toEqual(["/api/config"]);

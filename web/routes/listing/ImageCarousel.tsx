@@ -1,7 +1,8 @@
 import type { EmblaCarouselType } from "embla-carousel";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
-import { listingImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
+import { screenPhoto, type PhotoSources } from "../../../domain/photos";
+import { PLACEHOLDER_IMAGE } from "../../lib/images";
 
 export interface ImageCarouselProps {
   images: readonly string[];
@@ -79,6 +80,27 @@ function useDeferredEmbla(enabled: boolean) {
   return { viewport, api, go, handlers };
 }
 
+/**
+ * One photo of the carousel: the screen's copy (decision 123), the width chosen by the browser from
+ * the page's layout and the screen's density, the same choice the page's preload made for the first.
+ */
+function CarouselPhoto({ photo, alt, first, onError }: { photo: PhotoSources | null; alt: string; first: boolean; onError: () => void }) {
+  return (
+    // loading, srcset and sizes before src: a browser that sets src first may start on a copy it then drops.
+    <img
+      loading={first ? "eager" : "lazy"}
+      srcSet={photo?.srcSet}
+      sizes={photo?.sizes}
+      src={photo?.src ?? PLACEHOLDER_IMAGE}
+      alt={alt}
+      fetchPriority={first ? "high" : undefined}
+      decoding="async"
+      onError={photo ? onError : undefined}
+      className="size-full object-contain"
+    />
+  );
+}
+
 /** Photos with previous/next buttons and the counter "n / total"; the stock picture when there are none. */
 export function ImageCarousel({ images, title }: ImageCarouselProps) {
   const total = images.length;
@@ -130,14 +152,11 @@ export function ImageCarousel({ images, title }: ImageCarouselProps) {
               aria-hidden={i !== index ? true : undefined}
               className="aspect-[4/3] min-w-0 shrink-0 grow-0 basis-full"
             >
-              <img
-                src={failed.has(i) ? PLACEHOLDER_IMAGE : listingImageUrl(key)}
+              <CarouselPhoto
+                photo={failed.has(i) ? null : screenPhoto(key)}
                 alt={total > 1 ? `${title}, bilde ${i + 1} av ${total}` : title}
-                loading={i === 0 ? "eager" : "lazy"}
-                fetchPriority={i === 0 ? "high" : undefined}
-                decoding="async"
+                first={i === 0}
                 onError={() => setFailed((s) => new Set(s).add(i))}
-                className="size-full object-contain"
               />
             </div>
           ))}

@@ -27,6 +27,7 @@ import {
 } from "../../../domain/listing-holds";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 import { canView, getListingDetail, listingRow, loadRow, slugOwner, toListingCard, type ListingRow } from "./listings";
+import { deletePhotos } from "./images";
 
 async function uniqueSlug(db: Db, title: string, id: string, exceptId?: string): Promise<string> {
   for (let chars = SLUG_ID_CHARS; chars <= 32; chars++) {
@@ -196,7 +197,7 @@ export async function updateListing(
     throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
   await listingsChanged(env, [{ id, user_id: actor.id }]);
   const removed = row.images.filter((k) => !images.includes(k));
-  if (removed.length) await env.IMAGES.delete(removed);
+  if (removed.length) await deletePhotos(env.IMAGES, removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
   if (row.isFree && !columns.isFree) await closeQueue(db, id);
   // A buyer mid-checkout must not pay the old price (decision 087).

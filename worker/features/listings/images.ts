@@ -1,20 +1,33 @@
-import { isOwnPhotoKey, photoKeyOwner, PHOTO_REFUSALS } from "../../../domain/photos";
+import { isOwnPhotoKey, photoKeyOwner, photoVariantKeys, PHOTO_REFUSALS } from "../../../domain/photos";
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { viewableListingSql } from "./visibility";
 import { AppError } from "../../lib/errors";
 import { cleanPhoto, photoFileName } from "../../lib/photo-upload";
+import { storePhotoVariants, type PhotoTransforms } from "../../lib/photo-variants";
 
 /**
  * Store an uploaded photo under the owner's prefix with a server-chosen key and type, after
- * removing its metadata (EXIF with GPS, XMP, IPTC, text chunks) without re-encoding it.
+ * removing its metadata (EXIF with GPS, XMP, IPTC, text chunks) without re-encoding it, and its
+ * smaller copies beside it (decision 123), made from the cleaned bytes.
  */
-export async function storeImage(bucket: R2Bucket, userId: string, bytes: Uint8Array): Promise<{ key: string; type: string }> {
+export async function storeImage(
+  bucket: R2Bucket,
+  transforms: PhotoTransforms,
+  userId: string,
+  bytes: Uint8Array,
+): Promise<{ key: string; type: string }> {
   const photo = cleanPhoto(bytes);
   const key = `${userId}/${photoFileName(photo.type)}`;
   await bucket.put(key, photo.bytes, { httpMetadata: { contentType: photo.type.mime, cacheControl: "public, max-age=3600" } });
+  await storePhotoVariants(bucket, transforms, key, { bytes: photo.bytes, mime: photo.type.mime });
   return { key, type: photo.type.mime };
+}
+
+/** Delete photos with their variants (R2 takes up to 1,000 keys at once; a listing has at most five photos). */
+export async function deletePhotos(bucket: R2Bucket, keys: string[]): Promise<void> {
+  if (keys.length) await bucket.delete(keys.flatMap((key) => [key, ...photoVariantKeys(key)]));
 }
 
 /**
@@ -30,7 +43,7 @@ export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: 
     .bind(actor.id, key)
     .first();
   if (inUse) throw new AppError("CONFLICT", PHOTO_REFUSALS.inUse);
-  await bucket.delete(key);
+  await deletePhotos(bucket, [key]);
 }
 
 /**

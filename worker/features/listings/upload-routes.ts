@@ -10,7 +10,8 @@ import { assertNotSuspended } from "../moderation/suspension";
 /**
  * Photo uploads: the raw image bytes as the request body (the browser has already scaled and
  * re-encoded them). The type comes from the bytes, the key from the server, under the owner's id;
- * metadata is stripped before the photo is stored.
+ * metadata is stripped before the photo is stored, and the smaller copies the pages show are made
+ * from it before the answer (decision 123).
  */
 export const uploadRoutes = new Hono<AppEnv>()
   .use(requireUser)
@@ -22,7 +23,7 @@ export const uploadRoutes = new Hono<AppEnv>()
     await enforceBindingLimit(c.env, RATE_RULES.upload, actor.id);
     const length = c.req.header("Content-Length");
     const bytes = await readLimited(c.req.raw.body, length ? Number(length) : null);
-    const stored = await storeImage(c.env.IMAGES, actor.id, bytes);
+    const stored = await storeImage(c.env.IMAGES, c.env.IMAGE_TRANSFORMS, actor.id, bytes);
     return c.json(stored, 201);
   })
   .delete("/:key{.+}", async (c) => {

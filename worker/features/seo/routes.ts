@@ -32,7 +32,7 @@ async function sitemapResponse(env: AppEnv["Bindings"], origin: string, file: st
   });
 }
 import { siteConfig } from "../shell/site-config";
-import { listingImagePath, pageModules, preloadWrites } from "../shell/preload";
+import { pageModules, preloadWrites } from "../shell/preload";
 import { firstScreenWrites, renderPage } from "../shell/first-screen";
 import { listingAnswerTags } from "../../lib/edge-cache";
 
@@ -72,7 +72,7 @@ export const seoRoutes = new Hono<AppEnv>()
     const firstKey = listing.images.find((k) => k.length > 0);
     const preload = {
       api: { "/api/config": siteConfig(c.env) },
-      image: firstKey ? listingImagePath(firstKey) : undefined,
+      image: firstKey ? { key: firstKey, shownAs: "screen" as const } : undefined,
       modules: await pageModules(c.env, url),
     };
     // The page's first screen as the SPA renders it (decision 103); if that fails, a plain body

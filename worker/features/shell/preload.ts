@@ -4,7 +4,9 @@
 //   <script id="preloaded-api" type="application/json">{"/api/home": {...}, "/api/config": {...}}</script>
 // keyed by the exact API path (and query) the SPA would request; web/api/preloaded.ts hands each
 // entry to the first query that asks for that path. The largest image of the first screen is
-// preloaded with a <link rel="preload">.
+// preloaded with a <link rel="preload"> that names the same copy of the photo the page will choose
+// (decision 123), so it is not loaded twice.
+import { cardPhoto, screenPhoto } from "../../../domain/photos";
 import { apiSearchQuery, parseFilters } from "../../../domain/searchUrl";
 import { searchParamsSchema } from "../../../domain/schemas/search";
 import type { ListingCard } from "../../../domain/schemas/listing";
@@ -21,8 +23,8 @@ import type { ShellWrites } from "./shell-text";
 export interface Preload {
   /** API path (with query) → the JSON that path answers for a visitor. */
   api: Record<string, unknown>;
-  /** The image the first screen shows largest (its LCP element), if any. */
-  image?: string;
+  /** The photo the first screen shows largest (its LCP element), if any, and how the page shows it. */
+  image?: PreloadImage;
   /** The page's own JavaScript (its lazily loaded route module and what that imports). */
   modules?: string[];
   /** What the page shows, for the edge cache's purge (when the preload read it). */
@@ -70,14 +72,25 @@ export async function pageModules(env: Bindings, url: URL): Promise<string[]> {
 /** Data that is the same for every visitor, so the page stays one response for all. */
 type PagePreloader = (db: Db, url: URL) => Promise<Preload>;
 
-/** Where the image route serves a listing photo (the web's listingImageUrl). */
-export function listingImagePath(key: string): string {
-  return `/images/${key.split("/").map(encodeURIComponent).join("/")}`;
+/** A listing photo shown on a card (home, search) or on the whole screen (a listing page). */
+export interface PreloadImage {
+  key: string;
+  shownAs: "card" | "screen";
 }
 
-function firstImage(cards: readonly Pick<ListingCard, "images">[]): string | undefined {
+function firstImage(cards: readonly Pick<ListingCard, "images">[], shownAs: PreloadImage["shownAs"]): PreloadImage | undefined {
   const key = cards[0]?.images.find((k) => k.length > 0);
-  return key ? listingImagePath(key) : undefined;
+  return key ? { key, shownAs } : undefined;
+}
+
+/**
+ * The preload of the copy the page's <img> will choose: the same srcset and sizes (domain/photos.ts
+ * cardPhoto, screenPhoto). No href: a browser that does not know imagesrcset would load a copy the
+ * page may not use.
+ */
+export function imagePreloadLink(image: PreloadImage): string {
+  const photo = image.shownAs === "card" ? cardPhoto(image.key) : screenPhoto(image.key);
+  return `<link rel="preload" as="image" imagesrcset="${escapeHtml(photo.srcSet)}" imagesizes="${escapeHtml(photo.sizes)}" fetchpriority="high">`;
 }
 
 /** The pages whose first screen is preloaded; every other page gets the site configuration only. */
@@ -86,7 +99,7 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
     pattern: /^\/$/,
     load: async (db) => {
       const home = await homeSections(db);
-      return { api: { "/api/home": home }, image: firstImage(home.newest) };
+      return { api: { "/api/home": home }, image: firstImage(home.newest, "card") };
     },
   },
   {
@@ -97,7 +110,7 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
       const params = searchParamsSchema.safeParse(Object.fromEntries(new URLSearchParams(query)));
       if (!params.success) return { api: {} };
       const result = await searchListings(db, params.data);
-      return { api: { [`/api/search?${query}`]: result }, image: firstImage(result.rows) };
+      return { api: { [`/api/search?${query}`]: result }, image: firstImage(result.rows, "card") };
     },
   },
   {
@@ -115,7 +128,7 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
         const listing = await getListingDetail(db, id, null);
         return {
           api: { [`/api/listings/${encodeURIComponent(id)}`]: listing },
-          image: firstImage([listing]),
+          image: firstImage([listing], "screen"),
           tags: listingAnswerTags(listing),
         };
       } catch (err) {
@@ -137,11 +150,12 @@ export async function preloadFor(env: Bindings, db: Db, url: URL, { pageData = t
   return { ...page, api: { ...page.api, "/api/config": siteConfig(env) }, modules };
 }
 
-/** A preload's parts of the page (shell-text.ts): the photo first in <head>, the JSON at its end, before the app's script runs. */
+/** A preload's parts of the page (shell-text.ts): the photo early in <head>, the JSON at its end, before the app's script runs. */
 export function preloadWrites(preload: Preload): Required<Pick<ShellWrites, "headStart" | "headEnd">> {
   return {
-    // First in <head>: the browser starts on the photo at once (the app's code follows the first paint, decision 112).
-    headStart: preload.image ? `<link rel="preload" as="image" href="${escapeHtml(preload.image)}" fetchpriority="high">` : "",
+    // Early in <head>, just after the viewport meta its sizes are read against: the browser starts on
+    // the photo at once (the app's code follows the first paint, decision 112).
+    headStart: preload.image ? imagePreloadLink(preload.image) : "",
     headEnd:
       // The page's own chunks, which the app loader asks for with the entry once the page has painted.
       (preload.modules?.length ? `<script id="page-modules" type="application/json">${jsonForScript(preload.modules)}</script>` : "") +

@@ -7,7 +7,10 @@ import { escapeHtml, escapeText } from "../../lib/html";
 
 /** What a page writes into the shell; every part is optional and each is written once. */
 export interface ShellWrites {
-  /** HTML first in <head> (before anything of the shell's). */
+  /**
+   * HTML early in <head>: after the shell's viewport meta (or first, without one), so a preload's
+   * media queries and sizes are read at the page's width, not a phone's default 980 px.
+   */
   headStart?: string;
   /** HTML last in <head>. */
   headEnd?: string;
@@ -24,8 +27,8 @@ export interface ShellWrites {
 /** The shell cut at its writable spots: `html` with the offsets of each. */
 export interface ShellTemplate {
   html: string;
-  /** Just after `<head …>`. */
-  headOpenEnd: number;
+  /** Just after the shell's `<meta name="viewport" …>`, or after `<head …>` without one. */
+  headStartAt: number;
   /** The title's text. */
   titleStart: number;
   titleEnd: number;
@@ -53,6 +56,7 @@ function found(html: string, pattern: RegExp, what: string): RegExpExecArray {
  */
 export function cutShell(html: string): ShellTemplate {
   const head = found(html, /<head(?:\s[^>]*)?>/i, "<head>");
+  const viewport = /<meta\s+name="viewport"[^>]*>/i.exec(html);
   const title = found(html, /<title>([^<]*)<\/title>/i, "<title>");
   const description = /<meta\s+name="description"[^>]*>/i.exec(html);
   const headClose = html.indexOf("</head>");
@@ -63,7 +67,7 @@ export function cutShell(html: string): ShellTemplate {
   const rootOpenEnd = root.index + '<div id="root"'.length + (root[1]?.length ?? 0);
   const template: ShellTemplate = {
     html,
-    headOpenEnd: head.index + head[0].length,
+    headStartAt: viewport ? viewport.index + viewport[0].length : head.index + head[0].length,
     titleStart,
     titleEnd,
     descriptionStart: description ? description.index : titleEnd,
@@ -73,7 +77,7 @@ export function cutShell(html: string): ShellTemplate {
     rootClose: rootOpenEnd + 1 + root[2]!.length,
   };
   const order = [
-    template.headOpenEnd,
+    template.headStartAt,
     template.titleStart,
     template.titleEnd,
     template.descriptionStart,
@@ -97,9 +101,9 @@ export function writeShell(template: ShellTemplate, writes: ShellWrites): string
     .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
     .join("");
   return [
-    html.slice(0, template.headOpenEnd),
+    html.slice(0, template.headStartAt),
     writes.headStart ?? "",
-    html.slice(template.headOpenEnd, template.titleStart),
+    html.slice(template.headStartAt, template.titleStart),
     writes.title === undefined ? html.slice(template.titleStart, template.titleEnd) : escapeText(writes.title),
     html.slice(template.titleEnd, template.descriptionStart),
     writes.withoutDescription ? "" : html.slice(template.descriptionStart, template.descriptionEnd),
