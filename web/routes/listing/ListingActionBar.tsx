@@ -10,7 +10,7 @@ import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
-import { useSession } from "../../lib/useSession";
+import { SESSION_DEPENDENT, useSession, useSessionWhenKnown } from "../../lib/useSession";
 
 const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
 // The give-away queue's taker side loads only on free listings (docs/decisions/075).
@@ -59,15 +59,19 @@ export function primaryAction(listing: Pick<ActionListing, "is_free" | "status" 
   return "message";
 }
 
-/** Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row under the title. */
+/**
+ * Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row
+ * under the title. A press while the session is still being checked is carried out once it is
+ * known, not dropped.
+ */
 function useListingActions(listing: ActionListing) {
   const session = useSession();
+  const sessionWhenKnown = useSessionWhenKnown();
   const navigate = useNavigate();
   const location = useLocation();
   const [starting, setStarting] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
-  const loading = session.status === "loading";
 
   /** Sign-in comes back to `next` (this listing, or where the action goes on) instead of the front page. */
   const loginRequired = (description: string, next: string) => {
@@ -76,9 +80,8 @@ function useListingActions(listing: ActionListing) {
   };
   const here = `${location.pathname}${location.search}`;
 
-  const buy = () => {
-    if (loading) return;
-    if (!signedIn) {
+  const buy = async () => {
+    if (!(await sessionWhenKnown())) {
       toastError(PAYMENT_TEXTS.loginTitle, PAYMENT_TEXTS.login, { id: "login-required" });
       navigate(signInPath(here));
       return;
@@ -86,15 +89,14 @@ function useListingActions(listing: ActionListing) {
     setChoosing(true);
   };
 
-  const proposeTrade = () => {
-    if (loading) return;
-    if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte", `/trade-offer/${listing.id}`);
+  const proposeTrade = async () => {
+    if (!(await sessionWhenKnown())) return loginRequired("Du må være logget inn for å foreslå bytte", `/trade-offer/${listing.id}`);
     navigate(`/trade-offer/${listing.id}`);
   };
 
   const sendMessage = async () => {
-    if (loading || starting) return;
-    if (!signedIn) {
+    if (starting) return;
+    if (!(await sessionWhenKnown())) {
       const back = new URLSearchParams(location.search);
       back.set(CONTINUE_PARAM, CONTINUE_MESSAGE);
       return loginRequired("Du må være logget inn for å sende melding", `${location.pathname}?${back}`);
@@ -170,7 +172,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
 
   const primary = primaryAction(listing);
   return (
-    <div className={cn(barClasses, className)} data-testid="listing-action-bar">
+    <div className={cn(barClasses, className)} data-testid="listing-action-bar" {...SESSION_DEPENDENT}>
       {primary === "giveaway" ? (
         <Suspense fallback={<div className="min-h-12" />}>
           <GiveawayTakerBar listing={listing} />
@@ -181,7 +183,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
           <Button
             size="lg"
             className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base"
-            onClick={buy}
+            onClick={() => void buy()}
             aria-haspopup="dialog"
           >
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
@@ -223,12 +225,12 @@ export function ListingMoreActions({ listing, isOwner, className }: ListingActio
   const showMessage = primaryAction(listing) !== "message";
   if (!showTrade && !showMessage) return null;
   return (
-    <div className={cn("flex gap-2", className)}>
+    <div className={cn("flex gap-2", className)} {...SESSION_DEPENDENT}>
       {showTrade ? (
         <Button
           variant="accent"
           className="flex-1"
-          onClick={proposeTrade}
+          onClick={() => void proposeTrade()}
           data-analytics="trade_offer_click"
           data-analytics-listing={listing.id}
         >

@@ -15,7 +15,7 @@ import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useReport } from "../../lib/useReport";
-import { isModerator, useSession } from "../../lib/useSession";
+import { isModerator, SESSION_DEPENDENT, useSession } from "../../lib/useSession";
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
@@ -116,6 +116,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
               onClick={() => report.open({ type: "listing", id: listing.id })}
               aria-label="Rapporter annonse"
               className={iconButton}
+              {...SESSION_DEPENDENT}
             >
               <Flag aria-hidden="true" className="size-6" />
             </button>
@@ -200,6 +201,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
               <button
                 type="button"
                 onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
+                {...SESSION_DEPENDENT}
                 className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
               >
                 <Flag aria-hidden="true" className="size-4" />
