@@ -46,6 +46,13 @@
   // header's search box), and a form sent without a button (Enter in a search field).
   const root = document.getElementById("root");
   const isReacts = (element, prefix) => Object.keys(element).some((key) => key.startsWith(prefix));
+  // A part React keeps as the edge's HTML (web/components/EdgePart.tsx) keeps its presses itself once
+  // React has taken the part over.
+  const inOwnedPart = (element) => {
+    const part = element.closest("[data-edge-part]");
+    return !!part && isReacts(part, "__reactProps$");
+  };
+  const answered = (element) => isReacts(element, "__reactProps$") || inOwnedPart(element);
   const PRESSABLE = "button, input[readonly]";
   const likeIt = (element) => [...root.querySelectorAll(element.localName)].filter((other) => other.textContent === element.textContent);
   const whenReacts = (element, act) => {
@@ -53,13 +60,13 @@
     const deadline = Date.now() + 10000;
     const retry = () => {
       const again = likeIt(element)[index];
-      if (again && isReacts(again, "__reactProps$")) act(again);
+      if (again && answered(again)) act(again);
       else if (deadline > Date.now()) setTimeout(retry, 50);
     };
     retry();
   };
   const hold = (event, element, act) => {
-    if (!element || !root?.contains(element) || isReacts(element, "__reactProps$")) return;
+    if (!element || !root?.contains(element) || answered(element)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     whenReacts(element, act);

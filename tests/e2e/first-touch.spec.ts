@@ -122,7 +122,7 @@ test.describe("the first touch, pressed and typed from the first byte on a 4× s
     }
   });
 
-  test("a listing: 'Foreslå bytte', the heart and the header's search box each carry out their press", async ({
+  test("a listing: 'Foreslå bytte', its heart, a heart under it and the header's search box each carry out their press", async ({
     browser,
     baseURL,
     request,
@@ -137,6 +137,17 @@ test.describe("the first touch, pressed and typed from the first byte on a 4× s
       {
         name: "the heart",
         press: (page: Page) => page.getByRole("button", { name: "Legg til i favoritter" }).first().click(),
+        lands: (page: Page) => expect(toasts(page).getByText("Du må være logget inn for å lagre favoritter")).toBeVisible(OUTCOME),
+      },
+      {
+        // In "Flere annonser fra …", a part that keeps the edge's HTML until it is wanted (EdgePart).
+        name: "a heart under the listing",
+        press: (page: Page) =>
+          page
+            .getByRole("region", { name: /^Flere annonser fra / })
+            .getByRole("button", { name: "Legg til i favoritter" })
+            .first()
+            .click(),
         lands: (page: Page) => expect(toasts(page).getByText("Du må være logget inn for å lagre favoritter")).toBeVisible(OUTCOME),
       },
       {

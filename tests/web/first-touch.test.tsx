@@ -2,7 +2,7 @@
 // HTML before React has taken it over stays, and is what the app then uses; a press made while the
 // session is still being checked is carried out once it is known; the controls that depend on who
 // is signed in are marked so index.html can hide them from a signed-in browser until then.
-import { act, screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { startTransition } from "react";
 import { hydrateRoot, type Root as ReactRoot } from "react-dom/client";
@@ -13,9 +13,8 @@ import { Root } from "../../web/Root";
 import { preloadPage } from "../../web/router";
 import { resetPreloadedListing } from "../../web/routes/listing/preloaded";
 import { renderFirstScreen } from "../../web/ssr/render";
-import { homeBody, listingCardBody, listingPageBody, siteConfigBody } from "../factories/api";
-import { stubBrowserApis } from "./listingHelpers";
-import { deferred } from "./listingHelpers";
+import { homeBody, listingCardBody, listingPageBody, sessionBody, siteConfigBody } from "../factories/api";
+import { deferred, stubBrowserApis } from "./listingHelpers";
 import { jsonResponse, mockFetch } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
@@ -156,5 +155,60 @@ describe("controls that depend on who is signed in", () => {
 
     await act(async () => session.resolve(jsonResponse(null)));
     await waitFor(() => expect(document.documentElement).not.toHaveAttribute("data-session"));
+  });
+});
+
+describe("parts that keep the edge's HTML until wanted (web/components/EdgePart.tsx)", () => {
+  const other = listingCardBody({ title: "Brio togbane med bro" });
+  const listing = listingPageBody({ title: "Lego Duplo båt", more_from_seller: [other] });
+  const open = () => openEdgePage(`/annonse/${listing.seo_slug}`, config, undefined, listing);
+  const more = () => screen.getByRole("region", { name: "Flere annonser fra Ola Hansen" });
+
+  it("keep their edge HTML, node for node, while nobody wants them; their links navigate inside the app", async () => {
+    mockFetch((url) => (url === "/api/auth/session" ? jsonResponse(null) : new Promise<Response>(() => {})));
+    const before: Element[] = [];
+    await openEdgePage(
+      `/annonse/${listing.seo_slug}`,
+      config,
+      () => {
+        before.push(...document.querySelectorAll("[data-edge-part] section"));
+      },
+      listing,
+    );
+    await waitFor(() => expect(screen.getByRole("link", { name: "Logg inn" })).toBeVisible());
+
+    const after = [...document.querySelectorAll("[data-edge-part] section")];
+    expect(before.length, "the seller's card and other listings").toBe(2);
+    expect(after, "the same elements: React rendered nothing of them").toEqual(before);
+    const sameDocument = document.body.firstElementChild;
+    await userEvent.click(within(more()).getByRole("link", { name: "Brio togbane med bro" }));
+    expect(window.location.pathname).toBe(`/annonse/${other.seo_slug}`);
+    expect(document.body.firstElementChild, "no page load").toBe(sameDocument);
+  });
+
+  it("a press on a button in one is kept and carried out once its code runs", async () => {
+    mockFetch((url) => (url === "/api/auth/session" ? jsonResponse(null) : new Promise<Response>(() => {})));
+    await open();
+    await waitFor(() => expect(screen.getByRole("link", { name: "Logg inn" })).toBeVisible());
+
+    await userEvent.click(within(more()).getByRole("button", { name: "Legg til i favoritter" }));
+
+    await waitFor(() => expect(window.location.pathname).toBe("/auth"));
+    expect(toast.toastError).toHaveBeenCalledWith("Logg inn påkrevd", "Du må være logget inn for å lagre favoritter", {
+      id: "login-required",
+    });
+  });
+
+  it("render as React for a signed-in person (a heart of theirs shows pressed)", async () => {
+    mockFetch((url) => {
+      if (url === "/api/auth/session") return jsonResponse(sessionBody());
+      if (url === "/api/favourites/ids") return jsonResponse([other.id]);
+      return new Promise<Response>(() => {});
+    });
+    await open();
+
+    await waitFor(() =>
+      expect(within(more()).getByRole("button", { name: "Fjern fra favoritter" })).toHaveAttribute("aria-pressed", "true"),
+    );
   });
 });

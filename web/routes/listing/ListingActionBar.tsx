@@ -5,7 +5,6 @@ import { formatPrice } from "../../../domain/format";
 import { isPayableInApp, onlineMethodsFor, PAYMENT_TEXTS } from "../../../domain/payments";
 import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
-import { startConversation } from "../../api/chat";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
@@ -105,6 +104,8 @@ function useListingActions(listing: ActionListing) {
     // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
     setStarting(true);
     try {
+      // The chat's client loads with the press, not with the listing.
+      const { startConversation } = await import("../../api/chat");
       const { id } = await startConversation(listing.id);
       navigate(`/chat/${id}`);
     } catch (error) {
