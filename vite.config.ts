@@ -162,11 +162,7 @@ export default defineConfig(({ command }) => ({
       output: {
         codeSplitting: {
           groups: [
-            // React's DOM renderer apart from React and the router: the app loader runs each chunk in
-            // a task of its own (web/app-loader.js), and all of it at once was one long task on a
-            // phone (decision 120).
-            { name: "react-dom", test: /node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 3 },
-            { name: "react", test: /node_modules[\\/](react|react-router|react-router-dom)[\\/]/, priority: 2 },
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 2 },
             // Everything the entry imports statically is one chunk with it. Left to itself the
             // bundler made a small chunk of each module the entry shares with a lazy page (the API
             // client, TanStack Query's observer, the icon factory...): eight files every page loads,

@@ -2,7 +2,7 @@ import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
-import { isPayableInApp, onlineMethodsFor, PAYMENT_TEXTS } from "../../../domain/payments";
+import { isPayableInApp, LISTING_PAYMENT_TEXTS as PAYMENT_TEXTS, onlineMethodsFor } from "../../../domain/payment-methods";
 import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
 import type { ListingPage } from "../../api/listings";

@@ -1,10 +1,9 @@
 import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
-import { LazyReportDialog } from "../../components/lazyDialogs";
 import { EdgePart, lazyPart } from "../../components/EdgePart";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
@@ -21,6 +20,8 @@ import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
 const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
+// The report dialog's loader (web/components/lazyDialogs.tsx) comes with the first report.
+const LazyReportDialog = lazy(() => import("../../components/lazyDialogs").then((m) => ({ default: m.LazyReportDialog })));
 // The statistics load only for the few who may see them (owner, moderators).
 const LazyListingStats = lazy(() => import("../../analytics/stats/LazyListingStats").then((m) => ({ default: m.LazyListingStats })));
 // Below the listing and its actions: the seller's card and other listings keep the edge's HTML until
@@ -69,6 +70,8 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const dealView = !!privateStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
   const report = useReport();
+  const [reported, setReported] = useState(false);
+  if (report.target && !reported) setReported(true);
 
   const goBack = () => {
     // Back where the visitor came from; a page opened directly goes to the home page.
@@ -240,7 +243,11 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
       {listing.more_from_seller.length > 0 ? (
         <EdgePart part={moreFromSeller} keep={listing} props={{ listings: listing.more_from_seller, sellerName, now }} live={signedIn} />
       ) : null}
-      <LazyReportDialog target={report.target} onClose={report.close} />
+      {reported ? (
+        <Suspense fallback={null}>
+          <LazyReportDialog target={report.target} onClose={report.close} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
