@@ -15,5 +15,8 @@ export default defineConfig({
     // The same console.error guard as the worker tests (decision 013).
     setupFiles: ["tests/unit/setup.ts"],
     maxWorkers: 2,
+    // Property tests run thousands of cases: on a loaded two-core machine a few seconds of CPU can
+    // take several times that, and vitest's 5 s default then fails a test that found nothing.
+    testTimeout: 60_000,
   },
 });

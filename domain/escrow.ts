@@ -264,6 +264,11 @@ export const ESCROW_TEXTS = {
   refundFull: "Betal tilbake alt",
   refundPartial: "Betal tilbake en del",
   releaseToSeller: "Utbetal til selger",
+  /** The moderator is asked once more before money moves for good. */
+  refundFullTitle: "Betale tilbake hele beløpet?",
+  refundFullBody: (amount: string) => `Kjøperen får ${amount} tilbake. Dette kan ikke angres.`,
+  releaseTitle: "Utbetale til selger?",
+  releaseBody: (amount: string) => `Selgeren får ${amount} utbetalt. Dette kan ikke angres.`,
   refundAmountLabel: "Beløp som betales tilbake (kr)",
   photosLabel: "Bilder (valgfritt)",
   photosHint: `Opptil ${PROBLEM_PHOTOS_MAX} bilder, JPEG, PNG eller WebP, maks 5 MB per bilde. Bare kjøperen, selgeren og Lekebyttes moderatorer ser dem.`,

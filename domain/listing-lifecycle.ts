@@ -27,10 +27,13 @@ export const PUBLIC_LISTING_STATUSES = ["active", "reserved"] as const satisfies
 export const LISTED_LISTING_STATUSES = ["active"] as const satisfies readonly ListingStatus[];
 
 /**
- * A finished deal's states: the parties of the deal (buyer of a paid order, both sides of a completed
- * trade, giver and taker of a give-away) may still open the listing, read only (decision 088).
+ * A finished deal's states: everyone may still open the listing, read only, marked "Solgt", "Byttet"
+ * or "Gitt bort" (no buying, messaging or trading), unless moderation hid it (decision 117).
  */
 export const DEAL_DONE_STATUSES = ["sold", "traded", "given_away"] as const satisfies readonly ListingStatus[];
+
+/** Everyone may open the listing page of these (the public states and the finished deals); deleted is gone. */
+export const VIEWABLE_LISTING_STATUSES = [...PUBLIC_LISTING_STATUSES, ...DEAL_DONE_STATUSES] as const satisfies readonly ListingStatus[];
 
 /** The owner's own list shows every state but deleted. */
 export const OWN_LIST_STATUSES = ["active", "reserved", "sold", "given_away", "traded"] as const satisfies readonly ListingStatus[];
@@ -43,6 +46,16 @@ interface VisibilityFields {
 /** "Publicly visible listing": a public state and not hidden by moderation. */
 export function isPublicListing(listing: VisibilityFields): boolean {
   return (PUBLIC_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
+}
+
+/** Anyone may open its page (read only when its deal is done): a viewable state and not hidden by moderation. */
+export function isViewableListing(listing: VisibilityFields): boolean {
+  return (VIEWABLE_LISTING_STATUSES as readonly ListingStatus[]).includes(listing.status) && !listing.is_hidden;
+}
+
+/** A finished deal (sold, traded, given away): the listing is shown read only. */
+export function isDealDone(status: ListingStatus): boolean {
+  return (DEAL_DONE_STATUSES as readonly ListingStatus[]).includes(status);
 }
 
 /** Listed in home, search and the sitemap: active and not hidden. */

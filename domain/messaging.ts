@@ -128,6 +128,9 @@ export const CHAT_REFUSALS = {
   /** The local notification test only. */
   notSignedIn: "Ikke logget inn",
   noConversations: "Ingen samtaler funnet",
+  /** 429: the limit and how long until the next one may be made. */
+  testNotificationsLimited: (perMinute: number, seconds: number) =>
+    `Du kan lage høyst ${perMinute} test-meldinger i minuttet. Vent ${seconds === 1 ? "1 sekund" : `${seconds} sekunder`} og prøv igjen.`,
 } as const;
 
 /** Characters as a person counts them (an emoji is one), not UTF-16 code units. */

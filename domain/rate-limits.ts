@@ -52,6 +52,19 @@ export const RATE_RULES = {
   // Asking for the password again (account deletion, data export): guesses like sign-in.
   reauthAddress: { scope: "reauth:address", limit: 30, windowSeconds: 15 * MINUTE },
   reauthAccount: { scope: "reauth:account", limit: 10, windowSeconds: 15 * MINUTE },
+  // "Glemt passord?" (docs/decisions/125-account-recovery.md): per client address and per typed
+  // e-mail address a 429 (the same whether or not the address has an account); per account silently
+  // (the same answer, no new link), so the count never tells an account from a stranger's address.
+  passwordResetAddress: { scope: "password-reset:address", limit: 20, windowSeconds: HOUR },
+  passwordResetEmail: { scope: "password-reset:email", limit: 3, windowSeconds: 15 * MINUTE },
+  passwordResetAccount: { scope: "password-reset:account", limit: 5, windowSeconds: HOUR },
+  // Opening a mailed link ("Lag nytt passord", confirming or stopping an e-mail change): 32 random
+  // bytes cannot be guessed; this only keeps someone from hammering the look-up.
+  accountLinkAddress: { scope: "account-link:address", limit: 60, windowSeconds: 15 * MINUTE },
+  // "Endre e-post": each request mails the new and the old address.
+  emailChangeAccount: { scope: "email-change:account", limit: 5, windowSeconds: HOUR },
+  // "Logg ut" of one device and "Logg ut alle andre", per user.
+  sessionEnd: { scope: "session-end:user", limit: 60, windowSeconds: HOUR },
   newsletterAddress: { scope: "newsletter:address", limit: 20, windowSeconds: HOUR },
   newsletterAccount: { scope: "newsletter:account", limit: 5, windowSeconds: HOUR },
   contactAddress: { scope: "contact:address", limit: 10, windowSeconds: HOUR },

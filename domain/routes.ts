@@ -23,6 +23,11 @@ export const PAGE_ROUTES = {
   home: { path: "/", access: "open", indexed: true },
   auth: { path: "/auth", access: "open", indexed: false },
   authCallback: { path: "/auth/callback", access: "open", indexed: false },
+  // Getting back into an account and the links of its mails (docs/decisions/125-account-recovery.md).
+  forgotPassword: { path: "/auth/glemt-passord", access: "open", indexed: false },
+  resetPassword: { path: "/auth/nytt-passord", access: "open", indexed: false },
+  confirmEmail: { path: "/auth/bekreft-epost", access: "open", indexed: false },
+  stopEmailChange: { path: "/auth/stopp-epostendring", access: "open", indexed: false },
   search: { path: "/search", access: "open", indexed: true },
   listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true },
   // Old links keep working; /annonse/{slug} is the page search engines get.

@@ -282,10 +282,23 @@ async function main(): Promise<void> {
             .prepare(
               // A finished sale: its money released to the seller (decision 105), so it can be reviewed.
               `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at,
-                                         escrow_state, settled_at, money_moved_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
+                                         buyer_receipt_sent_at, escrow_state, settled_at, money_moved_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
             )
-            .bind(dealId, paymentId, lid(d.listing), uid(owner), uid(d.other), amount, completed, convId, completed, completed, completed),
+            .bind(
+              dealId,
+              paymentId,
+              lid(d.listing),
+              uid(owner),
+              uid(d.other),
+              amount,
+              completed,
+              convId,
+              completed,
+              completed,
+              completed,
+              completed,
+            ),
         );
       } else {
         for (const r of d.rejected ?? []) {

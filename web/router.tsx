@@ -37,6 +37,10 @@ type Preloadable = ComponentType & { preload?: () => Promise<unknown> };
 const HomePage = page(() => import("./routes/home/HomePage"), "HomePage");
 const AuthPage = page(() => import("./routes/auth/AuthPage"), "AuthPage");
 const CallbackPage = page(() => import("./routes/auth/CallbackPage"), "CallbackPage");
+const ForgotPasswordPage = page(() => import("./routes/auth/ForgotPasswordPage"), "ForgotPasswordPage");
+const ResetPasswordPage = page(() => import("./routes/auth/ResetPasswordPage"), "ResetPasswordPage");
+const ConfirmEmailPage = page(() => import("./routes/auth/EmailLinkPages"), "ConfirmEmailPage");
+const StopEmailChangePage = page(() => import("./routes/auth/EmailLinkPages"), "StopEmailChangePage");
 const SearchPage = page(() => import("./routes/search/SearchPage"), "SearchPage");
 const SlugListingPage = page(() => import("./routes/listing/SlugListingPage"), "SlugListingPage");
 const ListingByIdPage = page(() => import("./routes/listing/ListingByIdPage"), "ListingByIdPage");
@@ -68,6 +72,10 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   home: <HomePage />,
   auth: <AuthPage />,
   authCallback: <CallbackPage />,
+  forgotPassword: <ForgotPasswordPage />,
+  resetPassword: <ResetPasswordPage />,
+  confirmEmail: <ConfirmEmailPage />,
+  stopEmailChange: <StopEmailChangePage />,
   search: <SearchPage />,
   listingBySlug: <SlugListingPage />,
   listingById: <ListingByIdPage />,
@@ -133,6 +141,11 @@ const FIRST_PAGES: [RegExp, Preloadable][] = [
   [/^\/bruker\/[^/]+\/?$/, PublicProfilePage],
   [/^\/auth\/?$/, AuthPage],
   [/^\/auth\/callback\/?$/, CallbackPage],
+  // Opened from account mails, and the plain forms' pages (decisions 125, 126).
+  [/^\/auth\/glemt-passord\/?$/, ForgotPasswordPage],
+  [/^\/auth\/nytt-passord\/?$/, ResetPasswordPage],
+  [/^\/auth\/bekreft-epost\/?$/, ConfirmEmailPage],
+  [/^\/auth\/stopp-epostendring\/?$/, StopEmailChangePage],
   [/^\/om-oss\/?$/, AboutPage],
   [/^\/kontakt\/?$/, ContactPage],
   [/^\/personvern\/?$/, PrivacyPage],

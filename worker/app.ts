@@ -12,6 +12,7 @@ import { loadActor } from "./middleware/session";
 import { jsonBodiesOnly, sameOriginOnly } from "./middleware/security";
 import { securityHeadersMiddleware } from "./middleware/headers";
 import { authRoutes } from "./features/auth/routes";
+import { authFormRoutes } from "./features/auth/form-routes";
 import { configRoutes } from "./features/shell/config-routes";
 import { contactRoutes } from "./features/contact/routes";
 import { seoRoutes } from "./features/seo/routes";
@@ -24,6 +25,7 @@ import { uploadRoutes } from "./features/listings/upload-routes";
 import { problemPhotoRoutes } from "./features/payments/problem-photo-routes";
 import { imageRoutes } from "./features/listings/image-routes";
 import { meRoutes } from "./features/account/routes";
+import { meSecurityRoutes } from "./features/account/security-routes";
 import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
@@ -55,6 +57,8 @@ const api = new Hono<AppEnv>()
   // Uploads carry raw image bytes with their own limit; everything after this is JSON only.
   .route("/images", uploadRoutes)
   .route("/payments/orders", problemPhotoRoutes)
+  // Sign-in and "Glemt passord?" as plain forms, for pages used before or without JavaScript (decision 126).
+  .route("/auth", authFormRoutes)
   .use(jsonBodiesOnly)
   .use(
     bodyLimit({
@@ -71,6 +75,7 @@ const api = new Hono<AppEnv>()
   .route("/config", configRoutes)
   .route("/auth", authRoutes)
   .route("/me", meRoutes)
+  .route("/me", meSecurityRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
   .route("/payments", paymentRoutes)

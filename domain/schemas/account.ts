@@ -12,16 +12,24 @@ const email = z
   .min(1, MISSING_SIGNUP)
   .pipe(z.email("Vennligst oppgi en gyldig e-postadresse").max(EMAIL_MAX_LENGTH, "Vennligst oppgi en gyldig e-postadresse"));
 
+/**
+ * A password someone chooses (sign-up, "Lag nytt passord", "Endre passord"): one rule for all of
+ * them, with the form's own message for an empty field.
+ */
+export function newPassword(missing: string) {
+  return z
+    .string({ error: missing })
+    .min(1, missing)
+    .min(PASSWORD_MIN_LENGTH, "Passordet må være minst 6 tegn")
+    .max(PASSWORD_MAX_LENGTH, `Passordet kan være maks ${PASSWORD_MAX_LENGTH} tegn`);
+}
+
 export const signUpSchema = z.object({
   display_name: singleLineText(MISSING_SIGNUP).pipe(
     z.string().trim().min(1, MISSING_SIGNUP).max(DISPLAY_NAME_MAX_LENGTH, `Navnet kan være maks ${DISPLAY_NAME_MAX_LENGTH} tegn`),
   ),
   email,
-  password: z
-    .string({ error: MISSING_SIGNUP })
-    .min(1, MISSING_SIGNUP)
-    .min(PASSWORD_MIN_LENGTH, "Passordet må være minst 6 tegn")
-    .max(PASSWORD_MAX_LENGTH, `Passordet kan være maks ${PASSWORD_MAX_LENGTH} tegn`),
+  password: newPassword(MISSING_SIGNUP),
   postal_code: z
     .string()
     .trim()

@@ -52,7 +52,20 @@ test("two takers queue for a free listing; the giver reserves it for the second 
     await expect(rows.nth(0)).toContainText("1. Frida Først");
     await expect(rows.nth(0)).toContainText("Til barnehagen vår, kan hente i kveld");
     await expect(rows.nth(1)).toContainText("2. Sander Sist");
-    await expect(panel.getByRole("button", { name: "Første i køen: Frida Først" })).toBeVisible();
+    // At 390 px each time stays whole ("Akkurat nå" never breaks beside the name), and "Første i
+    // køen: …" is a line of text, not a button (each row's "Reserver" is the action).
+    await panel.scrollIntoViewIfNeeded();
+    await giver.screenshot({ path: "/tmp/e2e-giveaway-queue.png" });
+    for (const row of [rows.nth(0), rows.nth(1)]) {
+      const time = row.locator("time");
+      await expect(time).toHaveText("Akkurat nå");
+      expect(await time.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe("nowrap");
+      expect(await time.evaluate((el) => el.getClientRects().length), "one line box").toBe(1);
+    }
+    const firstInLine = panel.getByText("Første i køen: Frida Først");
+    await expect(firstInLine).toBeVisible();
+    await expect(panel.getByRole("button", { name: /^Første i køen/ })).toHaveCount(0);
+    expect(await firstInLine.evaluate((el) => el.closest("button, a, [role=button]"))).toBeNull();
     await rows.nth(1).getByRole("button", { name: "Reserver for Sander Sist" }).click();
     await expect(giver.getByRole("region", { name: "Gi bort-kø (1)" }).getByText("Reservert for Sander Sist")).toBeVisible();
     await expect(giver.getByText("Reservert", { exact: true })).toBeVisible();

@@ -1,15 +1,18 @@
 // Trygg betaling in two browsers (issue 25; decision 105), through the offline payment sandbox: a
 // card purchase whose money is held until the seller's "Overlevert til kjøper" and the buyer's
-// "Jeg har fått varen" release it ("Utbetalt til selger" on both sides); a Vipps purchase whose
-// buyer reports a problem, which the demo moderator refunds in /moderation ("Pengene er betalt
-// tilbake"), after which the listing is for sale again.
+// "Jeg har fått varen" release it ("Utbetalt til selger" on both sides, once); a Vipps purchase whose
+// buyer reports a problem, which the demo moderator refunds in /moderation after one more question
+// ("Pengene er betalt tilbake"), after which the listing is for sale again. On the 390 px phone every
+// button of the card, the question it asks and the buyer's photo are in view without scrolling
+// (decision 118).
 import type { Page } from "@playwright/test";
 import { PNG } from "pngjs";
 import { expect, test } from "./fixtures";
 import { signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
 import { connectStripe } from "./support/payments";
-import { openSecondBrowser } from "./support/second-browser";
+import { expectSeenWhole } from "./support/in-view";
+import { expectAccessible, openSecondBrowser } from "./support/second-browser";
 
 const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
@@ -101,7 +104,13 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
     // The seller marks the handover in the same chat.
     await seller.page.goto(chatUrl);
     await expect(card(seller.page, title).getByText(/^Pengene utbetales når kjøperen har bekreftet/)).toBeVisible();
+    // Each button, and the question it asks, is in view without scrolling the strip (decision 118).
+    await expectSeenWhole(card(seller.page, title).getByRole("button", { name: "Overlevert til kjøper" }), "Overlevert til kjøper");
     await card(seller.page, title).getByRole("button", { name: "Overlevert til kjøper" }).click();
+    await expectSeenWhole(card(seller.page, title).getByText(/^Kjøperen får beskjed og har 48 timer/), "the question");
+    await expectSeenWhole(card(seller.page, title).getByRole("button", { name: "Ja" }), "Ja");
+    await expectSeenWhole(card(seller.page, title).getByRole("button", { name: "Nei" }), "Nei");
+    await shot(seller.page, "chat-seller-confirm-handover");
     await card(seller.page, title).getByRole("button", { name: "Ja" }).click();
     await expect(card(seller.page, title).getByText(/^Pengene utbetales når kjøperen har bekreftet, senest \d/)).toBeVisible();
     await shot(seller.page, "chat-seller-handed-over");
@@ -109,13 +118,20 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
     // The buyer sees it live and confirms.
     await expect(card(page, title).getByText(/^Selgeren har markert varen som overlevert/)).toBeVisible({ timeout: 15_000 });
     await shot(page, "chat-buyer-handed-over");
+    await expectSeenWhole(card(page, title).getByRole("button", { name: "Jeg har fått varen" }), "Jeg har fått varen");
+    await expectSeenWhole(card(page, title).getByRole("button", { name: "Meld fra om et problem" }), "Meld fra om et problem");
     await card(page, title).getByRole("button", { name: "Jeg har fått varen" }).click();
+    await expectSeenWhole(card(page, title).getByText(/^Når du bekrefter, utbetales pengene/), "the question");
+    await expectSeenWhole(card(page, title).getByRole("button", { name: "Ja" }), "Ja");
+    await expectSeenWhole(card(page, title).getByRole("button", { name: "Nei" }), "Nei");
+    await shot(page, "chat-buyer-confirm-received");
     await card(page, title).getByRole("button", { name: "Ja" }).click();
-    await expect(card(page, title).getByText("Utbetalt til selger").first()).toBeVisible();
+    // Said once: the badge's words are the card's words.
+    await expect(card(page, title).getByText("Utbetalt til selger", { exact: true })).toHaveCount(1);
     await expect(
       page.getByRole("log", { name: "Meldinger" }).getByText("Kjøperen har bekreftet at varen er mottatt. Utbetalt til selger."),
     ).toBeVisible();
-    await expect(card(seller.page, title).getByText("Utbetalt til selger").first()).toBeVisible({ timeout: 15_000 });
+    await expect(card(seller.page, title).getByText("Utbetalt til selger", { exact: true })).toHaveCount(1, { timeout: 15_000 });
     await shot(seller.page, "chat-seller-released");
 
     // "Mine salg" says so.
@@ -154,8 +170,10 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
     await shot(page, "chat-buyer-problem-form");
     await problem.getByRole("button", { name: "Send" }).click();
     await expect(card(page, title).getByText(/^Du har meldt fra om et problem/)).toBeVisible();
-    // The buyer's card shows the photo as it was stored (private to the parties and staff).
+    // The buyer's card shows the photo as it was stored (private to the parties and staff), whole.
     await expectDrawn(page, "Bilde 1 av 1 fra kjøperen");
+    await expectSeenWhole(card(page, title).getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" }), "the photo");
+    await shot(page, "chat-buyer-problem");
 
     // The demo moderator refunds in /moderation.
     const signin = await moderator.page.request.post("/api/auth/signin", { data: MODERATOR });
@@ -171,11 +189,19 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
     await expect(large.getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" })).toBeVisible();
     await shot(moderator.page, "moderation-case-photo");
     await large.getByRole("button", { name: "Lukk" }).click();
+    // It cannot be undone: asked once more, with the amount.
     await caseCard.getByRole("button", { name: "Betal tilbake alt" }).click();
+    const question = moderator.page.getByRole("alertdialog", { name: "Betale tilbake hele beløpet?" });
+    await expect(question).toContainText("Kjøperen får 450,00 kr tilbake. Dette kan ikke angres.");
+    await shot(moderator.page, "moderation-refund-confirm");
+    await expectAccessible(moderator.page);
+    await question.getByRole("button", { name: "Betal tilbake alt" }).click();
     await expect(caseCard.getByText("Pengene er betalt tilbake", { exact: true }).first()).toBeVisible();
 
-    // The buyer reads it in the chat; the listing is for sale again.
-    await expect(card(page, title).getByText("Pengene er betalt tilbake").first()).toBeVisible({ timeout: 15_000 });
+    // The buyer reads it in the chat, once; the listing is for sale again.
+    await expect(card(page, title).getByText("Pengene er betalt tilbake", { exact: true })).toHaveCount(1, { timeout: 15_000 });
+    // Settled, the card is one line (its photo behind it), and the review prompt below it is in view.
+    await expectSeenWhole(page.getByRole("region", { name: "Vurderinger" }).getByRole("button", { name: "Gi vurdering" }), "Gi vurdering");
     await shot(page, "chat-buyer-refunded");
     await page.goto(`/annonse/${listing.seo_slug}`);
     await expect(page.getByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr" })).toBeVisible();

@@ -110,6 +110,14 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
     await page.goto("/profile");
     await expect(page.getByRole("tab", { name: "Mine kjøp (2)" })).toBeVisible();
 
+    // The buyer's receipts, one per order, however many ways each was settled (decision 117).
+    await page.goto(`/dev/mail?to=${encodeURIComponent(buyerEmail)}`);
+    for (const title of [cardTitle, vippsTitle])
+      await expect(page.getByRole("heading", { name: `Kvittering for «${title}»` })).toHaveCount(1);
+    await expect(page.getByText("Betalt med: Kort")).toBeVisible();
+    await expect(page.getByText("Betalt med: Vipps")).toBeVisible();
+    await page.screenshot({ path: "/tmp/e2e-payments-receipts.png", fullPage: true });
+
     // The seller: both sales on the profile, the listings sold, the chat messages, the e-mails.
     await sellerPage.goto("/profile");
     await sellerPage.getByRole("tab", { name: "Mine salg (2)" }).click();

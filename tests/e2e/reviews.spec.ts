@@ -1,17 +1,12 @@
 // Reviews after a trade between two browsers (issue 16 "Done when"): the trade is agreed, the seller
 // confirms the handover last in the chat, the review prompt appears for both, each writes a review,
 // and a review shows (on the profile, in the chat) only after both have written.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
+import { ok } from "./support/requests";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
-
-async function ok(request: APIRequestContext, path: string, data: unknown = {}): Promise<Record<string, unknown>> {
-  const res = await request.post(path, { data });
-  expect(res.ok(), await res.text()).toBe(true);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 const prompt = (page: Page) => page.getByRole("region", { name: "Vurderinger" });
 

@@ -138,6 +138,7 @@ export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
     role: "user",
     stripe_account_id: null,
     created_at: "2024-03-05T10:00:00.000Z",
+    pending_email: null,
     ...overrides,
   };
 }

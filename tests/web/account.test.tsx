@@ -45,6 +45,7 @@ function mockApi(handler: Handler = () => undefined, me: Profile = profile()) {
     if (answer) return answer;
     if (url === "/api/me") return jsonResponse(me);
     if (url === "/api/me/listings") return jsonResponse([]);
+    if (url === "/api/me/sessions") return jsonResponse([]);
     return jsonResponse({ error: { code: "NOT_FOUND", message: "Ikke funnet" } }, 404);
   });
 }

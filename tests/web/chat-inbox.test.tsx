@@ -194,6 +194,15 @@ describe("/test-notifications", () => {
       toast: ["toastError", "Feil", "Ingen samtaler funnet"],
     },
     {
+      name: "over the limit: why, and how long to wait",
+      answer: () => apiError(429, "RATE_LIMITED", "Du kan lage høyst 10 test-meldinger i minuttet. Vent 42 sekunder og prøv igjen."),
+      toast: [
+        "toastError",
+        "Kunne ikke lage test-melding",
+        "Du kan lage høyst 10 test-meldinger i minuttet. Vent 42 sekunder og prøv igjen.",
+      ],
+    },
+    {
       name: "refused",
       answer: () => apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen."),
       toast: ["toastError", "Feil", "Kunne ikke lage test-melding"],

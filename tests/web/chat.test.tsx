@@ -1,8 +1,9 @@
-// The chat page (docs/product.md "Messages and chat", "Validation", "Error messages") with a fake socket: header, day groups, sending with
-// Enter and "Sender...", the HTTP fallback, errors, read marking, the connecting state.
+// The chat page (docs/product.md "Messages and chat", "Validation", "Error messages") with a fake socket: header (and its
+// listing state, live), day groups, sending with Enter and "Sender...", the HTTP fallback, errors, read marking, the connecting state.
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { SYSTEM_USER_ID } from "../../domain/messaging";
 import { ChatPage } from "../../web/routes/chat/ChatPage";
 import {
   TEST_CONVERSATION_ID,
@@ -293,6 +294,26 @@ describe("live", () => {
     offers = [tradeOfferBody({ from_user_id: OTHER, to_user_id: TEST_USER_ID })];
     await connect();
     expect(await screen.findByRole("article")).toHaveTextContent("Ola Hansen foreslo et bytte");
+  });
+
+  it("the header follows the deal live: a completed trade's event, then a give-away's system message, change its state", async () => {
+    let status = "reserved";
+    const header = () => conversation({ listing: { ...conversation().listing, status } });
+    renderChat({
+      routes: [(url, init) => (url === `/api/conversations/${CONV}` && method(init) === "GET" ? jsonResponse(header()) : undefined)],
+    });
+    const ws = await connect();
+    const banner = within(screen.getByRole("banner"));
+    expect(await banner.findByText("Reservert")).toBeInTheDocument();
+    // Both confirmed the handover: the room announces the offer, and the listing is traded.
+    status = "traded";
+    act(() => ws.receive({ type: "event", name: "trade_offer", data: {} }));
+    expect(await banner.findByText("Byttet")).toBeInTheDocument();
+    expect(banner.queryByText("Reservert")).not.toBeInTheDocument();
+    // A move that sends no event of its own says so in a system message.
+    status = "given_away";
+    act(() => ws.receive({ type: "message", message: msg({ sender_id: SYSTEM_USER_ID, content: "«Brio togbane» er gitt bort." }) }));
+    expect(await banner.findByText("Gitt bort")).toBeInTheDocument();
   });
 
   it("asks for what it missed from the last seq it has when it reconnects, and shows 'Kobler til'", async () => {

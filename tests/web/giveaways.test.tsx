@@ -145,7 +145,7 @@ describe("the giver's queue panel", () => {
     message: "Sønnen min elsker brannbiler",
   });
 
-  it("lists the queue in order with the messages; 'Første i køen' and 'Reserver' reserve", async () => {
+  it("lists the queue in order with the messages and says who is 'Første i køen' as text; 'Reserver' reserves", async () => {
     const view = giveawayViewBody({ waiting_count: 2, queue: [first, second] });
     const { user, fetch, page } = renderFree(
       sessionFor("user"),
@@ -161,11 +161,17 @@ describe("the giver's queue panel", () => {
       expect.stringMatching(/^1\. Anna.*Til barnehagen$/),
       expect.stringMatching(/^2\. Bo.*Sønnen min elsker brannbiler$/),
     ]);
-    await user.click(within(panel).getByRole("button", { name: "Første i køen: Anna" }));
+    // Who is next is a status line, not a control; the first row's "Reserver" is the action.
+    const next = within(panel).getByText((_, el) => el?.tagName === "P" && el.textContent === "Første i køen: Anna");
+    expect(next.closest("button, a, [role=button]")).toBeNull();
+    expect(within(panel).queryByRole("button", { name: /^Første i køen/ })).not.toBeInTheDocument();
+    await user.click(within(rows[0]).getByRole("button", { name: "Reserver for Anna" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Reservert for Anna"));
     await user.click(within(rows[1]).getByRole("button", { name: "Reserver for Bo" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Reservert for Bo"));
-    expect(posts(fetch, `/api/giveaways/listings/${page.id}/reserve`)).toEqual([{}, { entry_id: second.id }]);
+    expect(posts(fetch, `/api/giveaways/listings/${page.id}/reserve`)).toEqual([{ entry_id: first.id }, { entry_id: second.id }]);
+    // The time beside a name is never broken in two ("Akkurat / nå").
+    for (const row of rows) expect(row.querySelector("time")?.parentElement).toHaveClass("whitespace-nowrap");
     // The taker's button is not the owner's.
     expect(screen.queryByRole("button", { name: "Jeg vil ha den" })).not.toBeInTheDocument();
   });
@@ -184,7 +190,7 @@ describe("the giver's queue panel", () => {
     const panel = await screen.findByRole("region", { name: "Gi bort-kø (1)" }, { timeout: 5_000 });
     expect(within(panel).getByText("Reservert for Bo")).toBeInTheDocument();
     expect(within(panel).getByRole("link", { name: "Åpne samtalen" })).toHaveAttribute("href", `/chat/${TEST_CONVERSATION_ID}`);
-    expect(within(panel).queryByRole("button", { name: /^Første i køen/ })).not.toBeInTheDocument();
+    expect(within(panel).queryByText(/^Første i køen/)).not.toBeInTheDocument();
     expect(within(panel).queryByRole("button", { name: "Reserver for Anna" })).not.toBeInTheDocument();
     await user.click(within(panel).getByRole("button", { name: "Frigi" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Reservasjonen er frigitt"));

@@ -115,6 +115,41 @@ describe("listing detail", () => {
     expect(screen.getByRole("button", { name: "Send melding" })).toBeInTheDocument();
   });
 
+  it.each([
+    ["sold", "Solgt", "Annonsen er solgt.", {}],
+    ["given_away", "Gitt bort", "Annonsen er gitt bort.", { is_free: true, price: null }],
+    ["traded", "Byttet", "Annonsen er byttet.", { is_trade_offer: true }],
+  ] as const)(
+    "someone else's %s listing: its badge, the seller's other listings, and no buying, messaging, trading, favourite or report",
+    async (status, badge, notice, fields) => {
+      const more = [listing({ title: "Ledig gyngehest" })];
+      const page = listingPage({
+        status,
+        payment_enabled: true,
+        pricing_mode: "marketplace",
+        is_trade_offer: true,
+        more_from_seller: more,
+        ...fields,
+      });
+      for (const session of [null, sessionFor("user")]) {
+        const { unmount } = renderListing(page, session);
+        expect(await screen.findByText((_, el) => el?.getAttribute("role") === "status" && el.textContent === notice)).toBeVisible();
+        expect(screen.getByText(badge, { selector: "span" })).toBeInTheDocument();
+        // Open for nothing any more.
+        expect(screen.queryByText("Åpen for bytte")).not.toBeInTheDocument();
+        const section = screen.getByRole("region", { name: "Flere annonser fra Ola Hansen" });
+        expect(within(section).getByRole("link", { name: "Ledig gyngehest" })).toBeInTheDocument();
+        // The listing's own buttons (the seller's other listings keep their hearts): back, share, the
+        // photos, and reporting the seller; nothing that buys, messages, trades, keeps or reports the listing.
+        const own = [...document.querySelectorAll("button")]
+          .filter((button) => !section.contains(button))
+          .map((button) => button.getAttribute("aria-label") ?? button.textContent?.trim());
+        expect(own).toEqual(["Tilbake", "Del annonsen", "Forrige bilde", "Neste bilde", "Rapporter bruker"]);
+        unmount();
+      }
+    },
+  );
+
   it("shows up to four more listings from the seller", async () => {
     const more = [1, 2, 3, 4, 5].map((n) => listing({ title: `Mer ${n}` }));
     renderListing(listingPage({ more_from_seller: more }));
@@ -281,7 +316,9 @@ describe("listing detail: actions", () => {
     await user.click(await screen.findByRole("menuitem", { name: "Marker som solgt" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Annonsen er markert som solgt"));
     expect(fetch.mock.calls.some(([url, init]) => url === `/api/listings/${page.id}/status` && method(init) === "POST")).toBe(true);
-    expect(await screen.findByText(/vises ikke for andre/)).toBeInTheDocument();
+    expect(
+      await screen.findByText((_, el) => el?.tagName === "P" && el.textContent === "Annonsen er markert som solgt og vises ikke i søk."),
+    ).toBeInTheDocument();
   });
 
   it("the owner deletes the listing after the spec's confirmation and lands on the profile", async () => {
@@ -299,9 +336,11 @@ describe("listing detail: actions", () => {
     expect(toast.toastSuccess).toHaveBeenCalledWith("Annonse slettet");
   });
 
-  it("the owner of a sold listing is told others cannot see it", async () => {
+  it("the owner of a sold listing is told others still open it, but it is off search and home", async () => {
     renderListing(listingPage({ user_id: ME.id, status: "sold" }), sessionFor("user"));
-    expect(await screen.findByText(/vises ikke for andre/)).toBeInTheDocument();
+    expect(
+      await screen.findByText((_, el) => el?.tagName === "P" && el.textContent === "Annonsen er markert som solgt og vises ikke i søk."),
+    ).toBeInTheDocument();
     expect(screen.getByText("Solgt")).toBeInTheDocument();
   });
 

@@ -1,6 +1,6 @@
 // The held money's card in the deal's chat (decision 105): each party's words and buttons for the
 // state, the confirmation before money moves, the problem form, and the Worker's refusal shown.
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrderView } from "../../web/api/payments";
@@ -155,25 +155,54 @@ describe("the order card", () => {
     expect(large.querySelector("img")).toHaveAttribute("src", `/api/payments/orders/${TX}/photos/p2`);
   });
 
-  it("says what is owed when the seller's account refused the transfer, and 'Pengene er betalt tilbake' after a refund", async () => {
+  it("settled: what is owed after a refused transfer; each state said once; one line that opens to the photos", async () => {
     mockFetch(() =>
       jsonResponse([
-        order({ role: "seller", state: "released", actions: [], payout_error: "Stripe-kontoen din kan ikke ta imot utbetalinger." }),
+        order({ role: "seller", state: "released", money_moved: true, actions: [] }),
+        order({
+          transaction_id: "33333333-3333-4333-8333-333333333333",
+          role: "seller",
+          state: "released",
+          actions: [],
+          payout_error: "Stripe-kontoen din kan ikke ta imot utbetalinger.",
+          listing: { id: "o", title: "Gyngehest", seo_slug: "g" },
+        }),
         order({
           transaction_id: "11111111-1111-4111-8111-111111111111",
           state: "refunded",
           refund_amount: 30000,
           actions: [],
           listing: { id: "m", title: "Dukkehus", seo_slug: "d" },
+          photos: [{ id: "p1", url: `/api/payments/orders/${TX}/photos/p1` }],
+        }),
+        order({
+          transaction_id: "22222222-2222-4222-8222-222222222222",
+          state: "partially_refunded",
+          refund_amount: 10000,
+          actions: [],
+          listing: { id: "n", title: "Sparkesykkel", seo_slug: "s" },
         }),
       ]),
     );
     renderWithProviders(<OrderCards conversationId={CONVERSATION} />);
-    expect(
-      await screen.findByText("Vi kunne ikke utbetale pengene: Stripe-kontoen din kan ikke ta imot utbetalinger."),
-    ).toBeInTheDocument();
+    const paid = await screen.findByRole("article", { name: "Trygg betaling: Trehest" });
     const refunded = screen.getByRole("article", { name: "Trygg betaling: Dukkehus" });
-    expect(refunded).toHaveTextContent("Pengene er betalt tilbake");
-    expect(refunded.querySelectorAll("button")).toHaveLength(0);
+    expect(within(paid).getAllByText("Utbetalt til selger")).toHaveLength(1);
+    expect(within(refunded).getAllByText("Pengene er betalt tilbake")).toHaveLength(1);
+    // A payout that failed stays open: the seller has to act on it.
+    expect(screen.getByRole("article", { name: "Trygg betaling: Gyngehest" })).toHaveTextContent(
+      "Vi kunne ikke utbetale pengene: Stripe-kontoen din kan ikke ta imot utbetalinger.",
+    );
+    // Settled, the photos wait behind the card's one line (the strip keeps room for the review
+    // prompt); the line is its only button.
+    const line = within(refunded).getByRole("button", { expanded: false });
+    expect(within(refunded).getAllByRole("button")).toEqual([line]);
+    expect(within(refunded).queryByRole("img", { name: "Bilde 1 av 1 fra kjøperen" })).not.toBeInTheDocument();
+    await userEvent.click(line);
+    expect(within(refunded).getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" })).toBeVisible();
+    // Where the words say more than the badge, both stay.
+    const partly = screen.getByRole("article", { name: "Trygg betaling: Sparkesykkel" });
+    expect(within(partly).getByText("Delvis betalt tilbake")).toBeInTheDocument();
+    expect(within(partly).getByText("Pengene er betalt tilbake (100,00 kr)")).toBeInTheDocument();
   });
 });

@@ -102,6 +102,7 @@ const CASES: Case[] = [
   ),
   get("GET /api/me/moderation", "signed in", () => "/api/me/moderation"),
   get("GET /api/me/listings", "signed in", () => "/api/me/listings"),
+  get("GET /api/me/sessions", "signed in", () => "/api/me/sessions"),
   get("GET /api/me/listings/:id", "own", () => `/api/me/listings/${ownListing.id}`),
   get("GET /api/favourites", "signed in", () => "/api/favourites"),
   get("GET /api/favourites/ids", "signed in", () => "/api/favourites/ids"),
@@ -322,6 +323,7 @@ GET /api/me (signed in): 200 no-store
 GET /api/me (visitor): 401 private, no-store
 GET /api/me/moderation (signed in): 200 no-store
 GET /api/me/listings (signed in): 200 no-store
+GET /api/me/sessions (signed in): 200 no-store
 GET /api/me/listings/:id (own): 200 private, no-store
 GET /api/favourites (signed in): 200 private, no-store
 GET /api/favourites/ids (signed in): 200 private, no-store

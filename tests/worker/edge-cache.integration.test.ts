@@ -331,7 +331,14 @@ describe("a change a visitor must see at once purges what showed it", () => {
       expect([r.edge, r.text.includes('"status":"reserved"')], path).toEqual(["MISS", true]);
     }
     expect((await owner.post(`/api/listings/${row.id}/status`, { status: "sold" })).status).toBe(200);
-    expect((await seen(row, row.id)).filter((l) => l.endsWith("shows"))).toEqual([]);
+    // Sold: gone from home, search and the seller's profile; its own pages show it as sold (decision 117).
+    expect((await seen(row, row.id)).filter((l) => l.endsWith("shows"))).toEqual(
+      surfaces(row)
+        .filter((p) => /listing|annonse/.test(p))
+        .map((p) => `${p} 200 shows`),
+    );
+    for (const path of [`/api/listings/${row.id}`, `/annonse/${row.seoSlug}`])
+      expect((await look(path)).text, path).toContain('"status":"sold"');
   });
 
   it("edited: the new title shows on every surface", async () => {
@@ -570,9 +577,9 @@ describe("production purges by tag in every data centre", () => {
     const context = { waitUntil: (task: Promise<unknown>) => void later.push(task), passThroughOnException: () => {}, props: {} };
     vi.useFakeTimers({ toFake: ["setTimeout"] });
     try {
-      const app = new Hono<AppEnv>().use(purgeAfterWrites).post("/api/listings", (c) => c.json({}, 201));
+      const app = new Hono<AppEnv>().use(purgeAfterWrites).post("/api/reviews", (c) => c.json({}, 201));
       const production = { ...env, APP_ENV: "production", CACHE_PURGE_ZONE_ID: "zone123", CACHE_PURGE_TOKEN: "secret-token" } as Bindings;
-      expect((await app.request("/api/listings", { method: "POST" }, production, context as ExecutionContext)).status).toBe(201);
+      expect((await app.request("/api/reviews", { method: "POST" }, production, context as ExecutionContext)).status).toBe(201);
       expect(fetchSpy).toHaveBeenCalledTimes(1);
       expect(later).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(REPLICA_LAG_ALLOWANCE_MS);

@@ -205,7 +205,7 @@ describe("inline scripts in the shell", () => {
           ),
       },
     } as unknown as Bindings;
-    const shell = await fetchShell(env, new URL("http://localhost:5173/"), new Headers());
+    const shell = await fetchShell(env, new URL("http://localhost:5173/"));
     expect(shell.headers.get("Content-Security-Policy")).toBe(
       contentSecurityPolicy({ origin: "http://localhost:5173", scriptHashes: ["bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI="] }),
     );
@@ -232,7 +232,7 @@ describe("inline scripts in the shell", () => {
       },
     } as unknown as Bindings;
     const page = async () => {
-      const shell = await fetchShell(env, new URL("http://localhost/"), new Headers());
+      const shell = await fetchShell(env, new URL("http://localhost/"));
       return { body: await shell.text(), policy: shell.headers.get("Content-Security-Policy") ?? "" };
     };
     const [first, sameTag, newTag, noTag] = [await page(), await page(), await page(), await page()];

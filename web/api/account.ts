@@ -28,6 +28,7 @@ export const accountKeys = {
   listing: (id: string) => ["me", "listing", id] as const,
   listings: ["me", "listings"] as const,
   moderation: ["me", "moderation"] as const,
+  sessions: ["me", "sessions"] as const,
   publicProfile: (userId: string) => ["users", userId] as const,
 };
 
@@ -92,4 +93,35 @@ export const publicProfileQuery = (userId: string) =>
 /** "Vis flere": the next page of reviews. */
 export function profileReviewsPage(userId: string, offset: number) {
   return call(api.users[":id"].$get({ param: { id: param(userId) }, query: { offset: String(offset) } }));
+}
+
+// The profile's "Endre passord", "Endre e-post" and "Innlogget på" (decision 125).
+
+/** GET /api/me/sessions: one entry per signed-in device, this one first. */
+export type Device = ResponseBody<typeof api.me.sessions.$get>[number];
+export type PasswordChange = InferRequestType<typeof api.me.password.$post>["json"];
+
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: accountKeys.sessions,
+    queryFn: ({ signal }) => call(api.me.sessions.$get(undefined, { init: { signal } })),
+  });
+
+export function changePassword(body: PasswordChange): Promise<void> {
+  return call(api.me.password.$post({ json: body }));
+}
+
+/** A confirmation link goes to `email`; the address changes only when it is opened. */
+export function changeEmail(email: string, password: string) {
+  return call(api.me.email.$post({ json: { email, password } }));
+}
+
+/** "Logg ut" of one device. */
+export function endSession(id: string): Promise<void> {
+  return call(api.me.sessions[":id"].$delete({ param: { id: param(id) } }));
+}
+
+/** "Logg ut alle andre": every session but this one ends. */
+export function signOutOtherSessions(): Promise<void> {
+  return call(api.me.sessions["sign-out-others"].$post());
 }

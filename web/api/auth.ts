@@ -100,3 +100,33 @@ export function applySignedOut(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (query) => !keep.has(query.queryKey[0]) });
   queryClient.setQueryData(sessionKey, null);
 }
+
+// "Glemt passord?", "Lag nytt passord" and the links of an e-mail change (decision 125). Their pages
+// are not in every page's first load; these are a few lines each.
+
+export type ResetPasswordBody = InferRequestType<typeof api.auth.password.reset.$post>["json"];
+
+/** POST /api/auth/password/forgot: the same answer whether or not the address has an account. */
+export function requestPasswordReset(email: string) {
+  return call(api.auth.password.forgot.$post({ json: { email } }));
+}
+
+/** Whether a "Lag nytt passord" link still works (a refusal says why: used, expired, replaced or unknown). */
+export function checkPasswordResetLink(token: string) {
+  return call(api.auth.password.reset.check.$post({ json: { token } }));
+}
+
+/** Sets the new password and signs this browser in (every other session has ended). */
+export function resetPassword(body: ResetPasswordBody): Promise<Session> {
+  return call(api.auth.password.reset.$post({ json: body }));
+}
+
+/** The new address's confirmation link: the account takes the address now. */
+export function confirmEmailChange(token: string) {
+  return call(api.auth.email.confirm.$post({ json: { token } }));
+}
+
+/** The old address's stop link: the change is cancelled or undone, and every session ends. */
+export function stopEmailChange(token: string) {
+  return call(api.auth.email.stop.$post({ json: { token } }));
+}

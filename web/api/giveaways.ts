@@ -31,9 +31,9 @@ export const myGiveawayPlacesQuery = () =>
 export const joinQueue = (listingId: string, message: string) =>
   call(endpoint.listings[":listingId"].queue.$post({ param: param(listingId), json: { message } }));
 export const leaveQueue = (listingId: string) => call(endpoint.listings[":listingId"].leave.$post({ param: param(listingId) }));
-/** Without `entryId`: "Første i køen". */
-export const reserveEntry = (listingId: string, entryId?: string) =>
-  call(endpoint.listings[":listingId"].reserve.$post({ param: param(listingId), json: entryId ? { entry_id: entryId } : {} }));
+/** "Reserver" for one person of the queue (the API also takes no entry: whoever is first then). */
+export const reserveEntry = (listingId: string, entryId: string) =>
+  call(endpoint.listings[":listingId"].reserve.$post({ param: param(listingId), json: { entry_id: entryId } }));
 export const releaseReservation = (listingId: string) => call(endpoint.listings[":listingId"].release.$post({ param: param(listingId) }));
 export const markGiven = (listingId: string) => call(endpoint.listings[":listingId"].give.$post({ param: param(listingId) }));
 export const markNoticesSeen = () => call(endpoint.mine.seen.$post());

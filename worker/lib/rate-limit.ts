@@ -37,7 +37,14 @@ export async function takeBindingLimit(
  * both take the last slot). Refused requests write nothing, so a key never holds more rows than
  * its limit. Throws 429 with Retry-After (seconds until the oldest counted request leaves the window).
  */
-export async function enforceRateLimit(db: Db, rule: RateRule, subject: string, now: number = Date.now()): Promise<void> {
+export async function enforceRateLimit(
+  db: Db,
+  rule: RateRule,
+  subject: string,
+  now: number = Date.now(),
+  /** The refusal in the route's own words, given the wait in seconds; the general one otherwise. */
+  refusal: (retryAfterSeconds: number) => string = () => RATE_LIMITED_MESSAGE,
+): Promise<void> {
   if (await takeRateLimit(db, rule, subject, now)) return;
   const key = `${rule.scope}:${subject}`;
   const since = now - rule.windowSeconds * 1000;
@@ -45,8 +52,8 @@ export async function enforceRateLimit(db: Db, rule: RateRule, subject: string, 
     .prepare("SELECT MIN(window_start) AS at FROM rate_limits WHERE key = ?1 AND window_start > ?2")
     .bind(key, since)
     .first<{ at: number | null }>();
-  const retryAfter = Math.ceil(((oldest?.at ?? now) + rule.windowSeconds * 1000 - now) / 1000);
-  throw new AppError("RATE_LIMITED", RATE_LIMITED_MESSAGE, undefined, { "Retry-After": String(Math.max(1, retryAfter)) });
+  const retryAfter = Math.max(1, Math.ceil(((oldest?.at ?? now) + rule.windowSeconds * 1000 - now) / 1000));
+  throw new AppError("RATE_LIMITED", refusal(retryAfter), undefined, { "Retry-After": String(retryAfter) });
 }
 
 /**

@@ -13,3 +13,17 @@ export function clientIp(c: Context): string {
 export function clientAddressKey(c: Context): string {
   return addressLimitKey(clientIp(c));
 }
+
+/** What a session remembers of the device that made it (docs/product.md "Innlogget på"). */
+export interface ClientInfo {
+  userAgent: string | null;
+  /** The platform's guess at the request's city and ISO country code, when it has one. */
+  city: string | null;
+  country: string | null;
+}
+
+export function clientInfo(c: Context): ClientInfo {
+  const cf = (c.req.raw as { cf?: { city?: unknown; country?: unknown } }).cf;
+  const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
+  return { userAgent: c.req.header("User-Agent") ?? null, city: text(cf?.city), country: text(cf?.country) };
+}

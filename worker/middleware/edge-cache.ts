@@ -119,6 +119,33 @@ function sameForEveryone(res: Response): boolean {
   );
 }
 
+/**
+ * A whole answer, fit to be kept for everyone: never empty, and a page is an HTML document to its
+ * closing tag. The page handlers build pages from our own request for the shell, so this never refuses
+ * one; it is the cache's own guard in case a page is ever built from an answer that is not the whole
+ * shell (a 304 or a range answered to a visitor's headers, docs/security.md).
+ */
+function isWhole(route: EdgeRoute, res: Response, body: ArrayBuffer): boolean {
+  if (body.byteLength === 0) return false;
+  if (!route.page) return true;
+  if (!/^text\/html\b/i.test(res.headers.get("Content-Type") ?? "")) return false;
+  const end = new TextDecoder().decode(body.slice(Math.max(0, body.byteLength - 64)));
+  return /<\/html>\s*$/i.test(end);
+}
+
+/** A strong validator of the stored bytes: the same answer has the same tag, a changed one a new tag. */
+async function etagOf(body: ArrayBuffer): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  return `"${[...digest.subarray(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+/** If-None-Match against the stored answer's ETag: any of its tags, compared weakly (RFC 9110 13.1.2). */
+function matchesEtag(ifNoneMatch: string | undefined, etag: string | null): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
+}
+
 function publicHeaders(headers: Headers, route: EdgeRoute, status: "HIT" | "MISS"): Headers {
   const out = new Headers(headers);
   out.set("Cache-Control", route.browser ?? BROWSER_REVALIDATES);
@@ -164,9 +191,8 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   const hit = await storedAnswer(c.env, key);
   if (hit) {
     const headers = publicHeaders(hit.headers, route, "HIT");
-    // A photo the browser has (its ETag) needs no body.
-    const etag = hit.headers.get("ETag");
-    if (etag && c.req.header("If-None-Match") === etag) {
+    // What the browser has is this stored answer (its own ETag): no body.
+    if (matchesEtag(c.req.header("If-None-Match"), hit.headers.get("ETag"))) {
       await hit.body?.cancel();
       return new Response(null, { status: 304, headers });
     }
@@ -186,28 +212,45 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
   const tags = [ALL_TAG, ...(c.get("edgeTags") ?? (await route.tags(c, match)))];
   // Read once, answered and stored from the same bytes (the page is a rewritten stream).
   const body = await res.arrayBuffer();
+  if (!isWhole(route, res, body)) {
+    // Never kept for anyone: a broken answer reaches only the request that made it.
+    console.error("Edge cache: an incomplete answer was not stored", url.pathname, res.headers.get("Content-Type"), body.byteLength);
+    c.res = undefined;
+    c.res = new Response(body, res);
+    c.res.headers.set("Cache-Control", SIGNED_IN);
+    c.res.headers.set("X-Edge-Cache", "BYPASS");
+    return;
+  }
   const stored = new Headers(res.headers);
   stored.set("Cache-Control", `public, s-maxage=${route.seconds}`);
   stored.set("Cache-Tag", tags.join(","));
+  // The answer's own validator (a photo brings R2's): conditional requests are answered against it.
+  if (!stored.has("ETag")) stored.set("ETag", await etagOf(body));
   // Stored before the answer goes out: the visitor's next request finds it.
   await storeAnswer(key, new Response(body, { status: 200, headers: stored }), asOf);
+  const headers = publicHeaders(stored, route, "MISS");
   // Unset first: assigning over an answer copies the old answer's headers onto the new one.
   c.res = undefined;
-  c.res = new Response(body, { status: 200, headers: publicHeaders(res.headers, route, "MISS") });
+  c.res = matchesEtag(c.req.header("If-None-Match"), stored.get("ETag"))
+    ? new Response(null, { status: 304, headers })
+    : new Response(body, { status: 200, headers });
 });
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * API routers whose writes never change a cached page or API answer: signing in, chat, favourites
- * (no count is shown), analytics, saved searches, uploads (a photo shows once the listing is saved),
- * newsletter, contact form, development tools. Every other successful write purges: the listing
- * routes what that listing shows on; moderation, reports (auto-hide), reviews, trades, give-aways,
- * payments and their webhooks, and account changes everything this Worker cached. A new router
- * purges until it is named here.
+ * API routers whose writes change no cached page or API answer by themselves: signing in, chat,
+ * favourites (no count is shown), analytics, saved searches, uploads (a photo shows once the listing
+ * is saved), newsletter, contact form, development tools; and the listings, trades, give-aways,
+ * reports (which may hide a listing by themselves) and payments with their webhooks, whose writes
+ * change what visitors see only through listings (a sale, a refund, a seller's payment account),
+ * which their services purge (decision 116), as every service that changes a listing does, whatever
+ * calls it. The others purge everything this Worker cached after a successful write: what they
+ * change is more than listings (moderation of users and reviews, reviews, account changes). A new
+ * router purges until it is named here.
  */
 const WRITES_THAT_CHANGE_NO_PAGE =
-  /^\/api\/(analytics|auth|conversations|favourites|saved-searches|images|newsletter|contact|dev|test-notifications)(\/|$)/;
+  /^\/api\/(analytics|auth|conversations|favourites|saved-searches|images|newsletter|contact|dev|test-notifications|listings|trade-offers|giveaways|reports|payments)(\/|$)/;
 
 /** Where the purge's repeat runs (decision 110): the request's context; none when the app is called without one. */
 function laterIn(c: Context<AppEnv>): Pick<ExecutionContext, "waitUntil"> | undefined {
@@ -222,19 +265,6 @@ function laterIn(c: Context<AppEnv>): Pick<ExecutionContext, "waitUntil"> | unde
 export const purgeAfterWrites = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (!MUTATING.has(c.req.method) || c.res.status >= 400) return;
-  const path = new URL(c.req.url).pathname;
-  if (WRITES_THAT_CHANGE_NO_PAGE.test(path)) return;
-  const listing = path.match(/^\/api\/listings\/([^/]+)(\/|$)/);
-  const actor = c.get("actor");
-  if (listing) {
-    // An edit, status change or deletion: home and search, the listing's pages, its seller's profile
-    // and pages (which show it among "more from the seller").
-    const id = param(listing);
-    await purgeEdgeCache(c.env, [LISTS_TAG, ...(await listingTags(c, id)), ...(actor ? [userTag(actor.id)] : [])], laterIn(c));
-  } else if (/^\/api\/listings\/?$/.test(path)) {
-    // A new listing: home and search, and its seller's profile and pages.
-    await purgeEdgeCache(c.env, [LISTS_TAG, ...(actor ? [userTag(actor.id)] : [])], laterIn(c));
-  } else {
-    await purgeEdgeCache(c.env, [ALL_TAG], laterIn(c));
-  }
+  if (WRITES_THAT_CHANGE_NO_PAGE.test(new URL(c.req.url).pathname)) return;
+  await purgeEdgeCache(c.env, [ALL_TAG], laterIn(c));
 });

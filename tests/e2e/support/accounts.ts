@@ -47,6 +47,6 @@ export async function signUpAndSignIn(request: APIRequestContext, email: string,
  * from the account's own address like its sign-up: the suite deletes more accounts than one address
  * may ask for the password in 15 minutes (RATE_RULES.reauthAddress, 30).
  */
-export async function deleteAccount(request: APIRequestContext): Promise<void> {
-  await request.delete("/api/me", { data: { password: E2E_PASSWORD }, headers: { "CF-Connecting-IP": ownAddress() } });
+export async function deleteAccount(request: APIRequestContext, password = E2E_PASSWORD): Promise<void> {
+  await request.delete("/api/me", { data: { password }, headers: { "CF-Connecting-IP": ownAddress() } });
 }

@@ -6,9 +6,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID, type RoomFrame } from "../../../domain/messaging";
 import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type ConversationRoom } from "../../../worker/features/chat/conversation-room";
+import { postSystemMessage } from "../../../worker/features/chat/live";
 import { mailDueAt } from "../../../worker/features/chat/room-presence";
+import type { Bindings } from "../../../worker/env";
 import { sessionHeaders } from "../../../worker/features/chat/socket-session";
-import { addMessages, createConversation, createUser, signedInClient } from "../../factories";
+import { addMessages, createConversation, createListing, createUser, signedInClient } from "../../factories";
 import { openChat } from "../support/live";
 
 const roomOf = (conversationId: string) => env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId));
@@ -23,7 +25,7 @@ async function mailsTo(email: string) {
   return results;
 }
 
-type Presence = Record<string, { lastSeen?: number; lastMailed?: number; pending?: boolean }>;
+type Presence = Record<string, { lastSeen?: number; lastMailed?: number; pending?: boolean; quietUntil?: number }>;
 
 async function presence(conversationId: string): Promise<Presence> {
   return runInDurableObject(roomOf(conversationId), (_room: ConversationRoom, state) => state.storage.kv.get<Presence>("presence") ?? {});
@@ -36,6 +38,11 @@ async function setPresence(conversationId: string, value: Presence): Promise<voi
 async function send(client: Awaited<ReturnType<typeof signedInClient>>, conversationId: string, content: string) {
   const res = await client.post(`/api/conversations/${conversationId}/messages`, { id: crypto.randomUUID(), content });
   expect(res.status).toBe(201);
+}
+
+/** A system message (a notice of some event) through the chat's one write path. */
+async function postSystemNotice(conversationId: string, content: string) {
+  await postSystemMessage(env as Bindings, conversationId, content);
 }
 
 /**
@@ -162,6 +169,58 @@ describe("e-mail to a participant who is away", () => {
     expect(mails[0].subject).toBe("Du har en ny melding om «Brio togbane»");
     expect(mails[0].text_body).toContain(`/chat/${conv.id}`);
     expect(await mailsTo(conv.buyer.email)).toEqual([]);
+  });
+
+  it("names the one who wrote, and the site once", async () => {
+    const conv = await createConversation({ listing: { title: "Brio togbane" }, buyer: { displayName: "Ola Hansen" } });
+    await send(await signedInClient(conv.buyer.id), conv.id, "Er den ledig?");
+    await runDurableObjectAlarm(roomOf(conv.id));
+    await expect.poll(() => mailsTo(conv.seller.email)).toHaveLength(1);
+    const [mail] = await mailsTo(conv.seller.email);
+    expect(mail.text_body).toContain("Ola Hansen har sendt deg en ny melding om «Brio togbane» på Lekebytte.\n");
+  });
+
+  it("a reservation's system message: no mail in the same moment as its own notice; one later if still unread, from Lekebytte named once", async () => {
+    const giver = await createUser({ displayName: "Gro Giver" });
+    const taker = await createUser({ displayName: "Tor Taker" });
+    const listing = await createListing({ userId: giver.id, isFree: true, price: null, title: "Dukkehus" });
+    const takerClient = await signedInClient(taker.id);
+    expect((await takerClient.post(`/api/giveaways/listings/${listing.id}/queue`, { message: "Vi vil gjerne ha den" })).status).toBe(201);
+    const reserved = await (await signedInClient(giver.id)).post(`/api/giveaways/listings/${listing.id}/reserve`, {});
+    expect(reserved.status).toBe(200);
+    const conversationId = ((await reserved.json()) as { queue: { conversation_id: string | null }[] }).queue[0].conversation_id!;
+    // The room's alarm runs now (the mirror's): nobody is mailed about the notice yet.
+    await runDurableObjectAlarm(roomOf(conversationId));
+    for (const who of [giver, taker]) expect(await mailsTo(who.email), who.email).toEqual([]);
+    const held = (await presence(conversationId))[taker.id];
+    expect(held.pending).toBe(true);
+    expect(mailDueAt(held)).toBe(held.quietUntil);
+    expect(held.quietUntil! - Date.now()).toBeGreaterThan(OFFLINE_MAIL_AFTER_MS - 60_000);
+    await expect.poll(() => alarmOf(conversationId)).toBe(held.quietUntil);
+
+    // 15 minutes on, still unread: one mail, which names the site once.
+    const later = await presence(conversationId);
+    for (const p of Object.values(later)) if (p.quietUntil) p.quietUntil -= OFFLINE_MAIL_AFTER_MS;
+    await setPresence(conversationId, later);
+    await runDurableObjectAlarm(roomOf(conversationId));
+    const mails = await mailsTo(taker.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Du har en ny melding om «Dukkehus»"]);
+    expect(mails[0].text_body).toContain("\n\nLekebytte har sendt deg en ny melding om «Dukkehus».\n\n");
+    expect(mails[0].text_body.split("\n\n")[1]).not.toMatch(/på Lekebytte/);
+  });
+
+  it("a person's message right after a system message waits with it: one mail about both, not two", async () => {
+    const conv = await createConversation();
+    await postSystemNotice(conv.id, "Bytteforslaget ble akseptert.");
+    await send(await signedInClient(conv.buyer.id), conv.id, "Når passer det å bytte?");
+    await runDurableObjectAlarm(roomOf(conv.id));
+    expect(await mailsTo(conv.seller.email)).toEqual([]);
+    const p = (await presence(conv.id))[conv.seller.id];
+    await setPresence(conv.id, { ...(await presence(conv.id)), [conv.seller.id]: { ...p, quietUntil: Date.now() - 1 } });
+    await runDurableObjectAlarm(roomOf(conv.id));
+    const mails = await mailsTo(conv.seller.email);
+    expect(mails.map((m) => m.subject)).toHaveLength(1);
+    expect(mails[0].subject).toMatch(/^Du har 2 nye meldinger/);
   });
 
   it("sends at most one mail per conversation per hour", async () => {

@@ -11,7 +11,7 @@ import {
   type ConversationSummary,
   type MessagePage,
 } from "../../../domain/messaging";
-import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../../domain/rate-limits";
+import { RATE_RULES } from "../../../domain/rate-limits";
 import { app } from "../../../worker/app";
 import { addMessages, createConversation, createListing, createUser, signedInClient } from "../../factories";
 import { Client, errorOf } from "../support/http";
@@ -344,7 +344,7 @@ describe("notification test (local mode only)", () => {
     expect(buyerInbox.map((c) => c.id)).toContain(conv.id);
   });
 
-  it("is rate limited per user: the press after the limit answers 429 in Norwegian and writes nothing", async () => {
+  it("is rate limited per user: the press after the limit answers 429 saying why and how long to wait, and writes nothing", async () => {
     const conv = await createConversation();
     const buyer = await signedInClient(conv.buyer.id);
     for (let i = 0; i < RATE_RULES.testNotification.limit; i++) {
@@ -352,7 +352,12 @@ describe("notification test (local mode only)", () => {
     }
     const refused = await buyer.post("/api/test-notifications", { content: "En for mye" });
     expect(refused.status).toBe(429);
-    expect((await errorOf(refused)).message).toBe(RATE_LIMITED_MESSAGE);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect((await errorOf(refused)).message).toBe(
+      `Du kan lage høyst 10 test-meldinger i minuttet. Vent ${wait === 1 ? "1 sekund" : `${wait} sekunder`} og prøv igjen.`,
+    );
     expect((await snapshot(conv.id)).messages).toHaveLength(RATE_RULES.testNotification.limit);
     // Per user: the other participant may still press.
     expect((await (await signedInClient(conv.seller.id)).post("/api/test-notifications", { content: "Hei" })).status).toBe(201);

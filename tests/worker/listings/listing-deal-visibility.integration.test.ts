@@ -1,8 +1,8 @@
-// The parties of a finished deal can open what they bought, traded or were given (issue 21,
-// decision 088): the buyer of a paid order, both sides of a completed trade, giver and taker of a
-// give-away read the sold/traded/given-away listing through the API and the /annonse page, read
-// only; anyone else still gets the 404 "Kunne ikke hente annonse", and so does a party once
-// moderation hides the listing or when the deal never completed.
+// A finished deal's listing stays open to everyone, read only (decision 117; decision 088 gave it to
+// the deal's parties only): a visitor, a stranger and the parties of a paid order, a completed trade
+// or a give-away all read the sold, traded or given-away listing through the API, the /annonse page
+// and /listing/{id}, with its state, its seller's other listings and no way to change it. Only a
+// listing moderation hid and a deleted one answer the 404 "Kunne ikke hente annonse".
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,7 +11,6 @@ import {
   createListing,
   createReview,
   createSale,
-  createTrade,
   createUser,
   signedInClient,
   type DealFixture,
@@ -38,79 +37,100 @@ async function status(client: Client, path: string): Promise<number> {
   return (await client.get(path)).status;
 }
 
-async function expectPartiesSee(deal: DealFixture) {
+const BADGE = { sold: "Solgt", traded: "Byttet", given_away: "Gitt bort" } as const;
+
+/** Everyone reads each listing of the deal, by id, by slug and on both pages, with its state. */
+async function expectEveryoneSees(deal: DealFixture) {
   const stranger = await signedInClient((await createUser({ displayName: "Ukjent" })).id);
-  for (const { id } of deal.listings) {
-    for (const party of [deal.a, deal.b]) {
-      const res = await (await signedInClient(party.id)).get(`/api/listings/${id}`);
-      expect(res.status, `party ${party.id} reads ${id}`).toBe(200);
-      expect(["sold", "traded", "given_away"]).toContain(((await res.json()) as { status: string }).status);
+  const readers = [new Client(), stranger, await signedInClient(deal.a.id), await signedInClient(deal.b.id)];
+  for (const row of deal.listings) {
+    for (const [i, reader] of readers.entries()) {
+      for (const path of [`/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`]) {
+        const res = await reader.get(path);
+        expect(res.status, `reader ${i} ${path}`).toBe(200);
+        expect(Object.keys(BADGE), `reader ${i} ${path}`).toContain(((await res.json()) as { status: string }).status);
+      }
     }
-    const refused = await stranger.get(`/api/listings/${id}`);
-    expect(refused.status).toBe(404);
-    expect((await errorOf(refused)).message).toBe("Kunne ikke hente annonse");
-    expect(await status(new Client(), `/api/listings/${id}`)).toBe(404);
+    // The visitors' edge pages: the listing, marked with its state, the same for everyone.
+    const stored = (await env.DB.prepare("SELECT status FROM listings WHERE id = ?1")
+      .bind(row.id)
+      .first<{ status: keyof typeof BADGE }>())!;
+    for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`]) {
+      const page = await new Client().get(path, { headers: { Accept: "text/html" } });
+      expect([page.status, page.headers.get("Cache-Control")], path).toEqual([200, "public, no-cache"]);
+      const html = await page.text();
+      expect(html, path).toContain(row.title);
+      expect(html, path).toContain(`>${BADGE[stored.status]}<`);
+      expect(html, path).not.toMatch(/Kjøp nå|>Send melding<|>Foreslå bytte<|Jeg vil ha den/);
+    }
   }
 }
 
-describe("a finished deal's listing", () => {
-  it("a paid order: the buyer reads the sold listing, others get 404", async () => {
-    await expectPartiesSee(await createSale());
+describe("a finished deal's listing is open to everyone, read only", () => {
+  it("a paid order: the sold listing", async () => {
+    await expectEveryoneSees(await createSale());
   });
 
-  it("a completed trade: both parties read both traded listings, others get 404", async () => {
-    await expectPartiesSee(await createCompletedTrade());
+  it("a completed trade: both traded listings", async () => {
+    await expectEveryoneSees(await createCompletedTrade());
   });
 
-  it("a give-away: giver and taker read it, others get 404", async () => {
-    await expectPartiesSee(await createGiveaway());
+  it("a give-away: the given-away listing", async () => {
+    await expectEveryoneSees(await createGiveaway());
   });
 
-  it("a payment that did not complete makes no deal", async () => {
-    const sale = await createSale({ paymentStatus: "failed" });
-    expect(await status(await signedInClient(sale.b.id), `/api/listings/${sale.listings[0].id}`)).toBe(404);
+  it("someone else's sold listing shows the seller's other listings, and its slug page says it is sold out", async () => {
+    const seller = await createUser({ displayName: "Selma" });
+    const sold = await createListing({ userId: seller.id, status: "sold", title: "Solgt dukkehus" });
+    const other = await createListing({ userId: seller.id, title: "Ledig gyngehest" });
+    const res = await new Client().get(`/api/listings/${sold.id}`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; more_from_seller: { id: string }[] };
+    expect([body.status, body.more_from_seller.map((card) => card.id)]).toEqual(["sold", [other.id]]);
+    const page = await (await new Client().get(`/annonse/${sold.seoSlug}`)).text();
+    expect(page).toContain("Ledig gyngehest");
+    expect(page).toContain('"availability":"https://schema.org/SoldOut"');
   });
 
-  it("a trade that was called off makes no deal, though the listing is sold later", async () => {
-    const trade = await createTrade({ status: "cancelled" });
-    const owner = await signedInClient(trade.recipient.id);
-    expect((await owner.post(`/api/listings/${trade.requested.id}/status`, { status: "sold" })).status).toBe(200);
-    expect(await status(await signedInClient(trade.sender.id), `/api/listings/${trade.requested.id}`)).toBe(404);
+  it("its photos are public, as its page is", async () => {
+    const owner = await createUser();
+    const key = `${owner.id}/1700000000000-solgt.jpg`;
+    await createListing({ userId: owner.id, status: "sold", images: [key] });
+    await env.IMAGES.put(key, new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2]), { httpMetadata: { contentType: "image/jpeg" } });
+    const res = await new Client().get(`/images/${key}`);
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
   });
 
-  it("a listing that moderation hides is gone for the parties too", async () => {
-    const sale = await createSale({ listing: { isHidden: true, hiddenReason: "Regelbrudd", hiddenAt: new Date().toISOString() } });
-    expect(await status(await signedInClient(sale.b.id), `/api/listings/${sale.listings[0].id}`)).toBe(404);
+  it("a listing that moderation hid, and a deleted one, answer 404 to everyone but the owner", async () => {
+    const hiddenSale = await createSale({ listing: { isHidden: true, hiddenReason: "Regelbrudd", hiddenAt: new Date().toISOString() } });
+    const deleted = await createListing({ status: "deleted" });
+    for (const [row, owner] of [
+      [hiddenSale.listings[0], hiddenSale.a.id],
+      [deleted, deleted.userId],
+    ] as const) {
+      for (const reader of [new Client(), await signedInClient(hiddenSale.b.id)]) {
+        const refused = await reader.get(`/api/listings/${row.id}`);
+        expect(refused.status).toBe(404);
+        expect((await errorOf(refused)).message).toBe("Kunne ikke hente annonse");
+        expect(await status(reader, `/annonse/${row.seoSlug}`)).toBe(404);
+      }
+      if (row === hiddenSale.listings[0]) expect(await status(await signedInClient(owner), `/api/listings/${row.id}`)).toBe(200);
+    }
   });
 
-  it("a party reads it by slug and gets the /annonse page; a visitor gets the 404 page", async () => {
-    const trade = await createCompletedTrade();
-    const buyer = await signedInClient(trade.a.id);
-    const slug = trade.listings[0].seoSlug;
-    expect(await status(buyer, `/api/listings/by-slug/${slug}`)).toBe(200);
-    const page = await buyer.get(`/annonse/${slug}`, { headers: { Accept: "text/html" } });
-    expect(page.status).toBe(200);
-    expect(page.headers.get("Cache-Control")).toBe("private, no-store");
-    expect((await new Client().get(`/annonse/${slug}`, { headers: { Accept: "text/html" } })).status).toBe(404);
-  });
-
-  it("reading is all a party may do: changing the other's listing is refused (403) and changes nothing", async () => {
+  it("reading is all: changing someone else's finished listing is refused (403) and changes nothing", async () => {
     const sale = await createSale();
-    const buyer = await signedInClient(sale.b.id);
-    const res = await buyer.post(`/api/listings/${sale.listings[0].id}/status`, { status: "active" });
-    expect(res.status).toBe(403);
-    expect(((await (await buyer.get(`/api/listings/${sale.listings[0].id}`)).json()) as { status: string }).status).toBe("sold");
-  });
-
-  it("a sold listing without a deal with the viewer stays the owner's", async () => {
-    const listing = await createListing({ status: "sold" });
-    const user = await createUser();
-    expect(await status(await signedInClient(user.id), `/api/listings/${listing.id}`)).toBe(404);
+    for (const reader of [await signedInClient(sale.b.id), await signedInClient((await createUser()).id)]) {
+      const res = await reader.post(`/api/listings/${sale.listings[0].id}/status`, { status: "active" });
+      expect(res.status).toBe(403);
+    }
+    expect(((await (await new Client().get(`/api/listings/${sale.listings[0].id}`)).json()) as { status: string }).status).toBe("sold");
   });
 });
 
 describe("the listing page's data (issue 24: fewer round trips)", () => {
-  it("is one D1 statement by id, by slug and by a slug's id prefix, for a visitor and for a party of the deal", async () => {
+  it("is one D1 statement by id, by slug and by a slug's id prefix, for a visitor and for signed-in readers", async () => {
     const seller = await createUser({ displayName: "Selger" });
     const listing = await createListing({ userId: seller.id, title: "Dukkevogn" });
     const other = await createListing({ userId: seller.id, title: "Gyngehest" });
@@ -125,15 +145,17 @@ describe("the listing page's data (issue 24: fewer round trips)", () => {
     }
 
     const deal = await createSale();
-    const sold = deal.listings[0];
+    const hidden = await createSale({ listing: { isHidden: true, hiddenReason: "Regelbrudd", hiddenAt: new Date().toISOString() } });
     const stranger = await createUser();
-    for (const [viewer, sees] of [
-      [deal.b, true],
-      [stranger, false],
+    for (const [viewer, listing, sees] of [
+      [deal.b, deal.listings[0], true],
+      [stranger, deal.listings[0], true],
+      [stranger, hidden.listings[0], false],
+      [hidden.a, hidden.listings[0], true],
     ] as const) {
       const counted = countingD1(env.DB);
-      const found = await listingDetailByKey(getDb(counted.d1), { id: sold.id }, actorOf(viewer));
-      expect(found.id).toBe(sold.id);
+      const found = await listingDetailByKey(getDb(counted.d1), { id: listing.id }, actorOf(viewer));
+      expect(found.id).toBe(listing.id);
       expect(!!found.detail).toBe(sees);
       expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
     }

@@ -208,15 +208,16 @@ describe("reading listings", () => {
     expect(body.more_from_seller.every((l) => l.status === "active" && l.id !== listing.id)).toBe(true);
   });
 
-  it("hides hidden, deleted and sold listings from visitors but not from the owner", async () => {
+  it("hides hidden and deleted listings from visitors but not hidden ones from the owner; reserved and sold ones are open", async () => {
     const { client, user } = await signedIn();
-    for (const state of [{ isHidden: true }, { status: "deleted" as const }, { status: "sold" as const }]) {
+    for (const state of [{ isHidden: true }, { status: "deleted" as const }]) {
       const listing = await createListing({ userId: user.id, ...state });
       expect((await new Client().get(`/api/listings/${listing.id}`)).status).toBe(404);
       if (state.status !== "deleted") expect((await client.get(`/api/listings/${listing.id}`)).status).toBe(200);
     }
-    const reserved = await createListing({ status: "reserved" });
-    expect((await new Client().get(`/api/listings/${reserved.id}`)).status).toBe(200);
+    // A sold listing stays open, read only (decision 117).
+    for (const status of ["reserved", "sold"] as const)
+      expect((await new Client().get(`/api/listings/${(await createListing({ status })).id}`)).status, status).toBe(200);
   });
 
   it("resolves a slug exactly, then by the id prefix", async () => {

@@ -48,8 +48,8 @@ async function statuses(key: string): Promise<Record<Who, number>> {
 }
 
 describe("who sees a listing photo", () => {
-  it("everyone, for an active or reserved listing, with public caching", async () => {
-    for (const status of ["active", "reserved"] as const) {
+  it("everyone, for an active, reserved or finished deal's listing (sold, traded, given away), with public caching", async () => {
+    for (const status of ["active", "reserved", "sold", "traded", "given_away"] as const) {
       const key = await photo();
       await createListing({ userId: ids.owner, images: [key], status });
       expect(await statuses(key)).toEqual({ anonymous: 200, owner: 200, other: 200, moderator: 200, buyer: 200 });
@@ -67,13 +67,13 @@ describe("who sees a listing photo", () => {
     await res.arrayBuffer();
   });
 
-  it("the owner, moderators and the other party of a conversation, for a sold listing", async () => {
+  it("the owner and moderators only, for a sold listing moderation hid, even with a conversation about it", async () => {
     const key = await photo();
-    const listing = await createListing({ userId: ids.owner, images: [key], status: "sold" });
+    const listing = await createListing({ userId: ids.owner, images: [key], status: "sold", isHidden: true });
     await env.DB.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id) VALUES (?1, ?2, ?3, ?4)")
       .bind(crypto.randomUUID(), listing.id, ids.buyer, ids.owner)
       .run();
-    expect(await statuses(key)).toEqual({ anonymous: 404, owner: 200, other: 404, moderator: 200, buyer: 200 });
+    expect(await statuses(key)).toEqual({ anonymous: 404, owner: 200, other: 404, moderator: 200, buyer: 404 });
   });
 
   it("only its owner, for a fresh upload no listing uses yet (the wizard's preview)", async () => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState } from "react";
-import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { safeReturnPath } from "../../../domain/return-path";
 import { SignInForm } from "../../components/SignInForm";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";
@@ -63,7 +63,14 @@ export function AuthPage() {
       />
       <TabPanel idBase={tabsId} value={tab} className="mt-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm">
         {tab === "signin" ? (
-          <SignInForm onSignedIn={() => navigate(next, { replace: true })} onResend={resendConfirmation} />
+          <>
+            <SignInForm onSignedIn={() => navigate(next, { replace: true })} onResend={resendConfirmation} />
+            <p className="mt-4 text-center">
+              <Link to="/auth/glemt-passord" className="font-medium text-brand-800 underline underline-offset-2">
+                Glemt passord?
+              </Link>
+            </p>
+          </>
         ) : (
           <Suspense fallback={<Spinner className="py-8" />}>
             <SignUpForm />

@@ -2,9 +2,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessageCircleX, WifiOff } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router-dom";
-import { ORDER_EVENT, TRADE_OFFER_EVENT, type ChatMessage } from "../../../domain/messaging";
+import { ORDER_EVENT, SYSTEM_USER_ID, TRADE_OFFER_EVENT, type ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
-import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail } from "../../api/chat";
+import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail, type MessagePage } from "../../api/chat";
 import { conversationOrdersQuery } from "../../api/payments";
 import { conversationReviewsQuery, reviewKeys } from "../../api/reviews";
 import { conversationTradeOffersQuery } from "../../api/trades";
@@ -124,6 +124,30 @@ function useDelayed(flag: boolean, ms: number): boolean {
   return shown;
 }
 
+/**
+ * A system message that arrives while the chat is open (live, or in a catch-up) tells of a move in
+ * the deal: a give-away reserved, released or given, which sends no event of its own, a trade or a
+ * sale moved while the socket was away. The header's listing state is fetched again then.
+ */
+function useHeaderFollowsSystemMessages(messages: ChatMessage[], firstPage: MessagePage | undefined, refetch: () => void) {
+  const newest = latestSystemSeq(messages);
+  const seen = useRef<number | null>(null);
+  useEffect(() => {
+    if (!firstPage) return;
+    // What the first page held was there when the header was fetched.
+    if (seen.current === null) seen.current = Math.max(newest, latestSystemSeq(firstPage.messages));
+    if (newest > seen.current) {
+      seen.current = newest;
+      refetch();
+    }
+  }, [newest, firstPage, refetch]);
+}
+
+function latestSystemSeq(messages: readonly ChatMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].sender_id === SYSTEM_USER_ID) return messages[i].seq;
+  return 0;
+}
+
 /** The chat fills the screen below the site header, so the list scrolls and the composer stays put. */
 function useFillViewport() {
   const ref = useRef<HTMLDivElement>(null);
@@ -144,15 +168,22 @@ function useFillViewport() {
 function ChatView({ conversation, myId }: { conversation: ConversationDetail; myId: string }) {
   const queryClient = useQueryClient();
   const page = useQuery({ ...messagesQuery(conversation.id), retry: 1 });
+  // The header shows the listing's state ("Reservert", "Byttet", …), which the deal moves.
+  const refetchHeader = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: chatKeys.detail(conversation.id) }),
+    [queryClient, conversation.id],
+  );
   const onEvent = useCallback(
     (name: string) => {
       void queryClient.invalidateQueries({ queryKey: chatKeys.event(conversation.id, name) });
       // A trade that completes, or a sale whose money is released or refunded, opens the review
-      // prompt (decisions 070, 105).
-      if (name === TRADE_OFFER_EVENT || name === ORDER_EVENT)
+      // prompt (decisions 070, 105) and changes the listing's state in the header.
+      if (name === TRADE_OFFER_EVENT || name === ORDER_EVENT) {
         void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversation.id) });
+        refetchHeader();
+      }
     },
-    [queryClient, conversation.id],
+    [queryClient, conversation.id, refetchHeader],
   );
   // The offers, orders and reviews above the messages, again after each catch-up: an event sent
   // while the socket was connecting or away is not replayed.
@@ -179,6 +210,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   }, [page.error]);
 
   const messages = older ? mergeMessages(older.messages, chat.messages) : chat.messages;
+  useHeaderFollowsSystemMessages(chat.messages, page.data, refetchHeader);
   const hasMore = older ? older.hasMore : !!page.data?.has_more;
 
   const loadOlder = async () => {
@@ -211,11 +243,13 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
       {/*
         Offer cards and the review prompt share one strip with a cap, so with the headers above they
         never take more than about a third of a phone (decision 088); past the cap the strip scrolls.
+        While a card waits for the parties (data-live) the cap is higher, so that card is seen whole
+        on a phone, and its buttons stick to the lower edge on a shorter screen (decision 118).
         Empty (no offers, no deal) it takes no room at all.
       */}
       <div
         data-deal-strip=""
-        className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden"
+        className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden has-[[data-live]]:max-h-[min(17rem,36dvh)]"
       >
         {OrderCards ? <OrderCards conversationId={conversation.id} /> : null}
         <TradeOfferCards conversationId={conversation.id} myId={myId} />

@@ -15,6 +15,7 @@ import {
 import { MAX_IMAGE_BYTES } from "../../../domain/limits";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { orderText } from "../payment/orderText";
+import { chatKeys } from "../../api/chat";
 import { isApiError } from "../../api/client";
 import {
   conversationOrdersQuery,
@@ -33,6 +34,8 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { prepareImageForUpload } from "../../lib/imageScale";
 import { toastError } from "../../lib/toast";
+import { LIVE_CARD, STRIP_ACTIONS } from "./dealStrip";
+import { StripLine } from "./StripLine";
 
 /**
  * Trygg betaling in the deal's chat (decision 105): one card per paid order of the conversation,
@@ -62,6 +65,8 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
     void queryClient.invalidateQueries({ queryKey: paymentKeys.conversationOrders(conversationId) });
     void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversationId) });
     void queryClient.invalidateQueries({ queryKey: ["me", "payments"] });
+    // The listing's state in the chat header moves with the money (a refund puts it up for sale again).
+    void queryClient.invalidateQueries({ queryKey: chatKeys.detail(conversationId) });
   };
   const onError = (error: unknown) => {
     const reason = isApiError(error) && error.status !== 500 && error.code !== "NETWORK" ? error.message : "Prøv igjen.";
@@ -81,69 +86,92 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
   });
   const busy = move.isPending;
   const can = (a: OrderView["actions"][number]) => order.actions.includes(a);
+  const label = ESCROW_STATE_LABELS[order.state];
+  const text = orderText(order);
+  // Settled, the words may be the badge's own ("Utbetalt til selger"): said once.
+  const said = text !== label ? text : null;
+  // Settled with more than the badge to show (the buyer's photos, a payout on its way), the card is one
+  // line that opens, as a finished offer is (decision 088), so what follows it in the strip (the review
+  // prompt) stays in view. A payout that failed stays open: the seller has to act on it.
+  const folded = done && !order.payout_error && (said !== null || order.photos.length > 0);
+  const [expanded, setExpanded] = useState(false);
+  const bodyId = useId();
+  const badge = <span className="shrink-0 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-800">{label}</span>;
+  const heading = (
+    <>
+      <ShieldCheck aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
+      <span className="min-w-0 flex-1 truncate font-semibold text-stone-900">
+        {order.listing.title} · {formatMinorUnits(order.amount)}
+      </span>
+    </>
+  );
 
   return (
     <article
       aria-label={`Trygg betaling: ${order.listing.title}`}
-      className={cn("rounded-xl border bg-white px-2.5 py-2 shadow-sm", done ? "border-stone-200" : "border-brand-300")}
+      className={cn("rounded-xl border bg-white shadow-sm", done ? "border-stone-200" : "border-brand-300", !folded && "px-2.5 py-2")}
+      {...(done ? {} : LIVE_CARD)}
     >
-      <header className="flex items-center justify-between gap-2">
-        <p className="flex min-w-0 items-center gap-1.5 text-sm font-semibold text-stone-900">
-          <ShieldCheck aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
-          <span className="truncate">
-            {order.listing.title} · {formatMinorUnits(order.amount)}
-          </span>
-        </p>
-        <span className="shrink-0 rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-800">
-          {ESCROW_STATE_LABELS[order.state]}
-        </span>
-      </header>
-      <p className="mt-1 text-sm text-stone-800">{orderText(order)}</p>
-      {/* The buyer's photos of the problem: both parties see the evidence the moderator sees (decision 108). */}
-      <ProblemPhotos photos={order.photos} className="mt-2" />
-      {order.role === "buyer" && order.state === "held" && order.cancel_from && !can("cancel_no_handover") ? (
-        <p className="mt-1 text-xs text-stone-700">{ESCROW_TEXTS.cancelFrom(formatDateTime(order.cancel_from))}</p>
-      ) : null}
-      {confirming ? (
-        <div role="group" aria-label="Bekreft" className="mt-2 flex flex-wrap items-center gap-2">
-          <span className="text-sm text-stone-800">
-            {confirming === "received"
-              ? ESCROW_TEXTS.confirmBody
-              : confirming === "cancel"
-                ? ESCROW_TEXTS.cancelBody
-                : ESCROW_TEXTS.handOverBody}
-          </span>
-          <Button size="sm" onClick={() => move.mutate(confirming)} disabled={busy}>
-            Ja
-          </Button>
-          <Button size="sm" variant="ghost" onClick={() => setConfirming(null)} disabled={busy}>
-            Nei
-          </Button>
-        </div>
-      ) : order.actions.length > 0 ? (
-        <div className="mt-2 flex flex-wrap gap-2">
-          {can("mark_handed_over") ? (
-            <Button size="sm" onClick={() => setConfirming("handed-over")} disabled={busy}>
-              {ESCROW_TEXTS.markHandedOver}
+      {folded ? (
+        <StripLine expanded={expanded} onToggle={() => setExpanded(!expanded)} controls={bodyId}>
+          {heading}
+          {badge}
+        </StripLine>
+      ) : (
+        <header className="flex items-center gap-1.5 text-sm">
+          {heading}
+          {badge}
+        </header>
+      )}
+      {/* Folded, the body stays in the page (hidden), so its text is there when it opens again. */}
+      <div id={bodyId} hidden={folded && !expanded} className={folded ? "border-t border-stone-100 px-2.5 pb-2" : undefined}>
+        {said ? <p className="mt-1 text-sm text-stone-800">{said}</p> : null}
+        {/* The buyer's photos of the problem: both parties see the evidence the moderator sees (decision 108). */}
+        <ProblemPhotos photos={order.photos} className="mt-2" />
+        {order.role === "buyer" && order.state === "held" && order.cancel_from && !can("cancel_no_handover") ? (
+          <p className="mt-1 text-xs text-stone-700">{ESCROW_TEXTS.cancelFrom(formatDateTime(order.cancel_from))}</p>
+        ) : null}
+        {confirming ? (
+          <div role="group" aria-label="Bekreft" className={cn("flex flex-wrap items-center gap-2", STRIP_ACTIONS)}>
+            <span className="text-sm text-stone-800">
+              {confirming === "received"
+                ? ESCROW_TEXTS.confirmBody
+                : confirming === "cancel"
+                  ? ESCROW_TEXTS.cancelBody
+                  : ESCROW_TEXTS.handOverBody}
+            </span>
+            <Button size="sm" onClick={() => move.mutate(confirming)} disabled={busy}>
+              Ja
             </Button>
-          ) : null}
-          {can("confirm_received") ? (
-            <Button size="sm" onClick={() => setConfirming("received")} disabled={busy}>
-              {ESCROW_TEXTS.confirmReceived}
+            <Button size="sm" variant="ghost" onClick={() => setConfirming(null)} disabled={busy}>
+              Nei
             </Button>
-          ) : null}
-          {can("report_problem") ? (
-            <Button size="sm" variant="secondary" onClick={() => setReporting(true)} disabled={busy}>
-              {ESCROW_TEXTS.reportProblem}
-            </Button>
-          ) : null}
-          {can("cancel_no_handover") ? (
-            <Button size="sm" variant="ghost" onClick={() => setConfirming("cancel")} disabled={busy}>
-              {ESCROW_TEXTS.cancel}
-            </Button>
-          ) : null}
-        </div>
-      ) : null}
+          </div>
+        ) : order.actions.length > 0 ? (
+          <div className={cn("flex flex-wrap gap-2", STRIP_ACTIONS)}>
+            {can("mark_handed_over") ? (
+              <Button size="sm" onClick={() => setConfirming("handed-over")} disabled={busy}>
+                {ESCROW_TEXTS.markHandedOver}
+              </Button>
+            ) : null}
+            {can("confirm_received") ? (
+              <Button size="sm" onClick={() => setConfirming("received")} disabled={busy}>
+                {ESCROW_TEXTS.confirmReceived}
+              </Button>
+            ) : null}
+            {can("report_problem") ? (
+              <Button size="sm" variant="secondary" onClick={() => setReporting(true)} disabled={busy}>
+                {ESCROW_TEXTS.reportProblem}
+              </Button>
+            ) : null}
+            {can("cancel_no_handover") ? (
+              <Button size="sm" variant="ghost" onClick={() => setConfirming("cancel")} disabled={busy}>
+                {ESCROW_TEXTS.cancel}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
       {/* The form in a dialog: the deal strip above the messages is kept short (decision 088). */}
       <Modal open={reporting} onOpenChange={setReporting} title={ESCROW_TEXTS.reportProblem} description={ESCROW_TEXTS.problemHint}>
         <ProblemForm

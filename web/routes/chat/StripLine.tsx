@@ -8,14 +8,21 @@ interface StripLineProps {
   onToggle: () => void;
   /** The id of what the line opens. */
   controls: string;
-  /** Hover and text colours of this kind of line. */
-  className: string;
-  chevronClassName: string;
+  /** Hover and text colours of this kind of line (a white card's by default). */
+  className?: string;
+  chevronClassName?: string;
   children: ReactNode;
 }
 
 /** One line of the deal strip that opens what it summarises (an offer card, the reviews), in view (decision 088). */
-export function StripLine({ expanded, onToggle, controls, className, chevronClassName, children }: StripLineProps) {
+export function StripLine({
+  expanded,
+  onToggle,
+  controls,
+  className = "hover:bg-stone-50",
+  chevronClassName = "text-stone-600",
+  children,
+}: StripLineProps) {
   return (
     <button
       type="button"

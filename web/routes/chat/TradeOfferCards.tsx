@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeftRight } from "lucide-react";
 import { useId, useState } from "react";
 import { displayStatus, tradeActionsFor, type TradeAction } from "../../../domain/trades";
+import { chatKeys } from "../../api/chat";
 import { isApiError } from "../../api/client";
 import { conversationTradeOffersQuery, moveTradeOffer, tradeKeys, type TradeOfferBody } from "../../api/trades";
 import { reviewKeys } from "../../api/reviews";
@@ -9,6 +10,7 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { Handover, TradeListingRow, TradeStatusBadge } from "../trades/TradeParts";
+import { LIVE_CARD, STRIP_ACTIONS } from "./dealStrip";
 import { StripLine } from "./StripLine";
 
 /**
@@ -75,6 +77,8 @@ function TradeOfferCard({
       );
       void queryClient.invalidateQueries({ queryKey: tradeKeys.conversation(conversationId) });
       void queryClient.invalidateQueries({ queryKey: tradeKeys.history });
+      // The listing's state in the chat header moves with the offer (accepted: reserved; completed: traded).
+      void queryClient.invalidateQueries({ queryKey: chatKeys.detail(conversationId) });
       // The confirmation that completes the trade opens the review prompt here at once, not only
       // when the room's event arrives (a socket still connecting misses the event; decision 070).
       if (updated.status === "completed") void queryClient.invalidateQueries({ queryKey: reviewKeys.conversation(conversationId) });
@@ -100,16 +104,10 @@ function TradeOfferCard({
   const hidden = collapsible && !expanded;
 
   return (
-    <article className="rounded-xl border border-stone-200 bg-white shadow-sm" aria-label={label}>
+    <article className="rounded-xl border border-stone-200 bg-white shadow-sm" aria-label={label} {...(collapsible ? {} : LIVE_CARD)}>
       {collapsible ? (
         // One line: what was offered for what, and how it ended; the card opens below it.
-        <StripLine
-          expanded={expanded}
-          onToggle={() => setExpanded(!expanded)}
-          controls={bodyId}
-          className="hover:bg-stone-50"
-          chevronClassName="text-stone-600"
-        >
+        <StripLine expanded={expanded} onToggle={() => setExpanded(!expanded)} controls={bodyId}>
           <ArrowLeftRight aria-hidden="true" className="size-4 shrink-0 text-stone-600" />
           <span className="min-w-0 flex-1 truncate text-stone-800">
             <span className="font-semibold text-stone-900">{offer.offered_listing.title}</span> mot {offer.requested_listing.title}
@@ -145,7 +143,7 @@ function TradeOfferCard({
         <Handover offer={offer} other={other} />
         {offer.status === "pending" && mine && actions.length > 0 ? <p className="mt-2 text-sm text-stone-700">Venter på svar...</p> : null}
         {actions.length > 0 ? (
-          <div className="mt-2 flex flex-wrap gap-2">
+          <div className={cn("flex flex-wrap gap-2", STRIP_ACTIONS)}>
             {actions.includes("accept") ? (
               <Button size="sm" onClick={() => void act("accept")} disabled={busy}>
                 Aksepter

@@ -34,8 +34,8 @@ const iconButton =
 
 const statusBadge = "inline-flex items-center rounded-full bg-stone-800 px-2 py-0.5 text-xs font-semibold whitespace-nowrap text-white";
 
-/** Lifecycle states only the owner sees; the page says so. */
-const PRIVATE_STATUS_TEXT: Partial<Record<ListingPage["status"], string>> = {
+/** Lifecycle states past "for sale", as the badge says them. */
+const FINISHED_STATUS_TEXT: Partial<Record<ListingPage["status"], string>> = {
   sold: "Solgt",
   given_away: "Gitt bort",
   traded: "Byttet",
@@ -64,10 +64,10 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   // Visitors' views are counted (with their consent); the owner's own are not (docs/decisions/036).
   useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
-  const privateStatus = PRIVATE_STATUS_TEXT[listing.status];
-  // A sold, traded or given-away listing that is not yours: you were a party of that deal (the
-  // Worker shows it to no one else, decision 088). Read only: no buying, messaging, favourites.
-  const dealView = !!privateStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
+  const finishedStatus = FINISHED_STATUS_TEXT[listing.status];
+  // A sold, traded or given-away listing that is not yours: shown to everyone as it was, read only
+  // (decision 117): no buying, messaging, trading, favourites or reports.
+  const dealView = !!finishedStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
   const report = useReport();
   const [reported, setReported] = useState(false);
@@ -150,24 +150,26 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
         ) : null}
         {dealView ? (
           <p role="status" className="mb-3 rounded-xl border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-stone-900">
-            Annonsen er <strong>{privateStatus?.toLowerCase()}</strong>. Du ser den fordi du var med på handelen.
+            Annonsen er <strong>{finishedStatus.toLowerCase()}</strong>.
           </p>
-        ) : privateStatus ? (
+        ) : finishedStatus ? (
           <p className="mb-3 rounded-xl border border-accent-300 bg-accent-100 px-3 py-2 text-sm text-stone-900">
-            Annonsen er markert som <strong>{privateStatus.toLowerCase()}</strong> og vises ikke for andre.
+            Annonsen er markert som <strong>{finishedStatus.toLowerCase()}</strong>
+            {listing.status === "deleted" ? " og vises ikke for andre." : " og vises ikke i søk."}
           </p>
         ) : null}
         <div className="flex flex-wrap gap-1.5">
           {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
-          {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+          {/* A finished deal is open to nothing: no trade offered any more. */}
+          {listing.is_trade_offer && !finishedStatus ? <Badge tone="trade">Åpen for bytte</Badge> : null}
           {listing.status === "reserved" ? <span className={statusBadge}>Reservert</span> : null}
-          {privateStatus ? <span className={statusBadge}>{privateStatus}</span> : null}
+          {finishedStatus ? <span className={statusBadge}>{finishedStatus}</span> : null}
         </div>
         <p className={cn("mt-2 text-3xl font-extrabold", listing.is_free ? "text-emerald-800" : "text-brand-800")}>
           {formatPrice(listing.price, listing.is_free)}
         </p>
         <h1 className="mt-1 text-2xl leading-tight font-bold break-words text-stone-900">{listing.title}</h1>
-        <ListingMoreActions listing={listing} isOwner={isOwner} className="mt-3" />
+        {dealView ? null : <ListingMoreActions listing={listing} isOwner={isOwner} className="mt-3" />}
 
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-stone-800">
           <dt className="font-medium text-stone-600">Tilstand</dt>

@@ -7,6 +7,7 @@ import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { isApiError } from "../../api/client";
 import { decideCase, paymentCasesQuery, paymentKeys, type PaymentCase } from "../../api/payments";
 import type { SessionUser } from "../../api/auth";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ProblemPhotos } from "../../components/ProblemPhotos";
 import { Button } from "../../components/ui/Button";
 import { toastError, toastSuccess } from "../../lib/toast";
@@ -42,6 +43,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
   const amountId = useId();
   const [partial, setPartial] = useState(false);
   const [kroner, setKroner] = useState("");
+  const [confirming, setConfirming] = useState<"refund" | "release_by_moderator" | null>(null);
   const decide = useMutation({
     mutationFn: (json: Parameters<typeof decideCase>[1]) => decideCase(item.transaction_id, json),
     onSuccess: (view) => {
@@ -103,7 +105,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
       ) : null}
       {open && !refusal && item.actions.length > 0 ? (
         <div className="mt-3 flex flex-wrap items-end gap-2">
-          <Button size="sm" onClick={() => decide.mutate({ action: "refund" })} disabled={busy}>
+          <Button size="sm" onClick={() => setConfirming("refund")} disabled={busy}>
             {ESCROW_TEXTS.refundFull}
           </Button>
           {partial ? (
@@ -133,11 +135,27 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
               {ESCROW_TEXTS.refundPartial}
             </Button>
           )}
-          <Button size="sm" variant="secondary" onClick={() => decide.mutate({ action: "release_by_moderator" })} disabled={busy}>
+          <Button size="sm" variant="secondary" onClick={() => setConfirming("release_by_moderator")} disabled={busy}>
             {ESCROW_TEXTS.releaseToSeller}
           </Button>
         </div>
       ) : null}
+      {/* Neither can be undone: asked once more, with the amount (a part refund has its own form step). */}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming === "refund" ? ESCROW_TEXTS.refundFullTitle : ESCROW_TEXTS.releaseTitle}
+        description={
+          confirming === "refund"
+            ? ESCROW_TEXTS.refundFullBody(formatMinorUnits(item.amount))
+            : ESCROW_TEXTS.releaseBody(formatMinorUnits(item.amount))
+        }
+        confirmLabel={confirming === "refund" ? ESCROW_TEXTS.refundFull : ESCROW_TEXTS.releaseToSeller}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming) decide.mutate({ action: confirming });
+          setConfirming(null);
+        }}
+      />
     </article>
   );
 }

@@ -4,6 +4,9 @@ import { Button } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSignOut } from "../../lib/useSignOut";
 import { DataSection } from "./DataSection";
+import { EmailSection } from "./EmailSection";
+import { PasswordSection } from "./PasswordSection";
+import { SessionsSection } from "./SessionsSection";
 import { ModerationNotices } from "./ModerationNotices";
 import { OwnListingsSection } from "./OwnListingsSection";
 import { PaymentsSection } from "./PaymentsSection";
@@ -39,6 +42,9 @@ export function ProfilePage() {
       <PaymentsSection />
       <PurchasesAndSalesSection />
       <OwnListingsSection />
+      <EmailSection />
+      <PasswordSection />
+      <SessionsSection />
       <DataSection />
     </div>
   );

@@ -50,6 +50,8 @@ export function TestNotificationsPage() {
     } catch (error) {
       if (isApiError(error) && error.status === 401) toastError("Feil", "Ikke logget inn");
       else if (isApiError(error) && error.status === 404) toastError("Feil", "Ingen samtaler funnet");
+      // Over the limit: the server says why and how long to wait.
+      else if (isApiError(error) && error.status === 429) toastError("Kunne ikke lage test-melding", error.message);
       else if (isApiError(error) && error.code !== "NETWORK") toastError("Feil", "Kunne ikke lage test-melding");
       else toastError("Feil", "Noe gikk galt ved opprettelse av test-melding");
     } finally {

@@ -1,7 +1,10 @@
 import { afterSellerDeleted, refundHeldOrdersOf } from "../payments/escrow";
 import { deleteProblemPhotosOf, problemPhotoPrefix } from "../payments/problem-photos";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
-import type { Bindings } from "../../env";
+import type { Actor, Bindings } from "../../env";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { enforceRateLimits } from "../../lib/rate-limit";
+import { pendingEmailChange } from "../auth/email-change";
 import { getDb, type Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
@@ -21,6 +24,8 @@ export interface Profile {
   role: "user" | "moderator" | "admin";
   stripe_account_id: string | null;
   created_at: string;
+  /** A new address waiting for its confirmation link ("Endre e-post"), or null. */
+  pending_email: string | null;
 }
 
 export async function getProfile(db: Db, userId: string): Promise<Profile> {
@@ -31,9 +36,9 @@ export async function getProfile(db: Db, userId: string): Promise<Profile> {
        FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
     )
     .bind(userId)
-    .first<Profile>();
+    .first<Omit<Profile, "pending_email">>();
   if (!row) throw new AppError("NOT_FOUND", ACCOUNT_REFUSALS.profileNotFound);
-  return row;
+  return { ...row, pending_email: await pendingEmailChange(db, userId) };
 }
 
 export async function updateProfile(
@@ -65,13 +70,25 @@ async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: 
  * (docs/decisions/019-password-confirmation.md), so a session left open on a shared computer is
  * not enough to take everything. A wrong password is 400 (not 401: the session itself is fine).
  */
-export async function confirmPassword(db: Db, userId: string, password: string): Promise<void> {
+export async function confirmPassword(db: Db, userId: string, password: string, field = "password"): Promise<void> {
   const row = await db.$client
     .prepare("SELECT password_hash FROM users WHERE id = ?1 AND deleted_at IS NULL")
     .bind(userId)
     .first<{ password_hash: string }>();
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
-  if (!row || !ok) throw new AppError("INVALID_CREDENTIALS", WRONG_PASSWORD_MESSAGE, { password: WRONG_PASSWORD_MESSAGE });
+  if (!row || !ok) throw new AppError("INVALID_CREDENTIALS", WRONG_PASSWORD_MESSAGE, { [field]: WRONG_PASSWORD_MESSAGE });
+}
+
+/**
+ * The password again (delete, export, "Endre passord", "Endre e-post"), limited like sign-in
+ * guesses: per account first, then per address. `field`: where the form shows a wrong password.
+ */
+export async function reauthenticate(db: Db, actor: Actor, address: string, password: string, field = "password"): Promise<void> {
+  await enforceRateLimits(db, [
+    [RATE_RULES.reauthAccount, actor.id],
+    [RATE_RULES.reauthAddress, address],
+  ]);
+  await confirmPassword(db, actor.id, password, field);
 }
 
 /** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
@@ -124,7 +141,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     ),
     all(
       db,
-      "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent FROM sessions WHERE user_id = ?1 ORDER BY created_at",
+      "SELECT created_at, expires_at, rotated_at, revoked_at, user_agent, city, country FROM sessions WHERE user_id = ?1 ORDER BY created_at",
       userId,
     ),
     all(db, "SELECT warning_count, is_suspended, suspended_until, last_action_at FROM user_moderation_status WHERE user_id = ?1", userId),
@@ -146,6 +163,11 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     contact_messages: contact,
     sessions,
     moderation_status: moderation,
+    email_changes: await all(
+      db,
+      "SELECT old_email, new_email, created_at, confirmed_at, stopped_at FROM email_changes WHERE user_id = ?1 ORDER BY created_at",
+      userId,
+    ),
     saved_searches: await exportSavedSearches(db, userId),
     // The user's own places in give-away queues (with their messages) and the give-aways they took part in.
     giveaway_queue: await all(
@@ -186,6 +208,8 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     deleteProblemPhotosOf(db, userId),
     db.prepare("DELETE FROM sessions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM email_codes WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM password_resets WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM email_changes WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM favourites WHERE user_id = ?1").bind(userId),
     // Saved searches with their index keys and matches (foreign keys cascade), and digest claims.
     db.prepare("DELETE FROM saved_searches WHERE user_id = ?1").bind(userId),

@@ -1,28 +1,16 @@
 import { Hono } from "hono";
 import { passwordConfirmationSchema, profileUpdateSchema } from "../../../domain/schemas/account";
-import { RATE_RULES } from "../../../domain/rate-limits";
-import type { Actor, AppEnv } from "../../env";
+import type { AppEnv } from "../../env";
 import { clearDeviceCookie, clearSessionCookies } from "../../lib/cookies";
 import { clientAddressKey } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
-import { confirmPassword, deleteAccount, exportUserData, getProfile, updateProfile } from "./account";
+import { deleteAccount, exportUserData, getProfile, reauthenticate, updateProfile } from "./account";
 import { mirrorRoomsOf } from "../chat/live";
-import type { Db } from "../../db/client";
 import { getOwnListing } from "../listings/edits";
 import { ownListings, toListingCard } from "../listings/listings";
-import { enforceRateLimits } from "../../lib/rate-limit";
 import { ownModerationStatus } from "../moderation/own-status";
-
-/** The password again, limited like sign-in guesses (per account first, then per address). */
-async function reauthenticate(db: Db, actor: Actor, address: string, password: string): Promise<void> {
-  await enforceRateLimits(db, [
-    [RATE_RULES.reauthAccount, actor.id],
-    [RATE_RULES.reauthAddress, address],
-  ]);
-  await confirmPassword(db, actor.id, password);
-}
 
 /** The signed-in user's own profile and data. */
 export const meRoutes = new Hono<AppEnv>()

@@ -3,7 +3,17 @@ import type { Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
-import { refreshSuccessorToken, signAccessToken } from "../../lib/jwt";
+import { refreshSuccessorToken } from "../../lib/jwt";
+import type { ClientInfo } from "../../lib/request";
+import {
+  clientColumns,
+  REFRESH_TTL_SECONDS,
+  sessionUser,
+  startSession,
+  withAccessToken,
+  type IssuedSession,
+  type SessionUser,
+} from "./session-issue";
 import type { DeviceCookie } from "./device-cookie";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { endSessionSockets, type SessionEndReason } from "../chat/live";
@@ -11,30 +21,11 @@ import { confirmationMail, sendMail } from "../mail/mail";
 import { enforceRateLimits, takeRateLimit } from "../../lib/rate-limit";
 import { AUTH_REFUSALS } from "../../../domain/auth";
 
+export { REFRESH_ABSOLUTE_TTL_SECONDS, REFRESH_TTL_SECONDS, type IssuedSession, type SessionUser } from "./session-issue";
+
 export const CONFIRMATION_CODE_TTL_SECONDS = 24 * 3600;
-/** A refresh token's sliding lifetime: each rotation gives the successor this long (capped below). */
-export const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
-/** Absolute lifetime of a sign-in: no rotation extends a family beyond this (then sign in again). */
-export const REFRESH_ABSOLUTE_TTL_SECONDS = 90 * 24 * 3600;
 /** A rotated refresh token presented again within this many seconds is a concurrent refresh, not reuse. */
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  display_name: string | null;
-  role: "user" | "moderator" | "admin";
-}
-
-export interface IssuedSession {
-  user: SessionUser;
-  accessToken: string;
-  refreshToken: string;
-  /** Access token expiry, epoch seconds. */
-  expiresAt: number;
-  /** Seconds the refresh token (and so its cookie) stays valid. */
-  refreshMaxAge: number;
-}
 
 interface UserRow {
   id: string;
@@ -54,17 +45,6 @@ async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
     )
     .bind(email)
     .first<UserRow>();
-}
-
-export async function sessionUser(db: Db, userId: string): Promise<SessionUser | null> {
-  return db.$client
-    .prepare(
-      `SELECT u.id, u.email, p.display_name, COALESCE(p.role, 'user') AS role
-       FROM users u LEFT JOIN profiles p ON p.user_id = u.id
-       WHERE u.id = ?1 AND u.deleted_at IS NULL AND u.email_confirmed_at IS NOT NULL`,
-    )
-    .bind(userId)
-    .first<SessionUser>();
 }
 
 async function createConfirmationCode(db: Db, userId: string): Promise<string> {
@@ -122,40 +102,10 @@ export async function resendConfirmation(env: Bindings, origin: string, email: s
   await sendConfirmation(env, origin, user.id, user.email, user.display_name ?? "");
 }
 
-/** Seconds from now until an ISO timestamp (at least 0). */
-function secondsUntil(iso: string): number {
-  return Math.max(0, Math.floor((Date.parse(iso) - Date.now()) / 1000));
-}
-
-/** A new family (one sign-in): its first refresh token, and the family's absolute end. */
-async function startSession(env: Bindings, user: SessionUser, userAgent: string | null): Promise<IssuedSession> {
-  const family = crypto.randomUUID();
-  const familyExpiresAt = isoIn(REFRESH_ABSOLUTE_TTL_SECONDS);
-  const refreshToken = randomToken(32);
-  const expiresAt = isoIn(REFRESH_TTL_SECONDS);
-  await env.DB.prepare(
-    "INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at, user_agent) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-  )
-    .bind(crypto.randomUUID(), user.id, family, await sha256Hex(refreshToken), expiresAt, familyExpiresAt, userAgent?.slice(0, 300) ?? null)
-    .run();
-  return withAccessToken(env, user, family, refreshToken, expiresAt);
-}
-
-async function withAccessToken(
-  env: Bindings,
-  user: SessionUser,
-  family: string,
-  refreshToken: string,
-  refreshExpiresAt: string,
-): Promise<IssuedSession> {
-  const access = await signAccessToken(env, user.id, family);
-  return { user, accessToken: access.token, refreshToken, expiresAt: access.expiresAt, refreshMaxAge: secondsUntil(refreshExpiresAt) };
-}
-
 export interface SignInAttempt {
   email: string;
   password: string;
-  userAgent: string | null;
+  client: ClientInfo;
   /** The verified device cookie the browser sent (lib/device-cookie.ts), if any. */
   device: DeviceCookie | null;
   /** What an unknown device meets, narrowest first: per address and account, per address, per account. */
@@ -169,7 +119,7 @@ export interface SignInAttempt {
  * cookie of another account, or a cookie over its own limit meets `unknownDeviceLimits`.
  */
 export async function signIn(env: Bindings, attempt: SignInAttempt): Promise<IssuedSession> {
-  const { email, password, userAgent, device } = attempt;
+  const { email, password, client, device } = attempt;
   const db = getDb(env.DB);
   const user = await findUserByEmail(db, email);
   const known =
@@ -179,11 +129,11 @@ export async function signIn(env: Bindings, attempt: SignInAttempt): Promise<Iss
   const ok = await verifyPassword(password, user && !user.deleted_at ? user.password_hash : DUMMY_PASSWORD_HASH);
   if (!user || user.deleted_at || !ok) throw new AppError("INVALID_CREDENTIALS");
   if (!user.email_confirmed_at) throw new AppError("EMAIL_NOT_CONFIRMED");
-  return startSession(env, { id: user.id, email: user.email, display_name: user.display_name, role: user.role }, userAgent);
+  return startSession(env, { id: user.id, email: user.email, display_name: user.display_name, role: user.role }, client);
 }
 
 /** Exchange a one-time e-mail code for a session; the code is consumed by a conditional update. */
-export async function exchangeCode(env: Bindings, code: string, userAgent: string | null): Promise<IssuedSession> {
+export async function exchangeCode(env: Bindings, code: string, client: ClientInfo): Promise<IssuedSession> {
   const hash = await sha256Hex(code);
   const now = nowIso();
   const consumed = await env.DB.prepare(
@@ -199,7 +149,7 @@ export async function exchangeCode(env: Bindings, code: string, userAgent: strin
     .run();
   const user = await sessionUser(getDb(env.DB), consumed.user_id);
   if (!user) throw new AppError("INVALID_CODE");
-  return startSession(env, user, userAgent);
+  return startSession(env, user, client);
 }
 
 /** Outcome of presenting a refresh token. */
@@ -219,7 +169,7 @@ export type RefreshResult =
  *   successor while it is still live, never a new chain;
  * - a repeat after the grace, or of a revoked token, is reuse: the whole family is revoked.
  */
-export async function refreshSession(env: Bindings, refreshToken: string, userAgent: string | null): Promise<RefreshResult> {
+export async function refreshSession(env: Bindings, refreshToken: string, client: ClientInfo): Promise<RefreshResult> {
   const db = getDb(env.DB);
   const hash = await sha256Hex(refreshToken);
   const successor = await refreshSuccessorToken(env, refreshToken);
@@ -232,10 +182,10 @@ export async function refreshSession(env: Bindings, refreshToken: string, userAg
   const [, rotatedResult] = await db.$client.batch([
     db.$client
       .prepare(
-        `INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at, user_agent)
-         SELECT ?3, user_id, family_id, ?4, MIN(?5, COALESCE(family_expires_at, ?5)), family_expires_at, ?6 FROM sessions WHERE ${live}`,
+        `INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at, user_agent, city, country)
+         SELECT ?3, user_id, family_id, ?4, MIN(?5, COALESCE(family_expires_at, ?5)), family_expires_at, ?6, ?7, ?8 FROM sessions WHERE ${live}`,
       )
-      .bind(hash, now, crypto.randomUUID(), successorHash, isoIn(REFRESH_TTL_SECONDS), userAgent?.slice(0, 300) ?? null),
+      .bind(hash, now, crypto.randomUUID(), successorHash, isoIn(REFRESH_TTL_SECONDS), ...clientColumns(client)),
     db.$client.prepare(`UPDATE sessions SET rotated_at = ?2 WHERE ${live} RETURNING user_id, family_id`).bind(hash, now),
   ]);
   const rotated = (rotatedResult.results as { user_id: string; family_id: string }[])[0];
@@ -289,12 +239,19 @@ export async function revokeFamily(db: Db, family: string): Promise<void> {
 }
 
 /**
- * End every session of the user and close their sockets: what a password change must call (there is
- * no password-change route yet; decision 080 records this as its contract).
+ * End every session of the user (but `keep`, the one that asked, when given) and close their
+ * sockets: a password change, "Logg ut alle andre", a stopped e-mail change (decision 080).
  */
-export async function revokeAllSessions(env: Bindings, userId: string, reason: SessionEndReason = "password changed"): Promise<void> {
-  await env.DB.prepare("UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL").bind(userId, nowIso()).run();
-  await endSessionSockets(env, userId, null, reason);
+export async function revokeAllSessions(
+  env: Bindings,
+  userId: string,
+  reason: SessionEndReason = "password changed",
+  keep?: string,
+): Promise<void> {
+  await env.DB.prepare("UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND revoked_at IS NULL AND family_id IS NOT ?3")
+    .bind(userId, nowIso(), keep ?? null)
+    .run();
+  await endSessionSockets(env, userId, null, reason, keep);
 }
 
 /** Sign out by the access token's family and by refresh token (if any); their sockets close at once. */

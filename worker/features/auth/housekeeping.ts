@@ -4,7 +4,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * The hourly purge: expired sessions (and revoked ones after a week, long enough to recognise a
- * replayed token), used-up e-mail codes, and rate-limit rows older than any window (a day).
+ * replayed token), used-up e-mail codes, "Lag nytt passord" links a week after they expired (until
+ * then an old link is told "used" or "expired", not "invalid"), e-mail changes whose stop link has
+ * run out, and rate-limit rows older than any window (a day).
  */
 export async function purgeExpired(db: Db, now: Date = new Date()): Promise<void> {
   const d1 = db.$client;
@@ -14,6 +16,8 @@ export async function purgeExpired(db: Db, now: Date = new Date()): Promise<void
       .prepare("DELETE FROM sessions WHERE expires_at < ?1 OR family_expires_at < ?1 OR (revoked_at IS NOT NULL AND revoked_at < ?2)")
       .bind(iso, new Date(now.getTime() - 7 * DAY_MS).toISOString()),
     d1.prepare("DELETE FROM email_codes WHERE expires_at < ?1").bind(iso),
+    d1.prepare("DELETE FROM password_resets WHERE expires_at < ?1").bind(new Date(now.getTime() - 7 * DAY_MS).toISOString()),
+    d1.prepare("DELETE FROM email_changes WHERE stop_expires_at < ?1").bind(iso),
     d1.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(now.getTime() - DAY_MS),
   ]);
 }

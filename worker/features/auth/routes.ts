@@ -1,24 +1,22 @@
 import { Hono } from "hono";
 import { callbackSchema, resendSchema, signInSchema, signUpSchema } from "../../../domain/schemas/account";
+import { forgotPasswordSchema, linkTokenSchema, resetPasswordSchema } from "../../../domain/schemas/credentials";
+import { FORGOT_PASSWORD_ANSWER } from "../../../domain/credentials";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
-import {
-  clearSessionCookies,
-  readAccessCookie,
-  readDeviceCookie,
-  readRefreshCookie,
-  setDeviceCookie,
-  setSessionCookies,
-} from "../../lib/cookies";
-import { signDeviceCookie, verifyDeviceCookie } from "./device-cookie";
-import { clientAddressKey } from "../../lib/request";
+import { clearSessionCookies, readAccessCookie, readRefreshCookie } from "../../lib/cookies";
+import { clientAddressKey, clientInfo } from "../../lib/request";
 import { validate } from "../../lib/validate";
 import { noStore } from "../../middleware/cache";
-import { exchangeCode, refreshSession, resendConfirmation, signIn, signOut, signUp, type IssuedSession } from "./auth";
+import { exchangeCode, refreshSession, resendConfirmation, signOut, signUp, type IssuedSession } from "./auth";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import type { Context } from "hono";
 import { AUTH_REFUSALS } from "../../../domain/auth";
+import { checkPasswordResetLink, resetPassword } from "./password-reset";
+import { confirmEmailChange, stopEmailChange } from "./email-change";
+import { sendMail } from "../mail/mail";
+import { forgotPassword, linkOrigin, setSession, signInWithPassword } from "./respond";
 
 function sessionBody(s: IssuedSession) {
   return {
@@ -34,16 +32,8 @@ function sessionBody(s: IssuedSession) {
  * cookie for the account, with a fresh allowance of its own (docs/decisions/084-device-cookies.md).
  */
 async function respondWithSession(c: Context<AppEnv>, s: IssuedSession, { rememberDevice = false } = {}) {
-  setSessionCookies(c, s.accessToken, s.refreshToken, s.refreshMaxAge);
-  if (rememberDevice) setDeviceCookie(c, await signDeviceCookie(c.env, s.user.id));
-  // On the session answer only (not the noStore middleware): a refused sign-in never carried it.
-  c.header("Cache-Control", "no-store");
+  await setSession(c, s, { rememberDevice });
   return c.json(sessionBody(s));
-}
-
-/** The origin confirmation links point to: the configured one, else the request's own. */
-function linkOrigin(c: Context<AppEnv>): string {
-  return c.env.APP_ORIGIN || new URL(c.req.url).origin;
 }
 
 export const authRoutes = new Hono<AppEnv>()
@@ -58,23 +48,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/signin", validate("json", signInSchema), async (c) => {
     const { email, password } = c.req.valid("json");
-    const address = clientAddressKey(c);
-    const session = await signIn(c.env, {
-      email,
-      password,
-      userAgent: c.req.header("User-Agent") ?? null,
-      // A browser that signed in to this account before is limited by its own device cookie only
-      // (docs/decisions/084-device-cookies.md); a forged or altered cookie counts as no cookie.
-      device: await verifyDeviceCookie(c.env, readDeviceCookie(c)),
-      // Unknown devices, narrowest first: one address guessing one account is stopped long before
-      // the account's own (much higher) limit (docs/decisions/010-rate-limits.md).
-      unknownDeviceLimits: [
-        [RATE_RULES.signinAddressAccount, `${address}|${email}`],
-        [RATE_RULES.signinAddress, address],
-        [RATE_RULES.signinAccount, email],
-      ],
-    });
-    return respondWithSession(c, session, { rememberDevice: true });
+    return respondWithSession(c, await signInWithPassword(c, email, password), { rememberDevice: true });
   })
   .post("/resend", validate("json", resendSchema), async (c) => {
     const { email } = c.req.valid("json");
@@ -88,14 +62,40 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/callback", validate("json", callbackSchema), async (c) => {
     const { code } = c.req.valid("json");
     await enforceRateLimits(c.var.db, [[RATE_RULES.callbackAddress, clientAddressKey(c)]]);
-    return respondWithSession(c, await exchangeCode(c.env, code, c.req.header("User-Agent") ?? null), { rememberDevice: true });
+    return respondWithSession(c, await exchangeCode(c.env, code, clientInfo(c)), { rememberDevice: true });
+  })
+  // "Glemt passord?": one answer, whether or not the address has an account (decision 125).
+  .post("/password/forgot", validate("json", forgotPasswordSchema), async (c) => {
+    await forgotPassword(c, c.req.valid("json").email);
+    return c.json({ ok: true, message: FORGOT_PASSWORD_ANSWER });
+  })
+  // Opening "Lag nytt passord": whether the link still works, before anyone types a password.
+  .post("/password/reset/check", validate("json", linkTokenSchema), async (c) => {
+    await enforceRateLimits(c.var.db, [[RATE_RULES.accountLinkAddress, clientAddressKey(c)]]);
+    await checkPasswordResetLink(c.var.db, c.req.valid("json").token);
+    return c.json({ ok: true });
+  })
+  .post("/password/reset", validate("json", resetPasswordSchema), async (c) => {
+    const { token, password } = c.req.valid("json");
+    await enforceRateLimits(c.var.db, [[RATE_RULES.accountLinkAddress, clientAddressKey(c)]]);
+    const { session, mail } = await resetPassword(c.env, c.var.db, { token, password, client: clientInfo(c), origin: linkOrigin(c) });
+    await sendMail(c.env, mail);
+    return respondWithSession(c, session, { rememberDevice: true });
+  })
+  .post("/email/confirm", validate("json", linkTokenSchema), async (c) => {
+    await enforceRateLimits(c.var.db, [[RATE_RULES.accountLinkAddress, clientAddressKey(c)]]);
+    return c.json(await confirmEmailChange(c.var.db, c.req.valid("json").token));
+  })
+  .post("/email/stop", validate("json", linkTokenSchema), async (c) => {
+    await enforceRateLimits(c.var.db, [[RATE_RULES.accountLinkAddress, clientAddressKey(c)]]);
+    return c.json(await stopEmailChange(c.env, c.var.db, c.req.valid("json").token));
   })
   .post("/refresh", async (c) => {
     const token = readRefreshCookie(c);
     if (!token) throw new AppError("UNAUTHENTICATED", AUTH_REFUSALS.sessionExpired);
     let result: Awaited<ReturnType<typeof refreshSession>>;
     try {
-      result = await refreshSession(c.env, token, c.req.header("User-Agent") ?? null);
+      result = await refreshSession(c.env, token, clientInfo(c));
     } catch (err) {
       clearSessionCookies(c);
       throw err;

@@ -348,10 +348,10 @@ export class ConversationRoom extends DurableObject<Bindings> {
    * A session ended (sign-out, revoked family, password change, suspension, account deletion):
    * close the user's sockets here, those of one family or, with `family` null, all of them.
    */
-  async endSessions(userId: string, family: string | null, reason: string): Promise<number> {
+  async endSessions(userId: string, family: string | null, reason: string, keep?: string): Promise<number> {
     let closed = 0;
     for (const ws of this.ctx.getWebSockets(userId)) {
-      if (!belongsTo(ws.deserializeAttachment() as SocketState | null, userId, family)) continue;
+      if (!belongsTo(ws.deserializeAttachment() as SocketState | null, userId, family, keep)) continue;
       closeSocket(ws, SOCKET_CLOSE.sessionEnded, reason);
       closed++;
       await this.left(ws);

@@ -136,20 +136,33 @@ export async function openInboxSocket(env: Bindings, session: SocketSession): Pr
 }
 
 /** Why a session's sockets were closed (the close reason the client sees, for logs; the code decides). */
-export type SessionEndReason = "signed out" | "session revoked" | "password changed" | "suspended" | "account deleted";
+export type SessionEndReason =
+  | "signed out"
+  | "session revoked"
+  | "password changed"
+  | "email change stopped"
+  | "suspended"
+  | "account deleted";
 
 /**
  * A session ended: close its sockets at once, in every conversation of the user and in their inbox
- * (`family` null: every session of the user). Called after the D1 change that ends it, so a
+ * (`family` null: every session of the user, except `keep` when given: "Logg ut alle andre" and a
+ * password change keep the session that asked). Called after the D1 change that ends it, so a
  * reconnect is refused at the upgrade. The user's conversations come from D1 (a socket can only be
  * open in one of them); a room that cannot be reached is logged, and its socket still dies at the
  * access token's expiry (at most 15 minutes later).
  */
-export async function endSessionSockets(env: Bindings, userId: string, family: string | null, reason: SessionEndReason): Promise<void> {
+export async function endSessionSockets(
+  env: Bindings,
+  userId: string,
+  family: string | null,
+  reason: SessionEndReason,
+  keep?: string,
+): Promise<void> {
   const ids = await conversationIdsOf(getDb(env.DB), userId);
   const results = await Promise.allSettled([
-    ...ids.map((id) => roomStub(env, id).endSessions(userId, family, reason)),
-    inboxStub(env, userId).endSessions(userId, family, reason),
+    ...ids.map((id) => roomStub(env, id).endSessions(userId, family, reason, keep)),
+    inboxStub(env, userId).endSessions(userId, family, reason, keep),
   ]);
   for (const r of results) if (r.status === "rejected") console.error("Closing a session's sockets failed", r.reason);
 }

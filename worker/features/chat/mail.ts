@@ -39,22 +39,32 @@ export async function mailUnreadMessages(env: Bindings, conversationId: string, 
     .prepare("SELECT p.display_name, u.deleted_at FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1")
     .bind(senderId)
     .first<{ display_name: string | null; deleted_at: string | null }>();
+  // Only system messages unread: they are the app's own, whose name is the site's.
+  const fromSystem = senderId === SYSTEM_USER_ID;
   const senderName = (!sender?.deleted_at && sender?.display_name?.trim()) || ANONYMOUS_NAME;
   const link = `${env.APP_ORIGIN.replace(/\/$/, "")}/chat/${conversationId}`;
-  await sendMail(env, unreadMail(env, recipient, senderName, unread.count, link));
+  await sendMail(env, unreadMail(env, recipient, fromSystem ? null : senderName, unread.count, link));
   return true;
 }
 
-export function unreadMail(env: Bindings, to: Recipient, senderName: string, count: number, link: string): Mail {
+/**
+ * "Kari har sendt deg en ny melding om «Brio togbane» på Lekebytte." From the system user (`senderName`
+ * null) the site is the sender, named once: "Lekebytte har sendt deg en ny melding om «Brio togbane»."
+ */
+export function unreadMail(env: Bindings, to: Recipient, senderName: string | null, count: number, link: string): Mail {
   const name = to.display_name?.trim() || "der";
   const what = count === 1 ? "en ny melding" : `${count} nye meldinger`;
   const subject = `Du har ${what} om «${to.title}»`;
+  const line = (out: (s: string) => string) =>
+    senderName === null
+      ? `${out(env.APP_NAME)} har sendt deg ${out(what)} om «${out(to.title)}».`
+      : `${out(senderName)} har sendt deg ${out(what)} om «${out(to.title)}» på ${out(env.APP_NAME)}.`;
   const text =
-    `Hei ${name}!\n\n${senderName} har sendt deg ${what} om «${to.title}» på ${env.APP_NAME}.\n\n` +
+    `Hei ${name}!\n\n${line((s) => s)}\n\n` +
     `Les og svar her:\n${link}\n\n` +
     `Du får høyst én slik e-post i timen for hver samtale.\n\nHilsen ${env.APP_NAME}`;
   const html =
-    `<p>Hei ${escapeHtml(name)}!</p><p>${escapeHtml(senderName)} har sendt deg ${escapeHtml(what)} om «${escapeHtml(to.title)}» på ${escapeHtml(env.APP_NAME)}.</p>` +
+    `<p>Hei ${escapeHtml(name)}!</p><p>${line(escapeHtml)}</p>` +
     `<p><a href="${escapeHtml(link)}">Les og svar</a></p><p>Du får høyst én slik e-post i timen for hver samtale.</p>`;
   return { to: to.email, subject, text, html };
 }

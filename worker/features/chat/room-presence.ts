@@ -1,7 +1,7 @@
 // Who is away from a conversation, for the offline e-mail (docs/decisions/030-offline-mail.md). The
 // ConversationRoom keeps one Presence per participant in its synchronous KV storage and its alarm
 // mails those still away when their time is due; the rules of that timing live here.
-import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS } from "../../../domain/messaging";
+import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID } from "../../../domain/messaging";
 
 /** Per participant. */
 export interface Presence {
@@ -10,23 +10,35 @@ export interface Presence {
   lastMailed?: number;
   /** Unread messages arrived while they were away: the alarm decides whether to mail. */
   pending?: boolean;
+  /**
+   * A system message (a notice of a sale, a reservation, a trade, a review) arrived: no mail about
+   * unread messages before this. The event has its own notice (an e-mail of its own, the give-away
+   * notice in the app, the live badge), which goes first; the mail follows only if the notice is
+   * still unread 15 minutes later, never in the same second (decision 117).
+   */
+  quietUntil?: number;
 }
 
-/** 15 minutes after they were last here, and an hour after the last mail about this conversation. */
+/**
+ * 15 minutes after they were last here, an hour after the last mail about this conversation, and
+ * not while a system message's notice has the floor.
+ */
 export function mailDueAt(p: Presence): number {
-  return Math.max((p.lastSeen ?? 0) + OFFLINE_MAIL_AFTER_MS, (p.lastMailed ?? 0) + OFFLINE_MAIL_INTERVAL_MS);
+  return Math.max((p.lastSeen ?? 0) + OFFLINE_MAIL_AFTER_MS, (p.lastMailed ?? 0) + OFFLINE_MAIL_INTERVAL_MS, p.quietUntil ?? 0);
 }
 
 /**
  * A message arrived: each recipient who is `away` gets a pending mail check (unless one is already
- * pending), and a sender present over HTTP (not on a socket) is seen now. Updates `presence` in
- * place; returns whether it changed and when the earliest new check is due.
+ * pending), and a sender present over HTTP (not on a socket) is seen now. A system message (`notice`)
+ * holds every away recipient's mail back for 15 minutes, a check already pending too. Updates
+ * `presence` in place; returns whether it changed and when the earliest new check is due.
  */
 export function noteMessage(
   presence: Record<string, Presence>,
   away: readonly string[],
   seenSenderId: string | null,
   now: number,
+  notice = false,
 ): { changed: boolean; due: number | undefined } {
   let due: number | undefined;
   let changed = false;
@@ -35,7 +47,11 @@ export function noteMessage(
     changed = true;
   }
   for (const id of away) {
-    const p = presence[id] ?? {};
+    const p = notice ? { ...presence[id], quietUntil: now + OFFLINE_MAIL_AFTER_MS } : (presence[id] ?? {});
+    if (notice) {
+      presence[id] = p;
+      changed = true;
+    }
     if (p.pending) continue;
     presence[id] = { ...p, pending: true };
     changed = true;
@@ -108,7 +124,7 @@ export class PresenceBook {
     const presence = this.read();
     const now = Date.now();
     const seenSender = senderPresentOverHttp && !this.isOnline(senderId) ? senderId : null;
-    const { changed, due } = noteMessage(presence, away, seenSender, now);
+    const { changed, due } = noteMessage(presence, away, seenSender, now, senderId === SYSTEM_USER_ID);
     if (changed) await this.save(presence, due === undefined ? undefined : Math.max(now, due));
   }
 

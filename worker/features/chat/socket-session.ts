@@ -41,8 +41,14 @@ export function isExpired(session: Partial<SocketSession> | null, now = Date.now
 }
 
 /** Which sockets a revocation ends: all of the user's, or those of one session family. */
-export function belongsTo(session: Partial<SocketSession> | null, userId: string, family: string | null): boolean {
-  return session?.userId === userId && (family === null || session.family === family);
+/**
+ * Whether a socket is one of the sessions being ended: the user's, of `family` (null: of every
+ * family) and not of `keep` (the session that ends the others stays).
+ */
+export function belongsTo(session: Partial<SocketSession> | null, userId: string, family: string | null, keep?: string): boolean {
+  if (session?.userId !== userId) return false;
+  if (keep !== undefined && session.family === keep) return false;
+  return family === null || session.family === family;
 }
 
 export function closeSocket(ws: WebSocket, code: number, reason: string): void {

@@ -24,7 +24,9 @@ export const testNotificationRoutes = new Hono<AppEnv>()
   .post("/", validate("json", testMessageSchema), async (c) => {
     if (!c.get("actor")) throw new AppError("UNAUTHENTICATED", CHAT_REFUSALS.notSignedIn);
     const actor = actorOf(c);
-    await enforceRateLimit(c.var.db, RATE_RULES.testNotification, actor.id);
+    const rule = RATE_RULES.testNotification;
+    // The 11th in a minute says why and for how long (docs/product.md "Notification test").
+    await enforceRateLimit(c.var.db, rule, actor.id, Date.now(), (seconds) => CHAT_REFUSALS.testNotificationsLimited(rule.limit, seconds));
     const conversationId = await latestConversationId(c.var.db, actor.id);
     if (!conversationId) throw new AppError("NOT_FOUND", CHAT_REFUSALS.noConversations);
     // Only the user who pressed the button sees it: the other participant's badge and inbox stay as they were.

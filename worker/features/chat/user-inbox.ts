@@ -65,11 +65,11 @@ export class UserInbox extends DurableObject<Bindings> {
     return this.refreshing;
   }
 
-  /** A session ended: close its tabs' sockets (`family` null: every session of the user). */
-  async endSessions(userId: string, family: string | null, reason: string): Promise<number> {
+  /** A session ended: close its tabs' sockets (`family` null: every session of the user but `keep`). */
+  async endSessions(userId: string, family: string | null, reason: string, keep?: string): Promise<number> {
     let closed = 0;
     for (const ws of this.ctx.getWebSockets()) {
-      if (!belongsTo(ws.deserializeAttachment() as SocketSession | null, userId, family)) continue;
+      if (!belongsTo(ws.deserializeAttachment() as SocketSession | null, userId, family, keep)) continue;
       closeSocket(ws, SOCKET_CLOSE.sessionEnded, reason);
       closed++;
     }

@@ -1,7 +1,8 @@
 // Telling people about a queue move, after D1 has it (docs/decisions/075-giveaway-queue.md): a
 // system message in the reservation's chat (live, unread badge, the room's offline e-mail), and when
 // the toy is given away an e-mail to everyone who was still waiting (their in-app notice is the
-// entry's `unseen` flag, set by the move itself). Nothing here decides anything; a failed notice is
+// entry's `unseen` flag, set by the move itself); visitors, by purging the pages of a listing the move
+// reserved, freed or gave away (decision 116). Nothing here decides anything; a failed notice is
 // logged and never undoes the move.
 import { GIVEAWAY_CHAT_TEXTS } from "../../../domain/giveaways";
 import { getDb } from "../../db/client";
@@ -10,6 +11,7 @@ import { escapeHtml } from "../../lib/html";
 import { postSystemMessage } from "../chat/live";
 import type { GiveawayChangeResult } from "./giveaways";
 import { sendMail, type Mail } from "../mail/mail";
+import { listingsChangedById } from "../../lib/listing-changes";
 
 async function listingTitle(env: Bindings, listingId: string): Promise<string> {
   const row = await env.DB.prepare("SELECT title FROM listings WHERE id = ?1").bind(listingId).first<{ title: string }>();
@@ -34,6 +36,8 @@ function chatText(result: GiveawayChangeResult, title: string): string | null {
 
 export async function announceGiveawayChange(env: Bindings, result: GiveawayChangeResult): Promise<void> {
   if (result.change === "joined") return;
+  // Every move but joining (and leaving a place that was not reserved) changes the listing's status.
+  if (result.change !== "withdrawn" || result.wasReserved) await listingsChangedById(env, [result.listingId]);
   const title = await listingTitle(env, result.listingId);
   const text = chatText(result, title);
   const jobs: Promise<unknown>[] = [];

@@ -7,9 +7,10 @@ import { listingSlug } from "../../../domain/slug";
 import { canOwnerMove, type OwnerStatus } from "../../../domain/listing-lifecycle";
 import { isOwnPhotoKey } from "../../../domain/photos";
 import { TRADE_ERROR_TEXTS } from "../../../domain/trades";
-import type { Actor } from "../../env";
+import type { Actor, Bindings } from "../../env";
 import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
+import { listingsChanged } from "../../lib/listing-changes";
 import { nowIso } from "../../lib/crypto";
 import { paymentColumnsForCreate, paymentColumnsForUpdate, sellerCanTakePayments } from "../payments/listing-payment";
 import { assertNotSuspended } from "../moderation/suspension";
@@ -103,14 +104,14 @@ function formColumnValues(c: ReturnType<typeof formColumns>): unknown[] {
 }
 
 export async function createListing(
+  env: Bindings,
   db: Db,
-  bucket: R2Bucket,
   actor: Actor,
   form: ListingForm,
 ): Promise<ListingDetail & { more_from_seller: ListingCard[] }> {
   await assertNotSuspended(db, actor.id);
   const images = formImages(form);
-  await checkImages(bucket, actor.id, images);
+  await checkImages(env.IMAGES, actor.id, images);
   const id = crypto.randomUUID();
   const now = nowIso();
   const payment = paymentColumnsForCreate(await sellerCanTakePayments(db, actor.id), form);
@@ -131,14 +132,14 @@ export async function createListing(
       now,
     )
     .run();
+  await listingsChanged(env, [{ id, user_id: actor.id }]);
   return getListingDetail(db, id, actor);
 }
 
 /** The owner's listing, or 404 when it does not exist or is not visible, 403 when visible but not theirs. */
 async function ownedRow(db: Db, id: string, actor: Actor): Promise<ListingRow> {
   const row = await loadRow(db, id);
-  if (!row || row.status === "deleted" || !(await canView(db, row, actor)))
-    throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFoundOrNotOwn);
+  if (!row || row.status === "deleted" || !canView(row, actor)) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFoundOrNotOwn);
   if (row.userId !== actor.id) throw new AppError("FORBIDDEN", LISTING_REFUSALS.notFoundOrNotOwn);
   return row;
 }
@@ -154,8 +155,8 @@ export async function getOwnListing(db: Db, id: string, actor: Actor): Promise<L
  * it through (decision 086).
  */
 export async function updateListing(
+  env: Bindings,
   db: Db,
-  bucket: R2Bucket,
   actor: Actor,
   id: string,
   form: ListingForm,
@@ -171,7 +172,7 @@ export async function updateListing(
   const forbidding = holdsForbidding(changed);
   const holdGuards = forbidding.map((hold) => ` AND ${hold === "trade" ? NOT_PROMISED : NOT_HELD_BY_QUEUE}`).join("");
   const added = images.filter((k) => !row.images.includes(k));
-  await checkImages(bucket, actor.id, added);
+  await checkImages(env.IMAGES, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
   // A payment setting the form may not change is bound as null and keeps its value.
   const updated = await db.$client
@@ -193,8 +194,9 @@ export async function updateListing(
     .all();
   if (updated.results.length === 0)
     throw new AppError("CONFLICT", (await heldEditRefusalFor(db, id, forbidding)) ?? LISTING_REFUSALS.concurrent);
+  await listingsChanged(env, [{ id, user_id: actor.id }]);
   const removed = row.images.filter((k) => !images.includes(k));
-  if (removed.length) await bucket.delete(removed);
+  if (removed.length) await env.IMAGES.delete(removed);
   // A listing that is no longer given away has no queue: those waiting are told (decision 075).
   if (row.isFree && !columns.isFree) await closeQueue(db, id);
   // A buyer mid-checkout must not pay the old price (decision 087).
@@ -217,7 +219,7 @@ const NOT_HELD_BY_QUEUE = `NOT ${heldByQueueSql("listings")}`;
 const NOT_RESERVED_IN_QUEUE = `NOT ${heldByQueueSql("listings", "reserved")}`;
 
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
-export async function deleteListing(db: Db, actor: Actor, id: string): Promise<void> {
+export async function deleteListing(env: Bindings, db: Db, actor: Actor, id: string): Promise<void> {
   await ownedRow(db, id, actor);
   const deleted = await db.$client
     .prepare(
@@ -230,6 +232,7 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", TRADE_ERROR_TEXTS.listingPromised);
   }
+  await listingsChanged(env, [{ id, user_id: actor.id }]);
   await closeQueue(db, id);
 }
 
@@ -238,7 +241,7 @@ export async function deleteListing(db: Db, actor: Actor, id: string): Promise<v
  * status is still the one just read, so of two competing changes exactly one wins; the other gets
  * 409 and changes nothing.
  */
-export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerStatus): Promise<ListingCard> {
+export async function changeStatus(env: Bindings, db: Db, actor: Actor, id: string, to: OwnerStatus): Promise<ListingCard> {
   const row = await ownedRow(db, id, actor);
   // A suspended seller may still reserve or close a listing, but not put one (back) on the market.
   if (to === "active") await assertNotSuspended(db, actor.id);
@@ -257,6 +260,7 @@ export async function changeStatus(db: Db, actor: Actor, id: string, to: OwnerSt
     if (await isHeldByQueue(db, id)) throw new AppError("CONFLICT", GIVEAWAY_ERROR_TEXTS.heldByQueue);
     throw new AppError("CONFLICT", LISTING_REFUSALS.concurrent);
   }
+  await listingsChanged(env, [{ id, user_id: actor.id }]);
   // Sold or given away outside the queue: nobody waiting can get it any more. (Reserved by hand
   // keeps the queue: the owner may put it back on the market.)
   if (to === "sold" || to === "given_away") await closeQueue(db, id);

@@ -2,7 +2,7 @@ import { isOwnPhotoKey, photoKeyOwner, PHOTO_REFUSALS } from "../../../domain/ph
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
-import { publicListingSql } from "./visibility";
+import { viewableListingSql } from "./visibility";
 import { AppError } from "../../lib/errors";
 import { cleanPhoto, photoFileName } from "../../lib/photo-upload";
 
@@ -41,8 +41,8 @@ export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: 
 export type PhotoAccess = { scope: "public"; listingIds: string[] } | { scope: "private" } | null;
 
 /**
- * Who may see a listing photo (docs/decisions/007-images.md): the photos of a publicly visible
- * listing are public; the owner and moderators see the photos of every listing of theirs that is
+ * Who may see a listing photo (docs/decisions/007-images.md): the photos of a listing anyone may
+ * open (active, reserved, or a finished deal, not hidden: decision 117) are public; the owner and moderators see the photos of every listing of theirs that is
  * not deleted; the other party of a conversation, trade offer, trade or payment about a listing
  * that moderation has not hidden sees its photos (trade history and payment pages show them after
  * the sale). A fresh upload that no listing uses yet is for its owner only (the wizard's preview).
@@ -55,7 +55,7 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
   const uses = `FROM listings l WHERE l.user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(l.images) WHERE value = ?2)`;
   const refs = await d1
     .prepare(
-      `SELECT COUNT(*) AS refs, COALESCE(MAX(${publicListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live,
+      `SELECT COUNT(*) AS refs, COALESCE(MAX(${viewableListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live,
          json_group_array(l.id) AS ids ${uses}`,
     )
     .bind(owner, key)

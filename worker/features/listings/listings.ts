@@ -1,12 +1,12 @@
 import type { HomeSections, ListingCard, ListingDetail } from "../../../domain/schemas/listing";
 import { HOME_FREE_COUNT, HOME_NEWEST_COUNT, HOME_TRADE_COUNT, SELLER_OTHER_LISTINGS } from "../../../domain/limits";
 import { idPrefixFromSlug } from "../../../domain/slug";
-import { DEAL_DONE_STATUSES, isPublicListing, OWN_LIST_STATUSES } from "../../../domain/listing-lifecycle";
+import { isViewableListing, OWN_LIST_STATUSES } from "../../../domain/listing-lifecycle";
 import { hasStaffRights } from "../../../domain/moderation";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { rowOf } from "../../db/rows";
-import { dealPartyListingSql, listedListingSql } from "./visibility";
+import { listedListingSql } from "./visibility";
 import { listings } from "./schema";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
@@ -89,25 +89,12 @@ export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[
 }
 
 /**
- * Who may see a listing (docs/product.md "Listings"): public states to all, the rest to owner and
- * staff, and a sold, traded or given-away one also to the parties of that deal (decision 088).
+ * Who may see a listing (docs/product.md "Listings"): the public states and finished deals (read
+ * only) to all unless moderation hid it; any state to its owner and staff (decision 117).
  */
-export async function canView(db: Db, row: ListingRow, actor: Actor | null): Promise<boolean> {
-  const seen = mayView(row, actor);
-  if (seen !== "ask") return seen;
-  const party = await db.$client
-    .prepare(`SELECT 1 AS x FROM listings WHERE id = ?1 AND ${dealPartyListingSql("listings", "?2")}`)
-    .bind(row.id, actor!.id)
-    .first();
-  return !!party;
-}
-
-/** canView without D1: true, false, or "ask" when only a deal's parties may see it (one more lookup). */
-function mayView(row: ListingRow, actor: Actor | null): boolean | "ask" {
+export function canView(row: ListingRow, actor: Actor | null): boolean {
   if (actor && (actor.id === row.userId || hasStaffRights(actor))) return true;
-  if (isPublicListing({ status: row.status, is_hidden: row.isHidden })) return true;
-  if (!actor || !(DEAL_DONE_STATUSES as readonly string[]).includes(row.status)) return false;
-  return "ask";
+  return isViewableListing({ status: row.status, is_hidden: row.isHidden });
 }
 
 export async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
@@ -132,31 +119,27 @@ type DetailColumns = {
   seller_can_take_payments: number | null;
   rating_count: number;
   rating_average: number | null;
-  deal_party: number;
 };
 
 /**
  * Each of those columns as one SQL expression over `l` (the listing), `u`/`p`/`pp` (its seller's
  * user, profile and place) and `stars` (the seller's shown reviews); `more` rows carry NULL in each.
  */
-function detailColumns(dealParty: string): Record<keyof DetailColumns, string> {
-  return {
-    seller_display_name: "p.display_name",
-    seller_member_since: "COALESCE(p.created_at, u.created_at)",
-    seller_deleted_at: "u.deleted_at",
-    seller_place_name: "pp.place_name",
-    seller_can_take_payments: "(p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1)",
-    rating_count: "stars.count",
-    rating_average: "stars.average",
-    deal_party: dealParty,
-  };
-}
+const DETAIL_COLUMNS: Record<keyof DetailColumns, string> = {
+  seller_display_name: "p.display_name",
+  seller_member_since: "COALESCE(p.created_at, u.created_at)",
+  seller_deleted_at: "u.deleted_at",
+  seller_place_name: "pp.place_name",
+  seller_can_take_payments: "(p.stripe_account_id IS NOT NULL AND p.stripe_charges_enabled = 1)",
+  rating_count: "stars.count",
+  rating_average: "stars.average",
+};
 
 /**
  * The listing page's data in ONE D1 statement (issue 24, decision 113; the page used to make four or
  * five round trips in a row, then one batch of three or four statements): the listing with its
- * seller and place, the seller's rating and, for a signed-in viewer, whether they are a party to its
- * deal on a `'listing'` row; the seller's other listings on `'more'` rows, `SELECT *`-shaped so
+ * seller and place and the seller's rating on a `'listing'` row; the seller's other listings on
+ * `'more'` rows, `SELECT *`-shaped so
  * listingRow() reads both. The key (an id, or a slug to resolve) is written once, in the `target` CTE.
  * `id` is the listing the key named (null: none); `detail` is null when `actor` may not see it.
  */
@@ -180,8 +163,7 @@ export async function listingDetailByKey(
   const param = (value: string | number) => `?${params.push(value)}`;
   const now = param(nowIso());
   const count = param(SELLER_OTHER_LISTINGS);
-  // Only a deal's parties may see a finished deal's listing besides owner and staff (decision 088).
-  const extra = Object.entries(detailColumns(actor ? dealPartyListingSql("l", param(actor.id)) : "0"));
+  const extra = Object.entries(DETAIL_COLUMNS);
   const sql = `WITH target AS (SELECT id, user_id FROM listings WHERE id = ${target}),
     stars AS (SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r, target
               WHERE r.reviewee_id = target.user_id AND ${shownReviewSql("r", now)})
@@ -200,8 +182,7 @@ export async function listingDetailByKey(
   const raw = results.find((r) => r.kind === "listing");
   if (raw?.kind !== "listing") return { id: null, detail: null };
   const row = listingRow(raw);
-  const seen = mayView(row, actor);
-  if (!(seen === "ask" ? raw.deal_party === 1 : seen)) return { id: row.id, detail: null };
+  if (!canView(row, actor)) return { id: row.id, detail: null };
 
   // Payment as checkout would allow it: a seller without a Stripe account that takes charges (or a
   // deleted one) gets no "trygg betaling" promise on the page.

@@ -26,7 +26,7 @@ export const listingRoutes = new Hono<AppEnv>()
     const actor = actorOf(c);
     const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingCreate, actor.id);
-    const listing = await createListing(db, c.env.IMAGES, actor, c.req.valid("json"));
+    const listing = await createListing(c.env, db, actor, c.req.valid("json"));
     // Saved-search alerts are matched by the queue consumer, after the answer (decision 040); the
     // hourly cron matches the listing should the message be lost.
     c.executionCtx.waitUntil(
@@ -41,7 +41,7 @@ export const listingRoutes = new Hono<AppEnv>()
     const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingEdit, actor.id);
     return c.json(
-      await updateListing(db, c.env.IMAGES, actor, c.req.param("id"), c.req.valid("json"), (listingId) =>
+      await updateListing(c.env, db, actor, c.req.param("id"), c.req.valid("json"), (listingId) =>
         closeOpenCheckouts(c.env, db, listingId),
       ),
     );
@@ -50,12 +50,12 @@ export const listingRoutes = new Hono<AppEnv>()
     const actor = actorOf(c);
     const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
-    return c.json(await changeStatus(db, actor, c.req.param("id"), c.req.valid("json").status));
+    return c.json(await changeStatus(c.env, db, actor, c.req.param("id"), c.req.valid("json").status));
   })
   .delete("/:id", requireUser, async (c) => {
     const actor = actorOf(c);
     const db = c.var.db;
     await enforceRateLimit(db, RATE_RULES.listingStatus, actor.id);
-    await deleteListing(db, actor, c.req.param("id"));
+    await deleteListing(c.env, db, actor, c.req.param("id"));
     return c.body(null, 204);
   });

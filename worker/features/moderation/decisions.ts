@@ -22,6 +22,7 @@ import type { Actor, Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
+import { listingsChangedById } from "../../lib/listing-changes";
 import { endSessionSockets, participantChanged, removeMessageInRoom } from "../chat/live";
 import { notifyUser, type ModerationNotice } from "./mail";
 import { invalidateSitemap } from "../seo/sitemap";
@@ -198,7 +199,10 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
   const resolved = results[results.length - 1].results.length;
 
   // Stored: now the rest of the world hears of it.
-  if (type === "listing") await invalidateSitemap(env);
+  if (type === "listing") {
+    await listingsChangedById(env, [report.target_id]);
+    await invalidateSitemap(env);
+  }
   // The room keeps its own copy of the message (decision 107): it takes the new text and shows it live.
   if (type === "message" && input.action === "delete" && facts?.conversationId) {
     await removeMessageInRoom(env, facts.conversationId, report.target_id);
@@ -274,7 +278,10 @@ export async function dismissReport(
       .bind(actionId, report.target_type, report.target_id, notes, now),
   ]);
   if (results[0].results.length === 0) throw new AppError("CONFLICT", MODERATION_REFUSALS.alreadyDecided);
-  if (report.target_type === "listing") await invalidateSitemap(env);
+  if (report.target_type === "listing") {
+    await listingsChangedById(env, [report.target_id]);
+    await invalidateSitemap(env);
+  }
   return { dismissed: results[2].results.length };
 }
 
@@ -336,7 +343,10 @@ export async function unhideTarget(
       listing ? MODERATION_REFUSALS.listingNotHidden : review ? MODERATION_REFUSALS.reviewNotHidden : MODERATION_REFUSALS.userNotSuspended,
     );
   }
-  if (listing) await invalidateSitemap(env);
+  if (listing) {
+    await listingsChangedById(env, [targetId]);
+    await invalidateSitemap(env);
+  }
   // A lifted suspension: the user's rooms accept their messages again.
   if (!listing && !review && facts.userId) await participantChanged(env, facts.userId);
   return { target_type: type, target_id: targetId };

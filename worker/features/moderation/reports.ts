@@ -18,6 +18,7 @@ import { revealedReviewSql } from "../reviews/visibility";
 import { nowIso } from "../../lib/crypto";
 import { serverHmacKey } from "../../lib/jwt";
 import { AppError } from "../../lib/errors";
+import { listingsChanged } from "../../lib/listing-changes";
 import { notifyUser } from "./mail";
 import { completedDealsWithEstablishedSql } from "../reviews/deals";
 import { invalidateSitemap } from "../seo/sitemap";
@@ -198,6 +199,7 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
       .bind(input.target_id, AUTO_HIDDEN_REASON, now, reportIds)
       .first<{ id: string; user_id: string; title: string }>();
     if (listing) {
+      await listingsChanged(env, [listing]);
       await invalidateSitemap(env);
       await notifyUser(env, listing.user_id, { kind: "listing-auto-hidden", listingId: listing.id, title: listing.title });
     }

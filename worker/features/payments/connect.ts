@@ -8,6 +8,7 @@ import type { Actor, Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { enforceRateLimit } from "../../lib/rate-limit";
+import { sellerListingsChanged } from "../../lib/listing-changes";
 import { stripeConfig } from "./config";
 import { requireStripe } from "./providers";
 import { stripeClient, type Stripe } from "./stripe-client";
@@ -41,15 +42,17 @@ function statusOf(p: ProfilePayments): SellerPaymentStatus {
 /**
  * Store what Stripe says about the account on the seller's profile; the first time it can take
  * charges, enable payment (marketplace mode) on the seller's listings that never had a setting;
- * free listings have nothing to pay and stay without (decision 089).
+ * free listings have nothing to pay and stay without (decision 089). Whether the seller can take
+ * charges decides every one of their listing pages' buy bar: a change purges them (decision 116).
  */
 export async function applyAccountState(
-  db: Db,
+  env: Bindings,
   account: Pick<Stripe.Account, "id" | "charges_enabled" | "payouts_enabled" | "details_submitted">,
 ): Promise<void> {
-  const d1 = db.$client;
+  const d1 = getDb(env.DB).$client;
   const now = nowIso();
-  await d1.batch([
+  const [before, listings] = await d1.batch<{ user_id: string; stripe_charges_enabled: number }>([
+    d1.prepare("SELECT user_id, stripe_charges_enabled FROM profiles WHERE stripe_account_id = ?1").bind(account.id),
     d1
       .prepare(
         `UPDATE listings SET payment_enabled = 1, pricing_mode = 'marketplace', updated_at = ?3
@@ -64,6 +67,9 @@ export async function applyAccountState(
       )
       .bind(account.id, account.charges_enabled ? 1 : 0, account.payouts_enabled ? 1 : 0, account.details_submitted ? 1 : 0, now),
   ]);
+  const seller = before.results[0];
+  if (seller && (listings.meta.changes > 0 || !!seller.stripe_charges_enabled !== account.charges_enabled))
+    await sellerListingsChanged(env, seller.user_id);
 }
 
 /** The seller's state, refreshed from Stripe when an account exists (the cached state if Stripe cannot be reached). */
@@ -74,7 +80,7 @@ export async function sellerStatus(env: Bindings, actor: Actor): Promise<SellerP
   if (profile.stripe_account_id && config) {
     try {
       const account = await stripeClient(config).accounts.retrieve(profile.stripe_account_id);
-      await applyAccountState(db, account);
+      await applyAccountState(env, account);
       return statusOf(await profilePayments(db, actor.id));
     } catch (error) {
       console.warn("Could not refresh the Stripe account", profile.stripe_account_id, error instanceof Error ? error.message : error);
@@ -151,5 +157,5 @@ export async function refreshAccount(env: Bindings, accountId: string): Promise<
   const known = await db.$client.prepare("SELECT 1 AS ok FROM profiles WHERE stripe_account_id = ?1").bind(accountId).first();
   if (!known) return;
   const { stripe } = requireStripe(env);
-  await applyAccountState(db, await stripe.accounts.retrieve(accountId));
+  await applyAccountState(env, await stripe.accounts.retrieve(accountId));
 }

@@ -26,6 +26,7 @@ import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
 import { type D1Client, getDb, type Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
+import { listingsChanged } from "../../lib/listing-changes";
 import { sendMail } from "../mail/mail";
 import { releaseReminderMail } from "./escrow-mail";
 import { attachedAllSql, attachPhotosStatement, checkProblemPhotos, removeUnusedProblemPhotos } from "./problem-photos";
@@ -103,6 +104,8 @@ export async function actOnEscrow(
     throw new AppError("CONFLICT", ESCROW_ERROR_TEXTS.concurrent);
   }
 
+  // All the money back puts the listing on sale again (decide's batch): its pages say so at once.
+  if (isFullRefund(move.to)) await listingsChanged(env, [{ id: row.ad_id, user_id: row.seller_id }]);
   const after = (await escrowRow(db, transactionId))!;
   if (isFinalEscrowState(after.escrow_state)) {
     await moveMoney(env, transactionId).catch((error: unknown) =>

@@ -1,11 +1,14 @@
-// E-mails about a sale: the seller learns about it; a buyer whose payment lost the race learns that
-// it was refunded or released.
-import { formatMinorUnits } from "../../../domain/format";
+// E-mails about a sale: the seller learns about it, the buyer gets a receipt; a buyer whose payment
+// lost the race learns that it was refunded or released.
+import { AUTO_RELEASE_HOURS, ESCROW_TEXTS } from "../../../domain/escrow";
+import { formatDateTime, formatMinorUnits } from "../../../domain/format";
+import { shortTransactionId } from "../../../domain/payments";
 import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import type { Mail } from "../mail/mail";
 
 const PROVIDER_LABEL = { stripe: "kort", vipps: "Vipps" } as const;
+const PAID_WITH = { stripe: "Kort", vipps: "Vipps" } as const;
 
 export interface SaleFacts {
   title: string;
@@ -45,6 +48,57 @@ export function saleMail(env: Bindings, f: SaleFacts): Mail {
     text,
     html: `<p>Hei ${escapeHtml(f.sellerName)}!</p><p>${escapeHtml(f.buyerName)} har kjøpt «${escapeHtml(f.title)}» for ${escapeHtml(formatMinorUnits(f.amount))} (betalt med ${PROVIDER_LABEL[f.provider]}). Annonsen er markert som solgt.</p><p>${escapeHtml(payout)}${escapeHtml(fee)}</p><p>${chat ? `<a href="${escapeHtml(chat)}">Gå til samtalen med kjøperen</a>` : `<a href="${escapeHtml(`${origin}/profile`)}">Se salget på profilen din</a>`}</p>`,
   };
+}
+
+export interface ReceiptFacts {
+  to: string;
+  buyerName: string;
+  sellerName: string;
+  title: string;
+  /** What the buyer paid, in øre: the price, as the seller's fee is taken from the seller's share. */
+  amount: number;
+  provider: "stripe" | "vipps";
+  transactionId: string;
+  paidAt: string;
+  /** Null when there is no conversation (the seller deleted their account in the meantime). */
+  conversationId: string | null;
+  /** The result page's `session_id`, for the order's details when there is no chat. */
+  providerRef: string | null;
+}
+
+/**
+ * The buyer's receipt (decision 117): what was bought, from whom, for how much and how, the order's
+ * reference as the details page shows it, and that the money is held until they confirm receipt.
+ * The buyer pays no fee (the platform's fee comes out of the seller's share, decision 033): the fee
+ * line says so.
+ */
+export function receiptMail(env: Bindings, f: ReceiptFacts): Mail {
+  const origin = env.APP_ORIGIN.replace(/\/$/, "");
+  const link = f.conversationId
+    ? `${origin}/chat/${f.conversationId}`
+    : `${origin}/betaling-fullfort?session_id=${encodeURIComponent(f.providerRef ?? "")}`;
+  const lines: [string, string][] = [
+    ["Leke", `«${f.title}»`],
+    ["Selger", f.sellerName],
+    ["Pris", formatMinorUnits(f.amount)],
+    ["Gebyr", formatMinorUnits(0)],
+    ["Totalt betalt", formatMinorUnits(f.amount)],
+    ["Betalt med", PAID_WITH[f.provider]],
+    ["Ordrereferanse", shortTransactionId(f.transactionId)],
+    ["Betalt", formatDateTime(f.paidAt)],
+  ];
+  const held =
+    `${ESCROW_TEXTS.buyerHeld} (trygg betaling): ${env.APP_NAME} betaler dem ut til selgeren først når du trykker «${ESCROW_TEXTS.confirmReceived}» i samtalen. ` +
+    `Når selgeren har markert leken som overlevert, har du ${AUTO_RELEASE_HOURS} timer på å bekrefte eller trykke «${ESCROW_TEXTS.reportProblem}» før pengene utbetales.`;
+  const next = f.conversationId ? "Avtal henting eller levering med selgeren og følg bestillingen i samtalen:" : "Se bestillingen her:";
+  const text =
+    `Hei ${f.buyerName}!\n\nTakk for kjøpet. Her er kvitteringen din.\n\n${lines.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n` +
+    `${held}\n\n${next}\n${link}\n\nHilsen ${env.APP_NAME}`;
+  const html =
+    `<p>Hei ${escapeHtml(f.buyerName)}!</p><p>Takk for kjøpet. Her er kvitteringen din.</p>` +
+    `<table>${lines.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>` +
+    `<p>${escapeHtml(held)}</p><p><a href="${escapeHtml(link)}">${f.conversationId ? "Gå til samtalen med selgeren" : "Se bestillingen"}</a></p>`;
+  return { to: f.to, subject: `Kvittering for «${f.title}»`, text, html };
 }
 
 export function releasedMail(

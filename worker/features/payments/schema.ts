@@ -81,6 +81,8 @@ export const transactions = sqliteTable(
     conversationId: text("conversation_id").references(() => conversations.id),
     /** Set once the seller has been e-mailed about the sale (claimed before sending, so only once). */
     sellerNotifiedAt: text("seller_notified_at"),
+    /** Set once the buyer has been e-mailed their receipt (claimed before sending, so only once). */
+    buyerReceiptSentAt: text("buyer_receipt_sent_at"),
     /**
      * The held money (docs/decisions/105-held-payments.md, domain/escrow.ts). Sales from before held
      * payments were destination charges, paid out at once: they count as released.

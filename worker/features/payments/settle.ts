@@ -7,11 +7,12 @@ import { getDb, type Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import type { Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
+import { listingsChanged } from "../../lib/listing-changes";
 import { postSystemMessage } from "../chat/live";
 import { conversationForSale } from "../chat/conversations";
-import { sendMail } from "../mail/mail";
+import { sendMail, type Mail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
-import { releasedMail, saleMail, saleMessage } from "./sale-mail";
+import { receiptMail, releasedMail, saleMail, saleMessage } from "./sale-mail";
 import { closePending, stableUuid, type PaymentRow } from "./store";
 import { stripeClient } from "./stripe-client";
 import { VippsClient, VippsError } from "./vipps-client";
@@ -84,6 +85,9 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
   ]);
   const row = state.results[0];
   if (row?.status === "completed" && row.transaction_id) {
+    // Sold: gone from home and search, and its pages say so, however the payment was settled
+    // (webhook, the result pages' verification, the cron).
+    await listingsChanged(env, [{ id: payment.listing_id, user_id: payment.seller_id }]);
     await completeSale(env, payment.id);
     return "won";
   }
@@ -98,9 +102,9 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
   const sale = await d1
     .prepare(
       `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
-              t.id AS transaction_id, t.conversation_id, t.seller_notified_at,
+              t.id AS transaction_id, t.conversation_id, t.seller_notified_at, t.buyer_receipt_sent_at, t.paid_at,
               l.title, bp.display_name AS buyer_name, sp.display_name AS seller_name, su.email AS seller_email, su.deleted_at AS seller_deleted,
-              bu.deleted_at AS buyer_deleted
+              bu.email AS buyer_email, bu.deleted_at AS buyer_deleted
        FROM payments p
        JOIN transactions t ON t.payment_id = p.id
        JOIN listings l ON l.id = p.listing_id
@@ -124,11 +128,14 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       transaction_id: string;
       conversation_id: string | null;
       seller_notified_at: string | null;
+      buyer_receipt_sent_at: string | null;
+      paid_at: string;
       title: string;
       buyer_name: string | null;
       seller_name: string | null;
       seller_email: string;
       seller_deleted: string | null;
+      buyer_email: string;
       buyer_deleted: string | null;
     }>();
   if (!sale) return;
@@ -156,37 +163,66 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       .run();
   }
 
-  // 3. E-mail the seller once: claim the notification, send, and release the claim if sending fails.
+  // 3. E-mail the seller once, and the buyer their receipt once (the webhook, the result pages and
+  //    the cron may all get here, at the same moment too).
   if (!sale.seller_notified_at && !sale.seller_deleted) {
-    const claimed = await d1
-      .prepare("UPDATE transactions SET seller_notified_at = ?2 WHERE id = ?1 AND seller_notified_at IS NULL RETURNING id")
-      .bind(sale.transaction_id, nowIso())
-      .first<{ id: string }>();
-    if (claimed) {
-      try {
-        await sendMail(
-          env,
-          saleMail(env, {
-            title: sale.title,
-            amount: sale.amount,
-            provider: sale.provider,
-            buyerName,
-            sellerName: sale.seller_name?.trim() || "der",
-            sellerEmail: sale.seller_email,
-            conversationId,
-            platformFee: sale.platform_fee,
-          }),
-        );
-      } catch (error) {
-        await d1.prepare("UPDATE transactions SET seller_notified_at = NULL WHERE id = ?1").bind(sale.transaction_id).run();
-        throw error;
-      }
-    }
+    await mailOnce(env, sale.transaction_id, "seller_notified_at", () =>
+      saleMail(env, {
+        title: sale.title,
+        amount: sale.amount,
+        provider: sale.provider,
+        buyerName,
+        sellerName: sale.seller_name?.trim() || "der",
+        sellerEmail: sale.seller_email,
+        conversationId,
+        platformFee: sale.platform_fee,
+      }),
+    );
+  }
+  if (!sale.buyer_receipt_sent_at && !sale.buyer_deleted) {
+    await mailOnce(env, sale.transaction_id, "buyer_receipt_sent_at", () =>
+      receiptMail(env, {
+        to: sale.buyer_email,
+        buyerName: sale.buyer_name?.trim() || "der",
+        sellerName: (!sale.seller_deleted && sale.seller_name?.trim()) || ANONYMOUS_NAME,
+        title: sale.title,
+        amount: sale.amount,
+        provider: sale.provider,
+        transactionId: sale.transaction_id,
+        paidAt: sale.paid_at,
+        conversationId,
+        providerRef: sale.provider_ref,
+      }),
+    );
   }
 
   // 4. Other buyers' open checkouts for this listing are closed at the provider (their webhooks
   //    confirm it; one that was paid in the meantime is refunded when its own event arrives).
   await expireCompetitors(env, db, sale.listing_id, sale.id);
+}
+
+/**
+ * Send one of the sale's mails once: claim its column, send, and release the claim if sending fails
+ * (a retry sends it then). Of simultaneous settlements only the one whose claim lands sends.
+ */
+async function mailOnce(
+  env: Bindings,
+  transactionId: string,
+  claim: "seller_notified_at" | "buyer_receipt_sent_at",
+  mail: () => Mail,
+): Promise<void> {
+  const d1 = env.DB;
+  const claimed = await d1
+    .prepare(`UPDATE transactions SET ${claim} = ?2 WHERE id = ?1 AND ${claim} IS NULL RETURNING id`)
+    .bind(transactionId, nowIso())
+    .first<{ id: string }>();
+  if (!claimed) return;
+  try {
+    await sendMail(env, mail());
+  } catch (error) {
+    await d1.prepare(`UPDATE transactions SET ${claim} = NULL WHERE id = ?1`).bind(transactionId).run();
+    throw error;
+  }
 }
 
 async function expireCompetitors(env: Bindings, db: Db, listingId: string, winnerId: string): Promise<void> {

@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { readAccessCookie } from "../../lib/cookies";
 import { actorForAccessToken } from "../auth/session";
 
-/** The listing as its owner, a moderator or a party of its deal sees it, when the request carries such a session; else null. */
+/** The listing as its owner or a moderator sees it, when the request carries such a session; else null. */
 async function privateView(env: AppEnv["Bindings"], db: Db, id: string, token: string | undefined): Promise<PreloadedListing | null> {
   const actor = token ? await actorForAccessToken(env, token) : null;
   if (!actor) return null;
@@ -46,17 +46,15 @@ export const seoRoutes = new Hono<AppEnv>()
     const id = found.id;
     const listing: PreloadedListing | null = found.detail;
     if (!listing && id) {
-      // Hidden or not public: a 404 for everyone, except the owner, moderators and the parties of a
-      // finished deal about it (decision 088), who get the plain
-      // shell (never cached, never indexed) and load the listing through the API with their cookie
-      // (the owner sees it marked hidden with the reason).
+      // Hidden by moderation or deleted: a 404 for everyone, except the owner and moderators, who get
+      // the plain shell (never cached, never indexed) and load the listing through the API with their
+      // cookie (the owner sees it marked hidden with the reason).
       const own = await privateView(c.env, db, id, readAccessCookie(c));
       if (own) {
         if (own.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${own.seo_slug}`, 301);
         const page = await fetchShell(
           c.env,
           url,
-          c.req.raw.headers,
           preloadWrites({ api: { "/api/config": siteConfig(c.env) }, modules: await pageModules(c.env, url) }),
         );
         const headers = new Headers(page.headers);
@@ -66,7 +64,7 @@ export const seoRoutes = new Hono<AppEnv>()
         return new Response(page.body, { status: 200, headers });
       }
     }
-    if (!listing) return notFoundPage(c.env, url, c.req.raw.headers);
+    if (!listing) return notFoundPage(c.env, url);
     if (listing.seo_slug !== c.req.param("slug")) return c.redirect(`/annonse/${listing.seo_slug}`, 301);
 
     c.set("edgeTags", listingAnswerTags(listing));
@@ -81,7 +79,7 @@ export const seoRoutes = new Hono<AppEnv>()
     // for crawlers and readers without JavaScript, which the SPA replaces.
     const screen = await renderPage({ url: url.pathname + url.search, api: preload.api, listing });
     const { headStart, headEnd } = preloadWrites(preload);
-    const rewritten = await fetchShell(c.env, url, c.req.raw.headers, {
+    const rewritten = await fetchShell(c.env, url, {
       headStart,
       // The SPA reads the listing from here instead of fetching it again.
       headEnd: `${headEnd}${headTags(meta, c.env.APP_NAME)}<script id="preloaded-listing" type="application/json">${jsonForScript(listing)}</script>`,
@@ -106,7 +104,7 @@ export const seoRoutes = new Hono<AppEnv>()
     try {
       profile = await publicProfile(c.var.db, id);
     } catch (err) {
-      if (err instanceof AppError) return notFoundPage(c.env, url, c.req.raw.headers);
+      if (err instanceof AppError) return notFoundPage(c.env, url);
       throw err;
     }
     const meta = profileMeta(profile, url.origin, c.env.APP_NAME);
@@ -116,7 +114,7 @@ export const seoRoutes = new Hono<AppEnv>()
     };
     const screen = await renderPage({ url: url.pathname + url.search, api: preload.api });
     const { headStart, headEnd } = preloadWrites(preload);
-    const rewritten = await fetchShell(c.env, url, c.req.raw.headers, {
+    const rewritten = await fetchShell(c.env, url, {
       headStart,
       headEnd: headEnd + profileHeadTags(meta, c.env.APP_NAME),
       title: meta.title,

@@ -5,6 +5,7 @@ import type { PublicProfile } from "../reviews/reviews";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { titleCasePlace } from "../../../domain/place";
 import { categoryLabel, conditionLabel } from "../../../domain/taxonomy";
+import { isDealDone } from "../../../domain/listing-lifecycle";
 import type { ListingCard, ListingDetail } from "../../../domain/schemas/listing";
 
 /** A snippet of at most `max` characters, cut at a word boundary with an ellipsis. */
@@ -47,7 +48,8 @@ export function listingMeta(listing: ListingDetail, origin: string, appName: str
       url: canonical,
       price: listing.is_free ? 0 : (listing.price ?? 0),
       priceCurrency: "NOK",
-      availability: "https://schema.org/InStock",
+      // A finished deal's page stays (read only, decision 117): no longer to be had.
+      availability: isDealDone(listing.status) ? "https://schema.org/SoldOut" : "https://schema.org/InStock",
       itemCondition: "https://schema.org/UsedCondition",
       isFree: listing.is_free,
       areaServed: {

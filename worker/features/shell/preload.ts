@@ -111,9 +111,8 @@ const PRELOADERS: { pattern: RegExp; load: PagePreloader }[] = [
         return { api: {} };
       }
       try {
-        // The visitors' view; only public listings (the owner of a hidden one asks the API).
+        // The visitors' view (a finished deal's too, read only; the owner of a hidden one asks the API).
         const listing = await getListingDetail(db, id, null);
-        if (listing.status !== "active" && listing.status !== "reserved") return { api: {} };
         return {
           api: { [`/api/listings/${encodeURIComponent(id)}`]: listing },
           image: firstImage([listing]),

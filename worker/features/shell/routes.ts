@@ -8,6 +8,7 @@ import { cutShell, writeShell, type ShellTemplate, type ShellWrites } from "./sh
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { takeBindingLimit } from "../../lib/rate-limit";
 import { clientAddressKey } from "../../lib/request";
+import { noScriptForm } from "./no-script-forms";
 
 /** The search page: its first screen is a search (preload.ts). */
 const SEARCH_PAGE = /^\/search\/?$/;
@@ -45,15 +46,22 @@ async function shellText(shell: Response): Promise<{ template: ShellTemplate; sc
  * <head> script (decision 102), and under Vite's dev server its own. Every page built on the shell
  * goes through here, so each carries that policy.
  */
-export async function fetchShell(env: Bindings, url: URL, headers: Headers, writes: ShellWrites = {}): Promise<Response> {
-  return shellPage(await loadShell(env, url, headers), url, writes);
+export async function fetchShell(env: Bindings, url: URL, writes: ShellWrites = {}): Promise<Response> {
+  return shellPage(await loadShell(env, url), url, writes);
 }
 
 /** The shell as the asset server answered it, cut once it is ok. */
 type LoadedShell = { ok: false; answer: Response } | { ok: true; answer: Response; template: ShellTemplate; scriptHashes: string[] };
 
-async function loadShell(env: Bindings, url: URL, headers: Headers): Promise<LoadedShell> {
-  const answer = await env.ASSETS.fetch(new Request(new URL("/", url), { headers }));
+/**
+ * The shell is asked for with headers of our own, never the visitor's: a validator (If-None-Match,
+ * If-Modified-Since) or a Range of theirs would get a 304 or a piece of the shell, and the page built
+ * on it would be empty or cut, for everyone the edge cache then serves it to (docs/security.md).
+ */
+const SHELL_REQUEST = { headers: { Accept: "text/html" } } as const;
+
+async function loadShell(env: Bindings, url: URL): Promise<LoadedShell> {
+  const answer = await env.ASSETS.fetch(new Request(new URL("/", url), SHELL_REQUEST));
   if (!answer.ok) return { ok: false, answer };
   return { ok: true, answer, ...(await shellText(answer)) };
 }
@@ -76,13 +84,13 @@ function withStatus(page: Response, status: number | null, head = false): Respon
   return new Response(head ? null : page.body, { status: status ?? page.status, headers: out });
 }
 
-async function shellWithStatus(env: Bindings, url: URL, headers: Headers, status: number | null, head = false): Promise<Response> {
-  return withStatus(await fetchShell(env, url, headers), status, head);
+async function shellWithStatus(env: Bindings, url: URL, status: number | null, head = false): Promise<Response> {
+  return withStatus(await fetchShell(env, url), status, head);
 }
 
 /** The SPA shell with status 404: the SPA renders "Siden finnes ikke", crawlers see a real 404. */
-export function notFoundPage(env: Bindings, url: URL, headers: Headers): Promise<Response> {
-  return shellWithStatus(env, url, headers, 404);
+export function notFoundPage(env: Bindings, url: URL): Promise<Response> {
+  return shellWithStatus(env, url, 404);
 }
 
 /**
@@ -98,22 +106,19 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
     // does not exist is a real 404, not a 200 page (docs/decisions/060).
     if (asset.ok && !/\.html?$/i.test(url.pathname) && asset.headers.get("Content-Type")?.startsWith("text/html")) {
       await asset.body?.cancel();
-      return notFoundPage(c.env, url, c.req.raw.headers);
+      return notFoundPage(c.env, url);
     }
     return asset;
   }
   const known = isKnownRoute(url.pathname, { local: isLocal(c.env) });
   const head = c.req.method === "HEAD";
-  if (!known || head) return shellWithStatus(c.env, url, c.req.raw.headers, known ? null : 404, head);
+  if (!known || head) return shellWithStatus(c.env, url, known ? null : 404, head);
   // The search page's first screen runs a search: it counts with the API's searches per address
   // (decision 010), and over the limit the page comes without its results (the SPA then asks the API
   // and shows the refusal), never stored for other visitors.
   const searchRefused = SEARCH_PAGE.test(url.pathname) && !(await takeBindingLimit(c.env, RATE_RULES.searchAddress, clientAddressKey(c)));
   // The page's first-screen data goes into the shell (preload.ts); it is read beside the shell fetch.
-  const [shell, preload] = await Promise.all([
-    loadShell(c.env, url, c.req.raw.headers),
-    preloadFor(c.env, c.var.db, url, { pageData: !searchRefused }),
-  ]);
+  const [shell, preload] = await Promise.all([loadShell(c.env, url), preloadFor(c.env, c.var.db, url, { pageData: !searchRefused })]);
   if (!shell.ok) return withStatus(shell.answer, null);
   if (searchRefused) {
     const page = shellPage(shell, url, preloadWrites(preload));
@@ -125,5 +130,8 @@ export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) 
   if (preload.tags) c.set("edgeTags", preload.tags);
   // The first screen as HTML for the pages visitors open directly (decision 103).
   const screen = isEdgeRendered(url.pathname) ? await renderPage({ url: url.pathname + url.search, api: preload.api }) : null;
-  return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...(screen ? firstScreenWrites(screen) : {}) }), null);
+  // Sign-in and "Glemt passord?" without JavaScript: a plain form in #root that the app replaces (decision 126).
+  const plain = screen ? null : noScriptForm(url);
+  const root = screen ? firstScreenWrites(screen) : plain ? { rootHtml: plain } : {};
+  return withStatus(shellPage(shell, url, { ...preloadWrites(preload), ...root }), null);
 });

@@ -1,6 +1,7 @@
 // Telling the parties about a trade that changed, after D1 has it: a system message in the
 // conversation (live, unread badge), the event "trade_offer" that makes both open chats reload their
-// offer cards, and for a new offer an e-mail to the recipient. Nothing here decides anything.
+// offer cards, and for a new offer an e-mail to the recipient; visitors, by purging the pages of the
+// listings the move reserved, freed or traded (decision 116). Nothing here decides anything.
 import { ANONYMOUS_NAME, TRADE_OFFER_EVENT } from "../../../domain/messaging";
 import { TRADE_CHAT_TEXTS, TRADE_OFFER_EXPIRY_DAYS } from "../../../domain/trades";
 import { getDb } from "../../db/client";
@@ -8,6 +9,7 @@ import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { sendMail, type Mail } from "../mail/mail";
+import { listingsChanged } from "../../lib/listing-changes";
 import type { TradeChange, TradeChangeResult } from "./offers";
 
 export interface TradeOfferEvent {
@@ -31,6 +33,7 @@ async function tell(env: Bindings, conversationId: string, event: TradeOfferEven
 
 /** After a successful change: the conversation of the offer, and of every offer it made void. */
 export async function announceTradeChange(env: Bindings, result: TradeChangeResult): Promise<void> {
+  await listingsChanged(env, result.listings);
   if (result.change === "created") {
     const details = await newOfferDetails(env, result.offerId);
     await tell(

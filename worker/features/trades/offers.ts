@@ -30,6 +30,8 @@ export interface TradeChangeResult {
   change: TradeChange;
   /** Pending offers on either listing that accepting cancelled (docs/product.md "Trades"). */
   superseded: AffectedOffer[];
+  /** The listings whose state the move changed (reserved, active again, traded): their pages are purged (decision 116). */
+  listings: { id: string; user_id: string }[];
 }
 
 interface OfferRow {
@@ -48,6 +50,12 @@ const WON = "EXISTS (SELECT 1 FROM trade_offers w WHERE w.id = ?1 AND w.change_i
 
 const OFFER_COLUMNS =
   "o.id, o.conversation_id, o.from_user_id, o.to_user_id, o.offered_listing_id, o.requested_listing_id, o.status, o.expires_at";
+
+/** The two listings of a trade, each with its owner. */
+const bothListings = (offer: OfferRow) => [
+  { id: offer.offered_listing_id, user_id: offer.from_user_id },
+  { id: offer.requested_listing_id, user_id: offer.to_user_id },
+];
 
 /** The offer if `userId` is one of its two parties; to anyone else it does not exist. */
 async function offerFor(db: Db, offerId: string, userId: string): Promise<OfferRow> {
@@ -108,7 +116,7 @@ export async function createTradeOffer(db: Db, senderId: string, input: NewTrade
       .bind(input.requestedListingId, senderId, input.offeredListingId, at, offerId, input.message, tradeExpiresAt(now)),
   ]);
   const row = (inserted.results as AffectedOffer[])[0];
-  if (row) return { offerId: row.id, conversationId: row.conversation_id, change: "created", superseded: [] };
+  if (row) return { offerId: row.id, conversationId: row.conversation_id, change: "created", superseded: [], listings: [] };
   throw await whyNoOffer(db, senderId, input, at);
 }
 
@@ -202,6 +210,7 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
     conversationId: offer.conversation_id,
     change: "accepted",
     superseded: results[3].results as AffectedOffer[],
+    listings: bothListings(offer),
   };
 }
 
@@ -217,7 +226,7 @@ export async function rejectTradeOffer(db: Db, offerId: string, userId: string, 
     .bind(offer.id, crypto.randomUUID(), at, userId)
     .run();
   if (result.meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "reject", now);
-  return { offerId: offer.id, conversationId: offer.conversation_id, change: "rejected", superseded: [] };
+  return { offerId: offer.id, conversationId: offer.conversation_id, change: "rejected", superseded: [], listings: [] };
 }
 
 /**
@@ -238,7 +247,7 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
       .bind(offer.id, change, at, userId)
       .run();
     if (result.meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "cancel", now);
-    return { offerId: offer.id, conversationId: offer.conversation_id, change: "withdrawn", superseded: [] };
+    return { offerId: offer.id, conversationId: offer.conversation_id, change: "withdrawn", superseded: [], listings: [] };
   }
   const results = await d1.batch([
     d1
@@ -255,7 +264,7 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
   ]);
   if (results[0].meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "cancel", now);
-  return { offerId: offer.id, conversationId: offer.conversation_id, change: "cancelled", superseded: [] };
+  return { offerId: offer.id, conversationId: offer.conversation_id, change: "cancelled", superseded: [], listings: bothListings(offer) };
 }
 
 /**
@@ -297,7 +306,13 @@ export async function confirmHandover(db: Db, offerId: string, userId: string, n
   ]);
   if (results[0].meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "confirm", now);
   const completed = results[1].results.length === 1;
-  return { offerId: offer.id, conversationId: offer.conversation_id, change: completed ? "completed" : "confirmed", superseded: [] };
+  return {
+    offerId: offer.id,
+    conversationId: offer.conversation_id,
+    change: completed ? "completed" : "confirmed",
+    superseded: [],
+    listings: completed ? bothListings(offer) : [],
+  };
 }
 
 /** Why a party's action changed nothing, from a fresh read (the batch itself decided). */

@@ -17,7 +17,7 @@ export interface GiveawayQueuePanelProps {
 
 /**
  * The giver's queue (docs/decisions/075-giveaway-queue.md): everyone waiting in the order they
- * joined, with their message; "Reserver" per person and "Første i køen"; while reserved "Reservert
+ * joined, with their message and "Reserver", and who is "Første i køen"; while reserved "Reservert
  * for {navn}" with "Frigi", "Marker som gitt bort" (asked once more) and the reservation's chat.
  */
 export default function GiveawayQueuePanel({ listingId, giverId, now }: GiveawayQueuePanelProps) {
@@ -96,14 +96,11 @@ export default function GiveawayQueuePanel({ listingId, giverId, now }: Giveaway
         </div>
       ) : null}
 
+      {/* Who is next, as a line of text: the first row's "Reserver" is the action. */}
       {!reserved && !given && waiting.length > 0 ? (
-        <Button
-          className="mt-3 w-full"
-          disabled={busy}
-          onClick={() => void act(() => reserveEntry(listingId), T.reservedFor(waiting[0].display_name))}
-        >
-          {T.reserveFirst}: {waiting[0].display_name}
-        </Button>
+        <p className="mt-2 text-stone-800">
+          {T.reserveFirst}: <span className="font-semibold text-stone-900">{waiting[0].display_name}</span>
+        </p>
       ) : null}
 
       {waiting.length === 0 && !reserved && !given ? <p className="mt-2 text-stone-800">{T.emptyQueue}</p> : null}
@@ -145,9 +142,12 @@ function QueueRow({
   return (
     <li className="rounded-xl border border-stone-200 bg-white p-3">
       <div className="flex items-start gap-2">
-        <p className="min-w-0 flex-1 font-semibold break-words text-stone-900">
-          {place}. {entry.display_name}
-          <span className="ml-2 text-sm font-normal text-stone-700">
+        {/* The time is never broken ("Akkurat / nå"): beside the name, or whole at the start of the next line. */}
+        <p className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-2">
+          <span className="min-w-0 font-semibold break-words text-stone-900">
+            {place}. {entry.display_name}
+          </span>
+          <span className="text-sm whitespace-nowrap text-stone-700">
             <time dateTime={entry.joined_at}>{relativeTime(entry.joined_at, now)}</time>
           </span>
         </p>
