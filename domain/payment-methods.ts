@@ -35,3 +35,14 @@ export function onlineMethodsFor(listing: PaymentFacts): OnlinePaymentMethod[] {
 export function isPayableInApp(listing: PaymentFacts): boolean {
   return onlineMethodsFor(listing).length > 0;
 }
+
+/**
+ * The listing page's own payment texts (docs/product.md "Payments", word for word): its buy bar
+ * needs these and not the rest of PAYMENT_TEXTS (domain/payments.ts, which includes them).
+ */
+export const LISTING_PAYMENT_TEXTS = {
+  loginTitle: "Innlogging påkrevd",
+  login: "Du må være innlogget for å kjøpe",
+  /** The buy bar of a listing that cannot be paid in the app: what the buyer can do instead. */
+  contactToBuy: "Kontakt selgeren for å kjøpe",
+} as const;

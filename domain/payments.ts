@@ -8,6 +8,7 @@ import type { PricingMode } from "./taxonomy";
 // search) needs only that (decision 102).
 export {
   isPayableInApp,
+  LISTING_PAYMENT_TEXTS,
   MIN_ONLINE_PAYMENT_KR,
   ONLINE_PAYMENT_METHODS,
   onlineMethodsFor,
@@ -15,7 +16,13 @@ export {
   type PaymentFacts,
   type PaymentMethod,
 } from "./payment-methods";
-import { isPayableInApp, MIN_ONLINE_PAYMENT_KR, type OnlinePaymentMethod, type PaymentFacts } from "./payment-methods";
+import {
+  isPayableInApp,
+  LISTING_PAYMENT_TEXTS,
+  MIN_ONLINE_PAYMENT_KR,
+  type OnlinePaymentMethod,
+  type PaymentFacts,
+} from "./payment-methods";
 
 /** Modes a seller can choose for a listing (standard = never configured, no online payment). */
 export const SELLER_PRICING_MODES = ["marketplace", "stripe", "vipps"] as const satisfies readonly PricingMode[];
@@ -124,8 +131,8 @@ export const PAYMENT_TEXTS = {
   started: "Betaling startet",
   offlineChosenTitle: "Betalingsmetode valgt",
   offlineChosen: "Kontakt selger for videre instruksjoner.",
-  loginTitle: "Innlogging påkrevd",
-  login: "Du må være innlogget for å kjøpe",
+  loginTitle: LISTING_PAYMENT_TEXTS.loginTitle,
+  login: LISTING_PAYMENT_TEXTS.login,
   verifying: "Bekrefter betaling...",
   successTitle: "Betaling fullført!",
   successToast: "Din betaling er behandlet og bekreftet.",
@@ -134,8 +141,7 @@ export const PAYMENT_TEXTS = {
   cancelledTitle: "Betalingen ble avbrutt",
   cancelled: "Du har ikke betalt noe. Annonsen er der fortsatt hvis du vil prøve igjen.",
   backToListing: "Tilbake til annonsen",
-  /** The buy bar of a listing that cannot be paid in the app: what the buyer can do instead. */
-  contactToBuy: "Kontakt selgeren for å kjøpe",
+  contactToBuy: LISTING_PAYMENT_TEXTS.contactToBuy,
   verifyFailedTitle: "Feil ved betalingsbekreftelse",
   verifyFailed: "Kunne ikke bekrefte betalingsstatus. Kontakt support hvis du har betalt.",
   chatFailed: "Kunne ikke starte samtale med selger",

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type ReactElement } from "react";
-import { Navigate, Route, Routes } from "react-router-dom";
+import { createRoutesFromChildren, Navigate, Route, useRoutes } from "react-router-dom";
 import { RequireAuth } from "./components/RequireAuth";
 import { RootLayout } from "./components/layout/RootLayout";
 import { NotFound } from "./routes/fallback/NotFound";
@@ -165,6 +165,9 @@ export function preloadPage(pathname: string): Promise<void> {
   );
 }
 
+/** The route objects, made once: `<Routes>` would make them from the elements on every render. */
+const routeObjects = createRoutesFromChildren(routes);
+
 export function AppRoutes() {
-  return <Routes>{routes}</Routes>;
+  return useRoutes(routeObjects);
 }

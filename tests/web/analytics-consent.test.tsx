@@ -4,7 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ListingAnalytics } from "../../domain/schemas/analytics";
 import indexHtml from "../../index.html?raw";
-import { CONSENT_KEY } from "../../web/analytics/consent";
+import { CONSENT_CHANGE_EVENT, CONSENT_KEY, getConsent } from "../../web/analytics/consent";
 import { bindConsentBanner, CONSENT_BANNER_ID } from "../../web/analytics/consentBanner";
 import { ListingStatsPanel } from "../../web/analytics/stats/ListingStatsPanel";
 import { OwnListingStats } from "../../web/analytics/stats/OwnListingStats";
@@ -128,6 +128,54 @@ describe("the consent banner (static HTML in index.html)", () => {
     await waitFor(() => expect(analyticsCalls(fetch)).toContain("/api/analytics/events"), { timeout: 8_000 });
     expect(window.sessionStorage.getItem(SESSION_STORAGE_KEY)).toMatch(/^[0-9a-f-]{36}$/);
   }, 15_000);
+
+  it.each([
+    ["Bare nødvendige", "necessary"],
+    ["Godta analyse", "analytics"],
+  ])("'%s' works from index.html's own script, before any of the app's code: stored, hidden, announced", async (name, choice) => {
+    removeShell = installShell();
+    const announced = vi.fn();
+    window.addEventListener(CONSENT_CHANGE_EVENT, announced);
+    try {
+      await userEvent.click(within(banner()).getByRole("button", { name }));
+      expect(window.localStorage.getItem(CONSENT_KEY)).toBe(choice);
+      expect(document.documentElement).toHaveAttribute("data-consent", choice);
+      expect(screen.getByTestId("consent-banner")).not.toBeVisible();
+      // (Each test runs the <head> script again, and its listener stays on the document: called at least once.)
+      expect(announced).toHaveBeenCalled();
+    } finally {
+      window.removeEventListener(CONSENT_CHANGE_EVENT, announced);
+    }
+  });
+
+  it("the app then follows an answer given before it ran: 'Godta analyse' starts the tracker", async () => {
+    const fetch = mockApi();
+    removeShell = installShell();
+    await userEvent.click(within(banner()).getByRole("button", { name: "Godta analyse" }));
+    unbind = bindConsentBanner();
+    renderRoutes(routes, { path: "/om-oss", seed: { session: null } });
+    bannerHidden();
+    await waitFor(() => expect(analyticsCalls(fetch)).toContain("/api/analytics/sessions"), { timeout: 5_000 });
+  }, 15_000);
+
+  it("with storage blocked, an answer given before the app ran lasts for the page: the app reads it from <html>", async () => {
+    removeShell = installShell();
+    const blocked = vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
+      throw new DOMException("blocked", "SecurityError");
+    });
+    const unreadable = vi.spyOn(Storage.prototype, "getItem").mockImplementation(() => {
+      throw new DOMException("blocked", "SecurityError");
+    });
+    try {
+      await userEvent.click(within(banner()).getByRole("button", { name: "Bare nødvendige" }));
+      unbind = bindConsentBanner();
+      expect(getConsent()).toBe("necessary");
+      expect(screen.getByTestId("consent-banner")).not.toBeVisible();
+    } finally {
+      blocked.mockRestore();
+      unreadable.mockRestore();
+    }
+  });
 
   it("hides when the answer is given in another tab", () => {
     removeShell = installShell();

@@ -5,17 +5,25 @@
 export type ConsentChoice = "necessary" | "analytics";
 
 export const CONSENT_KEY = "lb_consent";
-const CHANGE_EVENT = "lekebytte:consent";
+/** The change event, in this tab; index.html's banner script sends the same. */
+export const CONSENT_CHANGE_EVENT = "lekebytte:consent";
 
-/** Used when the browser refuses storage: the choice then lasts for this page only. */
-let inMemory: ConsentChoice | null = null;
+const CONSENT_ATTRIBUTE = "data-consent";
 
+const isChoice = (value: string | null): value is ConsentChoice => value === "necessary" || value === "analytics";
+
+/**
+ * The stored answer. When the browser refuses storage the answer lasts for this page only, kept on
+ * <html data-consent>, where index.html's <head> script also puts a press on the banner made before
+ * the app's code ran.
+ */
 export function getConsent(): ConsentChoice | null {
   try {
     const value = window.localStorage.getItem(CONSENT_KEY);
-    return value === "necessary" || value === "analytics" ? value : null;
+    return isChoice(value) ? value : null;
   } catch {
-    return inMemory; // storage blocked
+    const value = document.documentElement.getAttribute(CONSENT_ATTRIBUTE);
+    return isChoice(value) ? value : null;
   }
 }
 
@@ -23,13 +31,15 @@ export function hasAnalyticsConsent(): boolean {
   return getConsent() === "analytics";
 }
 
+/** Stores the answer as the banner's own script does (index.html), and announces the change. */
 export function setConsent(choice: ConsentChoice): void {
   try {
     window.localStorage.setItem(CONSENT_KEY, choice);
   } catch {
-    inMemory = choice; // storage blocked: the choice holds until the page is closed
+    // Storage blocked: the attribute below holds the answer until the page is closed.
   }
-  window.dispatchEvent(new CustomEvent(CHANGE_EVENT));
+  document.documentElement.setAttribute(CONSENT_ATTRIBUTE, choice);
+  window.dispatchEvent(new CustomEvent(CONSENT_CHANGE_EVENT));
 }
 
 /** Calls `listener` when the choice changes in this tab or another. */
@@ -37,10 +47,10 @@ export function onConsentChange(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
     if (event.key === CONSENT_KEY) listener();
   };
-  window.addEventListener(CHANGE_EVENT, listener);
+  window.addEventListener(CONSENT_CHANGE_EVENT, listener);
   window.addEventListener("storage", onStorage);
   return () => {
-    window.removeEventListener(CHANGE_EVENT, listener);
+    window.removeEventListener(CONSENT_CHANGE_EVENT, listener);
     window.removeEventListener("storage", onStorage);
   };
 }

@@ -1,8 +1,10 @@
-// The consent banner is static HTML in index.html (outside #root), painted with the page; this binds
-// it. The answer is mirrored onto <html data-consent>, which hides the banner through index.html's
-// own CSS: the same attribute its one-line <head> script sets for a visitor who answered on an
-// earlier visit, so nobody who answered sees it flash (docs/decisions/102).
-import { getConsent, onConsentChange, setConsent } from "./consent";
+// The consent banner is static HTML in index.html (outside #root), painted with the page. Its buttons
+// are answered by index.html's own <head> script, before any of the app's code runs: it stores the
+// answer as consent.ts does, sets <html data-consent> (which hides the banner through index.html's
+// CSS) and announces the change (docs/decisions/102, 121). This keeps the attribute in step with the
+// stored answer for the app (the privacy page's settings, another tab) and lets the banner's link
+// navigate inside the app.
+import { getConsent, onConsentChange } from "./consent";
 
 export const CONSENT_BANNER_ID = "consent-banner";
 
@@ -28,8 +30,9 @@ const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.defaultPrevented && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 /**
- * The buttons store the answer as the privacy page's settings do (setConsent); the change event
- * hides the banner, and the analytics root starts page views on "Godta analyse". Returns a cleanup.
+ * <html data-consent> follows every change of the answer (the analytics root starts page views on
+ * "Godta analyse" from the same change event), and the banner's link navigates inside the app once
+ * the router runs. Returns a cleanup.
  */
 export function bindConsentBanner(doc: Document = document): () => void {
   markConsent();
@@ -38,11 +41,6 @@ export function bindConsentBanner(doc: Document = document): () => void {
   if (!banner) return stop;
   const onClick = (event: MouseEvent) => {
     const target = event.target instanceof Element ? event.target : null;
-    const choice = target?.closest<HTMLElement>("[data-consent-choice]")?.dataset.consentChoice;
-    if (choice === "necessary" || choice === "analytics") {
-      setConsent(choice);
-      return;
-    }
     const link = target?.closest("a");
     if (!link || !navigateTo || !plainClick(event) || link.origin !== window.location.origin) return;
     event.preventDefault();

@@ -1,7 +1,11 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
 import type { ListingViewHandle } from "./listingView";
-import { pathBefore, withTracker } from "./track";
+
+// The tracking helpers load only with consent: a visitor who has not accepted analytics loads none
+// of it with the listing. Once loaded (the analytics root loads them too, and notes the pages seen).
+let track: typeof import("./track") | undefined;
+const loadTrack = () => import("./track").then((module) => (track = module));
 import { useConsent } from "./useConsent";
 
 /**
@@ -17,16 +21,19 @@ export function useListingViewTracking(listingId: string, skip: boolean): void {
   // A new view per listing, and when consent is given on the page; the path is read once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: consent is a trigger and the path is read once on purpose
   useEffect(() => {
-    if (skip) return;
+    if (skip || consent !== "analytics") return;
     // Where the visitor came from is read now; the tracker's chunk turns it into the view's context
-    // (domain/analytics stays out of the listing page's first load).
-    const previous = pathBefore(path);
+    // (domain/analytics stays out of the listing page's first load). No page was noted before the
+    // helpers loaded.
+    const previous = track ? track.pathBefore(path) : null;
     const documentReferrer = document.referrer;
     let handle: ListingViewHandle | null = null;
     let left = false;
-    withTracker((tracker) => {
-      if (!left) handle = tracker.startListingViewFrom(listingId, previous, documentReferrer);
-    });
+    void loadTrack().then(({ withTracker }) =>
+      withTracker((tracker) => {
+        if (!left) handle = tracker.startListingViewFrom(listingId, previous, documentReferrer);
+      }),
+    );
     return () => {
       left = true;
       handle?.end();

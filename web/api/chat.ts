@@ -18,21 +18,10 @@ export type { ChatMessage };
 
 const param = (value: string) => encodeURIComponent(value);
 
-export const chatKeys = {
-  all: ["conversations"] as const,
-  list: ["conversations", "list"] as const,
-  detail: (id: string) => ["conversations", "detail", id] as const,
-  messages: (id: string) => ["conversations", "messages", id] as const,
-  /** Every conversation's live-event queries (trade offers, reviews). */
-  events: ["conversations", "event"] as const,
-  /** One conversation's live-event queries: the chat fetches them again after each catch-up. */
-  eventsOf: (conversationId: string) => [...chatKeys.events, conversationId] as const,
-  /** What a conversation's room announces as event `name`: the chat invalidates it when the event arrives. */
-  event: (conversationId: string, name: string) => [...chatKeys.eventsOf(conversationId), name] as const,
-  /** The header badge's count; live pushes write it with queryClient.setQueryData. */
-  unreadCount: ["messages", "unread-count"] as const,
-  testNotifications: ["test-notifications"] as const,
-};
+// The keys and the badge's count live in chat-badge.ts (in every page's first load); the rest of
+// this client loads with the pages that use it.
+export { chatKeys, fetchUnreadCount } from "./chat-badge";
+import { chatKeys } from "./chat-badge";
 
 export const conversationsQuery = () =>
   queryOptions({
@@ -77,10 +66,6 @@ export function markRead(conversationId: string, upToSeq?: number): Promise<{ co
       json: upToSeq === undefined ? {} : { up_to_seq: upToSeq },
     }),
   );
-}
-
-export async function fetchUnreadCount(): Promise<number> {
-  return (await call(api.conversations["unread-count"].$get())).count;
 }
 
 /** ws(s)://this-host/path: the socket goes to the same origin as the page (cookies, Origin check). */

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from "react";
 
 /**
  * The "now" relative times ("for 5 minutter siden") are computed from. A page the Worker rendered
@@ -9,8 +9,9 @@ const NowContext = createContext<Date | undefined>(undefined);
 
 export function NowProvider({ renderedAt, children }: { renderedAt?: Date; children: ReactNode }) {
   const [now, setNow] = useState(renderedAt);
-  // After hydration: the live clock (undefined means "new Date()" at each render).
-  useEffect(() => setNow(undefined), []);
+  // After hydration: the live clock (undefined means "new Date()" at each render). Every relative
+  // time renders again for it, so in slices that yield to the browser, not as one long task.
+  useEffect(() => startTransition(() => setNow(undefined)), []);
   return <NowContext.Provider value={now}>{children}</NowContext.Provider>;
 }
 

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { UNREAD_BADGE_CAP, UNREAD_POLL_MS } from "../../domain/limits";
-import { chatKeys, fetchUnreadCount } from "../api/chat";
+import { chatKeys, fetchUnreadCount } from "../api/chat-badge";
 
 /**
  * Unread messages for the header badge: pushed live over the user's inbox socket (useLiveInbox), and

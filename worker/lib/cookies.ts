@@ -4,8 +4,14 @@ import { ACCESS_TTL_SECONDS } from "./jwt";
 
 /** `__Host-` names and Secure need https; plain http (local development) gets unprefixed names. */
 const NAMES = {
-  https: { access: "__Host-lb_access", refresh: "__Secure-lb_refresh", device: "__Secure-lb_device", bookmark: "__Host-lb_d1" },
-  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device", bookmark: "lb_d1" },
+  https: {
+    access: "__Host-lb_access",
+    refresh: "__Secure-lb_refresh",
+    device: "__Secure-lb_device",
+    bookmark: "__Host-lb_d1",
+    signedIn: "__Host-lb_signed_in",
+  },
+  http: { access: "lb_access", refresh: "lb_refresh", device: "lb_device", bookmark: "lb_d1", signedIn: "lb_signed_in" },
 };
 
 function names(c: Context) {
@@ -55,7 +61,15 @@ export function hasSessionCookie(c: Context): boolean {
   return [NAMES.https, NAMES.http].some((n) => cookies[n.access] !== undefined || cookies[n.refresh] !== undefined);
 }
 
-/** `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end). */
+/**
+ * `refreshMaxAge`: seconds the refresh token stays valid (the sliding lifetime, capped by the sign-in's absolute end).
+ *
+ * Beside the two session cookies, a hint the page's own first script reads (index.html): `1` while
+ * this browser holds a session, so controls that depend on who is signed in stay hidden until the
+ * app knows the session, instead of a visitor's showing first (docs/decisions/121). It is no
+ * credential and grants nothing: readable by scripts, no session in it; it lives and ends with the
+ * refresh cookie, and the app shows the visitor's controls when the session's check says signed out.
+ */
 export function setSessionCookies(c: Context, access: string, refresh: string, refreshMaxAge: number): void {
   const n = names(c);
   setCookie(c, n.access, access, { httpOnly: true, secure: n.secure, sameSite: "Lax", path: "/", maxAge: ACCESS_TTL_SECONDS });
@@ -67,6 +81,7 @@ export function setSessionCookies(c: Context, access: string, refresh: string, r
     path: "/api/auth",
     maxAge: refreshMaxAge,
   });
+  setCookie(c, n.signedIn, "1", { secure: n.secure, sameSite: "Lax", path: "/", maxAge: refreshMaxAge });
 }
 
 /** When the account is deleted: the device cookie has nothing left to vouch for. */
@@ -79,6 +94,7 @@ export function clearSessionCookies(c: Context): void {
   const n = names(c);
   deleteCookie(c, n.access, { path: "/", secure: n.secure });
   deleteCookie(c, n.refresh, { path: "/api/auth", secure: n.secure });
+  deleteCookie(c, n.signedIn, { path: "/", secure: n.secure });
 }
 
 /**

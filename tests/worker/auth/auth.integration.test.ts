@@ -159,8 +159,9 @@ describe("sign-in", () => {
     const user = await createUser({ password: PASSWORD, role: "moderator" });
     const res = await new Client().post("/api/auth/signin", { email: user.email, password: PASSWORD });
     const cookies = res.headers.getSetCookie();
-    // The access and refresh cookies, and the device cookie (tests/worker/auth/signin-device.integration.test.ts).
-    expect(cookies.map((c) => c.slice(0, c.indexOf("=")))).toEqual(["lb_access", "lb_refresh", "lb_device"]);
+    // The access and refresh cookies, the readable signed-in hint (tests/worker/auth/signed-in-hint.integration.test.ts)
+    // and the device cookie (tests/worker/auth/signin-device.integration.test.ts).
+    expect(cookies.map((c) => c.slice(0, c.indexOf("=")))).toEqual(["lb_access", "lb_refresh", "lb_signed_in", "lb_device"]);
     for (const c of cookies.slice(0, 2)) expect(c).toMatch(/HttpOnly/i), expect(c).toMatch(/SameSite=Lax/i);
     expect(cookies.find((c) => c.startsWith("lb_refresh="))).toMatch(/Path=\/api\/auth/);
     const body = (await res.json()) as { user: { role: string }; expires_at: number };

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Mail, MapPin, Phone } from "lucide-react";
+import { memo } from "react";
 import { Link } from "react-router-dom";
 import { currentYear } from "../../../domain/format";
 import { configQuery } from "../../api/shell";
@@ -46,7 +47,11 @@ function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
 }
 
-export function Footer() {
+/**
+ * The same on every page: memoised, so the root layout rendering again (the session's answer, a
+ * navigation) does not render it again.
+ */
+export const Footer = memo(function Footer() {
   const { data: config } = useQuery(configQuery());
   const appName = config?.appName ?? APP_NAME;
 
@@ -95,4 +100,4 @@ export function Footer() {
       </div>
     </footer>
   );
-}
+});

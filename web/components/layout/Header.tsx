@@ -1,9 +1,9 @@
 import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
-import { lazy, Suspense, type FormEvent, type KeyboardEvent } from "react";
+import { lazy, Suspense, useLayoutEffect, type FormEvent, type KeyboardEvent } from "react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { cn } from "../../lib/cn";
 import { formatUnreadCount, useLiveInbox, useUnreadCount } from "../../lib/useUnreadCount";
-import { useSession } from "../../lib/useSession";
+import { SESSION_DEPENDENT, SESSION_PENDING_ATTRIBUTE, useSession } from "../../lib/useSession";
 import { buttonClasses } from "../ui/Button";
 import { iconButtonClasses } from "./iconButton";
 import { LogoMark } from "./Logo";
@@ -16,6 +16,11 @@ const quickLinkClasses =
 export function Header() {
   const session = useSession();
   const signedIn = session.status === "signed-in";
+  // index.html hides the controls that depend on who is signed in while a signed-in browser's session
+  // is being checked (<html data-session="pending">): known now, in the same paint as its controls.
+  useLayoutEffect(() => {
+    if (session.status !== "loading") document.documentElement.removeAttribute(SESSION_PENDING_ATTRIBUTE);
+  }, [session.status]);
   const unread = useUnreadCount(signedIn);
   useLiveInbox(signedIn);
   const navigate = useNavigate();
@@ -86,7 +91,7 @@ export function Header() {
               <AccountMenu user={session.user} />
             </Suspense>
           ) : (
-            <Link to="/auth" className={iconButtonClasses} aria-label="Logg inn">
+            <Link to="/auth" className={iconButtonClasses} aria-label="Logg inn" {...SESSION_DEPENDENT}>
               <CircleUser aria-hidden="true" className="size-6" />
             </Link>
           )}

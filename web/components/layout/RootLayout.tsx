@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from "react";
+import { Suspense, useEffect, useMemo, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
@@ -29,6 +29,23 @@ export function RootLayout() {
     if (!active || active === document.body) main.current?.focus({ preventScroll: true });
   }, [location.pathname]);
 
+  // The page as one element per path: this layout renders again whenever the session's query
+  // changes (useSessionKeepAlive), and a new element would be new props for the page's Suspense
+  // boundary. While the edge HTML is being taken over, React then hydrates that whole boundary at
+  // once (a long task) instead of in slices; the page still follows every navigation through the
+  // router's context.
+  const page = useMemo(
+    () => (
+      // A render error on one page shows "Noe gikk galt" there; the next navigation resets it.
+      <ErrorBoundary key={location.pathname}>
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </ErrorBoundary>
+    ),
+    [location.pathname],
+  );
+
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -43,12 +60,7 @@ export function RootLayout() {
         the footer never shows in the first screen and never jumps down when the page arrives.
       */}
       <main ref={main} id="main" tabIndex={-1} className="min-h-svh flex-1 focus:outline-none">
-        {/* A render error on one page shows "Noe gikk galt" there; the next navigation resets it. */}
-        <ErrorBoundary key={location.pathname}>
-          <Suspense fallback={<PageSpinner />}>
-            <Outlet />
-          </Suspense>
-        </ErrorBoundary>
+        {page}
       </main>
       <Footer />
       <DeferredAnalytics />

@@ -1,5 +1,5 @@
 import { Mail } from "lucide-react";
-import { useId, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent } from "react";
 import { useLocation } from "react-router-dom";
 import { isApiError } from "../../api/client";
 import { subscribeNewsletter } from "../../api/newsletter";
@@ -7,6 +7,7 @@ import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
 import { toastError, toastSuccess } from "../../lib/toast";
+import { useValueTypedEarly } from "../../lib/useValueTypedEarly";
 
 // The schema (and zod with it) loads when someone starts typing, not with the home page.
 const loadSchema = () => import("../../../domain/schemas/content").then((m) => m.newsletterSchema);
@@ -24,6 +25,10 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
   const [name, setName] = useState("");
   const [emailError, setEmailError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const emailField = useRef<HTMLInputElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  useValueTypedEarly(emailField, email, setEmail);
+  useValueTypedEarly(nameField, name, setName);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -83,6 +88,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
         <div>
           <Label htmlFor={`${id}-email`}>E-post</Label>
           <Input
+            ref={emailField}
             id={`${id}-email`}
             name="email"
             type="email"
@@ -108,6 +114,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
         <div>
           <Label htmlFor={`${id}-name`}>Navn (valgfritt)</Label>
           <Input
+            ref={nameField}
             id={`${id}-name`}
             name="name"
             autoComplete="name"

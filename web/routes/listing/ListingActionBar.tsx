@@ -2,15 +2,14 @@ import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
-import { isPayableInApp, onlineMethodsFor, PAYMENT_TEXTS } from "../../../domain/payments";
+import { isPayableInApp, LISTING_PAYMENT_TEXTS as PAYMENT_TEXTS, onlineMethodsFor } from "../../../domain/payment-methods";
 import { CONTINUE_MESSAGE, CONTINUE_PARAM, signInPath } from "../../../domain/return-path";
 import { isApiError } from "../../api/client";
-import { startConversation } from "../../api/chat";
 import type { ListingPage } from "../../api/listings";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
-import { useSession } from "../../lib/useSession";
+import { SESSION_DEPENDENT, useSession, useSessionWhenKnown } from "../../lib/useSession";
 
 const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
 // The give-away queue's taker side loads only on free listings (docs/decisions/075).
@@ -59,15 +58,19 @@ export function primaryAction(listing: Pick<ActionListing, "is_free" | "status" 
   return "message";
 }
 
-/** Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row under the title. */
+/**
+ * Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row
+ * under the title. A press while the session is still being checked is carried out once it is
+ * known, not dropped.
+ */
 function useListingActions(listing: ActionListing) {
   const session = useSession();
+  const sessionWhenKnown = useSessionWhenKnown();
   const navigate = useNavigate();
   const location = useLocation();
   const [starting, setStarting] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const signedIn = session.status === "signed-in";
-  const loading = session.status === "loading";
 
   /** Sign-in comes back to `next` (this listing, or where the action goes on) instead of the front page. */
   const loginRequired = (description: string, next: string) => {
@@ -76,9 +79,8 @@ function useListingActions(listing: ActionListing) {
   };
   const here = `${location.pathname}${location.search}`;
 
-  const buy = () => {
-    if (loading) return;
-    if (!signedIn) {
+  const buy = async () => {
+    if (!(await sessionWhenKnown())) {
       toastError(PAYMENT_TEXTS.loginTitle, PAYMENT_TEXTS.login, { id: "login-required" });
       navigate(signInPath(here));
       return;
@@ -86,15 +88,14 @@ function useListingActions(listing: ActionListing) {
     setChoosing(true);
   };
 
-  const proposeTrade = () => {
-    if (loading) return;
-    if (!signedIn) return loginRequired("Du må være logget inn for å foreslå bytte", `/trade-offer/${listing.id}`);
+  const proposeTrade = async () => {
+    if (!(await sessionWhenKnown())) return loginRequired("Du må være logget inn for å foreslå bytte", `/trade-offer/${listing.id}`);
     navigate(`/trade-offer/${listing.id}`);
   };
 
   const sendMessage = async () => {
-    if (loading || starting) return;
-    if (!signedIn) {
+    if (starting) return;
+    if (!(await sessionWhenKnown())) {
       const back = new URLSearchParams(location.search);
       back.set(CONTINUE_PARAM, CONTINUE_MESSAGE);
       return loginRequired("Du må være logget inn for å sende melding", `${location.pathname}?${back}`);
@@ -103,6 +104,8 @@ function useListingActions(listing: ActionListing) {
     // owner never sees this button (they get the owner tools); the Worker refuses them with 403.
     setStarting(true);
     try {
+      // The chat's client loads with the press, not with the listing.
+      const { startConversation } = await import("../../api/chat");
       const { id } = await startConversation(listing.id);
       navigate(`/chat/${id}`);
     } catch (error) {
@@ -170,7 +173,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
 
   const primary = primaryAction(listing);
   return (
-    <div className={cn(barClasses, className)} data-testid="listing-action-bar">
+    <div className={cn(barClasses, className)} data-testid="listing-action-bar" {...SESSION_DEPENDENT}>
       {primary === "giveaway" ? (
         <Suspense fallback={<div className="min-h-12" />}>
           <GiveawayTakerBar listing={listing} />
@@ -181,7 +184,7 @@ export function ListingActionBar({ listing, isOwner, className }: ListingActionB
           <Button
             size="lg"
             className="h-auto min-h-12 w-full px-3 py-1.5 text-[0.9375rem] sm:text-base"
-            onClick={buy}
+            onClick={() => void buy()}
             aria-haspopup="dialog"
           >
             <ShieldCheck aria-hidden="true" className="size-5 shrink-0" />
@@ -223,12 +226,12 @@ export function ListingMoreActions({ listing, isOwner, className }: ListingActio
   const showMessage = primaryAction(listing) !== "message";
   if (!showTrade && !showMessage) return null;
   return (
-    <div className={cn("flex gap-2", className)}>
+    <div className={cn("flex gap-2", className)} {...SESSION_DEPENDENT}>
       {showTrade ? (
         <Button
           variant="accent"
           className="flex-1"
-          onClick={proposeTrade}
+          onClick={() => void proposeTrade()}
           data-analytics="trade_offer_click"
           data-analytics-listing={listing.id}
         >

@@ -1,12 +1,10 @@
 import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
-import { lazy, Suspense, useId } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
 import type { ListingPage } from "../../api/listings";
-import { ListingCard } from "../../components/ListingCard";
-import { LazyReportDialog } from "../../components/lazyDialogs";
-import { SellerCard } from "../../components/SellerCard";
+import { EdgePart, lazyPart } from "../../components/EdgePart";
 import { Badge } from "../../components/ui/Badge";
 import { cn } from "../../lib/cn";
 import { useNow } from "../../lib/now";
@@ -15,14 +13,21 @@ import { postalPlace, titleCasePlace } from "../../../domain/place";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useReport } from "../../lib/useReport";
-import { isModerator, useSession } from "../../lib/useSession";
+import { isModerator, SESSION_DEPENDENT, useSession } from "../../lib/useSession";
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
-import { LazyListingStats } from "../../analytics/stats/LazyListingStats";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
 const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
+// The report dialog's loader (web/components/lazyDialogs.tsx) comes with the first report.
+const LazyReportDialog = lazy(() => import("../../components/lazyDialogs").then((m) => ({ default: m.LazyReportDialog })));
+// The statistics load only for the few who may see them (owner, moderators).
+const LazyListingStats = lazy(() => import("../../analytics/stats/LazyListingStats").then((m) => ({ default: m.LazyListingStats })));
+// Below the listing and its actions: the seller's card and other listings keep the edge's HTML until
+// someone wants them (pointed at, touched, focused) or is signed in (decision 120).
+const sellerCard = lazyPart(() => import("../../components/SellerCard").then((m) => m.SellerCard));
+const moreFromSeller = lazyPart(() => import("./MoreFromSeller").then((m) => m.MoreFromSeller));
 
 const iconButton =
   "inline-flex size-11 items-center justify-center rounded-full text-stone-800 hover:bg-stone-100 hover:text-brand-800 aria-pressed:text-red-700";
@@ -54,7 +59,8 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const session = useSession();
   const navigate = useNavigate();
   const favourite = useFavourite(listing.id);
-  const isOwner = session.status === "signed-in" && session.user.id === listing.user_id;
+  const signedIn = session.status === "signed-in";
+  const isOwner = signedIn && session.user.id === listing.user_id;
   // Visitors' views are counted (with their consent); the owner's own are not (docs/decisions/036).
   useListingViewTracking(listing.id, session.status === "loading" || isOwner);
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
@@ -63,8 +69,9 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   // (decision 117): no buying, messaging, trading, favourites or reports.
   const dealView = !!finishedStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
-  const moreHeadingId = useId();
   const report = useReport();
+  const [reported, setReported] = useState(false);
+  if (report.target && !reported) setReported(true);
 
   const goBack = () => {
     // Back where the visitor came from; a page opened directly goes to the home page.
@@ -116,6 +123,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
               onClick={() => report.open({ type: "listing", id: listing.id })}
               aria-label="Rapporter annonse"
               className={iconButton}
+              {...SESSION_DEPENDENT}
             >
               <Flag aria-hidden="true" className="size-6" />
             </button>
@@ -193,25 +201,28 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           </section>
         ) : null}
 
-        <SellerCard
-          name={sellerName}
-          className="mt-6"
-          profile={listing.seller}
-          action={
-            isOwner ? null : (
+        <EdgePart
+          part={sellerCard}
+          keep={listing}
+          live={signedIn}
+          props={{
+            name: sellerName,
+            className: "mt-6",
+            profile: listing.seller,
+            action: isOwner ? null : (
               <button
                 type="button"
                 onClick={() => report.open({ type: "user", id: listing.seller.user_id })}
+                {...SESSION_DEPENDENT}
                 className="ml-auto inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-xl px-2 text-sm font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
               >
                 <Flag aria-hidden="true" className="size-4" />
                 Rapporter bruker
               </button>
-            )
-          }
-        >
-          Medlem siden {formatDate(listing.seller.created_at)}
-        </SellerCard>
+            ),
+            children: `Medlem siden ${formatDate(listing.seller.created_at)}`,
+          }}
+        />
 
         {isOwner && listing.is_free ? (
           <Suspense fallback={null}>
@@ -221,7 +232,9 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
 
         {isOwner || isModerator(session.user) ? (
           <div className="mt-6">
-            <LazyListingStats listingId={listing.id} />
+            <Suspense fallback={null}>
+              <LazyListingStats listingId={listing.id} />
+            </Suspense>
           </div>
         ) : null}
       </div>
@@ -230,22 +243,13 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
       {dealView ? null : <ListingActionBar listing={listing} isOwner={isOwner} className="order-last md:order-none md:col-start-2" />}
 
       {listing.more_from_seller.length > 0 ? (
-        <section aria-labelledby={moreHeadingId} className="mt-10 px-4 pb-6 sm:px-0 md:col-span-2">
-          <h2 id={moreHeadingId} className="text-xl font-bold text-stone-900">
-            Flere annonser fra {sellerName}
-          </h2>
-          <ul className="mt-3 grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-4">
-            {listing.more_from_seller.slice(0, 4).map((item) => (
-              <li key={item.id} className="flex">
-                <div className="flex w-full flex-col [&>article]:flex-1">
-                  <ListingCard listing={item} now={now} />
-                </div>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <EdgePart part={moreFromSeller} keep={listing} props={{ listings: listing.more_from_seller, sellerName, now }} live={signedIn} />
       ) : null}
-      <LazyReportDialog target={report.target} onClose={report.close} />
+      {reported ? (
+        <Suspense fallback={null}>
+          <LazyReportDialog target={report.target} onClose={report.close} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -16,7 +16,7 @@ import { PageSpinner } from "../../components/ui/Spinner";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useReport } from "../../lib/useReport";
-import { useSession } from "../../lib/useSession";
+import { SESSION_DEPENDENT, useSession } from "../../lib/useSession";
 import { NotFound } from "../fallback/NotFound";
 
 /**
@@ -134,6 +134,7 @@ function ProfileView({ profile }: { profile: PublicProfileBody }) {
                     <button
                       type="button"
                       onClick={() => report.open({ type: "review", id: review.id })}
+                      {...SESSION_DEPENDENT}
                       className="inline-flex min-h-11 items-center gap-1.5 rounded-xl px-2 font-medium text-stone-700 hover:bg-stone-100 hover:text-stone-900"
                     >
                       <Flag aria-hidden="true" className="size-4" />

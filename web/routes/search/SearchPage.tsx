@@ -12,6 +12,7 @@ import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { returnsScrolled } from "../../lib/useScrollRestoration";
+import { useValueTypedEarly } from "../../lib/useValueTypedEarly";
 import { FilterSheet } from "./FilterSheet";
 import { SaveSearchButton } from "./SaveSearchButton";
 import { clearFilters, filterChips, parseFilters, serializeFilters, SORT_OPTIONS, type SearchFilters } from "./searchFilters";
@@ -57,8 +58,12 @@ export function SearchPage() {
 
   // The text box: what the user types goes to the URL after 300 ms without typing.
   const [text, setText] = useState(filters.q);
+  const shownQuery = useRef(filters.q);
   useEffect(() => {
-    // Back/forward (or a link) changed the query: show it. Our own writes already match.
+    // Back/forward (or a link) changed the query: show it. Our own writes already match. Not on the
+    // first render: text typed before the page was taken over (below) is newer than the address.
+    if (shownQuery.current === filters.q) return;
+    shownQuery.current = filters.q;
     setText((current) => (current.trim() === filters.q ? current : filters.q));
   }, [filters.q]);
   useEffect(() => {
@@ -68,6 +73,7 @@ export function SearchPage() {
   }, [text, filters, setFilters]);
 
   const inputRef = useRef<HTMLInputElement>(null);
+  useValueTypedEarly(inputRef, text, setText);
   // Someone who opens a bare /search (the header's search box) came to type.
   // Not when Back returns to the results scrolled down: the visitor goes on where they were.
   const navigationType = useNavigationType();
@@ -104,6 +110,8 @@ export function SearchPage() {
 
   const chips = filterChips(filters);
   const sortValue = filters.sort ?? (filters.q ? "relevance" : "newest");
+  const sortField = useRef<HTMLSelectElement>(null);
+  useValueTypedEarly(sortField, sortValue, (sort) => setFilters({ ...filters, sort: sort as SearchFilters["sort"] }));
 
   return (
     <div className="mx-auto max-w-6xl px-4 py-6 sm:py-8">
@@ -137,6 +145,7 @@ export function SearchPage() {
             Sorter
           </label>
           <select
+            ref={sortField}
             id="search-sort"
             value={sortValue}
             onChange={(e) => setFilters({ ...filters, sort: e.target.value as SearchFilters["sort"] })}

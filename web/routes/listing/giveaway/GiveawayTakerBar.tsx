@@ -7,7 +7,7 @@ import { isApiError } from "../../../api/client";
 import type { ListingPage } from "../../../api/listings";
 import { Button, buttonClasses } from "../../../components/ui/Button";
 import { toastError, toastSuccess } from "../../../lib/toast";
-import { useSession } from "../../../lib/useSession";
+import { useSession, useSessionWhenKnown } from "../../../lib/useSession";
 import { giveawayViewQuery, leaveQueue, refreshAfterMove } from "../../../api/giveaways";
 
 // The dialog (its form, schema and the Radix dialog) loads when the taker opens it, not with the
@@ -25,6 +25,7 @@ export interface GiveawayTakerBarProps {
  */
 export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
   const session = useSession();
+  const sessionWhenKnown = useSessionWhenKnown();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const userId = session.status === "signed-in" ? session.user.id : null;
@@ -35,9 +36,9 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
   const inQueue = mine ? isInQueue(mine.status) : false;
   const joinable = isJoinableListing(listing.status) && (!mine || mine.status === "withdrawn");
 
-  const want = () => {
-    if (session.status === "loading") return;
-    if (session.status === "signed-out") {
+  // A press while the session is still being checked is carried out once it is known.
+  const want = async () => {
+    if (!(await sessionWhenKnown())) {
       toastError("Logg inn påkrevd", "Du må være logget inn for å stå i kø", { id: "login-required" });
       navigate("/auth");
       return;
@@ -93,7 +94,7 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
         </div>
       ) : null}
       {joinable ? (
-        <Button size="lg" className="w-full text-base" onClick={want} aria-haspopup="dialog">
+        <Button size="lg" className="w-full text-base" onClick={() => void want()} aria-haspopup="dialog">
           <Gift aria-hidden="true" className="size-5" />
           {T.want}
         </Button>
