@@ -60,7 +60,7 @@ test("Glemt passord? through the local outbox, then signing in with the new pass
     await expect(page).toHaveTitle(/^Logg inn/);
     await page.getByLabel("E-post").fill(email);
     await page.getByLabel("Passord").fill(NEW_PASSWORD);
-    await page.getByRole("button", { name: "Logg inn" }).click();
+    await page.getByRole("button", { name: "Logg inn", exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     const session = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
     expect(session?.user.email).toBe(email);

@@ -116,7 +116,7 @@ test("sign up, confirm by e-mail (the link works once), edit the name, sign out 
   await expect(toast(page, "Profil oppdatert")).toBeVisible();
   await expect(info.getByText(newName, { exact: true })).toBeVisible();
 
-  await page.getByRole("main").getByRole("button", { name: "Logg ut" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Logg ut", exact: true }).click();
   await expect(toast(page, "Logget ut")).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 

@@ -80,7 +80,7 @@ test("an existing account is proved with its password, linked, and signed straig
     await expect(vipps.getByText("Verifisert med Vipps")).toBeVisible();
     await expect(vipps.getByRole("button", { name: "Koble fra Vipps" })).toBeVisible();
 
-    await page.getByRole("main").getByRole("button", { name: "Logg ut" }).click();
+    await page.getByRole("main").getByRole("button", { name: "Logg ut", exact: true }).click();
     await expect(toast(page, "Logget ut")).toBeVisible();
 
     // The next time: Vipps signs straight in to the same account, no proof asked.
