@@ -16,7 +16,8 @@
 // and prints the table.
 //
 //   npm run bench:pages       BENCH_PORT=8832, BENCH_SANDBOX_PORT (PORT + 30), BENCH_PAGES_RUNS=5,
-//                             CHROME_PATH=/usr/bin/chromium, SKIP_BUILD=1 (reuse dist/),
+//                             CHROME_PATH (default /usr/bin/chromium, else the headless shell the
+//                             e2e tests use), SKIP_BUILD=1 (reuse dist/),
 //                             BENCH_QUIET_INDEX=2850 (this machine's benchmarkIndex when quiet),
 //                             BENCH_PAGES_ONLY="/,slug page" (only these pages, by their names below)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,7 +30,11 @@ import { AppServer, ROOT, ensureBuild, freshState, procStats } from "./support";
 
 const server = AppServer.forBench("pages", 8832);
 const RUNS = Number(process.env.BENCH_PAGES_RUNS ?? 5);
-const CHROME_PATH = process.env.CHROME_PATH ?? "/usr/bin/chromium";
+// Debian's full Chromium where it is installed (the figures before 2026-11-29 are from it), else its
+// headless shell, which the machine may have alone. The quiet run of 2026-11-29 in the headless shell
+// read a benchmarkIndex of 1,100-1,800 where the full browser had read 2,800: compare figures taken
+// in one browser only (docs/benchmarks.md).
+const CHROME_PATH = process.env.CHROME_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : "/usr/bin/chromium-headless-shell");
 const BASE = server.origin;
 const SANDBOX = server.sandboxBase;
 const DEMO_PASSWORD = "lekebytte123";
