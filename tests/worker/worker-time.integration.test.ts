@@ -108,7 +108,9 @@ describe("withWorkerTime", () => {
     );
     expect(await res.text()).toBe("ferdig");
     expect(wrapped).toBe(1);
-    expect(ownOf(res)).toBeLessThan(10);
+    // Counted, the setup's 30 ms would be there whole; left out, what remains is the timing's own
+    // few milliseconds (11 on a machine at load 8).
+    expect(ownOf(res)).toBeLessThan(20);
   });
 
   it("leaves out the time spent waiting for D1, whose simulator works meanwhile", async () => {
