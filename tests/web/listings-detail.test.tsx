@@ -143,8 +143,10 @@ describe("listing detail", () => {
         expect(screen.getByText(badge, { selector: "span" })).toBeInTheDocument();
         // Open for nothing any more.
         expect(screen.queryByText("Åpen for bytte")).not.toBeInTheDocument();
-        const section = screen.getByRole("region", { name: "Flere annonser fra Ola Hansen" });
+        // The seller's card and other listings are parts loaded on their own (decision 120).
+        const section = await screen.findByRole("region", { name: "Flere annonser fra Ola Hansen" });
         expect(within(section).getByRole("link", { name: "Ledig gyngehest" })).toBeInTheDocument();
+        await screen.findByRole("button", { name: "Rapporter bruker" });
         // The listing's own buttons (the seller's other listings keep their hearts): back, share, the
         // photos, and reporting the seller; nothing that buys, messages, trades, keeps or reports the listing.
         const own = [...document.querySelectorAll("button")]

@@ -10,7 +10,7 @@
 // - a press on one of its buttons is kept and made again on the same button once the part runs (the
 //   app loader, web/app-loader.js, holds such a press as well: whichever sees it first keeps it).
 // Rendered in the browser from the start (a navigation inside the app), the part loads at once.
-import { type ComponentType, lazy, type MouseEvent, Suspense, useEffect, useId, useRef, useState } from "react";
+import { type ComponentType, lazy, type MouseEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 
 /** A lazily loaded component that hands itself over synchronously once its module is here. */
@@ -82,6 +82,14 @@ export function EdgePart<P extends object>({ part, props, keep, live = false, fa
   /** A button pressed while the part was still the edge's HTML: its place among the part's buttons. */
   const pressed = useRef<number | null>(null);
   const wants = wanted || live || keep !== keptFor;
+  // Live (the edge's HTML is a visitor's, and this is a signed-in person) while the part's code is on
+  // its way: out of sight, its space kept, rather than a moment of controls that are not theirs.
+  // Set on the element, not rendered: the kept element is taken over from the edge's HTML as it is.
+  const stale = kept !== null && !loaded && live;
+  useLayoutEffect(() => {
+    const element = wrapper.current;
+    if (element) element.style.visibility = stale ? "hidden" : "";
+  }, [stale]);
 
   // The edge's HTML stays until the part's code is here; then the part renders at once in its place.
   useEffect(() => {

@@ -17,9 +17,11 @@ export function Header() {
   const session = useSession();
   const signedIn = session.status === "signed-in";
   // index.html hides the controls that depend on who is signed in while a signed-in browser's session
-  // is being checked (<html data-session="pending">): known now, in the same paint as its controls.
+  // is being checked (<html data-session="pending">). Signed out after all (the hint was stale), a
+  // visitor's controls are the right ones, wherever they are: shown at once. Signed in, the page
+  // lifts it (RootLayout's SessionShown), once its own controls are rendered for this person.
   useLayoutEffect(() => {
-    if (session.status !== "loading") document.documentElement.removeAttribute(SESSION_PENDING_ATTRIBUTE);
+    if (session.status === "signed-out") document.documentElement.removeAttribute(SESSION_PENDING_ATTRIBUTE);
   }, [session.status]);
   const unread = useUnreadCount(signedIn);
   useLiveInbox(signedIn);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useMemo, useRef } from "react";
+import { Suspense, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { ErrorBoundary } from "../ErrorBoundary";
 import { PageSpinner } from "../ui/Spinner";
@@ -8,6 +8,7 @@ import { signOutState } from "../../lib/signOutState";
 import { useScrollRestoration } from "../../lib/useScrollRestoration";
 import { useSessionKeepAlive } from "../../lib/useSessionKeepAlive";
 import { DeferredAnalytics } from "../../analytics/DeferredAnalytics";
+import { SESSION_PENDING_ATTRIBUTE, useSession } from "../../lib/useSession";
 
 export function RootLayout() {
   useSessionKeepAlive();
@@ -40,6 +41,7 @@ export function RootLayout() {
       <ErrorBoundary key={location.pathname}>
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
+          <SessionShown />
         </Suspense>
       </ErrorBoundary>
     ),
@@ -66,4 +68,18 @@ export function RootLayout() {
       <DeferredAnalytics />
     </div>
   );
+}
+
+/**
+ * Shows the controls index.html hid while a signed-in browser's session was checked, in the commit
+ * that renders the page for the person signed in. It sits in the page's Suspense boundary, so while
+ * that boundary is still the edge's HTML (a visitor's controls, taken over in slices after the
+ * header) they stay hidden: lifted from the header, they showed for a moment on a slow phone.
+ */
+function SessionShown() {
+  const session = useSession();
+  useLayoutEffect(() => {
+    if (session.status === "signed-in") document.documentElement.removeAttribute(SESSION_PENDING_ATTRIBUTE);
+  }, [session.status]);
+  return null;
 }
