@@ -10,7 +10,7 @@
 // every outcome is polled for.
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { DEMO_LISTINGS, demoListing } from "./support/demo";
 import { publishListing } from "./support/listings";
 
@@ -217,5 +217,32 @@ test.describe("without JavaScript", () => {
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Kjøp, selg, gi bort og bytt brukte leker" })).toBeVisible();
     await expect(page.getByTestId("consent-banner")).toBeHidden();
+  });
+
+  test("/auth signs in with its plain form, and the shell's line that JavaScript is needed is not shown there", async ({ page }) => {
+    const email = uniqueEmail("no-js");
+    await signUpAndSignIn(page.request, email);
+    try {
+      await page.context().clearCookies();
+      await page.goto("/om-oss");
+      // A page that needs the app says so (by its id: Playwright's text search skips <noscript>).
+      const needsJs = page.locator("#no-js");
+      await expect(needsJs).toHaveText("Lekebytte trenger JavaScript for å vise denne siden.");
+      await expect(needsJs).toBeVisible();
+      await page.goto("/auth");
+      await expect(needsJs).toBeHidden();
+      const form = page.getByRole("form", { name: "Logg inn" });
+      await form.getByLabel("E-post").fill(email);
+      await form.getByLabel("Passord").fill(E2E_PASSWORD);
+      await form.getByRole("button", { name: "Logg inn", exact: true }).click();
+      await expect(page).toHaveURL(/\/$/);
+      const session = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
+      expect(session?.user.email).toBe(email);
+      await page.goto("/auth/glemt-passord");
+      await expect(page.getByRole("form", { name: "Glemt passord" })).toBeVisible();
+      await expect(needsJs).toBeHidden();
+    } finally {
+      await deleteAccount(page.request);
+    }
   });
 });

@@ -27,7 +27,8 @@ function alert(text: string | null): string {
 }
 
 function page(title: string, body: string): string {
-  return `<noscript><main class="mx-auto w-full max-w-md px-4 py-8"><h1 class="text-center text-2xl font-extrabold tracking-tight text-stone-900">${title}</h1>${body}</main></noscript>`;
+  // The shell's "needs JavaScript" line (index.html #no-js) is not true of this page.
+  return `<noscript><style>#no-js{display:none}</style><main class="mx-auto w-full max-w-md px-4 py-8"><h1 class="text-center text-2xl font-extrabold tracking-tight text-stone-900">${title}</h1>${body}</main></noscript>`;
 }
 
 function signIn(url: URL): string {
