@@ -1,12 +1,10 @@
 // Day groups and times in the chat (docs/product.md "Messages and chat"): "I dag", "I går" or a Norwegian date, each
 // message with its time, all in Europe/Oslo whatever the device's time zone (docs/style.md "Texts and formats").
-import { formatDate, osloDay, TIME_ZONE } from "./format";
-
-const timeFormat = new Intl.DateTimeFormat("nb-NO", { hour: "2-digit", minute: "2-digit", timeZone: TIME_ZONE });
+import { formatDate, formatTime, osloDay } from "./format";
 
 /** "14:05" in Oslo. */
 export function messageTime(value: string | Date): string {
-  return timeFormat.format(typeof value === "string" ? new Date(value) : value);
+  return formatTime(value);
 }
 
 /** The Oslo calendar day before `day` (YYYY-MM-DD), without time-zone arithmetic. */

@@ -1,29 +1,72 @@
 // Norwegian formatting shared by web and worker (docs/style.md "Texts and formats").
+import { osloTime } from "./oslo-clock";
+
 export const TIME_ZONE = "Europe/Oslo";
 
-const priceFormat = new Intl.NumberFormat("nb-NO", { maximumFractionDigits: 0 });
+const NO_BREAK_SPACE = "\u00a0";
+const MINUS = "\u2212";
+const MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"];
+const intlNumbers = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number as nb-NO writes it, the same text as `Intl.NumberFormat("nb-NO")` with these fraction
+ * digits ("1 250", "4,5", "−3"), without Intl: the first nb-NO formatter a page makes costs about
+ * 75 ms at 4× CPU (ICU loads the locale), inside the task that renders the page (docs/decisions/129-formatting-without-intl.md).
+ * Rounds half away from zero on the shortest decimal form of the number, as Intl does.
+ */
+export function formatNumber(n: number, minFractionDigits = 0, maxFractionDigits = Math.max(minFractionDigits, 3)): string {
+  const shortest = String(Math.abs(n));
+  if (!Number.isFinite(n) || shortest.includes("e")) {
+    const key = `${minFractionDigits},${maxFractionDigits}`;
+    let format = intlNumbers.get(key);
+    if (!format) {
+      format = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: minFractionDigits, maximumFractionDigits: maxFractionDigits });
+      intlNumbers.set(key, format);
+    }
+    return format.format(n);
+  }
+  const [whole, fraction = ""] = shortest.split(".");
+  let digits = whole + fraction.slice(0, maxFractionDigits).padEnd(maxFractionDigits, "0");
+  if (fraction.length > maxFractionDigits && fraction[maxFractionDigits] >= "5")
+    digits = (BigInt(digits) + 1n).toString().padStart(digits.length, "0");
+  const wholeDigits = digits.slice(0, digits.length - maxFractionDigits) || "0";
+  let fractionDigits = digits.slice(digits.length - maxFractionDigits);
+  while (fractionDigits.length > minFractionDigits && fractionDigits.endsWith("0")) fractionDigits = fractionDigits.slice(0, -1);
+  const sign = n < 0 || Object.is(n, -0) ? MINUS : "";
+  const grouped = wholeDigits.replace(/\B(?=(\d{3})+$)/g, NO_BREAK_SPACE);
+  return `${sign}${grouped}${fractionDigits ? `,${fractionDigits}` : ""}`;
+}
 
 /** Whole kroner: "1 250 kr", or "Gratis" for free listings. */
 export function formatPrice(price: number | null | undefined, isFree: boolean): string {
   if (isFree || price == null) return "Gratis";
   // Intl uses a narrow no-break space as group separator; keep it (it renders as a space).
-  return `${priceFormat.format(price)} kr`;
+  return `${formatNumber(price, 0, 0)} kr`;
 }
 
 /** Minor units (øre) from a payment provider: divide by 100, 2 decimals. */
 export function formatMinorUnits(amount: number): string {
-  return `${new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount / 100)} kr`;
+  return `${formatNumber(amount / 100, 2, 2)} kr`;
 }
 
-const dateFormat = new Intl.DateTimeFormat("nb-NO", { day: "numeric", month: "long", year: "numeric", timeZone: TIME_ZONE });
+const twoDigits = (n: number) => String(n).padStart(2, "0");
 
+/** "12. november 2026" in Oslo. */
 export function formatDate(value: string | Date): string {
-  return dateFormat.format(typeof value === "string" ? new Date(value) : value);
+  const { year, month, day } = osloTime(typeof value === "string" ? new Date(value) : value);
+  return `${day}. ${MONTHS[month - 1]} ${year}`;
+}
+
+/** "14:05" in Oslo. */
+export function formatTime(value: string | Date): string {
+  const { hour, minute } = osloTime(typeof value === "string" ? new Date(value) : value);
+  return `${twoDigits(hour)}:${twoDigits(minute)}`;
 }
 
 /** Calendar day in Oslo as YYYY-MM-DD. */
 export function osloDay(d: Date): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+  const { year, month, day } = osloTime(d);
+  return `${year}-${twoDigits(month)}-${twoDigits(day)}`;
 }
 
 /**
@@ -53,26 +96,18 @@ export function currentYear(now: Date = new Date()): number {
 
 /** The hour (0–23) on Oslo's clock. */
 export function osloHour(d: Date): number {
-  return Number(new Intl.DateTimeFormat("en-GB", { timeZone: TIME_ZONE, hour: "2-digit", hourCycle: "h23" }).format(d));
+  return osloTime(d).hour;
 }
-
-const dateTimeFormat = new Intl.DateTimeFormat("nb-NO", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: TIME_ZONE,
-});
 
 /** "12. november 2026 kl. 14:05" in Oslo time (payment times). */
 export function formatDateTime(value: string | Date): string {
-  return dateTimeFormat.format(typeof value === "string" ? new Date(value) : value);
+  const date = typeof value === "string" ? new Date(value) : value;
+  return `${formatDate(date)} kl. ${formatTime(date)}`;
 }
 
 /** A count with its noun in Norwegian singular or plural: "1 advarsel", "2 advarsler", "1 250 annonser". */
 export function countText(n: number, singular: string, plural: string): string {
-  return n === 1 ? `1 ${singular}` : `${new Intl.NumberFormat("nb-NO").format(n)} ${plural}`;
+  return n === 1 ? `1 ${singular}` : `${formatNumber(n)} ${plural}`;
 }
 
 /**

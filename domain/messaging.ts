@@ -1,5 +1,6 @@
 // Chat rules and the live protocol shared by the Worker, the Durable Objects and the SPA
 // (docs/product.md "Messages and chat", "States", "Validation", "Limits and timings"; docs/decisions/028-live-chat.md).
+import { formatNumber } from "./format";
 
 /** A message is trimmed and must hold 1 to 2,000 characters. */
 export const MESSAGE_MAX_LENGTH = 2000;
@@ -140,7 +141,7 @@ export function messageLength(text: string): number {
   return n;
 }
 
-export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(MESSAGE_MAX_LENGTH)} tegn`;
+export const MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${formatNumber(MESSAGE_MAX_LENGTH)} tegn`;
 
 // The live events a conversation's room sends besides messages (worker/features/chat/live.ts
 // pushConversationEvent); the chat page refetches ["conversations", "event", id, name] on each.

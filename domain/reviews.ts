@@ -3,6 +3,7 @@
 // the other 1–5 with an optional text, once, within REVIEW_WINDOW_DAYS of the completion. Reviews
 // are blind: a review is shown only when both parties have written or the window has closed.
 import { formatDate } from "./format";
+import { formatNumber } from "./format";
 
 export const DEAL_KINDS = ["sale", "trade", "giveaway"] as const;
 export type DealKind = (typeof DEAL_KINDS)[number];
@@ -103,11 +104,9 @@ export function isReviewRevealed(review: { window_closes_at: string; counterpart
   return review.counterpart_written || Date.parse(now) >= Date.parse(review.window_closes_at);
 }
 
-const ratingFormat = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
 /** "4,7" — the average with one decimal, Norwegian comma. */
 export function formatRatingAverage(average: number): string {
-  return ratingFormat.format(average);
+  return formatNumber(average, 1, 1);
 }
 
 /** "1 vurdering", "12 vurderinger". */

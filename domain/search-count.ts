@@ -1,5 +1,6 @@
 // The search's count and its text, shared by the Worker and the search page (no zod here: the page
 // loads this on its first paint).
+import { formatNumber } from "./format";
 
 /** A search counts its matches up to this number (docs/decisions/004-search-index.md). */
 export const SEARCH_TOTAL_CAP = 1000;
@@ -11,11 +12,9 @@ export const SEARCH_TOTAL_CAP = 1000;
  */
 export const SEARCH_COUNT_SCAN = 1000;
 
-const countFormat = new Intl.NumberFormat("nb-NO");
-
 /** "1 annonse", "12 annonser", "Over 1 000 annonser", "Ca. 560 annonser" (an estimate). */
 export function resultCountText(total: number, capped = false): string {
-  const n = countFormat.format(total);
+  const n = formatNumber(total);
   if (capped) return total >= SEARCH_TOTAL_CAP ? `Over ${n} annonser` : `Ca. ${n} annonser`;
   return total === 1 ? "1 annonse" : `${n} annonser`;
 }

@@ -11,6 +11,7 @@ import {
 import { OWNER_STATUSES } from "../listing-lifecycle";
 import { optionalMultiLineText, singleLineText } from "./user-text";
 import { SELLER_PRICING_MODES } from "../payments";
+import { formatNumber } from "../format";
 
 const category = z.string({ error: "Velg en kategori" }).transform((v, ctx) => {
   const key = normalizeCategory(v);
@@ -31,7 +32,7 @@ const ageRange = z.string({ error: "Velg aldersgruppe" }).transform((v, ctx) => 
 });
 
 export const PRICE_MESSAGE = "Prisen må være et helt antall kroner, skrevet med siffer (f.eks. 250)";
-export const PRICE_TOO_HIGH_MESSAGE = `Prisen kan være maks ${new Intl.NumberFormat("nb-NO").format(LISTING_PRICE_MAX)} kr`;
+export const PRICE_TOO_HIGH_MESSAGE = `Prisen kan være maks ${formatNumber(LISTING_PRICE_MAX)} kr`;
 
 /**
  * Whole kroner from the form: digits only ("0x10", "1e3", "12.5" and "-1" are refused, never read

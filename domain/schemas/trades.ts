@@ -2,9 +2,10 @@ import { TRADE_MESSAGE_MAX_LENGTH } from "../trades";
 import { messageLength } from "./messaging";
 import { optionalMultiLineText } from "./user-text";
 import { z } from "./zod";
+import { formatNumber } from "../format";
 
 export const TRADE_CHOOSE_LISTING_TEXT = "Velg hva du vil tilby i bytte";
-export const TRADE_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${new Intl.NumberFormat("nb-NO").format(TRADE_MESSAGE_MAX_LENGTH)} tegn`;
+export const TRADE_MESSAGE_TOO_LONG_TEXT = `Meldingen kan ikke være lengre enn ${formatNumber(TRADE_MESSAGE_MAX_LENGTH)} tegn`;
 
 /**
  * "Send bytteforslag" (docs/product.md "Validation"): the listing wanted, one of the sender's own listings, and

@@ -394,6 +394,12 @@ async function audit(url: string, cookies: Cookie[] = []): Promise<Run> {
     const cpuEnd = cpuSample();
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
     const { lhr } = result;
+    // BENCH_PAGES_DUMP=<dir> keeps every run's whole Lighthouse report, to read its long tasks and scripts.
+    if (process.env.BENCH_PAGES_DUMP) {
+      mkdirSync(process.env.BENCH_PAGES_DUMP, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/[^a-z0-9]+/gi, "_")}-${Date.now()}.json`;
+      writeFileSync(path.join(process.env.BENCH_PAGES_DUMP, name), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     // Lighthouse 13 names the LCP element in its LCP breakdown insight (a "node" item).

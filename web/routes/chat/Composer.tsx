@@ -5,9 +5,9 @@ import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
+import { formatNumber } from "../../../domain/format";
 
 const COUNTER_FROM = MESSAGE_MAX_LENGTH - 200;
-const numberFormat = new Intl.NumberFormat("nb-NO");
 
 export interface ComposerProps {
   onSend: (content: string) => Promise<unknown>;
@@ -85,7 +85,7 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
       {length >= COUNTER_FROM ? (
         <p id={counterId} className={cn("mt-1 text-right text-xs", tooLong ? "font-semibold text-red-700" : "text-stone-700")}>
           {tooLong ? `${MESSAGE_TOO_LONG_TEXT}. ` : ""}
-          {numberFormat.format(length)} / {numberFormat.format(MESSAGE_MAX_LENGTH)} tegn
+          {formatNumber(length)} / {formatNumber(MESSAGE_MAX_LENGTH)} tegn
         </p>
       ) : null}
     </form>

@@ -26,7 +26,9 @@ export function TradeOfferCards({ conversationId, myId }: { conversationId: stri
   if (!offers.data?.length) return null;
   const now = new Date();
   const open = offers.data.filter((o) => isOpenOffer(o, now));
-  const closed = offers.data.filter((o) => !isOpenOffer(o, now)).sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  const closed = offers.data
+    .filter((o) => !isOpenOffer(o, now))
+    .sort((a, b) => (a.updated_at < b.updated_at ? 1 : a.updated_at > b.updated_at ? -1 : 0));
   return (
     <section aria-label="Bytteforslag" className="space-y-1">
       {[...open, ...closed].map((offer) => (

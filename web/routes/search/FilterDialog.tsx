@@ -13,6 +13,7 @@ import { CheckOption, Group } from "./FilterControls";
 import { PriceFilter } from "./PriceFilter";
 import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
 import { useDebouncedValue } from "./useDebouncedValue";
+import { formatNumber } from "../../../domain/format";
 
 export interface FilterSheetProps {
   filters: SearchFilters;
@@ -273,7 +274,6 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
 
 function showButtonText(count: SearchCount | undefined): string {
   if (count === undefined) return "Vis annonser";
-  if (count.capped)
-    return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${new Intl.NumberFormat("nb-NO").format(count.total)} annonser`;
+  if (count.capped) return `Vis ${count.total >= SEARCH_TOTAL_CAP ? "over" : "ca."} ${formatNumber(count.total)} annonser`;
   return `Vis ${resultCountText(count.total)}`;
 }

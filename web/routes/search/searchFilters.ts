@@ -4,14 +4,14 @@ import { PRICE_MAX, PRICE_MIN } from "../../../domain/limits";
 import { CATEGORIES, CONDITIONS } from "../../../domain/taxonomy";
 import { EMPTY_FILTERS, type SearchFilters } from "../../../domain/searchUrl";
 import type { SearchSort } from "../../../domain/schemas/search";
+import { formatNumber } from "../../../domain/format";
 
 export { apiSearchQuery, EMPTY_FILTERS, filtersKey, parseFilters, serializeFilters, type SearchFilters } from "../../../domain/searchUrl";
 
-const kr = new Intl.NumberFormat("nb-NO", { maximumFractionDigits: 0 });
-export const formatKroner = (n: number) => `${kr.format(n)} kr`;
+export const formatKroner = (n: number) => `${formatNumber(n, 0, 0)} kr`;
 
 export function priceLabel(min: number | null, max: number | null): string | null {
-  if (min !== null && max !== null) return `${kr.format(min)}–${kr.format(max)} kr`;
+  if (min !== null && max !== null) return `${formatNumber(min, 0, 0)}–${formatNumber(max, 0, 0)} kr`;
   if (min !== null) return `Fra ${formatKroner(min)}`;
   if (max !== null) return `Opptil ${formatKroner(max)}`;
   return null;
