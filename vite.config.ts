@@ -127,6 +127,24 @@ function scriptsAfterFirstPaint(): Plugin {
   });
 }
 
+/**
+ * hono's RPC client imports its cookie serializer (with its name and attribute checks) for a `cookie`
+ * argument, which the browser never passes: it sends its own cookies. The browser build gets a
+ * stand-in that throws if it is ever called, about 0.5 KB gzipped less on every page.
+ */
+function honoClientWithoutCookies(): Plugin {
+  return {
+    name: "lekebytte:hono-client-without-cookies",
+    apply: "build",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (this.environment.config.consumer !== "client") return null;
+      if (source !== "../utils/cookie.js" || !importer || !/hono[\\/]dist[\\/]client[\\/]client\.js$/.test(importer)) return null;
+      return path.resolve(import.meta.dirname, "web/api/hono-client-cookies.ts");
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   // `npm run dev` runs the Worker in local mode (dev outbox, built-in JWT fallback); the build that
   // `wrangler deploy` ships keeps wrangler.toml's production default (docs/decisions/018).
@@ -138,6 +156,7 @@ export default defineConfig(({ command }) => ({
     entryChunks(),
     inlineCss(),
     scriptsAfterFirstPaint(),
+    honoClientWithoutCookies(),
   ],
   resolve: {
     alias: [

@@ -6,7 +6,17 @@ export const TIME_ZONE = "Europe/Oslo";
 const NO_BREAK_SPACE = "\u00a0";
 const MINUS = "\u2212";
 const MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"];
-const intlNumbers = new Map<string, Intl.NumberFormat>();
+
+/** The number's shortest decimal form written out without an exponent: 1e21 → "1000000000000000000000". */
+function plainDecimal(abs: number): string {
+  const [mantissa, exponent = "0"] = String(abs).split("e");
+  const [whole, fraction = ""] = mantissa.split(".");
+  const digits = whole + fraction;
+  const point = whole.length + Number(exponent);
+  if (point <= 0) return `0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + "0".repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}
 
 /**
  * A number as nb-NO writes it, the same text as `Intl.NumberFormat("nb-NO")` with these fraction
@@ -15,24 +25,16 @@ const intlNumbers = new Map<string, Intl.NumberFormat>();
  * Rounds half away from zero on the shortest decimal form of the number, as Intl does.
  */
 export function formatNumber(n: number, minFractionDigits = 0, maxFractionDigits = Math.max(minFractionDigits, 3)): string {
-  const shortest = String(Math.abs(n));
-  if (!Number.isFinite(n) || shortest.includes("e")) {
-    const key = `${minFractionDigits},${maxFractionDigits}`;
-    let format = intlNumbers.get(key);
-    if (!format) {
-      format = new Intl.NumberFormat("nb-NO", { minimumFractionDigits: minFractionDigits, maximumFractionDigits: maxFractionDigits });
-      intlNumbers.set(key, format);
-    }
-    return format.format(n);
-  }
-  const [whole, fraction = ""] = shortest.split(".");
+  const sign = n < 0 || Object.is(n, -0) ? MINUS : "";
+  if (Number.isNaN(n)) return "NaN";
+  if (!Number.isFinite(n)) return `${sign}∞`;
+  const [whole, fraction = ""] = plainDecimal(Math.abs(n)).split(".");
   let digits = whole + fraction.slice(0, maxFractionDigits).padEnd(maxFractionDigits, "0");
   if (fraction.length > maxFractionDigits && fraction[maxFractionDigits] >= "5")
     digits = (BigInt(digits) + 1n).toString().padStart(digits.length, "0");
   const wholeDigits = digits.slice(0, digits.length - maxFractionDigits) || "0";
   let fractionDigits = digits.slice(digits.length - maxFractionDigits);
   while (fractionDigits.length > minFractionDigits && fractionDigits.endsWith("0")) fractionDigits = fractionDigits.slice(0, -1);
-  const sign = n < 0 || Object.is(n, -0) ? MINUS : "";
   const grouped = wholeDigits.replace(/\B(?=(\d{3})+$)/g, NO_BREAK_SPACE);
   return `${sign}${grouped}${fractionDigits ? `,${fractionDigits}` : ""}`;
 }

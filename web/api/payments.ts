@@ -2,10 +2,9 @@
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
-import { ORDER_EVENT } from "../../domain/messaging";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import type { ProblemInput } from "../../domain/schemas/payments";
-import { chatKeys } from "./chat";
+import { paymentKeys } from "./payment-keys";
 import { api, call, type ResponseBody as Body } from "./client";
 
 const orders = api.payments.orders;
@@ -31,21 +30,7 @@ export type VerifyResponse = Body<typeof api.payments.verify.$post>;
 /** POST /api/payments/checkout: the provider's hosted page to open. */
 export type CheckoutResponse = Body<typeof api.payments.checkout.$post>;
 
-export const paymentKeys = {
-  stripeAccount: ["me", "payments", "stripe-account"] as const,
-  records: (side: "purchases" | "sales") => ["me", "payments", side] as const,
-  details: (sessionId: string) => ["me", "payments", "details", sessionId] as const,
-  verify: (sessionId: string, paymentId: string) => ["me", "payments", "verify", sessionId, paymentId] as const,
-  /** The chat invalidates ["conversations", "event", id, name] on a live event, so the card refetches. */
-  conversationOrders: (conversationId: string) => chatKeys.event(conversationId, ORDER_EVENT),
-  cases: ["moderation", "payment-cases"] as const,
-};
-
-export const conversationOrdersQuery = (conversationId: string) =>
-  queryOptions({
-    queryKey: paymentKeys.conversationOrders(conversationId),
-    queryFn: ({ signal }) => call(orders.$get({ query: { conversation_id: conversationId } }, { init: { signal } })),
-  });
+export { conversationOrdersQuery, paymentKeys } from "./payment-keys";
 
 export type OrderMove = "handed-over" | "received" | "cancel";
 

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from "react-router-dom";
 import { ORDER_EVENT, SYSTEM_USER_ID, TRADE_OFFER_EVENT, type ChatMessage } from "../../../domain/messaging";
 import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail, type MessagePage } from "../../api/chat";
-import { conversationOrdersQuery } from "../../api/payments";
+import { conversationOrdersQuery } from "../../api/payment-keys";
 import { conversationReviewsQuery, reviewKeys } from "../../api/reviews";
 import { conversationTradeOffersQuery } from "../../api/trades";
 import { LazyReportDialog } from "../../components/lazyDialogs";
