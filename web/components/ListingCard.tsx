@@ -41,6 +41,9 @@ export interface ListingCardProps {
   priority?: boolean;
 }
 
+/** A grid cell for a listing card: off screen it skips its layout (styles.css `.listing-cell`). */
+export const LISTING_CELL_CLASSES = "listing-cell flex";
+
 /**
  * The card's fixed parts, shared with ListingCardSkeleton so a placeholder has the card's exact
  * size: the photo is 4:3 and the title always takes two lines, so every card in a row is as tall as

@@ -57,9 +57,13 @@ function restore(top: number): () => void {
   const started = performance.now();
   let frame = 0;
   const stopEvents = ["wheel", "touchstart", "keydown", "mousedown"] as const;
+  // Cells that skip their layout off screen are laid out meanwhile (styles.css): the place scrolled to is exact.
+  const root = document.documentElement;
+  root.setAttribute("data-restoring-scroll", "");
   const stop = () => {
     cancelAnimationFrame(frame);
     for (const type of stopEvents) window.removeEventListener(type, stop);
+    root.removeAttribute("data-restoring-scroll");
   };
   const attempt = () => {
     window.scrollTo(0, top);

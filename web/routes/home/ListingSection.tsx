@@ -2,7 +2,7 @@ import { ChevronRight } from "lucide-react";
 import { useId, type ReactNode } from "react";
 import { Link } from "react-router-dom";
 import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
-import { ListingCard } from "../../components/ListingCard";
+import { ListingCard, LISTING_CELL_CLASSES } from "../../components/ListingCard";
 import { ListingCardSkeleton } from "../../components/ListingCardSkeleton";
 import { cn } from "../../lib/cn";
 
@@ -56,7 +56,7 @@ export function ListingSection({ title, listings, seeAllTo, empty, columns = 3, 
       ) : (
         <ul className={gridClasses}>
           {listings.map((listing, index) => (
-            <li key={listing.id} className="flex">
+            <li key={listing.id} className={LISTING_CELL_CLASSES}>
               <div className="flex w-full flex-col [&>article]:flex-1">
                 <ListingCard listing={listing} priority={index < priorityCount} />
               </div>

@@ -5,7 +5,7 @@ import { useLocation, useNavigate, useNavigationType } from "react-router-dom";
 import { SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import type { SearchRow } from "../../../domain/schemas/search";
 import { resultCountText } from "../../../domain/search-count";
-import { ListingCard } from "../../components/ListingCard";
+import { ListingCard, LISTING_CELL_CLASSES } from "../../components/ListingCard";
 import { ListingCardSkeleton } from "../../components/ListingCardSkeleton";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
@@ -228,9 +228,10 @@ export function SearchPage() {
           </div>
         ) : (
           <>
-            <ul aria-busy={stale || undefined} className={cn(gridClasses, stale && "opacity-60 transition-opacity")}>
+            {/* While new results load, only the photos dim: dimmed text would fall below AA contrast. */}
+            <ul aria-busy={stale || undefined} className={cn(gridClasses, stale && "[&_img]:opacity-50 [&_img]:transition-opacity")}>
               {rows.map((row, index) => (
-                <li key={row.id} className="flex">
+                <li key={row.id} className={LISTING_CELL_CLASSES}>
                   <div className="flex w-full flex-col [&>article]:flex-1">
                     <ListingCard listing={row} priority={index < 2} />
                   </div>
