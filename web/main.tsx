@@ -7,12 +7,15 @@ import { Root } from "./Root";
 import { preloadPage } from "./router";
 import "./styles.css";
 
+/** The longest a page without edge HTML waits for the session's answer before its first render. */
+const SESSION_WAIT_MS = 1_500;
+
 const queryClient = createQueryClient();
 bindSessionRefresh(queryClient);
 // Who is signed in, asked before anything renders: the answer comes sooner (the controls that wait
 // for it show sooner), and the components that read it find it already on its way instead of each
 // starting it as they are taken over.
-void queryClient.prefetchQuery(sessionQuery());
+const session = queryClient.prefetchQuery(sessionQuery());
 
 // The current page's code (the app loader has already asked for its files with the entry's).
 const pageCode = preloadPage(window.location.pathname);
@@ -36,7 +39,12 @@ if (renderedAt) {
     }),
   );
 } else {
-  // Nothing on screen to keep: the first render also runs in slices, and shows its Suspense
-  // fallback while the page's code is on its way.
-  startTransition(() => createRoot(container).render(<Root queryClient={queryClient} />));
+  // Nothing on screen to keep: the first render runs in slices once the page's code and the session's
+  // answer are here. An answer that lands during the sliced render makes React render everything
+  // that reads it again at once, in one blocking task (75 ms on a fast machine for the chat). Offline
+  // the query pauses instead of answering: then the render waits no longer than SESSION_WAIT_MS.
+  const sessionOrTimeout = Promise.race([session, new Promise((resolve) => setTimeout(resolve, SESSION_WAIT_MS))]);
+  void Promise.all([pageCode, sessionOrTimeout]).then(() =>
+    startTransition(() => createRoot(container).render(<Root queryClient={queryClient} />)),
+  );
 }
