@@ -1,8 +1,6 @@
 // Norwegian formatting shared by web and worker (docs/style.md "Texts and formats").
 import { osloTime } from "./oslo-clock";
 
-export const TIME_ZONE = "Europe/Oslo";
-
 const NO_BREAK_SPACE = "\u00a0";
 const MINUS = "\u2212";
 const MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"];

@@ -4,7 +4,7 @@
 import type { WebSocket as PlaywrightSocket } from "@playwright/test";
 import { FORGOT_PASSWORD_ANSWER } from "../../domain/credentials";
 import { expect, test } from "./fixtures";
-import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { deleteAccount, E2E_PASSWORD, signInWithForm, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
 import { openSecondBrowser } from "./support/second-browser";
 
@@ -58,12 +58,7 @@ test("Glemt passord? through the local outbox, then signing in with the new pass
     expect((await page.request.post("/api/auth/signout")).status()).toBe(204);
     await page.goto("/auth");
     await expect(page).toHaveTitle(/^Logg inn/);
-    await page.getByLabel("E-post").fill(email);
-    await page.getByLabel("Passord").fill(NEW_PASSWORD);
-    await page.getByRole("button", { name: "Logg inn", exact: true }).click();
-    await expect(page).toHaveURL(/\/$/);
-    const session = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
-    expect(session?.user.email).toBe(email);
+    await signInWithForm(page, page, email, NEW_PASSWORD);
   } finally {
     await page.request.post("/api/auth/signin", { data: { email, password } });
     await deleteAccount(page.request, password);

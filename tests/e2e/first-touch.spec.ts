@@ -10,7 +10,7 @@
 // every outcome is polled for.
 import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
+import { deleteAccount, E2E_PASSWORD, signInWithForm, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { DEMO_LISTINGS, demoListing } from "./support/demo";
 import { publishListing } from "./support/listings";
 
@@ -236,13 +236,7 @@ test.describe("without JavaScript", () => {
       await expect(needsJs).toBeVisible();
       await page.goto("/auth");
       await expect(needsJs).toBeHidden();
-      const form = page.getByRole("form", { name: "Logg inn" });
-      await form.getByLabel("E-post").fill(email);
-      await form.getByLabel("Passord").fill(E2E_PASSWORD);
-      await form.getByRole("button", { name: "Logg inn", exact: true }).click();
-      await expect(page).toHaveURL(/\/$/);
-      const session = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
-      expect(session?.user.email).toBe(email);
+      await signInWithForm(page, page.getByRole("form", { name: "Logg inn" }), email, E2E_PASSWORD);
       await page.goto("/auth/glemt-passord");
       await expect(page.getByRole("form", { name: "Glemt passord" })).toBeVisible();
       await expect(needsJs).toBeHidden();

@@ -1,6 +1,6 @@
 // Accounts for end-to-end tests: each test signs up its own users (confirmed through the local
 // outbox) and deletes them at the end.
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { expect } from "../fixtures";
 
 export const E2E_PASSWORD = "hemmelig-e2e-1";
@@ -55,4 +55,17 @@ export async function signUpAndSignIn(request: APIRequestContext, email: string,
  */
 export async function deleteAccount(request: APIRequestContext, password = E2E_PASSWORD): Promise<void> {
   await request.delete("/api/me", { data: { password }, headers: { "CF-Connecting-IP": ownAddress() } });
+}
+
+/**
+ * Sign in with the sign-in form in `form` (the page's own, or the plain one that works without
+ * JavaScript) and check that the page lands on home with this account's session.
+ */
+export async function signInWithForm(page: Page, form: Page | Locator, email: string, password: string): Promise<void> {
+  await form.getByLabel("E-post").fill(email);
+  await form.getByLabel("Passord").fill(password);
+  await form.getByRole("button", { name: "Logg inn", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const session = (await (await page.request.get("/api/auth/session")).json()) as { user: { email: string } } | null;
+  expect(session?.user.email).toBe(email);
 }
