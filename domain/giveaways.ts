@@ -1,4 +1,4 @@
-// The give-away queue for free listings (issue 16; docs/decisions/075-giveaway-queue.md): "Jeg vil
+// The give-away queue for free listings (docs/decisions/075-giveaway-queue.md): "Jeg vil
 // ha den" puts a user in the listing's queue once, in the order they joined; the giver reserves the
 // toy for one of them (first in line or anyone), releases the reservation or marks the toy given
 // away, and everyone still waiting is told. The Worker enforces these rules in SQL

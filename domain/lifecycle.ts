@@ -1,6 +1,6 @@
 // One shape for the lifecycles whose moves depend on who acts: a trade offer (domain/trades.ts),
 // a give-away queue entry (domain/giveaways.ts) and
-// the held money of a paid order (domain/escrow.ts). Per action, the transitions it may take, each from
+// the held money of a paid order (domain/orders.ts). Per action, the transitions it may take, each from
 // one status, by some roles, to one status; one helper finds the move allowed now. A listing's own
 // status (listing-lifecycle.ts) has one actor, its owner, and keeps its simpler table.
 

@@ -28,7 +28,7 @@ export const LISTED_LISTING_STATUSES = ["active"] as const satisfies readonly Li
 
 /**
  * A finished deal's states: everyone may still open the listing, read only, marked "Solgt", "Byttet"
- * or "Gitt bort" (no buying, messaging or trading), unless moderation hid it (decision 117).
+ * or "Gitt bort" (no buying, chat or trading), unless moderation hid it (decision 117).
  */
 export const DEAL_DONE_STATUSES = ["sold", "traded", "given_away"] as const satisfies readonly ListingStatus[];
 

@@ -1,4 +1,4 @@
-// Reports and moderation (docs/product.md "Moderation", "Data", "States", "Validation", "Who may do what", "Server calls", "Error messages", "Limits and timings"; issue 13;
+// Reports and moderation (docs/product.md "Moderation", "Data", "States", "Validation", "Who may do what", "Server calls", "Error messages", "Limits and timings";
 // docs/decisions/050-moderation.md). The rules and texts the Worker, the dashboard and the report
 // dialog share.
 import { formatDate } from "./format";
@@ -82,7 +82,7 @@ export function actionLabel(action: ModerationAction, type: ReportTargetType): s
 
 /**
  * A suspension's length when the moderator does not choose one: "hide" a user is a short time out,
- * "delete" a long one. Every suspension has an end date (issue 13); at most a year.
+ * "delete" a long one. Every suspension has an end date; at most a year.
  */
 export const SUSPENSION_DEFAULT_DAYS: Record<"hide" | "delete", number> = { hide: 7, delete: 365 };
 export const SUSPENSION_MAX_DAYS = 365;

@@ -1,7 +1,7 @@
 // Payments: which methods a listing offers, response shapes and the Norwegian texts
 // both the Worker and the web use (docs/product.md "Payments", "States", "Validation", "Error messages", "Limits and timings").
 // The request schemas are in domain/schemas/payments.ts (zod stays out of the listing card).
-import type { EscrowState, EscrowView } from "./escrow";
+import type { OrderState, OrderView } from "./orders";
 import type { PricingMode } from "./taxonomy";
 
 // Which methods a listing offers lives in a small module of its own: the listing card (home,
@@ -58,8 +58,8 @@ export function platformFee(amountMinor: number, basisPoints: number): number {
   return Math.min(amountMinor, Math.round((amountMinor * basisPoints) / 10_000));
 }
 
-/** The first 8 characters, as the details page shows a transaction id. */
-export function shortTransactionId(id: string): string {
+/** The first 8 characters, as the details page shows an order id. */
+export function shortOrderId(id: string): string {
   return id.replace(/-/g, "").slice(0, 8).toUpperCase();
 }
 
@@ -69,13 +69,13 @@ export interface CheckoutResponse {
   url: string;
 }
 
-/** docs/product.md "Server calls" verify-payment: status (completed expected), amount_paid (minor units), transaction_id. */
+/** docs/product.md "Server calls" verify-payment: status (completed expected), amount_paid (minor units), order_id. */
 export interface VerifyResponse {
   /** `cancelled`: the buyer stopped the payment at the provider before paying (not an error). */
   status: "completed" | "pending" | "failed" | "cancelled";
   amount_paid: number | null;
   currency: string;
-  transaction_id: string | null;
+  order_id: string | null;
   session_id: string;
   listing_id: string;
   conversation_id: string | null;
@@ -83,8 +83,8 @@ export interface VerifyResponse {
 }
 
 /** A completed purchase as both result pages and the profile lists show it. */
-interface PaidTransaction {
-  transaction_id: string;
+interface PaidOrderFacts {
+  order_id: string;
   /** The provider's id for the checkout: Stripe Checkout Session id or Vipps reference. */
   session_id: string;
   provider: OnlinePaymentMethod;
@@ -95,23 +95,23 @@ interface PaidTransaction {
   conversation_id: string | null;
 }
 
-export interface PaymentDetails extends PaidTransaction {
+export interface PaymentDetails extends PaidOrderFacts {
   role: "buyer" | "seller";
   listing: { id: string; title: string; images: string[]; seo_slug: string } | null;
   /** Null when the seller's profile is gone ("Ukjent selger"). */
   seller: { user_id: string; display_name: string | null } | null;
   /** The held money (decision 105) as this viewer sees it. */
-  escrow: EscrowView | null;
+  order: OrderView | null;
 }
 
-export interface PaymentRecord extends PaidTransaction {
+export interface PaymentRecord extends PaidOrderFacts {
   listing: { id: string; title: string; images: string[]; seo_slug: string };
   /** The seller for a purchase, the buyer for a sale; null when the account is gone. */
   counterpart_name: string | null;
   /** Whether Stripe pays the seller, or Lekebytte owes the seller (Vipps, decision 035). */
   seller_payout: "stripe" | "owed" | "paid";
   /** The held money (decision 105). */
-  escrow_state: EscrowState;
+  state: OrderState;
   release_due_at: string | null;
   refund_amount: number;
   money_moved: boolean;
@@ -152,7 +152,7 @@ export const PAYMENT_TEXTS = {
   contactSeller: "Kontakt selger",
   backHome: "Tilbake til forsiden",
   noSessionId: "Ingen session ID funnet i URL",
-  transactionNotFound: "Transaksjon ikke funnet",
+  orderNotFound: "Transaksjon ikke funnet",
   listingNotFound: "Annonse ikke funnet",
   detailsFailed: "Kunne ikke hente betalingsdetaljer",
   stripeConnectFailed: "Kunne ikke koble til Stripe. Prøv igjen.",

@@ -89,7 +89,7 @@ export const RATE_RULES = {
   // someone from hammering the HMAC check.
   savedSearchWrite: { scope: "saved-search:user", limit: 120, windowSeconds: HOUR },
   unsubscribeAddress: { scope: "unsubscribe:address", limit: 30, windowSeconds: 15 * MINUTE },
-  // Messaging (docs/decisions/028-live-chat.md): "Send melding" per buyer, and messages per sender
+  // Chat (docs/decisions/028-live-chat.md): "Send melding" per buyer, and messages per sender
   // over the socket and HTTP together (system messages are not limited). Messages are counted by
   // their ConversationRoom from its own rows, so per conversation, not in D1 (decision 107).
   conversationStart: { scope: "conversation:start", limit: 30, windowSeconds: HOUR },

@@ -1,4 +1,4 @@
-// Reviews after a completed deal (issue 16; docs/decisions/070-reviews.md). A deal is a completed
+// Reviews after a completed deal (docs/decisions/070-reviews.md). A deal is a completed
 // sale (a paid order), a completed trade or a completed give-away; each of its two parties may rate
 // the other 1–5 with an optional text, once, within REVIEW_WINDOW_DAYS of the completion. Reviews
 // are blind: a review is shown only when both parties have written or the window has closed.

@@ -1,4 +1,4 @@
-// Saved searches (issue 16): the rules shared by the Worker and the web. How new listings are
+// Saved searches: the rules shared by the Worker and the web. How new listings are
 // matched and alerted is in docs/decisions/040-saved-search-matching.md and 041-saved-search-alerts.md.
 
 export { formatNewCount, SAVED_SEARCH_NEW_CAP } from "./new-count";

@@ -4,7 +4,7 @@
 // rules; the web shows each party the buttons these rules allow.
 
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
-import type { ConversationListing } from "./messaging";
+import type { ConversationListing } from "./chat";
 
 export const TRADE_OFFER_STATUSES = ["pending", "accepted", "rejected", "completed", "cancelled"] as const;
 export type TradeOfferStatus = (typeof TRADE_OFFER_STATUSES)[number];

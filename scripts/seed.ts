@@ -286,8 +286,8 @@ async function main(): Promise<void> {
           db
             .prepare(
               // A finished sale: its money released to the seller (decision 105), so it can be reviewed.
-              `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at,
-                                         buyer_receipt_sent_at, escrow_state, settled_at, money_moved_at)
+              `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at,
+                                         buyer_receipt_sent_at, state, settled_at, money_moved_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
             )
             .bind(
@@ -350,7 +350,7 @@ async function main(): Promise<void> {
             ),
           db
             .prepare(
-              `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at,
+              `INSERT INTO trades (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at,
                  completed_at, user1_confirmed_at, user2_confirmed_at) VALUES (?, ?, ?, ?, ?, ?, 'completed', ?, ?, ?, ?)`,
             )
             .bind(dealId, offerId, uid(d.other), uid(owner), lid(d.offered!), lid(d.listing), proposed, completed, completed, completed),

@@ -56,9 +56,9 @@ export interface Actor {
   accessExpiresAt: number;
 }
 
-/** `db`: the request's D1 client (middleware/db.ts); `actor`: the signed-in user (middleware/session.ts). */
 /**
- * `edgeTags`: set by a handler that already knows what its answer shows (a listing and its seller),
+ * `db`: the request's D1 client (middleware/db.ts); `actor`: the signed-in user
+ * (middleware/session.ts); `edgeTags`: set by a handler that already knows what its answer shows (a listing and its seller),
  * so the edge cache tags a stored answer without asking D1 again (middleware/edge-cache.ts).
  */
 export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null; db: Db; edgeTags?: string[] } };

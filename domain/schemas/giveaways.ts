@@ -1,5 +1,5 @@
 import { GIVEAWAY_MESSAGE_MAX_LENGTH } from "../giveaways";
-import { messageLength } from "./messaging";
+import { messageLength } from "./chat";
 import { multiLineText } from "./user-text";
 import { z } from "./zod";
 

@@ -1,5 +1,5 @@
 import { TRADE_MESSAGE_MAX_LENGTH } from "../trades";
-import { messageLength } from "./messaging";
+import { messageLength } from "./chat";
 import { optionalMultiLineText } from "./user-text";
 import { z } from "./zod";
 import { formatNumber } from "../format";

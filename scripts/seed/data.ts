@@ -732,7 +732,7 @@ export const TRADE_OFFER = {
 };
 
 /**
- * Completed deals with reviews (issue 16, decision 070). A sale: `listing` sold by its owner to
+ * Completed deals with reviews (decision 070). A sale: `listing` sold by its owner to
  * `other`. A trade: `other` offered `offered` for `listing` and both confirmed the handover.
  * `completed` is minutes ago; a review's reviewee is the deal's other party.
  */
@@ -796,7 +796,7 @@ export const DEMO_DEALS: DemoDeal[] = [
     reviews: [{ from: "ola", rating: 5, text: "Rask sending og akkurat som beskrevet.", ago: 20 * HOUR }],
   },
   {
-    // The chat after a whole trade (issue 21): a refused offer, the completed one, the notices and
+    // The chat after a whole trade: a refused offer, the completed one, the notices and
     // the review prompt still open for both, over three days.
     kind: "trade",
     listing: "K7",

@@ -1,4 +1,4 @@
-// Analytics benchmark (issue 14): push 50,000 analytics records through the local Queue from
+// Analytics benchmark: push 50,000 analytics records through the local Queue from
 // concurrent clients against the app started exactly as `npm start` starts it (own port and state
 // directory), then report
 //   - records/s accepted by the endpoints (HTTP 202),

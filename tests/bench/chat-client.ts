@@ -3,7 +3,7 @@
 // client ids that stay pending until acknowledged and are sent again (same id) after a reconnect,
 // reconnect delays of 1, 2, 5, then 10 s. It records what it sent, what was acknowledged and what
 // it received, for the benchmark's exactly-once and order checks.
-import { reconnectDelay, type ChatMessage, type RoomFrame } from "../../domain/messaging";
+import { reconnectDelay, type ChatMessage, type RoomFrame } from "../../domain/chat";
 
 export interface Sent {
   id: string;

@@ -1,4 +1,4 @@
-// Chat load and durability benchmark (issue 10): on a server started the way `npm start` starts it
+// Chat load and durability benchmark: on a server started the way `npm start` starts it
 // (scripts/start.mjs: migrations, wrangler dev with local D1 and Durable Objects), 200 conversations
 // with both participants connected (400 sockets) send 200 messages per second in total for 60 s.
 // It prints p50/p95/p99 of the delivery latency (send → the other participant's socket receives it)
@@ -16,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ChatMessage, MessagePage } from "../../domain/messaging";
+import type { ChatMessage, MessagePage } from "../../domain/chat";
 import { AppServer, BenchDb, ROOT, ensureBuild, freshState, mintAccessTokens, percentile as pct, simpleListing, sleep } from "./support";
 import { ChatClient, type Sent } from "./chat-client";
 

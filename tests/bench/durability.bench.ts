@@ -1,11 +1,11 @@
-// Crash durability (issue 15): a stream of writes over HTTP (new listings, chat messages, trade
+// Crash durability: a stream of writes over HTTP (new listings, chat messages, trade
 // accepts, payment webhook deliveries, releases of held money, analytics batches) against `npm start`'s server (own port and
 // state directory); halfway
 // the server's process groups get SIGKILL, it is started again on the same state, and the stream
 // goes on. Afterwards the local D1 (and the raw analytics objects in the local R2) are read and
 // checked: every acknowledged write is there exactly once, and nothing is half-written (a listing
 // without its search rows, a gap in a conversation's sequence, an accepted trade without its
-// transaction or reserved listings, a paid order without its transaction, sold listing, sale message
+// trade or reserved listings, a paid payment without its order, sold listing, sale message
 // or seller mail, a raw analytics record stored twice).
 //
 // Chat messages are acknowledged from their ConversationRoom's own storage and mirrored to D1 by
@@ -51,7 +51,7 @@ import {
   sleep,
 } from "./support";
 import { jpegPhoto } from "../factories/images";
-import { SYSTEM_USER_ID, type MessagePage } from "../../domain/messaging";
+import { SYSTEM_USER_ID, type MessagePage } from "../../domain/chat";
 import { SANDBOX_KEYS } from "../../scripts/payment-sandbox/dev-keys.mjs";
 import { stripeSignatureHeader, vippsSignatureHeaders } from "../../scripts/payment-sandbox/webhooks";
 
@@ -92,8 +92,8 @@ interface Sale {
   method: "card" | "vipps";
   paymentId?: string;
   webhook?: { url: string; body: string };
-  /** The order's transaction (releases only). */
-  transactionId?: string;
+  /** The order (releases only). */
+  orderId?: string;
 }
 
 async function populate(): Promise<World> {
@@ -234,9 +234,9 @@ async function prepareSales(w: World): Promise<void> {
   for (const sale of w.releases) {
     const delivered = await deliverWebhook(sale);
     if (delivered.outcome !== "acked") throw new Error(`the webhook of payment ${sale.paymentId} was not acknowledged`);
-    const purchases = (await api("GET", "/api/payments/purchases", sale.buyerId)) as { transaction_id: string; listing: { id: string } }[];
-    sale.transactionId = purchases.find((p) => p.listing.id === sale.listingId)?.transaction_id;
-    if (!sale.transactionId) throw new Error(`no order for payment ${sale.paymentId}`);
+    const purchases = (await api("GET", "/api/payments/purchases", sale.buyerId)) as { order_id: string; listing: { id: string } }[];
+    sale.orderId = purchases.find((p) => p.listing.id === sale.listingId)?.order_id;
+    if (!sale.orderId) throw new Error(`no order for payment ${sale.paymentId}`);
   }
 }
 
@@ -399,8 +399,8 @@ function startWrite(kind: Kind): Promise<void> {
     case "release": {
       const sale = w.releases[n];
       if (!sale) return Promise.resolve();
-      key = sale.transactionId!;
-      const path = `/api/payments/orders/${sale.transactionId}/received`;
+      key = sale.orderId!;
+      const path = `/api/payments/orders/${sale.orderId}/received`;
       request = async () => {
         const answer = await post(path, {}, sale.buyerId, 200);
         // Pressed again after a lost answer: the first press went through.
@@ -603,17 +603,17 @@ function check(): Row[] {
   if (rooms.halfWritten)
     rooms.notes.push(`${rooms.halfWritten} conversations whose room history differs from D1's (half-written: the mirror)`);
 
-  // Trade accepts: accepted ⇔ one pending transaction and both listings reserved; else no transaction, both active.
+  // Trade accepts: accepted ⇔ one pending trade and both listings reserved; else no trade, both active.
   const accepted = new Map<string, number>();
   for (const r of all<{ id: string }>("SELECT id FROM trade_offers WHERE status = 'accepted'")) accepted.set(r.id, 1);
   const accepts = rowFor("accept", "trade accept (POST /api/trade-offers/:id/accept)", (k) => accepted.get(k) ?? 0);
   accepts.halfWritten = one<{ n: number }>(
     `SELECT COUNT(*) AS n FROM trade_offers o
      WHERE (o.status = 'accepted' AND (
-              (SELECT COUNT(*) FROM trade_transactions t WHERE t.trade_offer_id = o.id) <> 1
+              (SELECT COUNT(*) FROM trades t WHERE t.trade_offer_id = o.id) <> 1
            OR (SELECT COUNT(*) FROM listings l WHERE l.id IN (o.offered_listing_id, o.requested_listing_id) AND l.status = 'reserved') <> 2))
         OR (o.status = 'pending' AND (
-              EXISTS (SELECT 1 FROM trade_transactions t WHERE t.trade_offer_id = o.id)
+              EXISTS (SELECT 1 FROM trades t WHERE t.trade_offer_id = o.id)
            OR (SELECT COUNT(*) FROM listings l WHERE l.id IN (o.offered_listing_id, o.requested_listing_id) AND l.status = 'active') <> 2))`,
   ).n;
   const withoutNotice = one<{ n: number }>(
@@ -622,7 +622,7 @@ function check(): Row[] {
   ).n;
   if (withoutNotice) accepts.notes.push(`${withoutNotice} accepted without the chat's system message (posted after the batch)`);
 
-  // Webhooks: by payment. Its effect: the payment completed, one transaction, the listing sold, one
+  // Webhooks: by payment. Its effect: the payment completed, one order, the listing sold, one
   // sale message from the system in the buyer–seller conversation, one sale mail to the seller, the
   // money held (decision 105: nothing moved before release), the event recorded; a listing never paid twice.
   const sales = new Map(world!.sales.map((s) => [s.paymentId!, s]));
@@ -630,7 +630,7 @@ function check(): Row[] {
     string,
     {
       completed: number;
-      transactions: number;
+      orders: number;
       sold: number;
       messages: number;
       mails: number;
@@ -644,12 +644,12 @@ function check(): Row[] {
       paymentId,
       one(
         `SELECT (SELECT COUNT(*) FROM payments WHERE id = ?1 AND status = 'completed') AS completed,
-                (SELECT COUNT(*) FROM transactions WHERE payment_id = ?1) AS transactions,
+                (SELECT COUNT(*) FROM orders WHERE payment_id = ?1) AS orders,
                 (SELECT COUNT(*) FROM listings WHERE id = ?2 AND status = 'sold') AS sold,
-                (SELECT COUNT(*) FROM messages m JOIN transactions t ON t.conversation_id = m.conversation_id
+                (SELECT COUNT(*) FROM messages m JOIN orders t ON t.conversation_id = m.conversation_id
                   WHERE t.payment_id = ?1 AND m.sender_id = ?3) AS messages,
                 (SELECT COUNT(*) FROM dev_outbox o JOIN users u ON u.email = o.to_address WHERE u.id = ?4 AND o.subject = ?5) AS mails,
-                (SELECT COUNT(*) FROM transactions WHERE payment_id = ?1 AND escrow_state = 'held' AND money_moved_at IS NULL) AS held,
+                (SELECT COUNT(*) FROM orders WHERE payment_id = ?1 AND state = 'held' AND money_moved_at IS NULL) AS held,
                 (SELECT COUNT(*) FROM webhook_events WHERE type IN ('checkout.session.completed', 'epayments.payment.authorized.v1')
                   AND id IN ('stripe:' || ?6, 'vipps:lb-' || ?1 || ':AUTHORIZED:' || ?7)) AS events,
                 (SELECT COUNT(*) FROM payments WHERE listing_id = ?2 AND status = 'completed') AS paidForListing`,
@@ -665,10 +665,10 @@ function check(): Row[] {
   }
   const webhooks = rowFor("webhook", "payment webhook (Stripe and Vipps, signed; not 2xx: delivered again once back)", (k) => {
     const e = effects.get(k)!;
-    return Math.max(e.transactions, e.messages, e.mails, e.paidForListing);
+    return Math.max(e.orders, e.messages, e.mails, e.paidForListing);
   });
   const partial = [...effects.values()].filter((e) => {
-    const parts = [e.completed, e.transactions, e.sold, e.messages, e.mails, e.held, e.events];
+    const parts = [e.completed, e.orders, e.sold, e.messages, e.mails, e.held, e.events];
     return parts.some((n) => n > 0) && parts.some((n) => n !== 1);
   });
   webhooks.halfWritten = partial.length;
@@ -685,10 +685,10 @@ function check(): Row[] {
   const releaseState = new Map<string, { released: number; moved: number }>();
   for (const sale of world!.releases) {
     releaseState.set(
-      sale.transactionId!,
+      sale.orderId!,
       one<{ released: number; moved: number }>(
-        "SELECT (escrow_state = 'released') AS released, (money_moved_at IS NOT NULL) AS moved FROM transactions WHERE id = ?1",
-        sale.transactionId!,
+        "SELECT (state = 'released') AS released, (money_moved_at IS NOT NULL) AS moved FROM orders WHERE id = ?1",
+        sale.orderId!,
       ),
     );
   }
@@ -720,7 +720,7 @@ function check(): Row[] {
   analytics.halfWritten = partialBatches;
   return [listings, messages, rooms, accepts, webhooks, releases, analytics];
 }
-/** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by transaction id. */
+/** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by order id. */
 const moneyMoves = new Map<string, number>();
 let partialBatches = 0;
 const duplicates = { sent: 0, acked: 0, flagged: 0 };
@@ -862,7 +862,7 @@ async function main() {
   // Every release's order opened once by its buyer (which finishes money a crash left unmoved, as
   // the cron would), then what the sandbox moved for each.
   for (const sale of world.releases) {
-    await api("GET", `/api/payments/orders/${sale.transactionId}`, sale.buyerId).catch((error: unknown) => console.warn(String(error)));
+    await api("GET", `/api/payments/orders/${sale.orderId}`, sale.buyerId).catch((error: unknown) => console.warn(String(error)));
   }
   const moved = (await (await fetch(`${server.sandboxBase}/__sandbox/money`)).json()) as {
     transfers: { transfer_group: string | null }[];
@@ -870,7 +870,7 @@ async function main() {
   };
   for (const sale of world.releases) {
     moneyMoves.set(
-      sale.transactionId!,
+      sale.orderId!,
       moved.transfers.filter((t) => t.transfer_group === `order-${sale.paymentId}`).length +
         moved.vipps.filter((v) => v.reference === `lb-${sale.paymentId}` && v.name === "CAPTURED").length,
     );

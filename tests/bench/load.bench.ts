@@ -1,8 +1,8 @@
-// Load benchmark (issue 15): a realistic mix of requests against `npm start`'s server (its own port
+// Load benchmark: a realistic mix of requests against `npm start`'s server (its own port
 // and state directory), sent from this process over loopback at a bounded rate (open loop: requests
 // leave on schedule whether or not earlier ones have answered, so a slow server is not hidden by a
 // slower client). Per endpoint it prints requests/s, p50/p99/max latency and errors; the target is
-// 0 errors and p99 ≤ 100 ms at 200 requests/s. Then what production pays (issue 24, decision 111):
+// 0 errors and p99 ≤ 100 ms at 200 requests/s. Then what production pays (decision 111):
 // D1 statements per 1,000 requests of the mix with the edge cache and without it (EDGE_CACHE=off),
 // and per endpoint D1 round trips, statements and rows, our Worker's own time per request
 // (X-Local-Worker-Ms: wall time minus awaited I/O) and, as the local cost, the CPU of its workerd process.
@@ -389,7 +389,7 @@ const expected = (e: Endpoint) => EXPECTED[e] ?? 200;
 const COST_REQUESTS = Number(process.env.BENCH_COST_REQUESTS ?? 40);
 /** Unmeasured requests of each endpoint before its cost is measured (a warm isolate). */
 const WARM_REQUESTS = 5;
-/** Issue 24's target for our Worker's own time per request, p50, sign-in exempt. */
+/** The target for our Worker's own time per request, p50, sign-in exempt. */
 const OWN_TARGET_MS = 2;
 const MIX_PASS = 1_000;
 /** The D1 counter is read once it has not moved for this long: longer than the analytics queue's 5 s batch window. */

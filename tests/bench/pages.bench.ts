@@ -1,6 +1,5 @@
-// Page speed benchmark (issue 9, "Page speed on phones"; signed-in pages from issue 15; trust from
-// issue 23): builds and starts the app exactly as `npm start` does (its own port and a fresh state
-// directory with the demo data), runs Lighthouse's mobile preset five times on /, /search, a slug
+// Page speed benchmark (nine pages, visitors' and signed-in): builds and starts the app exactly as
+// `npm start` does (its own port and a fresh state directory with the demo data), runs Lighthouse's mobile preset five times on /, /search, a slug
 // page, /listing/{id} and /auth signed out, and on /messages, a chat, /trade-history and
 // /payment-success signed in as the demo user Kari (signed in through the API; the session cookies
 // set in each Chromium over the DevTools protocol before Lighthouse loads the page), and reports the

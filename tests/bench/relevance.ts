@@ -1,4 +1,4 @@
-// Relevance report (issue 15): runs the graded relevance test (tests/worker/search-relevance.integration
+// Relevance report: runs the graded relevance test (tests/worker/search-relevance.integration
 // .test.ts: 195 queries over a fixed corpus of 204 listings, nDCG@10 of our search through the Worker
 // against the prototype's ILIKE '%q%' approach on the same data), and writes what it measured to
 // tests/bench/results/relevance.md. The test itself holds the thresholds; this only reports.

@@ -1,4 +1,4 @@
-// Edge render benchmark (issue 23, decision 103): the Worker's own CPU to render the first screen of
+// Edge render benchmark (decision 103): the Worker's own CPU to render the first screen of
 // the five edge-rendered pages (/, /search, a slug page, /listing/{id}, /bruker/{id}), separate from
 // D1 and from the local simulator. It starts the app as `npm start` does, takes each page's inputs
 // exactly as the Worker had them (the answers it inlined into the page: that is the D1 stub — the

@@ -1,4 +1,4 @@
-// Saved-search matching benchmark (issue 16): 10,000 saved searches × 1,000 new listings on top of
+// Saved-search matching benchmark: 10,000 saved searches × 1,000 new listings on top of
 // 20,000 older listings, in the local D1 file, matched by the Worker (wrangler dev, local mode)
 // through the local-only endpoint /api/dev/saved-searches/match, which runs the same matcher as the
 // queue consumer and the cron. Reports, for one batch of 1,000 (the cron's catch-up), ten batches of

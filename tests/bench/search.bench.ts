@@ -1,4 +1,4 @@
-// Search benchmark (search issue, scale in issue 15): generated listings in the local D1 file at one
+// Search benchmark: generated listings in the local D1 file at one
 // or more sizes; 20 queries with and without filters; p50/p95 of (1) the search endpoint in the
 // Worker (the time inside the Worker from Server-Timing, and the HTTP round trip on localhost),
 // (2) the same SQL run directly on the same SQLite file (the floor: its wall time, and the CPU time it

@@ -1,4 +1,4 @@
-// Accessibility over the whole route table (issue 15): every page of domain/routes.ts PAGE_ROUTES is
+// Accessibility over the whole route table: every page of domain/routes.ts PAGE_ROUTES is
 // visited signed out and signed in (a demo user; /moderation also as the demo moderator and admin),
 // and the app's dialogs and menus are opened. The fixture runs axe (WCAG 2.x A/AA) on every page a
 // test visits and at the end of each test, and fails on any serious or critical violation; the

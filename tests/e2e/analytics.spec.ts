@@ -1,6 +1,6 @@
 // Analytics in Chromium against the app as `npm start` runs it (local Queue, consumer, R2, D1): the
 // consent banner, what is stored without consent, and a visitor's view reaching the owner's
-// statistics through the queue (issue 14 "Done when").
+// statistics through the queue.
 import type { APIRequestContext, Page, Request } from "@playwright/test";
 import jpeg from "jpeg-js";
 import { expect, test } from "./fixtures";

@@ -1,4 +1,4 @@
-// The chat once a deal has happened (issue 21), on a 390×844 phone, in the demo conversation about
+// The chat once a deal has happened, on a 390×844 phone, in the demo conversation about
 // Kari's "Bøker om dinosaurer (6 stk)" (scripts/seed/data.ts DEMO_DEALS): Ola's refused offer, the
 // completed trade, the notices and the open review prompt, over three days.
 // - The messages get most of the screen: the list is at least 60% of the screen above the composer,

@@ -1,4 +1,4 @@
-// A chat socket lives no longer than its session (issue 20; docs/decisions/080): when the same
+// A chat socket lives no longer than its session (docs/decisions/080): when the same
 // browser signs out in another tab, the open chat's socket is closed by the server at once and the
 // page does not reconnect it (with the old client it was back within a second).
 import type { WebSocket as PlaywrightSocket } from "@playwright/test";

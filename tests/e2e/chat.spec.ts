@@ -1,4 +1,4 @@
-// Live chat between two browsers (docs/product.md "Messages and chat"; issue 10 "Done when"): the buyer starts a
+// Live chat between two browsers (docs/product.md "Messages and chat"): the buyer starts a
 // conversation from the listing page, both exchange messages without reloading, and each sees the
 // other's messages raise the header badge, which falls again when the chat is opened.
 import type { Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// The give-away queue in three browsers (issue 16 "Done when"): two takers say "Jeg vil ha den" to
+// The give-away queue in three browsers: two takers say "Jeg vil ha den" to
 // a free listing with a short message, the giver sees them in order, reserves it for the second,
 // agrees the pickup in the chat the reservation opened and marks it given away; the first is told
 // in the app (the account menu's notice, "Mine køplasser") and by e-mail in the local outbox.

@@ -1,4 +1,4 @@
-// Editing a held listing in the browser (issue 20; decision 086): the giver of a toy reserved through
+// Editing a held listing in the browser (decision 086): the giver of a toy reserved through
 // the give-away queue tries to turn it into a 900 kr listing on "Rediger annonse"; the page shows why
 // it was refused and stays, a text fix is saved, and the queue's "Marker som gitt bort" still works.
 import { expect, test } from "./fixtures";

@@ -1,4 +1,4 @@
-// Trygg betaling in two browsers (issue 25; decision 105), through the offline payment sandbox: a
+// Trygg betaling in two browsers (decision 105), through the offline payment sandbox: a
 // card purchase whose money is held until the seller's "Overlevert til kjøper" and the buyer's
 // "Jeg har fått varen" release it ("Utbetalt til selger" on both sides, once); a Vipps purchase whose
 // buyer reports a problem, which the demo moderator refunds in /moderation after one more question

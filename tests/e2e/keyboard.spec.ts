@@ -1,4 +1,4 @@
-// Keyboard only (issue 15 "Accessibility"): sign in, the create-listing wizard through to a published
+// Keyboard only: sign in, the create-listing wizard through to a published
 // listing, search filters, a chat message and accepting a trade offer, with Tab / Shift+Tab / Enter /
 // Space / arrow keys and typing into the field that has focus. Locators only recognise where focus
 // is; nothing is clicked or filled. The photo is chosen through the file chooser that Space opens

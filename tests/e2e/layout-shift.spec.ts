@@ -1,4 +1,4 @@
-// Layout shift on the chat (issue 23): the strip above the messages (offer cards, review prompt)
+// Layout shift on the chat: the strip above the messages (offer cards, review prompt)
 // used to arrive after the messages' frame had painted and pushed it down (CLS 0.12 in Lighthouse).
 // Measured, not timed: the browser's own layout-shift entries while the page loads and settles,
 // summed as CLS counts them (shifts right after input left out), must stay under 0.05.

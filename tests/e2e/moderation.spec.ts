@@ -1,4 +1,4 @@
-// Reports and moderation end to end (issue 13 "Done when"): a user reports a listing from its page,
+// Reports and moderation end to end: a user reports a listing from its page,
 // the demo moderator hides it from the dashboard, after which a visitor finds it neither on the home
 // page, in search, nor at its slug URL; the moderator shows it again and it is back everywhere.
 import type { Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Issue 21 "What a parent meets on a phone": a visitor taps "Send melding" on a listing, signs in,
+// What a parent meets on a phone: a visitor taps "Send melding" on a listing, signs in,
 // and lands back on that listing's conversation (the chat composer), not on the front page.
 import { expect, test } from "./fixtures";
 import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";

@@ -1,4 +1,4 @@
-// Reviews after a trade between two browsers (issue 16 "Done when"): the trade is agreed, the seller
+// Reviews after a trade between two browsers: the trade is agreed, the seller
 // confirms the handover last in the chat, the review prompt appears for both, each writes a review,
 // and a review shows (on the profile, in the chat) only after both have written.
 import type { Page } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Saved searches in Chromium (issue 16): one user saves a search with an immediate alert; another
+// Saved searches in Chromium: one user saves a search with an immediate alert; another
 // user publishes a matching listing; the alert arrives in the local outbox (through the local Queue)
 // and the account menu shows the badge; opening the search clears it; the e-mail's unsubscribe link
 // works signed out and switches off exactly that alert.

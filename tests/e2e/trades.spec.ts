@@ -1,4 +1,4 @@
-// A trade between two browsers (issue 11 "Done when"): the buyer proposes a trade from the listing
+// A trade between two browsers: the buyer proposes a trade from the listing
 // page, the seller accepts it in the chat, both confirm the handover, and each finds the trade under
 // "Fullført" in the trade history. The offer card updates live on the other side at every step.
 import type { Page } from "@playwright/test";

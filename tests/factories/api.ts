@@ -5,7 +5,7 @@
 // web tests (jsdom) import this file too.
 import type { hc, InferResponseType } from "hono/client";
 import type { ApiErrorBody, ErrorCode } from "../../domain/errors";
-import { SYSTEM_USER_ID } from "../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../domain/chat";
 import type { AppType } from "../../worker/app";
 
 type Api = ReturnType<typeof hc<AppType>>;

@@ -20,7 +20,7 @@ export interface DealFixture {
   listings: ListingRow[];
 }
 
-/** A paid order: the listing sold, a completed payment and its transaction in a conversation. */
+/** A paid order: the listing sold, a completed payment and its order in a conversation. */
 export async function createSale(
   options: {
     seller?: TestUser;
@@ -28,7 +28,7 @@ export async function createSale(
     paidAt?: string;
     paymentStatus?: string;
     /** The held money (decision 105): released by default, so the sale can be reviewed. */
-    escrowState?: "held" | "handed_over" | "problem" | "released";
+    orderState?: "held" | "handed_over" | "problem" | "released";
     listing?: Parameters<typeof createListing>[0];
   } = {},
   db: D1Database = env.DB,
@@ -53,10 +53,10 @@ export async function createSale(
       .bind(paymentId, listing.id, seller.id, buyer.id, `cs_test_${paymentId}`, options.paymentStatus ?? "completed", paidAt),
     db
       .prepare(
-        `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, paid_at, conversation_id, escrow_state, settled_at, money_moved_at)
+        `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, paid_at, conversation_id, state, settled_at, money_moved_at)
          VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?8, CASE ?8 WHEN 'released' THEN ?6 END, CASE ?8 WHEN 'released' THEN ?6 END)`,
       )
-      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId, options.escrowState ?? "released"),
+      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId, options.orderState ?? "released"),
   ]);
   return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }
@@ -68,11 +68,10 @@ export async function createCompletedTrade(
 ): Promise<DealFixture> {
   const trade = await createTrade({ status: options.status ?? "completed" }, db);
   const row = await db
-    .prepare("SELECT id, completed_at FROM trade_transactions WHERE trade_offer_id = ?1")
+    .prepare("SELECT id, completed_at FROM trades WHERE trade_offer_id = ?1")
     .bind(trade.offerId)
     .first<{ id: string; completed_at: string | null }>();
-  if (options.completedAt)
-    await db.prepare("UPDATE trade_transactions SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
+  if (options.completedAt) await db.prepare("UPDATE trades SET completed_at = ?2 WHERE id = ?1").bind(row!.id, options.completedAt).run();
   return {
     kind: "trade",
     id: row!.id,

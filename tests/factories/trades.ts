@@ -1,6 +1,6 @@
 // Trades inserted straight into D1 for worker tests, consistent with what the trade service writes:
-// an accepted offer has a pending transaction and both listings reserved, a completed one a
-// completed transaction and both listings traded, a cancelled or rejected one active listings.
+// an accepted offer has a pending trade and both listings reserved, a completed one a
+// completed trade and both listings traded, a cancelled or rejected one active listings.
 import { env } from "cloudflare:workers";
 import { tradeExpiresAt, type TradeOfferStatus } from "../../domain/trades";
 import { nextTimestamp } from "./clock";
@@ -73,7 +73,7 @@ export async function createTrade(options: TradeOptions = {}, db: D1Database = e
     stmts.push(
       db
         .prepare(
-          `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at, completed_at, user1_confirmed_at, user2_confirmed_at)
+          `INSERT INTO trades (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at, completed_at, user1_confirmed_at, user2_confirmed_at)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
         )
         .bind(

@@ -278,7 +278,7 @@ describe("separate charges and transfers (held money, decision 105)", () => {
       destination: account.id,
       transfer_group: "order-t1",
       source_transaction: intent.latest_charge as string,
-      metadata: { transaction_id: "t1" },
+      metadata: { order_id: "t1" },
     };
     const transfer = await stripe.transfers.create(params, { idempotencyKey: "transfer-t1" });
     expect(transfer).toMatchObject({ object: "transfer", amount: 120000, destination: account.id, transfer_group: "order-t1" });

@@ -1,4 +1,4 @@
-// The give-away queue's lifecycle in domain/giveaways.ts (issue 16; decision 075): every
+// The give-away queue's lifecycle in domain/giveaways.ts (decision 075): every
 // (entry status, actor, action) case against one explicit table, the taker's labels and the body
 // of "Jeg vil ha den".
 import { describe, expect, it } from "vitest";

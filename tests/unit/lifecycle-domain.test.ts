@@ -2,7 +2,7 @@
 // transition an action takes from a status for a role, on a small table written here, and two
 // properties every real table must have so that the helper's answer is the only possible one.
 import { describe, expect, it } from "vitest";
-import { ESCROW_TRANSITIONS } from "../../domain/escrow";
+import { ORDER_TRANSITIONS } from "../../domain/orders";
 import { GIVEAWAY_TRANSITIONS } from "../../domain/giveaways";
 import { findTransition, type Lifecycle } from "../../domain/lifecycle";
 import { TRADE_TRANSITIONS } from "../../domain/trades";
@@ -48,7 +48,7 @@ describe("findTransition", () => {
 const TABLES = [
   ["trades", TRADE_TRANSITIONS],
   ["give-away queue", GIVEAWAY_TRANSITIONS],
-  ["held money", ESCROW_TRANSITIONS],
+  ["held money", ORDER_TRANSITIONS],
 ] as const;
 
 describe.each(TABLES)("the %s lifecycle table", (_name, table: Lifecycle<string, string, string>) => {

@@ -1,4 +1,4 @@
-// The review rules in domain/reviews.ts (issue 16; decision 070): who may review a deal and when,
+// The review rules in domain/reviews.ts (decision 070): who may review a deal and when,
 // the 14-day window to the millisecond, once each, and blind visibility.
 import { describe, expect, it } from "vitest";
 import {

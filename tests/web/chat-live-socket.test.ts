@@ -1,6 +1,6 @@
 // The reconnecting socket (docs/product.md "Limits and timings"): heartbeat every 25 s, reconnect after 1, 2, 5, then 10 s.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SOCKET_CLOSE } from "../../domain/messaging";
+import { SOCKET_CLOSE } from "../../domain/chat";
 import { LiveSocket, type LiveStatus } from "../../web/lib/liveSocket";
 import { FakeWebSocket } from "./fakeWebSocket";
 

@@ -3,7 +3,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { SYSTEM_USER_ID } from "../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../domain/chat";
 import { ChatPage } from "../../web/routes/chat/ChatPage";
 import {
   TEST_CONVERSATION_ID,

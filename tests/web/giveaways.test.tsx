@@ -1,4 +1,4 @@
-// The give-away queue in the web (issue 16; decision 075): "Jeg vil ha den" with its message
+// The give-away queue in the web (decision 075): "Jeg vil ha den" with its message
 // dialog, the taker's own place, the giver's queue panel (in order, "Første i køen", "Reserver",
 // "Frigi", "Marker som gitt bort"), the "Reservert" badge on cards and "Mine køplasser".
 import { screen, waitFor, within } from "@testing-library/react";

@@ -126,7 +126,7 @@ describe("listing detail", () => {
     ["given_away", "Gitt bort", "Annonsen er gitt bort.", { is_free: true, price: null }],
     ["traded", "Byttet", "Annonsen er byttet.", { is_trade_offer: true }],
   ] as const)(
-    "someone else's %s listing: its badge, the seller's other listings, and no buying, messaging, trading, favourite or report",
+    "someone else's %s listing: its badge, the seller's other listings, and no buying, chat, trading, favourite or report",
     async (status, badge, notice, fields) => {
       const more = [listing({ title: "Ledig gyngehest" })];
       const page = listingPage({

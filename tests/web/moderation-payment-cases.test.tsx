@@ -28,7 +28,7 @@ describe("Betalingssaker (decisions 085, 105, 108)", () => {
     buyer: { id: string; role: "user" | "moderator" | "admin" },
     seller: { id: string; role: "user" | "moderator" | "admin" },
   ): PaymentCase => ({
-    transaction_id: TX,
+    order_id: TX,
     state: "problem",
     role: "moderator",
     amount: 30000,

@@ -1,4 +1,4 @@
-// The moderation dashboard (docs/product.md "Moderation", "Validation", "Error messages"; issue 13): no access for a
+// The moderation dashboard (docs/product.md "Moderation", "Validation", "Error messages"): no access for a
 // user the server refuses, the empty state, a card, "Behandle" → "Moderer rapport" with "Velg en
 // handling", the toasts.
 import { screen, waitFor, within } from "@testing-library/react";

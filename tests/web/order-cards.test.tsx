@@ -13,7 +13,7 @@ const TX = "abcdef12-3456-4789-8abc-def012345678";
 
 function order(overrides: Partial<OrderView> = {}): OrderView {
   return {
-    transaction_id: TX,
+    order_id: TX,
     state: "held",
     role: "buyer",
     amount: 30000,
@@ -160,7 +160,7 @@ describe("the order card", () => {
       jsonResponse([
         order({ role: "seller", state: "released", money_moved: true, actions: [] }),
         order({
-          transaction_id: "33333333-3333-4333-8333-333333333333",
+          order_id: "33333333-3333-4333-8333-333333333333",
           role: "seller",
           state: "released",
           actions: [],
@@ -168,7 +168,7 @@ describe("the order card", () => {
           listing: { id: "o", title: "Gyngehest", seo_slug: "g" },
         }),
         order({
-          transaction_id: "11111111-1111-4111-8111-111111111111",
+          order_id: "11111111-1111-4111-8111-111111111111",
           state: "refunded",
           refund_amount: 30000,
           actions: [],
@@ -176,7 +176,7 @@ describe("the order card", () => {
           photos: [{ id: "p1", url: `/api/payments/orders/${TX}/photos/p1` }],
         }),
         order({
-          transaction_id: "22222222-2222-4222-8222-222222222222",
+          order_id: "22222222-2222-4222-8222-222222222222",
           state: "partially_refunded",
           refund_amount: 10000,
           actions: [],

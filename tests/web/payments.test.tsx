@@ -144,7 +144,7 @@ function verified(overrides: Partial<VerifyResponse> = {}): VerifyResponse {
     status: "completed",
     amount_paid: 125000,
     currency: "NOK",
-    transaction_id: "55555555-5555-4555-8555-555555555555",
+    order_id: "55555555-5555-4555-8555-555555555555",
     session_id: SESSION,
     listing_id: "l",
     conversation_id: "66666666-6666-4666-8666-666666666666",
@@ -167,7 +167,7 @@ describe("/payment-success", () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("verifies, then shows 'Betaling fullført!' with the amount in NOK and the transaction id; Kontakt selger opens the chat", async () => {
+  it("verifies, then shows 'Betaling fullført!' with the amount in NOK and the order id; Kontakt selger opens the chat", async () => {
     const fetch = mockFetch(() => jsonResponse(verified()));
     const { router } = renderRoutes(resultRoutes, {
       seed: { session: sessionFor() },
@@ -187,7 +187,7 @@ describe("/payment-success", () => {
 
   it("keeps verifying while the payment is pending", async () => {
     let calls = 0;
-    mockFetch(() => jsonResponse(++calls < 2 ? verified({ status: "pending", amount_paid: null, transaction_id: null }) : verified()));
+    mockFetch(() => jsonResponse(++calls < 2 ? verified({ status: "pending", amount_paid: null, order_id: null }) : verified()));
     renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/payment-success?session_id=${SESSION}&payment_id=${PAYMENT}` });
     expect(await screen.findByText("Bekrefter betaling...")).toBeInTheDocument();
     expect(await screen.findByRole("heading", { name: "Betaling fullført!" }, { timeout: 5000 })).toBeInTheDocument();
@@ -207,7 +207,7 @@ describe("/payment-success", () => {
   it("cancelled in Vipps: 'Betalingen ble avbrutt', no error toast, and the way back to the listing", async () => {
     mockFetch(() =>
       jsonResponse(
-        verified({ status: "cancelled", amount_paid: null, transaction_id: null, listing_id: "33333333-3333-4333-8333-333333333333" }),
+        verified({ status: "cancelled", amount_paid: null, order_id: null, listing_id: "33333333-3333-4333-8333-333333333333" }),
       ),
     );
     renderRoutes(resultRoutes, {
@@ -249,7 +249,7 @@ describe("/payment-success", () => {
 
 function details(overrides: Partial<PaymentDetails> = {}): PaymentDetails {
   return {
-    transaction_id: "abcdef12-3456-4789-8abc-def012345678",
+    order_id: "abcdef12-3456-4789-8abc-def012345678",
     session_id: SESSION,
     provider: "card",
     amount: 39900,
@@ -259,15 +259,15 @@ function details(overrides: Partial<PaymentDetails> = {}): PaymentDetails {
     conversation_id: "66666666-6666-4666-8666-666666666666",
     listing: { id: "l", title: "Dukkevogn", images: [], seo_slug: "dukkevogn-abc123" },
     seller: { user_id: "s", display_name: "Siri Selger" },
-    escrow: null,
+    order: null,
     ...overrides,
   };
 }
 
 /** The held money of the details' order (decision 105), as the Worker sends it. */
-function escrow(overrides: Partial<NonNullable<PaymentDetails["escrow"]>> = {}): NonNullable<PaymentDetails["escrow"]> {
+function order(overrides: Partial<NonNullable<PaymentDetails["order"]>> = {}): NonNullable<PaymentDetails["order"]> {
   return {
-    transaction_id: "abcdef12-3456-4789-8abc-def012345678",
+    order_id: "abcdef12-3456-4789-8abc-def012345678",
     state: "held",
     role: "buyer",
     amount: 39900,
@@ -289,7 +289,7 @@ function escrow(overrides: Partial<NonNullable<PaymentDetails["escrow"]>> = {}):
 
 describe("/betaling-fullfort", () => {
   it("tells the buyer the money is held, and the seller when it is paid out at the latest (decision 105)", async () => {
-    mockFetch(() => jsonResponse(details({ escrow: escrow() })));
+    mockFetch(() => jsonResponse(details({ order: order() })));
     const { unmount } = renderRoutes(resultRoutes, { seed: { session: sessionFor() }, path: `/betaling-fullfort?session_id=${SESSION}` });
     expect(await screen.findByText("Pengene holdes trygt til du har fått varen")).toBeInTheDocument();
     unmount();
@@ -297,7 +297,7 @@ describe("/betaling-fullfort", () => {
       jsonResponse(
         details({
           role: "seller",
-          escrow: escrow({ role: "seller", state: "handed_over", release_due_at: "2026-11-14T13:05:00.000Z", actions: [] }),
+          order: order({ role: "seller", state: "handed_over", release_due_at: "2026-11-14T13:05:00.000Z", actions: [] }),
         }),
       ),
     );
@@ -305,7 +305,7 @@ describe("/betaling-fullfort", () => {
     expect(await screen.findByText("Pengene utbetales når kjøperen har bekreftet, senest 14. november 2026 kl. 14:05")).toBeInTheDocument();
   });
 
-  it("shows the listing, 'Betalt', the amount, the short transaction id, the paid time and the seller card", async () => {
+  it("shows the listing, 'Betalt', the amount, the short order id, the paid time and the seller card", async () => {
     mockFetch((url) =>
       url === `/api/payments/details?session_id=${SESSION}` ? jsonResponse(details()) : apiError(404, "Ikke funnet", "NOT_FOUND"),
     );
@@ -333,7 +333,7 @@ describe("/betaling-fullfort", () => {
 
   it.each([
     ["no session_id", "", undefined, "Ingen session ID funnet i URL"],
-    ["no transaction", `?session_id=${SESSION}`, () => apiError(404, "Transaksjon ikke funnet", "NOT_FOUND"), "Transaksjon ikke funnet"],
+    ["no order", `?session_id=${SESSION}`, () => apiError(404, "Transaksjon ikke funnet", "NOT_FOUND"), "Transaksjon ikke funnet"],
     ["no listing", `?session_id=${SESSION}`, () => apiError(404, "Annonse ikke funnet", "NOT_FOUND"), "Annonse ikke funnet"],
     [
       "a server error",
@@ -407,7 +407,7 @@ describe("the profile's payments section", () => {
 
 describe("the profile's purchases and sales", () => {
   const record = (overrides: Partial<PaymentRecord> = {}): PaymentRecord => ({
-    transaction_id: "77777777-7777-4777-8777-777777777777",
+    order_id: "77777777-7777-4777-8777-777777777777",
     session_id: "cs_test_sale",
     provider: "vipps",
     amount: 25000,
@@ -417,7 +417,7 @@ describe("the profile's purchases and sales", () => {
     counterpart_name: "Ola",
     conversation_id: "88888888-8888-4888-8888-888888888888",
     seller_payout: "owed",
-    escrow_state: "released",
+    state: "released",
     release_due_at: null,
     refund_amount: 0,
     money_moved: true,

@@ -1,4 +1,4 @@
-// Reviews in the SPA (issue 16; decisions 070–071): the review form, the prompt of a completed deal
+// Reviews in the SPA (decisions 070–071): the review form, the prompt of a completed deal
 // (blind until both wrote), the public profile /bruker/{id} and the seller card's average.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";

@@ -134,7 +134,7 @@ describe("router and layout", () => {
     ["/chat/c0c0c0c0-0000-4000-8000-000000000001", "Laster samtale..."],
     ["/trade-offer/l1", "Laster annonse..."],
     ["/trade-history", "Laster byttehistorikk..."],
-  ])("messaging or trade page %s renders for a signed-in user", async (path, text) => {
+  ])("chat or trade page %s renders for a signed-in user", async (path, text) => {
     mockFetch(() => new Promise<Response>(() => {}));
     renderRoutes(routes, { seed: { session: sessionFor("user") }, path });
     expect(await screen.findAllByText(text)).not.toHaveLength(0);

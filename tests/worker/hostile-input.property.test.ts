@@ -1,4 +1,4 @@
-// Hostile input through the Worker's real fetch (issue 15, docs/security.md; docs/decisions/061): tables
+// Hostile input through the Worker's real fetch (docs/security.md; docs/decisions/061): tables
 // and fast-check properties for what the other suites do not already cover. Every property holds the
 // same three rules: no 5xx, a refusal is a 4xx with a Norwegian message, and a refusal changes
 // nothing stored (support/state.ts). Already covered elsewhere, and not repeated here: forged,
@@ -10,11 +10,11 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_CLIENT_FRAME_BYTES, SOCKET_CLOSE } from "../../domain/messaging";
+import { MAX_CLIENT_FRAME_BYTES, SOCKET_CLOSE } from "../../domain/chat";
 import { RATE_RULES } from "../../domain/rate-limits";
 import { safeReturnPath, signInPath } from "../../domain/return-path";
 import { GIVEAWAY_MESSAGE_REQUIRED_TEXT } from "../../domain/schemas/giveaways";
-import { MESSAGE_EMPTY_TEXT } from "../../domain/schemas/messaging";
+import { MESSAGE_EMPTY_TEXT } from "../../domain/schemas/chat";
 import { app } from "../../worker/app";
 import {
   createConversation,
@@ -28,7 +28,7 @@ import {
 } from "../factories";
 import { asVisitor, Client, errorOf, isNorwegianMessage } from "./support/http";
 import { countAttempts } from "./support/rate-limits";
-import { moneyFor, paidOrder } from "./support/escrow";
+import { moneyFor, paidOrder } from "./support/orders";
 import { LiveSocket, mirrored, openChat } from "./support/live";
 import { stateChanges, storedState, type StoredState } from "./support/state";
 
@@ -327,7 +327,7 @@ describe("uploads", () => {
 describe("problem photo uploads (decision 108): the same checks as listing photos", () => {
   it("every hostile body is refused with a Norwegian 4xx and nothing is stored; a lying Content-Length too", async () => {
     const order = await paidOrder("card");
-    const path = `/api/payments/orders/${order.transactionId}/photos`;
+    const path = `/api/payments/orders/${order.orderId}/photos`;
     for (const { name, body, type, headers } of [
       ...CASES,
       { name: "JSON", body: () => enc('{"photos":["../../x"]}'), type: "application/json" },
@@ -349,7 +349,7 @@ describe("problem photo uploads (decision 108): the same checks as listing photo
 
   it("a file name cannot choose the key, and path tricks on the photo's address reach nothing else", async () => {
     const order = await paidOrder("card");
-    const res = await order.buyerClient.request(`/api/payments/orders/${order.transactionId}/photos`, {
+    const res = await order.buyerClient.request(`/api/payments/orders/${order.orderId}/photos`, {
       method: "POST",
       body: await pngPhoto(),
       headers: {
@@ -362,7 +362,7 @@ describe("problem photo uploads (decision 108): the same checks as listing photo
     const { id } = (await res.json()) as { id: string };
     const key = (await env.DB.prepare("SELECT r2_key FROM problem_photos WHERE id = ?1").bind(id).first<{ r2_key: string }>())!.r2_key;
     expect(key).toMatch(new RegExp(`^problem-photos/${order.buyer.id}/[0-9]+-[0-9a-f]{12}\\.png$`));
-    const base = `/api/payments/orders/${order.transactionId}/photos`;
+    const base = `/api/payments/orders/${order.orderId}/photos`;
     for (const trick of [
       `${id}/..`,
       `..%2F..%2Fimages%2F${encodeURIComponent(key)}`,
@@ -819,16 +819,16 @@ describe("held money (decision 105)", () => {
     await fc.assert(
       fc.asyncProperty(problemBody, async (body) => {
         const before = await storedState();
-        const res = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, body);
+        const res = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, body);
         expect([200, 400, 409]).toContain(await judge(res, before));
       }),
       RUNS,
     );
-    await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, { reason: "other", text: "Leken kom aldri fram." });
+    await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, { reason: "other", text: "Leken kom aldri fram." });
     await fc.assert(
       fc.asyncProperty(decisionBody, async (body) => {
         const before = await storedState();
-        const res = await mod.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, body);
+        const res = await mod.post(`/api/moderation/payment-cases/${order.orderId}/decision`, body);
         expect([200, 400, 409]).toContain(await judge(res, before));
       }),
       RUNS,

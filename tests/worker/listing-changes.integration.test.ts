@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createListing, createTrade, createUser, ago, DAY, signedInClient, type ListingRow } from "../factories";
 import { Client } from "./support/http";
-import { paidOrder } from "./support/escrow";
+import { paidOrder } from "./support/orders";
 import { connectedSeller, onboardedStripeAccount } from "./support/payments";
 
 /** Where a visitor sees one listing: its API by id and slug, its two pages, and the seller's profile. */
@@ -87,10 +87,10 @@ describe("a listing's change purges its pages, whatever made it", () => {
       .first<{ id: string; user_id: string; seo_slug: string; title: string }>())!;
     const listing = { ...row, userId: row.user_id, seoSlug: row.seo_slug } as unknown as ListingRow;
     await stored(listing);
-    await env.DB.prepare("UPDATE transactions SET paid_at = ?2 WHERE id = ?1")
-      .bind(order.transactionId, ago(8 * DAY))
+    await env.DB.prepare("UPDATE orders SET paid_at = ?2 WHERE id = ?1")
+      .bind(order.orderId, ago(8 * DAY))
       .run();
-    expect((await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/cancel`)).status).toBe(200);
+    expect((await order.buyerClient.post(`/api/payments/orders/${order.orderId}/cancel`)).status).toBe(200);
     expect(await afterwards(listing)).toEqual(expectAll(listing, "active"));
   });
 

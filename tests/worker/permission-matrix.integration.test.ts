@@ -1,4 +1,4 @@
-// The permission matrix (docs/security.md "How it is tested", issue 15; docs/decisions/060): every route the
+// The permission matrix (docs/security.md "How it is tested"; docs/decisions/060): every route the
 // Worker registers (read from the Hono app itself, `app.routes`), every page of the route table
 // (domain/routes.ts PAGE_ROUTES) and both WebSocket upgrades, each × {visitor, other user,
 // owner/participant, moderator, admin, suspended user}, with the expected status. Real requests
@@ -176,7 +176,7 @@ class World {
           "INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status) VALUES (?1, ?2, ?3, ?4, 'stripe', ?5, 25000, 'completed')",
         ).bind(paymentId, listing.id, seller.id, this.owner.id, sessionId),
         env.DB.prepare(
-          "INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at, escrow_state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7, 'released', ?7, ?7)",
+          "INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at, state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7, 'released', ?7, ?7)",
         ).bind(crypto.randomUUID(), paymentId, listing.id, seller.id, this.owner.id, sessionId, new Date().toISOString()),
       ]);
       return { paymentId, sessionId };
@@ -260,7 +260,7 @@ class World {
       expect((await payByCard(url)).status).toBe(303);
       const ref = (await paymentRow(payment_id))!.provider_ref;
       expect((await deliver(await oneDelivery(ref, "checkout.session.completed"))).status).toBe(200);
-      const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+      const tx = await env.DB.prepare("SELECT id, conversation_id FROM orders WHERE payment_id = ?1")
         .bind(payment_id)
         .first<{ id: string; conversation_id: string }>();
       if (problem) {
@@ -304,11 +304,11 @@ class World {
     });
   }
 
-  /** The owner's purchase as a review deal: the transaction id of the completed payment. */
+  /** The owner's purchase as a review deal: the order of the completed payment. */
   sale() {
     return this.once("sale", async () => {
       const { paymentId } = await this.purchase();
-      const row = await env.DB.prepare("SELECT id FROM transactions WHERE payment_id = ?1").bind(paymentId).first<{ id: string }>();
+      const row = await env.DB.prepare("SELECT id FROM orders WHERE payment_id = ?1").bind(paymentId).first<{ id: string }>();
       return row!.id;
     });
   }

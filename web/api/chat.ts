@@ -1,7 +1,7 @@
 // The chat feature: conversations, messages, the unread badge, the live sockets' address and the
 // local-only notification test (/api/test-notifications).
 import { queryOptions } from "@tanstack/react-query";
-import type { ChatMessage } from "../../domain/messaging";
+import type { ChatMessage } from "../../domain/chat";
 import { api, call, type ResponseBody as Body } from "./client";
 
 /** GET /api/conversations: the inbox, newest activity first. */
@@ -13,7 +13,7 @@ export type ConversationDetail = Body<(typeof api.conversations)[":id"]["$get"]>
 /** GET /api/conversations/:id/messages: ascending by seq; `has_more` when older ones exist. */
 export type MessagePage = Body<(typeof api.conversations)[":id"]["messages"]["$get"]>;
 
-/** A stored message, as the API and the chat socket send it (the socket's frames are in domain/messaging.ts). */
+/** A stored message, as the API and the chat socket send it (the socket's frames are in domain/chat.ts). */
 export type { ChatMessage };
 
 const param = (value: string) => encodeURIComponent(value);

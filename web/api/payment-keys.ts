@@ -1,7 +1,7 @@
 // The payments' query keys and the chat's order query: apart from payments.ts so that a chat without
 // an order loads these few lines, not every payment call (the chat's first load, decision 129).
 import { queryOptions } from "@tanstack/react-query";
-import { ORDER_EVENT } from "../../domain/messaging";
+import { ORDER_EVENT } from "../../domain/chat";
 import { chatKeys } from "./chat";
 import { api, call } from "./client";
 

@@ -1,7 +1,7 @@
 // The reviews feature through the typed client (decision 070, 071). The public profile with its
 // reviews is the account feature's (account.ts).
 import { queryOptions } from "@tanstack/react-query";
-import { REVIEW_EVENT } from "../../domain/messaging";
+import { REVIEW_EVENT } from "../../domain/chat";
 import type { CreateReviewInput } from "../../domain/schemas/reviews";
 import { chatKeys } from "./chat";
 import { api, call, type ResponseBody } from "./client";

@@ -1,6 +1,6 @@
 // The trades feature (/api/trade-offers): proposals, offers in the chat, the trade history.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { TRADE_OFFER_EVENT } from "../../domain/messaging";
+import { TRADE_OFFER_EVENT } from "../../domain/chat";
 import type { TradeAction } from "../../domain/trades";
 import { chatKeys } from "./chat";
 import { api, call, type ResponseBody as Body } from "./client";

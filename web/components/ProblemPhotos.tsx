@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { problemPhotoAlt } from "../../domain/escrow";
+import { problemPhotoAlt } from "../../domain/orders";
 import { Modal } from "./Modal";
 
 /**

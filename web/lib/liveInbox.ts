@@ -2,7 +2,7 @@
 // the user's UserInbox, which pushes the unread count whenever a message arrives or is read in any
 // of the user's conversations. Loaded lazily once the user is signed in.
 import type { QueryClient } from "@tanstack/react-query";
-import type { InboxFrame } from "../../domain/messaging";
+import type { InboxFrame } from "../../domain/chat";
 import { authKeys } from "../api/auth";
 import { chatKeys, liveUrl } from "../api/chat";
 import { LiveSocket } from "./liveSocket";

@@ -4,7 +4,7 @@
 // than its session (docs/decisions/080): when the server closes it because the access token expired,
 // the session is refreshed and the socket reconnects at once, so nobody notices; when the session
 // ended (signed out, revoked, suspended, account deleted) it stays closed.
-import { HEARTBEAT_MS, HEARTBEAT_PING, HEARTBEAT_PONG, reconnectDelay, SOCKET_CLOSE } from "../../domain/messaging";
+import { HEARTBEAT_MS, HEARTBEAT_PING, HEARTBEAT_PONG, reconnectDelay, SOCKET_CLOSE } from "../../domain/chat";
 import { refreshSessionOnce } from "../api/client";
 
 export type LiveStatus = "connecting" | "open" | "closed";

@@ -3,7 +3,7 @@ import { getDb } from "../db/client";
 import { purgeExpired } from "../features/auth/housekeeping";
 import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
-import { runEscrowCron } from "../features/payments/escrow";
+import { runOrderCron } from "../features/payments/orders";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -27,6 +27,6 @@ export async function runScheduled(env: Bindings): Promise<void> {
   if ((await reconcilePendingPayments(env, now)) > 0) await purgeEdgeCache(env, [ALL_TAG]);
   // Held money (decision 105): reminders, automatic releases 48 h after a handover, and provider
   // calls not yet acknowledged.
-  await runEscrowCron(env, now);
+  await runOrderCron(env, now);
   await runSavedSearchCron(env, now);
 }

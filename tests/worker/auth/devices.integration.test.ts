@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_MESSAGES } from "../../../domain/credentials";
-import { SOCKET_CLOSE, type InboxFrame } from "../../../domain/messaging";
+import { SOCKET_CLOSE, type InboxFrame } from "../../../domain/chat";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { Device } from "../../../worker/features/auth/devices";
 import { createConversation, createUser } from "../../factories";

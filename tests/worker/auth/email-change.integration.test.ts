@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_MESSAGES, LINK_REFUSALS } from "../../../domain/credentials";
-import { SOCKET_CLOSE } from "../../../domain/messaging";
+import { SOCKET_CLOSE } from "../../../domain/chat";
 import { createConversation, createUser } from "../../factories";
 import { mailsTo, PASSWORD, signedInAs, signIn, tokenIn, waitForMail } from "../support/accounts";
 import { Client, errorOf } from "../support/http";

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FORGOT_PASSWORD_ANSWER, LINK_REFUSALS } from "../../../domain/credentials";
-import { SOCKET_CLOSE } from "../../../domain/messaging";
+import { SOCKET_CLOSE } from "../../../domain/chat";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { app } from "../../../worker/app";
 import { countD1InLocalMode, d1Usage } from "../../../worker/db/usage";

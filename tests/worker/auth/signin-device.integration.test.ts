@@ -1,4 +1,4 @@
-// Sign-in lockout and device cookies (docs/decisions/084-device-cookies.md, issue 20): strangers
+// Sign-in lockout and device cookies (docs/decisions/084-device-cookies.md): strangers
 // guessing a password from many addresses must not lock the owner out. A browser that signed in
 // before carries a signed device cookie bound to the account and is limited only by its own
 // failures; unknown devices (and forged, tampered or borrowed cookies) meet the per-account limit.

@@ -5,13 +5,13 @@
 import { env } from "cloudflare:workers";
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MESSAGE_MAX_LENGTH, type ChatMessage, type ConversationSummary, type RoomFrame } from "../../../domain/messaging";
-import { MESSAGE_EMPTY_TEXT, MESSAGE_TOO_LONG_TEXT } from "../../../domain/schemas/messaging";
+import { MESSAGE_MAX_LENGTH, type ChatMessage, type ConversationSummary, type RoomFrame } from "../../../domain/chat";
+import { MESSAGE_EMPTY_TEXT, MESSAGE_TOO_LONG_TEXT } from "../../../domain/schemas/chat";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { addMessages, createConversation, createUser, signedInClient } from "../../factories";
 import { allowConsoleError } from "../support/console-guard";
 import { Client } from "../support/http";
-import { paidOrder } from "../support/escrow";
+import { paidOrder } from "../support/orders";
 import { mirrored, openChat, upgrade, type LiveSocket } from "../support/live";
 
 type Ack = Extract<RoomFrame, { type: "ack" }>;
@@ -439,7 +439,7 @@ describe("the user's live inbox socket", () => {
     const order = await paidOrder("card");
     const tab = (await upgrade<InboxTabFrame>(order.buyerClient, "/api/conversations/live")).socket!;
     const before = (await tab.waitFor((f) => f.type === "unread")).count!;
-    const handed = await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/handed-over`);
+    const handed = await order.sellerClient.post(`/api/payments/orders/${order.orderId}/handed-over`);
     expect(handed.status, await handed.clone().text()).toBe(200);
     await tab.waitFor((f) => f.type === "unread" && f.count === before + 1);
     const row = await inboxRow(order.buyerClient, order.conversationId);

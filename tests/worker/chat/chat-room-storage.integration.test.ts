@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { SYSTEM_USER_ID, CHAT_REFUSALS, MESSAGE_REMOVED_EVENT, type ChatMessage, type RoomFrame } from "../../../domain/messaging";
+import { SYSTEM_USER_ID, CHAT_REFUSALS, MESSAGE_REMOVED_EVENT, type ChatMessage, type RoomFrame } from "../../../domain/chat";
 import { REMOVED_MESSAGE_TEXT, suspensionMessage } from "../../../domain/moderation";
 import type { ConversationRoom } from "../../../worker/features/chat/conversation-room";
 import { createConversation, createUser, signedInClient } from "../../factories";

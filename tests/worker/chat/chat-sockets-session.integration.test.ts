@@ -1,4 +1,4 @@
-// A socket lives no longer than its session (issue 20; docs/decisions/080): signing out, a revoked
+// A socket lives no longer than its session (docs/decisions/080): signing out, a revoked
 // family (refresh-token reuse), a password change, a suspension and account deletion close that
 // session's chat and inbox sockets at once; an expired access token closes them too (the client
 // refreshes and reconnects); and one user cannot hold more than a few sockets per room or inbox.
@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { INBOX_SOCKETS_PER_USER, ROOM_SOCKETS_PER_USER, SOCKET_CLOSE, type InboxFrame, type RoomFrame } from "../../../domain/messaging";
+import { INBOX_SOCKETS_PER_USER, ROOM_SOCKETS_PER_USER, SOCKET_CLOSE, type InboxFrame, type RoomFrame } from "../../../domain/chat";
 import type { ConversationRoom } from "../../../worker/features/chat/conversation-room";
 import { revokeAllSessions } from "../../../worker/features/auth/auth";
 import { createConversation, createUser, signedInClient } from "../../factories";

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID, type RoomFrame } from "../../../domain/messaging";
+import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID, type RoomFrame } from "../../../domain/chat";
 import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER, type ConversationRoom } from "../../../worker/features/chat/conversation-room";
 import { postSystemMessage } from "../../../worker/features/chat/live";
 import { mailDueAt } from "../../../worker/features/chat/room-presence";

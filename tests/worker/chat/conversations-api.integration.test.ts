@@ -10,7 +10,7 @@ import {
   type ConversationDetail,
   type ConversationSummary,
   type MessagePage,
-} from "../../../domain/messaging";
+} from "../../../domain/chat";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { app } from "../../../worker/app";
 import { addMessages, createConversation, createListing, createUser, signedInClient } from "../../factories";

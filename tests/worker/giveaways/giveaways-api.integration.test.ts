@@ -1,4 +1,4 @@
-// The give-away queue over HTTP (issue 16; docs/decisions/075-giveaway-queue.md): joining once and
+// The give-away queue over HTTP (docs/decisions/075-giveaway-queue.md): joining once and
 // in order, who sees what, every move and every forbidden caller, the reservation's chat, giving
 // away with the completed record and the notices (in-app and e-mail), the guards on the listing's
 // own status menu, suspensions, account deletion, and the races fired concurrently.

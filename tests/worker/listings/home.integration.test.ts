@@ -84,7 +84,7 @@ describe("GET /api/home", () => {
     expect(body.trade.every((c) => c.is_trade_offer)).toBe(true);
   });
 
-  it("is one D1 statement for all three sections (issue 24)", async () => {
+  it("is one D1 statement for all three sections", async () => {
     await createListing({ isFree: true });
     await createListing({ isTradeOffer: true });
     const counted = countingD1(env.DB);

@@ -129,7 +129,7 @@ describe("a finished deal's listing is open to everyone, read only", () => {
   });
 });
 
-describe("the listing page's data (issue 24: fewer round trips)", () => {
+describe("the listing page's data (fewer round trips)", () => {
   it("is one D1 statement by id, by slug and by a slug's id prefix, for a visitor and for signed-in readers", async () => {
     const seller = await createUser({ displayName: "Selger" });
     const listing = await createListing({ userId: seller.id, title: "Dukkevogn" });

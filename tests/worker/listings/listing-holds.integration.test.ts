@@ -1,4 +1,4 @@
-// Editing a held listing over HTTP (issue 20; decision 086): a listing promised in an agreed trade
+// Editing a held listing over HTTP (decision 086): a listing promised in an agreed trade
 // cannot be edited at all, a toy reserved or given through the give-away queue only gets its text
 // fixed, the refusal is a Norwegian 409 that changes nothing, the queue still works afterwards, and
 // the edit racing an accept or a reserve (fired together, the edit acting on what it read before).

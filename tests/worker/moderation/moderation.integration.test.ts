@@ -1,4 +1,4 @@
-// Reports and moderation (issue 13; docs/product.md "Moderation", "States", "Validation", "Who may do what", "Server calls", "Error messages";
+// Reports and moderation (docs/product.md "Moderation", "States", "Validation", "Who may do what", "Server calls", "Error messages";
 // docs/decisions/050–053): filing reports (one open per reporter and target, no self-reports, rate
 // limit), auto-hide, every moderation endpoint against every forbidden actor (visitor, user, a
 // moderator demoted while their token is still valid), and every action's effect on every public

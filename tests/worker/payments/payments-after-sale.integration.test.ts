@@ -4,7 +4,7 @@
 // when every path settles at the same moment.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { shortTransactionId } from "../../../domain/payments";
+import { shortOrderId } from "../../../domain/payments";
 import { reconcilePendingPayments } from "../../../worker/features/payments/results";
 import { Client } from "../support/http";
 import {
@@ -88,7 +88,7 @@ describe("the buyer's receipt", () => {
     await details.body?.cancel();
     const receipts = (await outboxTo(sale.buyerUser.email)).filter((m) => m.subject.startsWith("Kvittering"));
     expect(receipts.map((m) => m.subject)).toEqual([`Kvittering for «${sale.title}»`]);
-    const order = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+    const order = await env.DB.prepare("SELECT id, conversation_id FROM orders WHERE payment_id = ?1")
       .bind(sale.paymentId)
       .first<{ id: string; conversation_id: string }>();
     const text = receipts[0].text_body;
@@ -100,7 +100,7 @@ describe("the buyer's receipt", () => {
       "Gebyr: 0,00 kr",
       "Totalt betalt: 1 250,00 kr",
       "Betalt med: Kort",
-      `Ordrereferanse: ${shortTransactionId(order!.id)}`,
+      `Ordrereferanse: ${shortOrderId(order!.id)}`,
       "Pengene holdes trygt til du har fått varen (trygg betaling)",
       "«Jeg har fått varen»",
       `/chat/${order!.conversation_id}`,

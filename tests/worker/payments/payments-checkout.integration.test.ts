@@ -1,4 +1,4 @@
-// Buying rules (docs/product.md "Validation", issue 12 "Bad input"): who may start a checkout for which listing,
+// Buying rules (docs/product.md "Validation"): who may start a checkout for which listing,
 // that the price always comes from D1, and what the provider is asked for.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

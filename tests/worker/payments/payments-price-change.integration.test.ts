@@ -1,4 +1,4 @@
-// The seller changes the price while a buyer is in checkout (issue 20; decision 087), against the
+// The seller changes the price while a buyer is in checkout (decision 087), against the
 // payment sandbox: the edit expires open Stripe Checkout Sessions and cancels waiting Vipps payments,
 // and a payment made at the old price before the edit is refunded (card) or released (Vipps) by
 // settlement, never fulfilled: the listing stays for sale at the new price.
@@ -49,7 +49,7 @@ describe("an open checkout when the seller changes the price", () => {
     expect(await sandboxRequests(`/v1/checkout/sessions/${sessionId}/expire`)).toHaveLength(1);
     expect((await stripeGet<{ status: string }>(`/v1/checkout/sessions/${sessionId}`)).status).toBe("expired");
     expect((await payByCard(open.url)).status).toBe(410);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 0, completed: 0, listing_status: "active" });
     expect((await env.DB.prepare("SELECT price FROM listings WHERE id = ?1").bind(listing.id).first<{ price: number }>())!.price).toBe(
       5000,
     );
@@ -100,7 +100,7 @@ describe("a payment at the old price that arrives after the change", () => {
     expect((await deliver(event)).status).toBe(200);
     expect((await paymentRow(payment_id))!.status).toBe("refunded");
     expect((await sandboxRequests("/v1/refunds")).filter((r) => r.idempotencyKey === `refund-${payment_id}`)).toHaveLength(1);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 0, completed: 0, listing_status: "active" });
     expect(await outboxTo(user.email)).toHaveLength(1);
   });
 
@@ -116,7 +116,7 @@ describe("a payment at the old price that arrives after the change", () => {
     expect((await deliver(event)).status).toBe(200);
     expect((await paymentRow(payment_id))!.status).toBe("cancelled");
     expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toHaveLength(0);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 0, listing_status: "active" });
   });
 
   it("the same price back again: a payment at that price is fulfilled as usual", async () => {

@@ -4,9 +4,9 @@
 // read them, never cached. Unused uploads are removed by the cron after a day.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { EscrowCase, EscrowView } from "../../../domain/escrow";
+import type { OrderCase, OrderView } from "../../../domain/orders";
 import type { Bindings } from "../../../worker/env";
-import { runEscrowCron } from "../../../worker/features/payments/escrow";
+import { runOrderCron } from "../../../worker/features/payments/orders";
 import {
   containsBytes,
   createUser,
@@ -18,7 +18,7 @@ import {
   signedInClient,
 } from "../../factories";
 import { deleteAccount } from "../../../worker/features/account/account";
-import { paidOrder, payAndHold, type PaidOrder } from "../support/escrow";
+import { paidOrder, payAndHold, type PaidOrder } from "../support/orders";
 import { Client, errorOf } from "../support/http";
 import { postWith, readsHeldUntil, staleReads } from "../support/race";
 import { removeUnusedProblemPhotos } from "../../../worker/features/payments/problem-photos";
@@ -26,37 +26,35 @@ import { checkout, connectedSeller, payableListing, signedIn } from "../support/
 
 const HOUR = 3_600_000;
 
-function upload(client: Client, order: Pick<PaidOrder, "transactionId">, body: Uint8Array, type = "image/jpeg") {
-  return client.request(`/api/payments/orders/${order.transactionId}/photos`, { method: "POST", body, headers: { "Content-Type": type } });
+function upload(client: Client, order: Pick<PaidOrder, "orderId">, body: Uint8Array, type = "image/jpeg") {
+  return client.request(`/api/payments/orders/${order.orderId}/photos`, { method: "POST", body, headers: { "Content-Type": type } });
 }
 
-async function uploaded(client: Client, order: Pick<PaidOrder, "transactionId">, body: Uint8Array = jpegPhoto()): Promise<string> {
+async function uploaded(client: Client, order: Pick<PaidOrder, "orderId">, body: Uint8Array = jpegPhoto()): Promise<string> {
   const res = await upload(client, order, body);
   expect(res.status, await res.clone().text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
 
 function report(order: PaidOrder, photos: unknown, client = order.buyerClient) {
-  return client.post(`/api/payments/orders/${order.transactionId}/problem`, {
+  return client.post(`/api/payments/orders/${order.orderId}/problem`, {
     reason: "damaged",
     text: "Døren på kjøleskapet er knekt.",
     photos,
   });
 }
 
-async function photoRows(transactionId: string) {
+async function photoRows(orderId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT id, uploader_id, r2_key, attached_at, position FROM problem_photos WHERE transaction_id = ?1 ORDER BY created_at",
+    "SELECT id, uploader_id, r2_key, attached_at, position FROM problem_photos WHERE order_id = ?1 ORDER BY created_at",
   )
-    .bind(transactionId)
+    .bind(orderId)
     .all<{ id: string; uploader_id: string; r2_key: string; attached_at: string | null; position: number | null }>();
   return results;
 }
 
-async function state(transactionId: string): Promise<string> {
-  return (await env.DB.prepare("SELECT escrow_state FROM transactions WHERE id = ?1")
-    .bind(transactionId)
-    .first<{ escrow_state: string }>())!.escrow_state;
+async function state(orderId: string): Promise<string> {
+  return (await env.DB.prepare("SELECT state FROM orders WHERE id = ?1").bind(orderId).first<{ state: string }>())!.state;
 }
 
 async function refusal(res: Response, status: number, message: string) {
@@ -71,7 +69,7 @@ describe("a problem report with photos", () => {
     const first = await uploaded(order.buyerClient, order, withGps);
     const second = await uploaded(order.buyerClient, order, await pngPhoto());
     // Stored under the problem photos' own prefix, without the EXIF GPS, XMP or the comment.
-    const rows = await photoRows(order.transactionId);
+    const rows = await photoRows(order.orderId);
     expect(rows.map((r) => r.r2_key)).toEqual([
       expect.stringMatching(new RegExp(`^problem-photos/${order.buyer.id}/[0-9]+-[0-9a-f]{12}\\.jpg$`)),
       expect.stringMatching(new RegExp(`^problem-photos/${order.buyer.id}/[0-9]+-[0-9a-f]{12}\\.png$`)),
@@ -80,13 +78,13 @@ describe("a problem report with photos", () => {
     expect(jpegSegments(stored)).not.toContain("E1");
     expect(containsBytes(stored, PHOTO_LOCATION.street)).toBe(false);
     // Not attached yet: nobody reads an upload no report has used, and the public photo route never serves the prefix.
-    expect((await order.buyerClient.get(`/api/payments/orders/${order.transactionId}/photos/${first}`)).status).toBe(404);
+    expect((await order.buyerClient.get(`/api/payments/orders/${order.orderId}/photos/${first}`)).status).toBe(404);
     expect((await new Client().get(`/images/${rows[0].r2_key}`)).status).toBe(404);
 
     const res = await report(order, [second, first]);
     expect(res.status, await res.clone().text()).toBe(200);
-    const view = (await res.json()) as EscrowView;
-    const url = (id: string) => `/api/payments/orders/${order.transactionId}/photos/${id}`;
+    const view = (await res.json()) as OrderView;
+    const url = (id: string) => `/api/payments/orders/${order.orderId}/photos/${id}`;
     expect(view).toMatchObject({
       state: "problem",
       photos: [
@@ -94,7 +92,7 @@ describe("a problem report with photos", () => {
         { id: first, url: url(first) },
       ],
     });
-    expect((await photoRows(order.transactionId)).map((r) => [r.id, r.position])).toEqual([
+    expect((await photoRows(order.orderId)).map((r) => [r.id, r.position])).toEqual([
       [first, 1],
       [second, 0],
     ]);
@@ -102,11 +100,11 @@ describe("a problem report with photos", () => {
     // The seller's card in the chat shows them too; the moderator's case as well.
     const sellerCards = (await (
       await order.sellerClient.get(`/api/payments/orders?conversation_id=${order.conversationId}`)
-    ).json()) as EscrowView[];
+    ).json()) as OrderView[];
     expect(sellerCards[0].photos.map((p) => p.id)).toEqual([second, first]);
     const mod = await signedInClient((await createUser({ role: "moderator" })).id);
-    const cases = (await (await mod.get("/api/moderation/payment-cases")).json()) as EscrowCase[];
-    expect(cases.find((c) => c.transaction_id === order.transactionId)!.photos.map((p) => p.id)).toEqual([second, first]);
+    const cases = (await (await mod.get("/api/moderation/payment-cases")).json()) as OrderCase[];
+    expect(cases.find((c) => c.order_id === order.orderId)!.photos.map((p) => p.id)).toEqual([second, first]);
 
     for (const client of [order.buyerClient, order.sellerClient, mod]) {
       const photo = await client.get(url(first));
@@ -133,12 +131,12 @@ describe("a problem report with photos", () => {
 
   it("a report without photos still works, and a moderator without a case reads no photo", async () => {
     const order = await paidOrder("vipps");
-    const res = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, {
+    const res = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, {
       reason: "not_received",
       text: "Ingen pakke etter to uker.",
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as EscrowView).photos).toEqual([]);
+    expect(((await res.json()) as OrderView).photos).toEqual([]);
   });
 });
 
@@ -161,7 +159,7 @@ describe("every bad photo is refused in Norwegian, and a refused report writes n
     const { client: stranger } = await signedIn();
     await refusal(await upload(stranger, order, jpegPhoto()), 404, "Kjøpet finnes ikke.");
     expect((await upload(new Client(), order, jpegPhoto())).status).toBe(401);
-    expect(await photoRows(order.transactionId)).toEqual([]);
+    expect(await photoRows(order.orderId)).toEqual([]);
     expect((await env.IMAGES.list({ prefix: `problem-photos/${order.buyer.id}/` })).objects).toEqual([]);
   });
 
@@ -192,12 +190,12 @@ describe("every bad photo is refused in Norwegian, and a refused report writes n
     await refusal(await report(order, [mine]), 409, "Bildet er allerede brukt i en sak. Last det opp på nytt.");
 
     // Nothing was half-written: the orders are still held and their uploads unused.
-    expect(await state(order.transactionId)).toBe("held");
-    expect((await photoRows(order.transactionId)).every((r) => r.attached_at === null)).toBe(true);
+    expect(await state(order.orderId)).toBe("held");
+    expect((await photoRows(order.orderId)).every((r) => r.attached_at === null)).toBe(true);
     // The same photos work in a correct report.
     const ok = await report(order, ids.slice(0, 4));
     expect(ok.status, await ok.clone().text()).toBe(200);
-    expect((await photoRows(order.transactionId)).filter((r) => r.attached_at !== null)).toHaveLength(4);
+    expect((await photoRows(order.orderId)).filter((r) => r.attached_at !== null)).toHaveLength(4);
     // After the report: no more uploads for the order (the lifecycle's own text).
     await refusal(
       await upload(order.buyerClient, order, jpegPhoto()),
@@ -214,7 +212,7 @@ describe("every bad photo is refused in Norwegian, and a refused report writes n
       409,
       "Du har lastet opp for mange bilder til dette kjøpet. Prøv igjen i morgen.",
     );
-    expect(await photoRows(order.transactionId)).toHaveLength(12);
+    expect(await photoRows(order.orderId)).toHaveLength(12);
     expect((await env.IMAGES.list({ prefix: `problem-photos/${order.buyer.id}/` })).objects).toHaveLength(12);
   });
 });
@@ -234,7 +232,7 @@ describe("at the same moment", () => {
     const b = await uploaded(order.buyerClient, order);
     // Both reports have checked the order and their photos before either writes.
     const race = staleReads(/FROM problem_photos WHERE id IN/, 2);
-    const path = `/api/payments/orders/${order.transactionId}/problem`;
+    const path = `/api/payments/orders/${order.orderId}/problem`;
     const body = (photos: string[]) => ({ reason: "damaged", text: "Døren på kjøleskapet er knekt.", photos });
     const [first, second] = await Promise.all([
       postWith(race.env, order.buyerClient, path, body([a])),
@@ -242,9 +240,9 @@ describe("at the same moment", () => {
     ]);
     expect(race.arrived).toBe(2);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
-    const attached = (await photoRows(order.transactionId)).filter((r) => r.attached_at !== null).map((r) => r.id);
+    const attached = (await photoRows(order.orderId)).filter((r) => r.attached_at !== null).map((r) => r.id);
     expect(attached).toEqual([first.status === 200 ? a : b]);
-    expect(await state(order.transactionId)).toBe("problem");
+    expect(await state(order.orderId)).toBe("problem");
   });
 
   it("an upload removed by the cron while its report is on the way: the report is refused, no case without its photo", async () => {
@@ -257,7 +255,7 @@ describe("at the same moment", () => {
     const res = await postWith(
       readsHeldUntil(/FROM problem_photos WHERE id IN/, cron),
       order.buyerClient,
-      `/api/payments/orders/${order.transactionId}/problem`,
+      `/api/payments/orders/${order.orderId}/problem`,
       {
         reason: "damaged",
         text: "Døren på kjøleskapet er knekt.",
@@ -266,7 +264,7 @@ describe("at the same moment", () => {
     );
     expect(await cron).toBeGreaterThanOrEqual(1);
     await refusal(res, 400, "Fant ikke bildet blant bildene du har lastet opp. Last det opp på nytt.");
-    expect(await state(order.transactionId)).toBe("held");
+    expect(await state(order.orderId)).toBe("held");
   });
 });
 
@@ -276,13 +274,13 @@ describe("unused uploads", () => {
     const used = await uploaded(order.buyerClient, order);
     const unused = await uploaded(order.buyerClient, order);
     expect((await report(order, [used])).status).toBe(200);
-    await runEscrowCron(env as Bindings, new Date(Date.now() + 23 * HOUR));
-    expect((await photoRows(order.transactionId)).map((r) => r.id).sort()).toEqual([used, unused].sort());
-    const unusedKey = (await photoRows(order.transactionId)).find((r) => r.id === unused)!.r2_key;
-    await runEscrowCron(env as Bindings, new Date(Date.now() + 25 * HOUR));
-    expect((await photoRows(order.transactionId)).map((r) => r.id)).toEqual([used]);
+    await runOrderCron(env as Bindings, new Date(Date.now() + 23 * HOUR));
+    expect((await photoRows(order.orderId)).map((r) => r.id).sort()).toEqual([used, unused].sort());
+    const unusedKey = (await photoRows(order.orderId)).find((r) => r.id === unused)!.r2_key;
+    await runOrderCron(env as Bindings, new Date(Date.now() + 25 * HOUR));
+    expect((await photoRows(order.orderId)).map((r) => r.id)).toEqual([used]);
     expect(await env.IMAGES.head(unusedKey)).toBeNull();
-    expect((await order.sellerClient.get(`/api/payments/orders/${order.transactionId}/photos/${used}`)).status).toBe(200);
+    expect((await order.sellerClient.get(`/api/payments/orders/${order.orderId}/photos/${used}`)).status).toBe(200);
   });
 
   it("a buyer who deletes the account takes the photos along", async () => {
@@ -290,7 +288,7 @@ describe("unused uploads", () => {
     const id = await uploaded(order.buyerClient, order);
     expect((await report(order, [id])).status).toBe(200);
     await deleteAccount(env as Bindings, order.buyer.id);
-    expect(await photoRows(order.transactionId)).toEqual([]);
+    expect(await photoRows(order.orderId)).toEqual([]);
     expect((await env.IMAGES.list({ prefix: `problem-photos/${order.buyer.id}/` })).objects).toEqual([]);
   });
 });

@@ -54,7 +54,7 @@ describe("two buyers pay for the same listing at the same moment", () => {
     const responses = await Promise.all([deliver(eventA), deliver(eventB)]);
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
 
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
     const statuses = [(await paymentRow(a.paymentId))!.status, (await paymentRow(b.paymentId))!.status];
     const winner = statuses[0] === "completed" ? a : b;
     const loser = winner === a ? b : a;
@@ -111,7 +111,7 @@ describe("two buyers pay for the same listing at the same moment", () => {
     const vippsRow = (await paymentRow(openVipps.payment_id))!;
     expect(vippsRow.status).toBe("expired");
     expect(await sandboxRequests(`/epayment/v1/payments/${vippsRow.provider_ref}/cancel`)).toHaveLength(1);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, listing_status: "sold" });
   });
 
   it("the webhook and the buyer's verification at the same moment fulfil the payment once", async () => {
@@ -126,11 +126,11 @@ describe("two buyers pay for the same listing at the same moment", () => {
     const [hook, verify] = await Promise.all([deliver(event), client.post("/api/payments/verify", { session_id: ref, payment_id })]);
     expect(hook.status).toBe(200);
     expect(verify.status).toBe(200);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
     expect(await outboxTo(seller.email)).toHaveLength(1);
     // The reservation is held until release (decision 105): neither captured it.
     expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toHaveLength(0);
-    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions WHERE payment_id = ?1 AND escrow_state = 'held'")
+    const held = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE payment_id = ?1 AND state = 'held'")
       .bind(payment_id)
       .first<{ n: number }>();
     expect(held!.n).toBe(1);
@@ -149,7 +149,7 @@ describe("a payment for a listing that is no longer for sale when the money arri
     await env.DB.prepare(change).bind(listing.id).run();
     expect((await deliver(await eventFor(buyer, "card"))).status).toBe(200);
     expect((await paymentRow(buyer.paymentId))!.status).toBe("refunded");
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, messages: 0, listing_status: statusAfter });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 0, completed: 0, messages: 0, listing_status: statusAfter });
     expect(await outboxTo(seller.email)).toHaveLength(0);
   });
 
@@ -165,6 +165,6 @@ describe("a payment for a listing that is no longer for sale when the money arri
 
     expect((await deliver(await eventFor(late, "card"))).status).toBe(200);
     expect((await paymentRow(late.paymentId))!.status).toBe("refunded");
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, listing_status: "active" });
   });
 });

@@ -73,7 +73,7 @@ describe("who sees a payment", () => {
         listing_id: paid.listingId,
         role: who,
       });
-      expect(body.transaction_id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(body.order_id).toMatch(/^[0-9a-f-]{36}$/);
       expect(body.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
@@ -129,10 +129,10 @@ describe("verification asks the provider when the webhook has not arrived", () =
 
     const res = await client.post("/api/payments/verify", { session_id: sessionId, payment_id });
     expect(await res.json()).toMatchObject({ status: "completed", amount_paid: 9900 });
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, messages: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, messages: 1, listing_status: "sold" });
 
     expect((await deliver(await oneDelivery(sessionId, "checkout.session.completed"))).status).toBe(200);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, messages: 1, last_seq: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, messages: 1, last_seq: 1, listing_status: "sold" });
   });
 
   it("a Vipps payment not yet approved is pending; one the buyer cancelled in Vipps is cancelled, not failed", async () => {
@@ -142,7 +142,7 @@ describe("verification asks the provider when the webhook has not arrived", () =
     const { payment_id, url } = await checkout(client, listing.id, "vipps");
     const ref = (await paymentRow(payment_id))!.provider_ref;
     const pending = await client.post("/api/payments/verify", { session_id: ref, payment_id });
-    expect(await pending.json()).toMatchObject({ status: "pending", amount_paid: null, transaction_id: null });
+    expect(await pending.json()).toMatchObject({ status: "pending", amount_paid: null, order_id: null });
     const back = await approveVipps(url, "cancel");
     expect(back.headers.get("Location")).toBe(`${env.APP_ORIGIN}/payment-success?session_id=${ref}&payment_id=${payment_id}`);
     const cancelled = await client.post("/api/payments/verify", { session_id: ref, payment_id });
@@ -210,7 +210,7 @@ describe("the hourly cron settles payments whose webhook never arrived", () => {
     const { reconcilePendingPayments } = await import("../../../worker/features/payments/results");
     expect(await reconcilePendingPayments(env as never)).toBeGreaterThanOrEqual(2);
     expect((await paymentRow(paid.payment_id))!.status).toBe("completed");
-    expect(await saleCounts(paidListing.id)).toMatchObject({ transactions: 1, listing_status: "sold" });
+    expect(await saleCounts(paidListing.id)).toMatchObject({ orders: 1, listing_status: "sold" });
     expect((await paymentRow(abandoned.payment_id))!.status).toBe("cancelled");
   });
 

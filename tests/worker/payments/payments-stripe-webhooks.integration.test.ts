@@ -1,11 +1,11 @@
 // Stripe webhooks are the source of truth: a correctly signed checkout.session.completed fulfils the
-// purchase (transaction, sold listing, conversation with a system message, e-mail to the seller);
+// purchase (order, sold listing, conversation with a system message, e-mail to the seller);
 // wrongly signed or replayed payloads change nothing.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../../domain/chat";
 import { signedInClient } from "../../factories";
 import { allowConsoleError } from "../support/console-guard";
 import { errorOf, isNorwegianMessage } from "../support/http";
@@ -40,7 +40,7 @@ async function paidCheckout(options: { price?: number; title?: string } = {}) {
 }
 
 describe("checkout.session.completed, correctly signed", () => {
-  it("completes the payment, writes the transaction, marks the listing sold, posts the sale in the conversation and e-mails the seller", async () => {
+  it("completes the payment, writes the order, marks the listing sold, posts the sale in the conversation and e-mails the seller", async () => {
     const { seller, listing, buyer, paymentId, sessionId, event } = await paidCheckout();
     expect(event.request.headers["Stripe-Signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
@@ -51,9 +51,9 @@ describe("checkout.session.completed, correctly signed", () => {
     const payment = await paymentRow(paymentId);
     expect(payment).toMatchObject({ status: "completed" });
     expect(payment!.provider_payment_ref).toMatch(/^pi_/);
-    const tx = await env.DB.prepare("SELECT * FROM transactions WHERE payment_id = ?1").bind(paymentId).first<Record<string, unknown>>();
+    const tx = await env.DB.prepare("SELECT * FROM orders WHERE payment_id = ?1").bind(paymentId).first<Record<string, unknown>>();
     expect(tx).toMatchObject({
-      ad_id: listing.id,
+      listing_id: listing.id,
       seller_id: seller.id,
       buyer_id: buyer.user.id,
       amount: 25000,
@@ -64,7 +64,7 @@ describe("checkout.session.completed, correctly signed", () => {
     expect(tx!.seller_notified_at).toBeTruthy();
 
     const counts = await saleCounts(listing.id);
-    expect(counts).toMatchObject({ transactions: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
+    expect(counts).toMatchObject({ orders: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
     const message = await env.DB.prepare(
       "SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.listing_id = ?1 AND c.buyer_id = ?2 AND c.seller_id = ?3",
     )
@@ -163,7 +163,7 @@ describe("checkout.session.completed, correctly signed", () => {
     allowConsoleError("Payment amount mismatch");
     const res = await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } });
     expect(res.status).toBe(200);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 0, completed: 0, messages: 0, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 0, completed: 0, messages: 0, listing_status: "active" });
     expect((await paymentRow(paymentId))!.status).toBe("refunded");
   });
 
@@ -177,7 +177,7 @@ describe("checkout.session.completed, correctly signed", () => {
     const res = await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } });
     expect(res.status).toBe(200);
     expect((await paymentRow(paymentId))!.status).toBe("pending");
-    expect((await saleCounts(listing.id)).transactions).toBe(0);
+    expect((await saleCounts(listing.id)).orders).toBe(0);
   });
 
   it("a later event for a completed payment never marks the listing sold again", async () => {
@@ -191,7 +191,7 @@ describe("checkout.session.completed, correctly signed", () => {
     const payload = JSON.stringify(body);
     const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
     expect((await deliver(event, { body: payload, headers: { "Stripe-Signature": signature } })).status).toBe(200);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, listing_status: "active" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, listing_status: "active" });
   });
 
   it("ignores (and records) a completed session it does not know", async () => {
@@ -211,7 +211,7 @@ describe("checkout.session.completed, correctly signed", () => {
       },
     });
     const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: env.STRIPE_WEBHOOK_SECRET });
-    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions").first<{ n: number }>();
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders").first<{ n: number }>();
     const res = await deliver({
       eventType: "x",
       objectId: "x",
@@ -222,7 +222,7 @@ describe("checkout.session.completed, correctly signed", () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM transactions").first<{ n: number }>()).toEqual(before);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM orders").first<{ n: number }>()).toEqual(before);
   });
 });
 
@@ -295,7 +295,7 @@ describe("replays and duplicates", () => {
     const { seller, listing, event } = await paidCheckout();
     const results = await Promise.all([deliver(event), deliver(event), deliver(event)]);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, last_seq: 1, listing_status: "sold" });
     expect(await outboxTo(seller.email)).toHaveLength(1);
   });
 
@@ -376,6 +376,6 @@ describe("other Stripe events", () => {
       { ...env, STRIPE_SECRET_KEY: "" },
     );
     expect(res.status).toBe(503);
-    expect((await saleCounts(listing.id)).transactions).toBe(0);
+    expect((await saleCounts(listing.id)).orders).toBe(0);
   });
 });

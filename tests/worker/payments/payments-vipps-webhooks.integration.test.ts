@@ -92,11 +92,11 @@ describe("epayments.payment.authorized.v1, correctly signed", () => {
     expect(payment).toMatchObject({ status: "completed", amount: 45000, captured_at: null });
     expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toEqual([]);
 
-    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount, escrow_state FROM transactions WHERE payment_id = ?1")
+    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount, state FROM orders WHERE payment_id = ?1")
       .bind(paymentId)
       .first();
-    expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000, escrow_state: "held" });
-    expect(await saleCounts(listing.id)).toMatchObject({ transactions: 1, completed: 1, messages: 1, listing_status: "sold" });
+    expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000, state: "held" });
+    expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, listing_status: "sold" });
     const mail = await outboxTo(seller.email);
     expect(mail).toHaveLength(1);
     expect(mail[0].text_body).toContain("(betalt med Vipps)");
@@ -170,7 +170,7 @@ describe("forged, altered and stale callbacks are refused and change nothing", (
     const res = await deliver(event, { body, headers: await vippsHeaders(event.request.url, body, env.VIPPS_WEBHOOK_SECRET) });
     expect(res.status).toBe(400);
     expect((await paymentRow(paymentId))!.status).toBe("pending");
-    expect((await saleCounts(listing.id)).transactions).toBe(0);
+    expect((await saleCounts(listing.id)).orders).toBe(0);
   });
 });
 

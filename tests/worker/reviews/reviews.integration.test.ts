@@ -1,10 +1,10 @@
-// Reviews after a completed sale, trade or give-away (issue 16; decisions 070–072): who may review (only the two
+// Reviews after a completed sale, trade or give-away (decisions 070–072): who may review (only the two
 // parties, once each, after completion, within 14 days), blind visibility (hidden until both wrote
 // or the window closed), two submits at once, the public profile and its edge page, the seller's
 // average, and reporting and hiding a review.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../../domain/chat";
 import { reviewWindowClosesAt } from "../../../domain/reviews";
 import type { Actor } from "../../../worker/env";
 import { getDb } from "../../../worker/db/client";
@@ -152,7 +152,7 @@ describe("who may review", () => {
   });
 
   it("refuses a sale whose money is still held (409): reviews open at release or refund, not at payment", async () => {
-    const deal = await createSale({ escrowState: "held" });
+    const deal = await createSale({ orderState: "held" });
     const res = await (await signedInClient(deal.b.id)).post("/api/reviews", body(deal));
     expect(res.status).toBe(409);
     expect((await errorOf(res)).message).toBe("Du kan gi vurdering når handelen er fullført.");
@@ -164,7 +164,7 @@ describe("who may review", () => {
     const res = await (await signedInClient(agreed.a.id)).post("/api/reviews", body(agreed));
     expect(res.status).toBe(409);
     expect((await errorOf(res)).message).toBe("Du kan gi vurdering når handelen er fullført.");
-    await env.DB.prepare("UPDATE trade_transactions SET status = 'cancelled' WHERE id = ?1").bind(agreed.id).run();
+    await env.DB.prepare("UPDATE trades SET status = 'cancelled' WHERE id = ?1").bind(agreed.id).run();
     expect((await (await signedInClient(agreed.a.id)).post("/api/reviews", body(agreed))).status).toBe(404);
     expect(await reviewCount(agreed)).toBe(0);
   });

@@ -1,4 +1,4 @@
-// Graded relevance (issue 15): 195 queries a parent would type (the issue asks for at least 150),
+// Graded relevance: 195 queries a parent would type,
 // each with graded judgements over the fixed corpus in fixtures/search-corpus.ts, scored with
 // nDCG@10 for our search (GET /api/search, the production service) and for the prototype's approach
 // (title or description ILIKE '%q%', newest first), on the same data.

@@ -1,7 +1,7 @@
 // Real WebSocket upgrades through exports.default.fetch (the Worker's own routing, session and
 // Origin checks, then the Durable Object), with a frame queue the tests can wait on.
 import { env } from "cloudflare:workers";
-import type { InboxFrame, RoomFrame } from "../../../domain/messaging";
+import type { InboxFrame, RoomFrame } from "../../../domain/chat";
 import { ORIGIN, type Client } from "./http";
 
 type Frame = RoomFrame | InboxFrame | (Record<string, unknown> & { type: string });

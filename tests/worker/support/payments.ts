@@ -151,14 +151,14 @@ export async function paymentRow(id: string) {
 /** Counts that must not move when a request is refused or replayed. */
 export async function saleCounts(listingId: string) {
   const row = await env.DB.prepare(
-    `SELECT (SELECT COUNT(*) FROM transactions WHERE ad_id = ?1) AS transactions,
+    `SELECT (SELECT COUNT(*) FROM orders WHERE listing_id = ?1) AS orders,
             (SELECT COUNT(*) FROM payments WHERE listing_id = ?1 AND status = 'completed') AS completed,
             (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.listing_id = ?1) AS messages,
             (SELECT COALESCE(MAX(last_seq), 0) FROM conversations WHERE listing_id = ?1) AS last_seq,
             (SELECT status FROM listings WHERE id = ?1) AS listing_status`,
   )
     .bind(listingId)
-    .first<{ transactions: number; completed: number; messages: number; last_seq: number; listing_status: string }>();
+    .first<{ orders: number; completed: number; messages: number; last_seq: number; listing_status: string }>();
   return row!;
 }
 

@@ -1,4 +1,4 @@
-// The only moves issue 11 allows, written out by hand (not derived from domain/trades.ts), keyed
+// The only moves the trade rules allow, written out by hand (not derived from domain/trades.ts), keyed
 // "state/actor/action": everything else is refused. `confirm` completes when both parties have
 // confirmed the handover.
 import type { TradeOfferStatus } from "../../../domain/trades";

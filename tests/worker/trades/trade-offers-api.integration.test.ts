@@ -31,10 +31,10 @@ const offerRow = (id: string) =>
   }>();
 const listingStatus = async (id: string) =>
   (await env.DB.prepare("SELECT status FROM listings WHERE id = ?1").bind(id).first<{ status: string }>())?.status;
-const transactionsOf = async (offerId: string) =>
+const tradesOf = async (offerId: string) =>
   (
     await env.DB.prepare(
-      "SELECT status, user1_id, user2_id, user1_listing_id, user2_listing_id, completed_at, user1_confirmed_at, user2_confirmed_at FROM trade_transactions WHERE trade_offer_id = ?1",
+      "SELECT status, user1_id, user2_id, user1_listing_id, user2_listing_id, completed_at, user1_confirmed_at, user2_confirmed_at FROM trades WHERE trade_offer_id = ?1",
     )
       .bind(offerId)
       .all<Record<string, string | null>>()
@@ -283,7 +283,7 @@ describe("every transition and every forbidden actor", () => {
 });
 
 describe("what the listings go through", () => {
-  it("accepting reserves both listings (off home and search), creates the transaction and voids the other pending offers on either listing", async () => {
+  it("accepting reserves both listings (off home and search), creates the trade and voids the other pending offers on either listing", async () => {
     const trade = await createTrade();
     // Rivals: someone else wants the same listing; the sender offered the same toy elsewhere; the
     // recipient's listing is offered for a third listing.
@@ -297,7 +297,7 @@ describe("what the listings go through", () => {
     expect(view.handover).toEqual({ confirmed_by_me: false, confirmed_by_other: false, completed_at: null });
     expect(await listingStatus(trade.offered.id)).toBe("reserved");
     expect(await listingStatus(trade.requested.id)).toBe("reserved");
-    expect(await transactionsOf(trade.offerId)).toEqual([
+    expect(await tradesOf(trade.offerId)).toEqual([
       {
         status: "pending",
         user1_id: trade.sender.id,
@@ -337,7 +337,7 @@ describe("what the listings go through", () => {
     expect(second.handover?.completed_at).toEqual(expect.any(String));
     expect(await listingStatus(trade.offered.id)).toBe("traded");
     expect(await listingStatus(trade.requested.id)).toBe("traded");
-    const [tx] = await transactionsOf(trade.offerId);
+    const [tx] = await tradesOf(trade.offerId);
     expect(tx.status).toBe("completed");
     expect(tx.completed_at).toEqual(expect.any(String));
     expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
@@ -354,7 +354,7 @@ describe("what the listings go through", () => {
       expect(res.status).toBe(200);
       expect(await listingStatus(trade.offered.id)).toBe("active");
       expect(await listingStatus(trade.requested.id)).toBe("active");
-      expect((await transactionsOf(trade.offerId))[0].status).toBe("cancelled");
+      expect((await tradesOf(trade.offerId))[0].status).toBe("cancelled");
       expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.cancelled]);
     }
   });
@@ -367,7 +367,7 @@ describe("what the listings go through", () => {
     expect((await errorOf(res)).message).toBe(T.listingsUnavailable);
     expect((await offerRow(trade.offerId))?.status).toBe("pending");
     expect(await listingStatus(trade.requested.id)).toBe("active");
-    expect(await transactionsOf(trade.offerId)).toEqual([]);
+    expect(await tradesOf(trade.offerId)).toEqual([]);
   });
 
   it("withdrawing and rejecting leave the listings active and tell the chat", async () => {
@@ -413,7 +413,7 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
     expect((await errorOf(responses.find((r) => r.status === 409)!)).message).toBe(T.alreadyAnswered);
-    expect(await transactionsOf(trade.offerId)).toHaveLength(1);
+    expect(await tradesOf(trade.offerId)).toHaveLength(1);
     expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.accepted]);
   });
 
@@ -426,7 +426,7 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
       ]);
       expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
       const status = (await offerRow(trade.offerId))?.status;
-      const txs = await transactionsOf(trade.offerId);
+      const txs = await tradesOf(trade.offerId);
       const listings = [await listingStatus(trade.offered.id), await listingStatus(trade.requested.id)];
       if (status === "accepted") {
         expect(responses[0].status).toBe(200);
@@ -447,8 +447,8 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     const [winner, loser] = await acceptBoth(first, second);
     expect((await offerRow(winner.offerId))?.status).toBe("accepted");
     expect((await offerRow(loser.offerId))?.status).toBe("cancelled");
-    expect(await transactionsOf(loser.offerId)).toEqual([]);
-    expect(await transactionsOf(winner.offerId)).toHaveLength(1);
+    expect(await tradesOf(loser.offerId)).toEqual([]);
+    expect(await tradesOf(winner.offerId)).toHaveLength(1);
     expect(await listingStatus(first.requested.id)).toBe("reserved");
     expect(await listingStatus(winner.offered.id)).toBe("reserved");
     expect(await listingStatus(loser.offered.id)).toBe("active");
@@ -462,7 +462,7 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     expect(await listingStatus(winner.requested.id)).toBe("reserved");
     expect(await listingStatus(loser.requested.id)).toBe("active");
     expect((await offerRow(loser.offerId))?.status).toBe("cancelled");
-    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM trade_transactions WHERE user1_listing_id = ?1")
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM trades WHERE user1_listing_id = ?1")
       .bind(first.offered.id)
       .first<{ n: number }>();
     expect(n?.n).toBe(1);
@@ -487,18 +487,18 @@ describe("races fired at the same moment: exactly one winner, the loser gets 409
     ]);
     expect(responses.map((r) => r.status)).toEqual([200, 200]);
     expect((await offerRow(trade.offerId))?.status).toBe("completed");
-    expect((await transactionsOf(trade.offerId))[0].status).toBe("completed");
+    expect((await tradesOf(trade.offerId))[0].status).toBe("completed");
     expect(await listingStatus(trade.offered.id)).toBe("traded");
     expect(await systemMessages(trade.conversationId)).toEqual([TRADE_CHAT_TEXTS.completed]);
   });
 
-  it("without a forced stale read: ten accepts at once still give one transaction", async () => {
+  it("without a forced stale read: ten accepts at once still give one trade", async () => {
     const trade = await createTrade();
     const clients = await Promise.all(Array.from({ length: 10 }, () => signedInClient(trade.recipient.id)));
     const responses = await Promise.all(clients.map((c) => c.post(`/api/trade-offers/${trade.offerId}/accept`, {})));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(9);
-    expect(await transactionsOf(trade.offerId)).toHaveLength(1);
+    expect(await tradesOf(trade.offerId)).toHaveLength(1);
   });
 });
 
@@ -578,7 +578,7 @@ describe("the listings' owners and accounts", () => {
     const pending = await createTrade({ sender: trade.sender });
     await deleteAccount(env as Bindings, trade.sender.id);
     expect((await offerRow(trade.offerId))?.status).toBe("cancelled");
-    expect((await transactionsOf(trade.offerId))[0].status).toBe("cancelled");
+    expect((await tradesOf(trade.offerId))[0].status).toBe("cancelled");
     expect(await listingStatus(trade.requested.id)).toBe("active");
     expect(await listingStatus(trade.offered.id)).toBe("deleted");
     expect((await offerRow(pending.offerId))?.status).toBe("cancelled");

@@ -1,4 +1,4 @@
-// The listing's payment settings (issue 12): whether buyers can pay in Lekebytte and how. Shown only
+// The listing's payment settings: whether buyers can pay in Lekebytte and how. Shown only
 // to a seller whose Stripe account can take charges, and only for listings with a price; the server
 // ignores these fields for everyone else.
 import { useQuery } from "@tanstack/react-query";

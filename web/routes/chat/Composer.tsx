@@ -1,6 +1,6 @@
 import { SendHorizontal } from "lucide-react";
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT, messageLength } from "../../../domain/messaging";
+import { MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT, messageLength } from "../../../domain/chat";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";

@@ -1,6 +1,6 @@
 import { Check, CheckCheck, EllipsisVertical } from "lucide-react";
 import { messageTime } from "../../../domain/chat-days";
-import { SYSTEM_USER_ID, type ChatMessage } from "../../../domain/messaging";
+import { SYSTEM_USER_ID, type ChatMessage } from "../../../domain/chat";
 import { cn } from "../../lib/cn";
 import { DeferredMenu } from "../../components/ui/DeferredMenu";
 

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, type RefObject } from "react";
 import { groupByOsloDay } from "../../../domain/chat-days";
-import type { ChatMessage } from "../../../domain/messaging";
+import type { ChatMessage } from "../../../domain/chat";
 import { MessageBubble } from "./MessageBubble";
 
 export interface MessageListProps {

@@ -2,16 +2,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImagePlus, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
 import {
-  ESCROW_STATE_LABELS,
-  ESCROW_TEXTS,
+  ORDER_STATE_LABELS,
+  ORDER_TEXTS,
   PROBLEM_PHOTO_REFUSALS,
   PROBLEM_PHOTOS_MAX,
   PROBLEM_REASON_LABELS,
   PROBLEM_REASONS,
   PROBLEM_TEXT_MIN,
-  type EscrowState,
+  type OrderState,
   type ProblemReason,
-} from "../../../domain/escrow";
+} from "../../../domain/orders";
 import { MAX_IMAGE_BYTES } from "../../../domain/limits";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { orderText } from "../payment/orderText";
@@ -48,13 +48,13 @@ export function OrderCards({ conversationId }: { conversationId: string }) {
   return (
     <section aria-label="Trygg betaling" className="space-y-1">
       {orders.data.map((order) => (
-        <OrderCard key={order.transaction_id} order={order} conversationId={conversationId} />
+        <OrderCard key={order.order_id} order={order} conversationId={conversationId} />
       ))}
     </section>
   );
 }
 
-const DONE: readonly EscrowState[] = ["released", "refunded", "partially_refunded", "cancelled"];
+const DONE: readonly OrderState[] = ["released", "refunded", "partially_refunded", "cancelled"];
 
 function OrderCard({ order, conversationId }: { order: OrderView; conversationId: string }) {
   const queryClient = useQueryClient();
@@ -74,10 +74,10 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
     refresh();
   };
   const move = useMutation({
-    mutationFn: (m: OrderMove) => moveOrder(order.transaction_id, m),
+    mutationFn: (m: OrderMove) => moveOrder(order.order_id, m),
     onSuccess: (updated) => {
       queryClient.setQueryData(paymentKeys.conversationOrders(conversationId), (list: OrderView[] | undefined) =>
-        list?.map((o) => (o.transaction_id === updated.transaction_id ? updated : o)),
+        list?.map((o) => (o.order_id === updated.order_id ? updated : o)),
       );
       setConfirming(null);
       refresh();
@@ -86,7 +86,7 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
   });
   const busy = move.isPending;
   const can = (a: OrderView["actions"][number]) => order.actions.includes(a);
-  const label = ESCROW_STATE_LABELS[order.state];
+  const label = ORDER_STATE_LABELS[order.state];
   const text = orderText(order);
   // Settled, the words may be the badge's own ("Utbetalt til selger"): said once.
   const said = text !== label ? text : null;
@@ -129,16 +129,16 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
         {/* The buyer's photos of the problem: both parties see the evidence the moderator sees (decision 108). */}
         <ProblemPhotos photos={order.photos} className="mt-2" />
         {order.role === "buyer" && order.state === "held" && order.cancel_from && !can("cancel_no_handover") ? (
-          <p className="mt-1 text-xs text-stone-700">{ESCROW_TEXTS.cancelFrom(formatDateTime(order.cancel_from))}</p>
+          <p className="mt-1 text-xs text-stone-700">{ORDER_TEXTS.cancelFrom(formatDateTime(order.cancel_from))}</p>
         ) : null}
         {confirming ? (
           <div role="group" aria-label="Bekreft" className={cn("flex flex-wrap items-center gap-2", STRIP_ACTIONS)}>
             <span className="text-sm text-stone-800">
               {confirming === "received"
-                ? ESCROW_TEXTS.confirmBody
+                ? ORDER_TEXTS.confirmBody
                 : confirming === "cancel"
-                  ? ESCROW_TEXTS.cancelBody
-                  : ESCROW_TEXTS.handOverBody}
+                  ? ORDER_TEXTS.cancelBody
+                  : ORDER_TEXTS.handOverBody}
             </span>
             <Button size="sm" onClick={() => move.mutate(confirming)} disabled={busy}>
               Ja
@@ -151,31 +151,31 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
           <div className={cn("flex flex-wrap gap-2", STRIP_ACTIONS)}>
             {can("mark_handed_over") ? (
               <Button size="sm" onClick={() => setConfirming("handed-over")} disabled={busy}>
-                {ESCROW_TEXTS.markHandedOver}
+                {ORDER_TEXTS.markHandedOver}
               </Button>
             ) : null}
             {can("confirm_received") ? (
               <Button size="sm" onClick={() => setConfirming("received")} disabled={busy}>
-                {ESCROW_TEXTS.confirmReceived}
+                {ORDER_TEXTS.confirmReceived}
               </Button>
             ) : null}
             {can("report_problem") ? (
               <Button size="sm" variant="secondary" onClick={() => setReporting(true)} disabled={busy}>
-                {ESCROW_TEXTS.reportProblem}
+                {ORDER_TEXTS.reportProblem}
               </Button>
             ) : null}
             {can("cancel_no_handover") ? (
               <Button size="sm" variant="ghost" onClick={() => setConfirming("cancel")} disabled={busy}>
-                {ESCROW_TEXTS.cancel}
+                {ORDER_TEXTS.cancel}
               </Button>
             ) : null}
           </div>
         ) : null}
       </div>
       {/* The form in a dialog: the deal strip above the messages is kept short (decision 088). */}
-      <Modal open={reporting} onOpenChange={setReporting} title={ESCROW_TEXTS.reportProblem} description={ESCROW_TEXTS.problemHint}>
+      <Modal open={reporting} onOpenChange={setReporting} title={ORDER_TEXTS.reportProblem} description={ORDER_TEXTS.problemHint}>
         <ProblemForm
-          id={order.transaction_id}
+          id={order.order_id}
           onDone={() => {
             setReporting(false);
             refresh();
@@ -259,7 +259,7 @@ function ProblemForm({
       }}
     >
       <label htmlFor={`${formId}-reason`} className="block text-sm font-semibold text-stone-900">
-        {ESCROW_TEXTS.reasonLabel}
+        {ORDER_TEXTS.reasonLabel}
       </label>
       <select id={`${formId}-reason`} value={reason} onChange={(e) => setReason(e.target.value as ProblemReason)} className={fieldClasses}>
         {PROBLEM_REASONS.map((r) => (
@@ -269,7 +269,7 @@ function ProblemForm({
         ))}
       </select>
       <label htmlFor={`${formId}-text`} className="block text-sm font-semibold text-stone-900">
-        {ESCROW_TEXTS.textLabel}
+        {ORDER_TEXTS.textLabel}
       </label>
       <textarea
         id={`${formId}-text`}
@@ -287,7 +287,7 @@ function ProblemForm({
         </p>
       ) : null}
       <ProblemPhotoPicker photos={photos} onAdd={addPhotos} onRemove={removePhoto} error={photoError} disabled={send.isPending} />
-      <ModalFormActions onCancel={onCancel} sending={send.isPending} submitLabel={ESCROW_TEXTS.send} />
+      <ModalFormActions onCancel={onCancel} sending={send.isPending} submitLabel={ORDER_TEXTS.send} />
     </form>
   );
 }
@@ -324,9 +324,9 @@ function ProblemPhotoPicker({
   };
   return (
     <div>
-      <p className="text-sm font-semibold text-stone-900">{ESCROW_TEXTS.photosLabel}</p>
+      <p className="text-sm font-semibold text-stone-900">{ORDER_TEXTS.photosLabel}</p>
       <p id={hintId} className="text-sm text-stone-700">
-        {ESCROW_TEXTS.photosHint}
+        {ORDER_TEXTS.photosHint}
       </p>
       {photos.length > 0 ? (
         <ul aria-label={`Valgte bilder (${photos.length} av ${PROBLEM_PHOTOS_MAX})`} className="mt-2 flex flex-wrap gap-2">
@@ -365,7 +365,7 @@ function ProblemPhotoPicker({
         )}
       >
         <ImagePlus aria-hidden="true" className="size-5" />
-        {full ? ESCROW_TEXTS.photosFull : ESCROW_TEXTS.addPhotos}
+        {full ? ORDER_TEXTS.photosFull : ORDER_TEXTS.addPhotos}
       </label>
       {error ? (
         <p id={errorId} role="alert" className="mt-2 text-sm font-semibold text-red-800">

@@ -1,6 +1,6 @@
 // The chat's message list as plain functions: one copy per message (by id and seq), ascending by
 // seq, whatever order the HTTP page, the catch-up and the live frames arrive in.
-import type { ChatMessage } from "../../../domain/messaging";
+import type { ChatMessage } from "../../../domain/chat";
 
 export function mergeMessages(current: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
   if (incoming.length === 0) return current as ChatMessage[];

@@ -9,7 +9,7 @@ import {
   type ChatMessage,
   type MessageRemovedEvent,
   type RoomFrame,
-} from "../../../domain/messaging";
+} from "../../../domain/chat";
 import { ApiError } from "../../api/client";
 import { liveUrl, markRead, postMessage, type MessagePage } from "../../api/chat";
 import { LiveSocket, type LiveStatus } from "../../lib/liveSocket";

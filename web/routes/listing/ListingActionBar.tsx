@@ -59,7 +59,7 @@ export function primaryAction(listing: Pick<ActionListing, "is_free" | "status" 
 }
 
 /**
- * Buying, proposing a trade and messaging, with the sign-in rules; shared by the bar and the row
+ * Buying, proposing a trade and sending a message, with the sign-in rules; shared by the bar and the row
  * under the title. A press while the session is still being checked is carried out once it is
  * known, not dropped.
  */

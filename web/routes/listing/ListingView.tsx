@@ -66,7 +66,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
   const condition = CONDITIONS.find((c) => c.rating === listing.condition_rating);
   const finishedStatus = FINISHED_STATUS_TEXT[listing.status];
   // A sold, traded or given-away listing that is not yours: shown to everyone as it was, read only
-  // (decision 117): no buying, messaging, trading, favourites or reports.
+  // (decision 117): no buying, chat, trading, favourites or reports.
   const dealView = !!finishedStatus && !isOwner && !isModerator(session.status === "signed-in" ? session.user : null);
   const sellerName = listing.seller.display_name?.trim() || "Anonym";
   const report = useReport();

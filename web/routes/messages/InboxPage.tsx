@@ -3,7 +3,7 @@ import { MessagesSquare } from "lucide-react";
 import { Link } from "react-router-dom";
 import { chatDayLabel, messageTime } from "../../../domain/chat-days";
 import { osloDay } from "../../../domain/format";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../../domain/chat";
 import { conversationsQuery, type ConversationSummary } from "../../api/chat";
 import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { Spinner } from "../../components/ui/Spinner";

@@ -16,7 +16,7 @@ import { ReportCard } from "./ReportCard";
 import { RolesPanel } from "./RolesPanel";
 
 /**
- * /moderation "Moderering" (docs/product.md "Moderation"; issue 13). Login is required by the
+ * /moderation "Moderering" (docs/product.md "Moderation"). Login is required by the
  * router; the role is checked by the server on every call, so a user without it sees "Ingen tilgang".
  */
 export function ModerationPage() {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useId, useState } from "react";
-import { ESCROW_STATE_LABELS, ESCROW_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/escrow";
+import { ORDER_STATE_LABELS, ORDER_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/orders";
 import { paymentCaseTarget, staffRefusal, staffRefusalMessage } from "../../../domain/moderation";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { isApiError } from "../../api/client";
@@ -23,11 +23,11 @@ export function PaymentCases({ viewer }: { viewer: Pick<SessionUser, "id" | "rol
   return (
     <section aria-labelledby="payment-cases" className="mt-4">
       <h2 id="payment-cases" className="text-lg font-bold text-stone-900">
-        {ESCROW_TEXTS.caseTitle}
+        {ORDER_TEXTS.caseTitle}
       </h2>
       <ul className="mt-2 space-y-3">
         {cases.data.map((c) => (
-          <li key={c.transaction_id}>
+          <li key={c.order_id}>
             <PaymentCaseCard item={c} viewer={viewer} />
           </li>
         ))}
@@ -45,9 +45,9 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
   const [kroner, setKroner] = useState("");
   const [confirming, setConfirming] = useState<"refund" | "release_by_moderator" | null>(null);
   const decide = useMutation({
-    mutationFn: (json: Parameters<typeof decideCase>[1]) => decideCase(item.transaction_id, json),
+    mutationFn: (json: Parameters<typeof decideCase>[1]) => decideCase(item.order_id, json),
     onSuccess: (view) => {
-      toastSuccess(view && view.state === "released" ? ESCROW_TEXTS.released : ESCROW_TEXTS.refunded);
+      toastSuccess(view && view.state === "released" ? ORDER_TEXTS.released : ORDER_TEXTS.refunded);
       void queryClient.invalidateQueries({ queryKey: paymentKeys.cases });
     },
     onError: (error) => {
@@ -72,9 +72,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
           <ShieldCheck aria-hidden="true" className="size-5 shrink-0 text-brand-700" />
           <span className="truncate">{item.listing.title}</span>
         </p>
-        <span className="rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-800">
-          {ESCROW_STATE_LABELS[item.state]}
-        </span>
+        <span className="rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-800">{ORDER_STATE_LABELS[item.state]}</span>
       </header>
       <p className="mt-1 text-sm text-stone-700">
         {formatMinorUnits(item.amount)} · {item.provider === "card" ? "Kort" : "Vipps"} · Kjøper: {item.buyer.display_name} · Selger:{" "}
@@ -106,7 +104,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
       {open && !refusal && item.actions.length > 0 ? (
         <div className="mt-3 flex flex-wrap items-end gap-2">
           <Button size="sm" onClick={() => setConfirming("refund")} disabled={busy}>
-            {ESCROW_TEXTS.refundFull}
+            {ORDER_TEXTS.refundFull}
           </Button>
           {partial ? (
             <form
@@ -117,7 +115,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
               }}
             >
               <label htmlFor={amountId} className="text-sm font-semibold text-stone-900">
-                {ESCROW_TEXTS.refundAmountLabel}
+                {ORDER_TEXTS.refundAmountLabel}
                 <input
                   id={amountId}
                   inputMode="decimal"
@@ -127,29 +125,29 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
                 />
               </label>
               <Button size="sm" type="submit" variant="secondary" disabled={busy || !(refundOre > 0)}>
-                {ESCROW_TEXTS.send}
+                {ORDER_TEXTS.send}
               </Button>
             </form>
           ) : (
             <Button size="sm" variant="secondary" onClick={() => setPartial(true)} disabled={busy}>
-              {ESCROW_TEXTS.refundPartial}
+              {ORDER_TEXTS.refundPartial}
             </Button>
           )}
           <Button size="sm" variant="secondary" onClick={() => setConfirming("release_by_moderator")} disabled={busy}>
-            {ESCROW_TEXTS.releaseToSeller}
+            {ORDER_TEXTS.releaseToSeller}
           </Button>
         </div>
       ) : null}
       {/* Neither can be undone: asked once more, with the amount (a part refund has its own form step). */}
       <ConfirmDialog
         open={confirming !== null}
-        title={confirming === "refund" ? ESCROW_TEXTS.refundFullTitle : ESCROW_TEXTS.releaseTitle}
+        title={confirming === "refund" ? ORDER_TEXTS.refundFullTitle : ORDER_TEXTS.releaseTitle}
         description={
           confirming === "refund"
-            ? ESCROW_TEXTS.refundFullBody(formatMinorUnits(item.amount))
-            : ESCROW_TEXTS.releaseBody(formatMinorUnits(item.amount))
+            ? ORDER_TEXTS.refundFullBody(formatMinorUnits(item.amount))
+            : ORDER_TEXTS.releaseBody(formatMinorUnits(item.amount))
         }
-        confirmLabel={confirming === "refund" ? ESCROW_TEXTS.refundFull : ESCROW_TEXTS.releaseToSeller}
+        confirmLabel={confirming === "refund" ? ORDER_TEXTS.refundFull : ORDER_TEXTS.releaseToSeller}
         onCancel={() => setConfirming(null)}
         onConfirm={() => {
           if (confirming) decide.mutate({ action: confirming });

@@ -3,7 +3,7 @@ import { CircleAlert, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
-import { PAYMENT_TEXTS, shortTransactionId } from "../../../domain/payments";
+import { PAYMENT_TEXTS, shortOrderId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
 import { paymentDetailsQuery } from "../../api/payments";
 import { SellerCard } from "../../components/SellerCard";
@@ -21,7 +21,7 @@ import { useOpenConversation } from "./useOpenConversation";
 const SignInGate = lazy(() => import("../../components/SignInGate"));
 
 /** The server's not-found texts are shown as they are; anything else is "Kunne ikke hente betalingsdetaljer". */
-const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.transactionNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);
+const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.orderNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);
 
 /** /betaling-fullfort?session_id=… "Betalingsdetaljer" (docs/product.md "Payments"). Buyer and seller only. */
 export function PaymentDetailsPage() {
@@ -82,8 +82,8 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-stone-200 p-4 text-stone-800">
           <dt className="font-medium text-stone-600">Transaksjons-ID</dt>
-          <dd className="font-mono" title={data.transaction_id}>
-            {shortTransactionId(data.transaction_id)}
+          <dd className="font-mono" title={data.order_id}>
+            {shortOrderId(data.order_id)}
           </dd>
           <dt className="font-medium text-stone-600">Tidspunkt</dt>
           <dd>
@@ -94,14 +94,14 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
         </dl>
       </article>
 
-      {data.escrow ? (
+      {data.order ? (
         // Trygg betaling (decision 105): where the buyer's money is now.
         <p
           role="status"
           className="flex items-start gap-2 rounded-2xl border border-brand-200 bg-brand-50 p-4 font-semibold text-brand-900"
         >
           <ShieldCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
-          <span>{orderText(data.escrow)}</span>
+          <span>{orderText(data.order)}</span>
         </p>
       ) : null}
 

@@ -86,7 +86,7 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
         <dt className="text-sm font-medium text-stone-600">Beløp</dt>
         <dd className="text-2xl font-extrabold text-stone-900">{formatMinorUnits(result.amount_paid ?? 0)}</dd>
         <dt className="mt-3 text-sm font-medium text-stone-600">Transaksjons-ID</dt>
-        <dd className="font-mono text-sm break-all text-stone-900">{result.transaction_id}</dd>
+        <dd className="font-mono text-sm break-all text-stone-900">{result.order_id}</dd>
       </dl>
       <Button className="w-full" onClick={contact}>
         {result.role === "seller" ? "Kontakt kjøper" : PAYMENT_TEXTS.contactSeller}

@@ -1,5 +1,5 @@
 // What a party reads about an order's held money (decision 105): the chat's card and /betaling-fullfort.
-import { ESCROW_TEXTS } from "../../../domain/escrow";
+import { ORDER_TEXTS } from "../../../domain/orders";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import type { OrderView } from "../../api/payments";
 
@@ -13,20 +13,20 @@ export function orderText(
   const buyer = order.role === "buyer";
   switch (order.state) {
     case "held":
-      if (buyer) return ESCROW_TEXTS.buyerHeld;
-      return ESCROW_TEXTS.sellerHeldNoDate;
+      if (buyer) return ORDER_TEXTS.buyerHeld;
+      return ORDER_TEXTS.sellerHeldNoDate;
     case "handed_over":
       return buyer
-        ? ESCROW_TEXTS.handedOverBuyer(formatDateTime(order.release_due_at!))
-        : ESCROW_TEXTS.sellerHeld(formatDateTime(order.release_due_at!));
+        ? ORDER_TEXTS.handedOverBuyer(formatDateTime(order.release_due_at!))
+        : ORDER_TEXTS.sellerHeld(formatDateTime(order.release_due_at!));
     case "problem":
-      return buyer ? ESCROW_TEXTS.problemOpen : ESCROW_TEXTS.problemOpenSeller;
+      return buyer ? ORDER_TEXTS.problemOpen : ORDER_TEXTS.problemOpenSeller;
     case "released":
-      if (order.payout_error) return ESCROW_TEXTS.payoutFailedSeller(order.payout_error);
-      return order.money_moved ? ESCROW_TEXTS.released : ESCROW_TEXTS.payoutPending;
+      if (order.payout_error) return ORDER_TEXTS.payoutFailedSeller(order.payout_error);
+      return order.money_moved ? ORDER_TEXTS.released : ORDER_TEXTS.payoutPending;
     case "partially_refunded":
-      return ESCROW_TEXTS.partiallyRefunded(formatMinorUnits(order.refund_amount));
+      return ORDER_TEXTS.partiallyRefunded(formatMinorUnits(order.refund_amount));
     default:
-      return ESCROW_TEXTS.refunded;
+      return ORDER_TEXTS.refunded;
   }
 }

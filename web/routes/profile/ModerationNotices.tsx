@@ -5,7 +5,7 @@ import { REPORT_TARGET_WORDS } from "../../../domain/moderation";
 import { ownModerationQuery } from "../../api/account";
 
 /**
- * A suspension and the warnings moderators gave the user (issue 13: "a warning that the user sees on
+ * A suspension and the warnings moderators gave the user ("a warning that the user sees on
  * their profile"; a suspended user is told why). Nothing when there is nothing to say.
  */
 export function ModerationNotices() {

@@ -1,4 +1,4 @@
-import { ESCROW_STATE_LABELS } from "../../../domain/escrow";
+import { ORDER_STATE_LABELS } from "../../../domain/orders";
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { MessageCircle, Receipt } from "lucide-react";
@@ -14,7 +14,7 @@ const METHOD = { card: "Kort", vipps: "Vipps" } as const;
 const tabClasses =
   "min-h-11 flex-1 rounded-lg px-3 text-base font-semibold text-stone-700 data-[state=active]:bg-white data-[state=active]:text-brand-900 data-[state=active]:shadow-sm";
 
-/** The buyer's purchases and the seller's sales (issue 12), each linking to its details and conversation. */
+/** The buyer's purchases and the seller's sales, each linking to its details and conversation. */
 export function PurchasesAndSalesSection() {
   const headingId = useId();
   const purchases = useQuery(paymentRecordsQuery("purchases"));
@@ -51,7 +51,7 @@ function PaymentRecordList({ query, side }: { query: UseQueryResult<PaymentRecor
   return (
     <ul className="divide-y divide-stone-200">
       {query.data.map((t) => (
-        <li key={t.transaction_id} className="flex gap-3 py-3">
+        <li key={t.order_id} className="flex gap-3 py-3">
           <img
             src={firstImageUrl(t.listing.images) ?? PLACEHOLDER_IMAGE}
             alt=""
@@ -68,7 +68,7 @@ function PaymentRecordList({ query, side }: { query: UseQueryResult<PaymentRecor
             <p className="text-sm text-stone-700">
               {side === "purchases" ? "Selger" : "Kjøper"}: {t.counterpart_name?.trim() || "Anonym"}
             </p>
-            <p className="text-sm font-semibold text-brand-800">{ESCROW_STATE_LABELS[t.escrow_state]}</p>
+            <p className="text-sm font-semibold text-brand-800">{ORDER_STATE_LABELS[t.state]}</p>
             {side === "sales" && t.seller_payout === "owed" ? (
               <p className="text-sm text-stone-700">Vipps-beløpet utbetales til deg av Lekebytte.</p>
             ) : null}

@@ -1,4 +1,4 @@
-import { afterSellerDeleted, refundHeldOrdersOf } from "../payments/escrow";
+import { afterSellerDeleted, refundHeldOrdersOf } from "../payments/orders";
 import { deleteProblemPhotosOf, problemPhotoPrefix } from "../payments/problem-photos";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
 import type { Actor, Bindings } from "../../env";
@@ -105,9 +105,9 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     conversations,
     messages,
     tradeOffers,
-    tradeTransactions,
+    trades,
     payments,
-    transactions,
+    orders,
     reports,
     newsletter,
     contact,
@@ -125,9 +125,9 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
       userId,
     ),
     all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
-    all(db, "SELECT * FROM trade_transactions WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
+    all(db, "SELECT * FROM trades WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
     all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
-    all(db, "SELECT * FROM transactions WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
+    all(db, "SELECT * FROM orders WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
     all(
       db,
       "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1",
@@ -156,9 +156,9 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     conversations,
     messages,
     trade_offers: tradeOffers,
-    trade_transactions: tradeTransactions,
+    trades: trades,
     payments,
-    transactions,
+    orders,
     reports,
     newsletter_subscriptions: newsletter,
     contact_messages: contact,
@@ -190,7 +190,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
 /**
  * Delete an account: personal data is removed or anonymised in one D1 batch, all sessions end,
  * and the user's photos are removed from R2. Messages and trades stay readable for the other
- * party, who sees "Slettet bruker" (docs/decisions/031-messaging-data.md); pending offers and agreed
+ * party, who sees "Slettet bruker" (docs/decisions/031-chat-data.md); pending offers and agreed
  * trades are called off (decision 046), give-away queues left and closed (decision 075), money held
  * for the user's buyers is refunded (decision 105); the user's open chat sockets are closed and their
  * conversations' rooms take no more messages.

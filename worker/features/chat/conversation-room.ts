@@ -19,9 +19,9 @@ import {
   type ChatMessage,
   type MessagePage,
   type RoomFrame,
-} from "../../../domain/messaging";
+} from "../../../domain/chat";
 import { REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
-import { sendMessageSchema } from "../../../domain/schemas/messaging";
+import { sendMessageSchema } from "../../../domain/schemas/chat";
 import { getDb, type Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";

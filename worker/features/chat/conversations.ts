@@ -1,13 +1,7 @@
 // Conversations in D1: start or reopen the one conversation per (listing, buyer, seller), the chat
 // header, the inbox and the unread count. Only participants ever see a conversation; to anyone else
 // it does not exist (404).
-import {
-  ANONYMOUS_NAME,
-  DELETED_USER_NAME,
-  type ConversationDetail,
-  type ConversationSummary,
-  CHAT_REFUSALS,
-} from "../../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME, type ConversationDetail, type ConversationSummary, CHAT_REFUSALS } from "../../../domain/chat";
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";

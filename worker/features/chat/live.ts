@@ -1,9 +1,9 @@
-// The live side of messaging for routes and other features (trades, payments, moderation): every
+// The live side of chat for routes and other features (trades, payments, moderation): every
 // message goes through its ConversationRoom, which stores it in its own storage before anyone hears
 // of it, fans it out in order and mirrors it to D1 (docs/decisions/107). Nothing here writes
 // messages directly.
-import type { ChatMessage, MessagePage } from "../../../domain/messaging";
-import { MESSAGE_PAGE_SIZE, SYSTEM_USER_ID } from "../../../domain/messaging";
+import type { ChatMessage, MessagePage } from "../../../domain/chat";
+import { MESSAGE_PAGE_SIZE, SYSTEM_USER_ID } from "../../../domain/chat";
 import type { Bindings } from "../../env";
 import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";

@@ -1,6 +1,6 @@
 // The e-mail about unread messages a participant gets when they have been away from a conversation
 // for a while (the ConversationRoom decides when; docs/decisions/030-offline-mail.md).
-import { ANONYMOUS_NAME, SYSTEM_USER_ID } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, SYSTEM_USER_ID } from "../../../domain/chat";
 import type { Bindings } from "../../env";
 import { getDb } from "../../db/client";
 import { escapeHtml } from "../../lib/html";

@@ -10,8 +10,8 @@ import {
   type ChatMessage,
   type ClientFrame,
   type RoomFrame,
-} from "../../../domain/messaging";
-import { clientFrameSchema } from "../../../domain/schemas/messaging";
+} from "../../../domain/chat";
+import { clientFrameSchema } from "../../../domain/schemas/chat";
 import { AppError } from "../../lib/errors";
 import { messagesAfter, readHorizon } from "./room-store";
 import { isExpired } from "./socket-session";

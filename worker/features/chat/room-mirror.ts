@@ -3,7 +3,7 @@
 // batch, keyed by message id, so running it twice (a retried alarm, an alarm and a flush at once)
 // never doubles a row. A read mark or a removal never goes back: the upsert keeps the earlier
 // `read_at` and the moderator's text. Only then does the room mark the rows mirrored.
-import { SYSTEM_USER_ID, type MessageRemovedEvent } from "../../../domain/messaging";
+import { SYSTEM_USER_ID, type MessageRemovedEvent } from "../../../domain/chat";
 import { REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";

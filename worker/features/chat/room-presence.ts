@@ -1,7 +1,7 @@
 // Who is away from a conversation, for the offline e-mail (docs/decisions/030-offline-mail.md). The
 // ConversationRoom keeps one Presence per participant in its synchronous KV storage and its alarm
 // mails those still away when their time is due; the rules of that timing live here.
-import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID } from "../../../domain/messaging";
+import { OFFLINE_MAIL_AFTER_MS, OFFLINE_MAIL_INTERVAL_MS, SYSTEM_USER_ID } from "../../../domain/chat";
 
 /** Per participant. */
 export interface Presence {

@@ -1,8 +1,8 @@
 import { REQUEST_REFUSALS } from "../../../domain/errors";
 import { Hono, type Context } from "hono";
-import { CHAT_REFUSALS } from "../../../domain/messaging";
+import { CHAT_REFUSALS } from "../../../domain/chat";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../../domain/schemas/messaging";
+import { markReadSchema, messagePageQuerySchema, sendMessageSchema, startConversationSchema } from "../../../domain/schemas/chat";
 import type { Actor, AppEnv } from "../../env";
 import type { SocketSession } from "./socket-session";
 import { AppError } from "../../lib/errors";

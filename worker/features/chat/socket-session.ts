@@ -3,7 +3,7 @@
 // in internal headers; both objects (ConversationRoom, UserInbox) keep them in the socket's
 // attachment, so they survive hibernation. A socket is closed when its access token expires (the
 // client refreshes and reconnects) and when its session ends (revocation paths call the objects).
-import { SOCKET_CLOSE } from "../../../domain/messaging";
+import { SOCKET_CLOSE } from "../../../domain/chat";
 
 /** Headers the Worker sets when it forwards an authenticated upgrade (never taken from a client). */
 export const SOCKET_USER_HEADER = "X-Lekebytte-User";

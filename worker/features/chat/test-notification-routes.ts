@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { testMessageSchema } from "../../../domain/schemas/messaging";
+import { testMessageSchema } from "../../../domain/schemas/chat";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { validate } from "../../lib/validate";
@@ -9,7 +9,7 @@ import { localOnly } from "../../middleware/local-only";
 import { postSystemMessage } from "./live";
 import { latestConversationId } from "./conversations";
 import { enforceRateLimit } from "../../lib/rate-limit";
-import { CHAT_REFUSALS } from "../../../domain/messaging";
+import { CHAT_REFUSALS } from "../../../domain/chat";
 
 /**
  * The notification test (docs/product.md "Notification test", "Validation", "Who may do what"): a message from the system user

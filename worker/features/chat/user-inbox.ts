@@ -5,7 +5,7 @@
 // (docs/decisions/080): closed when its access token expires (checked on fan-out and by the alarm)
 // and when its session ends (`endSessions`).
 import { DurableObject } from "cloudflare:workers";
-import { HEARTBEAT_PING, HEARTBEAT_PONG, INBOX_SOCKETS_PER_USER, SOCKET_CLOSE, type InboxFrame } from "../../../domain/messaging";
+import { HEARTBEAT_PING, HEARTBEAT_PONG, INBOX_SOCKETS_PER_USER, SOCKET_CLOSE, type InboxFrame } from "../../../domain/chat";
 import type { Bindings } from "../../env";
 import { getDb, type Db } from "../../db/client";
 import { unreadCount } from "./conversations";

@@ -23,7 +23,7 @@ async function move(env: Bindings, db: Db, userId: string, listingId: string, ch
 }
 
 /**
- * The give-away queue of free listings (issue 16; docs/decisions/075-giveaway-queue.md). The panel
+ * The give-away queue of free listings (docs/decisions/075-giveaway-queue.md). The panel
  * is open to whoever may see the listing (counts only for visitors); joining and leaving are the
  * taker's, reserving, releasing and giving the listing owner's (403 for anyone else). Every move
  * answers with the panel as the caller now sees it.

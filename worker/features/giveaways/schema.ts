@@ -47,7 +47,7 @@ export const giveawayQueue = sqliteTable(
 
 /**
  * A completed give-away: who gave which listing to whom and when (one per listing). The deal that
- * reviews (issue 16) can refer to, beside completed sales and trades.
+ * reviews can refer to, beside completed sales and trades.
  */
 export const giveaways = sqliteTable(
   "giveaways",

@@ -1,7 +1,7 @@
 // Reading the give-away queue (docs/decisions/075-giveaway-queue.md): the listing's panel as each
 // viewer sees it (one D1 round trip), and a taker's own places in queues with their notices.
 import type { GiveawayEntryStatus, GiveawayListingView, GiveawayMine, GiveawayQueueEntry } from "../../../domain/giveaways";
-import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/chat";
 import type { Db } from "../../db/client";
 import { queueListing } from "./giveaways";
 
@@ -140,7 +140,7 @@ export async function markGiveawayNoticesSeen(db: Db, userId: string): Promise<v
 }
 
 /**
- * A completed give-away as a deal between two parties (for reviews, issue 16: the deal kinds sale,
+ * A completed give-away as a deal between two parties (for reviews: the deal kinds sale,
  * trade and give-away): who gave, who took, when. Null for an unknown id.
  */
 export interface GiveawayDeal {

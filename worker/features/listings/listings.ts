@@ -49,7 +49,7 @@ export function newestFirst(a: ListingCard, b: ListingCard): number {
 }
 
 /**
- * The home page's three sections in ONE D1 statement (issue 24, decision 113): each section's rows
+ * The home page's three sections in ONE D1 statement (decision 113): each section's rows
  * tagged with its name in a UNION ALL, `SELECT *`-shaped so listingRow() reads them. A listing in
  * more than one section comes once per section.
  */
@@ -138,7 +138,7 @@ const DETAIL_COLUMNS: Record<keyof DetailColumns, string> = {
 };
 
 /**
- * The listing page's data in ONE D1 statement (issue 24, decision 113; the page used to make four or
+ * The listing page's data in ONE D1 statement (decision 113; the page used to make four or
  * five round trips in a row, then one batch of three or four statements): the listing with its
  * seller and place and the seller's rating on a `'listing'` row; the seller's other listings on
  * `'more'` rows, `SELECT *`-shaped so

@@ -1,7 +1,7 @@
-// The moderation dashboard (docs/product.md "Moderation", "States", "Server calls"; issue 13;
+// The moderation dashboard (docs/product.md "Moderation", "States", "Server calls";
 // docs/decisions/050-moderation.md): one card per reported target with every report on it, the
 // target's state and its owner's record, read in one D1 batch per page.
-import { DELETED_USER_NAME, ANONYMOUS_NAME } from "../../../domain/messaging";
+import { DELETED_USER_NAME, ANONYMOUS_NAME } from "../../../domain/chat";
 import { fallbackTargetTitle, type ReportPriority, type ReportStatus, type ReportTargetType } from "../../../domain/moderation";
 import type { Role } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";

@@ -1,4 +1,4 @@
-// The moderation dashboard and its decisions (docs/product.md "Moderation", "States", "Server calls"; issue 13;
+// The moderation dashboard and its decisions (docs/product.md "Moderation", "States", "Server calls";
 // docs/decisions/050-moderation.md, 051-suspensions.md). Only moderators and admins in good standing
 // get here (the route checks the role and suspension read from D1 on this request); every decision
 // also checks whose target it is (assertStaffMay, decision 052).
@@ -60,7 +60,7 @@ export interface ActionResult {
 }
 
 /**
- * "Moderer rapport" → "Utfør handling". Effects (issue 13):
+ * "Moderer rapport" → "Utfør handling". Effects:
  * - listing: hide sets is_hidden, hidden_reason (the report's reason and the notes) and hidden_at
  *   (not auto_hidden); delete sets status deleted; approve clears an auto-hide (a moderator's own
  *   hide stays until unhidden).

@@ -3,7 +3,7 @@
 // removed, a warning, a suspension. Local mode writes them to the outbox (/dev/mail). Sent after the
 // decision is stored; a failed mail is logged and never undoes the decision.
 import { formatDate } from "../../../domain/format";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../../domain/chat";
 import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import { sendMail } from "../mail/mail";

@@ -1,11 +1,11 @@
-// Filing reports (docs/product.md "Moderation", "Validation", "Server calls"; issue 13; docs/decisions/050-moderation.md).
+// Filing reports (docs/product.md "Moderation", "Validation", "Server calls"; docs/decisions/050-moderation.md).
 // A signed-in user reports a listing they can see, a message in a conversation they take part in,
 // or another user. Each report is kept for the moderator, also a second one by the same reporter
 // (decision 083). Reporting one's own listing, message or self is refused. Enough independent,
 // established reporters of a listing within 24 hours hide it until a moderator decides (auto-hide,
 // decisions 053 and 082), and its owner is told.
 import { isPublicListing } from "../../../domain/listing-lifecycle";
-import { SYSTEM_USER_ID } from "../../../domain/messaging";
+import { SYSTEM_USER_ID } from "../../../domain/chat";
 import { reporterNetwork } from "../../../domain/address";
 import { AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS, AUTO_HIDE_WINDOW_HOURS, shouldAutoHide } from "../../../domain/auto-hide";
 import { AUTO_HIDDEN_REASON, hasStaffRights, type ReportTargetType, REPORT_REFUSALS } from "../../../domain/moderation";

@@ -9,10 +9,10 @@ import { noStore } from "../../middleware/cache";
 import { moderationDashboard } from "./dashboard";
 import { dismissReport, reviewReport, takeAction, unhideTarget } from "./decisions";
 import { changeRole, listStaff } from "./staff";
-import { actOnEscrow } from "../payments/escrow";
-import { escrowCases } from "../payments/escrow-views";
+import { actOnOrder } from "../payments/orders";
+import { orderCases } from "../payments/order-views";
 import { caseDecisionSchema } from "../../../domain/schemas/payments";
-import { ESCROW_ERROR_TEXTS } from "../../../domain/escrow";
+import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
 import { isUuid } from "../../lib/uuid";
 
 function targetType(value: string): ReportTargetType {
@@ -21,7 +21,7 @@ function targetType(value: string): ReportTargetType {
 }
 
 /**
- * The moderation dashboard's API (issue 13). Every endpoint needs the moderator or admin role and no
+ * The moderation dashboard's API. Every endpoint needs the moderator or admin role and no
  * active suspension, both read from D1 on this very request (middleware/session.ts), so a role
  * taken away or a suspension stops working at once, even with an access token that has not
  * expired: a visitor gets 401, any other user 403. Each decision also checks whose target it is
@@ -50,13 +50,13 @@ export const moderationRoutes = new Hono<AppEnv>()
     return c.json(await unhideTarget(c.env, actorOf(c), type, c.req.param("id"), c.req.valid("json").notes));
   })
   // Payment cases ("Meld fra om et problem", decision 105) beside the reports: list and decide.
-  .get("/payment-cases", async (c) => c.json(await escrowCases(c.env, actorOf(c))))
+  .get("/payment-cases", async (c) => c.json(await orderCases(c.env, actorOf(c))))
   .post("/payment-cases/:id/decision", validate("json", caseDecisionSchema), async (c) => {
     const id = c.req.param("id");
-    if (!isUuid(id)) throw new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
+    if (!isUuid(id)) throw new AppError("NOT_FOUND", ORDER_ERROR_TEXTS.notFound);
     const input = c.req.valid("json");
     const refundAmount = input.action === "partial_refund" ? input.refund_amount : undefined;
-    return c.json(await actOnEscrow(c.env, actorOf(c), id, input.action, { refundAmount }));
+    return c.json(await actOnOrder(c.env, actorOf(c), id, input.action, { refundAmount }));
   })
   .get("/staff", requireRole("admin"), async (c) => {
     return c.json(await listStaff(c.var.db));

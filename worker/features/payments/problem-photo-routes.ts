@@ -1,13 +1,13 @@
 import { Hono } from "hono";
-import { ESCROW_ERROR_TEXTS } from "../../../domain/escrow";
+import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";
 import { actorOf, requireUser } from "../../middleware/session";
-import { problemPhotoForViewer, uploadProblemPhoto } from "./escrow-views";
+import { problemPhotoForViewer, uploadProblemPhoto } from "./order-views";
 
-function orderId(id: string): string {
-  if (!isUuid(id)) throw new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
+function orderIdParam(id: string): string {
+  if (!isUuid(id)) throw new AppError("NOT_FOUND", ORDER_ERROR_TEXTS.notFound);
   return id;
 }
 
@@ -19,12 +19,12 @@ function orderId(id: string): string {
  */
 export const problemPhotoRoutes = new Hono<AppEnv>()
   .post("/:id/photos", requireUser, async (c) =>
-    c.json(await uploadProblemPhoto(c.env, actorOf(c), orderId(c.req.param("id")), c.req.raw), 201),
+    c.json(await uploadProblemPhoto(c.env, actorOf(c), orderIdParam(c.req.param("id")), c.req.raw), 201),
   )
   .get("/:id/photos/:photoId", requireUser, async (c) => {
     // A malformed photo id is a photo that does not exist: answered after the order's own check.
     const photoId = c.req.param("photoId");
-    const photo = await problemPhotoForViewer(c.env, actorOf(c), orderId(c.req.param("id")), isUuid(photoId) ? photoId : null);
+    const photo = await problemPhotoForViewer(c.env, actorOf(c), orderIdParam(c.req.param("id")), isUuid(photoId) ? photoId : null);
     return new Response(photo.body, {
       headers: {
         "Content-Type": photo.contentType,

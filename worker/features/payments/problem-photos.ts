@@ -3,8 +3,8 @@
 // names them, and the same D1 batch that opens the case attaches them, so a refused report attaches
 // nothing. Stored in R2 under `problem-photos/{uploader}/`, which the public photo route never
 // serves (its keys start with a user id); read only through the order's own route. Who may upload
-// or see them is decided in escrow.ts with the order's other rules; this file is their storage.
-import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX, type EscrowState } from "../../../domain/escrow";
+// or see them is decided in orders.ts with the order's other rules; this file is their storage.
+import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX, type OrderState } from "../../../domain/orders";
 import type { D1Client } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
@@ -16,12 +16,12 @@ export function problemPhotoPrefix(userId: string): string {
 }
 
 /** The URL a party or staff member reads a photo at (the order's own route, never /images). */
-export function problemPhotoUrl(transactionId: string, photoId: string): string {
-  return `/api/payments/orders/${transactionId}/photos/${photoId}`;
+export function problemPhotoUrl(orderId: string, photoId: string): string {
+  return `/api/payments/orders/${orderId}/photos/${photoId}`;
 }
 
 /** The states a problem may be reported from: uploads for an order in any other state are refused. */
-const REPORTABLE: readonly EscrowState[] = ["held", "handed_over"];
+const REPORTABLE: readonly OrderState[] = ["held", "handed_over"];
 const reportableSql = REPORTABLE.map((s) => `'${s}'`).join(", ");
 
 /**
@@ -32,11 +32,11 @@ const reportableSql = REPORTABLE.map((s) => `'${s}'`).join(", ");
 export async function storeProblemPhoto(
   env: Bindings,
   uploaderId: string,
-  transactionId: string,
+  orderId: string,
   request: Request,
 ): Promise<{ id: string; url: string; type: string }> {
   const d1 = env.DB;
-  if ((await unusedUploads(d1, transactionId)) >= PROBLEM_PHOTO_UPLOADS_MAX)
+  if ((await unusedUploads(d1, orderId)) >= PROBLEM_PHOTO_UPLOADS_MAX)
     throw new AppError("CONFLICT", PROBLEM_PHOTO_REFUSALS.tooManyUploads);
   const photo = await readPhotoUpload(request);
   const id = crypto.randomUUID();
@@ -45,26 +45,26 @@ export async function storeProblemPhoto(
   // The same limits again in the insert itself: two uploads at once cannot both take the last place.
   const inserted = await d1
     .prepare(
-      `INSERT INTO problem_photos (id, transaction_id, uploader_id, r2_key, content_type)
+      `INSERT INTO problem_photos (id, order_id, uploader_id, r2_key, content_type)
        SELECT ?1, ?2, ?3, ?4, ?5
-       WHERE (SELECT COUNT(*) FROM problem_photos WHERE transaction_id = ?2 AND attached_at IS NULL) < ?6
-         AND EXISTS (SELECT 1 FROM transactions WHERE id = ?2 AND buyer_id = ?3 AND escrow_state IN (${reportableSql}))
+       WHERE (SELECT COUNT(*) FROM problem_photos WHERE order_id = ?2 AND attached_at IS NULL) < ?6
+         AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND buyer_id = ?3 AND state IN (${reportableSql}))
        RETURNING id`,
     )
-    .bind(id, transactionId, uploaderId, key, photo.type.mime, PROBLEM_PHOTO_UPLOADS_MAX)
+    .bind(id, orderId, uploaderId, key, photo.type.mime, PROBLEM_PHOTO_UPLOADS_MAX)
     .first<{ id: string }>();
   if (!inserted) {
     await env.IMAGES.delete(key);
-    const full = (await unusedUploads(d1, transactionId)) >= PROBLEM_PHOTO_UPLOADS_MAX;
+    const full = (await unusedUploads(d1, orderId)) >= PROBLEM_PHOTO_UPLOADS_MAX;
     throw new AppError("CONFLICT", full ? PROBLEM_PHOTO_REFUSALS.tooManyUploads : PROBLEM_PHOTO_REFUSALS.used);
   }
-  return { id, url: problemPhotoUrl(transactionId, id), type: photo.type.mime };
+  return { id, url: problemPhotoUrl(orderId, id), type: photo.type.mime };
 }
 
-async function unusedUploads(d1: D1Client, transactionId: string): Promise<number> {
+async function unusedUploads(d1: D1Client, orderId: string): Promise<number> {
   const row = await d1
-    .prepare("SELECT COUNT(*) AS n FROM problem_photos WHERE transaction_id = ?1 AND attached_at IS NULL")
-    .bind(transactionId)
+    .prepare("SELECT COUNT(*) AS n FROM problem_photos WHERE order_id = ?1 AND attached_at IS NULL")
+    .bind(orderId)
     .first<{ n: number }>();
   return row?.n ?? 0;
 }
@@ -73,14 +73,12 @@ async function unusedUploads(d1: D1Client, transactionId: string): Promise<numbe
  * Before a report is decided: every named photo must be this buyer's upload for this order, not yet
  * used. Answers the first photo that is not, with its reason (the batch checks again).
  */
-export async function checkProblemPhotos(d1: D1Client, transactionId: string, buyerId: string, ids: readonly string[]): Promise<void> {
+export async function checkProblemPhotos(d1: D1Client, orderId: string, buyerId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const { results } = await d1
-    .prepare(
-      `SELECT id, transaction_id, uploader_id, attached_at FROM problem_photos WHERE id IN (${ids.map((_, i) => `?${i + 1}`).join(", ")})`,
-    )
+    .prepare(`SELECT id, order_id, uploader_id, attached_at FROM problem_photos WHERE id IN (${ids.map((_, i) => `?${i + 1}`).join(", ")})`)
     .bind(...ids.map((id) => id.toLowerCase()))
-    .all<{ id: string; transaction_id: string; uploader_id: string; attached_at: string | null }>();
+    .all<{ id: string; order_id: string; uploader_id: string; attached_at: string | null }>();
   const byId = new Map(results.map((r) => [r.id, r]));
   for (const id of ids) {
     const photo = byId.get(id.toLowerCase());
@@ -88,7 +86,7 @@ export async function checkProblemPhotos(d1: D1Client, transactionId: string, bu
     if (!photo || photo.uploader_id !== buyerId)
       throw new AppError("VALIDATION", PROBLEM_PHOTO_REFUSALS.notYours, { photos: PROBLEM_PHOTO_REFUSALS.notYours });
     if (photo.attached_at) throw new AppError("CONFLICT", PROBLEM_PHOTO_REFUSALS.used);
-    if (photo.transaction_id !== transactionId) throw new AppError("CONFLICT", PROBLEM_PHOTO_REFUSALS.otherOrder);
+    if (photo.order_id !== orderId) throw new AppError("CONFLICT", PROBLEM_PHOTO_REFUSALS.otherOrder);
   }
 }
 
@@ -100,40 +98,40 @@ export async function checkProblemPhotos(d1: D1Client, transactionId: string, bu
  */
 export function attachPhotosStatement(
   d1: D1Client,
-  transactionId: string,
+  orderId: string,
   buyerId: string,
   ids: readonly string[],
-  from: EscrowState,
+  from: OrderState,
   now: string,
 ): D1PreparedStatement {
   const lower = ids.map((id) => id.toLowerCase());
   const list = lower.map((_, i) => `?${i + 6}`).join(", ");
   const positions = lower.map((_, i) => `WHEN ?${i + 6} THEN ${i}`).join(" ");
-  const claimable = `id IN (${list}) AND transaction_id = ?1 AND uploader_id = ?2 AND attached_at IS NULL`;
+  const claimable = `id IN (${list}) AND order_id = ?1 AND uploader_id = ?2 AND attached_at IS NULL`;
   return d1
     .prepare(
       `UPDATE problem_photos SET attached_at = ?3, position = CASE id ${positions} END
        WHERE ${claimable} AND (SELECT COUNT(*) FROM problem_photos WHERE ${claimable}) = ?5
-         AND EXISTS (SELECT 1 FROM transactions WHERE id = ?1 AND escrow_state = ?4)`,
+         AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND state = ?4)`,
     )
-    .bind(transactionId, buyerId, now, from, lower.length, ...lower);
+    .bind(orderId, buyerId, now, from, lower.length, ...lower);
 }
 
 /** SQL condition (for the case's update, `?1` = the order) that `count` photos were attached at `nowParam`. */
 export function attachedAllSql(nowParam: string, count: number): string {
-  return `(SELECT COUNT(*) FROM problem_photos WHERE transaction_id = ?1 AND attached_at = ${nowParam}) = ${Math.trunc(count)}`;
+  return `(SELECT COUNT(*) FROM problem_photos WHERE order_id = ?1 AND attached_at = ${nowParam}) = ${Math.trunc(count)}`;
 }
 
 /** A photo of a reported problem (attached), or null. */
 export async function readProblemPhoto(
   env: Bindings,
-  transactionId: string,
+  orderId: string,
   photoId: string,
 ): Promise<{ body: ReadableStream; contentType: string } | null> {
   const row = await env.DB.prepare(
-    "SELECT r2_key, content_type FROM problem_photos WHERE id = ?1 AND transaction_id = ?2 AND attached_at IS NOT NULL",
+    "SELECT r2_key, content_type FROM problem_photos WHERE id = ?1 AND order_id = ?2 AND attached_at IS NOT NULL",
   )
-    .bind(photoId.toLowerCase(), transactionId)
+    .bind(photoId.toLowerCase(), orderId)
     .first<{ r2_key: string; content_type: string }>();
   if (!row) return null;
   const object = await env.IMAGES.get(row.r2_key);

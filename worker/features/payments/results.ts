@@ -13,11 +13,11 @@ import { closePending, paymentById, paymentBySessionId, type PaymentRow } from "
 import { stripeClient } from "./stripe-client";
 import { VippsClient } from "./vipps-client";
 import { onSessionPaid } from "./webhooks";
-import { escrowRow } from "./escrow-rows";
-import { escrowView } from "./escrow-views";
-import type { EscrowState } from "../../../domain/escrow";
+import { orderRow } from "./order-rows";
+import { orderViewFor } from "./order-views";
+import type { OrderState } from "../../../domain/orders";
 
-const notFound = () => new AppError("NOT_FOUND", PAYMENT_TEXTS.transactionNotFound);
+const notFound = () => new AppError("NOT_FOUND", PAYMENT_TEXTS.orderNotFound);
 
 function roleOf(payment: PaymentRow, actor: Actor): "buyer" | "seller" | null {
   if (payment.buyer_id === actor.id) return "buyer";
@@ -95,7 +95,7 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
   if (!found || !role || found.provider_ref !== sessionId) throw notFound();
   const payment = await current(env, db, found, role);
   const tx = await db.$client
-    .prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+    .prepare("SELECT id, conversation_id FROM orders WHERE payment_id = ?1")
     .bind(payment.id)
     .first<{ id: string; conversation_id: string | null }>();
   const status = verifyStatus(payment);
@@ -103,7 +103,7 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
     status,
     amount_paid: status === "completed" ? payment.amount : null,
     currency: payment.currency,
-    transaction_id: tx?.id ?? null,
+    order_id: tx?.id ?? null,
     session_id: sessionId,
     listing_id: payment.listing_id,
     conversation_id: tx?.conversation_id ?? null,
@@ -123,8 +123,8 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
       `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             u.id AS seller_id, u.deleted_at AS seller_deleted, p.user_id AS seller_profile, p.display_name AS seller_name
-     FROM transactions t
-     LEFT JOIN listings l ON l.id = t.ad_id
+     FROM orders t
+     LEFT JOIN listings l ON l.id = t.listing_id
      LEFT JOIN users u ON u.id = t.seller_id
      LEFT JOIN profiles p ON p.user_id = t.seller_id
      WHERE t.payment_id = ?1`,
@@ -149,7 +149,7 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
   if (!row.listing_id) throw new AppError("NOT_FOUND", PAYMENT_TEXTS.listingNotFound);
   const sellerGone = !row.seller_id || !row.seller_profile || row.seller_deleted;
   return {
-    transaction_id: row.id,
+    order_id: row.id,
     session_id: sessionId,
     provider: payment.provider === "stripe" ? "card" : "vipps",
     amount: row.amount,
@@ -159,7 +159,7 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
     conversation_id: row.conversation_id,
     listing: { id: row.listing_id, title: row.title ?? "", images: parseImages(row.images), seo_slug: row.seo_slug ?? "" },
     seller: sellerGone ? null : { user_id: row.seller_id!, display_name: row.seller_name },
-    escrow: await escrowRow(db, row.id).then((e) => (e ? escrowView(e, role) : null)),
+    order: await orderRow(db, row.id).then((e) => (e ? orderViewFor(e, role) : null)),
   };
 }
 
@@ -173,18 +173,18 @@ function parseImages(raw: string | null): string[] {
 }
 
 /** The buyer's purchases or the seller's sales, newest first. */
-export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<PaymentRecord[]> {
+export async function orderRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<PaymentRecord[]> {
   const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
   const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
   const { results } = await db.$client
     .prepare(
       `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
-            t.escrow_state, t.release_due_at, t.refund_amount, t.money_moved_at,
+            t.state, t.release_due_at, t.refund_amount, t.money_moved_at,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             CASE WHEN ou.deleted_at IS NULL THEN op.display_name END AS counterpart_name
-     FROM transactions t
+     FROM orders t
      JOIN payments pay ON pay.id = t.payment_id
-     JOIN listings l ON l.id = t.ad_id
+     JOIN listings l ON l.id = t.listing_id
      LEFT JOIN users ou ON ou.id = ${other}
      LEFT JOIN profiles op ON op.user_id = ${other}
      WHERE ${mine} = ?1
@@ -198,7 +198,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
       paid_at: string;
       conversation_id: string | null;
       seller_payout: PaymentRecord["seller_payout"];
-      escrow_state: EscrowState;
+      state: OrderState;
       release_due_at: string | null;
       refund_amount: number;
       money_moved_at: string | null;
@@ -211,7 +211,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
       counterpart_name: string | null;
     }>();
   return results.map((r) => ({
-    transaction_id: r.id,
+    order_id: r.id,
     session_id: r.provider_ref,
     provider: r.provider === "stripe" ? "card" : "vipps",
     amount: r.amount,
@@ -221,7 +221,7 @@ export async function tradeRecords(db: Db, actor: Actor, side: "purchases" | "sa
     counterpart_name: r.counterpart_name,
     conversation_id: r.conversation_id,
     seller_payout: r.seller_payout,
-    escrow_state: r.escrow_state,
+    state: r.state,
     release_due_at: r.release_due_at,
     refund_amount: r.refund_amount,
     money_moved: r.money_moved_at !== null,

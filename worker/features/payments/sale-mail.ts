@@ -1,8 +1,8 @@
 // E-mails about a sale: the seller learns about it, the buyer gets a receipt; a buyer whose payment
 // lost the race learns that it was refunded or released.
-import { AUTO_RELEASE_HOURS, ESCROW_TEXTS } from "../../../domain/escrow";
+import { AUTO_RELEASE_HOURS, ORDER_TEXTS } from "../../../domain/orders";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
-import { shortTransactionId } from "../../../domain/payments";
+import { shortOrderId } from "../../../domain/payments";
 import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import type { Mail } from "../mail/mail";
@@ -58,7 +58,7 @@ export interface ReceiptFacts {
   /** What the buyer paid, in øre: the price, as the seller's fee is taken from the seller's share. */
   amount: number;
   provider: "stripe" | "vipps";
-  transactionId: string;
+  orderId: string;
   paidAt: string;
   /** Null when there is no conversation (the seller deleted their account in the meantime). */
   conversationId: string | null;
@@ -84,12 +84,12 @@ export function receiptMail(env: Bindings, f: ReceiptFacts): Mail {
     ["Gebyr", formatMinorUnits(0)],
     ["Totalt betalt", formatMinorUnits(f.amount)],
     ["Betalt med", PAID_WITH[f.provider]],
-    ["Ordrereferanse", shortTransactionId(f.transactionId)],
+    ["Ordrereferanse", shortOrderId(f.orderId)],
     ["Betalt", formatDateTime(f.paidAt)],
   ];
   const held =
-    `${ESCROW_TEXTS.buyerHeld} (trygg betaling): ${env.APP_NAME} betaler dem ut til selgeren først når du trykker «${ESCROW_TEXTS.confirmReceived}» i samtalen. ` +
-    `Når selgeren har markert leken som overlevert, har du ${AUTO_RELEASE_HOURS} timer på å bekrefte eller trykke «${ESCROW_TEXTS.reportProblem}» før pengene utbetales.`;
+    `${ORDER_TEXTS.buyerHeld} (trygg betaling): ${env.APP_NAME} betaler dem ut til selgeren først når du trykker «${ORDER_TEXTS.confirmReceived}» i samtalen. ` +
+    `Når selgeren har markert leken som overlevert, har du ${AUTO_RELEASE_HOURS} timer på å bekrefte eller trykke «${ORDER_TEXTS.reportProblem}» før pengene utbetales.`;
   const next = f.conversationId ? "Avtal henting eller levering med selgeren og følg bestillingen i samtalen:" : "Se bestillingen her:";
   const text =
     `Hei ${f.buyerName}!\n\nTakk for kjøpet. Her er kvitteringen din.\n\n${lines.map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n` +

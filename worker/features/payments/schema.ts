@@ -51,15 +51,15 @@ export const payments = sqliteTable(
   ],
 );
 
-/** A completed payment (docs/product.md "Data": ad_id, seller_id, amount in minor units, paid_at). */
-export const transactions = sqliteTable(
-  "transactions",
+/** An order: a paid purchase, its money held until released or refunded (docs/decisions/105-held-payments.md). */
+export const orders = sqliteTable(
+  "orders",
   {
     id: text("id").primaryKey(),
     paymentId: text("payment_id")
       .notNull()
       .references(() => payments.id),
-    adId: text("ad_id")
+    listingId: text("listing_id")
       .notNull()
       .references(() => listings.id),
     sellerId: text("seller_id")
@@ -84,10 +84,10 @@ export const transactions = sqliteTable(
     /** Set once the buyer has been e-mailed their receipt (claimed before sending, so only once). */
     buyerReceiptSentAt: text("buyer_receipt_sent_at"),
     /**
-     * The held money (docs/decisions/105-held-payments.md, domain/escrow.ts). Sales from before held
+     * The held money (docs/decisions/105-held-payments.md, domain/orders.ts). Sales from before held
      * payments were destination charges, paid out at once: they count as released.
      */
-    escrowState: text("escrow_state", {
+    state: text("state", {
       enum: ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"],
     })
       .notNull()
@@ -111,7 +111,7 @@ export const transactions = sqliteTable(
     /** Stripe Transfer id, or the Vipps capture's idempotency key, once the provider acknowledged it. */
     transferRef: text("transfer_ref"),
     /** Stripe Refund id, or the Vipps cancellation's key, once the provider acknowledged it. */
-    escrowRefundRef: text("escrow_refund_ref"),
+    refundRef: text("refund_ref"),
     /** Every provider call of the decided outcome has been acknowledged; until then the cron retries. */
     moneyMovedAt: text("money_moved_at"),
     /** A transfer the seller's account refused: what the seller must fix. Cleared when it succeeds. */
@@ -119,12 +119,12 @@ export const transactions = sqliteTable(
     payoutErrorNotifiedAt: text("payout_error_notified_at"),
   },
   (t) => [
-    index("transactions_escrow_due_idx").on(t.escrowState, t.releaseDueAt),
-    index("transactions_money_pending_idx").on(t.moneyMovedAt, t.settledAt),
-    uniqueIndex("transactions_payment_unique").on(t.paymentId),
-    uniqueIndex("transactions_stripe_session_unique").on(t.stripeSessionId),
-    index("transactions_seller_idx").on(t.sellerId, t.paidAt),
-    index("transactions_buyer_idx").on(t.buyerId, t.paidAt),
+    index("orders_due_idx").on(t.state, t.releaseDueAt),
+    index("orders_money_pending_idx").on(t.moneyMovedAt, t.settledAt),
+    uniqueIndex("orders_payment_unique").on(t.paymentId),
+    uniqueIndex("orders_stripe_session_unique").on(t.stripeSessionId),
+    index("orders_seller_idx").on(t.sellerId, t.paidAt),
+    index("orders_buyer_idx").on(t.buyerId, t.paidAt),
   ],
 );
 
@@ -139,9 +139,9 @@ export const problemPhotos = sqliteTable(
   {
     id: text("id").primaryKey(),
     /** The order the photo was uploaded for; a report on another order cannot use it. */
-    transactionId: text("transaction_id")
+    orderId: text("order_id")
       .notNull()
-      .references(() => transactions.id),
+      .references(() => orders.id),
     uploaderId: text("uploader_id")
       .notNull()
       .references(() => users.id),
@@ -154,7 +154,7 @@ export const problemPhotos = sqliteTable(
     position: integer("position"),
   },
   (t) => [
-    index("problem_photos_transaction_idx").on(t.transactionId, t.attachedAt),
+    index("problem_photos_order_idx").on(t.orderId, t.attachedAt),
     index("problem_photos_orphan_idx").on(t.attachedAt, t.createdAt),
     index("problem_photos_uploader_idx").on(t.uploaderId),
   ],

@@ -2,7 +2,7 @@
 // the result pages' verification, possibly at the same moment, possibly more than once: every step
 // is idempotent, and the race between buyers is settled by conditional statements in one D1 batch
 // (docs/decisions/034-two-buyers.md).
-import { ANONYMOUS_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME } from "../../../domain/chat";
 import { getDb, type Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import type { Bindings } from "../../env";
@@ -30,7 +30,7 @@ export type SettleOutcome = "won" | "lost" | "mismatch";
 /**
  * A payment was made. In one D1 batch: the payment becomes `completed` only if it is still pending,
  * the listing is active and not hidden, and no other payment for the listing is completed; then the
- * transaction is written and the listing marked sold, both only if this batch completed the payment.
+ * order is written and the listing marked sold, both only if this batch completed the payment.
  * Whoever is not completed after the batch lost, and their money is given back.
  */
 export async function settlePaidPayment(env: Bindings, payment: PaymentRow, facts: PaidFacts): Promise<SettleOutcome> {
@@ -44,11 +44,11 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
   }
 
   const now = nowIso();
-  const transactionId = crypto.randomUUID();
+  const orderId = crypto.randomUUID();
   // Only a listed listing (active, not hidden: docs/product.md "Listings") can be bought, and only
   // at the price it has now: a checkout started before the seller changed the price is refunded,
   // never fulfilled at the old amount (decision 087).
-  const [, , , state] = await d1.batch<{ status: PaymentRow["status"]; transaction_id: string | null }>([
+  const [, , , state] = await d1.batch<{ status: PaymentRow["status"]; order_id: string | null }>([
     d1
       .prepare(
         `UPDATE payments SET status = 'completed', provider_payment_ref = COALESCE(?3, provider_payment_ref), updated_at = ?4
@@ -61,8 +61,8 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
       .prepare(
         // The money is held from here until the buyer has the toy (decision 105); the seller's
         // connected account is kept as it is now, for the transfer at release.
-        `INSERT INTO transactions (id, payment_id, ad_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout,
-                                   escrow_state, payout_account)
+        `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout,
+                                   state, payout_account)
          SELECT ?1, p.id, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency,
                 CASE p.provider WHEN 'stripe' THEN p.provider_ref END, ?3, p.platform_fee,
                 CASE p.provider WHEN 'stripe' THEN 'stripe' ELSE 'owed' END,
@@ -70,21 +70,21 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
          FROM payments p WHERE p.id = ?2 AND p.status = 'completed'
          ON CONFLICT (payment_id) DO NOTHING`,
       )
-      .bind(transactionId, payment.id, now),
-    // Only the batch that wrote the transaction marks the listing sold (a replay never re-sells a
+      .bind(orderId, payment.id, now),
+    // Only the batch that wrote the order marks the listing sold (a replay never re-sells a
     // listing its owner has since put back on sale).
     d1
       .prepare(
         `UPDATE listings SET status = 'sold', updated_at = ?3
-         WHERE id = ?1 AND status = 'active' AND EXISTS (SELECT 1 FROM transactions WHERE id = ?2)`,
+         WHERE id = ?1 AND status = 'active' AND EXISTS (SELECT 1 FROM orders WHERE id = ?2)`,
       )
-      .bind(payment.listing_id, transactionId, now),
+      .bind(payment.listing_id, orderId, now),
     d1
-      .prepare("SELECT p.status, t.id AS transaction_id FROM payments p LEFT JOIN transactions t ON t.payment_id = p.id WHERE p.id = ?1")
+      .prepare("SELECT p.status, t.id AS order_id FROM payments p LEFT JOIN orders t ON t.payment_id = p.id WHERE p.id = ?1")
       .bind(payment.id),
   ]);
   const row = state.results[0];
-  if (row?.status === "completed" && row.transaction_id) {
+  if (row?.status === "completed" && row.order_id) {
     // Sold: gone from home and search, and its pages say so, however the payment was settled
     // (webhook, the result pages' verification, the cron).
     await listingsChanged(env, [{ id: payment.listing_id, user_id: payment.seller_id }]);
@@ -102,11 +102,11 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
   const sale = await d1
     .prepare(
       `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
-              t.id AS transaction_id, t.conversation_id, t.seller_notified_at, t.buyer_receipt_sent_at, t.paid_at,
+              t.id AS order_id, t.conversation_id, t.seller_notified_at, t.buyer_receipt_sent_at, t.paid_at,
               l.title, bp.display_name AS buyer_name, sp.display_name AS seller_name, su.email AS seller_email, su.deleted_at AS seller_deleted,
               bu.email AS buyer_email, bu.deleted_at AS buyer_deleted
        FROM payments p
-       JOIN transactions t ON t.payment_id = p.id
+       JOIN orders t ON t.payment_id = p.id
        JOIN listings l ON l.id = p.listing_id
        JOIN users su ON su.id = p.seller_id
        JOIN users bu ON bu.id = p.buyer_id
@@ -125,7 +125,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       buyer_id: string;
       seller_id: string;
       platform_fee: number;
-      transaction_id: string;
+      order_id: string;
       conversation_id: string | null;
       seller_notified_at: string | null;
       buyer_receipt_sent_at: string | null;
@@ -141,7 +141,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
   if (!sale) return;
 
   // 1. The money stays where it is: a card charge on Lekebytte's account, a Vipps reservation
-  //    uncaptured. It moves when the order is released or refunded (escrow.ts, decision 105).
+  //    uncaptured. It moves when the order is released or refunded (orders.ts, decision 105).
   // 2. The buyer–seller conversation with a system message about the sale, through the room (stored,
   //    shown live, badges pushed). Its id is derived from the payment, so a retry lands once. A
   //    conversation with a deleted account takes no messages: then there is nothing to post. The
@@ -158,15 +158,15 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       { mailed: true },
     );
     await d1
-      .prepare("UPDATE transactions SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL")
-      .bind(sale.transaction_id, conversationId)
+      .prepare("UPDATE orders SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL")
+      .bind(sale.order_id, conversationId)
       .run();
   }
 
   // 3. E-mail the seller once, and the buyer their receipt once (the webhook, the result pages and
   //    the cron may all get here, at the same moment too).
   if (!sale.seller_notified_at && !sale.seller_deleted) {
-    await mailOnce(env, sale.transaction_id, "seller_notified_at", () =>
+    await mailOnce(env, sale.order_id, "seller_notified_at", () =>
       saleMail(env, {
         title: sale.title,
         amount: sale.amount,
@@ -180,7 +180,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
     );
   }
   if (!sale.buyer_receipt_sent_at && !sale.buyer_deleted) {
-    await mailOnce(env, sale.transaction_id, "buyer_receipt_sent_at", () =>
+    await mailOnce(env, sale.order_id, "buyer_receipt_sent_at", () =>
       receiptMail(env, {
         to: sale.buyer_email,
         buyerName: sale.buyer_name?.trim() || "der",
@@ -188,7 +188,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
         title: sale.title,
         amount: sale.amount,
         provider: sale.provider,
-        transactionId: sale.transaction_id,
+        orderId: sale.order_id,
         paidAt: sale.paid_at,
         conversationId,
         providerRef: sale.provider_ref,
@@ -207,20 +207,20 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
  */
 async function mailOnce(
   env: Bindings,
-  transactionId: string,
+  orderId: string,
   claim: "seller_notified_at" | "buyer_receipt_sent_at",
   mail: () => Mail,
 ): Promise<void> {
   const d1 = env.DB;
   const claimed = await d1
-    .prepare(`UPDATE transactions SET ${claim} = ?2 WHERE id = ?1 AND ${claim} IS NULL RETURNING id`)
-    .bind(transactionId, nowIso())
+    .prepare(`UPDATE orders SET ${claim} = ?2 WHERE id = ?1 AND ${claim} IS NULL RETURNING id`)
+    .bind(orderId, nowIso())
     .first<{ id: string }>();
   if (!claimed) return;
   try {
     await sendMail(env, mail());
   } catch (error) {
-    await d1.prepare(`UPDATE transactions SET ${claim} = NULL WHERE id = ?1`).bind(transactionId).run();
+    await d1.prepare(`UPDATE orders SET ${claim} = NULL WHERE id = ?1`).bind(orderId).run();
     throw error;
   }
 }

@@ -8,7 +8,7 @@ import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { stripeConfig, vippsConfig } from "./config";
 import { refreshAccount } from "./connect";
-import { acknowledgeMoney } from "./escrow-money";
+import { acknowledgeMoney } from "./order-money";
 import { settlePaidPayment } from "./settle";
 import { closePending, paymentByRef } from "./store";
 import { stripeClient, verifyStripeEvent, type Stripe } from "./stripe-client";
@@ -57,8 +57,8 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
     // Acknowledgements of held money's movements (decision 105): the provider confirms what the
     // Worker asked for; if the Worker's own record of it was lost, this completes it.
     case "transfer.created": {
-      const transactionId = event.data.object.metadata?.transaction_id;
-      if (transactionId) await acknowledgeMoney(env, transactionId, "transfer", event.data.object.id);
+      const orderId = event.data.object.metadata?.order_id;
+      if (orderId) await acknowledgeMoney(env, orderId, "transfer", event.data.object.id);
       break;
     }
     case "charge.refunded": {
@@ -67,7 +67,7 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
       const tx = intent
         ? await db.$client
             .prepare(
-              "SELECT t.id FROM transactions t JOIN payments p ON p.id = t.payment_id WHERE p.provider = 'stripe' AND p.provider_payment_ref = ?1 AND t.refund_amount > 0 AND t.refund_amount <= ?2",
+              "SELECT t.id FROM orders t JOIN payments p ON p.id = t.payment_id WHERE p.provider = 'stripe' AND p.provider_payment_ref = ?1 AND t.refund_amount > 0 AND t.refund_amount <= ?2",
             )
             .bind(intent, charge.amount_refunded)
             .first<{ id: string }>()
@@ -158,7 +158,7 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
       case "CANCELLED": {
         // Our own calls; a held order's release (capture) or refund (cancel) is acknowledged by it.
         const key = event.idempotencyKey ?? "";
-        const match = /^(capture|escrow-cancel)-([0-9a-f-]{36})$/.exec(key);
+        const match = /^(capture|order-cancel)-([0-9a-f-]{36})$/.exec(key);
         if (match) await acknowledgeMoney(env, match[2], match[1] === "capture" ? "transfer" : "refund", key);
         break;
       }

@@ -19,7 +19,7 @@ export interface DealSource {
 }
 
 /**
- * A sale is a paid order: the transaction row fulfilment writes for the winning payment (decision
+ * A sale is a paid order: the row fulfilment writes for the winning payment (decision
  * 034). It can be reviewed once its held money is released or refunded (decision 105): until then
  * `completedAt` is null.
  */
@@ -28,7 +28,7 @@ const sale: DealSource = {
     const row = await db.$client
       .prepare(
         `SELECT t.id, t.seller_id, t.buyer_id, t.settled_at, t.conversation_id, l.title
-         FROM transactions t JOIN listings l ON l.id = t.ad_id
+         FROM orders t JOIN listings l ON l.id = t.listing_id
          WHERE t.id = ?1`,
       )
       .bind(dealId)
@@ -54,7 +54,7 @@ const sale: DealSource = {
   async inConversation(db, conversationId) {
     const { results } = await db.$client
       .prepare(
-        `SELECT t.id FROM transactions t
+        `SELECT t.id FROM orders t
          WHERE t.conversation_id = ?1 AND t.settled_at IS NOT NULL ORDER BY t.settled_at`,
       )
       .bind(conversationId)
@@ -64,7 +64,7 @@ const sale: DealSource = {
 };
 
 /**
- * A trade is a trade transaction (decision 046). It is completed when both parties have confirmed
+ * A trade is a row of `trades` (decision 046). It is completed when both parties have confirmed
  * the handover; until then `completedAt` is null (not reviewable yet); a cancelled one is no deal.
  */
 const trade: DealSource = {
@@ -72,7 +72,7 @@ const trade: DealSource = {
     const row = await db.$client
       .prepare(
         `SELECT s.id, s.user1_id, s.user2_id, s.status, s.completed_at, o.conversation_id, l.title
-         FROM trade_transactions s JOIN trade_offers o ON o.id = s.trade_offer_id JOIN listings l ON l.id = o.requested_listing_id
+         FROM trades s JOIN trade_offers o ON o.id = s.trade_offer_id JOIN listings l ON l.id = o.requested_listing_id
          WHERE s.id = ?1 AND s.status <> 'cancelled'`,
       )
       .bind(dealId)
@@ -99,7 +99,7 @@ const trade: DealSource = {
   async inConversation(db, conversationId) {
     const { results } = await db.$client
       .prepare(
-        `SELECT s.id FROM trade_transactions s JOIN trade_offers o ON o.id = s.trade_offer_id
+        `SELECT s.id FROM trades s JOIN trade_offers o ON o.id = s.trade_offer_id
          WHERE o.conversation_id = ?1 AND s.status = 'completed' ORDER BY s.completed_at`,
       )
       .bind(conversationId)
@@ -155,9 +155,9 @@ export async function findDeal(db: Db, kind: DealKind, dealId: string): Promise<
 export function completedDealsWithEstablishedSql(userColumn: string, cutoffParam: string): string {
   const other = (a: string, b: string) =>
     `(SELECT created_at FROM users WHERE id = CASE WHEN ${a} = ${userColumn} THEN ${b} ELSE ${a} END)`;
-  return `((SELECT COUNT(*) FROM transactions t JOIN payments p ON p.id = t.payment_id
+  return `((SELECT COUNT(*) FROM orders t JOIN payments p ON p.id = t.payment_id
              WHERE p.status = 'completed' AND ${userColumn} IN (t.seller_id, t.buyer_id) AND ${other("t.seller_id", "t.buyer_id")} <= ${cutoffParam})
-         + (SELECT COUNT(*) FROM trade_transactions s
+         + (SELECT COUNT(*) FROM trades s
              WHERE s.status = 'completed' AND ${userColumn} IN (s.user1_id, s.user2_id) AND ${other("s.user1_id", "s.user2_id")} <= ${cutoffParam})
          + (SELECT COUNT(*) FROM giveaways g
              WHERE ${userColumn} IN (g.giver_id, g.taker_id) AND ${other("g.giver_id", "g.taker_id")} <= ${cutoffParam}))`;

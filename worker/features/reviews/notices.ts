@@ -2,9 +2,9 @@
 // the deal's conversation — live, with the unread badge and, for someone offline, the unread-message
 // e-mail (decision 030) — and the live event "review" that makes open chats reload the prompt. The
 // text never reveals the review itself. A failure is logged; the review stands.
-import { REVIEW_EVENT } from "../../../domain/messaging";
+import { REVIEW_EVENT } from "../../../domain/chat";
 import { reviewWindowClosesAt, reviewWrittenText, reviewsRevealedText, type DealKind } from "../../../domain/reviews";
-import { ANONYMOUS_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME } from "../../../domain/chat";
 import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";

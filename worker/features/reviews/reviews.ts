@@ -1,8 +1,8 @@
-// Reviews after a completed deal (issue 16; decision 070): writing one, what a party of a deal sees
+// Reviews after a completed deal (decision 070): writing one, what a party of a deal sees
 // about its reviews (the prompt in the chat and the trade history), the public profile /bruker/{id}
 // and the seller's average on the listing page. The rules are domain/reviews.ts; the blind rule in
 // SQL is worker/features/reviews/visibility.ts.
-import { ANONYMOUS_NAME, DELETED_USER_NAME, SYSTEM_USER_ID } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME, SYSTEM_USER_ID } from "../../../domain/chat";
 import {
   PROFILE_LISTINGS_LIMIT,
   PROFILE_REVIEWS_PAGE_SIZE,
@@ -355,7 +355,7 @@ async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<stri
     const { results } = await db.$client
       .prepare(
         `SELECT r.id, CASE WHEN t.seller_id = r.reviewer_id THEN 'seller' ELSE 'buyer' END AS role
-         FROM reviews r JOIN transactions t ON t.id = r.deal_id WHERE r.id IN (SELECT value FROM json_each(?1))`,
+         FROM reviews r JOIN orders t ON t.id = r.deal_id WHERE r.id IN (SELECT value FROM json_each(?1))`,
       )
       .bind(JSON.stringify(sales.map((r) => r.id)))
       .all<{ id: string; role: DealRole }>();

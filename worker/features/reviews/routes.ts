@@ -17,7 +17,7 @@ function dealKind(value: string): DealKind {
 }
 
 /**
- * Reviews after a completed deal (issue 16; decision 070). Signed in only; the parties of the deal
+ * Reviews after a completed deal (decision 070). Signed in only; the parties of the deal
  * only (anyone else gets 404). Writing is rate limited per user.
  */
 export const reviewRoutes = new Hono<AppEnv>()

@@ -5,8 +5,8 @@ import { createdAt } from "../../db/columns";
 import { users } from "../auth/schema";
 
 /**
- * A review of one party of a completed deal by the other (issue 16; decision 070). A deal is
- * (deal_kind, deal_id): a sale's `transactions.id`, a trade's `trade_transactions.id`, a give-away's
+ * A review of one party of a completed deal by the other (decision 070). A deal is
+ * (deal_kind, deal_id): a sale's `orders.id`, a trade's `trades.id`, a give-away's
  * id. One review per reviewer and deal (unique index: of two submits at once exactly one lands).
  * `window_closes_at` is the deal's completion plus 14 days, copied so the blind-visibility rule
  * (the other party has written, or the window has closed) needs no join to the deal tables.

@@ -2,7 +2,7 @@
 // conversation (live, unread badge), the event "trade_offer" that makes both open chats reload their
 // offer cards, and for a new offer an e-mail to the recipient; visitors, by purging the pages of the
 // listings the move reserved, freed or traded (decision 116). Nothing here decides anything.
-import { ANONYMOUS_NAME, TRADE_OFFER_EVENT } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, TRADE_OFFER_EVENT } from "../../../domain/chat";
 import { TRADE_CHAT_TEXTS, TRADE_OFFER_EXPIRY_DAYS } from "../../../domain/trades";
 import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";

@@ -1,5 +1,5 @@
 // The trade lifecycle in D1 (domain/trades.ts; docs/decisions/046-trade-lifecycle.md). D1 has no
-// interactive transactions, so every change is one batch (one transaction) whose statements carry
+// interactive transaction, so every change is one batch (one transaction) whose statements carry
 // the rules as conditions: the first statement moves the offer only while the lifecycle allows it
 // and stamps it with this request's fresh change id; the later ones apply only where the offer
 // carries that id, i.e. only for the request that won. A request that loses writes nothing and is
@@ -182,10 +182,10 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
            AND EXISTS (SELECT 1 FROM listings r WHERE r.id = trade_offers.requested_listing_id AND r.user_id = trade_offers.to_user_id AND ${tradable("r")})`,
       )
       .bind(offer.id, change, at, userId),
-    // The trade transaction (docs/product.md "Server calls"): user1 offered, user2 was asked; completed once both confirm.
+    // The trade (docs/product.md "Server calls"): user1 offered, user2 was asked; completed once both confirm.
     d1
       .prepare(
-        `INSERT INTO trade_transactions (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at)
+        `INSERT INTO trades (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at)
          SELECT ?4, w.id, w.from_user_id, w.to_user_id, w.offered_listing_id, w.requested_listing_id, 'pending', ?3
          FROM trade_offers w WHERE w.id = ?1 AND w.change_id = ?2`,
       )
@@ -256,9 +256,7 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
          WHERE id = ?1 AND status = 'accepted' AND ?4 IN (from_user_id, to_user_id)`,
       )
       .bind(offer.id, change, at, userId),
-    d1
-      .prepare(`UPDATE trade_transactions SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`)
-      .bind(offer.id, change),
+    d1.prepare(`UPDATE trades SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`).bind(offer.id, change),
     d1
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id IN (?4, ?5) AND status = 'reserved' AND ${WON}`)
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
@@ -269,17 +267,17 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
 
 /**
  * "Bekreft overlevering": each party confirms once (again is harmless); the confirmation that makes
- * two completes the transaction and the offer and marks both listings traded.
+ * two completes the trade and the offer and marks both listings traded.
  */
 export async function confirmHandover(db: Db, offerId: string, userId: string, now: Date = new Date()): Promise<TradeChangeResult> {
   const offer = await offerFor(db, offerId, userId);
   const at = now.toISOString();
   const d1 = db.$client;
-  const completedTx = "SELECT 1 FROM trade_transactions t WHERE t.trade_offer_id = ?1 AND t.status = 'completed'";
+  const completedTx = "SELECT 1 FROM trades t WHERE t.trade_offer_id = ?1 AND t.status = 'completed'";
   const results = await d1.batch([
     d1
       .prepare(
-        `UPDATE trade_transactions
+        `UPDATE trades
          SET user1_confirmed_at = CASE WHEN user1_id = ?2 THEN COALESCE(user1_confirmed_at, ?3) ELSE user1_confirmed_at END,
              user2_confirmed_at = CASE WHEN user2_id = ?2 THEN COALESCE(user2_confirmed_at, ?3) ELSE user2_confirmed_at END
          WHERE trade_offer_id = ?1 AND status = 'pending' AND ?2 IN (user1_id, user2_id)
@@ -288,7 +286,7 @@ export async function confirmHandover(db: Db, offerId: string, userId: string, n
       .bind(offer.id, userId, at),
     d1
       .prepare(
-        `UPDATE trade_transactions SET status = 'completed', completed_at = ?2
+        `UPDATE trades SET status = 'completed', completed_at = ?2
          WHERE trade_offer_id = ?1 AND status = 'pending' AND user1_confirmed_at IS NOT NULL AND user2_confirmed_at IS NOT NULL
          RETURNING id`,
       )
@@ -369,7 +367,7 @@ export function callOffTradesOf(d1: D1Client, userId: string, at: string): D1Pre
            FROM trade_offers a WHERE a.status = 'accepted' AND ?1 IN (a.from_user_id, a.to_user_id))`,
       )
       .bind(userId, at),
-    d1.prepare("UPDATE trade_transactions SET status = 'cancelled' WHERE status = 'pending' AND ?1 IN (user1_id, user2_id)").bind(userId),
+    d1.prepare("UPDATE trades SET status = 'cancelled' WHERE status = 'pending' AND ?1 IN (user1_id, user2_id)").bind(userId),
     d1
       .prepare(
         `UPDATE trade_offers SET status = 'cancelled', change_id = ?3, updated_at = ?2

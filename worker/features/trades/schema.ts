@@ -47,8 +47,8 @@ export const tradeOffers = sqliteTable(
   ],
 );
 
-export const tradeTransactions = sqliteTable(
-  "trade_transactions",
+export const trades = sqliteTable(
+  "trades",
   {
     id: text("id").primaryKey(),
     tradeOfferId: text("trade_offer_id")
@@ -77,8 +77,8 @@ export const tradeTransactions = sqliteTable(
     user2ConfirmedAt: text("user2_confirmed_at"),
   },
   (t) => [
-    uniqueIndex("trade_transactions_offer_unique").on(t.tradeOfferId),
-    index("trade_transactions_user1_idx").on(t.user1Id, t.createdAt),
-    index("trade_transactions_user2_idx").on(t.user2Id, t.createdAt),
+    uniqueIndex("trades_offer_unique").on(t.tradeOfferId),
+    index("trades_user1_idx").on(t.user1Id, t.createdAt),
+    index("trades_user2_idx").on(t.user2Id, t.createdAt),
   ],
 );

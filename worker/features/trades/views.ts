@@ -2,7 +2,7 @@
 // list is one statement with the listings and the other party joined in (no lookup per row), and
 // the history's three counts come in the same D1 round trip as the list.
 import { isPublicListing } from "../../../domain/listing-lifecycle";
-import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/messaging";
+import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/chat";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import {
   TRADE_ERROR_TEXTS as T,
@@ -101,7 +101,7 @@ const OFFER_SELECT = `
   LEFT JOIN profiles op ON op.user_id = ou.id
   JOIN listings lo ON lo.id = o.offered_listing_id
   JOIN listings lr ON lr.id = o.requested_listing_id
-  LEFT JOIN trade_transactions t ON t.trade_offer_id = o.id`;
+  LEFT JOIN trades t ON t.trade_offer_id = o.id`;
 
 function toOfferView(row: OfferRow, viewerId: string): TradeOfferView {
   const sender = row.from_user_id === viewerId;
@@ -153,8 +153,8 @@ function countsStatement(db: Db, userId: string) {
     .prepare(
       `SELECT (SELECT COUNT(*) FROM trade_offers WHERE from_user_id = ?1) AS sent,
               (SELECT COUNT(*) FROM trade_offers WHERE to_user_id = ?1) AS received,
-              (SELECT COUNT(*) FROM trade_transactions WHERE user1_id = ?1 AND status = 'completed')
-                + (SELECT COUNT(*) FROM trade_transactions WHERE user2_id = ?1 AND status = 'completed') AS completed`,
+              (SELECT COUNT(*) FROM trades WHERE user1_id = ?1 AND status = 'completed')
+                + (SELECT COUNT(*) FROM trades WHERE user2_id = ?1 AND status = 'completed') AS completed`,
     )
     .bind(userId);
 }
@@ -202,7 +202,7 @@ export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0):
                 EXISTS (SELECT 1 FROM reviews r WHERE r.deal_kind = 'trade' AND r.deal_id = s.id AND r.reviewer_id = ?1) AS reviewed_by_me,
                 ou.id AS other_id, op.display_name AS other_name, ou.deleted_at AS other_deleted_at,
                 ${listingColumns("ml", "m")}, ${listingColumns("tl", "t")}
-         FROM trade_transactions s
+         FROM trades s
          JOIN trade_offers o ON o.id = s.trade_offer_id
          JOIN users ou ON ou.id = CASE WHEN s.user1_id = ?1 THEN s.user2_id ELSE s.user1_id END
          LEFT JOIN profiles op ON op.user_id = ou.id

@@ -1,37 +1,37 @@
 // Telling both parties of a held-money change: a system message in the deal's chat, a live event
 // and an e-mail to each (docs/decisions/105-held-payments.md).
-import { ESCROW_CHAT_TEXTS, PROBLEM_REASON_LABELS, type EscrowAction } from "../../../domain/escrow";
+import { ORDER_CHAT_TEXTS, PROBLEM_REASON_LABELS, type OrderAction } from "../../../domain/orders";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
-import { ORDER_EVENT } from "../../../domain/messaging";
+import { ORDER_EVENT } from "../../../domain/chat";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { sendMail } from "../mail/mail";
-import { escrowChangeMail } from "./escrow-mail";
+import { orderChangeMail } from "./order-mail";
 import { stableUuid } from "./store";
 
-import type { EscrowRow } from "./escrow-rows";
+import type { OrderRow } from "./order-rows";
 
-function chatText(row: EscrowRow, action: EscrowAction): string {
+function chatText(row: OrderRow, action: OrderAction): string {
   switch (action) {
     case "mark_handed_over":
-      return ESCROW_CHAT_TEXTS.handedOver(formatDateTime(row.release_due_at!));
+      return ORDER_CHAT_TEXTS.handedOver(formatDateTime(row.release_due_at!));
     case "confirm_received":
-      return ESCROW_CHAT_TEXTS.released;
+      return ORDER_CHAT_TEXTS.released;
     case "auto_release":
-      return ESCROW_CHAT_TEXTS.autoReleased;
+      return ORDER_CHAT_TEXTS.autoReleased;
     case "release_by_moderator":
-      return ESCROW_CHAT_TEXTS.moderatorReleased;
+      return ORDER_CHAT_TEXTS.moderatorReleased;
     case "report_problem":
-      return ESCROW_CHAT_TEXTS.problem(PROBLEM_REASON_LABELS[row.problem_reason ?? "other"]);
+      return ORDER_CHAT_TEXTS.problem(PROBLEM_REASON_LABELS[row.problem_reason ?? "other"]);
     case "refund":
-      return ESCROW_CHAT_TEXTS.refunded;
+      return ORDER_CHAT_TEXTS.refunded;
     case "partial_refund":
-      return ESCROW_CHAT_TEXTS.partiallyRefunded(formatMinorUnits(row.refund_amount), formatMinorUnits(row.amount - row.refund_amount));
+      return ORDER_CHAT_TEXTS.partiallyRefunded(formatMinorUnits(row.refund_amount), formatMinorUnits(row.amount - row.refund_amount));
     case "cancel_no_handover":
-      return ESCROW_CHAT_TEXTS.cancelled;
+      return ORDER_CHAT_TEXTS.cancelled;
     case "seller_account_deleted":
-      return ESCROW_CHAT_TEXTS.sellerDeleted;
+      return ORDER_CHAT_TEXTS.sellerDeleted;
   }
 }
 
@@ -40,10 +40,10 @@ function chatText(row: EscrowRow, action: EscrowAction): string {
  * shown live and badged; its id derives from the order and the move, so a retry lands once) and an
  * e-mail to each party still here. The room mails no one about it: these e-mails are the mail.
  */
-export async function announce(env: Bindings, row: EscrowRow, action: EscrowAction): Promise<void> {
+export async function announce(env: Bindings, row: OrderRow, action: OrderAction): Promise<void> {
   if (row.conversation_id && !row.buyer_deleted && !row.seller_deleted) {
     try {
-      await postSystemMessage(env, row.conversation_id, chatText(row, action), await stableUuid(`escrow:${row.id}:${action}`), {
+      await postSystemMessage(env, row.conversation_id, chatText(row, action), await stableUuid(`order:${row.id}:${action}`), {
         mailed: true,
       });
     } catch (error) {
@@ -55,8 +55,8 @@ export async function announce(env: Bindings, row: EscrowRow, action: EscrowActi
   }
   // Both parties' open chats refetch the order's card (the live event of the chat feature).
   if (row.conversation_id) {
-    await pushConversationEvent(env, row.conversation_id, ORDER_EVENT, { transaction_id: row.id, state: row.escrow_state }).catch(
-      (error: unknown) => console.warn("No live event about a held-money change", row.id, error instanceof Error ? error.message : error),
+    await pushConversationEvent(env, row.conversation_id, ORDER_EVENT, { order_id: row.id, state: row.state }).catch((error: unknown) =>
+      console.warn("No live event about a held-money change", row.id, error instanceof Error ? error.message : error),
     );
   }
   const facts = {
@@ -66,15 +66,15 @@ export async function announce(env: Bindings, row: EscrowRow, action: EscrowActi
     refund: row.refund_amount,
     releaseAt: row.release_due_at,
   };
-  const change = row.escrow_state;
+  const change = row.state;
   if (!row.buyer_deleted)
     await sendMail(
       env,
-      escrowChangeMail(env, { ...facts, to: row.buyer_email, name: row.buyer_name?.trim() || "der", role: "buyer", change }),
+      orderChangeMail(env, { ...facts, to: row.buyer_email, name: row.buyer_name?.trim() || "der", role: "buyer", change }),
     );
   if (!row.seller_deleted)
     await sendMail(
       env,
-      escrowChangeMail(env, { ...facts, to: row.seller_email, name: row.seller_name?.trim() || "der", role: "seller", change }),
+      orderChangeMail(env, { ...facts, to: row.seller_email, name: row.seller_name?.trim() || "der", role: "seller", change }),
     );
 }

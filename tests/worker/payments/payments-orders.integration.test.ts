@@ -1,4 +1,4 @@
-// Trygg betaling (issue 25; decision 105): a paid order's money is held until the buyer has the toy.
+// Trygg betaling (decision 105): a paid order's money is held until the buyer has the toy.
 // Against the payment sandbox through the same clients as production: a card charge stays on the
 // platform and one Transfer pays the seller at release; a Vipps reservation is captured only at
 // release and cancelled on a refund. Every money check reads what the sandbox itself moved.
@@ -6,11 +6,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signedInClient } from "../../factories";
 import { errorOf } from "../support/http";
-import { chatTexts, moneyFor, orderView, paidOrder } from "../support/escrow";
+import { chatTexts, moneyFor, orderView, paidOrder } from "../support/orders";
 import { checkout, deliver, oneDelivery, outboxTo, paymentRow, SANDBOX, sandboxRequests, signedIn } from "../support/payments";
-import { runEscrowCron, actOnEscrow } from "../../../worker/features/payments/escrow";
+import { runOrderCron, actOnOrder } from "../../../worker/features/payments/orders";
 import type { Bindings } from "../../../worker/env";
-import type { EscrowCase } from "../../../domain/escrow";
+import type { OrderCase } from "../../../domain/orders";
 import { staleReads } from "../support/race";
 
 const HOUR = 3_600_000;
@@ -35,7 +35,7 @@ describe("paid → held", () => {
     expect(request!.params!.payment_intent_data).not.toHaveProperty("transfer_data");
     expect(await moneyFor(order)).toMatchObject({ transfers: [], refunds: [] });
 
-    const buyerView = await orderView(order.buyerClient, order.transactionId);
+    const buyerView = await orderView(order.buyerClient, order.orderId);
     expect(buyerView).toMatchObject({
       state: "held",
       role: "buyer",
@@ -43,36 +43,36 @@ describe("paid → held", () => {
       money_moved: false,
       actions: ["confirm_received", "report_problem"],
     });
-    const sellerView = await orderView(order.sellerClient, order.transactionId);
+    const sellerView = await orderView(order.sellerClient, order.orderId);
     expect(sellerView).toMatchObject({ state: "held", role: "seller", actions: ["mark_handed_over"] });
     // Not a party: the order does not exist.
     const { client: stranger } = await signedIn();
-    expect((await stranger.get(`/api/payments/orders/${order.transactionId}`)).status).toBe(404);
-    expect((await stranger.post(`/api/payments/orders/${order.transactionId}/received`)).status).toBe(404);
+    expect((await stranger.get(`/api/payments/orders/${order.orderId}`)).status).toBe(404);
+    expect((await stranger.post(`/api/payments/orders/${order.orderId}/received`)).status).toBe(404);
     expect((await order.buyerClient.get("/api/payments/orders/not-a-uuid")).status).toBe(404);
     // A review waits for the release.
-    const review = await order.buyerClient.post("/api/reviews", { deal_kind: "sale", deal_id: order.transactionId, rating: 5 });
+    const review = await order.buyerClient.post("/api/reviews", { deal_kind: "sale", deal_id: order.orderId, rating: 5 });
     expect(review.status).toBe(409);
   });
 
   it("Vipps: the reservation is not captured at payment", async () => {
     const order = await paidOrder("vipps");
     expect(await sandboxRequests(`/epayment/v1/payments/${order.ref}/capture`)).toHaveLength(0);
-    expect((await orderView(order.buyerClient, order.transactionId)).state).toBe("held");
+    expect((await orderView(order.buyerClient, order.orderId)).state).toBe("held");
   });
 });
 
 describe("handover and release", () => {
   it("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → one Transfer of the price to the seller's account", async () => {
     const order = await paidOrder("card");
-    const handed = await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/handed-over`);
+    const handed = await order.sellerClient.post(`/api/payments/orders/${order.orderId}/handed-over`);
     expect(handed.status, await handed.clone().text()).toBe(200);
     const view = (await handed.json()) as { state: string; release_due_at: string };
     expect(view.state).toBe("handed_over");
     expect(Date.parse(view.release_due_at) - Date.now()).toBeGreaterThan(47.9 * HOUR);
-    expect((await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/received`)).status).toBe(403);
+    expect((await order.sellerClient.post(`/api/payments/orders/${order.orderId}/received`)).status).toBe(403);
 
-    const received = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`);
+    const received = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`);
     expect(received.status).toBe(200);
     expect(await received.json()).toMatchObject({ state: "released", money_moved: true, actions: [] });
 
@@ -82,11 +82,11 @@ describe("handover and release", () => {
       expect.objectContaining({
         amount: 30_000,
         destination: order.stripeAccountId,
-        metadata: expect.objectContaining({ transaction_id: order.transactionId }),
+        metadata: expect.objectContaining({ order_id: order.orderId }),
       }),
     ]);
     // Asked again: the lifecycle's refusal, and nothing moves.
-    const again = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`);
+    const again = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`);
     expect(again.status).toBe(409);
     expect((await errorOf(again)).message).toBe("Pengene er allerede utbetalt til selger.");
     expect((await moneyFor(order)).transfers).toHaveLength(1);
@@ -98,23 +98,23 @@ describe("handover and release", () => {
     expect((await outboxTo(order.buyer.email)).map((m) => m.subject)).toContain("«Lekekjøkken i tre»: utbetalt til selger");
     expect((await outboxTo(order.seller.email)).map((m) => m.subject)).toContain("«Lekekjøkken i tre»: utbetalt til selger");
     expect(await listingStatus(order.listingId)).toBe("sold");
-    expect((await order.buyerClient.post("/api/reviews", { deal_kind: "sale", deal_id: order.transactionId, rating: 5 })).status).toBe(201);
+    expect((await order.buyerClient.post("/api/reviews", { deal_kind: "sale", deal_id: order.orderId, rating: 5 })).status).toBe(201);
   });
 
   it("without an answer: the buyer is reminded 24 hours before, and the cron releases 48 hours after the handover", async () => {
     const order = await paidOrder("card");
-    expect((await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/handed-over`)).status).toBe(200);
-    await runEscrowCron(env as Bindings, later(23));
+    expect((await order.sellerClient.post(`/api/payments/orders/${order.orderId}/handed-over`)).status).toBe(200);
+    await runOrderCron(env as Bindings, later(23));
     expect((await outboxTo(order.buyer.email)).filter((m) => m.subject === "Har du fått «Lekekjøkken i tre»?")).toHaveLength(0);
-    await runEscrowCron(env as Bindings, later(25));
-    await runEscrowCron(env as Bindings, later(26));
+    await runOrderCron(env as Bindings, later(25));
+    await runOrderCron(env as Bindings, later(26));
     expect((await outboxTo(order.buyer.email)).filter((m) => m.subject === "Har du fått «Lekekjøkken i tre»?")).toHaveLength(1);
-    expect((await orderView(order.buyerClient, order.transactionId)).state).toBe("handed_over");
+    expect((await orderView(order.buyerClient, order.orderId)).state).toBe("handed_over");
     expect((await moneyFor(order)).transfers).toHaveLength(0);
 
-    await runEscrowCron(env as Bindings, later(48.5));
-    await runEscrowCron(env as Bindings, later(49));
-    expect((await orderView(order.buyerClient, order.transactionId)).state).toBe("released");
+    await runOrderCron(env as Bindings, later(48.5));
+    await runOrderCron(env as Bindings, later(49));
+    expect((await orderView(order.buyerClient, order.orderId)).state).toBe("released");
     expect((await moneyFor(order)).transfers).toHaveLength(1);
     expect(await chatTexts(order.buyerClient, order.conversationId)).toContain(
       "Kjøperen svarte ikke innen 48 timer etter overleveringen. Utbetalt til selger.",
@@ -123,13 +123,13 @@ describe("handover and release", () => {
 
   it("Vipps: the buyer confirms straight from held → captured once; the signed capture event acknowledges it", async () => {
     const order = await paidOrder("vipps");
-    expect((await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`)).status).toBe(200);
+    expect((await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`)).status).toBe(200);
     const captures = await sandboxRequests(`/epayment/v1/payments/${order.ref}/capture`);
-    expect(captures.map((c) => c.idempotencyKey)).toEqual([`capture-${order.transactionId}`]);
+    expect(captures.map((c) => c.idempotencyKey)).toEqual([`capture-${order.orderId}`]);
     expect((await moneyFor(order)).vipps).toEqual([expect.objectContaining({ name: "CAPTURED", amount: 30_000 })]);
     const event = await oneDelivery(order.ref, "epayments.payment.captured.v1");
     expect((await deliver(event)).status).toBe(200);
-    expect((await orderView(order.sellerClient, order.transactionId)).money_moved).toBe(true);
+    expect((await orderView(order.sellerClient, order.orderId)).money_moved).toBe(true);
   });
 });
 
@@ -137,9 +137,9 @@ describe("problems, moderators and refunds", () => {
   it("'Meld fra om et problem' keeps the money held and opens a case with both parties' chat; a partial refund moves each part once", async () => {
     const order = await paidOrder("card");
     expect(
-      (await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, { reason: "damaged", text: "kort" })).status,
+      (await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, { reason: "damaged", text: "kort" })).status,
     ).toBe(400);
-    const problem = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, {
+    const problem = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, {
       reason: "damaged",
       text: "Døren på kjøleskapet er knekt.",
     });
@@ -151,20 +151,20 @@ describe("problems, moderators and refunds", () => {
     });
     expect(reply.status).toBe(201);
     // Neither the cron nor a confirmation moves money now.
-    await runEscrowCron(env as Bindings, later(200));
-    const confirm = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`);
+    await runOrderCron(env as Bindings, later(200));
+    const confirm = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`);
     expect(confirm.status).toBe(409);
     expect(await moneyFor(order)).toMatchObject({ transfers: [], refunds: [] });
 
     const mod = await moderator();
     const cases = (await (await mod.client.get("/api/moderation/payment-cases")).json()) as Array<{
-      transaction_id: string;
+      order_id: string;
       problem_reason: string;
       problem_text: string;
       actions: string[];
       messages: Array<{ sender: string; content: string }>;
     }>;
-    const mine = cases.find((c) => c.transaction_id === order.transactionId)!;
+    const mine = cases.find((c) => c.order_id === order.orderId)!;
     expect(mine).toMatchObject({
       problem_reason: "damaged",
       problem_text: "Døren på kjøleskapet er knekt.",
@@ -173,16 +173,16 @@ describe("problems, moderators and refunds", () => {
     expect(mine.messages).toContainEqual(expect.objectContaining({ sender: "seller", content: "Den var hel da jeg sendte den." }));
     expect(mine.messages.some((m) => m.sender === "system")).toBe(true);
     // Users may not decide; a moderator may not give back all of it as a "part".
-    expect(
-      (await order.buyerClient.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, { action: "refund" })).status,
-    ).toBe(403);
-    const tooMuch = await mod.client.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, {
+    expect((await order.buyerClient.post(`/api/moderation/payment-cases/${order.orderId}/decision`, { action: "refund" })).status).toBe(
+      403,
+    );
+    const tooMuch = await mod.client.post(`/api/moderation/payment-cases/${order.orderId}/decision`, {
       action: "partial_refund",
       refund_amount: 30_000,
     });
     expect(tooMuch.status).toBe(400);
 
-    const decided = await mod.client.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, {
+    const decided = await mod.client.post(`/api/moderation/payment-cases/${order.orderId}/decision`, {
       action: "partial_refund",
       refund_amount: 10_000,
     });
@@ -199,12 +199,12 @@ describe("problems, moderators and refunds", () => {
 
   it("Vipps: a full refund cancels the reservation (nothing captured), the listing is for sale again and can be bought", async () => {
     const order = await paidOrder("vipps");
-    await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, {
+    await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, {
       reason: "not_received",
       text: "Ingen pakke etter to uker.",
     });
     const mod = await moderator();
-    const decided = await mod.client.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, { action: "refund" });
+    const decided = await mod.client.post(`/api/moderation/payment-cases/${order.orderId}/decision`, { action: "refund" });
     expect(decided.status).toBe(200);
     expect(await decided.json()).toMatchObject({ state: "refunded", refund_amount: 30_000 });
     expect(await sandboxRequests(`/epayment/v1/payments/${order.ref}/capture`)).toHaveLength(0);
@@ -219,7 +219,7 @@ describe("problems, moderators and refunds", () => {
     const { client } = await signedIn();
     await checkout(client, order.listingId, "card");
     // A second decision finds it decided.
-    const again = await mod.client.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, {
+    const again = await mod.client.post(`/api/moderation/payment-cases/${order.orderId}/decision`, {
       action: "release_by_moderator",
     });
     expect(again.status).toBe(409);
@@ -229,16 +229,16 @@ describe("problems, moderators and refunds", () => {
   it("a moderator sees no order without a case (404), and decides nothing in a case of their own (403)", async () => {
     const order = await paidOrder("card");
     const mod = await moderator();
-    expect((await mod.client.post(`/api/moderation/payment-cases/${order.transactionId}/decision`, { action: "refund" })).status).toBe(404);
-    expect((await mod.client.get(`/api/payments/orders/${order.transactionId}`)).status).toBe(404);
+    expect((await mod.client.post(`/api/moderation/payment-cases/${order.orderId}/decision`, { action: "refund" })).status).toBe(404);
+    expect((await mod.client.get(`/api/payments/orders/${order.orderId}`)).status).toBe(404);
 
     // A seller who is a moderator: the case of their own sale is not theirs to decide.
     const ownOrder = await paidOrder("card", 300, { role: "moderator" });
-    await ownOrder.buyerClient.post(`/api/payments/orders/${ownOrder.transactionId}/problem`, {
+    await ownOrder.buyerClient.post(`/api/payments/orders/${ownOrder.orderId}/problem`, {
       reason: "other",
       text: "Noe er galt med leken.",
     });
-    const res = await ownOrder.sellerClient.post(`/api/moderation/payment-cases/${ownOrder.transactionId}/decision`, {
+    const res = await ownOrder.sellerClient.post(`/api/moderation/payment-cases/${ownOrder.orderId}/decision`, {
       action: "release_by_moderator",
     });
     expect(res.status).toBe(403);
@@ -247,18 +247,16 @@ describe("problems, moderators and refunds", () => {
     // Another moderator: a case with staff on one side waits for an admin (decision 085), and the
     // dashboard offers no buttons; the admin's has them and decides.
     const staffTarget = "Bare en administrator kan avgjøre en sak der kjøperen eller selgeren er moderator eller administrator.";
-    const refused = await mod.client.post(`/api/moderation/payment-cases/${ownOrder.transactionId}/decision`, { action: "refund" });
+    const refused = await mod.client.post(`/api/moderation/payment-cases/${ownOrder.orderId}/decision`, { action: "refund" });
     expect(refused.status).toBe(403);
     expect((await errorOf(refused)).message).toBe(staffTarget);
     const caseFor = async (client: typeof mod.client) =>
-      ((await (await client.get("/api/moderation/payment-cases")).json()) as EscrowCase[]).find(
-        (c) => c.transaction_id === ownOrder.transactionId,
-      )!;
+      ((await (await client.get("/api/moderation/payment-cases")).json()) as OrderCase[]).find((c) => c.order_id === ownOrder.orderId)!;
     expect(await caseFor(mod.client)).toMatchObject({ actions: [], seller: { role: "moderator" }, buyer: { role: "user" } });
     expect((await caseFor(ownOrder.sellerClient)).actions).toEqual([]);
     const admin = await signedInClient((await createUser({ role: "admin" })).id);
     expect((await caseFor(admin)).actions).toEqual(["refund", "partial_refund", "release_by_moderator"]);
-    const decided = await admin.post(`/api/moderation/payment-cases/${ownOrder.transactionId}/decision`, { action: "refund" });
+    const decided = await admin.post(`/api/moderation/payment-cases/${ownOrder.orderId}/decision`, { action: "refund" });
     expect(decided.status, await decided.clone().text()).toBe(200);
     expect((await moneyFor(ownOrder)).refunds).toHaveLength(1);
   });
@@ -267,7 +265,7 @@ describe("problems, moderators and refunds", () => {
 describe("cancel without a handover", () => {
   it("is refused before 7 days, and refunds in full at once after", async () => {
     const order = await paidOrder("card");
-    const early = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/cancel`);
+    const early = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/cancel`);
     expect(early.status).toBe(409);
     expect((await errorOf(early)).message).toMatch(/^Du kan avbryte kjøpet hvis selgeren ikke har markert varen som overlevert innen /);
     const buyer = {
@@ -279,7 +277,7 @@ describe("cancel without a handover", () => {
       sessionFamily: "x",
       exp: 0,
     } as never;
-    const view = await actOnEscrow(env as Bindings, buyer, order.transactionId, "cancel_no_handover", {}, later(7 * 24 + 1));
+    const view = await actOnOrder(env as Bindings, buyer, order.orderId, "cancel_no_handover", {}, later(7 * 24 + 1));
     expect(view).toMatchObject({ state: "cancelled", refund_amount: 30_000, money_moved: true });
     expect((await moneyFor(order)).refunds.map((r) => r.amount)).toEqual([30_000]);
     expect(await listingStatus(order.listingId)).toBe("active");
@@ -314,29 +312,29 @@ describe("a transfer the seller's account refuses", () => {
   it("opening the order finishes money left unmoved (as the cron would), once", async () => {
     const order = await paidOrder("card");
     await fetch(`${SANDBOX}/__sandbox/stripe/accounts/${order.stripeAccountId}/restrict`, { method: "POST" });
-    expect((await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`)).status).toBe(200);
+    expect((await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`)).status).toBe(200);
     expect((await moneyFor(order)).transfers).toHaveLength(0);
     await finishStripeAccount(order.stripeAccountId);
-    expect(await orderView(order.sellerClient, order.transactionId)).toMatchObject({
+    expect(await orderView(order.sellerClient, order.orderId)).toMatchObject({
       state: "released",
       money_moved: true,
       payout_error: null,
     });
-    expect(await orderView(order.buyerClient, order.transactionId)).toMatchObject({ money_moved: true });
+    expect(await orderView(order.buyerClient, order.orderId)).toMatchObject({ money_moved: true });
     expect((await moneyFor(order)).transfers.map((t) => t.amount)).toEqual([30_000]);
   });
 
   it("keeps the money held, tells the seller what to fix, and pays once the account can receive", async () => {
     const order = await paidOrder("card");
     expect((await fetch(`${SANDBOX}/__sandbox/stripe/accounts/${order.stripeAccountId}/restrict`, { method: "POST" })).status).toBe(200);
-    const received = await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/received`);
+    const received = await order.buyerClient.post(`/api/payments/orders/${order.orderId}/received`);
     expect(received.status).toBe(200);
     expect(await received.json()).toMatchObject({ state: "released", money_moved: false });
     expect((await moneyFor(order)).transfers).toHaveLength(0);
-    const seller = await orderView(order.sellerClient, order.transactionId);
+    const seller = await orderView(order.sellerClient, order.orderId);
     expect(seller.payout_error).toContain("Stripe-kontoen din kan ikke ta imot utbetalinger.");
-    expect((await orderView(order.buyerClient, order.transactionId)).payout_error).toBeNull();
-    await runEscrowCron(env as Bindings, later(1));
+    expect((await orderView(order.buyerClient, order.orderId)).payout_error).toBeNull();
+    await runOrderCron(env as Bindings, later(1));
     expect(
       (await outboxTo(order.seller.email)).filter((m) => m.subject === "Vi kunne ikke utbetale pengene for «Lekekjøkken i tre»"),
     ).toHaveLength(1);
@@ -345,15 +343,15 @@ describe("a transfer the seller's account refuses", () => {
     await finishStripeAccount(order.stripeAccountId);
     // Two runs at once (an overlapping cron), both reading the order before either writes: the
     // same idempotency key, one Transfer.
-    const race = staleReads(/FROM transactions t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/, 2);
-    await Promise.all([runEscrowCron(race.env, later(2)), runEscrowCron(race.env, later(2))]);
+    const race = staleReads(/FROM orders t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/, 2);
+    await Promise.all([runOrderCron(race.env, later(2)), runOrderCron(race.env, later(2))]);
     expect((await moneyFor(order)).transfers.map((t) => t.amount)).toEqual([30_000]);
-    expect(await orderView(order.sellerClient, order.transactionId)).toMatchObject({ money_moved: true, payout_error: null });
+    expect(await orderView(order.sellerClient, order.orderId)).toMatchObject({ money_moved: true, payout_error: null });
     // Every attempt (refused, raced, paid) carried the order's one key.
     const attempts = (await sandboxRequests("/v1/transfers")).filter(
-      (r) => (r.params?.metadata as { transaction_id?: string } | undefined)?.transaction_id === order.transactionId,
+      (r) => (r.params?.metadata as { order_id?: string } | undefined)?.order_id === order.orderId,
     );
     expect(attempts.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(attempts.map((r) => r.idempotencyKey))).toEqual(new Set([`transfer-${order.transactionId}`]));
+    expect(new Set(attempts.map((r) => r.idempotencyKey))).toEqual(new Set([`transfer-${order.orderId}`]));
   });
 });

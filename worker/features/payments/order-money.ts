@@ -1,21 +1,21 @@
 // Moving held money through the providers once D1 has decided (docs/decisions/105-held-payments.md):
 // a refund, a Stripe Transfer or a Vipps capture, each with an idempotency key derived from the
 // order, retried by the cron until the provider acknowledges it.
-import { isFinalEscrowState, partialPayout, PAYOUT_FIX_TEXT } from "../../../domain/escrow";
+import { isFinalOrderState, partialPayout, PAYOUT_FIX_TEXT } from "../../../domain/orders";
 import { getDb, type Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { sendMail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
-import { payoutFailedMail } from "./escrow-mail";
+import { payoutFailedMail } from "./order-mail";
 import { transferGroup } from "./store";
 import { stripeClient, type Stripe } from "./stripe-client";
 import { VippsClient, VippsError } from "./vipps-client";
 
-import { escrowRow, type EscrowRow } from "./escrow-rows";
+import { orderRow, type OrderRow } from "./order-rows";
 
 /** What the decided state moves: øre back to the buyer, øre to the seller, øre captured (Vipps). */
-function amountsOf(row: EscrowRow): { refund: number; payout: number; capture: number } {
-  switch (row.escrow_state) {
+function amountsOf(row: OrderRow): { refund: number; payout: number; capture: number } {
+  switch (row.state) {
     case "released":
       return { refund: 0, payout: row.amount - row.platform_fee, capture: row.amount };
     case "partially_refunded": {
@@ -32,13 +32,13 @@ function amountsOf(row: EscrowRow): { refund: number; payout: number; capture: n
  * number of times, at the same moment too: every call carries a key derived from the order, so a
  * repeat is the provider's replay of the first, never a second movement of money.
  */
-export async function moveMoney(env: Bindings, transactionId: string): Promise<void> {
+export async function moveMoney(env: Bindings, orderId: string): Promise<void> {
   const db = getDb(env.DB);
-  const row = await escrowRow(db, transactionId);
-  if (!row || row.money_moved_at || !isFinalEscrowState(row.escrow_state)) return;
+  const row = await orderRow(db, orderId);
+  if (!row || row.money_moved_at || !isFinalOrderState(row.state)) return;
   const { refund, payout, capture } = amountsOf(row);
   let transferRef = row.transfer_ref;
-  let refundRef = row.escrow_refund_ref;
+  let refundRef = row.refund_ref;
 
   if (row.provider === "stripe") {
     const config = stripeConfig(env);
@@ -46,7 +46,7 @@ export async function moveMoney(env: Bindings, transactionId: string): Promise<v
     const stripe = stripeClient(config);
     if (refund > 0 && !refundRef) {
       refundRef = await stripeRefund(stripe, row, refund);
-      await saveRef(db, row.id, "escrow_refund_ref", refundRef);
+      await saveRef(db, row.id, "refund_ref", refundRef);
     }
     if (payout > 0 && !transferRef) {
       transferRef = await stripeTransfer(env, stripe, row, payout);
@@ -66,7 +66,7 @@ export async function moveMoney(env: Bindings, transactionId: string): Promise<v
       await saveRef(db, row.id, "transfer_ref", key);
     }
     if (refund > 0 && !refundRef) {
-      const key = `escrow-cancel-${row.id}`;
+      const key = `order-cancel-${row.id}`;
       try {
         await vipps.cancel(row.provider_ref, key);
       } catch (error) {
@@ -78,28 +78,28 @@ export async function moveMoney(env: Bindings, transactionId: string): Promise<v
         if (open > 0) throw error;
       }
       refundRef = key;
-      await saveRef(db, row.id, "escrow_refund_ref", key);
+      await saveRef(db, row.id, "refund_ref", key);
     }
   }
   await db.$client
-    .prepare("UPDATE transactions SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
+    .prepare("UPDATE orders SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
     .bind(row.id, new Date().toISOString())
     .run();
 }
 
-async function saveRef(db: Db, id: string, column: "transfer_ref" | "escrow_refund_ref", ref: string): Promise<void> {
-  await db.$client.prepare(`UPDATE transactions SET ${column} = ?2 WHERE id = ?1 AND ${column} IS NULL`).bind(id, ref).run();
+async function saveRef(db: Db, id: string, column: "transfer_ref" | "refund_ref", ref: string): Promise<void> {
+  await db.$client.prepare(`UPDATE orders SET ${column} = ?2 WHERE id = ?1 AND ${column} IS NULL`).bind(id, ref).run();
 }
 
-async function stripeRefund(stripe: Stripe, row: EscrowRow, amount: number): Promise<string> {
+async function stripeRefund(stripe: Stripe, row: OrderRow, amount: number): Promise<string> {
   try {
     const refund = await stripe.refunds.create(
       {
         payment_intent: row.provider_payment_ref!,
         ...(amount < row.amount ? { amount } : {}),
-        metadata: { payment_id: row.payment_id, transaction_id: row.id, reason: row.escrow_state },
+        metadata: { payment_id: row.payment_id, order_id: row.id, reason: row.state },
       },
-      { idempotencyKey: `escrow-refund-${row.id}` },
+      { idempotencyKey: `order-refund-${row.id}` },
     );
     return refund.id;
   } catch (error) {
@@ -110,7 +110,7 @@ async function stripeRefund(stripe: Stripe, row: EscrowRow, amount: number): Pro
 }
 
 /** The Transfer to the seller's account from this order's charge, or null when the account refused it. */
-async function stripeTransfer(env: Bindings, stripe: Stripe, row: EscrowRow, amount: number): Promise<string | null> {
+async function stripeTransfer(env: Bindings, stripe: Stripe, row: OrderRow, amount: number): Promise<string | null> {
   if (!row.payout_account) {
     await payoutRefused(env, row, "no connected account");
     return null;
@@ -125,7 +125,7 @@ async function stripeTransfer(env: Bindings, stripe: Stripe, row: EscrowRow, amo
         destination: row.payout_account,
         transfer_group: transferGroup(row.payment_id),
         ...(charge ? { source_transaction: charge } : {}),
-        metadata: { payment_id: row.payment_id, transaction_id: row.id },
+        metadata: { payment_id: row.payment_id, order_id: row.id },
       },
       { idempotencyKey: `transfer-${row.id}` },
     );
@@ -143,13 +143,13 @@ async function stripeTransfer(env: Bindings, stripe: Stripe, row: EscrowRow, amo
 }
 
 /** Keep the money held, and tell the seller once what to fix. */
-async function payoutRefused(env: Bindings, row: EscrowRow, why: string): Promise<void> {
+async function payoutRefused(env: Bindings, row: OrderRow, why: string): Promise<void> {
   console.warn("Transfer refused; the money stays held", row.id, why);
   const d1 = env.DB;
-  await d1.prepare("UPDATE transactions SET payout_error = ?2 WHERE id = ?1").bind(row.id, PAYOUT_FIX_TEXT).run();
+  await d1.prepare("UPDATE orders SET payout_error = ?2 WHERE id = ?1").bind(row.id, PAYOUT_FIX_TEXT).run();
   if (row.seller_deleted) return;
   const claimed = await d1
-    .prepare("UPDATE transactions SET payout_error_notified_at = ?2 WHERE id = ?1 AND payout_error_notified_at IS NULL RETURNING id")
+    .prepare("UPDATE orders SET payout_error_notified_at = ?2 WHERE id = ?1 AND payout_error_notified_at IS NULL RETURNING id")
     .bind(row.id, new Date().toISOString())
     .first();
   if (!claimed) return;
@@ -169,19 +169,19 @@ async function payoutRefused(env: Bindings, row: EscrowRow, why: string): Promis
  * A provider's event acknowledges a call (Stripe transfer.created and charge.refunded, Vipps
  * CAPTURED and CANCELLED): record it, and finish the order's money if nothing else is missing.
  */
-export async function acknowledgeMoney(env: Bindings, transactionId: string, kind: "transfer" | "refund", ref: string): Promise<void> {
+export async function acknowledgeMoney(env: Bindings, orderId: string, kind: "transfer" | "refund", ref: string): Promise<void> {
   const db = getDb(env.DB);
-  const row = await escrowRow(db, transactionId);
-  if (!row || !isFinalEscrowState(row.escrow_state) || row.money_moved_at) return;
+  const row = await orderRow(db, orderId);
+  if (!row || !isFinalOrderState(row.state) || row.money_moved_at) return;
   const { refund, payout, capture } = amountsOf(row);
-  if (kind === "refund" && refund > 0) await saveRef(db, row.id, "escrow_refund_ref", ref);
+  if (kind === "refund" && refund > 0) await saveRef(db, row.id, "refund_ref", ref);
   if (kind === "transfer" && (row.provider === "stripe" ? payout : capture) > 0) await saveRef(db, row.id, "transfer_ref", ref);
-  const now = await escrowRow(db, transactionId);
+  const now = await orderRow(db, orderId);
   if (!now) return;
   const needsPayout = (row.provider === "stripe" ? payout : capture) > 0;
-  if ((refund === 0 || now.escrow_refund_ref) && (!needsPayout || now.transfer_ref)) {
+  if ((refund === 0 || now.refund_ref) && (!needsPayout || now.transfer_ref)) {
     await db.$client
-      .prepare("UPDATE transactions SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
+      .prepare("UPDATE orders SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
       .bind(row.id, new Date().toISOString())
       .run();
   }

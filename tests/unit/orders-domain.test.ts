@@ -1,4 +1,4 @@
-// Trygg betaling (issue 25; decision 105): the held money's lifecycle in domain/escrow.ts. Every
+// Trygg betaling (decision 105): the held money's lifecycle in domain/orders.ts. Every
 // (state, actor, action) cell against tables written out here by hand: the state after an allowed
 // move, and for every refused one the Norwegian text and the HTTP status the Worker answers.
 import { describe, expect, it } from "vitest";
@@ -7,16 +7,16 @@ import {
   autoReleaseAt,
   CANCEL_AFTER_DAYS,
   cancelAllowedFrom,
-  ESCROW_ACTIONS,
-  ESCROW_ACTORS,
-  ESCROW_REFUSALS,
-  ESCROW_STATES,
-  ESCROW_TRANSITIONS,
-  escrowMove,
-  isFinalEscrowState,
+  ORDER_ACTIONS,
+  ORDER_ACTORS,
+  ORDER_REFUSALS,
+  ORDER_STATES,
+  ORDER_TRANSITIONS,
+  orderMove,
+  isFinalOrderState,
   partialPayout,
   reminderAt,
-} from "../../domain/escrow";
+} from "../../domain/orders";
 
 /** Every allowed move, "state/actor/action" → the state after it. Everything else is refused. */
 const ALLOWED: Record<string, string> = {
@@ -87,19 +87,19 @@ const WRONG_STATE: Record<string, string> = {
   "held/release_by_moderator": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
 };
 
-const CASES = ESCROW_STATES.flatMap((state) =>
-  ESCROW_ACTORS.flatMap((actor) => ESCROW_ACTIONS.map((action) => ({ state, actor, action, key: `${state}/${actor}/${action}` }))),
+const CASES = ORDER_STATES.flatMap((state) =>
+  ORDER_ACTORS.flatMap((actor) => ORDER_ACTIONS.map((action) => ({ state, actor, action, key: `${state}/${actor}/${action}` }))),
 );
 
 describe("the held money's lifecycle", () => {
   it("covers 7 states × 4 actors × 9 actions", () => {
-    expect(ESCROW_STATES).toEqual(["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"]);
-    expect(ESCROW_ACTORS).toEqual(["buyer", "seller", "moderator", "system"]);
+    expect(ORDER_STATES).toEqual(["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"]);
+    expect(ORDER_ACTORS).toEqual(["buyer", "seller", "moderator", "system"]);
     expect(CASES).toHaveLength(7 * 4 * 9);
   });
 
   it.each(CASES)("$key", ({ state, actor, action, key }) => {
-    const move = escrowMove(state, actor, action);
+    const move = orderMove(state, actor, action);
     if (ALLOWED[key]) {
       expect(move).toEqual({ ok: true, to: ALLOWED[key] });
       return;
@@ -114,11 +114,11 @@ describe("the held money's lifecycle", () => {
   });
 
   it("has one refusal text per state for every action (no cell left to a default)", () => {
-    for (const action of ESCROW_ACTIONS) {
-      const table = ESCROW_REFUSALS[action];
+    for (const action of ORDER_ACTIONS) {
+      const table = ORDER_REFUSALS[action];
       expect(typeof table.wrongActor).toBe("string");
-      for (const state of ESCROW_STATES) {
-        const allowedHere = ESCROW_TRANSITIONS[action].some((t) => t.from === state);
+      for (const state of ORDER_STATES) {
+        const allowedHere = ORDER_TRANSITIONS[action].some((t) => t.from === state);
         // A state the action starts from has no refusal; every other state has its own text.
         expect(table.byState[state] === null, `${action} from ${state}`).toBe(allowedHere);
       }
@@ -126,7 +126,7 @@ describe("the held money's lifecycle", () => {
   });
 
   it("ends in the final states and only there", () => {
-    expect(ESCROW_STATES.filter(isFinalEscrowState)).toEqual(["released", "refunded", "partially_refunded", "cancelled"]);
+    expect(ORDER_STATES.filter(isFinalOrderState)).toEqual(["released", "refunded", "partially_refunded", "cancelled"]);
   });
 });
 

@@ -1,4 +1,4 @@
-// Held money (docs/decisions/105-held-payments.md; the lifecycle is domain/escrow.ts). A paid order's
+// Held money (docs/decisions/105-held-payments.md; the lifecycle is domain/orders.ts). A paid order's
 // money stays with Lekebytte (a card charge on the platform, a Vipps reservation) until the buyer
 // has the toy. Who may move it, and to where, is decided in D1 by one conditional update per move:
 // of any number of simultaneous moves (confirm, problem, cron, refund, account deletion) exactly
@@ -8,19 +8,19 @@
 import {
   autoReleaseAt,
   cancelAllowedFrom,
-  ESCROW_ERROR_TEXTS,
-  ESCROW_TRANSITIONS,
-  escrowMove,
-  isFinalEscrowState,
+  ORDER_ERROR_TEXTS,
+  ORDER_TRANSITIONS,
+  orderMove,
+  isFinalOrderState,
   isFullRefund,
   REMINDER_HOURS_BEFORE,
   CANCEL_AFTER_DAYS,
-  type EscrowAction,
-  type EscrowActor,
-  type EscrowState,
-  type EscrowView,
+  type OrderAction,
+  type OrderActor,
+  type OrderState,
+  type OrderView,
   type ProblemReason,
-} from "../../../domain/escrow";
+} from "../../../domain/orders";
 import { formatDateTime } from "../../../domain/format";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
 import { type D1Client, getDb, type Db } from "../../db/client";
@@ -28,18 +28,18 @@ import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { listingsChanged } from "../../lib/listing-changes";
 import { sendMail } from "../mail/mail";
-import { releaseReminderMail } from "./escrow-mail";
+import { releaseReminderMail } from "./order-mail";
 import { attachedAllSql, attachPhotosStatement, checkProblemPhotos, removeUnusedProblemPhotos } from "./problem-photos";
 
-import { announce } from "./escrow-announce";
-import { moveMoney } from "./escrow-money";
-import { escrowRow, type EscrowRow } from "./escrow-rows";
-import { caseRefusal, escrowView, notFound, roleOf } from "./escrow-views";
+import { announce } from "./order-announce";
+import { moveMoney } from "./order-money";
+import { orderRow, type OrderRow } from "./order-rows";
+import { caseRefusal, orderViewFor, notFound, roleOf } from "./order-views";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface EscrowInput {
+export interface OrderInput {
   reason?: ProblemReason;
   text?: string;
   /** Øre given back in a partial refund. */
@@ -53,41 +53,41 @@ export interface EscrowInput {
  * text; decided by a conditional update, so of simultaneous moves exactly one wins and the others
  * are answered with the refusal for the state it left behind.
  */
-export async function actOnEscrow(
+export async function actOnOrder(
   env: Bindings,
   by: Actor | "system",
-  transactionId: string,
-  action: EscrowAction,
-  input: EscrowInput = {},
+  orderId: string,
+  action: OrderAction,
+  input: OrderInput = {},
   now: Date = new Date(),
-): Promise<EscrowView | null> {
+): Promise<OrderView | null> {
   const db = getDb(env.DB);
-  const row = await escrowRow(db, transactionId);
+  const row = await orderRow(db, orderId);
   if (!row) throw notFound();
-  let actor: EscrowActor = "system";
+  let actor: OrderActor = "system";
   if (by !== "system") {
     const role = roleOf(row, by);
     if (!role) throw notFound();
     // A case is decided under the staff rule (decision 085): not by a party, not by suspended staff,
     // and where either party is staff only by an admin.
-    if (isStaffRole(by.role) && ESCROW_TRANSITIONS[action].some((t) => t.by.includes("moderator"))) {
+    if (isStaffRole(by.role) && ORDER_TRANSITIONS[action].some((t) => t.by.includes("moderator"))) {
       const refusal = caseRefusal(row, by);
       if (refusal) throw new AppError("FORBIDDEN", staffRefusalMessage(refusal, "decide_payment_case"));
     }
     actor = role;
   }
-  const move = escrowMove(row.escrow_state, actor, action);
+  const move = orderMove(row.state, actor, action);
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
 
   const nowIso = now.toISOString();
   if (action === "cancel_no_handover" && Date.parse(cancelAllowedFrom(row.paid_at)) > now.getTime())
-    throw new AppError("CONFLICT", ESCROW_ERROR_TEXTS.cancelTooEarly(formatDateTime(cancelAllowedFrom(row.paid_at))));
+    throw new AppError("CONFLICT", ORDER_ERROR_TEXTS.cancelTooEarly(formatDateTime(cancelAllowedFrom(row.paid_at))));
   if (action === "auto_release" && (!row.release_due_at || Date.parse(row.release_due_at) > now.getTime()))
-    throw new AppError("CONFLICT", ESCROW_ERROR_TEXTS.notDue);
+    throw new AppError("CONFLICT", ORDER_ERROR_TEXTS.notDue);
   if (action === "partial_refund") {
     const refund = input.refundAmount ?? 0;
     if (!Number.isInteger(refund) || refund <= 0 || refund >= row.amount)
-      throw new AppError("VALIDATION", ESCROW_ERROR_TEXTS.refundTooLarge);
+      throw new AppError("VALIDATION", ORDER_ERROR_TEXTS.refundTooLarge);
   }
 
   if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
@@ -96,42 +96,42 @@ export async function actOnEscrow(
   const changed = await decide(db, row, move.to, action, input, nowIso, decidedBy);
   if (!changed) {
     // Someone else moved it first: explain with the state it is in now.
-    const fresh = await escrowRow(db, transactionId);
-    const again = fresh ? escrowMove(fresh.escrow_state, actor, action) : null;
+    const fresh = await orderRow(db, orderId);
+    const again = fresh ? orderMove(fresh.state, actor, action) : null;
     if (again && !again.ok) throw new AppError(again.status === 403 ? "FORBIDDEN" : "CONFLICT", again.message);
     // Still reportable: a photo was taken in the meantime (the cron, or another report); say which.
     if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
-    throw new AppError("CONFLICT", ESCROW_ERROR_TEXTS.concurrent);
+    throw new AppError("CONFLICT", ORDER_ERROR_TEXTS.concurrent);
   }
 
   // All the money back puts the listing on sale again (decide's batch): its pages say so at once.
-  if (isFullRefund(move.to)) await listingsChanged(env, [{ id: row.ad_id, user_id: row.seller_id }]);
-  const after = (await escrowRow(db, transactionId))!;
-  if (isFinalEscrowState(after.escrow_state)) {
-    await moveMoney(env, transactionId).catch((error: unknown) =>
-      console.error("Held money not moved yet; the cron retries", transactionId, error instanceof Error ? error.message : error),
+  if (isFullRefund(move.to)) await listingsChanged(env, [{ id: row.listing_id, user_id: row.seller_id }]);
+  const after = (await orderRow(db, orderId))!;
+  if (isFinalOrderState(after.state)) {
+    await moveMoney(env, orderId).catch((error: unknown) =>
+      console.error("Held money not moved yet; the cron retries", orderId, error instanceof Error ? error.message : error),
     );
   }
   await announce(env, after, action).catch((error: unknown) =>
-    console.error("Could not announce a held-money change", transactionId, action, error instanceof Error ? error.message : error),
+    console.error("Could not announce a held-money change", orderId, action, error instanceof Error ? error.message : error),
   );
   if (by === "system") return null;
-  return escrowView((await escrowRow(db, transactionId))!, actor as "buyer" | "seller" | "moderator", now);
+  return orderViewFor((await orderRow(db, orderId))!, actor as "buyer" | "seller" | "moderator", now);
 }
 
 /** The conditional update (and, for a full refund, the listing and payment in the same batch). */
 async function decide(
   db: Db,
-  row: EscrowRow,
-  to: EscrowState,
-  action: EscrowAction,
-  input: EscrowInput,
+  row: OrderRow,
+  to: OrderState,
+  action: OrderAction,
+  input: OrderInput,
   now: string,
   decidedBy: string | null,
 ): Promise<boolean> {
   const d1 = db.$client;
   const sets: string[] = [];
-  const values: unknown[] = [row.id, to, row.escrow_state, now];
+  const values: unknown[] = [row.id, to, row.state, now];
   const add = (sql: string, value: unknown) => {
     values.push(value);
     sets.push(`${sql} = ?${values.length}`);
@@ -162,24 +162,21 @@ async function decide(
   const photos = to === "problem" ? (input.photos ?? []) : [];
   if (photos.length > 0) guard += ` AND ${attachedAllSql("?4", photos.length)}`;
   const update = d1
-    .prepare(`UPDATE transactions SET escrow_state = ?2, ${sets.join(", ")} WHERE id = ?1 AND escrow_state = ?3${guard} RETURNING id`)
+    .prepare(`UPDATE orders SET state = ?2, ${sets.join(", ")} WHERE id = ?1 AND state = ?3${guard} RETURNING id`)
     .bind(...values);
   if (photos.length > 0) {
-    const [, opened] = await d1.batch<{ id: string }>([
-      attachPhotosStatement(d1, row.id, row.buyer_id, photos, row.escrow_state, now),
-      update,
-    ]);
+    const [, opened] = await d1.batch<{ id: string }>([attachPhotosStatement(d1, row.id, row.buyer_id, photos, row.state, now), update]);
     return opened.results.length > 0;
   }
   if (!isFullRefund(to)) return (await update.first<{ id: string }>()) !== null;
   // All the money back: the listing is for sale again and the payment no longer holds it (checkout
   // and settlement look for a completed payment). Only this batch's decision (settled now) counts.
-  const decided = "EXISTS (SELECT 1 FROM transactions WHERE id = ?1 AND escrow_state IN ('refunded', 'cancelled') AND settled_at = ?3)";
+  const decided = "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND state IN ('refunded', 'cancelled') AND settled_at = ?3)";
   const [changed] = await d1.batch<{ id: string }>([
     update,
     d1
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?2 AND status = 'sold' AND ${decided}`)
-      .bind(row.id, row.ad_id, now),
+      .bind(row.id, row.listing_id, now),
     d1
       .prepare(`UPDATE payments SET status = 'refunded', updated_at = ?3 WHERE id = ?2 AND status = 'completed' AND ${decided}`)
       .bind(row.id, row.payment_id, now),
@@ -194,18 +191,18 @@ async function decide(
  * first (released, paid to the account as it was) or finds the order refunded.
  */
 export function refundHeldOrdersOf(d1: D1Client, sellerId: string, now: string): D1PreparedStatement[] {
-  const from = ESCROW_TRANSITIONS.seller_account_deleted.map((t) => `'${t.from}'`).join(", ");
-  const decided = `SELECT id FROM transactions WHERE seller_id = ?1 AND escrow_state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
+  const from = ORDER_TRANSITIONS.seller_account_deleted.map((t) => `'${t.from}'`).join(", ");
+  const decided = `SELECT id FROM orders WHERE seller_id = ?1 AND state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
   return [
     d1
       .prepare(
-        `UPDATE transactions SET escrow_state = 'refunded', settled_at = ?2, refund_amount = amount
-         WHERE seller_id = ?1 AND escrow_state IN (${from})`,
+        `UPDATE orders SET state = 'refunded', settled_at = ?2, refund_amount = amount
+         WHERE seller_id = ?1 AND state IN (${from})`,
       )
       .bind(sellerId, now),
     d1
       .prepare(
-        `UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE id IN (SELECT payment_id FROM transactions WHERE id IN (${decided}))`,
+        `UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE id IN (SELECT payment_id FROM orders WHERE id IN (${decided}))`,
       )
       .bind(sellerId, now),
   ];
@@ -214,7 +211,7 @@ export function refundHeldOrdersOf(d1: D1Client, sellerId: string, now: string):
 /** After a seller's deletion: give the buyers their money and tell them. */
 export async function afterSellerDeleted(env: Bindings, sellerId: string, now: string): Promise<void> {
   const { results } = await env.DB.prepare(
-    "SELECT id FROM transactions WHERE seller_id = ?1 AND escrow_state = 'refunded' AND settled_at = ?2 AND money_moved_at IS NULL",
+    "SELECT id FROM orders WHERE seller_id = ?1 AND state = 'refunded' AND settled_at = ?2 AND money_moved_at IS NULL",
   )
     .bind(sellerId, now)
     .all<{ id: string }>();
@@ -224,7 +221,7 @@ export async function afterSellerDeleted(env: Bindings, sellerId: string, now: s
     } catch (error) {
       console.error("Refund after a seller's deletion not made yet; the cron retries", id, error instanceof Error ? error.message : error);
     }
-    const row = await escrowRow(getDb(env.DB), id);
+    const row = await orderRow(getDb(env.DB), id);
     if (row) await announce(env, row, "seller_account_deleted").catch((e: unknown) => console.error("Could not announce", id, e));
   }
 }
@@ -233,22 +230,22 @@ export async function afterSellerDeleted(env: Bindings, sellerId: string, now: s
  * Hourly: remind buyers 24 hours before an automatic release, release what is due, and retry the
  * money of decided orders that a provider has not acknowledged yet. Returns how many orders changed.
  */
-export async function runEscrowCron(env: Bindings, now: Date = new Date(), limit = 50): Promise<number> {
+export async function runOrderCron(env: Bindings, now: Date = new Date(), limit = 50): Promise<number> {
   const d1 = env.DB;
   const nowIso = now.toISOString();
   // Reminders: claimed before sending, released again if the mail fails (so it is sent once).
   const reminderBefore = new Date(now.getTime() + REMINDER_HOURS_BEFORE * HOUR_MS).toISOString();
   const { results: toRemind } = await d1
     .prepare(
-      `UPDATE transactions SET reminder_sent_at = ?1
-       WHERE id IN (SELECT id FROM transactions WHERE escrow_state = 'handed_over' AND reminder_sent_at IS NULL
+      `UPDATE orders SET reminder_sent_at = ?1
+       WHERE id IN (SELECT id FROM orders WHERE state = 'handed_over' AND reminder_sent_at IS NULL
                     AND release_due_at <= ?2 AND release_due_at > ?1 LIMIT ?3)
        RETURNING id`,
     )
     .bind(nowIso, reminderBefore, limit)
     .all<{ id: string }>();
   for (const { id } of toRemind) {
-    const row = await escrowRow(getDb(d1), id);
+    const row = await orderRow(getDb(d1), id);
     if (!row || row.buyer_deleted) continue;
     try {
       await sendMail(
@@ -262,19 +259,19 @@ export async function runEscrowCron(env: Bindings, now: Date = new Date(), limit
         }),
       );
     } catch (error) {
-      await d1.prepare("UPDATE transactions SET reminder_sent_at = NULL WHERE id = ?1").bind(id).run();
+      await d1.prepare("UPDATE orders SET reminder_sent_at = NULL WHERE id = ?1").bind(id).run();
       console.error("Release reminder not sent; next run retries", id, error instanceof Error ? error.message : error);
     }
   }
 
   const { results: due } = await d1
-    .prepare("SELECT id FROM transactions WHERE escrow_state = 'handed_over' AND release_due_at <= ?1 ORDER BY release_due_at LIMIT ?2")
+    .prepare("SELECT id FROM orders WHERE state = 'handed_over' AND release_due_at <= ?1 ORDER BY release_due_at LIMIT ?2")
     .bind(nowIso, limit)
     .all<{ id: string }>();
   let changed = 0;
   for (const { id } of due) {
     try {
-      await actOnEscrow(env, "system", id, "auto_release", {}, now);
+      await actOnOrder(env, "system", id, "auto_release", {}, now);
       changed += 1;
     } catch (error) {
       // Moved by someone else in the meantime (a problem, a confirmation): nothing to do.
@@ -283,7 +280,7 @@ export async function runEscrowCron(env: Bindings, now: Date = new Date(), limit
   }
 
   const { results: unmoved } = await d1
-    .prepare("SELECT id FROM transactions WHERE money_moved_at IS NULL AND settled_at IS NOT NULL ORDER BY settled_at LIMIT ?1")
+    .prepare("SELECT id FROM orders WHERE money_moved_at IS NULL AND settled_at IS NOT NULL ORDER BY settled_at LIMIT ?1")
     .bind(limit)
     .all<{ id: string }>();
   for (const { id } of unmoved) {

@@ -1,8 +1,8 @@
-import { MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT, messageLength } from "../messaging";
+import { MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG_TEXT, messageLength } from "../chat";
 import { multiLineText } from "./user-text";
 import { z } from "./zod";
 
-// The chat composer checks the length without zod (domain/messaging.ts); the Worker imports them from here.
+// The chat composer checks the length without zod (domain/chat.ts); the Worker imports them from here.
 export { MESSAGE_TOO_LONG_TEXT, messageLength };
 
 export const MESSAGE_EMPTY_TEXT = "Meldingen kan ikke være tom";
@@ -31,7 +31,7 @@ export const markReadSchema = z.object({
 });
 
 /**
- * A frame a client sends over the chat socket (ClientFrame in domain/messaging.ts). Only its shape:
+ * A frame a client sends over the chat socket (ClientFrame in domain/chat.ts). Only its shape:
  * a send's id and content then meet sendMessageSchema in the room's write path, so they are refused
  * with the same messages as over HTTP.
  */

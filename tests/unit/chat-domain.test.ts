@@ -1,8 +1,8 @@
 // Chat rules in domain/ (docs/product.md "Messages and chat", "Validation"): day labels in Europe/Oslo, times, the length cap.
 import { describe, expect, it } from "vitest";
 import { chatDayLabel, groupByOsloDay, messageTime } from "../../domain/chat-days";
-import { MESSAGE_MAX_LENGTH, reconnectDelay } from "../../domain/messaging";
-import { messageLength, sendMessageSchema } from "../../domain/schemas/messaging";
+import { MESSAGE_MAX_LENGTH, reconnectDelay } from "../../domain/chat";
+import { messageLength, sendMessageSchema } from "../../domain/schemas/chat";
 
 describe("chat day labels (Oslo calendar days)", () => {
   it.each([

@@ -3,15 +3,15 @@
 // the case's photos (decision 108).
 import {
   cancelAllowedFrom,
-  ESCROW_ERROR_TEXTS,
-  escrowActionsFor,
-  escrowMove,
-  isFinalEscrowState,
+  ORDER_ERROR_TEXTS,
+  orderActionsFor,
+  orderMove,
+  isFinalOrderState,
   PROBLEM_PHOTO_REFUSALS,
-  type EscrowCase,
-  type EscrowView,
-} from "../../../domain/escrow";
-import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/messaging";
+  type OrderCase,
+  type OrderView,
+} from "../../../domain/orders";
+import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/chat";
 import { hasStaffRights, paymentCaseTarget, staffRefusal } from "../../../domain/moderation";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { getDb } from "../../db/client";
@@ -21,13 +21,13 @@ import { enforceBindingLimit } from "../../lib/rate-limit";
 import { messagePageFor } from "../chat/live";
 import { problemPhotoUrl, readProblemPhoto, storeProblemPhoto } from "./problem-photos";
 
-import { moveMoney } from "./escrow-money";
-import { escrowRow, ROW_SQL, type EscrowRow } from "./escrow-rows";
+import { moveMoney } from "./order-money";
+import { orderRow, ROW_SQL, type OrderRow } from "./order-rows";
 
-export const notFound = () => new AppError("NOT_FOUND", ESCROW_ERROR_TEXTS.notFound);
+export const notFound = () => new AppError("NOT_FOUND", ORDER_ERROR_TEXTS.notFound);
 
 /** The viewer's part in the order; staff (with staff rights) only where the buyer has opened a case. Null: not theirs to see. */
-export function roleOf(row: EscrowRow, actor: Actor): "buyer" | "seller" | "moderator" | null {
+export function roleOf(row: OrderRow, actor: Actor): "buyer" | "seller" | "moderator" | null {
   if (row.buyer_id === actor.id) return "buyer";
   if (row.seller_id === actor.id) return "seller";
   if (hasStaffRights(actor) && row.problem_at) return "moderator";
@@ -35,7 +35,7 @@ export function roleOf(row: EscrowRow, actor: Actor): "buyer" | "seller" | "mode
 }
 
 /** Why the staff rule (decision 085) refuses `actor` a decision on this order's case; null: it does not. */
-export function caseRefusal(row: EscrowRow, actor: Pick<Actor, "id" | "role" | "suspended">) {
+export function caseRefusal(row: OrderRow, actor: Pick<Actor, "id" | "role" | "suspended">) {
   const target = paymentCaseTarget(
     actor.id,
     { id: row.buyer_id, role: row.buyer_role ?? "user" },
@@ -44,20 +44,20 @@ export function caseRefusal(row: EscrowRow, actor: Pick<Actor, "id" | "role" | "
   return staffRefusal(actor, "decide_payment_case", target);
 }
 
-function photosOf(row: EscrowRow): EscrowView["photos"] {
+function photosOf(row: OrderRow): OrderView["photos"] {
   const ids = JSON.parse(row.photo_ids || "[]") as string[];
   return ids.map((id) => ({ id, url: problemPhotoUrl(row.id, id) }));
 }
 
 /** What `role` sees of the order now, with the buttons the lifecycle and its times allow. */
-export function escrowView(row: EscrowRow, role: "buyer" | "seller" | "moderator", now: Date = new Date()): EscrowView {
-  const cancelFrom = row.escrow_state === "held" ? cancelAllowedFrom(row.paid_at) : null;
-  const actions = escrowActionsFor(row.escrow_state, role).filter(
+export function orderViewFor(row: OrderRow, role: "buyer" | "seller" | "moderator", now: Date = new Date()): OrderView {
+  const cancelFrom = row.state === "held" ? cancelAllowedFrom(row.paid_at) : null;
+  const actions = orderActionsFor(row.state, role).filter(
     (a) => a !== "cancel_no_handover" || (cancelFrom !== null && Date.parse(cancelFrom) <= now.getTime()),
   );
   return {
-    transaction_id: row.id,
-    state: row.escrow_state,
+    order_id: row.id,
+    state: row.state,
     role,
     amount: row.amount,
     refund_amount: row.refund_amount,
@@ -69,47 +69,47 @@ export function escrowView(row: EscrowRow, role: "buyer" | "seller" | "moderator
     money_moved: row.money_moved_at !== null,
     payout_error: role === "seller" ? row.payout_error : null,
     actions,
-    listing: { id: row.ad_id, title: row.title, seo_slug: row.seo_slug },
+    listing: { id: row.listing_id, title: row.title, seo_slug: row.seo_slug },
     conversation_id: row.conversation_id,
     photos: photosOf(row),
   };
 }
 
-export async function escrowForViewer(env: Bindings, actor: Actor, transactionId: string): Promise<EscrowView> {
+export async function orderForViewer(env: Bindings, actor: Actor, orderId: string): Promise<OrderView> {
   const db = getDb(env.DB);
-  const row = await escrowRow(db, transactionId);
+  const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
-  if (isFinalEscrowState(row.escrow_state) && !row.money_moved_at) {
+  if (isFinalOrderState(row.state) && !row.money_moved_at) {
     // A decided order whose money a crash or a provider left unmoved: finish it now rather than at
     // the next cron run (the same idempotent calls), as the result pages finish a sale's follow-ups.
     await moveMoney(env, row.id).catch((error: unknown) =>
       console.warn("Held money still not moved", row.id, error instanceof Error ? error.message : error),
     );
-    return escrowView((await escrowRow(db, transactionId))!, role);
+    return orderViewFor((await orderRow(db, orderId))!, role);
   }
-  return escrowView(row, role);
+  return orderViewFor(row, role);
 }
 
 /** The orders of a conversation the viewer is a party to (the chat's card). */
-export async function escrowsInConversation(env: Bindings, actor: Actor, conversationId: string): Promise<EscrowView[]> {
+export async function ordersInConversation(env: Bindings, actor: Actor, conversationId: string): Promise<OrderView[]> {
   const { results } = await env.DB.prepare(
     `${ROW_SQL} WHERE t.conversation_id = ?1 AND (t.buyer_id = ?2 OR t.seller_id = ?2) ORDER BY t.paid_at`,
   )
     .bind(conversationId, actor.id)
-    .all<EscrowRow>();
-  return results.map((row) => escrowView(row, row.buyer_id === actor.id ? "buyer" : "seller"));
+    .all<OrderRow>();
+  return results.map((row) => orderViewFor(row, row.buyer_id === actor.id ? "buyer" : "seller"));
 }
 
 /** /moderation: open cases first (oldest first), then the 20 decided most recently, with both parties' chat. */
-export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCase[]> {
+export async function orderCases(env: Bindings, actor: Actor): Promise<OrderCase[]> {
   const { results } = await env.DB.prepare(
     `${ROW_SQL} WHERE t.problem_at IS NOT NULL AND t.id IN (
-       SELECT id FROM (SELECT id FROM transactions WHERE escrow_state = 'problem' ORDER BY problem_at LIMIT 100)
-       UNION SELECT id FROM (SELECT id FROM transactions WHERE problem_at IS NOT NULL AND escrow_state <> 'problem' ORDER BY settled_at DESC LIMIT 20))
-     ORDER BY t.escrow_state <> 'problem', t.problem_at`,
-  ).all<EscrowRow>();
-  const cases: EscrowCase[] = [];
+       SELECT id FROM (SELECT id FROM orders WHERE state = 'problem' ORDER BY problem_at LIMIT 100)
+       UNION SELECT id FROM (SELECT id FROM orders WHERE problem_at IS NOT NULL AND state <> 'problem' ORDER BY settled_at DESC LIMIT 20))
+     ORDER BY t.state <> 'problem', t.problem_at`,
+  ).all<OrderRow>();
+  const cases: OrderCase[] = [];
   for (const row of results) {
     // The chat as the buyer sees it, read through the chat feature from its room (which has every
     // acknowledged message, mirrored to D1 or not: decision 107).
@@ -117,7 +117,7 @@ export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCa
     const party = (name: string | null, deleted: string | null) => (deleted ? DELETED_USER_NAME : name?.trim() || ANONYMOUS_NAME);
     // Where the staff rule refuses this staff member (a party, or staff on either side for a
     // moderator), the case is shown without its buttons; the dashboard says why.
-    const view = escrowView(row, "moderator");
+    const view = orderViewFor(row, "moderator");
     cases.push({
       ...view,
       actions: caseRefusal(row, actor) ? [] : view.actions,
@@ -143,20 +143,20 @@ export async function escrowCases(env: Bindings, actor: Actor): Promise<EscrowCa
  * reported (the lifecycle's own refusals otherwise), within the upload rate limit. Checked and
  * cleaned as every photo (worker/lib/photo-upload.ts).
  */
-export async function uploadProblemPhoto(env: Bindings, actor: Actor, transactionId: string, request: Request) {
+export async function uploadProblemPhoto(env: Bindings, actor: Actor, orderId: string, request: Request) {
   const db = getDb(env.DB);
-  const row = await escrowRow(db, transactionId);
+  const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
-  const move = escrowMove(row.escrow_state, role, "report_problem");
+  const move = orderMove(row.state, role, "report_problem");
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
   await enforceBindingLimit(env, RATE_RULES.upload, actor.id);
   return storeProblemPhoto(env, actor.id, row.id, request);
 }
 
 /** A report's photo for its buyer, its seller and staff with staff rights (the case); anyone else 404. */
-export async function problemPhotoForViewer(env: Bindings, actor: Actor, transactionId: string, photoId: string | null) {
-  const row = await escrowRow(getDb(env.DB), transactionId);
+export async function problemPhotoForViewer(env: Bindings, actor: Actor, orderId: string, photoId: string | null) {
+  const row = await orderRow(getDb(env.DB), orderId);
   if (!row || !roleOf(row, actor)) throw notFound();
   const photo = photoId ? await readProblemPhoto(env, row.id, photoId) : null;
   if (!photo) throw new AppError("NOT_FOUND", PROBLEM_PHOTO_REFUSALS.notFound);

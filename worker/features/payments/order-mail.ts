@@ -6,14 +6,14 @@ import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import type { Mail } from "../mail/mail";
 
-export interface EscrowMailFacts {
+export interface OrderMailFacts {
   to: string;
   name: string;
   title: string;
   conversationId: string | null;
 }
 
-function mail(env: Bindings, f: EscrowMailFacts, subject: string, body: string): Mail {
+function mail(env: Bindings, f: OrderMailFacts, subject: string, body: string): Mail {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
   const link = f.conversationId ? `${origin}/chat/${f.conversationId}` : `${origin}/profile`;
   const linkText = f.conversationId ? "Gå til samtalen" : "Se kjøpet på profilen din";
@@ -26,9 +26,9 @@ function mail(env: Bindings, f: EscrowMailFacts, subject: string, body: string):
 }
 
 /** What each party is told after a change, by the state the money moved to. */
-export function escrowChangeMail(
+export function orderChangeMail(
   env: Bindings,
-  f: EscrowMailFacts & { role: "buyer" | "seller"; change: string; amount: number; refund: number; releaseAt: string | null },
+  f: OrderMailFacts & { role: "buyer" | "seller"; change: string; amount: number; refund: number; releaseAt: string | null },
 ): Mail {
   const t = `«${f.title}»`;
   const buyer = f.role === "buyer";
@@ -89,7 +89,7 @@ export function escrowChangeMail(
   }
 }
 
-export function releaseReminderMail(env: Bindings, f: EscrowMailFacts & { releaseAt: string }): Mail {
+export function releaseReminderMail(env: Bindings, f: OrderMailFacts & { releaseAt: string }): Mail {
   return mail(
     env,
     f,
@@ -98,7 +98,7 @@ export function releaseReminderMail(env: Bindings, f: EscrowMailFacts & { releas
   );
 }
 
-export function payoutFailedMail(env: Bindings, f: EscrowMailFacts & { fix: string }): Mail {
+export function payoutFailedMail(env: Bindings, f: OrderMailFacts & { fix: string }): Mail {
   return mail(
     env,
     f,

@@ -1,4 +1,4 @@
-// Held money at the same moment (issue 25; decision 105): the buyer's confirmation, the buyer's
+// Held money at the same moment (decision 105): the buyer's confirmation, the buyer's
 // problem, the cron's automatic release, a moderator's refund and the seller's account deletion,
 // sent together through the Worker, each reading the order before any of them writes (a barrier in
 // front of D1). Exactly one outcome, and the money moved once: checked against what the sandbox
@@ -7,19 +7,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signedInClient } from "../../factories";
 import type { Bindings } from "../../../worker/env";
-import { runEscrowCron } from "../../../worker/features/payments/escrow";
-import { moneyFor, orderView, paidOrder, type PaidOrder } from "../support/escrow";
+import { runOrderCron } from "../../../worker/features/payments/orders";
+import { moneyFor, orderView, paidOrder, type PaidOrder } from "../support/orders";
 import { postWith, staleReads } from "../support/race";
 
-/** The order read every move starts with (worker/features/payments/escrow.ts escrowRow). */
-const ORDER_READ = /FROM transactions t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/;
+/** The order read every move starts with (worker/features/payments/orders.ts orderRow). */
+const ORDER_READ = /FROM orders t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/;
 const PASSWORD = "Passord-for-sletting-1";
 const HOUR = 3_600_000;
 
 async function state(order: PaidOrder): Promise<string> {
-  return (await env.DB.prepare("SELECT escrow_state FROM transactions WHERE id = ?1")
-    .bind(order.transactionId)
-    .first<{ escrow_state: string }>())!.escrow_state;
+  return (await env.DB.prepare("SELECT state FROM orders WHERE id = ?1").bind(order.orderId).first<{ state: string }>())!.state;
 }
 
 /** The money the sandbox moved, as counts per kind: what "moved once" is checked against. */
@@ -35,17 +33,17 @@ async function movements(order: PaidOrder, method: "card" | "vipps") {
 describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => {
   it("after the handover: confirm, problem, automatic release and the seller's deletion → one outcome, money moved once", async () => {
     const order = await paidOrder(method, 300, { password: PASSWORD });
-    expect((await order.sellerClient.post(`/api/payments/orders/${order.transactionId}/handed-over`)).status).toBe(200);
+    expect((await order.sellerClient.post(`/api/payments/orders/${order.orderId}/handed-over`)).status).toBe(200);
 
     // Three moves read the order first and are held until all three have read it.
     const race = staleReads(ORDER_READ, 3);
     const [confirm, problem, , deletion] = await Promise.all([
-      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.transactionId}/received`),
-      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.transactionId}/problem`, {
+      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.orderId}/received`),
+      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.orderId}/problem`, {
         reason: "not_received",
         text: "Pakken har ikke kommet fram.",
       }),
-      runEscrowCron(race.env, new Date(Date.now() + 49 * HOUR)),
+      runOrderCron(race.env, new Date(Date.now() + 49 * HOUR)),
       order.sellerClient.request("/api/me", { method: "DELETE", json: { password: PASSWORD } }),
     ]);
     expect(deletion.status).toBe(204);
@@ -58,8 +56,8 @@ describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => 
     for (const s of statuses) expect([200, 409]).toContain(s);
 
     // Once the deletion's refund and a release are retried, nothing moves twice.
-    await runEscrowCron(env as Bindings, new Date(Date.now() + 50 * HOUR));
-    await runEscrowCron(env as Bindings, new Date(Date.now() + 51 * HOUR));
+    await runOrderCron(env as Bindings, new Date(Date.now() + 50 * HOUR));
+    await runOrderCron(env as Bindings, new Date(Date.now() + 51 * HOUR));
     const moved = await movements(order, method);
     if (outcome === "released") expect(moved).toEqual({ payouts: 1, refunds: 0 });
     else if (outcome === "refunded") expect(moved).toEqual({ payouts: 0, refunds: 1 });
@@ -70,7 +68,7 @@ describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => 
     const order = await paidOrder(method, 300, { password: PASSWORD });
     expect(
       (
-        await order.buyerClient.post(`/api/payments/orders/${order.transactionId}/problem`, {
+        await order.buyerClient.post(`/api/payments/orders/${order.orderId}/problem`, {
           reason: "not_as_described",
           text: "Det mangler tre deler.",
         })
@@ -78,14 +76,14 @@ describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => 
     ).toBe(200);
     const [a, b] = await Promise.all([createUser({ role: "moderator" }), createUser({ role: "admin" })]);
     const [modA, modB] = await Promise.all([signedInClient(a.id), signedInClient(b.id)]);
-    const path = `/api/moderation/payment-cases/${order.transactionId}/decision`;
+    const path = `/api/moderation/payment-cases/${order.orderId}/decision`;
 
     const race = staleReads(ORDER_READ, 4);
     const responses = await Promise.all([
       postWith(race.env, modA, path, { action: "refund" }),
       postWith(race.env, modB, path, { action: "release_by_moderator" }),
       postWith(race.env, modA, path, { action: "partial_refund", refund_amount: 10_000 }),
-      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.transactionId}/received`),
+      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.orderId}/received`),
       order.sellerClient.request("/api/me", { method: "DELETE", json: { password: PASSWORD } }),
     ]);
     const decisions = responses.slice(0, 3).map((r) => r.status);
@@ -94,8 +92,8 @@ describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => 
     expect(decisions.filter((s) => s === 200).length).toBeLessThanOrEqual(1);
     for (const s of decisions) expect([200, 409]).toContain(s);
 
-    await runEscrowCron(env as Bindings, new Date(Date.now() + HOUR));
-    await runEscrowCron(env as Bindings, new Date(Date.now() + 2 * HOUR));
+    await runOrderCron(env as Bindings, new Date(Date.now() + HOUR));
+    await runOrderCron(env as Bindings, new Date(Date.now() + 2 * HOUR));
     const outcome = await state(order);
     const moved = await movements(order, method);
     const expected = {
@@ -111,11 +109,11 @@ describe.each(["card", "vipps"] as const)("%s: every move at once", (method) => 
     const order = await paidOrder(method);
     const race = staleReads(ORDER_READ, 2);
     const responses = await Promise.all([
-      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.transactionId}/received`),
-      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.transactionId}/received`),
+      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.orderId}/received`),
+      postWith(race.env, order.buyerClient, `/api/payments/orders/${order.orderId}/received`),
     ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect((await orderView(order.buyerClient, order.transactionId)).state).toBe("released");
+    expect((await orderView(order.buyerClient, order.orderId)).state).toBe("released");
     expect(await movements(order, method)).toEqual({ payouts: 1, refunds: 0 });
   });
 });

@@ -2,7 +2,7 @@
 // what the sandbox says it moved for it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { EscrowView } from "../../../domain/escrow";
+import type { OrderView } from "../../../domain/orders";
 import { type createUser, signedInClient, type TestUser } from "../../factories";
 import type { Client } from "./http";
 import {
@@ -19,7 +19,7 @@ import {
 } from "./payments";
 
 export interface PaidOrder {
-  transactionId: string;
+  orderId: string;
   paymentId: string;
   ref: string;
   paymentIntent: string | null;
@@ -59,17 +59,17 @@ export async function paidOrder(
 export async function payAndHold(
   started: { payment_id: string; url: string },
   method: "card" | "vipps",
-): Promise<Pick<PaidOrder, "transactionId" | "paymentId" | "ref" | "conversationId">> {
+): Promise<Pick<PaidOrder, "orderId" | "paymentId" | "ref" | "conversationId">> {
   const paid = method === "card" ? await payByCard(started.url) : await approveVipps(started.url);
   expect(paid.status).toBe(303);
   const ref = (await paymentRow(started.payment_id))!.provider_ref;
   const event = await oneDelivery(ref, method === "card" ? "checkout.session.completed" : "epayments.payment.authorized.v1");
   expect((await deliver(event)).status).toBe(200);
-  const tx = await env.DB.prepare("SELECT id, conversation_id FROM transactions WHERE payment_id = ?1")
+  const tx = await env.DB.prepare("SELECT id, conversation_id FROM orders WHERE payment_id = ?1")
     .bind(started.payment_id)
     .first<{ id: string; conversation_id: string }>();
   expect(tx).not.toBeNull();
-  return { transactionId: tx!.id, paymentId: started.payment_id, ref, conversationId: tx!.conversation_id };
+  return { orderId: tx!.id, paymentId: started.payment_id, ref, conversationId: tx!.conversation_id };
 }
 
 export interface MoneyMoved {
@@ -88,10 +88,10 @@ export async function moneyFor(order: Pick<PaidOrder, "paymentId" | "paymentInte
   };
 }
 
-export async function orderView(client: Client, transactionId: string): Promise<EscrowView> {
-  const res = await client.get(`/api/payments/orders/${transactionId}`);
+export async function orderView(client: Client, orderId: string): Promise<OrderView> {
+  const res = await client.get(`/api/payments/orders/${orderId}`);
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as EscrowView;
+  return (await res.json()) as OrderView;
 }
 
 /** The texts of the deal's chat as its buyer reads them (through the chat API). */

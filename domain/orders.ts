@@ -1,20 +1,20 @@
-// Trygg betaling (issue 25; docs/decisions/105-held-payments.md): a paid order's money is held by
+// Trygg betaling (docs/decisions/105-held-payments.md): a paid order's money is held by
 // Lekebytte until the buyer has the toy, then released to the seller or given back. This is the
 // lifecycle of that money: its states, who may move it, every refusal in Norwegian, the times and
 // the texts both sides read. The Worker enforces it with conditional updates
-// (worker/features/payments/escrow.ts); the web shows each party the buttons it allows.
+// (worker/features/payments/orders.ts); the web shows each party the buttons it allows.
 
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
 import type { Role } from "./taxonomy";
 
-export const ESCROW_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
-export type EscrowState = (typeof ESCROW_STATES)[number];
+export const ORDER_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
 
 /** The buyer and the seller of the order, a moderator deciding a case, and the Worker itself (cron, account deletion). */
-export const ESCROW_ACTORS = ["buyer", "seller", "moderator", "system"] as const;
-export type EscrowActor = (typeof ESCROW_ACTORS)[number];
+export const ORDER_ACTORS = ["buyer", "seller", "moderator", "system"] as const;
+export type OrderActor = (typeof ORDER_ACTORS)[number];
 
-export type EscrowAction =
+export type OrderAction =
   | "mark_handed_over"
   | "confirm_received"
   | "report_problem"
@@ -25,7 +25,7 @@ export type EscrowAction =
   | "release_by_moderator"
   | "seller_account_deleted";
 
-export type EscrowTransition = Transition<EscrowState, EscrowActor>;
+export type OrderTransition = Transition<OrderState, OrderActor>;
 
 /**
  * held → handed_over (seller) → released (buyer confirms, or the cron 48 hours later). The buyer may
@@ -34,7 +34,7 @@ export type EscrowTransition = Transition<EscrowState, EscrowActor>;
  * seller who deletes the account before release gives the money back. Released, refunded,
  * partially_refunded and cancelled are final: the money has been moved.
  */
-export const ESCROW_TRANSITIONS: Lifecycle<EscrowAction, EscrowState, EscrowActor> = {
+export const ORDER_TRANSITIONS: Lifecycle<OrderAction, OrderState, OrderActor> = {
   mark_handed_over: [{ from: "held", by: ["seller"], to: "handed_over" }],
   confirm_received: [
     { from: "held", by: ["buyer"], to: "released" },
@@ -56,17 +56,17 @@ export const ESCROW_TRANSITIONS: Lifecycle<EscrowAction, EscrowState, EscrowActo
   ],
 };
 
-export const ESCROW_ACTIONS = Object.keys(ESCROW_TRANSITIONS) as EscrowAction[];
+export const ORDER_ACTIONS = Object.keys(ORDER_TRANSITIONS) as OrderAction[];
 
-const FINAL_STATES: readonly EscrowState[] = ["released", "refunded", "partially_refunded", "cancelled"];
+const FINAL_STATES: readonly OrderState[] = ["released", "refunded", "partially_refunded", "cancelled"];
 
 /** The money has been moved (or is being moved): nothing can change it any more. */
-export function isFinalEscrowState(state: EscrowState): boolean {
+export function isFinalOrderState(state: OrderState): boolean {
   return FINAL_STATES.includes(state);
 }
 
 /** The buyer gets all the money back: the listing is for sale again. */
-export function isFullRefund(state: EscrowState): boolean {
+export function isFullRefund(state: OrderState): boolean {
   return state === "refunded" || state === "cancelled";
 }
 
@@ -84,9 +84,9 @@ const CASE_OPEN_BUYER = "Du har meldt fra om et problem. En moderator ser på sa
 /**
  * Every cell of the table: per action, the text for an actor who may never take it (403), and per
  * state the text for the right actor in a state it does not start from (409). `null` marks the
- * states the action starts from (tests/unit/escrow-domain.test.ts checks that they match).
+ * states the action starts from (tests/unit/orders-domain.test.ts checks that they match).
  */
-export const ESCROW_REFUSALS: Record<EscrowAction, { wrongActor: string; byState: Record<EscrowState, string | null> }> = {
+export const ORDER_REFUSALS: Record<OrderAction, { wrongActor: string; byState: Record<OrderState, string | null> }> = {
   mark_handed_over: {
     wrongActor: "Bare selgeren kan markere varen som overlevert.",
     byState: {
@@ -141,20 +141,20 @@ export const ESCROW_REFUSALS: Record<EscrowAction, { wrongActor: string; byState
   },
 };
 
-export type EscrowMove = { ok: true; to: EscrowState } | { ok: false; status: 403 | 409; message: string };
+export type OrderMoveResult = { ok: true; to: OrderState } | { ok: false; status: 403 | 409; message: string };
 
 /** What `action` by `actor` does to money in `state`: the state after it, or the refusal to answer. */
-export function escrowMove(state: EscrowState, actor: EscrowActor, action: EscrowAction): EscrowMove {
-  const transition = findTransition(ESCROW_TRANSITIONS, action, state, actor);
+export function orderMove(state: OrderState, actor: OrderActor, action: OrderAction): OrderMoveResult {
+  const transition = findTransition(ORDER_TRANSITIONS, action, state, actor);
   if (transition) return { ok: true, to: transition.to };
-  const refusals = ESCROW_REFUSALS[action];
-  if (!ESCROW_TRANSITIONS[action].some((t) => t.by.includes(actor))) return { ok: false, status: 403, message: refusals.wrongActor };
+  const refusals = ORDER_REFUSALS[action];
+  if (!ORDER_TRANSITIONS[action].some((t) => t.by.includes(actor))) return { ok: false, status: 403, message: refusals.wrongActor };
   return { ok: false, status: 409, message: refusals.byState[state] ?? refusals.wrongActor };
 }
 
 /** The actions a party gets buttons for now (time rules aside: the Worker checks those). */
-export function escrowActionsFor(state: EscrowState, actor: EscrowActor): EscrowAction[] {
-  return ESCROW_ACTIONS.filter((action) => findTransition(ESCROW_TRANSITIONS, action, state, actor));
+export function orderActionsFor(state: OrderState, actor: OrderActor): OrderAction[] {
+  return ORDER_ACTIONS.filter((action) => findTransition(ORDER_TRANSITIONS, action, state, actor));
 }
 
 // ---- times -------------------------------------------------------------------------------------
@@ -231,8 +231,8 @@ export function problemPhotoAlt(index: number, count: number): string {
   return `Bilde ${index + 1} av ${count} fra kjøperen`;
 }
 
-/** What both sides read (the issue's words where it has them). */
-export const ESCROW_TEXTS = {
+/** What both sides read (the product's words). */
+export const ORDER_TEXTS = {
   buyerHeld: "Pengene holdes trygt til du har fått varen",
   sellerHeld: (date: string) => `Pengene utbetales når kjøperen har bekreftet, senest ${date}`,
   /** Before the handover there is no latest date yet: the seller is told what starts the clock. */
@@ -277,7 +277,7 @@ export const ESCROW_TEXTS = {
 } as const;
 
 /** The short state on a card, in "Mine kjøp" and "Mine salg" and in /moderation. */
-export const ESCROW_STATE_LABELS: Record<EscrowState, string> = {
+export const ORDER_STATE_LABELS: Record<OrderState, string> = {
   held: "Pengene holdes",
   handed_over: "Overlevert til kjøper",
   problem: "Problem meldt",
@@ -292,7 +292,7 @@ export const PAYOUT_FIX_TEXT =
   "Stripe-kontoen din kan ikke ta imot utbetalinger. Åpne «Koble til Stripe» på profilen din og fullfør det Stripe ber om.";
 
 /** System messages in the deal's chat (from "Lekebytte"; no names, both read them). */
-export const ESCROW_CHAT_TEXTS = {
+export const ORDER_CHAT_TEXTS = {
   handedOver: (date: string) =>
     `Selgeren har markert varen som overlevert. Kjøperen kan bekrefte med «Jeg har fått varen» eller melde fra om et problem. Ellers utbetales pengene automatisk ${date}.`,
   released: "Kjøperen har bekreftet at varen er mottatt. Utbetalt til selger.",
@@ -307,7 +307,7 @@ export const ESCROW_CHAT_TEXTS = {
 } as const;
 
 /** Refusals of the held-money routes besides the table's (404 and 409). */
-export const ESCROW_ERROR_TEXTS = {
+export const ORDER_ERROR_TEXTS = {
   notFound: "Kjøpet finnes ikke.", // 404, also to anyone who is not a party
   cancelTooEarly: (date: string) => `Du kan avbryte kjøpet hvis selgeren ikke har markert varen som overlevert innen ${date}.`,
   notDue: "Det er ikke tid for automatisk utbetaling ennå.",
@@ -318,9 +318,9 @@ export const ESCROW_ERROR_TEXTS = {
 // ---- what the API answers -----------------------------------------------------------------------
 
 /** The held money of an order as one of its parties (or a moderator) sees it. */
-export interface EscrowView {
-  transaction_id: string;
-  state: EscrowState;
+export interface OrderView {
+  order_id: string;
+  state: OrderState;
   role: "buyer" | "seller" | "moderator";
   amount: number;
   refund_amount: number;
@@ -336,7 +336,7 @@ export interface EscrowView {
   /** A refused transfer: what the seller must fix (seller only). */
   payout_error: string | null;
   /** What this viewer may do now. */
-  actions: EscrowAction[];
+  actions: OrderAction[];
   listing: { id: string; title: string; seo_slug: string };
   conversation_id: string | null;
   /** The photos of the buyer's problem report, in the order the buyer chose (served privately). */
@@ -344,7 +344,7 @@ export interface EscrowView {
 }
 
 /** A case in /moderation: the problem, both parties and their chat. */
-export interface EscrowCase extends EscrowView {
+export interface OrderCase extends OrderView {
   problem_reason: ProblemReason;
   problem_text: string;
   problem_at: string;

@@ -1,0 +1,44 @@
+// Fails when code uses a retired word for a concept that has one name (docs/architecture.md
+// "Glossary"), offline and in well under a second. Migrations keep the old names: they are history.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Each retired word, as a pattern, with the word that replaced it. */
+export const RETIRED = [
+  { pattern: /escrow/gi, use: "order (the held purchase)" },
+  {
+    pattern: /\btransactions?_id\b|\btransactionIds?\b|\btransactions\b|\btradeTransactions\b/g,
+    use: "order (a purchase) or trade (a swap)",
+  },
+  { pattern: /\bad_id\b|\badId\b/g, use: "listing_id / listingId" },
+  // The analytics category "messaging" is the spec's own value, stored with every event.
+  { pattern: /(?<!")messaging|messaging(?!")|Messaging/g, use: "chat" },
+  { pattern: /\btradeRecords\b/g, use: "orderRecords" },
+];
+
+const CODE = /\.(ts|tsx|mts|mjs|js|css|html)$/;
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+  .split("\n")
+  .filter((f) => CODE.test(f) && !f.startsWith("migrations/") && f !== "worker-configuration.d.ts" && f !== "scripts/check-words.mjs");
+
+const failures = [];
+for (const file of files) {
+  let text;
+  try {
+    text = readFileSync(path.join(root, file), "utf8");
+  } catch {
+    continue; // deleted in the work tree, not yet in the index
+  }
+  text.split("\n").forEach((line, i) => {
+    for (const { pattern, use } of RETIRED)
+      for (const m of line.matchAll(pattern)) failures.push(`${file}:${i + 1}: "${m[0]}" is retired: use ${use}`);
+  });
+}
+if (failures.length > 0) {
+  console.error(`${failures.join("\n")}\n\nRetired words in code (docs/architecture.md "Glossary").`);
+  process.exit(1);
+}
+console.log(`One word per concept: no retired word in ${files.length} files.`);
