@@ -144,7 +144,6 @@ const VENDORED = [
   "hono/client",
   "drizzle-orm",
   "drizzle-orm/sqlite-core",
-  "drizzle-orm/d1",
   "zod",
   "stripe",
   "jose",

@@ -2,7 +2,6 @@
 // exactly as the API fills it).
 import { env } from "cloudflare:workers";
 import type { SavedSearchAlert } from "../../domain/saved-searches";
-import { getDb } from "../../worker/db/client";
 import { createSavedSearch as create } from "../../worker/features/saved-searches/saved-searches";
 
 let sequence = 0;
@@ -14,5 +13,5 @@ export async function createSavedSearch(
   db: D1Database = env.DB,
 ) {
   sequence += 1;
-  return create(getDb(db), userId, { name: overrides.name ?? `Søk ${sequence}`, query, alert: overrides.alert ?? "immediate" });
+  return create(db, userId, { name: overrides.name ?? `Søk ${sequence}`, query, alert: overrides.alert ?? "immediate" });
 }

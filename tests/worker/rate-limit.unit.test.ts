@@ -5,12 +5,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import wranglerToml from "../../wrangler.toml?raw";
 import { BINDING_RATE_RULES, RATE_LIMITED_MESSAGE, RATE_RULES, type RateRule } from "../../domain/rate-limits";
-import { getDb } from "../../worker/db/client";
 import { AppError } from "../../worker/lib/errors";
 import { enforceBindingLimit, enforceRateLimit, enforceRateLimits } from "../../worker/lib/rate-limit";
 import { rateLimitRows, withinOneWindow } from "./support/rate-limits";
 
-const db = getDb(env.DB);
+const db = env.DB;
 const rule = (scope: string, limit = 10, windowSeconds = 900): RateRule => ({
   scope: `test-${scope}-${crypto.randomUUID()}`,
   limit,

@@ -1,5 +1,4 @@
 import type { Bindings } from "../env";
-import { getDb } from "../db/client";
 import { purgeExpired } from "../features/auth/housekeeping";
 import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
@@ -20,7 +19,7 @@ export async function runScheduled(env: Bindings): Promise<void> {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
   const now = new Date();
   await generateSitemap(env, origin);
-  await purgeExpired(getDb(env.DB), now);
+  await purgeExpired(env.DB, now);
   await purgeAnalytics(env, now);
   await notifySearchEngines(env, origin);
   // A payment settled here may have sold a listing: the edge cache shows it at once (decision 101).

@@ -1,5 +1,6 @@
-import { drizzle } from "drizzle-orm/d1";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
+// The D1 handle every service takes: the binding (the primary) or a request's session. Services
+// write SQL (decision 099); drizzle keeps only the schema (worker/db/tables.ts), which drizzle-kit
+// turns into migrations and rowOf (worker/db/rows.ts) into typed rows.
 import * as schema from "./tables";
 
 /**
@@ -9,15 +10,6 @@ import * as schema from "./tables";
  */
 export type D1Client = Pick<D1Database, "prepare" | "batch">;
 
-export type Db = DrizzleD1Database & { $client: D1Client };
-
-/**
- * A binding (the primary) or a request's session; drizzle only ever calls prepare and batch on it.
- * Without the schema: the code uses the query builder and SQL, never drizzle's relational queries
- * (`db.query`), and with the schema drizzle rebuilt their relations table on every request (about a
- * fifth of a listing page's own CPU in a profile of the Worker).
- */
-export function getDb(d1: D1Database | D1DatabaseSession): Db {
-  return drizzle(d1 as D1Database);
-}
+/** The handle services take: env.DB itself, or the request's session (middleware/db.ts). */
+export type Db = D1Client;
 export { schema };

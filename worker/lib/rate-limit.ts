@@ -48,7 +48,7 @@ export async function enforceRateLimit(
   if (await takeRateLimit(db, rule, subject, now)) return;
   const key = `${rule.scope}:${subject}`;
   const since = now - rule.windowSeconds * 1000;
-  const oldest = await db.$client
+  const oldest = await db
     .prepare("SELECT MIN(window_start) AS at FROM rate_limits WHERE key = ?1 AND window_start > ?2")
     .bind(key, since)
     .first<{ at: number | null }>();
@@ -64,7 +64,7 @@ export async function enforceRateLimit(
 export async function takeRateLimit(db: Db, rule: RateRule, subject: string, now: number = Date.now()): Promise<boolean> {
   const key = `${rule.scope}:${subject}`;
   const since = now - rule.windowSeconds * 1000;
-  const accepted = await db.$client
+  const accepted = await db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count)
        SELECT ?1, ?2, 1 WHERE (SELECT COALESCE(SUM(count), 0) FROM rate_limits WHERE key = ?1 AND window_start > ?3) < ?4

@@ -1,5 +1,4 @@
 import { createMiddleware } from "hono/factory";
-import { getDb } from "../db/client";
 import type { AppEnv } from "../env";
 import { hasSessionCookie, isBookmark, readBookmarkCookie, setBookmarkCookie } from "../lib/cookies";
 
@@ -37,13 +36,13 @@ async function primaryBookmark(d1: D1Database): Promise<string | null> {
  * or that carried a bookmark the replica has since passed, the cookie gets the new bookmark. An
  * anonymous request never gets the cookie: an answer with Set-Cookie is never edge-cached (decision
  * 101). Services still take the client as an argument, so tests and the cron, queue and Durable
- * Objects (which have no request context and stay on the primary) make their own with getDb(env.DB).
+ * Objects (which have no request context and stay on the primary) make their own with env.DB.
  */
 export const withDb = createMiddleware<AppEnv>(async (c, next) => {
   const writes = !READS.has(c.req.method);
   const carried = readBookmarkCookie(c);
   const session = c.env.DB.withSession(writes ? "first-primary" : (carried ?? "first-unconstrained"));
-  c.set("db", getDb(session));
+  c.set("db", session);
   await next();
 
   // A socket's 101 answer cannot be copied to add a header.

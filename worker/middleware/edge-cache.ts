@@ -63,7 +63,7 @@ const lists = async () => [LISTS_TAG];
 /** A listing's own tag and its seller's: its page shows up to four more of the seller's listings and their rating. */
 async function listingTags(c: Context<AppEnv>, id: string | null): Promise<string[]> {
   if (!id) return [];
-  const row = await c.var.db.$client.prepare("SELECT user_id FROM listings WHERE id = ?1").bind(id).first<{ user_id: string }>();
+  const row = await c.var.db.prepare("SELECT user_id FROM listings WHERE id = ?1").bind(id).first<{ user_id: string }>();
   return row ? listingAnswerTags({ id, user_id: row.user_id }) : [listingTag(id)];
 }
 

@@ -3,7 +3,6 @@
 // created it, so both go on to insert; the unique index lets one row in and both get its id.
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { getDb } from "../../../worker/db/client";
 import { conversationForSale, startConversation } from "../../../worker/features/chat/conversations";
 import { createListing, createUser } from "../../factories";
 import { staleReads } from "../support/race";
@@ -17,7 +16,7 @@ it("two starts at once that both read 'none yet' end with one conversation, and 
   const listing = await createListing();
   const buyer = await createUser();
   const race = staleReads(/^SELECT id FROM conversations WHERE listing_id/);
-  const db = getDb(race.env.DB);
+  const db = race.env.DB;
   const [a, b] = await Promise.all([startConversation(db, listing.id, buyer.id), startConversation(db, listing.id, buyer.id)]);
   expect(race.arrived).toBe(2);
   expect(a.id).toBe(b.id);
@@ -29,9 +28,9 @@ it("a sale opens the conversation about a listing that is already sold (where 'S
   const seller = await createUser();
   const listing = await createListing({ userId: seller.id, status: "sold" });
   const buyer = await createUser();
-  await expect(startConversation(getDb(env.DB), listing.id, buyer.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  await expect(startConversation(env.DB, listing.id, buyer.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
   const race = staleReads(/^SELECT id FROM conversations WHERE listing_id/);
-  const db = getDb(race.env.DB);
+  const db = race.env.DB;
   const [a, b] = await Promise.all([
     conversationForSale(db, listing.id, buyer.id, seller.id),
     conversationForSale(db, listing.id, buyer.id, seller.id),
@@ -40,5 +39,5 @@ it("a sale opens the conversation about a listing that is already sold (where 'S
   expect(a).toBe(b);
   expect(await conversationsOf(listing.id)).toBe(1);
   // And the one from before the sale is reused.
-  expect(await conversationForSale(getDb(env.DB), listing.id, buyer.id, seller.id)).toBe(a);
+  expect(await conversationForSale(env.DB, listing.id, buyer.id, seller.id)).toBe(a);
 });

@@ -6,7 +6,6 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GIVEAWAY_CHAT_TEXTS, GIVEAWAY_ERROR_TEXTS as G, type GiveawayListingView } from "../../../domain/giveaways";
 import type { Bindings } from "../../../worker/env";
-import { getDb } from "../../../worker/db/client";
 import { deleteAccount, exportUserData } from "../../../worker/features/account/account";
 import { giveawayDeal, type MyGiveawayPlace } from "../../../worker/features/giveaways/views";
 import { createConversation, createListing, createUser, signedInClient } from "../../factories";
@@ -382,7 +381,7 @@ describe("giving it away (POST …/give)", () => {
     expect(record).toMatchObject({ giver_id: giver.id, taker_id: bo.id, conversation_id: conversationId });
     expect(record!.given_at >= before).toBe(true);
     // The deal reviews can refer to (sale, trade, give-away).
-    expect(await giveawayDeal(getDb(env.DB), record!.id)).toEqual({
+    expect(await giveawayDeal(env.DB, record!.id)).toEqual({
       kind: "giveaway",
       id: record!.id,
       listing_id: listing.id,
@@ -390,7 +389,7 @@ describe("giving it away (POST …/give)", () => {
       taker_id: bo.id,
       completed_at: record!.given_at,
     });
-    expect(await giveawayDeal(getDb(env.DB), crypto.randomUUID())).toBeNull();
+    expect(await giveawayDeal(env.DB, crypto.randomUUID())).toBeNull();
     expect(Object.fromEntries((await entries(listing.id)).map((e) => [e.user_id, e.status]))).toEqual({
       [anna.id]: "passed",
       [bo.id]: "given",
@@ -462,13 +461,13 @@ describe("the data export", () => {
     await join(clients[1], listing.id, "Den andres melding");
     await giverClient.post(`${base(listing.id)}/reserve`, {});
     await giverClient.post(`${base(listing.id)}/give`, {});
-    const mine = (await exportUserData(getDb(env.DB), people[0].id)) as {
+    const mine = (await exportUserData(env.DB, people[0].id)) as {
       giveaway_queue: { message: string; status: string }[];
       giveaways: { taker_id: string }[];
     };
     expect(mine.giveaway_queue.map((e) => [e.message, e.status])).toEqual([["Min melding", "given"]]);
     expect(mine.giveaways.map((g) => g.taker_id)).toEqual([people[0].id]);
-    const givers = (await exportUserData(getDb(env.DB), giver.id)) as { giveaway_queue: unknown[]; giveaways: unknown[] };
+    const givers = (await exportUserData(env.DB, giver.id)) as { giveaway_queue: unknown[]; giveaways: unknown[] };
     expect(givers.giveaway_queue).toEqual([]);
     expect(givers.giveaways).toHaveLength(1);
   });

@@ -3,7 +3,6 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { HomeSections } from "../../../domain/schemas/listing";
 import { createListing, createUser, deleteAllListings, HOUR } from "../../factories";
-import { getDb } from "../../../worker/db/client";
 import { homeSections } from "../../../worker/features/listings/listings";
 import { countingD1 } from "../support/round-trips";
 
@@ -88,7 +87,7 @@ describe("GET /api/home", () => {
     await createListing({ isFree: true });
     await createListing({ isTradeOffer: true });
     const counted = countingD1(env.DB);
-    const home = await homeSections(getDb(counted.d1));
+    const home = await homeSections(counted.d1);
     expect([home.newest.length, home.free.length, home.trade.length]).toEqual([2, 1, 1]);
     expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
   });

@@ -19,7 +19,6 @@ import {
 import { Client, errorOf } from "../support/http";
 import { countingD1 } from "../support/round-trips";
 import { listingDetailByKey } from "../../../worker/features/listings/listings";
-import { getDb } from "../../../worker/db/client";
 import { listingSlug } from "../../../domain/slug";
 import type { Actor } from "../../../worker/env";
 
@@ -137,7 +136,7 @@ describe("the listing page's data (fewer round trips)", () => {
     const renamed = listingSlug("Nytt navn", listing.id);
     for (const key of [{ id: listing.id }, { slug: listing.seoSlug! }, { slug: renamed }]) {
       const counted = countingD1(env.DB);
-      const found = await listingDetailByKey(getDb(counted.d1), key, null);
+      const found = await listingDetailByKey(counted.d1, key, null);
       expect(found.id).toBe(listing.id);
       expect(found.detail?.seller.display_name).toBe("Selger");
       expect(found.detail?.more_from_seller.map((card) => card.id)).toEqual([other.id]);
@@ -154,14 +153,14 @@ describe("the listing page's data (fewer round trips)", () => {
       [hidden.a, hidden.listings[0], true],
     ] as const) {
       const counted = countingD1(env.DB);
-      const found = await listingDetailByKey(getDb(counted.d1), { id: listing.id }, actorOf(viewer));
+      const found = await listingDetailByKey(counted.d1, { id: listing.id }, actorOf(viewer));
       expect(found.id).toBe(listing.id);
       expect(!!found.detail).toBe(sees);
       expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
     }
 
     const counted = countingD1(env.DB);
-    expect(await listingDetailByKey(getDb(counted.d1), { slug: "finnes-ikke" }, null)).toEqual({ id: null, detail: null });
+    expect(await listingDetailByKey(counted.d1, { slug: "finnes-ikke" }, null)).toEqual({ id: null, detail: null });
     expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
   });
 
@@ -186,7 +185,7 @@ describe("the listing page's data (fewer round trips)", () => {
       if (rating !== 2) await createReview(deal, seller, deal.b);
     }
 
-    const found = await listingDetailByKey(getDb(env.DB), { id: listing.id }, null);
+    const found = await listingDetailByKey(env.DB, { id: listing.id }, null);
     expect(found.detail?.more_from_seller.map((card) => card.id)).toEqual(kept.reverse().map((row) => row.id));
     expect(found.detail?.more_from_seller.map((card) => card.id)).not.toContain(oldest.id);
     expect(found.detail?.seller.rating).toEqual({ count: 2, average: 4.5 });
@@ -196,6 +195,6 @@ describe("the listing page's data (fewer round trips)", () => {
       [{ slug: listingSlug("Nytt navn", listing.id) }, null],
       [{ id: listing.id }, actorOf(deals[0].b)],
     ] as const)
-      expect(await listingDetailByKey(getDb(env.DB), key, actor), JSON.stringify(key)).toEqual(found);
+      expect(await listingDetailByKey(env.DB, key, actor), JSON.stringify(key)).toEqual(found);
   });
 });

@@ -11,7 +11,6 @@ import { Client, errorOf, ORIGIN } from "../support/http";
 import { countAttempts, rateLimitRows, withinOneWindow } from "../support/rate-limits";
 import { staleReads } from "../support/race";
 import { countingD1 } from "../support/round-trips";
-import { getDb } from "../../../worker/db/client";
 import { favouriteListings } from "../../../worker/features/favourites/favourites";
 import { listingsByIds } from "../../../worker/features/listings/listings";
 
@@ -357,7 +356,7 @@ describe("favourites", () => {
       ),
     );
     const counted = countingD1(env.DB);
-    const cards = await favouriteListings(getDb(counted.d1), user.id);
+    const cards = await favouriteListings(counted.d1, user.id);
     expect(cards.map((c) => c.id)).toEqual(listings.map((l) => l.id).reverse());
     expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
     const res = await client.get("/api/favourites");
@@ -371,7 +370,7 @@ describe("favourites", () => {
     for (let i = 0; i < 120; i++) listings.push(await createListing({ title: `Kort ${i}` }));
     const ids = [...listings.map((l) => l.id), crypto.randomUUID()];
     const counted = countingD1(env.DB);
-    const cards = await listingsByIds(getDb(counted.d1), ids);
+    const cards = await listingsByIds(counted.d1, ids);
     expect(cards.map((c) => c.id).sort()).toEqual(listings.map((l) => l.id).sort());
     expect([counted.roundTrips(), counted.statements()]).toEqual([1, 1]);
   });

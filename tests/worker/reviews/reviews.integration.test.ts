@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { SYSTEM_USER_ID } from "../../../domain/chat";
 import { reviewWindowClosesAt } from "../../../domain/reviews";
 import type { Actor } from "../../../worker/env";
-import { getDb } from "../../../worker/db/client";
 import {
   conversationReviewStates,
   publicProfile,
@@ -181,7 +180,7 @@ describe("who may review", () => {
   it("closes the window at exactly completion + 14 days", async () => {
     const deal = await createCompletedTrade();
     const closes = reviewWindowClosesAt(deal.completedAt);
-    const db = getDb(env.DB);
+    const db = env.DB;
     await expect(submitReview(db, actorOf(deal.a), body(deal), closes)).rejects.toMatchObject({ code: "CONFLICT" });
     const lastMoment = new Date(Date.parse(closes) - 1).toISOString();
     await expect(submitReview(db, actorOf(deal.a), body(deal), lastMoment)).resolves.toMatchObject({ rating: 5 });
@@ -207,7 +206,7 @@ describe("two submits at once", () => {
   it("stores exactly one review when both requests read “not reviewed yet” before either writes", async () => {
     const deal = await createCompletedTrade();
     const race = staleReads(/SELECT 1 AS x FROM reviews/);
-    const db = getDb(race.env.DB);
+    const db = race.env.DB;
     const results = await Promise.allSettled([
       submitReview(db, actorOf(deal.a), body(deal, 5)),
       submitReview(db, actorOf(deal.a), body(deal, 2)),
@@ -269,7 +268,7 @@ describe("blind visibility", () => {
     const deal = await createSale();
     await createReview(deal, deal.b, deal.a, { rating: 4 });
     const closes = reviewWindowClosesAt(deal.completedAt);
-    const db = getDb(env.DB);
+    const db = env.DB;
     const before = await publicProfile(db, deal.a.id, 0, new Date(Date.parse(closes) - 1).toISOString());
     expect(before.reviews).toEqual([]);
     expect(before.rating.count).toBe(0);
@@ -292,7 +291,7 @@ describe("blind visibility", () => {
 
   it("gives the chat's prompt the conversation's completed deals, for its parties only", async () => {
     const deal = await createCompletedTrade();
-    const states = await conversationReviewStates(getDb(env.DB), actorOf(deal.b), deal.conversationId);
+    const states = await conversationReviewStates(env.DB, actorOf(deal.b), deal.conversationId);
     expect(states).toMatchObject([{ deal_kind: "trade", deal_id: deal.id, can_review: true, other_user: { id: deal.a.id } }]);
     const res = await (await signedInClient(deal.a.id)).get(`/api/reviews/conversations/${deal.conversationId}`);
     expect(await res.json()).toMatchObject([{ deal_id: deal.id, other_user: { id: deal.b.id } }]);

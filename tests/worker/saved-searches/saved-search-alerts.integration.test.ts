@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../../worker/app";
 import worker from "../../../worker";
 import type { Bindings } from "../../../worker/env";
-import { getDb } from "../../../worker/db/client";
 import {
   catchUpMatching,
   purgeSavedSearchHistory,
@@ -19,7 +18,7 @@ import { matchListings } from "../../../worker/features/saved-searches/matching"
 import { createListing, createSavedSearch, createUser, DAY, type TestUser } from "../../factories";
 import { Client, ORIGIN } from "../support/http";
 
-const db = () => getDb(env.DB);
+const db = () => env.DB;
 let counter = 0;
 
 async function deliver(listingIds: unknown[], bindings: Bindings = env as Bindings) {

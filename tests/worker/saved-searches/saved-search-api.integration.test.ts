@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { RATE_RULES, type RateRule } from "../../../domain/rate-limits";
 import { MAX_SAVED_SEARCHES, SAVED_SEARCH_TEXTS } from "../../../domain/saved-searches";
 import type { SavedSearch } from "../../../domain/schemas/saved-search";
-import { getDb } from "../../../worker/db/client";
 import { signUnsubscribeToken, verifyUnsubscribeToken } from "../../../worker/features/saved-searches/unsubscribe-token";
 import { matchListings } from "../../../worker/features/saved-searches/matching";
 import { createListing, createSavedSearch, createUser, DAY } from "../../factories";
@@ -176,7 +175,7 @@ describe("renaming, the alert and deleting", () => {
     const { client, user } = await signedIn();
     const saved = await createSavedSearch(user.id, "q=skøyter", { alert: "daily" });
     const listing = await createListing({ title: "Skøyter str 30" });
-    await matchListings(getDb(env.DB), [listing.id]);
+    await matchListings(env.DB, [listing.id]);
     const state = () => env.DB.prepare("SELECT alert_state FROM saved_search_matches WHERE saved_search_id = ?1").bind(saved.id).first();
     expect(await state()).toEqual({ alert_state: "pending" });
     await client.patch(`/api/saved-searches/${saved.id}`, { alert: "off" });
@@ -186,7 +185,7 @@ describe("renaming, the alert and deleting", () => {
   it("deleting removes the search with its index keys and matches", async () => {
     const { client, user } = await signedIn();
     const saved = await createSavedSearch(user.id, "q=pulk");
-    await matchListings(getDb(env.DB), [(await createListing({ title: "Pulk" })).id]);
+    await matchListings(env.DB, [(await createListing({ title: "Pulk" })).id]);
     expect((await client.delete(`/api/saved-searches/${saved.id}`)).status).toBe(204);
     for (const table of ["saved_searches", "saved_search_keys", "saved_search_matches"]) {
       const column = table === "saved_searches" ? "id" : "saved_search_id";
@@ -228,7 +227,7 @@ describe("new matches since the last visit, and the badge", () => {
 
     const a = await createListing({ title: "Lekekran", isTradeOffer: true });
     const b = await createListing({ title: "Lekekran med krok" });
-    await matchListings(getDb(env.DB), [a.id, b.id]);
+    await matchListings(env.DB, [a.id, b.id]);
     expect(await list()).toEqual({ Kran: 2, Stille: 1 });
     expect(await badge()).toBe(1);
 
@@ -241,7 +240,7 @@ describe("new matches since the last visit, and the badge", () => {
     expect(await badge()).toBe(0);
 
     const c = await createListing({ title: "Lekekran, stor" });
-    await matchListings(getDb(env.DB), [c.id]);
+    await matchListings(env.DB, [c.id]);
     // The new listing is not open to trade: only "Kran" gets it; "Stille" still has its one new match.
     expect(await list()).toEqual({ Kran: 1, Stille: 1 });
     expect(await badge()).toBe(1);
@@ -254,7 +253,7 @@ describe("the account", () => {
   it("exports the saved searches and deletes them with the account", async () => {
     const { client, user } = await signedIn();
     const saved = await createSavedSearch(user.id, "q=barnesete", { name: "Barnesete" });
-    await matchListings(getDb(env.DB), [(await createListing({ title: "Barnesete" })).id]);
+    await matchListings(env.DB, [(await createListing({ title: "Barnesete" })).id]);
     const data = (await (await client.post("/api/me/export", { password: PASSWORD })).json()) as { saved_searches: unknown[] };
     expect(data.saved_searches).toEqual([
       expect.objectContaining({ id: saved.id, name: "Barnesete", query: "q=barnesete", alert: "immediate" }),
@@ -284,7 +283,7 @@ describe("the unsubscribe link", () => {
   it("switches off the alert of that one saved search, without a session, and again without harm", async () => {
     const { user, target, kept } = await twoSearches();
     const listing = await createListing({ title: "Gyngehest" });
-    await matchListings(getDb(env.DB), [listing.id]);
+    await matchListings(env.DB, [listing.id]);
     const token = await signUnsubscribeToken(env, target.id, user.id);
     const res = await unsubscribe(token);
     expect(res.status).toBe(200);

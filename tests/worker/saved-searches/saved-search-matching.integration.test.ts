@@ -9,7 +9,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseFilters, serializeFilters, type SearchFilters } from "../../../domain/searchUrl";
 import { AGE_RANGES, CATEGORY_KEYS } from "../../../domain/taxonomy";
 import { app } from "../../../worker/app";
-import { getDb } from "../../../worker/db/client";
 import type { Bindings } from "../../../worker/env";
 import { countingD1 } from "../../../worker/features/saved-searches/statement-counter";
 import { matchListings, matchRidRange } from "../../../worker/features/saved-searches/matching";
@@ -18,7 +17,7 @@ import { searchListings } from "../../../worker/features/search/search";
 import { createListing, createSavedSearch, createUser, type ListingOverrides, type ListingRow } from "../../factories";
 import { ORIGIN } from "../support/http";
 
-const db = () => getDb(env.DB);
+const db = () => env.DB;
 
 /** What /search returns for a saved query, among the given listings (every match, no paging). */
 async function searchIds(query: string, among: Set<string>): Promise<Set<string>> {
@@ -304,7 +303,7 @@ describe("the work per batch", () => {
       );
       const counter = countingD1(env.DB);
       const stats = await matchListings(
-        getDb(counter.d1),
+        counter.d1,
         listings.map((l) => l.id),
       );
       expect(stats.matches).toBeGreaterThan(0);

@@ -5,13 +5,12 @@ import { describe, expect, it } from "vitest";
 import { isListedListing } from "../../../domain/listing-lifecycle";
 import { searchParamsSchema } from "../../../domain/schemas/search";
 import { LISTING_STATUSES } from "../../../domain/taxonomy";
-import { getDb } from "../../../worker/db/client";
 import { searchListings } from "../../../worker/features/search/search";
 import { createListing, createUser } from "../../factories";
 
 /** Listing ids the search service returns for `q`, in its order (relevance tiers, newest first). */
 async function search(q: string) {
-  return (await searchListings(getDb(env.DB), searchParamsSchema.parse({ q }))).rows;
+  return (await searchListings(env.DB, searchParamsSchema.parse({ q }))).rows;
 }
 
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id);

@@ -8,7 +8,6 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchTerms } from "../../../domain/search";
 import { searchParamsSchema } from "../../../domain/schemas/search";
-import { getDb } from "../../../worker/db/client";
 import { buildSearchPlan, searchListings, type SearchPlan } from "../../../worker/features/search/search";
 import { createListing, createUser } from "../../factories";
 
@@ -192,7 +191,7 @@ describe("buildSearchPlan", () => {
   });
 
   it("for any input, D1 runs the whole plan", { timeout: 120_000 }, async () => {
-    const db = getDb(env.DB);
+    const db = env.DB;
     await fc.assert(
       fc.asyncProperty(queryText, fc.constantFrom(undefined, "newest", "price_asc"), async (q, sort) => {
         const p = params(q.slice(0, 200), sort ? { sort } : {});
@@ -212,7 +211,7 @@ describe("searchListings with FTS5 syntax typed as text", () => {
     const seller = await createUser();
     const trap = await createListing({ userId: seller.id, title: "Not a trap", description: "title near or and" });
     const inDescription = await createListing({ userId: seller.id, title: "Dukkehus", description: "Passer til togbane, se title" });
-    const ids = async (q: string) => (await searchListings(getDb(env.DB), params(q))).rows.map((r) => r.id);
+    const ids = async (q: string) => (await searchListings(env.DB, params(q))).rows.map((r) => r.id);
     for (const q of ['not "a" trap', "title: near", "NEAR(or and)", "-trap*"]) expect(await ids(q), q).toContain(trap.id);
     // As a column filter, `title:togbane` would search titles only and miss this listing; as text it
     // is two words, both in its description.

@@ -11,7 +11,6 @@ import {
   type TradeOfferStatus,
   type TradeOfferView,
 } from "../../../domain/trades";
-import { getDb } from "../../../worker/db/client";
 import type { Bindings } from "../../../worker/env";
 import { deleteAccount } from "../../../worker/features/account/account";
 import { tradeHistoryCompleted, tradeHistoryOffers } from "../../../worker/features/trades/views";
@@ -547,7 +546,7 @@ describe("the trade history", () => {
     const me = await createUser();
     for (let i = 0; i < 4; i++) await createTrade({ sender: me, status: i % 2 ? "completed" : "pending" });
     const counted = countingD1(env.DB);
-    const db = getDb(counted.d1);
+    const db = counted.d1;
     const sent = await tradeHistoryOffers(db, me.id, "sent");
     expect(sent.items).toHaveLength(4);
     expect(counted.roundTrips()).toBe(1);

@@ -5,7 +5,7 @@ import type { Actor, Bindings } from "../../env";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import { enforceRateLimits } from "../../lib/rate-limit";
 import { pendingEmailChange } from "../auth/email-change";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
 import { DUMMY_PASSWORD_HASH, verifyPassword } from "../auth/password";
@@ -30,7 +30,7 @@ export interface Profile {
 }
 
 export async function getProfile(db: Db, userId: string): Promise<Profile> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, COALESCE(p.role, 'user') AS role,
               p.stripe_account_id, COALESCE(p.created_at, u.created_at) AS created_at
@@ -47,7 +47,7 @@ export async function updateProfile(
   userId: string,
   input: { display_name: string | null; postal_code: string | null },
 ): Promise<Profile> {
-  await db.$client
+  await db
     .prepare(
       `INSERT INTO profiles (user_id, display_name, postal_code, updated_at) VALUES (?1, ?2, ?3, ?4)
        ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3, updated_at = ?4`,
@@ -59,7 +59,7 @@ export async function updateProfile(
 
 async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
   return (
-    await db.$client
+    await db
       .prepare(sql)
       .bind(...params)
       .all<T>()
@@ -72,7 +72,7 @@ async function all<T = Record<string, unknown>>(db: Db, sql: string, ...params: 
  * not enough to take everything. A wrong password is 400 (not 401: the session itself is fine).
  */
 export async function confirmPassword(db: Db, userId: string, password: string, field = "password"): Promise<void> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT password_hash FROM users WHERE id = ?1 AND deleted_at IS NULL")
     .bind(userId)
     .first<{ password_hash: string }>();
@@ -95,7 +95,7 @@ export async function reauthenticate(db: Db, actor: Actor, address: string, pass
 /** Everything stored about the user, as promised on the privacy page (GDPR access/portability). */
 export async function exportUserData(db: Db, userId: string): Promise<Record<string, unknown>> {
   const profile = await getProfile(db, userId);
-  const account = await db.$client
+  const account = await db
     .prepare("SELECT id, email, email_confirmed_at, phone, phone_verified_at, created_at, updated_at FROM users WHERE id = ?1")
     .bind(userId)
     .first();
@@ -196,7 +196,7 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
  * conversations' rooms take no more messages.
  */
 export async function deleteAccount(env: Bindings, userId: string): Promise<void> {
-  const profile = await getProfile(getDb(env.DB), userId);
+  const profile = await getProfile(env.DB, userId);
   const now = nowIso();
   const db = env.DB;
   await db.batch([

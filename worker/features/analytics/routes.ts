@@ -61,7 +61,7 @@ export const analyticsRoutes = new Hono<AppEnv>()
     const sessionId = await requireSession(c);
     const view = c.req.valid("json");
     // Only views of a listing people can see are counted (and stored).
-    const listing = await c.var.db.$client
+    const listing = await c.var.db
       .prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${listedListingSql("listings")}`)
       .bind(view.listingId)
       .first();

@@ -1,6 +1,6 @@
 import { RATE_RULES, type RateRule } from "../../../domain/rate-limits";
 import type { Bindings } from "../../env";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { refreshSuccessorToken } from "../../lib/jwt";
@@ -38,7 +38,7 @@ interface UserRow {
 }
 
 async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
-  return db.$client
+  return db
     .prepare(
       `SELECT u.id, u.email, u.password_hash, u.email_confirmed_at, u.deleted_at, p.display_name, COALESCE(p.role, 'user') AS role
        FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.email = ?1`,
@@ -49,7 +49,7 @@ async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
 
 async function createConfirmationCode(db: Db, userId: string): Promise<string> {
   const code = randomToken(32);
-  await db.$client
+  await db
     .prepare("INSERT INTO email_codes (id, user_id, code_hash, purpose, expires_at) VALUES (?1, ?2, ?3, 'signup', ?4)")
     .bind(crypto.randomUUID(), userId, await sha256Hex(code), isoIn(CONFIRMATION_CODE_TTL_SECONDS))
     .run();
@@ -65,7 +65,7 @@ export async function signUp(
   origin: string,
   input: { display_name: string; email: string; password: string; postal_code: string | null },
 ): Promise<void> {
-  const existing = await findUserByEmail(getDb(env.DB), input.email);
+  const existing = await findUserByEmail(env.DB, input.email);
   if (existing) {
     // The message of docs/product.md "Error messages" names the case; an unconfirmed account gets a fresh link instead of a dead end.
     if (!existing.email_confirmed_at && !existing.deleted_at)
@@ -91,13 +91,13 @@ export async function signUp(
 }
 
 async function sendConfirmation(env: Bindings, origin: string, userId: string, email: string, displayName: string): Promise<void> {
-  const code = await createConfirmationCode(getDb(env.DB), userId);
+  const code = await createConfirmationCode(env.DB, userId);
   await sendMail(env, confirmationMail(env, email, displayName, callbackLink(origin, code)));
 }
 
 /** Always succeeds from the caller's view, so it does not reveal which e-mails exist. */
 export async function resendConfirmation(env: Bindings, origin: string, email: string): Promise<void> {
-  const user = await findUserByEmail(getDb(env.DB), email);
+  const user = await findUserByEmail(env.DB, email);
   if (!user || user.email_confirmed_at || user.deleted_at) return;
   await sendConfirmation(env, origin, user.id, user.email, user.display_name ?? "");
 }
@@ -120,7 +120,7 @@ export interface SignInAttempt {
  */
 export async function signIn(env: Bindings, attempt: SignInAttempt): Promise<IssuedSession> {
   const { email, password, client, device } = attempt;
-  const db = getDb(env.DB);
+  const db = env.DB;
   const user = await findUserByEmail(db, email);
   const known =
     device !== null && user !== null && device.userId === user.id && (await takeRateLimit(db, RATE_RULES.signinDevice, device.nonce));
@@ -147,7 +147,7 @@ export async function exchangeCode(env: Bindings, code: string, client: ClientIn
   )
     .bind(consumed.user_id, now)
     .run();
-  const user = await sessionUser(getDb(env.DB), consumed.user_id);
+  const user = await sessionUser(env.DB, consumed.user_id);
   if (!user) throw new AppError("INVALID_CODE");
   return startSession(env, user, client);
 }
@@ -170,7 +170,7 @@ export type RefreshResult =
  * - a repeat after the grace, or of a revoked token, is reuse: the whole family is revoked.
  */
 export async function refreshSession(env: Bindings, refreshToken: string, client: ClientInfo): Promise<RefreshResult> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const hash = await sha256Hex(refreshToken);
   const successor = await refreshSuccessorToken(env, refreshToken);
   const successorHash = await sha256Hex(successor);
@@ -179,14 +179,14 @@ export async function refreshSession(env: Bindings, refreshToken: string, client
   const live = `token_hash = ?1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > ?2
     AND (family_expires_at IS NULL OR family_expires_at > ?2)
     AND NOT EXISTS (SELECT 1 FROM sessions f WHERE f.family_id = sessions.family_id AND f.revoked_at IS NOT NULL)`;
-  const [, rotatedResult] = await db.$client.batch([
-    db.$client
+  const [, rotatedResult] = await db.batch([
+    db
       .prepare(
         `INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at, family_expires_at, user_agent, city, country)
          SELECT ?3, user_id, family_id, ?4, MIN(?5, COALESCE(family_expires_at, ?5)), family_expires_at, ?6, ?7, ?8 FROM sessions WHERE ${live}`,
       )
       .bind(hash, now, crypto.randomUUID(), successorHash, isoIn(REFRESH_TTL_SECONDS), ...clientColumns(client)),
-    db.$client.prepare(`UPDATE sessions SET rotated_at = ?2 WHERE ${live} RETURNING user_id, family_id`).bind(hash, now),
+    db.prepare(`UPDATE sessions SET rotated_at = ?2 WHERE ${live} RETURNING user_id, family_id`).bind(hash, now),
   ]);
   const rotated = (rotatedResult.results as { user_id: string; family_id: string }[])[0];
   if (rotated) {
@@ -197,7 +197,7 @@ export async function refreshSession(env: Bindings, refreshToken: string, client
     return { kind: "issued", session: await withAccessToken(env, user, rotated.family_id, successor, next.expires_at) };
   }
 
-  const known = await db.$client
+  const known = await db
     .prepare("SELECT user_id, family_id, rotated_at, revoked_at FROM sessions WHERE token_hash = ?1")
     .bind(hash)
     .first<{ user_id: string; family_id: string; rotated_at: string | null; revoked_at: string | null }>();
@@ -223,7 +223,7 @@ export async function refreshSession(env: Bindings, refreshToken: string, client
 
 /** A refresh token row that may still be rotated (its family not revoked). */
 async function liveSession(db: Db, tokenHash: string, now: string): Promise<{ expires_at: string } | null> {
-  return db.$client
+  return db
     .prepare(
       `SELECT expires_at FROM sessions
        WHERE token_hash = ?1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > ?2
@@ -235,7 +235,7 @@ async function liveSession(db: Db, tokenHash: string, now: string): Promise<{ ex
 }
 
 export async function revokeFamily(db: Db, family: string): Promise<void> {
-  await db.$client.prepare("UPDATE sessions SET revoked_at = ?2 WHERE family_id = ?1 AND revoked_at IS NULL").bind(family, nowIso()).run();
+  await db.prepare("UPDATE sessions SET revoked_at = ?2 WHERE family_id = ?1 AND revoked_at IS NULL").bind(family, nowIso()).run();
 }
 
 /**
@@ -271,6 +271,6 @@ export async function signOut(
       }>();
     if (row) ended.set(row.family_id, row.user_id);
   }
-  for (const family of ended.keys()) await revokeFamily(getDb(env.DB), family);
+  for (const family of ended.keys()) await revokeFamily(env.DB, family);
   await Promise.all([...ended].map(([family, userId]) => endSessionSockets(env, userId, family, "signed out")));
 }

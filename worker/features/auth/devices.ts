@@ -42,7 +42,7 @@ export function describeUserAgent(userAgent: string | null): Pick<Device, "brows
 
 export async function listDevices(db: Db, actor: Actor): Promise<Device[]> {
   const now = nowIso();
-  const rows = await db.$client
+  const rows = await db
     .prepare(
       `SELECT s.family_id, s.user_agent, s.city, s.country, s.created_at AS last_seen_at,
          (SELECT MIN(f.created_at) FROM sessions f WHERE f.family_id = s.family_id) AS signed_in_at
@@ -78,7 +78,7 @@ export async function listDevices(db: Db, actor: Actor): Promise<Device[]> {
  */
 export async function endDevice(env: Bindings, db: Db, actor: Actor, familyId: string): Promise<{ current: boolean }> {
   if (!isUuid(familyId)) throw new AppError("NOT_FOUND", CREDENTIAL_MESSAGES.sessionNotFound);
-  const revoked = await db.$client
+  const revoked = await db
     .prepare(
       `UPDATE sessions SET revoked_at = ?3 WHERE family_id = ?1 AND user_id = ?2 AND revoked_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM sessions r WHERE r.family_id = ?1 AND r.revoked_at IS NOT NULL)

@@ -29,7 +29,7 @@ function isUniqueViolation(err: unknown): boolean {
 
 /** A still-open change's new address (what the profile shows as waiting for confirmation), or null. */
 export async function pendingEmailChange(db: Db, userId: string): Promise<string | null> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT new_email FROM email_changes
        WHERE user_id = ?1 AND confirmed_at IS NULL AND stopped_at IS NULL AND replaced_at IS NULL AND expires_at > ?2
@@ -43,19 +43,18 @@ export async function pendingEmailChange(db: Db, userId: string): Promise<string
 /** Ask to move the account to `newEmail`: replaces any open change, mails both addresses. */
 export async function requestEmailChange(env: Bindings, db: Db, actor: Actor, newEmail: string, origin: string): Promise<void> {
   if (newEmail === actor.email) throw new AppError("VALIDATION", CREDENTIAL_MESSAGES.sameEmail, { email: CREDENTIAL_MESSAGES.sameEmail });
-  const taken = await db.$client.prepare("SELECT 1 AS taken FROM users WHERE email = ?1").bind(newEmail).first();
+  const taken = await db.prepare("SELECT 1 AS taken FROM users WHERE email = ?1").bind(newEmail).first();
   if (taken) throw new AppError("EMAIL_TAKEN", CREDENTIAL_MESSAGES.emailTaken, { email: CREDENTIAL_MESSAGES.emailTaken });
   const confirm = randomToken(32);
   const stop = randomToken(32);
   const now = nowIso();
-  const d1 = db.$client;
-  await d1.batch([
-    d1
+  await db.batch([
+    db
       .prepare(
         "UPDATE email_changes SET replaced_at = ?2 WHERE user_id = ?1 AND confirmed_at IS NULL AND stopped_at IS NULL AND replaced_at IS NULL",
       )
       .bind(actor.id, now),
-    d1
+    db
       .prepare(
         `INSERT INTO email_changes (id, user_id, old_email, new_email, confirm_hash, stop_hash, expires_at, stop_expires_at, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
@@ -100,7 +99,7 @@ interface ChangeRow {
 }
 
 async function changeRow(db: Db, column: "confirm_hash" | "stop_hash", token: string): Promise<ChangeRow | null> {
-  return db.$client
+  return db
     .prepare(
       `SELECT c.user_id, c.old_email, c.new_email, c.expires_at, c.stop_expires_at, c.confirmed_at, c.stopped_at, c.replaced_at, u.email
        FROM email_changes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL WHERE c.${column} = ?1`,
@@ -125,12 +124,11 @@ export async function confirmEmailChange(db: Db, token: string): Promise<{ email
   const hash = await sha256Hex(token);
   const nonce = crypto.randomUUID();
   const now = nowIso();
-  const d1 = db.$client;
   const winner = (column: string) => `SELECT ${column} FROM email_changes WHERE confirm_hash = ?1 AND use_nonce = ?2`;
   let spent: D1Result;
   try {
-    [spent] = await d1.batch([
-      d1
+    [spent] = await db.batch([
+      db
         .prepare(
           `UPDATE email_changes SET confirmed_at = ?3, use_nonce = ?2
            WHERE confirm_hash = ?1 AND confirmed_at IS NULL AND stopped_at IS NULL AND replaced_at IS NULL AND expires_at > ?3
@@ -140,11 +138,11 @@ export async function confirmEmailChange(db: Db, token: string): Promise<{ email
         .bind(hash, nonce, now),
       // The unique index on users.email refuses an address another account took meanwhile: the
       // whole batch is then undone and the link stays unused.
-      d1
+      db
         .prepare(`UPDATE users SET email = (${winner("new_email")}), updated_at = ?3 WHERE id = (${winner("user_id")})`)
         .bind(hash, nonce, now),
       // Links mailed to the old address no longer belong to the account.
-      d1
+      db
         .prepare(
           `UPDATE password_resets SET replaced_at = ?3 WHERE user_id = (${winner("user_id")}) AND used_at IS NULL AND replaced_at IS NULL`,
         )
@@ -172,34 +170,33 @@ export async function stopEmailChange(env: Bindings, db: Db, token: string): Pro
   if (row.stop_expires_at <= now) throw refusal("expired");
   const hash = await sha256Hex(token);
   const nonce = crypto.randomUUID();
-  const d1 = db.$client;
   const winner = (column: string) => `SELECT ${column} FROM email_changes WHERE stop_hash = ?1 AND use_nonce = ?2`;
   const user = winner("user_id");
   let results: D1Result[];
   try {
-    results = await d1.batch([
-      d1
+    results = await db.batch([
+      db
         .prepare(
           `UPDATE email_changes SET stopped_at = ?3, use_nonce = ?2 WHERE stop_hash = ?1 AND stopped_at IS NULL AND stop_expires_at > ?3
            RETURNING user_id`,
         )
         .bind(hash, nonce, now),
-      d1
+      db
         .prepare(
           `UPDATE users SET email = (${winner("old_email")}), updated_at = ?3
            WHERE id = (${user}) AND email = (${winner("new_email")}) AND (${winner("confirmed_at")}) IS NOT NULL RETURNING email`,
         )
         .bind(hash, nonce, now),
-      d1
+      db
         .prepare(
           `UPDATE email_changes SET replaced_at = ?3
            WHERE user_id = (${user}) AND confirmed_at IS NULL AND stopped_at IS NULL AND replaced_at IS NULL`,
         )
         .bind(hash, nonce, now),
-      d1
+      db
         .prepare(`UPDATE password_resets SET replaced_at = ?3 WHERE user_id = (${user}) AND used_at IS NULL AND replaced_at IS NULL`)
         .bind(hash, nonce, now),
-      d1.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = (${user}) AND revoked_at IS NULL`).bind(hash, nonce, now),
+      db.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = (${user}) AND revoked_at IS NULL`).bind(hash, nonce, now),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError("EMAIL_TAKEN", CREDENTIAL_MESSAGES.oldEmailTaken);

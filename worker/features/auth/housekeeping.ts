@@ -11,16 +11,15 @@ const DAY_MS = 86_400_000;
  * window (a day).
  */
 export async function purgeExpired(db: Db, now: Date = new Date()): Promise<void> {
-  const d1 = db.$client;
   const iso = now.toISOString();
-  await d1.batch([
-    d1
+  await db.batch([
+    db
       .prepare("DELETE FROM sessions WHERE expires_at < ?1 OR family_expires_at < ?1 OR (revoked_at IS NOT NULL AND revoked_at < ?2)")
       .bind(iso, new Date(now.getTime() - 7 * DAY_MS).toISOString()),
-    d1.prepare("DELETE FROM email_codes WHERE expires_at < ?1").bind(iso),
-    ...purgeVippsLogins(d1, iso),
-    d1.prepare("DELETE FROM password_resets WHERE expires_at < ?1").bind(new Date(now.getTime() - 7 * DAY_MS).toISOString()),
-    d1.prepare("DELETE FROM email_changes WHERE stop_expires_at < ?1").bind(iso),
-    d1.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(now.getTime() - DAY_MS),
+    db.prepare("DELETE FROM email_codes WHERE expires_at < ?1").bind(iso),
+    ...purgeVippsLogins(db, iso),
+    db.prepare("DELETE FROM password_resets WHERE expires_at < ?1").bind(new Date(now.getTime() - 7 * DAY_MS).toISOString()),
+    db.prepare("DELETE FROM email_changes WHERE stop_expires_at < ?1").bind(iso),
+    db.prepare("DELETE FROM rate_limits WHERE window_start < ?1").bind(now.getTime() - DAY_MS),
   ]);
 }

@@ -13,15 +13,14 @@ import { hashPassword } from "./password";
 export async function changePassword(env: Bindings, db: Db, actor: Actor, password: string, origin: string): Promise<void> {
   const passwordHash = await hashPassword(password);
   const now = nowIso();
-  const d1 = db.$client;
-  await d1.batch([
-    d1
+  await db.batch([
+    db
       .prepare("UPDATE users SET password_hash = ?2, updated_at = ?3 WHERE id = ?1 AND deleted_at IS NULL")
       .bind(actor.id, passwordHash, now),
-    d1
+    db
       .prepare("UPDATE password_resets SET replaced_at = ?2 WHERE user_id = ?1 AND used_at IS NULL AND replaced_at IS NULL")
       .bind(actor.id, now),
-    d1
+    db
       .prepare("UPDATE sessions SET revoked_at = ?2 WHERE user_id = ?1 AND family_id <> ?3 AND revoked_at IS NULL")
       .bind(actor.id, now, actor.sessionFamily),
   ]);

@@ -23,8 +23,8 @@ export function passwordResetLink(origin: string, token: string): string {
 }
 
 /** Every open reset link of the user that `userIdSql` (bound from ?1) names is replaced. */
-export function replaceResetLinks(d1: D1Client, userIdSql: string, userIdParam: unknown, now: string): D1PreparedStatement {
-  return d1
+export function replaceResetLinks(db: D1Client, userIdSql: string, userIdParam: unknown, now: string): D1PreparedStatement {
+  return db
     .prepare(
       `UPDATE password_resets SET replaced_at = ?2
        WHERE user_id = (${userIdSql}) AND used_at IS NULL AND replaced_at IS NULL`,
@@ -40,10 +40,9 @@ export function replaceResetLinks(d1: D1Client, userIdSql: string, userIdParam: 
  * Over the per-account limit nothing is written and nothing mailed; the answer stays the same.
  */
 export async function requestPasswordReset(db: Db, env: Bindings, origin: string, email: string): Promise<Mail | null> {
-  const d1 = db.$client;
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
-  const account = await d1
+  const account = await db
     .prepare(
       `SELECT u.id, p.display_name FROM users u LEFT JOIN profiles p ON p.user_id = u.id
        WHERE u.email = ?1 AND u.deleted_at IS NULL`,
@@ -53,9 +52,9 @@ export async function requestPasswordReset(db: Db, env: Bindings, origin: string
   if (!(await takeRateLimit(db, RATE_RULES.passwordResetAccount, account?.id ?? `email:${email}`))) return null;
   const now = nowIso();
   const userIdSql = "SELECT id FROM users WHERE email = ?1 AND deleted_at IS NULL";
-  const [, inserted] = await d1.batch([
-    replaceResetLinks(d1, userIdSql, email, now),
-    d1
+  const [, inserted] = await db.batch([
+    replaceResetLinks(db, userIdSql, email, now),
+    db
       .prepare(
         `INSERT INTO password_resets (id, user_id, token_hash, expires_at, created_at)
          SELECT ?2, id, ?3, ?4, ?5 FROM users WHERE email = ?1 AND deleted_at IS NULL RETURNING user_id`,
@@ -87,7 +86,7 @@ function whyNot(row: ResetRow | null, now: string): LinkRefusal | null {
 }
 
 async function resetRow(db: Db, token: string): Promise<ResetRow | null> {
-  return db.$client
+  return db
     .prepare(
       `SELECT r.user_id, r.expires_at, r.used_at, r.replaced_at FROM password_resets r
        JOIN users u ON u.id = r.user_id AND u.deleted_at IS NULL WHERE r.token_hash = ?1`,
@@ -123,27 +122,26 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password);
   const nonce = crypto.randomUUID();
   const family = await newFamily();
-  const d1 = db.$client;
   const winner = "SELECT user_id FROM password_resets WHERE token_hash = ?1 AND use_nonce = ?2";
-  const [spent] = await d1.batch([
-    d1
+  const [spent] = await db.batch([
+    db
       .prepare(
         `UPDATE password_resets SET used_at = ?3, use_nonce = ?2
          WHERE token_hash = ?1 AND used_at IS NULL AND replaced_at IS NULL AND expires_at > ?3 RETURNING user_id`,
       )
       .bind(tokenHash, nonce, now),
-    d1
+    db
       .prepare(
         `UPDATE users SET password_hash = ?3, email_confirmed_at = COALESCE(email_confirmed_at, ?4), updated_at = ?4
          WHERE id = (${winner}) AND deleted_at IS NULL`,
       )
       .bind(tokenHash, nonce, passwordHash, now),
-    d1
+    db
       .prepare(`UPDATE password_resets SET replaced_at = ?3 WHERE user_id = (${winner}) AND used_at IS NULL AND replaced_at IS NULL`)
       .bind(tokenHash, nonce, now),
-    d1.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = (${winner}) AND revoked_at IS NULL`).bind(tokenHash, nonce, now),
+    db.prepare(`UPDATE sessions SET revoked_at = ?3 WHERE user_id = (${winner}) AND revoked_at IS NULL`).bind(tokenHash, nonce, now),
     familyRowStatement(
-      d1,
+      db,
       family,
       input.client,
       "SELECT user_id FROM password_resets WHERE token_hash = ?9 AND use_nonce = ?10",

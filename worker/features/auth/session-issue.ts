@@ -35,7 +35,7 @@ export function clientColumns(client: ClientInfo): [string | null, string | null
 }
 
 export async function sessionUser(db: Db, userId: string): Promise<SessionUser | null> {
-  return db.$client
+  return db
     .prepare(
       `SELECT u.id, u.email, p.display_name, COALESCE(p.role, 'user') AS role
        FROM users u LEFT JOIN profiles p ON p.user_id = u.id

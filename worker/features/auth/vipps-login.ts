@@ -9,7 +9,7 @@ import { RATE_RULES } from "../../../domain/rate-limits";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
 import { cleanSingleLine } from "../../../domain/text";
 import { VIPPS_LINK_REQUEST_TTL_SECONDS, VIPPS_LOGIN_REFUSALS, VIPPS_LOGIN_STATE_TTL_SECONDS } from "../../../domain/vipps-login";
-import { getDb, type D1Client } from "../../db/client";
+import type { D1Client } from "../../db/client";
 import type { Bindings } from "../../env";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { purgeEdgeCache, userTag } from "../../lib/edge-cache";
@@ -199,7 +199,7 @@ async function signInWithVipps(
 }
 
 async function sessionFor(env: Bindings, userId: string, client: ClientInfo): Promise<IssuedSession> {
-  const user = await sessionUser(getDb(env.DB), userId);
+  const user = await sessionUser(env.DB, userId);
   if (!user) throw new AppError("VALIDATION", VIPPS_LOGIN_REFUSALS.expired);
   return startSession(env, user, client);
 }
@@ -268,7 +268,7 @@ export async function linkWithPassword(
   input: { linkToken: string | undefined; password: string; address: string; client: ClientInfo },
 ): Promise<IssuedSession> {
   const request = await openLinkRequest(env, "token_hash", input.linkToken);
-  await enforceRateLimits(getDb(env.DB), [
+  await enforceRateLimits(env.DB, [
     [RATE_RULES.signinAddressAccount, `${input.address}|${request.email}`],
     [RATE_RULES.signinAddress, input.address],
     [RATE_RULES.signinAccount, request.email],
@@ -281,7 +281,7 @@ export async function linkWithPassword(
 /** Proof by e-mail: a link to the account's own address (a new one replaces the last). */
 export async function mailLinkRequest(env: Bindings, origin: string, linkToken: string | undefined, address: string): Promise<void> {
   const request = await openLinkRequest(env, "token_hash", linkToken);
-  await enforceRateLimits(getDb(env.DB), [
+  await enforceRateLimits(env.DB, [
     [RATE_RULES.vippsLinkMailAccount, request.user_id],
     [RATE_RULES.vippsLinkMailAddress, address],
   ]);

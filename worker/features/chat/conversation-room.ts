@@ -22,7 +22,7 @@ import {
 } from "../../../domain/chat";
 import { REMOVED_MESSAGE_TEXT } from "../../../domain/moderation";
 import { sendMessageSchema } from "../../../domain/schemas/chat";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { mailUnreadMessages } from "./mail";
@@ -67,7 +67,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, countD1InLocalMode(env));
-    this.db = getDb(this.env.DB);
+    this.db = this.env.DB;
     this.sql = ctx.storage.sql;
     this.presence = new PresenceBook(
       ctx.storage.kv,

@@ -22,7 +22,7 @@ export interface Participants {
 /** The conversation if `userId` takes part in it; otherwise null (callers answer 404). */
 export async function participantsFor(db: Db, conversationId: string, userId: string): Promise<Participants | null> {
   if (!UUID_RE.test(conversationId)) return null;
-  return db.$client
+  return db
     .prepare("SELECT id, buyer_id, seller_id, listing_id FROM conversations WHERE id = ?1 AND ?2 IN (buyer_id, seller_id)")
     .bind(conversationId, userId)
     .first<Participants>();
@@ -40,7 +40,7 @@ export async function requireParticipant(db: Db, conversationId: string, userId:
  * so both get the same conversation.
  */
 export async function startConversation(db: Db, listingId: string, buyerId: string): Promise<{ id: string; created: boolean }> {
-  const listing = await db.$client
+  const listing = await db
     .prepare("SELECT id, user_id, status, is_hidden FROM listings WHERE id = ?1")
     .bind(listingId)
     .first<{ id: string; user_id: string; status: ListingStatus; is_hidden: number }>();
@@ -52,7 +52,7 @@ export async function startConversation(db: Db, listingId: string, buyerId: stri
   if (!isPublicListing({ status: listing.status, is_hidden: !!listing.is_hidden })) {
     throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
   }
-  const seller = await db.$client
+  const seller = await db
     .prepare("SELECT deleted_at FROM users WHERE id = ?1")
     .bind(listing.user_id)
     .first<{ deleted_at: string | null }>();
@@ -73,7 +73,7 @@ export async function conversationForSale(db: Db, listingId: string, buyerId: st
 /** Create the conversation, or read back the one a concurrent start created first. */
 async function openConversation(db: Db, listingId: string, buyerId: string, sellerId: string): Promise<{ id: string; created: boolean }> {
   const now = nowIso();
-  const inserted = await db.$client
+  const inserted = await db
     .prepare(
       `INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, 0, ?5, ?5)
@@ -88,7 +88,7 @@ async function openConversation(db: Db, listingId: string, buyerId: string, sell
 }
 
 async function findConversation(db: Db, listingId: string, buyerId: string, sellerId: string): Promise<string | null> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT id FROM conversations WHERE listing_id = ?1 AND buyer_id = ?2 AND seller_id = ?3")
     .bind(listingId, buyerId, sellerId)
     .first<{ id: string }>();
@@ -146,7 +146,7 @@ function toDetail(row: DetailRow): ConversationDetail {
 /** The chat header: listing, price, the other party. */
 export async function getConversation(db: Db, conversationId: string, viewerId: string): Promise<ConversationDetail> {
   if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", CHAT_REFUSALS.conversationNotFound);
-  const row = await db.$client
+  const row = await db
     .prepare(`${DETAIL_SELECT} ${DETAIL_FROM} WHERE c.id = ?2 AND ?1 IN (c.buyer_id, c.seller_id)`)
     .bind(viewerId, conversationId)
     .first<DetailRow>();
@@ -159,7 +159,7 @@ export async function getConversation(db: Db, conversationId: string, viewerId: 
  * its last message and the viewer's unread count.
  */
 export async function listConversations(db: Db, viewerId: string, offset = 0): Promise<ConversationSummary[]> {
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(
       `${DETAIL_SELECT},
          m.content AS last_content, m.created_at AS last_created_at, m.sender_id AS last_sender_id,
@@ -186,7 +186,7 @@ export async function listConversations(db: Db, viewerId: string, offset = 0): P
 
 /** Unread messages for the header badge: sent by anyone else, in any of the user's conversations. */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT COUNT(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
        WHERE (c.buyer_id = ?1 OR c.seller_id = ?1) AND m.sender_id <> ?1 AND m.read_at IS NULL AND (m.recipient_id IS NULL OR m.recipient_id = ?1)`,
@@ -198,7 +198,7 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
 
 /** The conversation the notification test writes into: the user's most recently active one. */
 export async function latestConversationId(db: Db, userId: string): Promise<string | null> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY updated_at DESC LIMIT 1")
     .bind(userId)
     .first<{ id: string }>();
@@ -207,7 +207,7 @@ export async function latestConversationId(db: Db, userId: string): Promise<stri
 
 /** Every conversation a user takes part in (account deletion closes their live connections). */
 export async function conversationIdsOf(db: Db, userId: string): Promise<string[]> {
-  const { results } = await db.$client
+  const { results } = await db
     .prepare("SELECT id FROM conversations WHERE buyer_id = ?1 OR seller_id = ?1")
     .bind(userId)
     .all<{ id: string }>();

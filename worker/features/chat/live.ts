@@ -5,7 +5,6 @@
 import type { ChatMessage, MessagePage } from "../../../domain/chat";
 import { MESSAGE_PAGE_SIZE, SYSTEM_USER_ID } from "../../../domain/chat";
 import type { Bindings } from "../../env";
-import { getDb } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { ROOM_AFTER_HEADER, ROOM_CONVERSATION_HEADER } from "./conversation-room";
 import type { RoomResult } from "./room-frames";
@@ -83,14 +82,14 @@ export async function removeMessageInRoom(env: Bindings, conversationId: string,
  * that cannot be reached is logged; it re-reads by itself within USER_STATE_MAX_AGE_MS.
  */
 export async function participantChanged(env: Bindings, userId: string): Promise<void> {
-  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  const ids = await conversationIdsOf(env.DB, userId);
   const results = await Promise.allSettled(ids.map((id) => roomStub(env, id).participantChanged(id, userId)));
   for (const r of results) if (r.status === "rejected") console.error("Refreshing a room's participant failed", r.reason);
 }
 
 /** Every room of the user mirrors what D1 lacks, before D1 is read for their data (the export). */
 export async function mirrorRoomsOf(env: Bindings, userId: string): Promise<void> {
-  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  const ids = await conversationIdsOf(env.DB, userId);
   await Promise.all(ids.map((id) => roomStub(env, id).mirror()));
 }
 
@@ -159,7 +158,7 @@ export async function endSessionSockets(
   reason: SessionEndReason,
   keep?: string,
 ): Promise<void> {
-  const ids = await conversationIdsOf(getDb(env.DB), userId);
+  const ids = await conversationIdsOf(env.DB, userId);
   const results = await Promise.allSettled([
     ...ids.map((id) => roomStub(env, id).endSessions(userId, family, reason, keep)),
     inboxStub(env, userId).endSessions(userId, family, reason, keep),

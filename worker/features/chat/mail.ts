@@ -2,7 +2,6 @@
 // for a while (the ConversationRoom decides when; docs/decisions/030-offline-mail.md).
 import { ANONYMOUS_NAME, SYSTEM_USER_ID } from "../../../domain/chat";
 import type { Bindings } from "../../env";
-import { getDb } from "../../db/client";
 import { escapeHtml } from "../../lib/html";
 import { sendMail, type Mail } from "../mail/mail";
 import { unreadInConversation } from "./messages";
@@ -20,10 +19,10 @@ interface Recipient {
  */
 export async function mailUnreadMessages(env: Bindings, conversationId: string, userId: string): Promise<boolean> {
   if (userId === SYSTEM_USER_ID) return false;
-  const db = getDb(env.DB);
+  const db = env.DB;
   const unread = await unreadInConversation(db, conversationId, userId);
   if (unread.count === 0) return false;
-  const recipient = await db.$client
+  const recipient = await db
     .prepare(
       `SELECT u.email, p.display_name, u.deleted_at, l.title
        FROM users u LEFT JOIN profiles p ON p.user_id = u.id
@@ -35,7 +34,7 @@ export async function mailUnreadMessages(env: Bindings, conversationId: string, 
     .first<Recipient>();
   if (!recipient || recipient.deleted_at) return false;
   const senderId = unread.senders.find((s) => s !== SYSTEM_USER_ID) ?? unread.senders[0];
-  const sender = await db.$client
+  const sender = await db
     .prepare("SELECT p.display_name, u.deleted_at FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1")
     .bind(senderId)
     .first<{ display_name: string | null; deleted_at: string | null }>();

@@ -10,7 +10,7 @@ function visibleTo(viewer: string): string {
 
 /** Unread messages in one conversation for `userId` (sent by anyone else). */
 export async function unreadInConversation(db: Db, conversationId: string, userId: string): Promise<{ count: number; senders: string[] }> {
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(
       `SELECT sender_id, COUNT(*) AS n FROM messages WHERE conversation_id = ?1 AND sender_id <> ?2 AND read_at IS NULL AND ${visibleTo("?2")} GROUP BY sender_id`,
     )

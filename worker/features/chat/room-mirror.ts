@@ -41,8 +41,7 @@ export function unmirroredRows(sql: SqlStorage, limit = MIRROR_BATCH): RoomRow[]
 /** Write `rows` to D1 (one batch, one transaction). */
 export async function mirrorToD1(db: Db, conversationId: string, rows: RoomRow[]): Promise<MirrorResult> {
   if (rows.length === 0) return { mirrored: [], foreign: [] };
-  const d1 = db.$client;
-  const upsert = d1.prepare(
+  const upsert = db.prepare(
     `INSERT INTO messages (id, conversation_id, sender_id, seq, content, recipient_id, read_at, created_at)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
      ON CONFLICT (id) DO UPDATE SET
@@ -56,11 +55,11 @@ export async function mirrorToD1(db: Db, conversationId: string, rows: RoomRow[]
   const shared = rows
     .filter((r) => r.recipient_id === null)
     .reduce<string | null>((max, r) => (max && max > r.created_at ? max : r.created_at), null);
-  const results = await d1.batch<{ id: string }>([
+  const results = await db.batch<{ id: string }>([
     ...rows.map((r) =>
       upsert.bind(r.id, conversationId, r.sender_id, r.seq, r.content, r.recipient_id, r.read_at, r.created_at, REMOVED_MESSAGE_TEXT),
     ),
-    d1
+    db
       .prepare(
         `UPDATE conversations SET last_seq = MAX(last_seq, ?2),
            updated_at = CASE WHEN ?3 IS NOT NULL AND ?3 > updated_at THEN ?3 ELSE updated_at END

@@ -230,12 +230,11 @@ const STANDING_SQL = `SELECT u.id, u.deleted_at, s.suspended_until, s.suspension
  * D1 batch (more pages only past IMPORT_PAGE messages). Null when D1 has no such conversation.
  */
 export async function loadRoom(db: Db, sql: SqlStorage, conversationId: string): Promise<RoomInfo | null> {
-  const d1 = db.$client;
   let after = lastSeq(sql);
-  const [convs, standing, firstPage] = await d1.batch<Record<string, unknown>>([
-    d1.prepare("SELECT buyer_id, seller_id FROM conversations WHERE id = ?1").bind(conversationId),
-    d1.prepare(STANDING_SQL).bind("[]", nowIso(), conversationId),
-    d1.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE),
+  const [convs, standing, firstPage] = await db.batch<Record<string, unknown>>([
+    db.prepare("SELECT buyer_id, seller_id FROM conversations WHERE id = ?1").bind(conversationId),
+    db.prepare(STANDING_SQL).bind("[]", nowIso(), conversationId),
+    db.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE),
   ]);
   const conv = convs.results[0] as { buyer_id: string; seller_id: string } | undefined;
   if (!conv) return null;
@@ -257,7 +256,7 @@ export async function loadRoom(db: Db, sql: SqlStorage, conversationId: string):
     }
     if (page.length < IMPORT_PAGE) break;
     after = page.at(-1)!.seq;
-    page = (await d1.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE).all<ImportedRow>()).results;
+    page = (await db.prepare(IMPORT_SQL).bind(conversationId, after, IMPORT_PAGE).all<ImportedRow>()).results;
   }
   const participants = [conv.buyer_id, conv.seller_id];
   return {
@@ -271,7 +270,7 @@ export async function loadRoom(db: Db, sql: SqlStorage, conversationId: string):
 
 /** Deleted accounts and active suspensions of the participants, one D1 read. */
 export async function loadParticipants(db: Db, userIds: string[]): Promise<Record<string, ParticipantState>> {
-  const { results } = await db.$client.prepare(STANDING_SQL).bind(JSON.stringify(userIds), nowIso(), null).all<StandingRow>();
+  const { results } = await db.prepare(STANDING_SQL).bind(JSON.stringify(userIds), nowIso(), null).all<StandingRow>();
   return standingOf(userIds, results);
 }
 

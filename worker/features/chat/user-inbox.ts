@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { HEARTBEAT_PING, HEARTBEAT_PONG, INBOX_SOCKETS_PER_USER, SOCKET_CLOSE, type InboxFrame } from "../../../domain/chat";
 import type { Bindings } from "../../env";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { unreadCount } from "./conversations";
 import { belongsTo, closeExpired, closeSocket, isExpired, openCount, refuseSocket, sessionOf, type SocketSession } from "./socket-session";
 import { countD1InLocalMode } from "../../db/usage";
@@ -20,7 +20,7 @@ export class UserInbox extends DurableObject<Bindings> {
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, countD1InLocalMode(env));
-    this.db = getDb(this.env.DB);
+    this.db = this.env.DB;
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
 

@@ -6,20 +6,17 @@ import { listingRow, toListingCard } from "../listings/listings";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 
 export async function addFavourite(db: Db, userId: string, listingId: string): Promise<void> {
-  const visible = await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`).bind(listingId).first();
+  const visible = await db.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${publicListingSql()}`).bind(listingId).first();
   if (!visible) throw new AppError("NOT_FOUND", LISTING_REFUSALS.notFound);
-  await db.$client
-    .prepare("INSERT INTO favourites (user_id, listing_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
-    .bind(userId, listingId)
-    .run();
+  await db.prepare("INSERT INTO favourites (user_id, listing_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(userId, listingId).run();
 }
 
 export async function removeFavourite(db: Db, userId: string, listingId: string): Promise<void> {
-  await db.$client.prepare("DELETE FROM favourites WHERE user_id = ?1 AND listing_id = ?2").bind(userId, listingId).run();
+  await db.prepare("DELETE FROM favourites WHERE user_id = ?1 AND listing_id = ?2").bind(userId, listingId).run();
 }
 
 export async function favouriteIds(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.$client
+  const rows = await db
     .prepare("SELECT listing_id FROM favourites WHERE user_id = ?1 ORDER BY created_at DESC")
     .bind(userId)
     .all<{ listing_id: string }>();
@@ -31,7 +28,7 @@ export async function favouriteIds(db: Db, userId: string): Promise<string[]> {
  * list has no length limit (an id list would stop at D1's 100 bound parameters).
  */
 export async function favouriteListings(db: Db, userId: string): Promise<ListingCard[]> {
-  const rows = await db.$client
+  const rows = await db
     .prepare(
       `SELECT l.* FROM favourites f JOIN listings l ON l.id = f.listing_id
        WHERE f.user_id = ?1 AND ${publicListingSql("l")}

@@ -50,10 +50,7 @@ interface ListingFacts {
 
 async function listingFacts(db: Db, listingId: string): Promise<ListingFacts | null> {
   if (!UUID_RE.test(listingId)) return null;
-  return db.$client
-    .prepare("SELECT id, user_id, status, is_hidden, is_free FROM listings WHERE id = ?1")
-    .bind(listingId)
-    .first<ListingFacts>();
+  return db.prepare("SELECT id, user_id, status, is_hidden, is_free FROM listings WHERE id = ?1").bind(listingId).first<ListingFacts>();
 }
 
 /** The listing as the queue sees it: 404 for what the caller may not see, otherwise its facts. */
@@ -74,7 +71,7 @@ interface EntryRow {
 }
 
 async function entryOf(db: Db, listingId: string, userId: string): Promise<EntryRow | null> {
-  return db.$client
+  return db
     .prepare("SELECT id, user_id, status, conversation_id FROM giveaway_queue WHERE listing_id = ?1 AND user_id = ?2")
     .bind(listingId, userId)
     .first<EntryRow>();
@@ -124,7 +121,7 @@ export async function joinQueue(db: Db, listingId: string, userId: string, messa
     throw new AppError("NOT_FOUND", G.listingNotFound);
   await assertNotSuspended(db, userId);
   const at = now.toISOString();
-  const row = await db.$client
+  const row = await db
     .prepare(
       `INSERT INTO giveaway_queue (id, listing_id, giver_id, user_id, message, status, created_at, updated_at, change_id, unseen)
        SELECT ?3, l.id, l.user_id, ?2, ?4, 'waiting', ?5, ?5, ?6, 0 FROM listings l
@@ -162,16 +159,15 @@ export async function leaveQueue(db: Db, listingId: string, userId: string, now:
   if (!entry || !giveawayTransition(entry.status, "taker", "withdraw")) throw new AppError("CONFLICT", G.notInQueue);
   const at = now.toISOString();
   const change = crypto.randomUUID();
-  const d1 = db.$client;
   // ?1 listing, ?2 change, ?3 now, ?4 taker, ?5 the status just read
-  const [moved] = await d1.batch([
-    d1
+  const [moved] = await db.batch([
+    db
       .prepare(
         `UPDATE giveaway_queue SET status = 'withdrawn', change_id = ?2, updated_at = ?3, unseen = 0
          WHERE listing_id = ?1 AND user_id = ?4 AND status = ?5`,
       )
       .bind(listing.id, change, at, userId, entry.status),
-    d1
+    db
       .prepare(
         `UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ?4 = 'reserved' AND ${WON}`,
       )
@@ -208,10 +204,9 @@ export async function reserveEntry(
   await assertNotSuspended(db, userId);
   const at = now.toISOString();
   const change = crypto.randomUUID();
-  const d1 = db.$client;
   // ?1 listing, ?2 change, ?3 now, ?4 giver, ?5 entry id or null, ?6 a new conversation id
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE giveaway_queue SET status = 'reserved', change_id = ?2, reserved_at = ?3, updated_at = ?3, unseen = 1
          WHERE id = (SELECT q.id FROM giveaway_queue q WHERE q.listing_id = ?1 AND q.status = 'waiting' AND (?5 IS NULL OR q.id = ?5)
@@ -222,7 +217,7 @@ export async function reserveEntry(
       )
       .bind(listing.id, change, at, userId, entryId ?? null),
     // The one conversation per (listing, taker, giver) (decision 031): created here when missing.
-    d1
+    db
       .prepare(
         `INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at)
          SELECT ?6, q.listing_id, q.user_id, ?4, 0, ?3, ?3 FROM giveaway_queue q
@@ -230,7 +225,7 @@ export async function reserveEntry(
          ON CONFLICT (listing_id, buyer_id, seller_id) DO NOTHING`,
       )
       .bind(listing.id, change, at, userId, entryId ?? null, crypto.randomUUID()),
-    d1
+    db
       .prepare(
         `UPDATE giveaway_queue SET conversation_id = (
            SELECT c.id FROM conversations c WHERE c.listing_id = giveaway_queue.listing_id AND c.buyer_id = giveaway_queue.user_id AND c.seller_id = ?3)
@@ -238,7 +233,7 @@ export async function reserveEntry(
          RETURNING id, user_id, status, conversation_id`,
       )
       .bind(listing.id, change, userId),
-    d1
+    db
       .prepare(`UPDATE listings SET status = 'reserved', updated_at = ?3 WHERE id = ?1 AND status = 'active' AND ${WON}`)
       .bind(listing.id, change, at),
   ]);
@@ -251,24 +246,18 @@ async function whyNoReserve(db: Db, listingId: string, entryId: string | undefin
   const listing = await listingFacts(db, listingId);
   if (!listing) return new AppError("NOT_FOUND", G.listingNotFound);
   if (listing.status === "given_away") return new AppError("CONFLICT", G.givenAway);
-  const reserved = await db.$client
-    .prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'reserved'")
-    .bind(listingId)
-    .first();
+  const reserved = await db.prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'reserved'").bind(listingId).first();
   if (reserved) return new AppError("CONFLICT", G.alreadyReserved);
   if (listing.status !== "active" || listing.is_hidden) return new AppError("CONFLICT", G.notActive);
   if (entryId) {
-    const entry = await db.$client
+    const entry = await db
       .prepare("SELECT status FROM giveaway_queue WHERE id = ?1 AND listing_id = ?2")
       .bind(entryId, listingId)
       .first<{ status: string }>();
     if (!entry) return new AppError("NOT_FOUND", G.entryNotWaiting);
     if (entry.status !== "waiting") return new AppError("CONFLICT", G.entryNotWaiting);
   } else {
-    const waiting = await db.$client
-      .prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'waiting'")
-      .bind(listingId)
-      .first();
+    const waiting = await db.prepare("SELECT 1 FROM giveaway_queue WHERE listing_id = ?1 AND status = 'waiting'").bind(listingId).first();
     if (!waiting) return new AppError("CONFLICT", G.emptyQueue);
   }
   return new AppError("CONFLICT", G.concurrent);
@@ -279,16 +268,15 @@ export async function releaseReservation(db: Db, listingId: string, userId: stri
   const listing = await giversListing(db, listingId, userId);
   const at = now.toISOString();
   const change = crypto.randomUUID();
-  const d1 = db.$client;
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE giveaway_queue SET status = 'released', change_id = ?2, updated_at = ?3, unseen = 1
          WHERE listing_id = ?1 AND status = 'reserved' AND ${GIVER_OWNS}
          RETURNING id, user_id, status, conversation_id`,
       )
       .bind(listing.id, change, at, userId),
-    d1
+    db
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`)
       .bind(listing.id, change, at),
   ]);
@@ -307,9 +295,8 @@ export async function markGiven(db: Db, listingId: string, userId: string, now: 
   const at = now.toISOString();
   const change = crypto.randomUUID();
   const giveawayId = crypto.randomUUID();
-  const d1 = db.$client;
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE giveaway_queue SET status = 'given', change_id = ?2, updated_at = ?3, unseen = 0
          WHERE listing_id = ?1 AND status = 'reserved' AND ${GIVER_OWNS}
@@ -317,17 +304,17 @@ export async function markGiven(db: Db, listingId: string, userId: string, now: 
          RETURNING id, user_id, status, conversation_id`,
       )
       .bind(listing.id, change, at, userId),
-    d1
+    db
       .prepare(
         `INSERT INTO giveaways (id, listing_id, giver_id, taker_id, entry_id, conversation_id, given_at)
          SELECT ?4, q.listing_id, q.giver_id, q.user_id, q.id, q.conversation_id, ?3
          FROM giveaway_queue q WHERE q.listing_id = ?1 AND q.change_id = ?2 AND q.status = 'given'`,
       )
       .bind(listing.id, change, at, giveawayId),
-    d1
+    db
       .prepare(`UPDATE listings SET status = 'given_away', updated_at = ?3 WHERE id = ?1 AND status = 'reserved' AND ${WON}`)
       .bind(listing.id, change, at),
-    d1
+    db
       .prepare(
         `UPDATE giveaway_queue SET status = 'passed', updated_at = ?3, unseen = 1
          WHERE listing_id = ?1 AND status = 'waiting' AND ${WON}
@@ -354,7 +341,7 @@ export function heldByQueueSql(alias = "listings", statuses: "reserved" | "reser
 }
 
 export async function isHeldByQueue(db: Db, listingId: string): Promise<boolean> {
-  return !!(await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${heldByQueueSql()}`).bind(listingId).first());
+  return !!(await db.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${heldByQueueSql()}`).bind(listingId).first());
 }
 
 /**
@@ -362,7 +349,7 @@ export async function isHeldByQueue(db: Db, listingId: string): Promise<boolean>
  * everyone waiting is passed and sees it on "Mine køplasser" (decision 075).
  */
 export async function closeQueue(db: Db, listingId: string, now: Date = new Date()): Promise<void> {
-  await db.$client
+  await db
     .prepare("UPDATE giveaway_queue SET status = 'passed', updated_at = ?2, unseen = 1 WHERE listing_id = ?1 AND status = 'waiting'")
     .bind(listingId, now.toISOString())
     .run();
@@ -372,22 +359,22 @@ export async function closeQueue(db: Db, listingId: string, now: Date = new Date
  * Account deletion: the user leaves every queue (a listing reserved for them is active again), and
  * the queues of their own listings are closed (statements for the deletion's own batch).
  */
-export function leaveQueuesOf(d1: D1Client, userId: string, at: string): D1PreparedStatement[] {
+export function leaveQueuesOf(db: D1Client, userId: string, at: string): D1PreparedStatement[] {
   return [
-    d1
+    db
       .prepare(
         `UPDATE listings SET status = 'active', updated_at = ?2
          WHERE status = 'reserved' AND id IN (SELECT g.listing_id FROM giveaway_queue g WHERE g.user_id = ?1 AND g.status = 'reserved')`,
       )
       .bind(userId, at),
-    d1
+    db
       .prepare(
         "UPDATE giveaway_queue SET status = 'withdrawn', updated_at = ?2, unseen = 0 WHERE user_id = ?1 AND status IN ('waiting', 'reserved')",
       )
       .bind(userId, at),
     // Their messages to givers are personal data; a completed give-away keeps its record without it.
-    d1.prepare("UPDATE giveaway_queue SET message = '' WHERE user_id = ?1").bind(userId),
-    d1
+    db.prepare("UPDATE giveaway_queue SET message = '' WHERE user_id = ?1").bind(userId),
+    db
       .prepare(
         "UPDATE giveaway_queue SET status = 'passed', updated_at = ?2, unseen = 1 WHERE giver_id = ?1 AND status IN ('waiting', 'reserved')",
       )

@@ -5,7 +5,6 @@
 // reserved, freed or gave away (decision 116). Nothing here decides anything; a failed notice is
 // logged and never undoes the move.
 import { GIVEAWAY_CHAT_TEXTS } from "../../../domain/giveaways";
-import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import { postSystemMessage } from "../chat/live";
@@ -57,7 +56,7 @@ interface Recipient {
 
 /** One e-mail to each person who was still waiting when the toy was given away. */
 async function mailPassed(env: Bindings, userIds: string[], title: string): Promise<void> {
-  const db = getDb(env.DB).$client;
+  const db = env.DB;
   // At most 100 bound parameters per statement (docs/platform.md "D1"): read the addresses in slices.
   const recipients: Recipient[] = [];
   for (let i = 0; i < userIds.length; i += 90) {

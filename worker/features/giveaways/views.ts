@@ -31,15 +31,14 @@ const STATUS_ORDER = "CASE q.status WHEN 'reserved' THEN 0 WHEN 'waiting' THEN 1
 export async function giveawayListingView(db: Db, listingId: string, userId: string | null): Promise<GiveawayListingView> {
   const listing = await queueListing(db, listingId, userId);
   const isGiver = userId === listing.user_id;
-  const d1 = db.$client;
-  const [counts, mine, queue] = await d1.batch([
-    d1
+  const [counts, mine, queue] = await db.batch([
+    db
       .prepare(
         `SELECT COALESCE(SUM(status = 'waiting'), 0) AS waiting, COALESCE(SUM(status = 'reserved'), 0) AS reserved, COALESCE(SUM(status = 'given'), 0) AS given
          FROM giveaway_queue WHERE listing_id = ?1`,
       )
       .bind(listing.id),
-    d1
+    db
       .prepare(
         `SELECT q.status, q.message, q.created_at, q.conversation_id,
                 CASE WHEN q.status = 'waiting' THEN 1 + (
@@ -48,7 +47,7 @@ export async function giveawayListingView(db: Db, listingId: string, userId: str
          FROM giveaway_queue q WHERE q.listing_id = ?1 AND q.user_id = ?2`,
       )
       .bind(listing.id, userId ?? ""),
-    d1
+    db
       .prepare(
         `SELECT q.id, q.user_id, p.display_name, u.deleted_at, q.message, q.status, q.created_at, q.conversation_id
          FROM giveaway_queue q JOIN users u ON u.id = q.user_id LEFT JOIN profiles p ON p.user_id = q.user_id
@@ -99,7 +98,7 @@ export interface MyGiveawayPlace extends GiveawayMine {
 
 /** Every queue the user is or was in (not the ones they left), newest change first, at most 100. */
 export async function myGiveawayPlaces(db: Db, userId: string): Promise<MyGiveawayPlace[]> {
-  const rows = await db.$client
+  const rows = await db
     .prepare(
       `SELECT q.status, q.message, q.created_at, q.conversation_id, q.unseen,
               l.id AS listing_id, l.title, l.seo_slug, l.images, (l.status IN ('active', 'reserved') AND l.is_hidden = 0) AS public,
@@ -127,7 +126,7 @@ export async function myGiveawayPlaces(db: Db, userId: string): Promise<MyGiveaw
 
 /** How many of the user's places have a move they have not seen (the account menu's badge). */
 export async function unseenGiveawayCount(db: Db, userId: string): Promise<number> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT COUNT(*) AS n FROM giveaway_queue WHERE user_id = ?1 AND unseen = 1")
     .bind(userId)
     .first<{ n: number }>();
@@ -136,7 +135,7 @@ export async function unseenGiveawayCount(db: Db, userId: string): Promise<numbe
 
 /** Opening "Mine køplasser" marks every notice seen. */
 export async function markGiveawayNoticesSeen(db: Db, userId: string): Promise<void> {
-  await db.$client.prepare("UPDATE giveaway_queue SET unseen = 0 WHERE user_id = ?1 AND unseen = 1").bind(userId).run();
+  await db.prepare("UPDATE giveaway_queue SET unseen = 0 WHERE user_id = ?1 AND unseen = 1").bind(userId).run();
 }
 
 /**
@@ -153,7 +152,7 @@ export interface GiveawayDeal {
 }
 
 export async function giveawayDeal(db: Db, giveawayId: string): Promise<GiveawayDeal | null> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT id, listing_id, giver_id, taker_id, given_at FROM giveaways WHERE id = ?1")
     .bind(giveawayId)
     .first<{ id: string; listing_id: string; giver_id: string; taker_id: string; given_at: string }>();

@@ -118,7 +118,7 @@ export async function createListing(
   const payment = paymentColumnsForCreate(await sellerCanTakePayments(db, actor.id), form);
   const columns = formColumns(form, images);
   // The columns not named here take their defaults: not hidden, not auto-hidden.
-  await db.$client
+  await db
     .prepare(
       `INSERT INTO listings (id, user_id, ${FORM_COLUMNS_SQL}, payment_enabled, pricing_mode, status, seo_slug, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'active', ?15, ?16, ?16)`,
@@ -176,7 +176,7 @@ export async function updateListing(
   await checkImages(env.IMAGES, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
   // A payment setting the form may not change is bound as null and keeps its value.
-  const updated = await db.$client
+  const updated = await db
     .prepare(
       `UPDATE listings SET ${formAssignmentsSql(3)},
          payment_enabled = COALESCE(?13, payment_enabled), pricing_mode = COALESCE(?14, pricing_mode), seo_slug = ?15, updated_at = ?16
@@ -222,7 +222,7 @@ const NOT_RESERVED_IN_QUEUE = `NOT ${heldByQueueSql("listings", "reserved")}`;
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(env: Bindings, db: Db, actor: Actor, id: string): Promise<void> {
   await ownedRow(db, id, actor);
-  const deleted = await db.$client
+  const deleted = await db
     .prepare(
       `UPDATE listings SET status = 'deleted', updated_at = ?3
        WHERE id = ?1 AND user_id = ?2 AND ${NOT_PROMISED} AND ${NOT_RESERVED_IN_QUEUE} RETURNING id`,
@@ -249,7 +249,7 @@ export async function changeStatus(env: Bindings, db: Db, actor: Actor, id: stri
   if (!canOwnerMove(row.status, to)) {
     throw new AppError("CONFLICT", LISTING_REFUSALS.statusNotAllowed);
   }
-  const updated = await db.$client
+  const updated = await db
     .prepare(
       `UPDATE listings SET status = ?4, updated_at = ?5
        WHERE id = ?1 AND user_id = ?2 AND status = ?3 AND ${NOT_PROMISED} AND ${NOT_HELD_BY_QUEUE} RETURNING *`,

@@ -36,7 +36,7 @@ export async function deletePhotos(bucket: R2Bucket, keys: string[]): Promise<vo
  */
 export async function removeUpload(db: Db, bucket: R2Bucket, actor: Actor, key: string): Promise<void> {
   if (!isOwnPhotoKey(actor.id, key)) throw new AppError("NOT_FOUND", PHOTO_REFUSALS.notRemovable);
-  const inUse = await db.$client
+  const inUse = await db
     .prepare(
       `SELECT 1 FROM listings WHERE user_id = ?1 AND status <> 'deleted' AND EXISTS (SELECT 1 FROM json_each(listings.images) WHERE value = ?2)`,
     )
@@ -64,9 +64,8 @@ export type PhotoAccess = { scope: "public"; listingIds: string[] } | { scope: "
 export async function photoAccess(db: Db, key: string, viewer: () => Promise<Actor | null>): Promise<PhotoAccess> {
   const owner = photoKeyOwner(key);
   if (!owner) return null;
-  const d1 = db.$client;
   const uses = `FROM listings l WHERE l.user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(l.images) WHERE value = ?2)`;
-  const refs = await d1
+  const refs = await db
     .prepare(
       `SELECT COUNT(*) AS refs, COALESCE(MAX(${viewableListingSql("l")}), 0) AS public, COALESCE(MAX(l.status <> 'deleted'), 0) AS live,
          json_group_array(l.id) AS ids ${uses}`,
@@ -79,7 +78,7 @@ export async function photoAccess(db: Db, key: string, viewer: () => Promise<Act
   if (!actor) return null;
   if (!refs || refs.refs === 0) return actor.id === owner ? { scope: "private" } : null;
   if (actor.id === owner || hasStaffRights(actor)) return { scope: "private" };
-  const party = await d1
+  const party = await db
     .prepare(
       `SELECT 1 ${uses} AND l.status <> 'deleted' AND l.is_hidden = 0 AND (
          EXISTS (SELECT 1 FROM conversations c WHERE c.listing_id = l.id AND (c.buyer_id = ?3 OR c.seller_id = ?3))

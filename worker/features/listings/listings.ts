@@ -64,7 +64,7 @@ export async function homeSections(db: Db): Promise<HomeSections> {
          ORDER BY created_at DESC LIMIT ?${i + 1})`,
     )
     .join(" UNION ALL ");
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(sql)
     .bind(...names.map((name) => counts[name]))
     .all<Record<string, unknown> & { section: keyof HomeSections }>();
@@ -81,7 +81,7 @@ export async function homeSections(db: Db): Promise<HomeSections> {
 export async function listingsByIds(db: Db, ids: string[]): Promise<ListingCard[]> {
   if (ids.length === 0) return [];
   // The ids as one JSON parameter: any number of them in one statement (D1 binds at most 100).
-  const rows = await db.$client
+  const rows = await db
     .prepare("SELECT * FROM listings WHERE id IN (SELECT value FROM json_each(?1))")
     .bind(JSON.stringify(ids))
     .all<Record<string, unknown>>();
@@ -99,7 +99,7 @@ export function canView(row: ListingRow, actor: Actor | null): boolean {
 
 export async function loadRow(db: Db, id: string): Promise<ListingRow | undefined> {
   if (!UUID_LIKE.test(id)) return undefined;
-  const raw = await db.$client.prepare("SELECT * FROM listings WHERE id = ?1").bind(id).first<Record<string, unknown>>();
+  const raw = await db.prepare("SELECT * FROM listings WHERE id = ?1").bind(id).first<Record<string, unknown>>();
   return raw ? listingRow(raw) : undefined;
 }
 
@@ -177,7 +177,7 @@ export async function listingDetailByKey(
     SELECT * FROM (SELECT 'more' AS kind, o.*, ${extra.map(([name]) => `NULL AS ${name}`).join(", ")}
       FROM target JOIN listings o ON o.user_id = target.user_id AND o.id <> target.id
       WHERE ${listedListingSql("o")} ORDER BY o.created_at DESC LIMIT ${count})`;
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(sql)
     .bind(...params)
     .all<Record<string, unknown> & (({ kind: "listing" } & DetailColumns) | { kind: "more" })>();
@@ -224,7 +224,7 @@ export async function getListingDetail(db: Db, key: string | ListingKey, actor: 
 /** /annonse/{slug}: by seo_slug first, then by the id prefix in the slug's last part (docs/product.md "Search engines"). */
 export async function resolveSlug(db: Db, slug: string): Promise<string | null> {
   const target = slugTarget(slug);
-  const row = await db.$client
+  const row = await db
     .prepare(`SELECT ${target.sql} AS id`)
     .bind(...target.params)
     .first<{ id: string | null }>();
@@ -254,12 +254,12 @@ function slugIdRange(slug: string): [string, string] | null {
 }
 
 export function slugOwner(db: Db, slug: string): Promise<{ id: string } | null> {
-  return db.$client.prepare("SELECT id FROM listings WHERE seo_slug = ?1").bind(slug).first<{ id: string }>();
+  return db.prepare("SELECT id FROM listings WHERE seo_slug = ?1").bind(slug).first<{ id: string }>();
 }
 
 export async function ownListings(db: Db, actor: Actor): Promise<ListingCard[]> {
   const statuses = OWN_LIST_STATUSES.map((_, i) => `?${i + 2}`).join(", ");
-  const raw = await db.$client
+  const raw = await db
     .prepare(`SELECT * FROM listings WHERE user_id = ?1 AND status IN (${statuses}) ORDER BY created_at DESC`)
     .bind(actor.id, ...OWN_LIST_STATUSES)
     .all<Record<string, unknown>>();

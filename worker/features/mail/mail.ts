@@ -45,13 +45,12 @@ export interface OutboxMail {
 
 /** The newest 50 mails of the local outbox, optionally for one address (local mode only). */
 export async function devOutbox(db: Db, to?: string): Promise<OutboxMail[]> {
-  const d1 = db.$client;
   const stmt = to
-    ? d1
+    ? db
         .prepare(
           "SELECT id, to_address, subject, text_body, created_at FROM dev_outbox WHERE to_address = ?1 ORDER BY created_at DESC LIMIT 50",
         )
         .bind(to)
-    : d1.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox ORDER BY created_at DESC LIMIT 50");
+    : db.prepare("SELECT id, to_address, subject, text_body, created_at FROM dev_outbox ORDER BY created_at DESC LIMIT 50");
   return (await stmt.all<OutboxMail>()).results;
 }

@@ -149,9 +149,8 @@ function targetUser(row: UserRow | undefined, now: string): TargetUser | null {
  * reports, most recently decided first for closed ones; `limit` (default 50) per page.
  */
 export async function moderationDashboard(db: Db, query: { status: ReportStatus; limit: number; offset: number }): Promise<ModerationPage> {
-  const d1 = db.$client;
   const open = query.status === "pending" || query.status === "reviewed";
-  const { results: groups } = await d1
+  const { results: groups } = await db
     .prepare(
       `SELECT target_type, target_id, COUNT(*) AS report_count, MAX(${PRIORITY_RANK}) AS priority_rank,
               MAX(created_at) AS latest_at, MAX(COALESCE(resolved_at, created_at)) AS decided_at
@@ -171,8 +170,8 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
     JSON.stringify(
       page.filter((g) => (Array.isArray(type) ? type.includes(g.target_type) : g.target_type === type)).map((g) => g.target_id),
     );
-  const [reports, listingRows, messageRows, userRows, reviewRows] = await d1.batch<Record<string, unknown>>([
-    d1
+  const [reports, listingRows, messageRows, userRows, reviewRows] = await db.batch<Record<string, unknown>>([
+    db
       .prepare(
         `SELECT r.id, r.target_type, r.target_id, r.reason, r.description, r.priority, r.status, r.created_at, r.resolution_action,
                 r.moderator_notes, r.resolved_at, rp.display_name AS reporter_name, ru.deleted_at AS reporter_deleted
@@ -182,25 +181,25 @@ export async function moderationDashboard(db: Db, query: { status: ReportStatus;
          ORDER BY r.created_at DESC, r.id`,
       )
       .bind(query.status, pairs),
-    d1
+    db
       .prepare(
         `SELECT l.id, l.title, l.status, l.is_hidden, l.auto_hidden, l.hidden_reason, l.user_id, ${USER_COLUMNS}
          FROM listings l ${USER_JOINS("l.user_id")} WHERE l.id IN (SELECT value FROM json_each(?1))`,
       )
       .bind(ofType("listing")),
-    d1
+    db
       .prepare(
         `SELECT m.id, m.content, m.sender_id AS user_id, ${USER_COLUMNS}
          FROM messages m ${USER_JOINS("m.sender_id")} WHERE m.id IN (SELECT value FROM json_each(?1))`,
       )
       .bind(ofType("message")),
-    d1
+    db
       .prepare(
         `SELECT t.value AS user_id, ${USER_COLUMNS}
          FROM json_each(?1) t ${USER_JOINS("t.value")} WHERE u.id IS NOT NULL`,
       )
       .bind(ofType(["user", "profile"])),
-    d1
+    db
       .prepare(
         `SELECT r.id, r.rating, r.text, r.is_hidden, r.hidden_reason, r.reviewee_id, r.reviewer_id AS user_id, ep.display_name AS reviewee_name,
                 eu.deleted_at AS reviewee_deleted, ${USER_COLUMNS}

@@ -19,7 +19,7 @@ import {
   MODERATION_REFUSALS,
 } from "../../../domain/moderation";
 import type { Actor, Bindings } from "../../env";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
 import { listingsChangedById } from "../../lib/listing-changes";
@@ -37,7 +37,7 @@ export async function reviewReport(db: Db, actor: Actor, reportId: string): Prom
   const report = await loadReport(db, reportId);
   requireOpen(report);
   assertStaffMay(actor, "review", await targetFacts(db, report.target_type, report.target_id));
-  const { results } = await db.$client
+  const { results } = await db
     .prepare("UPDATE reports SET status = 'reviewed' WHERE target_type = ?1 AND target_id = ?2 AND status = 'pending' RETURNING id")
     .bind(report.target_type, report.target_id)
     .all();
@@ -73,8 +73,7 @@ export interface ActionResult {
  * the moderator and the reason, and the user concerned is mailed.
  */
 export async function takeAction(env: Bindings, moderator: Actor, reportId: string, input: ActionInput): Promise<ActionResult> {
-  const db = getDb(env.DB);
-  const d1 = db.$client;
+  const db = env.DB;
   const report = await loadReport(db, reportId);
   requireOpen(report);
   const type = report.target_type;
@@ -99,7 +98,7 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
   const recorded = "EXISTS (SELECT 1 FROM moderation_actions WHERE id = ?9)";
 
   const statements: D1PreparedStatement[] = [
-    d1
+    db
       .prepare(
         `INSERT INTO moderation_actions (id, moderator_id, report_id, target_type, target_id, target_user_id, action_type, reason, notes, expires_at, created_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?11, ?12 WHERE EXISTS (SELECT 1 FROM reports WHERE id = ?3 AND status IN ${OPEN})
@@ -125,7 +124,7 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
   const effect = (sql: string, ...params: unknown[]) => {
     const bound = [...params];
     while (bound.length < 8) bound.push(null);
-    return d1.prepare(sql).bind(...bound, actionId);
+    return db.prepare(sql).bind(...bound, actionId);
   };
   if (type === "listing" && input.action === "hide") {
     statements.push(
@@ -194,7 +193,7 @@ export async function takeAction(env: Bindings, moderator: Actor, reportId: stri
       now,
     ),
   );
-  const results = await d1.batch(statements);
+  const results = await db.batch(statements);
   if (results[0].results.length === 0) throw new AppError("CONFLICT", MODERATION_REFUSALS.alreadyDecided);
   const resolved = results[results.length - 1].results.length;
 
@@ -247,8 +246,7 @@ export async function dismissReport(
   reportId: string,
   notes: string | null,
 ): Promise<{ dismissed: number }> {
-  const db = getDb(env.DB);
-  const d1 = db.$client;
+  const db = env.DB;
   const report = await loadReport(db, reportId);
   requireOpen(report);
   const now = nowIso();
@@ -256,21 +254,21 @@ export async function dismissReport(
   const facts = await targetFacts(db, report.target_type, report.target_id);
   assertStaffMay(moderator, "dismiss", facts);
   const recorded = "EXISTS (SELECT 1 FROM moderation_actions WHERE id = ?1)";
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `INSERT INTO moderation_actions (id, moderator_id, report_id, target_type, target_id, target_user_id, action_type, reason, notes, created_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, 'dismiss', ?7, ?8, ?9 WHERE EXISTS (SELECT 1 FROM reports WHERE id = ?3 AND status IN ${OPEN})
          RETURNING id`,
       )
       .bind(actionId, moderator.id, report.id, report.target_type, report.target_id, facts?.userId ?? null, report.reason, notes, now),
-    d1
+    db
       .prepare(
         `UPDATE listings SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL, auto_hidden = 0, updated_at = ?3
          WHERE ?2 = 'listing' AND id = ?4 AND auto_hidden = 1 AND ${recorded}`,
       )
       .bind(actionId, report.target_type, now, report.target_id),
-    d1
+    db
       .prepare(
         `UPDATE reports SET status = 'dismissed', resolution_action = 'dismiss', moderator_notes = ?4, resolved_at = ?5
          WHERE target_type = ?2 AND target_id = ?3 AND status IN ${OPEN} AND ${recorded} RETURNING id`,
@@ -298,8 +296,7 @@ export async function unhideTarget(
 ): Promise<{ target_type: ReportTargetType; target_id: string }> {
   if (!UUID_RE.test(targetId)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
   if (type === "message") throw new AppError("VALIDATION", MODERATION_REFUSALS.messageNotRestorable);
-  const db = getDb(env.DB);
-  const d1 = db.$client;
+  const db = env.DB;
   const facts = await targetFacts(db, type, targetId);
   if (!facts) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.targetNotFound);
   assertStaffMay(moderator, "unhide", facts);
@@ -313,24 +310,24 @@ export async function unhideTarget(
       ? "EXISTS (SELECT 1 FROM reviews WHERE id = ?5 AND is_hidden = 1)"
       : "EXISTS (SELECT 1 FROM user_moderation_status WHERE user_id = ?5 AND is_suspended = 1 AND suspended_until > ?8)";
   const recorded = "EXISTS (SELECT 1 FROM moderation_actions WHERE id = ?1)";
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `INSERT INTO moderation_actions (id, moderator_id, target_type, target_id, target_user_id, action_type, notes, created_at)
          SELECT ?1, ?2, ?3, ?5, ?6, 'unhide', ?7, ?8 WHERE ${undoable} RETURNING id`,
       )
       .bind(actionId, moderator.id, type, null, targetId, facts.userId, notes, now),
     listing
-      ? d1
+      ? db
           .prepare(
             `UPDATE listings SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL, auto_hidden = 0, updated_at = ?3 WHERE id = ?2 AND ${recorded}`,
           )
           .bind(actionId, targetId, now)
       : review
-        ? d1
+        ? db
             .prepare(`UPDATE reviews SET is_hidden = 0, hidden_reason = NULL, hidden_at = NULL WHERE id = ?2 AND ${recorded}`)
             .bind(actionId, targetId)
-        : d1
+        : db
             .prepare(
               `UPDATE user_moderation_status SET is_suspended = 0, suspended_until = NULL, suspension_reason = NULL, last_action_at = ?3, updated_at = ?3
              WHERE user_id = ?2 AND ${recorded}`,

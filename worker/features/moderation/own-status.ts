@@ -20,13 +20,12 @@ export interface OwnModerationStatus {
 
 /** GET /api/me/moderation: the user's warnings (newest 20) and current suspension, for the profile. */
 export async function ownModerationStatus(db: Db, userId: string): Promise<OwnModerationStatus> {
-  const d1 = db.$client;
   const now = nowIso();
-  const [status, warnings] = await d1.batch<Record<string, unknown>>([
-    d1
+  const [status, warnings] = await db.batch<Record<string, unknown>>([
+    db
       .prepare("SELECT warning_count, is_suspended, suspended_until, suspension_reason FROM user_moderation_status WHERE user_id = ?1")
       .bind(userId),
-    d1
+    db
       .prepare(
         `SELECT a.id, a.target_type, a.reason, a.notes, a.created_at, l.title AS target_title
          FROM moderation_actions a LEFT JOIN listings l ON a.target_type = 'listing' AND l.id = a.target_id

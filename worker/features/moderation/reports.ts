@@ -12,7 +12,7 @@ import { AUTO_HIDDEN_REASON, hasStaffRights, type ReportTargetType, REPORT_REFUS
 import type { Report } from "../../../domain/schemas/content";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import type { Actor, Bindings } from "../../env";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { publicListingSql } from "../listings/visibility";
 import { revealedReviewSql } from "../reviews/visibility";
 import { nowIso } from "../../lib/crypto";
@@ -36,9 +36,8 @@ const OPEN = "('pending', 'reviewed')";
  * own. Someone else's private object is 404 (its existence does not leak); one's own is 403.
  */
 async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: string): Promise<void> {
-  const d1 = db.$client;
   if (type === "listing") {
-    const row = await d1
+    const row = await db
       .prepare("SELECT user_id, status, is_hidden FROM listings WHERE id = ?1")
       .bind(id)
       .first<{ user_id: string; status: ListingStatus; is_hidden: number }>();
@@ -51,7 +50,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
     return;
   }
   if (type === "message") {
-    const row = await d1
+    const row = await db
       .prepare(
         `SELECT m.sender_id FROM messages m JOIN conversations c ON c.id = m.conversation_id
          WHERE m.id = ?1 AND ?2 IN (c.buyer_id, c.seller_id)`,
@@ -65,7 +64,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
   }
   if (type === "review") {
     // A review can be reported where it is shown: revealed and not hidden (staff see hidden ones too).
-    const row = await d1
+    const row = await db
       .prepare(`SELECT r.reviewer_id, r.is_hidden, ${revealedReviewSql("r", "?2")} AS revealed FROM reviews r WHERE r.id = ?1`)
       .bind(id, nowIso())
       .first<{ reviewer_id: string; is_hidden: number; revealed: number }>();
@@ -74,7 +73,7 @@ async function checkTarget(db: Db, actor: Actor, type: ReportTargetType, id: str
     if (row.reviewer_id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.ownReview);
     return;
   }
-  const user = await d1.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(id).first<{ deleted_at: string | null }>();
+  const user = await db.prepare("SELECT deleted_at FROM users WHERE id = ?1").bind(id).first<{ deleted_at: string | null }>();
   if (!user || user.deleted_at || id === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", REPORT_REFUSALS.userNotFound);
   if (id === actor.id) throw new AppError("FORBIDDEN", REPORT_REFUSALS.self);
 }
@@ -113,13 +112,12 @@ interface EvidenceRow {
  * the listing and its owner gets one mail.
  */
 export async function fileReport(env: Bindings, actor: Actor, input: Report, clientAddress: string): Promise<FiledReport> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   await checkTarget(db, actor, input.target_type, input.target_id);
-  const d1 = db.$client;
   const id = crypto.randomUUID();
   const now = nowIso();
   const network = await networkHash(env, clientAddress);
-  const insert = d1
+  const insert = db
     .prepare(
       `INSERT INTO reports (id, reporter_id, target_type, target_id, reason, description, priority, status, reporter_network, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8, ?9
@@ -128,7 +126,7 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
        RETURNING id`,
     )
     .bind(id, actor.id, input.target_type, input.target_id, input.reason, input.description, input.priority, network, now);
-  const existing = d1
+  const existing = db
     .prepare(
       // The identical open report that stands, not merely the reporter's latest one on the target.
       `SELECT id FROM reports WHERE reporter_id = ?1 AND target_type = ?2 AND target_id = ?3 AND status IN ${OPEN}
@@ -137,17 +135,17 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
     )
     .bind(actor.id, input.target_type, input.target_id, input.reason, input.description, input.priority);
   if (input.target_type !== "listing") {
-    const [inserted, latest] = await d1.batch<{ id: string }>([insert, existing]);
+    const [inserted, latest] = await db.batch<{ id: string }>([insert, existing]);
     const reportId = inserted.results[0]?.id ?? latest.results[0].id;
     return { id: reportId, created: reportId === id };
   }
 
   const since = new Date(Date.parse(now) - AUTO_HIDE_WINDOW_HOURS * 3_600_000).toISOString();
   const cutoff = new Date(Date.parse(now) - AUTO_HIDE_MIN_ACCOUNT_AGE_DAYS * 86_400_000).toISOString();
-  const [inserted, latest, evidence, unfounded, seller] = await d1.batch<Record<string, unknown>>([
+  const [inserted, latest, evidence, unfounded, seller] = await db.batch<Record<string, unknown>>([
     insert,
     existing,
-    d1
+    db
       .prepare(
         `SELECT r.id AS report_id, r.reporter_id, r.reporter_network, u.email, u.email_confirmed_at, u.created_at AS account_created_at, u.deleted_at,
                 CASE WHEN s.is_suspended = 1 THEN s.suspended_until END AS suspended_until,
@@ -157,13 +155,13 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
       )
       .bind(input.target_id, since, cutoff),
     // Reports a moderator found unfounded: dismissed, or closed with "approve" (no violation).
-    d1
+    db
       .prepare(
         `SELECT r.reporter_id, r.reporter_network, u.email FROM reports r LEFT JOIN users u ON u.id = r.reporter_id
          WHERE r.target_type = 'listing' AND r.target_id = ?1 AND (r.status = 'dismissed' OR (r.status = 'resolved' AND r.resolution_action = 'approve'))`,
       )
       .bind(input.target_id),
-    d1
+    db
       .prepare(`SELECT ${completedDealsWithEstablishedSql("l.user_id", "?2")} AS n FROM listings l WHERE l.id = ?1`)
       .bind(input.target_id, cutoff),
   ]);
@@ -189,7 +187,7 @@ export async function fileReport(env: Bindings, actor: Actor, input: Report, cli
   const sellerCompletedDeals = Number((seller.results[0] as { n?: number } | undefined)?.n ?? 0);
   if (shouldAutoHide({ open, dismissed, sellerCompletedDeals, now })) {
     const reportIds = JSON.stringify(open.map((r) => r.reportId));
-    const listing = await d1
+    const listing = await db
       .prepare(
         `UPDATE listings SET is_hidden = 1, auto_hidden = 1, hidden_reason = ?2, hidden_at = ?3, updated_at = ?3
          WHERE id = ?1 AND ${publicListingSql()}

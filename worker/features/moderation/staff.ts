@@ -16,7 +16,7 @@ export interface StaffMember {
 
 /** Moderators and admins, for the admin's role panel. */
 export async function listStaff(db: Db): Promise<StaffMember[]> {
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(
       `SELECT u.id, u.email, p.display_name, p.role FROM profiles p JOIN users u ON u.id = p.user_id
        WHERE p.role IN ('moderator', 'admin') AND u.deleted_at IS NULL ORDER BY p.role, u.email`,
@@ -30,7 +30,7 @@ export async function listStaff(db: Db): Promise<StaffMember[]> {
  * request: roles are read from D1 every time. An admin cannot change their own role (no lock-out).
  */
 export async function changeRole(db: Db, admin: Actor, email: string, role: Role): Promise<StaffMember> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `UPDATE profiles SET role = ?2, updated_at = ?4
        WHERE user_id = (SELECT id FROM users WHERE email = ?1 AND deleted_at IS NULL AND id <> ?3)

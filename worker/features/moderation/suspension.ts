@@ -19,7 +19,7 @@ export interface Suspension {
 
 /** The user's current suspension, or null (a suspension past its end date is over by itself). */
 export async function activeSuspension(db: Db, userId: string, now: string = nowIso()): Promise<Suspension | null> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT suspended_until, suspension_reason FROM user_moderation_status
        WHERE user_id = ?1 AND is_suspended = 1 AND suspended_until > ?2`,

@@ -28,7 +28,7 @@ export interface ReportHead {
 
 export async function loadReport(db: Db, reportId: string): Promise<ReportHead> {
   if (!UUID_RE.test(reportId)) throw new AppError("NOT_FOUND", MODERATION_REFUSALS.reportNotFound);
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT id, target_type, target_id, reason, status FROM reports WHERE id = ?1")
     .bind(reportId)
     .first<ReportHead>();
@@ -55,30 +55,29 @@ const OWNER_ROLE = (idColumn: string) =>
   `(SELECT COALESCE(MAX(p.role), 'user') FROM profiles p WHERE p.user_id = ${idColumn}) AS user_role`;
 
 export async function targetFacts(db: Db, type: ReportTargetType, id: string): Promise<TargetFacts | null> {
-  const d1 = db.$client;
   const none = { title: null, conversationId: null, seq: null };
   if (type === "listing") {
-    const row = await d1
+    const row = await db
       .prepare(`SELECT user_id, title, ${OWNER_ROLE("listings.user_id")} FROM listings WHERE id = ?1`)
       .bind(id)
       .first<{ user_id: string; title: string; user_role: Role }>();
     return row ? { ...none, userId: row.user_id, userRole: row.user_role, title: row.title } : null;
   }
   if (type === "message") {
-    const row = await d1
+    const row = await db
       .prepare(`SELECT sender_id, conversation_id, seq, ${OWNER_ROLE("messages.sender_id")} FROM messages WHERE id = ?1`)
       .bind(id)
       .first<{ sender_id: string; conversation_id: string; seq: number; user_role: Role }>();
     return row ? { ...none, userId: row.sender_id, userRole: row.user_role, conversationId: row.conversation_id, seq: row.seq } : null;
   }
   if (type === "review") {
-    const row = await d1
+    const row = await db
       .prepare(`SELECT reviewer_id, ${OWNER_ROLE("reviews.reviewer_id")} FROM reviews WHERE id = ?1`)
       .bind(id)
       .first<{ reviewer_id: string; user_role: Role }>();
     return row ? { ...none, userId: row.reviewer_id, userRole: row.user_role } : null;
   }
-  const row = await d1
+  const row = await db
     .prepare(`SELECT id, ${OWNER_ROLE("users.id")} FROM users WHERE id = ?1`)
     .bind(id)
     .first<{ id: string; user_role: Role }>();

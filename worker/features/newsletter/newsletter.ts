@@ -7,7 +7,7 @@ export async function subscribe(
   input: { email: string; name: string | null; signup_page?: string; variant?: string },
 ): Promise<void> {
   const metadata = JSON.stringify({ signup_page: input.signup_page ?? "/", variant: input.variant ?? "default" });
-  const result = await db.$client
+  const result = await db
     .prepare(
       `INSERT INTO newsletter_subscribers (id, email, name, source, metadata) VALUES (?1, ?2, ?3, 'website', ?4)
        ON CONFLICT (email) DO NOTHING`,

@@ -12,7 +12,6 @@ import type { CheckoutInput } from "../../../domain/schemas/payments";
 import { isPurchasableListing } from "../../../domain/listing-lifecycle";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { ListingStatus, PricingMode } from "../../../domain/taxonomy";
-import { getDb } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
@@ -70,12 +69,11 @@ export function assertPurchasable(
 }
 
 export async function startCheckout(env: Bindings, actor: Actor, input: CheckoutInput): Promise<CheckoutResponse> {
-  const db = getDb(env.DB);
-  const d1 = db.$client;
+  const db = env.DB;
   await enforceRateLimit(db, RATE_RULES.paymentCheckout, actor.id);
   // A suspended user may not buy (docs/decisions/051-suspensions.md).
   await assertNotSuspended(db, actor.id);
-  const listing = await d1
+  const listing = await db
     .prepare(
       `SELECT l.id, l.user_id, l.title, l.price, l.is_free, l.status, l.is_hidden, l.payment_enabled, l.pricing_mode, l.seo_slug,
               p.stripe_account_id, p.stripe_charges_enabled, u.deleted_at AS seller_deleted,
@@ -95,7 +93,7 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
   const amount = toMinorUnits(listing.price!);
   const fee = platformFee(amount, platformFeeBasisPoints(env));
   const now = nowIso();
-  await d1
+  await db
     .prepare(
       `INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, amount, currency, status, platform_fee, created_at, updated_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'NOK', 'pending', ?7, ?8, ?8)`,
@@ -155,12 +153,12 @@ export async function startCheckout(env: Bindings, actor: Actor, input: Checkout
     }
   } catch (error) {
     console.error("Could not start checkout", paymentId, input.method, error instanceof Error ? error.message : error);
-    await d1
+    await db
       .prepare("UPDATE payments SET status = 'failed', updated_at = ?2 WHERE id = ?1 AND status = 'pending'")
       .bind(paymentId, nowIso())
       .run();
     throw new AppError("PROVIDER_ERROR", PAYMENT_TEXTS.startFailed);
   }
-  await d1.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();
+  await db.prepare("UPDATE payments SET provider_ref = ?2, updated_at = ?3 WHERE id = ?1").bind(paymentId, ref, nowIso()).run();
   return { payment_id: paymentId, url };
 }

@@ -3,7 +3,7 @@
 // the seller's listings that never had a payment setting get payment enabled in marketplace mode.
 import { PAYMENT_REFUSALS, PAYMENT_TEXTS, type SellerPaymentStatus } from "../../../domain/payments";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
 import { AppError } from "../../lib/errors";
@@ -21,7 +21,7 @@ interface ProfilePayments {
 }
 
 async function profilePayments(db: Db, userId: string): Promise<ProfilePayments> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       "SELECT stripe_account_id, stripe_charges_enabled, stripe_payouts_enabled, stripe_details_submitted FROM profiles WHERE user_id = ?1",
     )
@@ -49,7 +49,7 @@ export async function applyAccountState(
   env: Bindings,
   account: Pick<Stripe.Account, "id" | "charges_enabled" | "payouts_enabled" | "details_submitted">,
 ): Promise<void> {
-  const d1 = getDb(env.DB).$client;
+  const d1 = env.DB;
   const now = nowIso();
   const [before, listings] = await d1.batch<{ user_id: string; stripe_charges_enabled: number }>([
     d1.prepare("SELECT user_id, stripe_charges_enabled FROM profiles WHERE stripe_account_id = ?1").bind(account.id),
@@ -74,7 +74,7 @@ export async function applyAccountState(
 
 /** The seller's state, refreshed from Stripe when an account exists (the cached state if Stripe cannot be reached). */
 export async function sellerStatus(env: Bindings, actor: Actor): Promise<SellerPaymentStatus> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const profile = await profilePayments(db, actor.id);
   const config = stripeConfig(env);
   if (profile.stripe_account_id && config) {
@@ -91,7 +91,7 @@ export async function sellerStatus(env: Bindings, actor: Actor): Promise<SellerP
 
 /** "Koble til Stripe": the seller's Express account (created once) and a fresh onboarding link. */
 export async function connectStripe(env: Bindings, actor: Actor): Promise<{ url: string }> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   await enforceRateLimit(db, RATE_RULES.paymentConnect, actor.id);
   const { stripe } = requireStripe(env);
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
@@ -111,7 +111,7 @@ export async function connectStripe(env: Bindings, actor: Actor): Promise<{ url:
         { idempotencyKey: `connect-account-${actor.id}` },
       );
       // Only the first stored account counts; a concurrent request that lost uses the stored one.
-      await db.$client
+      await db
         .prepare("UPDATE profiles SET stripe_account_id = ?2, updated_at = ?3 WHERE user_id = ?1 AND stripe_account_id IS NULL")
         .bind(actor.id, account.id, nowIso())
         .run();
@@ -134,7 +134,7 @@ export async function connectStripe(env: Bindings, actor: Actor): Promise<{ url:
 
 /** "Åpne Stripe-dashbord": a single-use Express dashboard login link. */
 export async function stripeDashboardLink(env: Bindings, actor: Actor): Promise<{ url: string }> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   await enforceRateLimit(db, RATE_RULES.paymentConnect, actor.id);
   const { stripe } = requireStripe(env);
   const status = await sellerStatus(env, actor);
@@ -153,8 +153,8 @@ export async function stripeDashboardLink(env: Bindings, actor: Actor): Promise<
 
 /** account.updated: re-read the account (events may arrive out of order) and store its state. */
 export async function refreshAccount(env: Bindings, accountId: string): Promise<void> {
-  const db = getDb(env.DB);
-  const known = await db.$client.prepare("SELECT 1 AS ok FROM profiles WHERE stripe_account_id = ?1").bind(accountId).first();
+  const db = env.DB;
+  const known = await db.prepare("SELECT 1 AS ok FROM profiles WHERE stripe_account_id = ?1").bind(accountId).first();
   if (!known) return;
   const { stripe } = requireStripe(env);
   await applyAccountState(env, await stripe.accounts.retrieve(accountId));

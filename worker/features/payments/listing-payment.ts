@@ -17,7 +17,7 @@ export interface PaymentColumns {
 }
 
 export async function sellerCanTakePayments(db: Db, userId: string): Promise<boolean> {
-  const row = await db.$client
+  const row = await db
     .prepare("SELECT stripe_charges_enabled FROM profiles WHERE user_id = ?1 AND stripe_account_id IS NOT NULL")
     .bind(userId)
     .first<{ stripe_charges_enabled: number }>();

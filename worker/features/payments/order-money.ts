@@ -2,7 +2,7 @@
 // a refund, a Stripe Transfer or a Vipps capture, each with an idempotency key derived from the
 // order, retried by the cron until the provider acknowledges it.
 import { isFinalOrderState, partialPayout, PAYOUT_FIX_TEXT } from "../../../domain/orders";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { sendMail } from "../mail/mail";
 import { stripeConfig, vippsConfig } from "./config";
@@ -33,7 +33,7 @@ function amountsOf(row: OrderRow): { refund: number; payout: number; capture: nu
  * repeat is the provider's replay of the first, never a second movement of money.
  */
 export async function moveMoney(env: Bindings, orderId: string): Promise<void> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const row = await orderRow(db, orderId);
   if (!row || row.money_moved_at || !isFinalOrderState(row.state)) return;
   const { refund, payout, capture } = amountsOf(row);
@@ -81,14 +81,14 @@ export async function moveMoney(env: Bindings, orderId: string): Promise<void> {
       await saveRef(db, row.id, "refund_ref", key);
     }
   }
-  await db.$client
+  await db
     .prepare("UPDATE orders SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
     .bind(row.id, new Date().toISOString())
     .run();
 }
 
 async function saveRef(db: Db, id: string, column: "transfer_ref" | "refund_ref", ref: string): Promise<void> {
-  await db.$client.prepare(`UPDATE orders SET ${column} = ?2 WHERE id = ?1 AND ${column} IS NULL`).bind(id, ref).run();
+  await db.prepare(`UPDATE orders SET ${column} = ?2 WHERE id = ?1 AND ${column} IS NULL`).bind(id, ref).run();
 }
 
 async function stripeRefund(stripe: Stripe, row: OrderRow, amount: number): Promise<string> {
@@ -170,7 +170,7 @@ async function payoutRefused(env: Bindings, row: OrderRow, why: string): Promise
  * CAPTURED and CANCELLED): record it, and finish the order's money if nothing else is missing.
  */
 export async function acknowledgeMoney(env: Bindings, orderId: string, kind: "transfer" | "refund", ref: string): Promise<void> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const row = await orderRow(db, orderId);
   if (!row || !isFinalOrderState(row.state) || row.money_moved_at) return;
   const { refund, payout, capture } = amountsOf(row);
@@ -180,7 +180,7 @@ export async function acknowledgeMoney(env: Bindings, orderId: string, kind: "tr
   if (!now) return;
   const needsPayout = (row.provider === "stripe" ? payout : capture) > 0;
   if ((refund === 0 || now.refund_ref) && (!needsPayout || now.transfer_ref)) {
-    await db.$client
+    await db
       .prepare("UPDATE orders SET money_moved_at = ?2, payout_error = NULL WHERE id = ?1 AND money_moved_at IS NULL")
       .bind(row.id, new Date().toISOString())
       .run();

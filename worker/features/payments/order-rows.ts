@@ -64,5 +64,5 @@ LEFT JOIN profiles bp ON bp.user_id = t.buyer_id
 LEFT JOIN profiles sp ON sp.user_id = t.seller_id`;
 
 export async function orderRow(db: Db, orderId: string): Promise<OrderRow | null> {
-  return db.$client.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(orderId).first<OrderRow>();
+  return db.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(orderId).first<OrderRow>();
 }

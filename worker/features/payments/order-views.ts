@@ -14,7 +14,6 @@ import {
 import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/chat";
 import { hasStaffRights, paymentCaseTarget, staffRefusal } from "../../../domain/moderation";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { getDb } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { enforceBindingLimit } from "../../lib/rate-limit";
@@ -76,7 +75,7 @@ export function orderViewFor(row: OrderRow, role: "buyer" | "seller" | "moderato
 }
 
 export async function orderForViewer(env: Bindings, actor: Actor, orderId: string): Promise<OrderView> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
@@ -144,7 +143,7 @@ export async function orderCases(env: Bindings, actor: Actor): Promise<OrderCase
  * cleaned as every photo (worker/lib/photo-upload.ts).
  */
 export async function uploadProblemPhoto(env: Bindings, actor: Actor, orderId: string, request: Request) {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
@@ -156,7 +155,7 @@ export async function uploadProblemPhoto(env: Bindings, actor: Actor, orderId: s
 
 /** A report's photo for its buyer, its seller and staff with staff rights (the case); anyone else 404. */
 export async function problemPhotoForViewer(env: Bindings, actor: Actor, orderId: string, photoId: string | null) {
-  const row = await orderRow(getDb(env.DB), orderId);
+  const row = await orderRow(env.DB, orderId);
   if (!row || !roleOf(row, actor)) throw notFound();
   const photo = photoId ? await readProblemPhoto(env, row.id, photoId) : null;
   if (!photo) throw new AppError("NOT_FOUND", PROBLEM_PHOTO_REFUSALS.notFound);

@@ -23,7 +23,7 @@ import {
 } from "../../../domain/orders";
 import { formatDateTime } from "../../../domain/format";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
-import { type D1Client, getDb, type Db } from "../../db/client";
+import type { D1Client, Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { listingsChanged } from "../../lib/listing-changes";
@@ -61,7 +61,7 @@ export async function actOnOrder(
   input: OrderInput = {},
   now: Date = new Date(),
 ): Promise<OrderView | null> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const row = await orderRow(db, orderId);
   if (!row) throw notFound();
   let actor: OrderActor = "system";
@@ -129,7 +129,6 @@ async function decide(
   now: string,
   decidedBy: string | null,
 ): Promise<boolean> {
-  const d1 = db.$client;
   const sets: string[] = [];
   const values: unknown[] = [row.id, to, row.state, now];
   const add = (sql: string, value: unknown) => {
@@ -161,23 +160,23 @@ async function decide(
   // A report with photos: they are attached first in the same batch, and the case opens only if all were.
   const photos = to === "problem" ? (input.photos ?? []) : [];
   if (photos.length > 0) guard += ` AND ${attachedAllSql("?4", photos.length)}`;
-  const update = d1
+  const update = db
     .prepare(`UPDATE orders SET state = ?2, ${sets.join(", ")} WHERE id = ?1 AND state = ?3${guard} RETURNING id`)
     .bind(...values);
   if (photos.length > 0) {
-    const [, opened] = await d1.batch<{ id: string }>([attachPhotosStatement(d1, row.id, row.buyer_id, photos, row.state, now), update]);
+    const [, opened] = await db.batch<{ id: string }>([attachPhotosStatement(db, row.id, row.buyer_id, photos, row.state, now), update]);
     return opened.results.length > 0;
   }
   if (!isFullRefund(to)) return (await update.first<{ id: string }>()) !== null;
   // All the money back: the listing is for sale again and the payment no longer holds it (checkout
   // and settlement look for a completed payment). Only this batch's decision (settled now) counts.
   const decided = "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND state IN ('refunded', 'cancelled') AND settled_at = ?3)";
-  const [changed] = await d1.batch<{ id: string }>([
+  const [changed] = await db.batch<{ id: string }>([
     update,
-    d1
+    db
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?2 AND status = 'sold' AND ${decided}`)
       .bind(row.id, row.listing_id, now),
-    d1
+    db
       .prepare(`UPDATE payments SET status = 'refunded', updated_at = ?3 WHERE id = ?2 AND status = 'completed' AND ${decided}`)
       .bind(row.id, row.payment_id, now),
   ]);
@@ -221,7 +220,7 @@ export async function afterSellerDeleted(env: Bindings, sellerId: string, now: s
     } catch (error) {
       console.error("Refund after a seller's deletion not made yet; the cron retries", id, error instanceof Error ? error.message : error);
     }
-    const row = await orderRow(getDb(env.DB), id);
+    const row = await orderRow(env.DB, id);
     if (row) await announce(env, row, "seller_account_deleted").catch((e: unknown) => console.error("Could not announce", id, e));
   }
 }
@@ -245,7 +244,7 @@ export async function runOrderCron(env: Bindings, now: Date = new Date(), limit 
     .bind(nowIso, reminderBefore, limit)
     .all<{ id: string }>();
   for (const { id } of toRemind) {
-    const row = await orderRow(getDb(d1), id);
+    const row = await orderRow(d1, id);
     if (!row || row.buyer_deleted) continue;
     try {
       await sendMail(

@@ -3,7 +3,7 @@
 // seller ever sees a payment; to anyone else it does not exist (404).
 import { PAYMENT_TEXTS, type PaymentDetails, type PaymentRecord, type VerifyResponse } from "../../../domain/payments";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { enforceRateLimit } from "../../lib/rate-limit";
@@ -31,7 +31,7 @@ function roleOf(payment: PaymentRow, actor: Actor): "buyer" | "seller" | null {
  */
 async function refreshFromProvider(env: Bindings, payment: PaymentRow): Promise<void> {
   if (!payment.provider_ref) return;
-  const db = getDb(env.DB);
+  const db = env.DB;
   try {
     if (payment.provider === "stripe") {
       const config = stripeConfig(env);
@@ -88,13 +88,13 @@ function verifyStatus(payment: PaymentRow): VerifyResponse["status"] {
 }
 
 export async function verifyPayment(env: Bindings, actor: Actor, sessionId: string, paymentId: string): Promise<VerifyResponse> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   await enforceRateLimit(db, RATE_RULES.paymentVerify, actor.id);
   const found = await paymentById(db, paymentId);
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role || found.provider_ref !== sessionId) throw notFound();
   const payment = await current(env, db, found, role);
-  const tx = await db.$client
+  const tx = await db
     .prepare("SELECT id, conversation_id FROM orders WHERE payment_id = ?1")
     .bind(payment.id)
     .first<{ id: string; conversation_id: string | null }>();
@@ -112,13 +112,13 @@ export async function verifyPayment(env: Bindings, actor: Actor, sessionId: stri
 }
 
 export async function paymentDetails(env: Bindings, actor: Actor, sessionId: string): Promise<PaymentDetails> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   await enforceRateLimit(db, RATE_RULES.paymentVerify, actor.id);
   const found = await paymentBySessionId(db, sessionId);
   const role = found ? roleOf(found, actor) : null;
   if (!found || !role) throw notFound();
   const payment = await current(env, db, found, role);
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
@@ -176,7 +176,7 @@ function parseImages(raw: string | null): string[] {
 export async function orderRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<PaymentRecord[]> {
   const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
   const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(
       `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
             t.state, t.release_due_at, t.refund_amount, t.money_moved_at,
@@ -234,10 +234,9 @@ export async function orderRecords(db: Db, actor: Actor, side: "purchases" | "sa
  */
 export async function reconcilePendingPayments(env: Bindings, now: Date = new Date(), limit = 25): Promise<number> {
   const before = new Date(now.getTime() - 3600_000).toISOString();
-  const { results } = await getDb(env.DB)
-    .$client.prepare(
-      "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
-    )
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM payments WHERE status = 'pending' AND provider_ref IS NOT NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2",
+  )
     .bind(before, limit)
     .all<PaymentRow>();
   for (const payment of results) await refreshFromProvider(env, payment);

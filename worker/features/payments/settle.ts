@@ -3,7 +3,7 @@
 // is idempotent, and the race between buyers is settled by conditional statements in one D1 batch
 // (docs/decisions/034-two-buyers.md).
 import { ANONYMOUS_NAME } from "../../../domain/chat";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import type { Bindings } from "../../env";
 import { nowIso } from "../../lib/crypto";
@@ -34,8 +34,7 @@ export type SettleOutcome = "won" | "lost" | "mismatch";
  * Whoever is not completed after the batch lost, and their money is given back.
  */
 export async function settlePaidPayment(env: Bindings, payment: PaymentRow, facts: PaidFacts): Promise<SettleOutcome> {
-  const db = getDb(env.DB);
-  const d1 = db.$client;
+  const db = env.DB;
   if (facts.amount !== payment.amount || facts.currency.toUpperCase() !== payment.currency.toUpperCase()) {
     // Never fulfil for a different amount than the one priced from D1 at checkout.
     console.error("Payment amount mismatch", payment.id, { expected: payment.amount, got: facts.amount, currency: facts.currency });
@@ -48,8 +47,8 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
   // Only a listed listing (active, not hidden: docs/product.md "Listings") can be bought, and only
   // at the price it has now: a checkout started before the seller changed the price is refunded,
   // never fulfilled at the old amount (decision 087).
-  const [, , , state] = await d1.batch<{ status: PaymentRow["status"]; order_id: string | null }>([
-    d1
+  const [, , , state] = await db.batch<{ status: PaymentRow["status"]; order_id: string | null }>([
+    db
       .prepare(
         `UPDATE payments SET status = 'completed', provider_payment_ref = COALESCE(?3, provider_payment_ref), updated_at = ?4
          WHERE id = ?1 AND status = 'pending'
@@ -57,7 +56,7 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
            AND NOT EXISTS (SELECT 1 FROM payments WHERE listing_id = ?2 AND status = 'completed')`,
       )
       .bind(payment.id, payment.listing_id, facts.providerPaymentRef, now, payment.amount),
-    d1
+    db
       .prepare(
         // The money is held from here until the buyer has the toy (decision 105); the seller's
         // connected account is kept as it is now, for the transfer at release.
@@ -73,13 +72,13 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
       .bind(orderId, payment.id, now),
     // Only the batch that wrote the order marks the listing sold (a replay never re-sells a
     // listing its owner has since put back on sale).
-    d1
+    db
       .prepare(
         `UPDATE listings SET status = 'sold', updated_at = ?3
          WHERE id = ?1 AND status = 'active' AND EXISTS (SELECT 1 FROM orders WHERE id = ?2)`,
       )
       .bind(payment.listing_id, orderId, now),
-    d1
+    db
       .prepare("SELECT p.status, t.id AS order_id FROM payments p LEFT JOIN orders t ON t.payment_id = p.id WHERE p.id = ?1")
       .bind(payment.id),
   ]);
@@ -97,9 +96,8 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
 
 /** The winner's follow-ups. Each checks whether it is done, so a retry finishes what a failure left. */
 export async function completeSale(env: Bindings, paymentId: string): Promise<void> {
-  const db = getDb(env.DB);
-  const d1 = db.$client;
-  const sale = await d1
+  const db = env.DB;
+  const sale = await db
     .prepare(
       `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
               t.id AS order_id, t.conversation_id, t.seller_notified_at, t.buyer_receipt_sent_at, t.paid_at,
@@ -157,7 +155,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       await stableUuid(`sale-message:${sale.id}`),
       { mailed: true },
     );
-    await d1
+    await db
       .prepare("UPDATE orders SET conversation_id = ?2 WHERE id = ?1 AND conversation_id IS NULL")
       .bind(sale.order_id, conversationId)
       .run();
@@ -236,7 +234,7 @@ async function expireCompetitors(env: Bindings, db: Db, listingId: string, winne
  * refunds when the listing is no longer for sale at that amount.
  */
 export async function closeOpenCheckouts(env: Bindings, db: Db, listingId: string, exceptId: string | null = null): Promise<void> {
-  const { results } = await db.$client
+  const { results } = await db
     .prepare("SELECT * FROM payments WHERE listing_id = ?1 AND status = 'pending' AND id IS NOT ?2")
     .bind(listingId, exceptId)
     .all<PaymentRow>();
@@ -277,7 +275,7 @@ export async function closeOpenCheckouts(env: Bindings, db: Db, listingId: strin
  * transferred). Vipps: money is only reserved until capture, so the authorisation is cancelled.
  */
 async function giveBack(env: Bindings, payment: PaymentRow, facts: PaidFacts, notifyBuyer: boolean): Promise<void> {
-  const d1 = getDb(env.DB).$client;
+  const d1 = env.DB;
   let refundRef: string | null = null;
   if (payment.provider === "stripe") {
     const config = stripeConfig(env);

@@ -25,16 +25,16 @@ export interface PaymentRow {
 
 export async function paymentById(db: Db, id: string): Promise<PaymentRow | null> {
   if (!isUuid(id)) return null;
-  return db.$client.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<PaymentRow>();
+  return db.prepare("SELECT * FROM payments WHERE id = ?1").bind(id).first<PaymentRow>();
 }
 
 export async function paymentByRef(db: Db, provider: "stripe" | "vipps", ref: string): Promise<PaymentRow | null> {
-  return db.$client.prepare("SELECT * FROM payments WHERE provider = ?1 AND provider_ref = ?2").bind(provider, ref).first<PaymentRow>();
+  return db.prepare("SELECT * FROM payments WHERE provider = ?1 AND provider_ref = ?2").bind(provider, ref).first<PaymentRow>();
 }
 
 /** The result pages' `session_id`: a Stripe Checkout Session id or a Vipps reference. */
 export async function paymentBySessionId(db: Db, sessionId: string): Promise<PaymentRow | null> {
-  return db.$client
+  return db
     .prepare("SELECT * FROM payments WHERE provider IN ('stripe', 'vipps') AND provider_ref = ?1")
     .bind(sessionId)
     .first<PaymentRow>();
@@ -42,7 +42,7 @@ export async function paymentBySessionId(db: Db, sessionId: string): Promise<Pay
 
 /** Close a checkout that is still open (expired, aborted, failed). Returns whether this call closed it. */
 export async function closePending(db: Db, id: string, status: Exclude<PaymentStatus, "pending" | "completed">): Promise<boolean> {
-  const row = await db.$client
+  const row = await db
     .prepare("UPDATE payments SET status = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'pending' RETURNING id")
     .bind(id, status, nowIso())
     .first<{ id: string }>();

@@ -3,7 +3,7 @@
 // host and content hash), handled idempotently, and recorded once in webhook_events: a replayed or
 // duplicated event changes nothing and calls no provider.
 import { z } from "../../../domain/schemas/zod";
-import { getDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { stripeConfig, vippsConfig } from "./config";
@@ -21,11 +21,11 @@ export interface WebhookResult {
 }
 
 async function seen(db: Db, id: string): Promise<boolean> {
-  return (await db.$client.prepare("SELECT 1 AS ok FROM webhook_events WHERE id = ?1").bind(id).first()) !== null;
+  return (await db.prepare("SELECT 1 AS ok FROM webhook_events WHERE id = ?1").bind(id).first()) !== null;
 }
 
 async function remember(db: Db, id: string, provider: string, type: string): Promise<void> {
-  await db.$client
+  await db
     .prepare("INSERT INTO webhook_events (id, provider, type) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING")
     .bind(id, provider, type)
     .run();
@@ -39,7 +39,7 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
   const event = await verifyStripeEvent(stripe, rawBody, signature, config.webhookSecrets);
   if (!event) throw new AppError("INVALID_SIGNATURE");
 
-  const db = getDb(env.DB);
+  const db = env.DB;
   const key = `stripe:${event.id}`;
   if (await seen(db, key)) return { received: true, duplicate: true };
 
@@ -65,7 +65,7 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
       const charge = event.data.object;
       const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
       const tx = intent
-        ? await db.$client
+        ? await db
             .prepare(
               "SELECT t.id FROM orders t JOIN payments p ON p.id = t.payment_id WHERE p.provider = 'stripe' AND p.provider_payment_ref = ?1 AND t.refund_amount > 0 AND t.refund_amount <= ?2",
             )
@@ -89,7 +89,7 @@ export async function handleStripeWebhook(env: Bindings, rawBody: string, signat
 /** A Checkout Session completed. With async payment methods it may be completed but not yet paid. */
 export async function onSessionPaid(env: Bindings, session: Stripe.Checkout.Session): Promise<void> {
   if (session.payment_status !== "paid") return;
-  const payment = await paymentByRef(getDb(env.DB), "stripe", session.id);
+  const payment = await paymentByRef(env.DB, "stripe", session.id);
   if (!payment || session.metadata?.payment_id !== payment.id) {
     console.warn("Checkout Session without a matching payment", session.id);
     return;
@@ -131,7 +131,7 @@ export async function handleVippsWebhook(env: Bindings, req: WebhookRequest): Pr
   const event = parsed.data;
   if (event.msn !== config.msn) throw new AppError("VALIDATION", PAYMENT_REFUSALS.unknownMerchant);
 
-  const db = getDb(env.DB);
+  const db = env.DB;
   const key = `vipps:${event.reference}:${event.name}:${event.pspReference}`;
   if (await seen(db, key)) return { received: true, duplicate: true };
 

@@ -25,7 +25,7 @@ export interface DealSource {
  */
 const sale: DealSource = {
   async find(db, dealId) {
-    const row = await db.$client
+    const row = await db
       .prepare(
         `SELECT t.id, t.seller_id, t.buyer_id, t.settled_at, t.conversation_id, l.title
          FROM orders t JOIN listings l ON l.id = t.listing_id
@@ -52,7 +52,7 @@ const sale: DealSource = {
     };
   },
   async inConversation(db, conversationId) {
-    const { results } = await db.$client
+    const { results } = await db
       .prepare(
         `SELECT t.id FROM orders t
          WHERE t.conversation_id = ?1 AND t.settled_at IS NOT NULL ORDER BY t.settled_at`,
@@ -69,7 +69,7 @@ const sale: DealSource = {
  */
 const trade: DealSource = {
   async find(db, dealId) {
-    const row = await db.$client
+    const row = await db
       .prepare(
         `SELECT s.id, s.user1_id, s.user2_id, s.status, s.completed_at, o.conversation_id, l.title
          FROM trades s JOIN trade_offers o ON o.id = s.trade_offer_id JOIN listings l ON l.id = o.requested_listing_id
@@ -97,7 +97,7 @@ const trade: DealSource = {
     };
   },
   async inConversation(db, conversationId) {
-    const { results } = await db.$client
+    const { results } = await db
       .prepare(
         `SELECT s.id FROM trades s JOIN trade_offers o ON o.id = s.trade_offer_id
          WHERE o.conversation_id = ?1 AND s.status = 'completed' ORDER BY s.completed_at`,
@@ -114,7 +114,7 @@ const trade: DealSource = {
  */
 const giveaway: DealSource = {
   async find(db, dealId) {
-    const row = await db.$client
+    const row = await db
       .prepare(
         `SELECT g.id, g.giver_id, g.taker_id, g.given_at, g.conversation_id, l.title
          FROM giveaways g JOIN listings l ON l.id = g.listing_id WHERE g.id = ?1`,
@@ -133,7 +133,7 @@ const giveaway: DealSource = {
     };
   },
   async inConversation(db, conversationId) {
-    const { results } = await db.$client
+    const { results } = await db
       .prepare("SELECT id FROM giveaways WHERE conversation_id = ?1 ORDER BY given_at")
       .bind(conversationId)
       .all<{ id: string }>();

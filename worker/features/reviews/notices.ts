@@ -5,7 +5,6 @@
 import { REVIEW_EVENT } from "../../../domain/chat";
 import { reviewWindowClosesAt, reviewWrittenText, reviewsRevealedText, type DealKind } from "../../../domain/reviews";
 import { ANONYMOUS_NAME } from "../../../domain/chat";
-import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
 import { findDeal } from "./deals";
@@ -17,10 +16,10 @@ export async function announceReview(
   review: { id: string; reviewerName: string | null },
 ): Promise<void> {
   try {
-    const db = getDb(env.DB);
+    const db = env.DB;
     const deal = await findDeal(db, kind, dealId);
     if (!deal?.conversationId || !deal.completedAt) return;
-    const row = await db.$client
+    const row = await db
       .prepare("SELECT COUNT(*) AS n FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2")
       .bind(kind, dealId)
       .first<{ n: number }>();

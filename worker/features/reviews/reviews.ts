@@ -80,7 +80,7 @@ async function loadDeal(db: Db, kind: DealKind, dealId: string): Promise<DealRec
 export async function submitReview(db: Db, actor: Actor, input: CreateReview, now: string = nowIso()): Promise<ReviewView> {
   const deal = await loadDeal(db, input.deal_kind, input.deal_id);
   const existing = deal
-    ? await db.$client
+    ? await db
         .prepare("SELECT 1 AS x FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2 AND reviewer_id = ?3")
         .bind(input.deal_kind, input.deal_id, actor.id)
         .first()
@@ -89,7 +89,7 @@ export async function submitReview(db: Db, actor: Actor, input: CreateReview, no
   if (!verdict.ok) refuse(verdict.refusal);
   await assertNotSuspended(db, actor.id);
   const id = crypto.randomUUID();
-  const row = await db.$client
+  const row = await db
     .prepare(
       `INSERT INTO reviews (id, deal_kind, deal_id, reviewer_id, reviewee_id, rating, text, window_closes_at, created_at)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -153,14 +153,13 @@ interface ReviewRow {
 async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Promise<DealReviewState | null> {
   if (!deal.completedAt || !deal.parties.includes(actor.id)) return null;
   const otherId = deal.parties[0] === actor.id ? deal.parties[1] : deal.parties[0];
-  const d1 = db.$client;
-  const [rows, people] = await d1.batch<Record<string, unknown>>([
-    d1
+  const [rows, people] = await db.batch<Record<string, unknown>>([
+    db
       .prepare(
         "SELECT id, deal_kind, reviewer_id, rating, text, created_at, is_hidden, window_closes_at FROM reviews WHERE deal_kind = ?1 AND deal_id = ?2",
       )
       .bind(deal.kind, deal.id),
-    d1
+    db
       .prepare("SELECT u.id, u.deleted_at, p.display_name FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id IN (?1, ?2)")
       .bind(actor.id, otherId),
   ]);
@@ -226,7 +225,7 @@ export async function conversationReviewStates(
   now: string = nowIso(),
 ): Promise<DealReviewState[]> {
   if (!UUID_RE.test(conversationId)) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.conversationNotFound);
-  const member = await db.$client
+  const member = await db
     .prepare("SELECT 1 AS x FROM conversations WHERE id = ?1 AND ?2 IN (buyer_id, seller_id)")
     .bind(conversationId, actor.id)
     .first();
@@ -259,7 +258,7 @@ export interface PublicProfile {
 }
 
 export function ratingSummaryStatement(db: Db, userId: string, now: string): D1PreparedStatement {
-  return db.$client
+  return db
     .prepare(`SELECT COUNT(*) AS count, AVG(r.rating) AS average FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")}`)
     .bind(userId, now);
 }
@@ -283,9 +282,8 @@ interface ProfileReviewRow {
  */
 export async function publicProfile(db: Db, userId: string, offset = 0, now: string = nowIso()): Promise<PublicProfile> {
   if (!UUID_RE.test(userId) || userId === SYSTEM_USER_ID) throw new AppError("NOT_FOUND", REVIEW_REFUSALS.userNotFound);
-  const d1 = db.$client;
-  const [user, summary, listingRows, reviewRows] = await d1.batch<Record<string, unknown>>([
-    d1
+  const [user, summary, listingRows, reviewRows] = await db.batch<Record<string, unknown>>([
+    db
       .prepare(
         `SELECT u.id, u.deleted_at, p.display_name, COALESCE(p.created_at, u.created_at) AS member_since,
                 u.phone_verified_at IS NOT NULL AS phone_verified,
@@ -294,10 +292,10 @@ export async function publicProfile(db: Db, userId: string, offset = 0, now: str
       )
       .bind(userId),
     ratingSummaryStatement(db, userId, now),
-    d1
+    db
       .prepare(`SELECT id FROM listings l WHERE l.user_id = ?1 AND ${listedListingSql("l")} ORDER BY l.created_at DESC LIMIT ?2`)
       .bind(userId, PROFILE_LISTINGS_LIMIT),
-    d1
+    db
       .prepare(
         `SELECT r.id, r.deal_kind, r.rating, r.text, r.created_at, r.reviewer_id, rp.display_name AS reviewer_name, ru.deleted_at AS reviewer_deleted
          FROM reviews r LEFT JOIN users ru ON ru.id = r.reviewer_id LEFT JOIN profiles rp ON rp.user_id = r.reviewer_id
@@ -352,7 +350,7 @@ async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<stri
   const sales = rows.filter((r) => r.deal_kind === "sale");
   for (const r of rows) if (r.deal_kind === "trade") roles.set(r.id, "trader");
   if (sales.length) {
-    const { results } = await db.$client
+    const { results } = await db
       .prepare(
         `SELECT r.id, CASE WHEN t.seller_id = r.reviewer_id THEN 'seller' ELSE 'buyer' END AS role
          FROM reviews r JOIN orders t ON t.id = r.deal_id WHERE r.id IN (SELECT value FROM json_each(?1))`,
@@ -368,14 +366,13 @@ async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<stri
 
 /** For "Last ned mine data": the reviews the user wrote, and the shown ones about them. */
 export async function exportReviews(db: Db, userId: string): Promise<{ written: unknown[]; received: unknown[] }> {
-  const d1 = db.$client;
-  const [written, received] = await d1.batch([
-    d1
+  const [written, received] = await db.batch([
+    db
       .prepare(
         "SELECT id, deal_kind, deal_id, reviewee_id, rating, text, is_hidden, created_at FROM reviews WHERE reviewer_id = ?1 ORDER BY created_at",
       )
       .bind(userId),
-    d1
+    db
       .prepare(
         `SELECT r.id, r.deal_kind, r.deal_id, r.reviewer_id, r.rating, r.text, r.created_at FROM reviews r WHERE r.reviewee_id = ?1 AND ${shownReviewSql("r", "?2")} ORDER BY r.created_at`,
       )

@@ -10,7 +10,6 @@ import { osloDay, osloHour } from "../../../domain/format";
 import { SAVED_SEARCH_DIGEST_HOUR } from "../../../domain/saved-searches";
 import type { Bindings } from "../../env";
 import type { Db } from "../../db/client";
-import { getDb } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { sendMail, type Mail } from "../mail/mail";
 import { digestMail, immediateAlertMail, type AlertListing, type AlertRecipient, type AlertSearch } from "./mail";
@@ -54,16 +53,15 @@ interface Details {
 
 /** The saved searches, their owners' addresses and the still-listed listings of some claims. */
 async function details(db: Db, claims: Claimed[]): Promise<Details> {
-  const d1 = db.$client;
-  const [searches, listings] = await d1.batch<Record<string, unknown>>([
-    d1
+  const [searches, listings] = await db.batch<Record<string, unknown>>([
+    db
       .prepare(
         `SELECT s.id, s.name, s.query, s.user_id, u.email, p.display_name, (u.deleted_at IS NULL AND u.email_confirmed_at IS NOT NULL) AS sendable
          FROM saved_searches s JOIN users u ON u.id = s.user_id LEFT JOIN profiles p ON p.user_id = s.user_id
          WHERE s.id IN (SELECT value FROM json_each(?1))`,
       )
       .bind(JSON.stringify([...new Set(claims.map((c) => c.saved_search_id))])),
-    d1
+    db
       .prepare(
         `SELECT l.id, l.title, l.price, l.is_free, l.seo_slug FROM listings l
          WHERE l.id IN (SELECT value FROM json_each(?1)) AND ${listedListingSql("l")} ORDER BY l.created_at DESC`,
@@ -98,7 +96,7 @@ function listingsOf(d: Details, claims: Claimed[]): AlertListing[] {
 
 /** Put claimed rows back to pending after their mail failed. */
 async function release(db: Db, claims: Claimed[]): Promise<void> {
-  await db.$client
+  await db
     .prepare(
       `UPDATE saved_search_matches SET alert_state = 'pending', alerted_at = NULL
        WHERE alert_state = 'done' AND (saved_search_id, listing_id) IN (SELECT value->>'$[0]', value->>'$[1]' FROM json_each(?1))`,
@@ -162,9 +160,8 @@ export async function deliverImmediateAlerts(
   listingIds: readonly string[] | null,
   now: Date = new Date(),
 ): Promise<DeliveryStats> {
-  const d1 = db.$client;
   const scope = listingIds
-    ? d1
+    ? db
         .prepare(
           `UPDATE saved_search_matches SET alert_state = 'done', alerted_at = ?2
            WHERE alert_state = 'pending' AND listing_id IN (SELECT value FROM json_each(?1))
@@ -172,7 +169,7 @@ export async function deliverImmediateAlerts(
            RETURNING saved_search_id, listing_id, user_id`,
         )
         .bind(JSON.stringify([...new Set(listingIds)]), now.toISOString())
-    : d1
+    : db
         .prepare(
           `UPDATE saved_search_matches SET alert_state = 'done', alerted_at = ?1
            WHERE (saved_search_id, listing_id) IN (
@@ -206,12 +203,11 @@ export async function deliverImmediateAlerts(
  * it once; a match that arrives after the day's digest waits for the next day's.
  */
 export async function sendDailyDigests(env: Bindings, db: Db, now: Date = new Date()): Promise<DeliveryStats> {
-  const d1 = db.$client;
   const day = osloDay(now);
   const claim = crypto.randomUUID();
   const at = now.toISOString();
-  const [, claimedRows] = await d1.batch<Claimed>([
-    d1
+  const [, claimedRows] = await db.batch<Claimed>([
+    db
       .prepare(
         `INSERT INTO saved_search_digests (user_id, day, claim, created_at)
          SELECT DISTINCT m.user_id, ?1, ?2, ?3 FROM saved_search_matches m JOIN saved_searches s ON s.id = m.saved_search_id
@@ -221,7 +217,7 @@ export async function sendDailyDigests(env: Bindings, db: Db, now: Date = new Da
          ON CONFLICT DO NOTHING`,
       )
       .bind(day, claim, at, DIGESTS_PER_RUN),
-    d1
+    db
       .prepare(
         `UPDATE saved_search_matches SET alert_state = 'done', alerted_at = ?3
          WHERE alert_state = 'pending'
@@ -253,7 +249,7 @@ export async function sendDailyDigests(env: Bindings, db: Db, now: Date = new Da
     },
     // Give the day's digest back: the next run claims and sends it again.
     async (userId, own) => {
-      await d1.prepare("DELETE FROM saved_search_digests WHERE user_id = ?1 AND day = ?2 AND claim = ?3").bind(userId, day, claim).run();
+      await db.prepare("DELETE FROM saved_search_digests WHERE user_id = ?1 AND day = ?2 AND claim = ?3").bind(userId, day, claim).run();
       await release(db, own);
     },
   );
@@ -266,11 +262,10 @@ export async function sendDailyDigests(env: Bindings, db: Db, now: Date = new Da
  * Listings the queue has matched already are matched again, which changes nothing.
  */
 export async function catchUpMatching(db: Db, now: Date = new Date()): Promise<{ from: number; to: number; listings: number }> {
-  const d1 = db.$client;
-  const [cursorRow, topRow, sinceRow] = await d1.batch<{ rid: number | null }>([
-    d1.prepare("SELECT rid FROM saved_search_cursor WHERE id = 1"),
-    d1.prepare("SELECT MAX(rid) AS rid FROM listing_search_map"),
-    d1.prepare("SELECT MIN(since_rid) AS rid FROM saved_searches"),
+  const [cursorRow, topRow, sinceRow] = await db.batch<{ rid: number | null }>([
+    db.prepare("SELECT rid FROM saved_search_cursor WHERE id = 1"),
+    db.prepare("SELECT MAX(rid) AS rid FROM listing_search_map"),
+    db.prepare("SELECT MIN(since_rid) AS rid FROM saved_searches"),
   ]);
   const top = topRow.results[0]?.rid ?? 0;
   const since = sinceRow.results[0]?.rid;
@@ -282,7 +277,7 @@ export async function catchUpMatching(db: Db, now: Date = new Date()): Promise<{
     listings += (await matchRidRange(db, from, to, now)).listings;
     from = to;
   }
-  await d1
+  await db
     .prepare(
       "INSERT INTO saved_search_cursor (id, rid, updated_at) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET rid = MAX(rid, excluded.rid), updated_at = excluded.updated_at",
     )
@@ -293,12 +288,11 @@ export async function catchUpMatching(db: Db, now: Date = new Date()): Promise<{
 
 /** Matches older than a month and digest claims older than a week are not needed any more. */
 export async function purgeSavedSearchHistory(db: Db, now: Date = new Date()): Promise<void> {
-  const d1 = db.$client;
   const matchesBefore = new Date(now.getTime() - KEEP_MATCHES_DAYS * 86_400_000).toISOString();
   const digestsBefore = osloDay(new Date(now.getTime() - KEEP_DIGESTS_DAYS * 86_400_000));
-  await d1.batch([
-    d1.prepare("DELETE FROM saved_search_matches WHERE matched_at < ?1").bind(matchesBefore),
-    d1.prepare("DELETE FROM saved_search_digests WHERE day < ?1").bind(digestsBefore),
+  await db.batch([
+    db.prepare("DELETE FROM saved_search_matches WHERE matched_at < ?1").bind(matchesBefore),
+    db.prepare("DELETE FROM saved_search_digests WHERE day < ?1").bind(digestsBefore),
   ]);
 }
 
@@ -307,7 +301,7 @@ export async function purgeSavedSearchHistory(db: Db, now: Date = new Date()): P
  * from SAVED_SEARCH_DIGEST_HOUR on (Oslo time), and the purge.
  */
 export async function runSavedSearchCron(env: Bindings, now: Date = new Date()): Promise<void> {
-  const db = getDb(env.DB);
+  const db = env.DB;
   const steps: [string, () => Promise<unknown>][] = [
     ["catch-up matching", () => catchUpMatching(db, now)],
     ["immediate alerts", () => deliverImmediateAlerts(env, db, null, now)],

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { getDb } from "../../db/client";
 import type { AppEnv } from "../../env";
 import { noStore } from "../../middleware/cache";
 import { localOnly } from "../../middleware/local-only";
@@ -25,7 +24,7 @@ export const devSavedSearchRoutes = new Hono<AppEnv>()
     if (body?.fresh === true) await forgetMatches(c.var.db, ids);
     const counter = countingD1(c.env.DB);
     const started = Date.now();
-    const result = await matchListings(getDb(counter.d1), ids);
+    const result = await matchListings(counter.d1, ids);
     const ms = Date.now() - started;
     const { pairs, ...stats } = result;
     return c.json({ ms, statements: counter.statements(), ...stats, pairs: pairs.map((p) => [p.savedSearchId, p.listingId]) });

@@ -52,8 +52,7 @@ export async function matchListings(
   listingIds: readonly string[],
   now: Date = new Date(),
 ): Promise<MatchStats & { pairs: MatchPair[] }> {
-  const d1 = db.$client;
-  const rows = d1
+  const rows = db
     .prepare(
       `SELECT ${LISTING_COLUMNS} FROM listing_search_map m JOIN listings l ON l.id = m.listing_id
        WHERE m.listing_id IN (SELECT value FROM json_each(?1)) AND m.is_public = 1`,
@@ -69,7 +68,7 @@ export async function matchRidRange(
   toRid: number,
   now: Date = new Date(),
 ): Promise<MatchStats & { pairs: MatchPair[] }> {
-  const rows = db.$client
+  const rows = db
     .prepare(
       `SELECT ${LISTING_COLUMNS} FROM listing_search_map m JOIN listings l ON l.id = m.listing_id WHERE m.rid > ?1 AND m.rid <= ?2 AND m.is_public = 1`,
     )
@@ -106,13 +105,12 @@ function ftsHitsSql(queries: readonly FtsQuery[], firstParam: number): { sql: st
 }
 
 async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): Promise<MatchStats & { pairs: MatchPair[] }> {
-  const d1 = db.$client;
   const stats: MatchStats = { listings: 0, candidates: 0, textChecks: 0, matches: 0, inserted: 0 };
 
   // 1. The batch, and the texts of text-keyed searches.
-  const [listingResult, textKeyResult] = await d1.batch<Record<string, unknown>>([
+  const [listingResult, textKeyResult] = await db.batch<Record<string, unknown>>([
     listingRows,
-    d1
+    db
       .prepare("SELECT DISTINCT key FROM saved_search_keys WHERE key >= ?1 AND key < ?2")
       .bind(TEXT_KEY_PREFIX, nextPrefix(TEXT_KEY_PREFIX)),
   ]);
@@ -134,7 +132,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
   stats.textChecks += textQueries.length;
   const textHits = ftsHitsSql(textQueries, 2);
   const statements = [
-    d1
+    db
       .prepare(
         `SELECT k.key, ${SEARCH_COLUMNS} FROM saved_search_keys k JOIN saved_searches s ON s.id = k.saved_search_id
          WHERE k.key IN (SELECT value FROM json_each(?1)) AND s.since_rid < ?2`,
@@ -143,7 +141,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
   ];
   if (textHits) {
     statements.push(
-      d1
+      db
         .prepare(
           // MATERIALIZED: flattened, SQLite pushes `hits.rid IN (…)` into each FTS5 scan as one rowid
           // lookup per listing and per text instead of the rowid range (40× slower at 100 listings).
@@ -154,7 +152,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
         .bind(JSON.stringify(rids), ...textHits.params),
     );
   }
-  const [facetResult, textResult] = await d1.batch<Record<string, unknown>>(statements);
+  const [facetResult, textResult] = await db.batch<Record<string, unknown>>(statements);
 
   const specs = new Map<string, MatchSpec>();
   const specOf = (s: SearchRow) => {
@@ -215,7 +213,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
     });
     stats.textChecks += queries.length;
     const check = ftsHitsSql(queries, 1)!;
-    const hits = await d1
+    const hits = await db
       .prepare(check.sql)
       .bind(...check.params)
       .all<{ key: string; rid: number }>();
@@ -234,7 +232,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
     for (let i = 0; i < all.length; i += INSERT_CHUNK) {
       const chunk = all.slice(i, i + INSERT_CHUNK).map((p) => [p.savedSearchId, p.listingId, p.rid]);
       inserts.push(
-        d1
+        db
           .prepare(
             `INSERT INTO saved_search_matches (saved_search_id, listing_id, listing_rid, user_id, alert_state, matched_at)
              SELECT s.id, l.id, j.value->>'$[2]', s.user_id, CASE s.alert WHEN 'off' THEN 'off' ELSE 'pending' END, ?2
@@ -244,7 +242,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
           .bind(JSON.stringify(chunk), at),
       );
     }
-    const results = await d1.batch(inserts);
+    const results = await db.batch(inserts);
     stats.inserted = results.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
   }
   return { ...stats, pairs: all };
@@ -255,7 +253,7 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
  * local benchmark route (worker/features/saved-searches/dev-routes.ts), which repeats runs over one batch.
  */
 export async function forgetMatches(db: Db, listingIds: readonly string[]): Promise<void> {
-  await db.$client
+  await db
     .prepare("DELETE FROM saved_search_matches WHERE listing_id IN (SELECT value FROM json_each(?1))")
     .bind(JSON.stringify([...listingIds]))
     .run();

@@ -1,5 +1,4 @@
 import type { Bindings } from "../../env";
-import { getDb } from "../../db/client";
 import { deliverImmediateAlerts, type ListingPublishedMessage } from "./alerts";
 import { matchListings } from "./matching";
 
@@ -21,7 +20,7 @@ export async function handleSavedSearchQueue(batch: MessageBatch<unknown>, env: 
   const valid = ids.filter((id): id is string => id !== null);
   if (valid.length < ids.length) console.warn(`saved-search batch: ${ids.length - valid.length} message(s) without a listing id dropped`);
   if (valid.length === 0) return;
-  const db = getDb(env.DB);
+  const db = env.DB;
   const stats = await matchListings(db, valid);
   const delivered = await deliverImmediateAlerts(env, db, valid);
   console.log(

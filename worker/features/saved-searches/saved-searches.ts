@@ -20,7 +20,7 @@ const NEW_COUNT_SQL = `(SELECT COUNT(*) FROM (SELECT 1 FROM saved_search_matches
 const notFound = () => new AppError("NOT_FOUND", SAVED_SEARCH_TEXTS.notFound);
 
 export async function listSavedSearches(db: Db, userId: string): Promise<SavedSearch[]> {
-  const rows = await db.$client
+  const rows = await db
     .prepare(
       `SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.user_id = ?1 ORDER BY s.created_at DESC, s.id`,
     )
@@ -30,7 +30,7 @@ export async function listSavedSearches(db: Db, userId: string): Promise<SavedSe
 }
 
 async function getSavedSearch(db: Db, userId: string, id: string): Promise<SavedSearch> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT s.id, s.name, s.query, s.alert, s.created_at, ${NEW_COUNT_SQL} AS new_count FROM saved_searches s WHERE s.id = ?1 AND s.user_id = ?2`,
     )
@@ -45,7 +45,7 @@ async function getSavedSearch(db: Db, userId: string, id: string): Promise<Saved
  * their last visit (docs/decisions/041-saved-search-alerts.md).
  */
 export async function savedSearchBadge(db: Db, userId: string): Promise<{ count: number }> {
-  const row = await db.$client
+  const row = await db
     .prepare(
       `SELECT COUNT(*) AS n FROM saved_searches s WHERE s.user_id = ?1 AND s.alert <> 'off' AND EXISTS (
          SELECT 1 FROM saved_search_matches m JOIN listings l ON l.id = m.listing_id
@@ -68,9 +68,8 @@ export async function createSavedSearch(db: Db, userId: string, input: Required<
   if (isEmptySpec(spec)) throw new AppError("VALIDATION", SAVED_SEARCH_TEXTS.emptySearch, { query: SAVED_SEARCH_TEXTS.emptySearch });
   const id = crypto.randomUUID();
   const now = nowIso();
-  const d1 = db.$client;
-  const [inserted] = await d1.batch<{ id: string }>([
-    d1
+  const [inserted] = await db.batch<{ id: string }>([
+    db
       .prepare(
         `INSERT INTO saved_searches (id, user_id, name, query, filters_key, alert, since_rid, seen_rid, created_at, updated_at)
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, r.rid, r.rid, ?7, ?7 FROM (SELECT COALESCE(MAX(rid), 0) AS rid FROM listing_search_map) r
@@ -79,14 +78,14 @@ export async function createSavedSearch(db: Db, userId: string, input: Required<
          RETURNING id`,
       )
       .bind(id, userId, input.name, query, filtersKey, input.alert, now, MAX_SAVED_SEARCHES),
-    d1
+    db
       .prepare(
         "INSERT INTO saved_search_keys (key, saved_search_id) SELECT value, ?1 FROM json_each(?2) WHERE EXISTS (SELECT 1 FROM saved_searches WHERE id = ?1)",
       )
       .bind(id, JSON.stringify(indexKeys(spec))),
   ]);
   if (inserted.results.length === 0) {
-    const duplicate = await d1
+    const duplicate = await db
       .prepare("SELECT 1 FROM saved_searches WHERE user_id = ?1 AND filters_key = ?2")
       .bind(userId, filtersKey)
       .first();
@@ -98,22 +97,21 @@ export async function createSavedSearch(db: Db, userId: string, input: Required<
 /** Rename and/or change the alert. Turning the alert off also drops alerts not sent yet. */
 export async function updateSavedSearch(db: Db, userId: string, id: string, change: SavedSearchUpdate): Promise<SavedSearch> {
   if (!UUID.test(id)) throw notFound();
-  const d1 = db.$client;
-  const [updated] = await d1.batch([
-    d1
+  const [updated] = await db.batch([
+    db
       .prepare(
         "UPDATE saved_searches SET name = COALESCE(?3, name), alert = COALESCE(?4, alert), updated_at = ?5 WHERE id = ?1 AND user_id = ?2 RETURNING id",
       )
       .bind(id, userId, change.name ?? null, change.alert ?? null, nowIso()),
-    dropPendingAlerts(d1, id, userId),
+    dropPendingAlerts(db, id, userId),
   ]);
   if (updated.results.length === 0) throw notFound();
   return getSavedSearch(db, userId, id);
 }
 
 /** Pending alerts of a search whose alert is now off will never be sent. */
-function dropPendingAlerts(d1: D1Client, id: string, userId: string): D1PreparedStatement {
-  return d1
+function dropPendingAlerts(db: D1Client, id: string, userId: string): D1PreparedStatement {
+  return db
     .prepare(
       `UPDATE saved_search_matches SET alert_state = 'off' WHERE saved_search_id = ?1 AND alert_state = 'pending'
        AND EXISTS (SELECT 1 FROM saved_searches WHERE id = ?1 AND user_id = ?2 AND alert = 'off')`,
@@ -124,14 +122,14 @@ function dropPendingAlerts(d1: D1Client, id: string, userId: string): D1Prepared
 /** Deleting a saved search deletes its index keys and matches with it (foreign keys cascade). */
 export async function deleteSavedSearch(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound();
-  const result = await db.$client.prepare("DELETE FROM saved_searches WHERE id = ?1 AND user_id = ?2").bind(id, userId).run();
+  const result = await db.prepare("DELETE FROM saved_searches WHERE id = ?1 AND user_id = ?2").bind(id, userId).run();
   if (!result.meta.changes) throw notFound();
 }
 
 /** The owner opened the search: what is listed now is no longer new. */
 export async function markSavedSearchSeen(db: Db, userId: string, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound();
-  const result = await db.$client
+  const result = await db
     .prepare(
       "UPDATE saved_searches SET seen_rid = MAX(seen_rid, (SELECT COALESCE(MAX(rid), 0) FROM listing_search_map)) WHERE id = ?1 AND user_id = ?2",
     )
@@ -149,12 +147,11 @@ export async function unsubscribeSavedSearch(env: Bindings, db: Db, token: strin
   if (!check.ok)
     throw new AppError("INVALID_CODE", check.reason === "expired" ? SAVED_SEARCH_TEXTS.linkExpired : SAVED_SEARCH_TEXTS.linkInvalid);
   const { savedSearchId, userId } = check.claims;
-  const d1 = db.$client;
-  const [updated] = await d1.batch<{ name: string }>([
-    d1
+  const [updated] = await db.batch<{ name: string }>([
+    db
       .prepare("UPDATE saved_searches SET alert = 'off', updated_at = ?3 WHERE id = ?1 AND user_id = ?2 RETURNING name")
       .bind(savedSearchId, userId, now.toISOString()),
-    dropPendingAlerts(d1, savedSearchId, userId),
+    dropPendingAlerts(db, savedSearchId, userId),
   ]);
   const row = updated.results[0];
   if (!row) throw new AppError("NOT_FOUND", SAVED_SEARCH_TEXTS.linkGone);
@@ -163,7 +160,7 @@ export async function unsubscribeSavedSearch(env: Bindings, db: Db, token: strin
 
 /** Everything stored about a user's saved searches, for "Last ned mine data". */
 export async function exportSavedSearches(db: Db, userId: string): Promise<Record<string, unknown>[]> {
-  const rows = await db.$client
+  const rows = await db
     .prepare("SELECT id, name, query, alert, created_at, updated_at FROM saved_searches WHERE user_id = ?1 ORDER BY created_at")
     .bind(userId)
     .all<Record<string, unknown>>();

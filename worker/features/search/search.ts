@@ -302,10 +302,9 @@ function twoFigures(x: number): number {
 /** Both statements of a search go to D1 in one batch (one round trip). */
 export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
   const plan = buildSearchPlan(p);
-  const d1 = db.$client;
-  const [found, counted] = await d1.batch([
-    d1.prepare(plan.rows.sql).bind(...plan.rows.params),
-    d1.prepare(plan.count.sql).bind(...plan.count.params),
+  const [found, counted] = await db.batch([
+    db.prepare(plan.rows.sql).bind(...plan.rows.params),
+    db.prepare(plan.count.sql).bind(...plan.count.params),
   ]);
   const all = (found.results as Row[]).map(toSearchRow);
   const tiers = plan.ranks.map((rank) => all.filter((r) => r.search_rank === rank));

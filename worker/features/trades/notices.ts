@@ -4,7 +4,6 @@
 // listings the move reserved, freed or traded (decision 116). Nothing here decides anything.
 import { ANONYMOUS_NAME, TRADE_OFFER_EVENT } from "../../../domain/chat";
 import { TRADE_CHAT_TEXTS, TRADE_OFFER_EXPIRY_DAYS } from "../../../domain/trades";
-import { getDb } from "../../db/client";
 import type { Bindings } from "../../env";
 import { escapeHtml } from "../../lib/html";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
@@ -64,9 +63,8 @@ interface NewOfferDetails {
 }
 
 async function newOfferDetails(env: Bindings, offerId: string): Promise<NewOfferDetails> {
-  const row = await getDb(env.DB)
-    .$client.prepare(
-      `SELECT lo.title AS offered_title, lr.title AS requested_title, sp.display_name AS sender_name,
+  const row = await env.DB.prepare(
+    `SELECT lo.title AS offered_title, lr.title AS requested_title, sp.display_name AS sender_name,
               ru.email AS recipient_email, rp.display_name AS recipient_name, ru.deleted_at AS recipient_deleted_at
        FROM trade_offers o
        JOIN listings lo ON lo.id = o.offered_listing_id
@@ -75,7 +73,7 @@ async function newOfferDetails(env: Bindings, offerId: string): Promise<NewOffer
        JOIN users ru ON ru.id = o.to_user_id
        LEFT JOIN profiles rp ON rp.user_id = o.to_user_id
        WHERE o.id = ?1`,
-    )
+  )
     .bind(offerId)
     .first<NewOfferDetails>();
   if (!row) throw new Error(`trade offer ${offerId} vanished after it was stored`);

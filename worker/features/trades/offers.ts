@@ -60,7 +60,7 @@ const bothListings = (offer: OfferRow) => [
 /** The offer if `userId` is one of its two parties; to anyone else it does not exist. */
 async function offerFor(db: Db, offerId: string, userId: string): Promise<OfferRow> {
   if (!UUID_RE.test(offerId)) throw new AppError("NOT_FOUND", T.offerNotFound);
-  const row = await db.$client
+  const row = await db
     .prepare(`SELECT ${OFFER_COLUMNS} FROM trade_offers o WHERE o.id = ?1 AND ?2 IN (o.from_user_id, o.to_user_id)`)
     .bind(offerId, userId)
     .first<OfferRow>();
@@ -94,17 +94,16 @@ export async function createTradeOffer(db: Db, senderId: string, input: NewTrade
     AND EXISTS (SELECT 1 FROM listings x WHERE x.id = ?3 AND x.user_id = ?2 AND ${tradable("x")})
     AND NOT EXISTS (SELECT 1 FROM trade_offers d WHERE d.from_user_id = ?2 AND d.offered_listing_id = ?3
                     AND d.requested_listing_id = ?1 AND d.status = 'pending' AND d.expires_at > ?4)`;
-  const d1 = db.$client;
-  const [, inserted] = await d1.batch([
+  const [, inserted] = await db.batch([
     // The one conversation per (listing, buyer, seller) (decision 031): created here when missing.
-    d1
+    db
       .prepare(
         `INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq, created_at, updated_at)
          SELECT ?5, r.id, ?2, r.user_id, 0, ?4, ?4 FROM listings r WHERE ${rules}
          ON CONFLICT (listing_id, buyer_id, seller_id) DO NOTHING`,
       )
       .bind(input.requestedListingId, senderId, input.offeredListingId, at, crypto.randomUUID()),
-    d1
+    db
       .prepare(
         `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id,
                                    message, status, created_at, updated_at, expires_at, change_id)
@@ -132,7 +131,7 @@ interface ListingFacts {
 /** Why the offer was refused, read after the fact (the batch itself decided). */
 async function whyNoOffer(db: Db, senderId: string, input: NewTradeOffer, at: string): Promise<AppError> {
   const facts = (id: string) =>
-    db.$client
+    db
       .prepare(
         `SELECT l.id, l.user_id, l.status, l.is_hidden, l.is_trade_offer,
                 EXISTS (SELECT 1 FROM trade_offers a WHERE a.status = 'accepted' AND l.id IN (a.offered_listing_id, a.requested_listing_id)) AS promised
@@ -152,7 +151,7 @@ async function whyNoOffer(db: Db, senderId: string, input: NewTradeOffer, at: st
   }
   if (offered.status !== "active" || offered.is_hidden)
     return new AppError("CONFLICT", offered.promised ? T.offeredPromised : T.offeredUnavailable);
-  const duplicate = await db.$client
+  const duplicate = await db
     .prepare(
       `SELECT 1 FROM trade_offers WHERE from_user_id = ?1 AND offered_listing_id = ?2 AND requested_listing_id = ?3
        AND status = 'pending' AND expires_at > ?4`,
@@ -171,10 +170,9 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
   await assertNotSuspended(db, userId);
   const at = now.toISOString();
   const change = crypto.randomUUID();
-  const d1 = db.$client;
   // ?1 offer, ?2 this request's change id, ?3 now
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE trade_offers SET status = 'accepted', change_id = ?2, updated_at = ?3
          WHERE id = ?1 AND status = 'pending' AND to_user_id = ?4 AND expires_at > ?3
@@ -183,18 +181,18 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
       )
       .bind(offer.id, change, at, userId),
     // The trade (docs/product.md "Server calls"): user1 offered, user2 was asked; completed once both confirm.
-    d1
+    db
       .prepare(
         `INSERT INTO trades (id, trade_offer_id, user1_id, user2_id, user1_listing_id, user2_listing_id, status, created_at)
          SELECT ?4, w.id, w.from_user_id, w.to_user_id, w.offered_listing_id, w.requested_listing_id, 'pending', ?3
          FROM trade_offers w WHERE w.id = ?1 AND w.change_id = ?2`,
       )
       .bind(offer.id, change, at, crypto.randomUUID()),
-    d1
+    db
       .prepare(`UPDATE listings SET status = 'reserved', updated_at = ?3 WHERE id IN (?4, ?5) AND ${WON}`)
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
     // Every other live offer that involves either listing is void now.
-    d1
+    db
       .prepare(
         `UPDATE trade_offers SET status = 'cancelled', change_id = ?2, updated_at = ?3
          WHERE id <> ?1 AND status = 'pending' AND expires_at > ?3
@@ -218,7 +216,7 @@ export async function acceptTradeOffer(db: Db, offerId: string, userId: string, 
 export async function rejectTradeOffer(db: Db, offerId: string, userId: string, now: Date = new Date()): Promise<TradeChangeResult> {
   const offer = await offerFor(db, offerId, userId);
   const at = now.toISOString();
-  const result = await db.$client
+  const result = await db
     .prepare(
       `UPDATE trade_offers SET status = 'rejected', change_id = ?2, updated_at = ?3
        WHERE id = ?1 AND status = 'pending' AND to_user_id = ?4 AND expires_at > ?3`,
@@ -237,9 +235,8 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
   const offer = await offerFor(db, offerId, userId);
   const at = now.toISOString();
   const change = crypto.randomUUID();
-  const d1 = db.$client;
   if (offer.status !== "accepted") {
-    const result = await d1
+    const result = await db
       .prepare(
         `UPDATE trade_offers SET status = 'cancelled', change_id = ?2, updated_at = ?3
          WHERE id = ?1 AND status = 'pending' AND from_user_id = ?4 AND expires_at > ?3`,
@@ -249,15 +246,15 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
     if (result.meta.changes !== 1) throw await whyRefused(db, offer.id, userId, "cancel", now);
     return { offerId: offer.id, conversationId: offer.conversation_id, change: "withdrawn", superseded: [], listings: [] };
   }
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE trade_offers SET status = 'cancelled', change_id = ?2, updated_at = ?3
          WHERE id = ?1 AND status = 'accepted' AND ?4 IN (from_user_id, to_user_id)`,
       )
       .bind(offer.id, change, at, userId),
-    d1.prepare(`UPDATE trades SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`).bind(offer.id, change),
-    d1
+    db.prepare(`UPDATE trades SET status = 'cancelled' WHERE trade_offer_id = ?1 AND status = 'pending' AND ${WON}`).bind(offer.id, change),
+    db
       .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id IN (?4, ?5) AND status = 'reserved' AND ${WON}`)
       .bind(offer.id, change, at, offer.offered_listing_id, offer.requested_listing_id),
   ]);
@@ -272,10 +269,9 @@ export async function cancelTradeOffer(db: Db, offerId: string, userId: string, 
 export async function confirmHandover(db: Db, offerId: string, userId: string, now: Date = new Date()): Promise<TradeChangeResult> {
   const offer = await offerFor(db, offerId, userId);
   const at = now.toISOString();
-  const d1 = db.$client;
   const completedTx = "SELECT 1 FROM trades t WHERE t.trade_offer_id = ?1 AND t.status = 'completed'";
-  const results = await d1.batch([
-    d1
+  const results = await db.batch([
+    db
       .prepare(
         `UPDATE trades
          SET user1_confirmed_at = CASE WHEN user1_id = ?2 THEN COALESCE(user1_confirmed_at, ?3) ELSE user1_confirmed_at END,
@@ -284,19 +280,19 @@ export async function confirmHandover(db: Db, offerId: string, userId: string, n
            AND EXISTS (SELECT 1 FROM trade_offers w WHERE w.id = ?1 AND w.status = 'accepted')`,
       )
       .bind(offer.id, userId, at),
-    d1
+    db
       .prepare(
         `UPDATE trades SET status = 'completed', completed_at = ?2
          WHERE trade_offer_id = ?1 AND status = 'pending' AND user1_confirmed_at IS NOT NULL AND user2_confirmed_at IS NOT NULL
          RETURNING id`,
       )
       .bind(offer.id, at),
-    d1
+    db
       .prepare(
         `UPDATE trade_offers SET status = 'completed', change_id = ?3, updated_at = ?2 WHERE id = ?1 AND status = 'accepted' AND EXISTS (${completedTx})`,
       )
       .bind(offer.id, at, crypto.randomUUID()),
-    d1
+    db
       .prepare(
         `UPDATE listings SET status = 'traded', updated_at = ?2 WHERE id IN (?3, ?4) AND status = 'reserved' AND EXISTS (${completedTx})`,
       )
@@ -327,7 +323,7 @@ async function whyRefused(db: Db, offerId: string, userId: string, action: Trade
   if ((action === "accept" || action === "reject") && offer.status !== "pending") return new AppError("CONFLICT", T.alreadyAnswered);
   if (action === "cancel" && offer.status === "rejected") return new AppError("CONFLICT", T.alreadyAnswered);
   if (action === "accept" && offer.status === "pending") {
-    const unavailable = await db.$client
+    const unavailable = await db
       .prepare(
         `SELECT 1 FROM listings l WHERE l.id IN (?1, ?2)
          AND NOT (${tradable("l")} AND l.user_id = CASE l.id WHEN ?1 THEN ?3 ELSE ?4 END) LIMIT 1`,
@@ -350,16 +346,16 @@ export function promisedInTradeSql(alias = "listings"): string {
 }
 
 export async function isPromisedInTrade(db: Db, listingId: string): Promise<boolean> {
-  return !!(await db.$client.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${promisedInTradeSql()}`).bind(listingId).first());
+  return !!(await db.prepare(`SELECT 1 FROM listings WHERE id = ?1 AND ${promisedInTradeSql()}`).bind(listingId).first());
 }
 
 /**
  * Account deletion: the user's live offers and agreed trades are called off, and the other party's
  * listings promised to them are active again (statements for the deletion's own batch).
  */
-export function callOffTradesOf(d1: D1Client, userId: string, at: string): D1PreparedStatement[] {
+export function callOffTradesOf(db: D1Client, userId: string, at: string): D1PreparedStatement[] {
   return [
-    d1
+    db
       .prepare(
         `UPDATE listings SET status = 'active', updated_at = ?2
          WHERE status = 'reserved' AND user_id <> ?1 AND id IN (
@@ -367,8 +363,8 @@ export function callOffTradesOf(d1: D1Client, userId: string, at: string): D1Pre
            FROM trade_offers a WHERE a.status = 'accepted' AND ?1 IN (a.from_user_id, a.to_user_id))`,
       )
       .bind(userId, at),
-    d1.prepare("UPDATE trades SET status = 'cancelled' WHERE status = 'pending' AND ?1 IN (user1_id, user2_id)").bind(userId),
-    d1
+    db.prepare("UPDATE trades SET status = 'cancelled' WHERE status = 'pending' AND ?1 IN (user1_id, user2_id)").bind(userId),
+    db
       .prepare(
         `UPDATE trade_offers SET status = 'cancelled', change_id = ?3, updated_at = ?2
          WHERE status IN ('pending', 'accepted') AND ?1 IN (from_user_id, to_user_id)`,

@@ -128,7 +128,7 @@ function toOfferView(row: OfferRow, viewerId: string): TradeOfferView {
 /** One offer as `viewerId` sees it (404 to anyone who is not a party). */
 export async function tradeOfferView(db: Db, offerId: string, viewerId: string): Promise<TradeOfferView> {
   if (!UUID_RE.test(offerId)) throw new AppError("NOT_FOUND", T.offerNotFound);
-  const row = await db.$client
+  const row = await db
     .prepare(`${OFFER_SELECT} WHERE o.id = ?2 AND ?1 IN (o.from_user_id, o.to_user_id)`)
     .bind(viewerId, offerId)
     .first<OfferRow>();
@@ -139,7 +139,7 @@ export async function tradeOfferView(db: Db, offerId: string, viewerId: string):
 /** The offer cards above a chat's messages, newest first (participants only, else 404). */
 export async function conversationTradeOffers(db: Db, conversationId: string, viewerId: string): Promise<TradeOfferView[]> {
   const conv = await requireParticipant(db, conversationId, viewerId);
-  const { results } = await db.$client
+  const { results } = await db
     .prepare(`${OFFER_SELECT} WHERE o.conversation_id = ?2 AND ?1 IN (o.from_user_id, o.to_user_id) ORDER BY o.created_at DESC, o.id`)
     .bind(viewerId, conv.id)
     .all<OfferRow>();
@@ -149,7 +149,7 @@ export async function conversationTradeOffers(db: Db, conversationId: string, vi
 // ---- the trade history --------------------------------------------------------------------------
 
 function countsStatement(db: Db, userId: string) {
-  return db.$client
+  return db
     .prepare(
       `SELECT (SELECT COUNT(*) FROM trade_offers WHERE from_user_id = ?1) AS sent,
               (SELECT COUNT(*) FROM trade_offers WHERE to_user_id = ?1) AS received,
@@ -167,9 +167,9 @@ export async function tradeHistoryOffers(
   offset = 0,
 ): Promise<TradeHistoryPage<TradeOfferView>> {
   const column = direction === "sent" ? "o.from_user_id" : "o.to_user_id";
-  const [counts, list] = await db.$client.batch([
+  const [counts, list] = await db.batch([
     countsStatement(db, userId),
-    db.$client
+    db
       .prepare(`${OFFER_SELECT} WHERE ${column} = ?1 ORDER BY o.created_at DESC, o.id LIMIT ?2 OFFSET ?3`)
       .bind(userId, TRADE_HISTORY_PAGE_SIZE + 1, offset),
   ]);
@@ -194,9 +194,9 @@ type TradeRow = PartyColumns &
 
 /** "Fullført": the user's completed trades, most recently completed first, with the three counts. */
 export async function tradeHistoryCompleted(db: Db, userId: string, offset = 0): Promise<TradeHistoryPage<CompletedTrade>> {
-  const [counts, list] = await db.$client.batch([
+  const [counts, list] = await db.batch([
     countsStatement(db, userId),
-    db.$client
+    db
       .prepare(
         `SELECT s.id, s.trade_offer_id, o.conversation_id, s.created_at, s.completed_at,
                 EXISTS (SELECT 1 FROM reviews r WHERE r.deal_kind = 'trade' AND r.deal_id = s.id AND r.reviewer_id = ?1) AS reviewed_by_me,
@@ -245,15 +245,14 @@ type ProposalRow = ListingColumns<"l"> & { user_id: string; is_trade_offer: numb
  */
 export async function tradeProposal(db: Db, listingId: string, userId: string): Promise<TradeProposal> {
   if (!UUID_RE.test(listingId)) throw new AppError("NOT_FOUND", T.listingNotFound);
-  const d1 = db.$client;
-  const [wantedResult, ownResult] = await d1.batch([
-    d1
+  const [wantedResult, ownResult] = await db.batch([
+    db
       .prepare(
         `SELECT ${listingColumns("l", "l")}, l.user_id, l.is_trade_offer, p.display_name AS owner_name
          FROM listings l LEFT JOIN profiles p ON p.user_id = l.user_id WHERE l.id = ?1`,
       )
       .bind(listingId),
-    d1
+    db
       .prepare(
         `SELECT ${listingColumns("l", "l")},
                 EXISTS (SELECT 1 FROM trade_offers d WHERE d.from_user_id = ?1 AND d.offered_listing_id = l.id
