@@ -44,6 +44,8 @@ import { tradeOfferRoutes } from "./features/trades/routes";
 import { giveawayRoutes } from "./features/giveaways/routes";
 import { reviewRoutes } from "./features/reviews/routes";
 import { userRoutes } from "./features/account/user-routes";
+import { localOnly } from "./middleware/local-only";
+import { openApiDocument } from "./lib/openapi";
 
 /** JSON bodies are small; uploads have their own limit on their own route. */
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -107,6 +109,8 @@ export const app = new Hono<AppEnv>()
   .route("/api", api)
   .route("/images", imageRoutes)
   .route("/dev", devRoutes)
+  // The API reference, made from the routes (docs/api-reference.md is the same document as text).
+  .get("/api/openapi.json", localOnly, (c) => c.json(openApiDocument(api)))
   .all("/api/*", () => {
     throw new AppError("NOT_FOUND");
   })

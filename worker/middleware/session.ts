@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { STAFF_REFUSAL_MESSAGES } from "../../domain/moderation";
 import type { Actor, AppEnv } from "../env";
 import { AppError } from "../lib/errors";
+import { describeGuard } from "../lib/openapi";
 import { readAccessCookie } from "../lib/cookies";
 import { actorForAccessToken } from "../features/auth/session";
 
@@ -12,23 +13,29 @@ export const loadActor = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-export const requireUser = createMiddleware<AppEnv & { Variables: { actor: Actor } }>(async (c, next) => {
-  if (!c.get("actor")) throw new AppError("UNAUTHENTICATED");
-  await next();
-});
+export const requireUser = describeGuard(
+  createMiddleware<AppEnv & { Variables: { actor: Actor } }>(async (c, next) => {
+    if (!c.get("actor")) throw new AppError("UNAUTHENTICATED");
+    await next();
+  }),
+  { signedIn: true },
+);
 
 /**
  * Staff routes: the role read from D1 on this request, and no active suspension, since a suspended
  * user has no staff rights (docs/decisions/052-moderator-rights.md).
  */
 export function requireRole(...roles: Exclude<Actor["role"], "user">[]) {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const actor = c.get("actor");
-    if (!actor) throw new AppError("UNAUTHENTICATED");
-    if (!(roles as Actor["role"][]).includes(actor.role)) throw new AppError("FORBIDDEN");
-    if (actor.suspended) throw new AppError("FORBIDDEN", STAFF_REFUSAL_MESSAGES.suspended);
-    await next();
-  });
+  return describeGuard(
+    createMiddleware<AppEnv>(async (c, next) => {
+      const actor = c.get("actor");
+      if (!actor) throw new AppError("UNAUTHENTICATED");
+      if (!(roles as Actor["role"][]).includes(actor.role)) throw new AppError("FORBIDDEN");
+      if (actor.suspended) throw new AppError("FORBIDDEN", STAFF_REFUSAL_MESSAGES.suspended);
+      await next();
+    }),
+    { signedIn: true, roles },
+  );
 }
 
 /** The actor of a route behind requireUser. */

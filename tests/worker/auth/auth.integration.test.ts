@@ -1,5 +1,5 @@
 // Accounts: sign-up with e-mail confirmation, sign-in, sessions with rotating refresh tokens,
-// forged tokens, rate limits, profile, export and deletion (accounts issue).
+// forged tokens, rate limits, profile, export and deletion.
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";

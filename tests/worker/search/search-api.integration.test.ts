@@ -1,4 +1,4 @@
-// GET /api/search (search issue): filters, paging, sort, Norwegian matching and hostile input.
+// GET /api/search: filters, paging, sort, Norwegian matching and hostile input.
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";

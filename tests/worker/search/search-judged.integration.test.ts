@@ -1,4 +1,4 @@
-// Judged queries (search issue): the demo listings `npm start` loads, and Norwegian queries a parent
+// Judged queries: the demo listings `npm start` loads, and Norwegian queries a parent
 // would type, each with the listing(s) that must be among the top 3 of GET /api/search?q=…
 // With and without æ/ø/å, prefixes, parts of compound words, singular/plural. A failure here is a
 // ranking problem to fix in the search service, not a judgement to loosen.
