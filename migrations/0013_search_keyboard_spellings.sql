@@ -1,9 +1,10 @@
--- Hand-written (issue 21): keyboard spellings. A parent without a Norwegian keyboard types "boeker"
--- for "bøker", "haakon" for "håkon" (and "aerlig" for "ærlig", which the ø→o, æ→ae, å→a fold of 0001
--- already matches). The indexed copy is now lowercased (ASCII, as SQLite's lower()) after that fold,
--- and then "oe"→"o" and "aa"→"a", so "bøker", "Bøker" and "boeker" all index as "boker", "Håkon" and
--- "Haakon" as "hakon". The query is folded the same way (domain/search.ts `foldNorwegian`), so a word
--- with a real "oe"/"aa" ("Joel", "Saab") indexes and searches as "jol"/"sab" and still finds itself.
+-- Made by worker/features/search/fold-sql.ts from domain/search.ts (LETTER_FOLDS, SPELLING_FOLDS):
+-- keyboard spellings. A parent without a Norwegian keyboard types "boeker" for "bøker", "haakon" for
+-- "håkon" (and "aerlig" for "ærlig", which the ø→o, æ→ae, å→a fold of 0001 already matches). The
+-- indexed copy is lowercased (ASCII, as SQLite's lower()) after that fold, and then "oe"→"o" and
+-- "aa"→"a", so "bøker", "Bøker" and "boeker" all index as "boker", "Håkon" and "Haakon" as "hakon".
+-- The query is folded the same way (domain/search.ts `foldNorwegian`), so a word with a real
+-- "oe"/"aa" ("Joel", "Saab") indexes and searches as "jol"/"sab" and still finds itself.
 -- See docs/decisions/004-search-index.md and 090-phone-findings.md.
 -- The triggers are replaced (same events and order as 0008) and the three FTS tables rebuilt.
 DROP TRIGGER `listings_search_ai`;
