@@ -14,3 +14,17 @@ export function rowOf<T extends SQLiteTable>(table: T, raw: Record<string, unkno
   }
   return row as InferSelectModel<T>;
 }
+
+/** A column's value as D1 returns it: booleans as 0/1, JSON as text, every other type as the schema types it. */
+type Raw<C> = C extends { _: { data: infer D; driverParam: infer P; notNull: infer N } }
+  ? ([D] extends [boolean] ? P : [D] extends [Date] ? P : D extends string | number ? D : P) | (N extends true ? never : null)
+  : never;
+
+/**
+ * A table's row as D1 returns it from `SELECT *` (snake_case column names, raw values), typed from
+ * the schema: a query's row type is a `Pick` of it, so a renamed or misspelt column fails the
+ * typecheck where the row is read.
+ */
+export type RowOf<T extends SQLiteTable> = {
+  [K in keyof T["_"]["columns"] as T["_"]["columns"][K]["_"]["name"]]: Raw<T["_"]["columns"][K]>;
+};

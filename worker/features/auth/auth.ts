@@ -5,21 +5,16 @@ import { AppError } from "../../lib/errors";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { refreshSuccessorToken } from "../../lib/jwt";
 import type { ClientInfo } from "../../lib/request";
-import {
-  clientColumns,
-  REFRESH_TTL_SECONDS,
-  sessionUser,
-  startSession,
-  withAccessToken,
-  type IssuedSession,
-  type SessionUser,
-} from "./session-issue";
+import { clientColumns, REFRESH_TTL_SECONDS, sessionUser, startSession, withAccessToken, type IssuedSession } from "./session-issue";
 import type { DeviceCookie } from "./device-cookie";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { endSessionSockets, type SessionEndReason } from "../chat/live";
 import { confirmationMail, sendMail } from "../mail/mail";
 import { enforceRateLimits, takeRateLimit } from "../../lib/rate-limit";
 import { AUTH_REFUSALS } from "../../../domain/auth";
+import type { RowOf } from "../../db/rows";
+import type { profiles } from "../account/schema";
+import type { users } from "./schema";
 
 export { REFRESH_ABSOLUTE_TTL_SECONDS, REFRESH_TTL_SECONDS, type IssuedSession, type SessionUser } from "./session-issue";
 
@@ -27,15 +22,9 @@ export const CONFIRMATION_CODE_TTL_SECONDS = 24 * 3600;
 /** A rotated refresh token presented again within this many seconds is a concurrent refresh, not reuse. */
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  email_confirmed_at: string | null;
-  deleted_at: string | null;
-  display_name: string | null;
-  role: SessionUser["role"];
-}
+/** A user with the profile's name and role (users JOIN profiles). */
+type UserRow = Pick<RowOf<typeof users>, "id" | "email" | "password_hash" | "email_confirmed_at" | "deleted_at"> &
+  Pick<RowOf<typeof profiles>, "display_name" | "role">;
 
 async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
   return db

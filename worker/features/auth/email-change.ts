@@ -18,6 +18,8 @@ import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { endSessionSockets } from "../chat/live";
 import { emailChangeConfirmMail, emailChangeNoticeMail } from "../mail/account-mail";
 import { sendMail } from "../mail/mail";
+import type { RowOf } from "../../db/rows";
+import type { emailChanges } from "./schema";
 
 function refusal(reason: LinkRefusal): AppError {
   return new AppError("INVALID_CODE", LINK_REFUSALS[reason], { token: LINK_REFUSALS[reason] });
@@ -85,18 +87,13 @@ export async function requestEmailChange(env: Bindings, db: Db, actor: Actor, ne
   );
 }
 
-interface ChangeRow {
-  user_id: string;
-  old_email: string;
-  new_email: string;
-  expires_at: string;
-  stop_expires_at: string;
-  confirmed_at: string | null;
-  stopped_at: string | null;
-  replaced_at: string | null;
+type ChangeRow = Pick<
+  RowOf<typeof emailChanges>,
+  "user_id" | "old_email" | "new_email" | "expires_at" | "stop_expires_at" | "confirmed_at" | "stopped_at" | "replaced_at"
+> & {
   /** The account's address now. */
   email: string;
-}
+};
 
 async function changeRow(db: Db, column: "confirm_hash" | "stop_hash", token: string): Promise<ChangeRow | null> {
   return db

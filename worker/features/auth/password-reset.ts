@@ -16,6 +16,8 @@ import { passwordChangedMail, passwordResetMail } from "../mail/account-mail";
 import type { Mail } from "../mail/mail";
 import { hashPassword } from "./password";
 import { familyRowStatement, newFamily, sessionUser, withAccessToken, type IssuedSession } from "./session-issue";
+import type { RowOf } from "../../db/rows";
+import type { passwordResets } from "./schema";
 
 /** The page a reset mail links to; the token rides in the query (Referrer-Policy keeps it on this site). */
 export function passwordResetLink(origin: string, token: string): string {
@@ -65,12 +67,7 @@ export async function requestPasswordReset(db: Db, env: Bindings, origin: string
   return passwordResetMail(env, email, account.display_name, passwordResetLink(origin, token));
 }
 
-interface ResetRow {
-  user_id: string;
-  expires_at: string;
-  used_at: string | null;
-  replaced_at: string | null;
-}
+type ResetRow = Pick<RowOf<typeof passwordResets>, "user_id" | "expires_at" | "used_at" | "replaced_at">;
 
 function refusal(reason: LinkRefusal): AppError {
   return new AppError("INVALID_CODE", LINK_REFUSALS[reason], { token: LINK_REFUSALS[reason] });

@@ -4,19 +4,15 @@
 // statements (the listing's status, the chat, the completed give-away, the others in the queue)
 // apply only where an entry of the listing carries that id, i.e. only for the request that won. A
 // request that loses writes nothing and is told why from a fresh read.
-import {
-  GIVEAWAY_ERROR_TEXTS as G,
-  GIVEAWAY_JOINABLE_LISTING_STATUSES,
-  giveawayTransition,
-  isInQueue,
-  type GiveawayEntryStatus,
-} from "../../../domain/giveaways";
+import { GIVEAWAY_ERROR_TEXTS as G, GIVEAWAY_JOINABLE_LISTING_STATUSES, giveawayTransition, isInQueue } from "../../../domain/giveaways";
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import type { D1Client, Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
 import { UUID_RE } from "../../lib/uuid";
+import type { RowOf } from "../../db/rows";
+import type { giveawayQueue } from "./schema";
 
 /** The joinable states as SQL (domain constants, never user input). */
 const JOINABLE_SQL = GIVEAWAY_JOINABLE_LISTING_STATUSES.map((status) => `'${status}'`).join(", ");
@@ -63,12 +59,7 @@ export async function queueListing(db: Db, listingId: string, userId: string | n
   return row;
 }
 
-interface EntryRow {
-  id: string;
-  user_id: string;
-  status: GiveawayEntryStatus;
-  conversation_id: string | null;
-}
+type EntryRow = Pick<RowOf<typeof giveawayQueue>, "id" | "user_id" | "status" | "conversation_id">;
 
 async function entryOf(db: Db, listingId: string, userId: string): Promise<EntryRow | null> {
   return db

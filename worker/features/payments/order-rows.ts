@@ -1,51 +1,57 @@
 // A held-money order as the code that moves its money reads it (docs/decisions/105-held-payments.md): the
 // order with its payment, listing and parties, in one row.
-import type { OrderState, ProblemReason } from "../../../domain/orders";
+import type { ProblemReason } from "../../../domain/orders";
 import type { Role } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
+import type { RowOf } from "../../db/rows";
+import type { listings } from "../listings/schema";
+import type { orders, payments } from "./schema";
 
-export interface OrderRow {
-  id: string;
-  payment_id: string;
-  listing_id: string;
-  seller_id: string;
-  buyer_id: string;
-  amount: number;
-  currency: string;
-  paid_at: string;
-  platform_fee: number;
-  conversation_id: string | null;
-  state: OrderState;
-  payout_account: string | null;
-  handed_over_at: string | null;
-  release_due_at: string | null;
-  reminder_sent_at: string | null;
-  problem_reason: ProblemReason | null;
-  problem_text: string | null;
-  problem_at: string | null;
-  settled_at: string | null;
-  refund_amount: number;
-  transfer_ref: string | null;
-  refund_ref: string | null;
-  money_moved_at: string | null;
-  payout_error: string | null;
-  payout_error_notified_at: string | null;
-  provider: "stripe" | "vipps";
-  provider_ref: string;
-  provider_payment_ref: string | null;
-  title: string;
-  seo_slug: string;
-  buyer_email: string;
-  buyer_name: string | null;
-  buyer_deleted: string | null;
-  seller_email: string;
-  seller_name: string | null;
-  seller_deleted: string | null;
-  buyer_role: Role | null;
-  seller_role: Role | null;
-  /** JSON array of the report's photo ids, in the buyer's order. */
-  photo_ids: string;
-}
+/** The columns ROW_SQL reads, typed from the schema; the joined parties' columns by their aliases. */
+export type OrderRow = Pick<
+  RowOf<typeof orders>,
+  | "id"
+  | "payment_id"
+  | "listing_id"
+  | "seller_id"
+  | "buyer_id"
+  | "amount"
+  | "currency"
+  | "paid_at"
+  | "platform_fee"
+  | "conversation_id"
+  | "state"
+  | "payout_account"
+  | "handed_over_at"
+  | "release_due_at"
+  | "reminder_sent_at"
+  | "problem_text"
+  | "problem_at"
+  | "settled_at"
+  | "refund_amount"
+  | "transfer_ref"
+  | "refund_ref"
+  | "money_moved_at"
+  | "payout_error"
+  | "payout_error_notified_at"
+> &
+  Pick<RowOf<typeof payments>, "provider" | "provider_payment_ref"> &
+  Pick<RowOf<typeof listings>, "title" | "seo_slug"> & {
+    /** Stored as text; only the reasons of domain/orders.ts are ever written. */
+    problem_reason: ProblemReason | null;
+    /** Every order has its payment's reference (set when checkout started). */
+    provider_ref: string;
+    buyer_email: string;
+    buyer_name: string | null;
+    buyer_deleted: string | null;
+    seller_email: string;
+    seller_name: string | null;
+    seller_deleted: string | null;
+    buyer_role: Role | null;
+    seller_role: Role | null;
+    /** JSON array of the report's photo ids, in the buyer's order. */
+    photo_ids: string;
+  };
 
 export const ROW_SQL = `SELECT t.id, t.payment_id, t.listing_id, t.seller_id, t.buyer_id, t.amount, t.currency, t.paid_at, t.platform_fee, t.conversation_id,
        t.state, t.payout_account, t.handed_over_at, t.release_due_at, t.reminder_sent_at, t.problem_reason, t.problem_text,

@@ -1,27 +1,14 @@
 // Payment rows in D1 (raw SQL with bound parameters; the conditional updates carry the race safety).
 import type { Db } from "../../db/client";
+import type { RowOf } from "../../db/rows";
+import type { payments } from "./schema";
 import { nowIso } from "../../lib/crypto";
 import { isUuid } from "../../lib/uuid";
 
 export type PaymentStatus = "pending" | "completed" | "failed" | "cancelled" | "expired" | "refunded";
 
-export interface PaymentRow {
-  id: string;
-  listing_id: string;
-  seller_id: string;
-  buyer_id: string;
-  provider: "stripe" | "vipps";
-  provider_ref: string | null;
-  amount: number;
-  currency: string;
-  status: PaymentStatus;
-  platform_fee: number;
-  provider_payment_ref: string | null;
-  captured_at: string | null;
-  refund_ref: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A payment as `SELECT *` returns it. */
+export type PaymentRow = RowOf<typeof payments>;
 
 export async function paymentById(db: Db, id: string): Promise<PaymentRow | null> {
   if (!isUuid(id)) return null;

@@ -29,6 +29,8 @@ import { DEAL_SOURCES, findDeal, type DealRecord } from "./deals";
 import { listingsByIds, newestFirst } from "../listings/listings";
 import { assertNotSuspended } from "../moderation/suspension";
 import { UUID_RE } from "../../lib/uuid";
+import type { RowOf } from "../../db/rows";
+import type { reviews } from "./schema";
 
 export interface RatingSummary {
   /** Mean of the shown reviews' stars, null without any. */
@@ -139,16 +141,10 @@ export interface DealReviewState {
   their_review: ReviewView | null;
 }
 
-interface ReviewRow {
-  id: string;
-  deal_kind: DealKind;
-  reviewer_id: string;
-  rating: number;
-  text: string | null;
-  created_at: string;
-  is_hidden: number;
-  window_closes_at: string;
-}
+type ReviewRow = Pick<
+  RowOf<typeof reviews>,
+  "id" | "deal_kind" | "reviewer_id" | "rating" | "text" | "created_at" | "is_hidden" | "window_closes_at"
+>;
 
 async function stateFor(db: Db, deal: DealRecord, actor: Actor, now: string): Promise<DealReviewState | null> {
   if (!deal.completedAt || !deal.parties.includes(actor.id)) return null;

@@ -6,12 +6,14 @@
 // told why (409, 403) by reading the offer again. Only the two parties ever see an offer (404).
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import { TRADE_ERROR_TEXTS as T, isExpired, roleOf, tradeExpiresAt, type TradeAction, type TradeOfferStatus } from "../../../domain/trades";
+import { TRADE_ERROR_TEXTS as T, isExpired, roleOf, tradeExpiresAt, type TradeAction } from "../../../domain/trades";
 import type { D1Client, Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
 import { UUID_RE } from "../../lib/uuid";
+import type { RowOf } from "../../db/rows";
+import type { tradeOffers } from "./schema";
 
 /** A listing that can be offered, asked for or promised in a trade: listed (active, not hidden). */
 const tradable = listedListingSql;
@@ -34,16 +36,10 @@ export interface TradeChangeResult {
   listings: { id: string; user_id: string }[];
 }
 
-interface OfferRow {
-  id: string;
-  conversation_id: string;
-  from_user_id: string;
-  to_user_id: string;
-  offered_listing_id: string;
-  requested_listing_id: string;
-  status: TradeOfferStatus;
-  expires_at: string;
-}
+type OfferRow = Pick<
+  RowOf<typeof tradeOffers>,
+  "id" | "conversation_id" | "from_user_id" | "to_user_id" | "offered_listing_id" | "requested_listing_id" | "status" | "expires_at"
+>;
 
 /** SQL: the offer ?1 carries the change id ?2, i.e. this request's first statement moved it. */
 const WON = "EXISTS (SELECT 1 FROM trade_offers w WHERE w.id = ?1 AND w.change_id = ?2)";
