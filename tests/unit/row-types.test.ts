@@ -14,7 +14,7 @@ describe("RowOf", () => {
     expectTypeOf<RowOf<typeof payments>["provider_ref"]>().toEqualTypeOf<string | null>();
     // A boolean column comes back from D1 as 0 or 1.
     expectTypeOf<RowOf<typeof reviews>["is_hidden"]>().toEqualTypeOf<number>();
-    // @ts-expect-error: the retired column name is no column of orders.
-    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("ad_id");
+    // @ts-expect-error: a misspelt column is no column of orders.
+    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("lsiting_id");
   });
 });
