@@ -4,14 +4,14 @@ import { X } from "lucide-react";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { PRICE_MAX, PRICE_MIN, SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import { resultCountText, SEARCH_TOTAL_CAP } from "../../../domain/schemas/search";
-import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
+import { AGE_RANGES, CATEGORIES, CONDITIONS } from "../../../domain/taxonomy";
 import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { cn } from "../../lib/cn";
 import { searchCountQuery, type SearchCount } from "../../api/search";
 import { CheckOption, Group } from "./FilterControls";
 import { PriceFilter } from "./PriceFilter";
-import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type SearchFilters } from "./searchFilters";
+import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type Draft, type SearchFilters } from "./searchFilters";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { formatNumber } from "../../../domain/format";
 
@@ -61,18 +61,6 @@ export function FilterDialog({ open, onOpenChange, returnFocusTo, filters, total
       </Dialog.Portal>
     </Dialog.Root>
   );
-}
-
-export interface Draft {
-  categories: CategoryKey[];
-  conditions: number[];
-  ages: AgeRange[];
-  /** The number inputs' text: empty min means 0, empty max means 10000 (docs/product.md "Search"). */
-  minText: string;
-  maxText: string;
-  free: boolean;
-  trade: boolean;
-  postal: string;
 }
 
 function draftOf(f: SearchFilters): Draft {

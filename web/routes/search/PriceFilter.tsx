@@ -4,7 +4,7 @@ import { PRICE_MAX, PRICE_MIN, PRICE_STEP } from "../../../domain/limits";
 import { Input } from "../../components/ui/Input";
 import { Label } from "../../components/ui/Label";
 import { CheckOption, Group } from "./FilterControls";
-import type { Draft } from "./FilterDialog";
+import type { Draft } from "./searchFilters";
 import { formatKroner } from "./searchFilters";
 
 type Box = "min" | "max";

@@ -1,7 +1,7 @@
 // The search page's chips, labels and badge count; the URL ⇄ filters functions live in domain/
 // (the Worker preloads the first result page with them).
 import { PRICE_MAX, PRICE_MIN } from "../../../domain/limits";
-import { CATEGORIES, CONDITIONS } from "../../../domain/taxonomy";
+import { CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../../domain/taxonomy";
 import { EMPTY_FILTERS, type SearchFilters } from "../../../domain/searchUrl";
 import type { SearchSort } from "../../../domain/schemas/search";
 import { formatNumber } from "../../../domain/format";
@@ -105,4 +105,17 @@ export function priceErrors(minText: string, maxText: string): PriceErrors {
     errors.max = "Til-pris må være minst like høy som fra-pris.";
   }
   return errors;
+}
+
+/** The filter dialog's unsaved choices (FilterDialog, PriceFilter). */
+export interface Draft {
+  categories: CategoryKey[];
+  conditions: number[];
+  ages: AgeRange[];
+  /** The number inputs' text: empty min means 0, empty max means 10000 (docs/product.md "Search"). */
+  minText: string;
+  maxText: string;
+  free: boolean;
+  trade: boolean;
+  postal: string;
 }
