@@ -3,115 +3,34 @@
 // the access token (POST /accesstoken/get), ePayment v1 (create, get, events, capture, cancel,
 // refund, the test environment's force-approve), webhook registration, and the landing page where a
 // person enters a phone number and approves or cancels in "the app".
+//
+// The payments themselves are in vipps-payments.ts, the landing page and "the app" in
+// vipps-landing.ts.
 import { randomUUID } from "node:crypto";
-import { header, html, json, problemJson, redirect, type Reply, type SandboxRequest } from "./http";
-import { everySecond, token } from "./ids";
-import { messagePage, vippsAppPage, vippsLandingPage } from "./pages";
-import { money } from "./stripe-api";
-import type { WebhookDispatcher, WebhookEndpoint } from "./webhooks";
+import { header, json, problemJson, type Reply, type SandboxRequest } from "./http";
+import { token } from "./ids";
+import { app, landing } from "./vipps-landing";
+import { type Amount, Problem, type VippsPayment, VippsPayments, parseJson, randomDigits } from "./vipps-payments";
+import type { WebhookEndpoint } from "./webhooks";
+
+export type { VippsPayment, VippsSandboxOptions, VippsState } from "./vipps-payments";
 
 const TOKEN_LIFETIME_S = 3600;
 const REFERENCE_RE = /^[a-zA-Z0-9-]{8,50}$/;
 
-type State = "CREATED" | "ABORTED" | "EXPIRED" | "AUTHORIZED" | "TERMINATED";
-type EventName = "CREATED" | "ABORTED" | "EXPIRED" | "CANCELLED" | "CAPTURED" | "REFUNDED" | "AUTHORIZED" | "TERMINATED";
-
-interface Amount {
-  currency: string;
-  value: number;
-}
-
-interface PaymentEvent {
-  reference: string;
-  pspReference: string;
-  name: EventName;
-  amount: Amount;
-  timestamp: string;
-  idempotencyKey: string | null;
-  success: boolean;
-}
-
-export interface VippsPayment {
-  reference: string;
-  msn: string;
-  pspReference: string;
-  amount: Amount;
-  state: State;
-  authorized: number;
-  cancelled: number;
-  captured: number;
-  refunded: number;
-  paymentMethod: "WALLET" | "CARD";
-  userFlow: string;
-  returnUrl: string | null;
-  description: string | null;
-  metadata: Record<string, string> | null;
-  createdAt: number;
-  landingToken: string;
-  phoneNumber: string | null;
-  events: PaymentEvent[];
-}
-
-export interface VippsState {
-  payments: VippsPayment[];
-  hooks: WebhookEndpoint[];
-}
-
-export interface VippsSandboxOptions {
-  clientId: string;
-  clientSecret: string;
-  subscriptionKey: string;
-  msn: string;
-  publicUrl: string;
-  dispatcher: WebhookDispatcher;
-  /** Hooks registered at start (as if registered through the Webhooks API). */
-  hooks: WebhookEndpoint[];
-  /** How long a payment waits for the user before it expires (ms). */
-  paymentLifetimeMs: number;
-}
-
-class Problem extends Error {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    detail: string,
-    readonly extraDetails?: Array<{ name: string; reason: string }>,
-  ) {
-    super(detail);
-  }
-}
-
 const PROBLEM_TYPE = "https://developer.vippsmobilepay.com/docs/APIs/epayment-api/api-guide/errors";
 
-export class VippsSandbox {
-  readonly payments = new Map<string, VippsPayment>();
-  readonly hooks: WebhookEndpoint[];
+export class VippsSandbox extends VippsPayments {
   readonly requests: Array<{ method: string; path: string; idempotencyKey: string | null; at: string }> = [];
   private readonly tokens = new Map<string, number>();
   private readonly idempotency = new Map<string, { fingerprint: string; reply: Reply }>();
-  /** Payments nobody approves expire, with their webhook. */
-  readonly close = everySecond(() => this.expireDue());
-
-  constructor(private readonly options: VippsSandboxOptions) {
-    this.hooks = [...options.hooks];
-  }
-
-  /** Payments and hooks registered through the Webhooks API survive a restart. */
-  snapshot(): VippsState {
-    return { payments: [...this.payments.values()], hooks: this.hooks.filter((h) => !this.options.hooks.some((c) => c.id === h.id)) };
-  }
-
-  restore(state: VippsState): void {
-    for (const p of state.payments) this.payments.set(p.reference, p);
-    this.hooks.push(...state.hooks);
-  }
 
   handle(req: SandboxRequest): Reply | null {
     const path = req.url.pathname;
     if (path === "/accesstoken/get") return this.accessToken(req);
     if (path.startsWith("/epayment/v1/") || path.startsWith("/webhooks/v1/")) return this.api(req);
-    if (path === "/vipps/landing") return this.landing(req);
-    if (path === "/vipps/app") return this.app(req);
+    if (path === "/vipps/landing") return landing(this, req);
+    if (path === "/vipps/app") return app(this, req);
     return null;
   }
 
@@ -370,163 +289,6 @@ export class VippsSandbox {
     }
     throw new Problem(404, "Not Found", `No route for ${req.method} ${path}.`);
   }
-
-  private payment(reference: string): VippsPayment {
-    const payment = this.payments.get(reference);
-    if (!payment) throw new Problem(404, "Not Found", `Payment with reference '${reference}' was not found.`);
-    return payment;
-  }
-
-  // ---------------------------------------------------------------- state changes and events
-
-  authorize(payment: VippsPayment, phoneNumber: string): void {
-    payment.phoneNumber = phoneNumber;
-    payment.state = "AUTHORIZED";
-    payment.authorized = payment.amount.value;
-    this.record(payment, "AUTHORIZED", payment.amount.value, null);
-  }
-
-  abort(payment: VippsPayment): void {
-    payment.state = "ABORTED";
-    this.record(payment, "ABORTED", payment.amount.value, null);
-  }
-
-  private expireDue(): void {
-    const now = Date.now();
-    for (const payment of this.payments.values()) {
-      if (payment.state === "CREATED" && now - payment.createdAt >= this.options.paymentLifetimeMs) {
-        payment.state = "EXPIRED";
-        this.record(payment, "EXPIRED", payment.amount.value, null);
-      }
-    }
-  }
-
-  private record(payment: VippsPayment, name: EventName, value: number, idempotencyKey: string | null): void {
-    const pspReference = name === "CREATED" || name === "AUTHORIZED" ? payment.pspReference : randomDigits(10);
-    const event: PaymentEvent = {
-      reference: payment.reference,
-      pspReference,
-      name,
-      amount: { currency: payment.amount.currency, value },
-      timestamp: new Date().toISOString(),
-      idempotencyKey,
-      success: true,
-    };
-    payment.events.push(event);
-    const type = `epayments.payment.${name.toLowerCase()}.v1`;
-    const body = JSON.stringify({ msn: payment.msn, ...event });
-    for (const hook of this.hooks) {
-      if (hook.events.includes(type) || hook.events.includes("*")) this.options.dispatcher.send(hook, type, payment.reference, body);
-    }
-  }
-
-  private aggregate(payment: VippsPayment) {
-    const a = (value: number): Amount => ({ currency: payment.amount.currency, value });
-    return {
-      authorizedAmount: a(payment.authorized),
-      cancelledAmount: a(payment.cancelled),
-      capturedAmount: a(payment.captured),
-      refundedAmount: a(payment.refunded),
-    };
-  }
-
-  paymentObject(payment: VippsPayment): object {
-    return {
-      aggregate: this.aggregate(payment),
-      amount: payment.amount,
-      state: payment.state,
-      paymentMethod: { type: payment.paymentMethod },
-      profile: {},
-      pspReference: payment.pspReference,
-      redirectUrl: this.landingUrl(payment),
-      reference: payment.reference,
-      metadata: payment.metadata,
-    };
-  }
-
-  private modification(payment: VippsPayment): object {
-    return {
-      amount: payment.amount,
-      state: payment.state,
-      aggregate: this.aggregate(payment),
-      pspReference: payment.events.at(-1)?.pspReference ?? payment.pspReference,
-      reference: payment.reference,
-    };
-  }
-
-  private landingUrl(payment: VippsPayment): string {
-    return `${this.options.publicUrl}/vipps/landing?token=${payment.landingToken}`;
-  }
-
-  // ---------------------------------------------------------------- landing page and "the app"
-
-  private byToken(value: string | null): VippsPayment | undefined {
-    if (!value) return undefined;
-    return [...this.payments.values()].find((p) => p.landingToken === value);
-  }
-
-  /** The payment a landing-page request is about, or the page to show instead (unknown or no longer open). */
-  private openPayment(req: SandboxRequest): { form: URLSearchParams; payment: VippsPayment } | Reply {
-    const form = req.method === "POST" ? new URLSearchParams(req.body) : req.url.searchParams;
-    const payment = this.byToken(form.get("token"));
-    if (!payment) return html(404, messagePage("Fant ikke betalingen", "Lenken er ugyldig eller utløpt."));
-    if (payment.state !== "CREATED") {
-      const text = payment.state === "AUTHORIZED" ? "Betalingen er allerede godkjent." : "Betalingen er avbrutt eller utløpt.";
-      return html(410, messagePage("Betalingen er ikke lenger aktiv", text, payment.returnUrl ?? undefined));
-    }
-    return { form, payment };
-  }
-
-  private landing(req: SandboxRequest): Reply {
-    const open = this.openPayment(req);
-    if ("status" in open) return open;
-    const { form, payment } = open;
-    const view = this.view(payment);
-    if (req.method === "GET") return html(200, vippsLandingPage(view, ""));
-    if (form.get("action") === "cancel") return this.cancelByUser(payment);
-    const phone = (form.get("phone") ?? "").replace(/[\s-]/g, "").replace(/^(\+47|0047)/, "");
-    if (!/^[49]\d{7}$/.test(phone))
-      return html(400, vippsLandingPage(view, form.get("phone") ?? "", "Skriv inn et norsk mobilnummer med 8 siffer."));
-    payment.phoneNumber = `47${phone}`;
-    return redirect(`/vipps/app?token=${payment.landingToken}`);
-  }
-
-  private app(req: SandboxRequest): Reply {
-    const open = this.openPayment(req);
-    if ("status" in open) return open;
-    const { form, payment } = open;
-    if (!payment.phoneNumber) return redirect(`/vipps/landing?token=${payment.landingToken}`);
-    if (req.method === "GET") return html(200, vippsAppPage(this.view(payment), payment.phoneNumber));
-    if (form.get("action") === "approve") {
-      this.authorize(payment, payment.phoneNumber);
-      return redirect(payment.returnUrl ?? "/");
-    }
-    return this.cancelByUser(payment);
-  }
-
-  private cancelByUser(payment: VippsPayment): Reply {
-    this.abort(payment);
-    return redirect(payment.returnUrl ?? "/");
-  }
-
-  private view(payment: VippsPayment) {
-    return {
-      token: payment.landingToken,
-      amount: money(payment.amount.value, payment.amount.currency),
-      description: payment.description ?? "Betaling",
-      merchant: "Lekebytte",
-    };
-  }
-}
-
-function parseJson(body: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(body || "{}") as unknown;
-    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new Problem(400, "Bad Request", "The request body must be a JSON object.");
 }
 
 function apimDenied(): Reply {
@@ -550,10 +312,4 @@ function tokenError(error: string, description: string, code: number) {
 function fakeJwt(claims: object): string {
   const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
   return `${part({ typ: "JWT", alg: "RS256" })}.${part(claims)}.${token(32)}`;
-}
-
-function randomDigits(n: number): string {
-  let s = "";
-  for (let i = 0; i < n; i++) s += Math.floor(Math.random() * 10);
-  return s;
 }

@@ -8,11 +8,20 @@
 //
 // Sandbox-only: POST /__sandbox/vipps-login/codes/{code}/id-token makes the token endpoint answer that
 // code with a forged or altered ID token, so the app's checks can be tried against the real exchange.
+//
+// The authorize endpoint and the login page are in vipps-login-flow.ts.
 import { randomUUID } from "node:crypto";
-import { header, html, json, type Reply, type SandboxRequest } from "./http";
-import { token } from "./ids";
-import { messagePage } from "./pages";
-import { TEST_PERSONS, vippsLoginPage, type CustomPersonForm, type LoginPageView, type TestPerson } from "./vipps-login-pages";
+import { header, json, type Reply, type SandboxRequest } from "./http";
+import { token, unixNow } from "./ids";
+import {
+  type AuthCode,
+  type LoginPerson,
+  type LoginRequest,
+  SCOPES_SUPPORTED,
+  type VippsLoginOptions,
+  authorize,
+  loginPage,
+} from "./vipps-login-flow";
 import {
   atHash,
   clientError,
@@ -25,53 +34,14 @@ import {
 } from "./vipps-login-tokens";
 
 export { subFor, type IdTokenTamper };
+export type { LoginPerson, VippsLoginOptions };
 
 const BASE = "/access-management-1.0/access";
 const USERINFO_PATH = "/vipps-userinfo-api/userinfo";
-const SCOPES_SUPPORTED = ["openid", "address", "name", "email", "phoneNumber", "nin", "birthDate", "api_version_2"];
 /** The authorization code is short-lived ("a couple of minutes"); the access token answers for an hour. */
 const CODE_LIFETIME_S = 5 * 60;
-const REQUEST_LIFETIME_S = 10 * 60;
 const ACCESS_TOKEN_LIFETIME_S = 3599;
 const ID_TOKEN_LIFETIME_S = 3600;
-
-export interface VippsLoginOptions {
-  clientId: string;
-  clientSecret: string;
-  /** Where the app reaches the API (the issuer's base): http://127.0.0.1:<port>. */
-  apiUrl: string;
-  /** Where the browser reaches the sandbox (the authorize endpoint and the login page). */
-  publicUrl: string;
-  /** Redirect URIs registered for the sales unit; without a list, any absolute http(s) URI is accepted. */
-  redirectUris?: string[];
-  merchant?: string;
-}
-
-interface LoginRequest {
-  id: string;
-  redirectUri: string;
-  scopes: string[];
-  state: string;
-  nonce: string | null;
-  codeChallenge: string | null;
-  codeChallengeMethod: "S256" | "plain" | null;
-  createdAt: number;
-}
-
-/** Who signed in: a test person, with the `sub` Vipps gives this sales unit for them. */
-export type LoginPerson = Omit<TestPerson, "id"> & { sub: string };
-
-interface AuthCode {
-  code: string;
-  request: LoginRequest;
-  person: LoginPerson;
-  sid: string;
-  authTime: number;
-  usedAt: number | null;
-  accessToken: string | null;
-  idToken: string | null;
-  tamper: IdTokenTamper | null;
-}
 
 interface AccessGrant {
   person: LoginPerson;
@@ -80,8 +50,6 @@ interface AccessGrant {
   expiresAt: number;
   revoked: boolean;
 }
-
-const unixNow = () => Math.floor(Date.now() / 1000);
 
 export class VippsLoginSandbox {
   readonly requests: Array<{ method: string; path: string; idempotencyKey: string | null; at: string }> = [];
@@ -103,11 +71,11 @@ export class VippsLoginSandbox {
       this.requests.push({ method: req.method, path, idempotencyKey: null, at: new Date().toISOString() });
     if (req.method === "GET" && path === `${BASE}/.well-known/openid-configuration`) return this.discovery();
     if (req.method === "GET" && path === `${BASE}/.well-known/jwks.json`) return json(200, this.jwks());
-    if (req.method === "GET" && path === `${BASE}/oauth2/auth`) return this.authorize(req);
+    if (req.method === "GET" && path === `${BASE}/oauth2/auth`) return authorize(this.options, this.loginRequests, req);
     if (path === `${BASE}/oauth2/token`)
       return req.method === "POST" ? this.token(req) : oauthError(405, "invalid_request", "The token endpoint takes POST.");
     if (req.method === "GET" && (path === USERINFO_PATH || path === `${USERINFO_PATH}/`)) return this.userinfo(req);
-    if (path === "/vipps/login") return this.loginPage(req);
+    if (path === "/vipps/login") return loginPage(this.options, this.loginRequests, this.codes, req);
     if (req.method === "POST" && (m = /^\/__sandbox\/vipps-login\/codes\/([^/]+)\/id-token$/.exec(path)))
       return this.tamper(decodeURIComponent(m[1]), req.body);
     return null;
@@ -148,133 +116,6 @@ export class VippsLoginSandbox {
       },
       { "Cache-Control": "max-age=3600" },
     );
-  }
-
-  // ---------------------------------------------------------------- authorize and the login page
-
-  private authorize(req: SandboxRequest): Reply {
-    const q = req.url.searchParams;
-    if (q.get("client_id") !== this.options.clientId)
-      return html(400, messagePage("Innloggingen kan ikke starte", "invalid_client: Klienten er ukjent."));
-    const redirectUri = q.get("redirect_uri") ?? "";
-    if (!this.redirectUriAllowed(redirectUri))
-      return html(400, messagePage("Innloggingen kan ikke starte", "invalid_request: redirect_uri er ikke registrert for salgsstedet."));
-    const state = q.get("state") ?? "";
-    const back = (error: string, description: string) => redirectWith(redirectUri, { error, error_description: description, state });
-    if (q.get("response_type") !== "code")
-      return back("unsupported_response_type", "The authorization server does not support obtaining a token using this method.");
-    if (state.length < 8)
-      return back("invalid_state", "Request parameter 'state' must be at least be 8 characters long to ensure sufficient entropy.");
-    const scopes = (q.get("scope") ?? "").split(" ").filter(Boolean);
-    if (!scopes.includes("openid") || scopes.some((s) => !SCOPES_SUPPORTED.includes(s)))
-      return back("invalid_scope", "The requested scope is invalid, unknown, or malformed.");
-    const nonce = q.get("nonce");
-    if (nonce !== null && nonce.length < 8)
-      return back("invalid_request", "Parameter 'nonce' is set but does not satisfy the minimum entropy of 8 characters.");
-    const codeChallenge = q.get("code_challenge");
-    const method = q.get("code_challenge_method");
-    if (method !== null && method !== "S256" && method !== "plain")
-      return back("invalid_request", "The code_challenge_method is not supported, use S256 instead.");
-    if (method !== null && !codeChallenge) return back("invalid_request", "The code_challenge is missing.");
-    const request: LoginRequest = {
-      id: token(24),
-      redirectUri,
-      scopes,
-      state,
-      nonce,
-      codeChallenge,
-      codeChallengeMethod: codeChallenge ? ((method as "S256" | "plain" | null) ?? "plain") : null,
-      createdAt: unixNow(),
-    };
-    this.loginRequests.set(request.id, request);
-    return {
-      status: 302,
-      headers: { Location: `${this.options.publicUrl}/vipps/login?request=${request.id}`, "Cache-Control": "no-store" },
-      body: "",
-    };
-  }
-
-  private redirectUriAllowed(uri: string): boolean {
-    if (this.options.redirectUris) return this.options.redirectUris.includes(uri);
-    try {
-      const url = new URL(uri);
-      return (url.protocol === "https:" || url.protocol === "http:") && !url.hash && !uri.includes("#");
-    } catch {
-      return false;
-    }
-  }
-
-  private loginPage(req: SandboxRequest): Reply {
-    const form = req.method === "POST" ? new URLSearchParams(req.body) : req.url.searchParams;
-    const request = this.loginRequests.get(form.get("request") ?? "");
-    if (!request || unixNow() - request.createdAt > REQUEST_LIFETIME_S)
-      return html(404, messagePage("Innloggingen finnes ikke", "Lenken er ugyldig eller utløpt. Start innloggingen på nytt."));
-    const custom: CustomPersonForm = {
-      name: form.get("name") ?? "",
-      email: form.get("email") ?? "",
-      phone: form.get("phone") ?? "",
-      emailVerified: req.method === "GET" || form.get("email_verified") === "true",
-    };
-    const view: LoginPageView = {
-      requestId: request.id,
-      merchant: this.options.merchant ?? "Lekebytte",
-      shares: shares(request.scopes),
-      chosen: form.get("person") ?? TEST_PERSONS[0].id,
-      custom,
-      errors: {},
-    };
-    if (req.method === "GET") return html(200, vippsLoginPage(view));
-    if (req.method !== "POST") return html(405, messagePage("Ikke tillatt", "Bruk skjemaet."));
-    this.loginRequests.delete(request.id);
-    if (form.get("action") !== "approve")
-      return redirectWith(request.redirectUri, {
-        error: "access_denied",
-        error_description: "user cancelled the login",
-        state: request.state,
-      });
-    const person = this.personFrom(view, custom);
-    if ("errors" in person) {
-      this.loginRequests.set(request.id, request);
-      return html(400, vippsLoginPage({ ...view, errors: person.errors }));
-    }
-    const code: AuthCode = {
-      code: `${token(32)}.${token(32)}`,
-      request,
-      person,
-      sid: randomUUID(),
-      authTime: unixNow(),
-      usedAt: null,
-      accessToken: null,
-      idToken: null,
-      tamper: null,
-    };
-    this.codes.set(code.code, code);
-    return redirectWith(request.redirectUri, { code: code.code, state: request.state, scope: request.scopes.join(" ") });
-  }
-
-  private personFrom(view: LoginPageView, custom: CustomPersonForm): LoginPerson | { errors: LoginPageView["errors"] } {
-    const preset = TEST_PERSONS.find((p) => p.id === view.chosen);
-    if (preset) return { ...preset, sub: subFor(this.options.clientId, preset.phone) };
-    if (view.chosen !== "custom") return { errors: { person: "Velg en testperson." } };
-    const errors: LoginPageView["errors"] = {};
-    const name = custom.name.trim().replace(/\s+/g, " ");
-    const email = custom.email.trim().toLowerCase();
-    const digits = custom.phone.replace(/[\s-]/g, "").replace(/^(\+47|0047)/, "");
-    if (name.length < 2) errors.name = "Skriv inn navnet (minst 2 tegn).";
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) errors.email = "Skriv inn en gyldig e-postadresse.";
-    if (!/^[49]\d{7}$/.test(digits)) errors.phone = "Skriv inn et norsk mobilnummer med 8 siffer.";
-    if (Object.keys(errors).length) return { errors };
-    const phone = `47${digits}`;
-    const [givenName, ...rest] = name.split(" ");
-    return {
-      sub: subFor(this.options.clientId, phone),
-      name,
-      givenName,
-      familyName: rest.join(" "),
-      email,
-      emailVerified: custom.emailVerified,
-      phone,
-    };
   }
 
   // ---------------------------------------------------------------- token
@@ -385,22 +226,4 @@ export class VippsLoginSandbox {
       ...(scopes.includes("phoneNumber") ? { phone_number: person.phone } : {}),
     });
   }
-}
-
-function shares(scopes: string[]): string[] {
-  const words: Record<string, string> = {
-    name: "navnet ditt",
-    email: "e-postadressen din",
-    phoneNumber: "telefonnummeret ditt",
-    address: "adressen din",
-    birthDate: "fødselsdatoen din",
-  };
-  const out = scopes.map((s) => words[s]).filter((w): w is string => !!w);
-  return out.length ? out : ["hvem du er"];
-}
-
-function redirectWith(uri: string, params: Record<string, string>): Reply {
-  const url = new URL(uri);
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  return { status: 302, headers: { Location: url.toString(), "Cache-Control": "no-store" }, body: "" };
 }

@@ -13,7 +13,15 @@ import { ROOT } from "../local-env.mjs";
 import type { ImageSpec } from "./images";
 
 /** What a render or a copy depends on: a change to any of these makes new ones. */
-const RENDER_SOURCES = ["scripts/seed/raster.ts", "scripts/seed/images.ts"];
+const RENDER_SOURCES = [
+  "scripts/seed/raster.ts",
+  "scripts/seed/painter.ts",
+  "scripts/seed/images.ts",
+  "scripts/seed/motifs-creative.ts",
+  "scripts/seed/motifs-dolls.ts",
+  "scripts/seed/motifs-games.ts",
+  "scripts/seed/motifs-vehicles.ts",
+];
 const VARIANT_SOURCES = ["domain/photos.ts", "worker/lib/photo-variants.ts"];
 
 function cacheDir(kind: string, sources: string[]): string {

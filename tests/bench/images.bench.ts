@@ -32,7 +32,16 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** The test photos, kept on disk between runs (keyed by the code that draws them). */
 function photos(count: number): Uint8Array[] {
   const version = createHash("sha256");
-  for (const f of ["tests/factories/real-size-photo.ts", "scripts/seed/images.ts", "scripts/seed/raster.ts"]) {
+  for (const f of [
+    "tests/factories/real-size-photo.ts",
+    "scripts/seed/images.ts",
+    "scripts/seed/raster.ts",
+    "scripts/seed/painter.ts",
+    "scripts/seed/motifs-creative.ts",
+    "scripts/seed/motifs-dolls.ts",
+    "scripts/seed/motifs-games.ts",
+    "scripts/seed/motifs-vehicles.ts",
+  ]) {
     version.update(readFileSync(path.join(ROOT, f)));
   }
   const dir = path.join(ROOT, "node_modules/.cache/lekebytte-bench-photos", version.digest("hex").slice(0, 16));

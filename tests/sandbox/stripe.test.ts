@@ -1,64 +1,13 @@
-// The sandbox's Stripe, driven by the official SDK (as the app drives it) and by a browser's forms;
-// its webhooks checked with the SDK's own signature verification.
+// The sandbox's Stripe, driven by the official SDK (as the app drives it) and by a browser's forms:
+// form encoding, Connect, Checkout, the hosted card form, refunds and transfers (its webhooks and its
+// state across a restart: stripe-webhooks.test.ts).
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseForm } from "../../scripts/payment-sandbox/form";
-import type { PaymentSandbox } from "../../scripts/payment-sandbox/server";
-import { stripeSignatureHeader } from "../../scripts/payment-sandbox/webhooks";
-import { form, KEYS, receiver, sandbox } from "./helpers";
+import { form, KEYS } from "./helpers";
+import { hooks, local, onboardedAccount, sb, sessionParams, stripe, withStripeSandbox } from "./stripe-setup";
 
-let sb: PaymentSandbox;
-let hooks: Awaited<ReturnType<typeof receiver>>;
-let stripe: Stripe;
-
-beforeAll(async () => {
-  hooks = await receiver();
-  sb = await sandbox({
-    stripe: { secretKey: KEYS.stripeKey, webhook: { url: `${hooks.url}/hooks/stripe`, secret: KEYS.stripeWebhookSecret } },
-  });
-  stripe = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: sb.port, protocol: "http", maxNetworkRetries: 0 });
-});
-
-afterAll(async () => {
-  await sb.close();
-  await hooks.close();
-});
-
-/** Hosted-page URLs carry the public host (localhost); reach them on the address the sandbox listens on. */
-const local = (url: string) => {
-  const u = new URL(url);
-  return `${sb.url}${u.pathname}${u.search}`;
-};
-
-async function onboardedAccount(): Promise<Stripe.Account> {
-  const account = await stripe.accounts.create({
-    type: "express",
-    country: "NO",
-    email: "selger@test.no",
-    capabilities: { transfers: { requested: true } },
-  });
-  const link = await stripe.accountLinks.create({
-    account: account.id,
-    type: "account_onboarding",
-    refresh_url: "http://app.test/refresh",
-    return_url: "http://app.test/return",
-  });
-  const done = await fetch(local(link.url), form({ first_name: "Siri", last_name: "Selger", account_number: "1234 56 78903" }));
-  expect(done.status).toBe(303);
-  expect(done.headers.get("location")).toBe("http://app.test/return");
-  return stripe.accounts.retrieve(account.id);
-}
-
-function sessionParams(destination?: string): Stripe.Checkout.SessionCreateParams {
-  return {
-    mode: "payment",
-    line_items: [{ quantity: 1, price_data: { currency: "nok", unit_amount: 125000, product_data: { name: "Lekekjøkken" } } }],
-    success_url: "http://app.test/payment-success?session_id={CHECKOUT_SESSION_ID}&payment_id=p1",
-    cancel_url: "http://app.test/annonse/lekekjokken",
-    metadata: { payment_id: "p1" },
-    ...(destination ? { payment_intent_data: { transfer_data: { destination }, application_fee_amount: 5000 } } : {}),
-  };
-}
+withStripeSandbox();
 
 describe("form encoding", () => {
   it("reads Stripe's bracket notation into nested objects and arrays", () => {
@@ -327,92 +276,5 @@ describe("separate charges and transfers (held money, decision 105)", () => {
     expect(events.find((e) => e.type === "transfer.created" && (e.data.object as Stripe.Transfer).id === transfer.id)).toBeDefined();
     const refunded = events.find((e) => e.type === "charge.refunded" && (e.data.object as Stripe.Charge).payment_intent === intent.id);
     expect(refunded?.data.object).toMatchObject({ amount_refunded: 25000, refunded: false, transfer_group: "order-t3" });
-  });
-});
-
-describe("webhooks", () => {
-  it("signs every event as Stripe does (the SDK's constructEvent accepts it) and delivers it", async () => {
-    const session = await stripe.checkout.sessions.create(sessionParams());
-    await stripe.checkout.sessions.expire(session.id);
-    await sb.dispatcher.idle();
-    const hit = hooks.received.find((r) => JSON.parse(r.body).data.object.id === session.id);
-    expect(hit).toBeDefined();
-    expect(hit!.url).toBe("/hooks/stripe");
-    const event = stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret);
-    expect(event).toMatchObject({
-      object: "event",
-      type: "checkout.session.expired",
-      data: { object: { id: session.id, status: "expired" } },
-    });
-    expect(() => stripe.webhooks.constructEvent(hit!.body, hit!.headers["stripe-signature"] as string, "whsec_other")).toThrow();
-  });
-
-  it("matches Stripe's own test header for the same payload, secret and time", async () => {
-    const payload = '{"id":"evt_1","object":"event"}';
-    const expected = stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_x", timestamp: 1700000000 });
-    expect(stripeSignatureHeader(payload, "whsec_x", 1700000000)).toBe(expected);
-  });
-
-  it("retries a failing receiver with backoff, signing each attempt anew, until it answers 2xx", async () => {
-    const flaky = await receiver([500, 503]);
-    const retrying = await sandbox({
-      stripe: { secretKey: KEYS.stripeKey, webhook: { url: flaky.url, secret: KEYS.stripeWebhookSecret } },
-    });
-    try {
-      const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: retrying.port, protocol: "http" });
-      const session = await client.checkout.sessions.create(sessionParams());
-      await client.checkout.sessions.expire(session.id);
-      await retrying.dispatcher.idle();
-      expect(flaky.received).toHaveLength(3);
-      for (const attempt of flaky.received) {
-        expect(() =>
-          client.webhooks.constructEvent(attempt.body, attempt.headers["stripe-signature"] as string, KEYS.stripeWebhookSecret),
-        ).not.toThrow();
-      }
-      const [delivery] = retrying.dispatcher.deliveries;
-      expect(delivery.state).toBe("delivered");
-      expect(delivery.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
-    } finally {
-      await retrying.close();
-      await flaky.close();
-    }
-  });
-
-  it("gives up after the last attempt", async () => {
-    const down = await receiver([500, 500, 500, 500, 500]);
-    const retrying = await sandbox({ stripe: { secretKey: KEYS.stripeKey, webhook: { url: down.url, secret: KEYS.stripeWebhookSecret } } });
-    try {
-      const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: retrying.port, protocol: "http" });
-      await client.checkout.sessions.expire((await client.checkout.sessions.create(sessionParams())).id);
-      await retrying.dispatcher.idle();
-      expect(retrying.dispatcher.deliveries[0]).toMatchObject({ state: "failed" });
-      expect(down.received).toHaveLength(4);
-    } finally {
-      await retrying.close();
-      await down.close();
-    }
-  });
-});
-
-describe("state across restarts", () => {
-  it("keeps accounts and sessions in its state file", async () => {
-    const { mkdtempSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const path = await import("node:path");
-    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), "sandbox-")), "state.json");
-    const first = await sandbox({ stateFile });
-    const client = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: first.port, protocol: "http" });
-    const account = await client.accounts.create({ type: "express" });
-    const session = await client.checkout.sessions.create(sessionParams());
-    await first.close();
-
-    const second = await sandbox({ stateFile });
-    try {
-      const again = new Stripe(KEYS.stripeKey, { host: "127.0.0.1", port: second.port, protocol: "http" });
-      expect((await again.accounts.retrieve(account.id)).id).toBe(account.id);
-      expect((await again.checkout.sessions.retrieve(session.id)).status).toBe("open");
-    } finally {
-      await second.close();
-    }
   });
 });
