@@ -4,8 +4,9 @@
 // nothing stored (../support/state.ts). Already covered elsewhere, and not repeated here: forged,
 // re-signed, tampered, stale and replayed webhooks (payments-*-webhooks), alg:none, foreign-key,
 // expired and tampered-claim JWTs (auth), cross-site POSTs and non-JSON bodies (auth), foreign-Origin
-// WebSocket upgrades (chat-live), a 6 MB image and a text file as a photo (listings-api), 64 KB+ JSON
-// bodies (auth, analytics), the FTS5 escaper (search-fts.property) and fixed escaping cases (seo).
+// WebSocket upgrades (chat-live-sending), a 6 MB image and a text file as a photo (listings-create),
+// 64 KB+ JSON bodies (auth, analytics), the FTS5 escaper (search-fts.property) and fixed escaping
+// cases (seo).
 //
 // This module holds what the suite's files share: the three rules (judge), the hostile text they
 // throw, and the list of state-changing routes.
