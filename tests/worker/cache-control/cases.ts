@@ -219,6 +219,12 @@ export const CASES: Case[] = [
     () => "/api/dev/d1-usage",
     () => visitor,
   ),
+  get(
+    "GET /api/openapi.json",
+    "local",
+    () => "/api/openapi.json",
+    () => visitor,
+  ),
   get("GET /api/reviews/deals/:kind/:id", "party", () => `/api/reviews/deals/${sale.kind}/${sale.id}`),
   get("GET /api/reviews/deals/:kind/:id", "unknown kind", () => `/api/reviews/deals/gave/${sale.id}`),
   get("GET /api/reviews/conversations/:id", "party", () => `/api/reviews/conversations/${sale.conversationId}`),

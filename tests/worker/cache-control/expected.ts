@@ -66,6 +66,7 @@ GET /api/dev/mail (local): 200 private, no-store
 GET /api/dev/mail.json (local): 200 private, no-store
 GET /api/dev/analytics/summary (local): 200 no-store
 GET /api/dev/d1-usage (local): 200 private, no-store
+GET /api/openapi.json (local): 200 private, no-store
 GET /api/reviews/deals/:kind/:id (party): 200 no-store
 GET /api/reviews/deals/:kind/:id (unknown kind): 404 no-store
 GET /api/reviews/conversations/:id (party): 200 no-store

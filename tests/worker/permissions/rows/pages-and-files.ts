@@ -19,6 +19,9 @@ export const FILE_ROWS: Row[] = [
     expected: all(200),
   },
 
+  // The API reference (worker/lib/openapi.ts), served in local mode only, as the tests run.
+  { route: "GET /api/openapi.json", request: () => ({ path: "/api/openapi.json" }), expected: all(200) },
+
   // Crawlers' files and the API's own 404.
   { route: "GET /robots.txt", request: () => ({ path: "/robots.txt" }), expected: all(200) },
   { route: "GET /sitemap.xml", request: () => ({ path: "/sitemap.xml" }), expected: all(200) },
