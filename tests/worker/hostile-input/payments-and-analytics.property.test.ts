@@ -118,7 +118,8 @@ describe("held money (decision 105)", () => {
     const moved = await moneyFor(order);
     expect(moved.transfers.length).toBeLessThanOrEqual(1);
     expect(moved.refunds.length).toBeLessThanOrEqual(1);
-  });
+    // Two properties of requests through the sandbox's money calls: 20 s ran out beside the e2e suite.
+  }, 60_000);
 });
 
 // ------------------------------------------------------------------------------------------------
