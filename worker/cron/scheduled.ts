@@ -7,25 +7,69 @@ import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
 import { ALL_TAG, purgeEdgeCache } from "../lib/edge-cache";
+import { recordCronOutcomes, type CronOutcome } from "./outcomes";
+
+interface CronStep {
+  name: string;
+  run(env: Bindings, now: Date, origin: string): Promise<unknown>;
+}
 
 /**
- * Hourly cron: regenerate the sitemap into the private bucket, purge what has expired (sessions,
- * e-mail codes, old rate-limit rows, analytics working sets and raw events past their retention),
- * on the production host notify IndexNow, settle payments whose webhook never arrived, release or
- * retry held money, and run the
- * saved searches' catch-up matching, pending alerts, daily digest (from 18:00 Oslo) and purge.
+ * The hourly cron's steps, money first. Each runs on its own: one that throws is logged and
+ * recorded, and the next runs anyway, so a failing sitemap (R2) or analytics purge never holds up
+ * a payment's settlement or the release of held money.
  */
-export async function runScheduled(env: Bindings): Promise<void> {
-  const origin = env.APP_ORIGIN.replace(/\/$/, "");
-  const now = new Date();
-  await generateSitemap(env, origin);
-  await purgeExpired(env.DB, now);
-  await purgeAnalytics(env, now);
-  await notifySearchEngines(env, origin);
-  // A payment settled here may have sold a listing: the edge cache shows it at once (decision 101).
-  if ((await reconcilePendingPayments(env, now)) > 0) await purgeEdgeCache(env, [ALL_TAG]);
+export const CRON_STEPS: readonly CronStep[] = [
+  {
+    // Payments whose webhook never arrived. One settled here may have sold a listing: the edge cache
+    // shows it at once (decision 101).
+    name: "payments",
+    run: async (env, now) => {
+      if ((await reconcilePendingPayments(env, now)) > 0) await purgeEdgeCache(env, [ALL_TAG]);
+    },
+  },
   // Held money (decision 105): reminders, automatic releases 48 h after a handover, and provider
   // calls not yet acknowledged.
-  await runOrderCron(env, now);
-  await runSavedSearchCron(env, now);
+  { name: "orders", run: (env, now) => runOrderCron(env, now) },
+  // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
+  { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
+  // Expired sessions, e-mail codes and old rate-limit rows.
+  { name: "sessions", run: (env, now) => purgeExpired(env.DB, now) },
+  // Analytics working sets and raw events past their retention.
+  { name: "analytics", run: (env, now) => purgeAnalytics(env, now) },
+  { name: "sitemap", run: (env, _now, origin) => generateSitemap(env, origin) },
+  // IndexNow, on the production host only.
+  { name: "indexnow", run: (env, _now, origin) => notifySearchEngines(env, origin) },
+];
+
+/** Runs every step, each on its own, logs one JSON line per step, and records the outcomes. */
+export async function runScheduled(env: Bindings, now: Date = new Date(), steps: readonly CronStep[] = CRON_STEPS): Promise<CronOutcome[]> {
+  const origin = env.APP_ORIGIN.replace(/\/$/, "");
+  const outcomes: CronOutcome[] = [];
+  for (const step of steps) {
+    const started = Date.now();
+    try {
+      await step.run(env, now, origin);
+      outcomes.push({ step: step.name, ok: true, ms: Date.now() - started, error: null });
+      console.log(JSON.stringify({ cron: step.name, ok: true, ms: Date.now() - started }));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcomes.push({ step: step.name, ok: false, ms: Date.now() - started, error: message });
+      console.error(
+        JSON.stringify({
+          cron: step.name,
+          ok: false,
+          ms: Date.now() - started,
+          error: message,
+          stack: error instanceof Error ? error.stack : undefined,
+        }),
+      );
+    }
+  }
+  try {
+    await recordCronOutcomes(env, outcomes, now);
+  } catch (error) {
+    console.error(JSON.stringify({ cron: "record", ok: false, error: error instanceof Error ? error.message : String(error) }));
+  }
+  return outcomes;
 }

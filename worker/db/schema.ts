@@ -1,5 +1,6 @@
-// The platform's own tables (rate limits, used by every feature through worker/lib/rate-limit.ts). Each
-// feature keeps its tables in worker/features/<feature>/schema.ts; worker/db/tables.ts gathers them all.
+// The platform's own tables: rate limits (used by every feature through worker/lib/rate-limit.ts)
+// and the cron steps' outcomes. Each feature keeps its tables in worker/features/<feature>/schema.ts;
+// worker/db/tables.ts gathers them all.
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -16,3 +17,17 @@ export const rateLimits = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
+
+/**
+ * Each hourly cron step's last outcome (worker/cron/scheduled.ts): a step that fails twice in a row
+ * mails the admins once (`alerted_at`), and its next success clears the count.
+ */
+export const cronSteps = sqliteTable("cron_steps", {
+  step: text("step").primaryKey(),
+  lastRunAt: text("last_run_at").notNull(),
+  lastOk: integer("last_ok", { mode: "boolean" }).notNull(),
+  lastError: text("last_error"),
+  lastMs: integer("last_ms").notNull(),
+  failuresInARow: integer("failures_in_a_row").notNull().default(0),
+  alertedAt: text("alerted_at"),
+});
