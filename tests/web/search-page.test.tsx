@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { searchBody, type SearchBody as SearchResult } from "../factories/api";
@@ -206,6 +206,35 @@ describe("/search: text, history and results", () => {
     await waitFor(() => expect(router.state.location.search).toBe("?q=duplo"), { timeout: 1000 });
     await waitFor(() => expect(searches().at(-1)?.searchParams.get("q")).toBe("duplo"));
     expect(searches().filter((u) => u.searchParams.has("q"))).toHaveLength(1);
+  });
+
+  it("a letter typed while the debounced search is on its way stays in the box and is searched for", async () => {
+    const { searches } = mockSearch();
+    const { router } = renderRoutes(routes, { path: "/search" });
+    const box = await screen.findByRole("searchbox", { name: "Søk i annonser" });
+    vi.useFakeTimers();
+    try {
+      fireEvent.change(box, { target: { value: "d" } });
+      // The next key lands after the debounce has navigated to ?q=d but before the page has rendered
+      // that address (a phone busy with the first screen): the address then lags the box.
+      act(() => {
+        vi.advanceTimersByTime(300);
+        fireEvent.change(box, { target: { value: "du" } });
+      });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(300);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(box).toHaveValue("du");
+    await waitFor(() => expect(router.state.location.search).toBe("?q=du"));
+    await waitFor(() => expect(searches().at(-1)?.searchParams.get("q")).toBe("du"));
+    // Back and Forward still show their own query.
+    await act(() => router.navigate(-1));
+    expect(screen.getByRole("searchbox")).toHaveValue("");
+    await act(() => router.navigate(1));
+    expect(screen.getByRole("searchbox")).toHaveValue("du");
   });
 
   it("back and forward restore the text, the chips and the results", async () => {

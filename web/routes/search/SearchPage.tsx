@@ -40,8 +40,11 @@ export function SearchPage() {
   const state = (location.state ?? {}) as SearchLocationState;
   const filters = useMemo(() => parseFilters(location.search), [location.search]);
 
+  // The query this page last wrote from the text box: its address may arrive after newer typing.
+  const typedQuery = useRef<string | null>(null);
   const setFilters = useCallback(
     (next: SearchFilters, { typing = false }: { typing?: boolean } = {}) => {
+      if (typing) typedQuery.current = next.q;
       const search = serializeFilters(next);
       navigate(
         { pathname: "/search", search: search ? `?${search}` : "" },
@@ -60,10 +63,15 @@ export function SearchPage() {
   const [text, setText] = useState(filters.q);
   const shownQuery = useRef(filters.q);
   useEffect(() => {
-    // Back/forward (or a link) changed the query: show it. Our own writes already match. Not on the
-    // first render: text typed before the page was taken over (below) is newer than the address.
+    // Back/forward (or a link) changed the query: show it. Not on the first render: text typed before
+    // the page was taken over (below) is newer than the address. Not for our own write of what was
+    // typed: a key pressed while that address was on its way is newer too.
     if (shownQuery.current === filters.q) return;
     shownQuery.current = filters.q;
+    if (typedQuery.current === filters.q) {
+      typedQuery.current = null; // arrived: from here on a change of address is Back, Forward or a link
+      return;
+    }
     setText((current) => (current.trim() === filters.q ? current : filters.q));
   }, [filters.q]);
   useEffect(() => {
