@@ -4,12 +4,10 @@
 import * as schema from "./tables";
 
 /**
- * What a D1 binding and a D1 session (`withSession`, docs/decisions/110-read-replicas.md) have in
+ * The handle services take: env.DB itself, or the request's session (middleware/db.ts). What a D1
+ * binding and a D1 session (`withSession`, docs/decisions/110-read-replicas.md) have in
  * common: prepare and batch. A session has no exec, dump or withSession; code that needs them uses
  * env.DB (the primary) itself.
  */
-export type D1Client = Pick<D1Database, "prepare" | "batch">;
-
-/** The handle services take: env.DB itself, or the request's session (middleware/db.ts). */
-export type Db = D1Client;
+export type Db = Pick<D1Database, "prepare" | "batch">;
 export { schema };

@@ -4,7 +4,7 @@
 import { osloDay } from "../../../domain/format";
 import type { ListingAnalytics, ListingStatsDay, ListingStatsSummary } from "../../../domain/schemas/analytics";
 import { hasStaffRights } from "../../../domain/moderation";
-import type { D1Client } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Actor } from "../../env";
 import { AppError } from "../../lib/errors";
 import { ANALYTICS_REFUSALS } from "../../../domain/analytics";
@@ -17,7 +17,7 @@ export function dayRange(daysBack: number, now: Date = new Date()): string[] {
   return Array.from({ length: daysBack }, (_, i) => new Date(base - (daysBack - 1 - i) * 86_400_000).toISOString().slice(0, 10));
 }
 
-async function assertMayRead(db: D1Client, actor: Actor, listingId: string): Promise<void> {
+async function assertMayRead(db: Db, actor: Actor, listingId: string): Promise<void> {
   if (!/^[0-9a-f-]{36}$/i.test(listingId)) throw new AppError("NOT_FOUND", ANALYTICS_REFUSALS.statsNotFound);
   const row = await db
     .prepare("SELECT user_id, status FROM listings WHERE id = ?1")
@@ -41,7 +41,7 @@ function addHourly(
 }
 
 export async function getListingAnalytics(
-  db: D1Client,
+  db: Db,
   actor: Actor,
   listingId: string,
   daysBack: number,
@@ -103,12 +103,7 @@ export async function getListingAnalytics(
 }
 
 /** Views and unique sessions per own listing over the last `daysBack` days ("Mine annonser"). */
-export async function ownListingsStats(
-  db: D1Client,
-  actor: Actor,
-  daysBack: number,
-  now: Date = new Date(),
-): Promise<ListingStatsSummary[]> {
+export async function ownListingsStats(db: Db, actor: Actor, daysBack: number, now: Date = new Date()): Promise<ListingStatsSummary[]> {
   const from = dayRange(daysBack, now)[0];
   const { results } = await db
     .prepare(

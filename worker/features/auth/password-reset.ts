@@ -5,7 +5,7 @@
 // browser that used it, in one D1 batch.
 import { LINK_REFUSALS, PASSWORD_RESET_TTL_SECONDS, type LinkRefusal } from "../../../domain/credentials";
 import { RATE_RULES } from "../../../domain/rate-limits";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
@@ -25,7 +25,7 @@ export function passwordResetLink(origin: string, token: string): string {
 }
 
 /** Every open reset link of the user that `userIdSql` (bound from ?1) names is replaced. */
-export function replaceResetLinks(db: D1Client, userIdSql: string, userIdParam: unknown, now: string): D1PreparedStatement {
+export function replaceResetLinks(db: Db, userIdSql: string, userIdParam: unknown, now: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE password_resets SET replaced_at = ?2

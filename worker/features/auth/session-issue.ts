@@ -2,7 +2,7 @@
 // the access token beside it. Sign-in, the confirmation link and "Lag nytt passord" start one; the
 // last does it inside the batch that spends its link, so the row exists only if the link was won.
 import type { Bindings } from "../../env";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { isoIn, randomToken, sha256Hex } from "../../lib/crypto";
 import { signAccessToken } from "../../lib/jwt";
 import type { ClientInfo } from "../../lib/request";
@@ -75,7 +75,7 @@ export async function newFamily(): Promise<NewFamily> {
  * `?9` onward (`userIdParams`), so the row is written only when the sub-select finds a user.
  */
 export function familyRowStatement(
-  d1: D1Client,
+  d1: Db,
   f: NewFamily,
   client: ClientInfo,
   userIdSql: string,

@@ -9,7 +9,7 @@ import { RATE_RULES } from "../../../domain/rate-limits";
 import { WRONG_PASSWORD_MESSAGE } from "../../../domain/schemas/account";
 import { cleanSingleLine } from "../../../domain/text";
 import { VIPPS_LINK_REQUEST_TTL_SECONDS, VIPPS_LOGIN_REFUSALS, VIPPS_LOGIN_STATE_TTL_SECONDS } from "../../../domain/vipps-login";
-import type { D1Client } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { isoIn, nowIso, randomToken, sha256Hex } from "../../lib/crypto";
 import { purgeEdgeCache, userTag } from "../../lib/edge-cache";
@@ -375,7 +375,7 @@ async function confirmOwnPassword(env: Bindings, userId: string, password: strin
 }
 
 /** Everything Vipps Login keeps about an account (unlinking; the account's deletion, in its batch). */
-export function forgetVippsOf(d1: D1Client, userId: string): D1PreparedStatement[] {
+export function forgetVippsOf(d1: Db, userId: string): D1PreparedStatement[] {
   return [
     d1.prepare("DELETE FROM vipps_identities WHERE user_id = ?1").bind(userId),
     d1.prepare("DELETE FROM vipps_link_requests WHERE user_id = ?1").bind(userId),
@@ -385,7 +385,7 @@ export function forgetVippsOf(d1: D1Client, userId: string): D1PreparedStatement
 }
 
 /** The hourly purge's part: logins and link requests past their time. */
-export function purgeVippsLogins(d1: D1Client, iso: string): D1PreparedStatement[] {
+export function purgeVippsLogins(d1: Db, iso: string): D1PreparedStatement[] {
   return [
     d1.prepare("DELETE FROM vipps_login_states WHERE expires_at < ?1").bind(iso),
     d1.prepare("DELETE FROM vipps_link_requests WHERE expires_at < ?1").bind(iso),

@@ -7,7 +7,7 @@
 import { GIVEAWAY_ERROR_TEXTS as G, GIVEAWAY_JOINABLE_LISTING_STATUSES, giveawayTransition, isInQueue } from "../../../domain/giveaways";
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
 import { UUID_RE } from "../../lib/uuid";
@@ -350,7 +350,7 @@ export async function closeQueue(db: Db, listingId: string, now: Date = new Date
  * Account deletion: the user leaves every queue (a listing reserved for them is active again), and
  * the queues of their own listings are closed (statements for the deletion's own batch).
  */
-export function leaveQueuesOf(db: D1Client, userId: string, at: string): D1PreparedStatement[] {
+export function leaveQueuesOf(db: Db, userId: string, at: string): D1PreparedStatement[] {
   return [
     db
       .prepare(

@@ -23,7 +23,7 @@ import {
 } from "../../../domain/orders";
 import { formatDateTime } from "../../../domain/format";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { listingsChanged } from "../../lib/listing-changes";
@@ -189,7 +189,7 @@ async function decide(
  * refunds happen together or not at all, and a buyer's confirmation at the same moment either comes
  * first (released, paid to the account as it was) or finds the order refunded.
  */
-export function refundHeldOrdersOf(d1: D1Client, sellerId: string, now: string): D1PreparedStatement[] {
+export function refundHeldOrdersOf(d1: Db, sellerId: string, now: string): D1PreparedStatement[] {
   const from = ORDER_TRANSITIONS.seller_account_deleted.map((t) => `'${t.from}'`).join(", ");
   const decided = `SELECT id FROM orders WHERE seller_id = ?1 AND state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
   return [

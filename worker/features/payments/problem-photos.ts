@@ -5,7 +5,7 @@
 // serves (its keys start with a user id); read only through the order's own route. Who may upload
 // or see them is decided in orders.ts with the order's other rules; this file is their storage.
 import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX, type OrderState } from "../../../domain/orders";
-import type { D1Client } from "../../db/client";
+import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { photoFileName, readPhotoUpload } from "../../lib/photo-upload";
@@ -61,7 +61,7 @@ export async function storeProblemPhoto(
   return { id, url: problemPhotoUrl(orderId, id), type: photo.type.mime };
 }
 
-async function unusedUploads(d1: D1Client, orderId: string): Promise<number> {
+async function unusedUploads(d1: Db, orderId: string): Promise<number> {
   const row = await d1
     .prepare("SELECT COUNT(*) AS n FROM problem_photos WHERE order_id = ?1 AND attached_at IS NULL")
     .bind(orderId)
@@ -73,7 +73,7 @@ async function unusedUploads(d1: D1Client, orderId: string): Promise<number> {
  * Before a report is decided: every named photo must be this buyer's upload for this order, not yet
  * used. Answers the first photo that is not, with its reason (the batch checks again).
  */
-export async function checkProblemPhotos(d1: D1Client, orderId: string, buyerId: string, ids: readonly string[]): Promise<void> {
+export async function checkProblemPhotos(d1: Db, orderId: string, buyerId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const { results } = await d1
     .prepare(`SELECT id, order_id, uploader_id, attached_at FROM problem_photos WHERE id IN (${ids.map((_, i) => `?${i + 1}`).join(", ")})`)
@@ -97,7 +97,7 @@ export async function checkProblemPhotos(d1: D1Client, orderId: string, buyerId:
  * batch writes both or neither.
  */
 export function attachPhotosStatement(
-  d1: D1Client,
+  d1: Db,
   orderId: string,
   buyerId: string,
   ids: readonly string[],
@@ -155,6 +155,6 @@ export async function removeUnusedProblemPhotos(env: Bindings, now: Date = new D
 }
 
 /** Account deletion: the user's problem photos, in its own batch. */
-export function deleteProblemPhotosOf(d1: D1Client, userId: string): D1PreparedStatement {
+export function deleteProblemPhotosOf(d1: Db, userId: string): D1PreparedStatement {
   return d1.prepare("DELETE FROM problem_photos WHERE uploader_id = ?1").bind(userId);
 }

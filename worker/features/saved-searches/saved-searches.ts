@@ -4,7 +4,7 @@
 import { MAX_SAVED_SEARCHES, SAVED_SEARCH_NEW_CAP, SAVED_SEARCH_TEXTS } from "../../../domain/saved-searches";
 import type { SavedSearch, SavedSearchCreate, SavedSearchUpdate } from "../../../domain/schemas/saved-search";
 import type { Bindings } from "../../env";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { nowIso } from "../../lib/crypto";
@@ -110,7 +110,7 @@ export async function updateSavedSearch(db: Db, userId: string, id: string, chan
 }
 
 /** Pending alerts of a search whose alert is now off will never be sent. */
-function dropPendingAlerts(db: D1Client, id: string, userId: string): D1PreparedStatement {
+function dropPendingAlerts(db: Db, id: string, userId: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE saved_search_matches SET alert_state = 'off' WHERE saved_search_id = ?1 AND alert_state = 'pending'

@@ -7,7 +7,7 @@
 import { isPublicListing } from "../../../domain/listing-lifecycle";
 import type { ListingStatus } from "../../../domain/taxonomy";
 import { TRADE_ERROR_TEXTS as T, isExpired, roleOf, tradeExpiresAt, type TradeAction } from "../../../domain/trades";
-import type { D1Client, Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import { AppError } from "../../lib/errors";
 import { assertNotSuspended } from "../moderation/suspension";
@@ -349,7 +349,7 @@ export async function isPromisedInTrade(db: Db, listingId: string): Promise<bool
  * Account deletion: the user's live offers and agreed trades are called off, and the other party's
  * listings promised to them are active again (statements for the deletion's own batch).
  */
-export function callOffTradesOf(db: D1Client, userId: string, at: string): D1PreparedStatement[] {
+export function callOffTradesOf(db: Db, userId: string, at: string): D1PreparedStatement[] {
   return [
     db
       .prepare(
