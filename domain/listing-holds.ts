@@ -6,8 +6,9 @@
 // conditions of its UPDATE (worker/features/listings/listings.ts), so an edit racing an accept or a reserve
 // cannot slip through.
 
-/** The listing form's fields as stored (payment settings included). */
-export const LISTING_EDIT_FIELDS = [
+import { listingAttributes, type ListingAttributeKey } from "./listing-fields";
+
+const CORE_EDIT_FIELDS = [
   "title",
   "description",
   "category",
@@ -21,7 +22,12 @@ export const LISTING_EDIT_FIELDS = [
   "paymentEnabled",
   "pricingMode",
 ] as const;
-export type ListingEditField = (typeof LISTING_EDIT_FIELDS)[number];
+/** The listing form's fields as stored (payment settings and the declared fields included). */
+export type ListingEditField = (typeof CORE_EDIT_FIELDS)[number] | ListingAttributeKey;
+export const LISTING_EDIT_FIELDS: readonly ListingEditField[] = [
+  ...CORE_EDIT_FIELDS,
+  ...listingAttributes().map((a) => a.key as ListingAttributeKey),
+];
 
 /** Why a listing is held: promised in an accepted trade, or reserved/given through the give-away queue. */
 export type ListingHold = "trade" | "giveaway";

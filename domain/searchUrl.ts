@@ -15,8 +15,10 @@ import {
   type SearchSort,
 } from "./search-params";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "./taxonomy";
+import { attributeFilters, listingAttributes, type ListingAttributeFilters } from "./listing-fields";
 
-export interface SearchFilters {
+/** The page's filters; each declared field's (domain/listing-fields.ts) is its text, "" for none. */
+export interface SearchFilters extends ListingAttributeFilters {
   q: string;
   categories: CategoryKey[];
   conditions: number[];
@@ -41,6 +43,7 @@ export const EMPTY_FILTERS: SearchFilters = {
   free: false,
   trade: false,
   postal: "",
+  ...attributeFilters(() => undefined),
   sort: null,
 };
 
@@ -83,6 +86,7 @@ export function parseFilters(search: string | URLSearchParams): SearchFilters {
     free: p.free,
     trade: p.trade,
     postal: p.postal,
+    ...attributeFilters((key) => params.get(key) ?? undefined),
     sort: p.sort,
   };
 }
@@ -104,6 +108,10 @@ export function serializeFilters(f: SearchFilters): string {
   if (f.free) parts.push("free=true");
   if (f.trade) parts.push("trade=true");
   if (f.postal) parts.push(`postal=${encodeURIComponent(f.postal)}`);
+  for (const { key } of listingAttributes()) {
+    const value = f[key as keyof ListingAttributeFilters];
+    if (value) parts.push(`${key}=${encodeURIComponent(value)}`);
+  }
   if (f.sort) parts.push(`sort=${f.sort}`);
   return parts.join("&");
 }

@@ -9,9 +9,25 @@ import {
   TITLE_MIN_LENGTH,
 } from "../limits";
 import { OWNER_STATUSES } from "../listing-lifecycle";
-import { optionalMultiLineText, singleLineText } from "./user-text";
+import { optionalMultiLineText, optionalSingleLineText, singleLineText } from "./user-text";
 import { SELLER_PRICING_MODES } from "../payments";
 import { formatNumber } from "../format";
+import {
+  attributeValue,
+  listingAttributes,
+  type ListingAttribute,
+  type ListingAttributeKey,
+  type ListingAttributeValues,
+} from "../listing-fields";
+
+/** A declared field (domain/listing-fields.ts): one optional line, stored as attributeValue writes it. */
+const attributeField = (a: ListingAttribute) =>
+  optionalSingleLineText(`${a.label} må være tekst`)
+    .pipe(z.string().max(a.maxLength, a.tooLong))
+    .transform((v) => attributeValue(a, v));
+const attributeFields = Object.fromEntries(listingAttributes().map((a) => [a.key, attributeField(a)])) as {
+  [K in ListingAttributeKey]: ReturnType<typeof attributeField>;
+};
 
 const category = z.string({ error: "Velg en kategori" }).transform((v, ctx) => {
   const key = normalizeCategory(v);
@@ -77,6 +93,7 @@ export const listingFormSchema = z
       .min(POSTAL_CODE_MIN_LENGTH, "Postnummer må være minst 4 siffer")
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
     images: z.array(z.string().min(1)).max(MAX_IMAGES_PER_LISTING, "For mange bilder").default([]),
+    ...attributeFields,
     // Payment settings; the server applies them only for a seller whose Stripe account can take
     // charges (worker/features/payments/listing-payment.ts).
     payment_enabled: z.boolean().optional(),
@@ -138,7 +155,8 @@ export interface ListingHidden {
   auto: boolean;
 }
 
-export interface ListingDetail extends ListingCard {
+/** The listing page's listing: the card, its description, its declared fields (domain/listing-fields.ts) and its seller. */
+export interface ListingDetail extends ListingCard, ListingAttributeValues {
   description: string | null;
   updated_at: string;
   place_name: string | null;

@@ -2,6 +2,18 @@ import { z } from "./zod";
 import { PRICE_MAX, PRICE_MIN, SEARCH_PAGE_SIZE } from "../limits";
 import { searchAges, searchCategories, searchConditions, searchFlag, searchPostal, searchPrice, searchText, SORTS } from "../search-params";
 import type { ListingCard } from "./listing";
+import { attributeFilter, listingAttributes, type ListingAttribute, type ListingAttributeKey } from "../listing-fields";
+
+/** A declared field's filter (domain/listing-fields.ts): its text as stored, "" for none. */
+const attributeParam = (a: ListingAttribute) =>
+  z
+    .string()
+    .max(200)
+    .optional()
+    .transform((v) => attributeFilter(a, v));
+const attributeParams = Object.fromEntries(listingAttributes().map((a) => [a.key, attributeParam(a)])) as {
+  [K in ListingAttributeKey]: ReturnType<typeof attributeParam>;
+};
 
 // The sorts and the field rules live without zod (domain/search-params.ts): the search page reads its
 // URL with them on its first load, and this schema applies the same rules for the API.
@@ -26,6 +38,7 @@ export const searchParamsSchema = z.object({
   free: bool,
   trade: bool,
   postal: z.string().optional().transform(searchPostal),
+  ...attributeParams,
   sort: z.enum(SORTS).optional(),
   limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_SIZE).optional().default(SEARCH_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(10_000).optional().default(0),

@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { listingSlug } from "../../domain/slug";
 import { DEMO_ACCOUNTS, SYSTEM_USER } from "../demo-accounts.mjs";
 import { type AccountKey, CONVERSATIONS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./data";
+import { listingAttributes } from "../../domain/listing-fields";
 
 // Minimal structural types for the D1 binding (the full ones live in worker-configuration.d.ts).
 export interface Stmt {
@@ -93,6 +94,7 @@ export function listingIdsAndPhotos(
 /** The listings, each with its photos' keys and a unique slug. */
 export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listingImages: Map<string, string[]>): void {
   const slugs = new Set<string>();
+  const fields = listingAttributes();
   // Oldest first: the search index's integer rowids then follow creation order, which search
   // uses for "newest first" within a relevance tier (docs/decisions/004-search-index.md).
   for (const l of [...LISTINGS].sort((a, b) => b.ago - a.ago)) {
@@ -107,8 +109,10 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
       db
         .prepare(
           `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free,
-             is_trade_offer, postal_code, images, status, is_hidden, hidden_reason, hidden_at, seo_slug, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             is_trade_offer, postal_code, images, status, is_hidden, hidden_reason, hidden_at, seo_slug, created_at, updated_at${fields
+               .map((a) => `, ${a.key}`)
+               .join("")})
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(fields.length)})`,
         )
         .bind(
           id,
@@ -130,6 +134,8 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
           slug,
           created,
           updated,
+          // Each declared field as a seller would fill it in, from the title (domain/listing-fields.ts).
+          ...fields.map((a) => a.fromTitle(l.title)),
         ),
     );
   }

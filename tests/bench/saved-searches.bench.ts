@@ -22,6 +22,7 @@ import { buildSearchPlan } from "../../worker/features/search/search";
 import { generateListings, type BenchListing } from "./listing-generator";
 import { rng } from "../../scripts/seed/raster";
 import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile } from "./support";
+import { attributeFilters } from "../../domain/listing-fields";
 
 const server = AppServer.forBench("saved-searches", 8842);
 const STATE = server.stateDir;
@@ -93,6 +94,7 @@ const POSTAL_PREFIXES = ["0", "01", "015", "0150", "0250", "5", "50", "5003", "7
 function makeFilters(r: () => number): SearchFilters {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const f: SearchFilters = {
+    ...attributeFilters(() => undefined),
     q: r() < 0.55 ? (r() < 0.8 ? pick(WORDS) : `${pick(WORDS)} ${pick(WORDS)}`) : "",
     categories: r() < 0.35 ? [...new Set(Array.from({ length: r() < 0.8 ? 1 : 2 }, () => pick(CATEGORY_KEYS) as CategoryKey))] : [],
     conditions: r() < 0.1 ? [4, 5] : [],

@@ -2,6 +2,7 @@
 // search, and saved searches with their badge and unsubscribe answer.
 import type { InferResponseType } from "hono/client";
 import { type Api, TEST_SELLER_ID, TEST_USER_ID } from "./api-core";
+import { attributeValues } from "../../domain/listing-fields";
 
 export type HomeBody = InferResponseType<Api["home"]["$get"], 200>;
 export type ListingCardBody = HomeBody["newest"][number];
@@ -47,6 +48,7 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
   return {
     ...card,
     description: "Komplett sett.\nLite brukt.",
+    ...attributeValues({}),
     updated_at: card.created_at,
     place_name: "OSLO",
     seller: {
@@ -63,7 +65,12 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
 
 /** GET /api/me/listings/:id: the owner's listing with its description (the edit form). */
 export function ownListingBody(overrides: Partial<OwnListingBody> = {}): OwnListingBody {
-  return { ...listingCardBody({ user_id: TEST_USER_ID, images: ["u1/a.jpg", "u1/b.jpg"] }), description: "Fin stand", ...overrides };
+  return {
+    ...listingCardBody({ user_id: TEST_USER_ID, images: ["u1/a.jpg", "u1/b.jpg"] }),
+    description: "Fin stand",
+    ...attributeValues({}),
+    ...overrides,
+  };
 }
 
 /** GET /api/home. */

@@ -7,6 +7,7 @@ import {
   parseFilters,
   serializeFilters,
 } from "../../web/routes/search/searchFilters";
+import { attributeFilters, listingAttributes, type ListingAttributeKey } from "../../domain/listing-fields";
 
 describe("search filters in the URL", () => {
   it("reads every filter, maps old keys and orders lists like the taxonomy", () => {
@@ -23,6 +24,7 @@ describe("search filters in the URL", () => {
       free: false,
       trade: true,
       postal: "0150",
+      ...attributeFilters(() => undefined),
       sort: "price_asc",
     });
   });
@@ -60,5 +62,20 @@ describe("search filters in the URL", () => {
   it("adds paging for the API", () => {
     expect(apiSearchQuery(parseFilters("?q=bil&free=true"), 50)).toBe("q=bil&free=true&limit=50&offset=50");
     expect(apiSearchQuery(EMPTY_FILTERS)).toBe("limit=50&offset=0");
+  });
+});
+
+describe.each(listingAttributes().map((a) => ({ ...a, name: a.label })))("the declared field $name in the URL", (a) => {
+  const key = a.key as ListingAttributeKey;
+  const value = a.suggestions[0];
+
+  it("reads as the stored spelling, writes back before the sort, and has a chip that removes it", () => {
+    const f = parseFilters(`?${key}=${encodeURIComponent(`  ${value.toLowerCase()} `)}&sort=newest`);
+    expect(f[key]).toBe(value);
+    expect(serializeFilters(f)).toBe(`${key}=${encodeURIComponent(value)}&sort=newest`);
+    expect(parseFilters(serializeFilters(f))).toEqual(f);
+    const chip = filterChips(f).find((c) => c.label === `${a.label}: ${value}`);
+    expect(chip?.without(f)[key]).toBe("");
+    expect(activeFilterCount(f)).toBe(1);
   });
 });

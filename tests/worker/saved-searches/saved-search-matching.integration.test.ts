@@ -16,6 +16,7 @@ import { indexKeys, specOfQuery } from "../../../worker/features/saved-searches/
 import { searchListings } from "../../../worker/features/search/search";
 import { createListing, createSavedSearch, createUser, type ListingOverrides, type ListingRow } from "../../factories";
 import { ORIGIN } from "../support/http";
+import { attributeFilters, listingAttributes } from "../../../domain/listing-fields";
 
 const db = () => env.DB;
 
@@ -183,6 +184,8 @@ describe("generated searches and listings", () => {
         price,
         isTradeOffer: r.next() < 0.3,
         postalCode: r.pick(POSTALS),
+        // Each declared field (domain/listing-fields.ts): empty, or one of three of its suggestions.
+        ...Object.fromEntries(listingAttributes().map((a) => [a.key, r.next() < 0.5 ? r.pick(a.suggestions.slice(0, 3)) : null])),
         ...o,
       });
     };
@@ -200,6 +203,11 @@ describe("generated searches and listings", () => {
         free: r.next() < 0.15,
         trade: r.next() < 0.15,
         postal: r.next() < 0.2 ? r.pick(["0", "01", "015", "0150", "5"]) : "",
+        ...attributeFilters((key) => {
+          const field = listingAttributes().find((a) => a.key === key)!;
+          // Typed in lower case at times: the filter is the stored spelling, compared folded.
+          return r.next() < 0.15 ? r.pick(field.suggestions.slice(0, 3).flatMap((s) => [s, s.toLowerCase()])) : undefined;
+        }),
         sort: null,
       };
       const user = r.pick(users);

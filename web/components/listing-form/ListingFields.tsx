@@ -8,6 +8,7 @@ import { AGE_RANGES, CATEGORIES, CONDITIONS } from "../../../domain/taxonomy";
 import { cn } from "../../lib/cn";
 import { Label } from "../ui/Label";
 import { TextField } from "../ui/TextField";
+import { emptyAttributeValues } from "./AttributeFields";
 
 export type ListingFormValues = ListingFormInput;
 
@@ -27,6 +28,7 @@ export function emptyListingForm(postalCode = ""): ListingFormValues {
     // Used only when the seller can take payments (PaymentFields); the server decides.
     payment_enabled: true,
     pricing_mode: "marketplace",
+    ...emptyAttributeValues(),
   };
 }
 

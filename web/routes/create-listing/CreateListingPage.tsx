@@ -31,11 +31,17 @@ import { DraftOffer } from "./DraftOffer";
 import { clearDraft, loadDraft, saveDraft, type ListingDraft } from "./listingDraft";
 import { ListingPreview } from "./ListingPreview";
 import { PhotoPicker, type ChosenPhoto } from "./PhotoPicker";
+import { AttributeFields, attributeFormKeys } from "../../components/listing-form/AttributeFields";
 
 export const STEP_COUNT = 4;
 const STEP_TITLES = ["Bilder", "Tittel og beskrivelse", "Kategori, alder og tilstand", "Pris, sted og forhåndsvisning"] as const;
 /** The fields each step checks before the next one (docs/product.md "States"). */
-const STEP_FIELDS: (keyof ListingFormValues)[][] = [[], ["title", "description"], ["category", "age_range", "condition_rating"], []];
+const STEP_FIELDS: (keyof ListingFormValues)[][] = [
+  [],
+  ["title", ...attributeFormKeys(), "description"],
+  ["category", "age_range", "condition_rating"],
+  [],
+];
 
 const NO_PHOTOS = "Du må laste opp minst ett bilde";
 
@@ -316,6 +322,7 @@ export function CreateListingPage() {
             {step === 2 ? (
               <div className="space-y-5">
                 <TitleField />
+                <AttributeFields />
                 <DescriptionField />
               </div>
             ) : null}

@@ -1,3 +1,4 @@
+import { attributeFormKeys } from "../../components/listing-form/AttributeFields";
 import type { ListingFormValues } from "../../components/listing-form/ListingFields";
 
 /**
@@ -16,7 +17,15 @@ export interface ListingDraft {
 
 const PREFIX = "lekebytte:listing-draft:";
 /** Only what the wizard asks for; anything else in storage is ignored. */
-const TEXT_FIELDS = ["title", "description", "category", "age_range", "price", "postal_code"] as const;
+const TEXT_FIELDS: (keyof ListingFormValues)[] = [
+  "title",
+  "description",
+  "category",
+  "age_range",
+  "price",
+  "postal_code",
+  ...attributeFormKeys(),
+];
 
 function storageKey(userId: string): string {
   return `${PREFIX}${userId}`;
@@ -70,6 +79,7 @@ export function isEmptyDraft(draft: Pick<ListingDraft, "values" | "photos">): bo
     draft.photos.length === 0 &&
     !v.title?.trim() &&
     !v.description?.trim() &&
+    attributeFormKeys().every((key) => !String(v[key] ?? "").trim()) &&
     !v.category &&
     !v.age_range &&
     v.condition_rating === undefined &&

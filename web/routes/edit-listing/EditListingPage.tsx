@@ -27,6 +27,8 @@ import { prepareImageForUpload } from "../../lib/imageScale";
 import { toastError, toastSuccess } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { EditPhotos } from "./EditPhotos";
+import { AttributeFields } from "../../components/listing-form/AttributeFields";
+import { attributeValues } from "../../../domain/listing-fields";
 
 export const NO_ACCESS_TEXT = "Annonsen ble ikke funnet eller du har ikke tilgang til den.";
 const NO_PHOTOS = "Du må laste opp minst ett bilde";
@@ -71,6 +73,7 @@ function formValuesOf(listing: OwnListing): ListingFormValues {
     images: listing.images,
     payment_enabled: listing.payment_enabled,
     pricing_mode: listing.pricing_mode === "standard" ? "marketplace" : listing.pricing_mode,
+    ...Object.fromEntries(Object.entries(attributeValues(listing)).map(([key, value]) => [key, value ?? ""])),
   };
 }
 
@@ -204,6 +207,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
           />
           <fieldset disabled={saving} className="min-w-0 space-y-6 border-0 p-0">
             <TitleField />
+            <AttributeFields />
             <DescriptionField />
             <CategoryField />
             <AgeRangeField />

@@ -16,6 +16,7 @@ import { useReport } from "../../lib/useReport";
 import { isModerator, SESSION_DEPENDENT, useSession } from "../../lib/useSession";
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { ImageCarousel } from "./ImageCarousel";
+import { ListingAttributeRows } from "./ListingAttributeRows";
 import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
@@ -184,6 +185,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           <dd>{listing.age_range}</dd>
           <dt className="font-medium text-stone-600">Kategori</dt>
           <dd>{categoryLabel(listing.category)}</dd>
+          <ListingAttributeRows listing={listing} />
           <dt className="font-medium text-stone-600">Sted</dt>
           <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
           <dt className="font-medium text-stone-600">Lagt ut</dt>

@@ -1,4 +1,6 @@
 import { useId, type ReactNode } from "react";
+import { listingAttributes, type ListingAttributeFilters, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { Input } from "../../components/ui/Input";
 
 /** One titled section of the filter sheet. */
 export function Group({ legend, children }: { legend: string; children: ReactNode }) {
@@ -45,4 +47,40 @@ export function CheckOption({
       </span>
     </label>
   );
+}
+
+/** A box per declared listing field (domain/listing-fields.ts), offering its suggestions as one types. */
+export function AttributeFilters({
+  values,
+  onChange,
+}: {
+  values: ListingAttributeFilters;
+  onChange: (values: ListingAttributeFilters) => void;
+}) {
+  const id = useId();
+  return listingAttributes().map((a) => {
+    const key = a.key as ListingAttributeKey;
+    return (
+      <div key={key}>
+        <label htmlFor={`${id}-${key}`} className="mb-2 block text-base font-bold text-stone-900">
+          {a.label}
+        </label>
+        <Input
+          id={`${id}-${key}`}
+          list={`${id}-${key}-list`}
+          autoComplete="off"
+          maxLength={a.maxLength}
+          placeholder={a.placeholder}
+          className="max-w-80"
+          value={values[key]}
+          onChange={(e) => onChange({ ...values, [key]: e.target.value })}
+        />
+        <datalist id={`${id}-${key}-list`}>
+          {a.suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+      </div>
+    );
+  });
 }

@@ -9,11 +9,12 @@ import { Button } from "../../components/ui/Button";
 import { Input } from "../../components/ui/Input";
 import { cn } from "../../lib/cn";
 import { searchCountQuery, type SearchCount } from "../../api/search";
-import { CheckOption, Group } from "./FilterControls";
+import { AttributeFilters, CheckOption, Group } from "./FilterControls";
 import { PriceFilter } from "./PriceFilter";
 import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type Draft, type SearchFilters } from "./searchFilters";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { formatNumber } from "../../../domain/format";
+import { attributeFilters, type ListingAttributeKey } from "../../../domain/listing-fields";
 
 export interface FilterSheetProps {
   filters: SearchFilters;
@@ -73,6 +74,7 @@ function draftOf(f: SearchFilters): Draft {
     free: f.free,
     trade: f.trade,
     postal: f.postal,
+    fields: attributeFilters((key) => f[key as ListingAttributeKey]),
   };
 }
 
@@ -102,6 +104,7 @@ function filtersOf(d: Draft, base: SearchFilters): SearchFilters {
     free: d.free,
     trade: d.trade,
     postal: d.postal.replace(/\D/g, "").slice(0, 4),
+    ...attributeFilters((key) => d.fields[key as ListingAttributeKey]),
   };
 }
 
@@ -240,6 +243,8 @@ function FilterForm({ filters, total, onApply }: FilterSheetProps) {
             onChange={(e) => update({ postal: e.target.value.replace(/\D/g, "").slice(0, 4) })}
           />
         </div>
+
+        <AttributeFilters values={draft.fields} onChange={(fields) => update({ fields })} />
       </div>
 
       <div className="flex gap-3 border-t border-stone-200 bg-white px-4 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))]">

@@ -5,6 +5,7 @@ import { CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "../../.
 import { EMPTY_FILTERS, type SearchFilters } from "../../../domain/searchUrl";
 import type { SearchSort } from "../../../domain/schemas/search";
 import { formatNumber } from "../../../domain/format";
+import { listingAttributes, type ListingAttributeFilters, type ListingAttributeKey } from "../../../domain/listing-fields";
 
 export { apiSearchQuery, EMPTY_FILTERS, filtersKey, parseFilters, serializeFilters, type SearchFilters } from "../../../domain/searchUrl";
 
@@ -50,6 +51,10 @@ export function filterChips(f: SearchFilters): FilterChip[] {
   if (f.free) chips.push({ key: "free", label: "Kun gratis", without: (s) => ({ ...s, free: false }) });
   if (f.trade) chips.push({ key: "trade", label: "Åpen for bytte", without: (s) => ({ ...s, trade: false }) });
   if (f.postal) chips.push({ key: "postal", label: `Postnummer ${f.postal}`, without: (s) => ({ ...s, postal: "" }) });
+  for (const { key, label } of listingAttributes()) {
+    const value = f[key as ListingAttributeKey];
+    if (value) chips.push({ key: `field:${key}`, label: `${label}: ${value}`, without: (s) => ({ ...s, [key]: "" }) });
+  }
   return chips;
 }
 
@@ -118,4 +123,6 @@ export interface Draft {
   free: boolean;
   trade: boolean;
   postal: string;
+  /** Each declared field's box, as typed. */
+  fields: ListingAttributeFilters;
 }

@@ -11,6 +11,7 @@ import { mirrorRoomsOf } from "../chat/live";
 import { getOwnListing } from "../listings/edits";
 import { ownListings, toListingCard } from "../listings/listings";
 import { ownModerationStatus } from "../moderation/own-status";
+import { attributeValues } from "../../../domain/listing-fields";
 
 /** The signed-in user's own profile and data. */
 export const meRoutes = new Hono<AppEnv>()
@@ -36,6 +37,7 @@ export const meRoutes = new Hono<AppEnv>()
       payment_enabled: row.paymentEnabled,
       pricing_mode: row.pricingMode,
       description: row.description,
+      ...attributeValues(row),
     });
   })
   // POST, not GET: the password travels in the body, never in a URL.

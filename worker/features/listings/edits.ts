@@ -26,6 +26,7 @@ import {
   type ListingHold,
 } from "../../../domain/listing-holds";
 import { LISTING_REFUSALS } from "../../../domain/listings";
+import { attributeValues, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { canView, getListingDetail, listingRow, loadRow, slugOwner, toListingCard, type ListingRow } from "./listings";
 import { deletePhotos } from "./images";
 
@@ -68,6 +69,7 @@ function formColumns(form: ListingForm, images: string[]) {
     isTradeOffer: form.is_trade_offer,
     postalCode: form.postal_code,
     images,
+    ...attributeValues(form),
   };
 }
 
@@ -83,9 +85,12 @@ const FORM_COLUMN_NAMES = [
   "is_trade_offer",
   "postal_code",
   "images",
-] as const;
+  ...listingAttributes().map((a) => a.key),
+];
 const FORM_COLUMNS_SQL = FORM_COLUMN_NAMES.join(", ");
-/** `title = ?3, …` for an UPDATE whose form values are bound from `?first` on. */
+/** `?7, ?8, …` for an INSERT whose form values are bound from `?first` on. */
+const formPlaceholdersSql = (first: number) => FORM_COLUMN_NAMES.map((_, i) => `?${first + i}`).join(", ");
+/** `title = ?7, …` for an UPDATE whose form values are bound from `?first` on. */
 const formAssignmentsSql = (first: number) => FORM_COLUMN_NAMES.map((name, i) => `${name} = ?${first + i}`).join(", ");
 
 /** The form columns as D1 stores them: booleans as 0/1, the photo keys as a JSON array. */
@@ -101,6 +106,7 @@ function formColumnValues(c: ReturnType<typeof formColumns>): unknown[] {
     c.isTradeOffer ? 1 : 0,
     c.postalCode,
     JSON.stringify(c.images),
+    ...listingAttributes().map((a) => c[a.key as ListingAttributeKey]),
   ];
 }
 
@@ -120,17 +126,17 @@ export async function createListing(
   // The columns not named here take their defaults: not hidden, not auto-hidden.
   await db
     .prepare(
-      `INSERT INTO listings (id, user_id, ${FORM_COLUMNS_SQL}, payment_enabled, pricing_mode, status, seo_slug, created_at, updated_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'active', ?15, ?16, ?16)`,
+      `INSERT INTO listings (id, user_id, payment_enabled, pricing_mode, status, seo_slug, created_at, updated_at, ${FORM_COLUMNS_SQL})
+       VALUES (?1, ?2, ?3, ?4, 'active', ?5, ?6, ?6, ${formPlaceholdersSql(7)})`,
     )
     .bind(
       id,
       actor.id,
-      ...formColumnValues(columns),
       payment.paymentEnabled ? 1 : 0,
       payment.pricingMode,
       await uniqueSlug(db, form.title, id),
       now,
+      ...formColumnValues(columns),
     )
     .run();
   await listingsChanged(env, [{ id, user_id: actor.id }]);
@@ -178,19 +184,19 @@ export async function updateListing(
   // A payment setting the form may not change is bound as null and keeps its value.
   const updated = await db
     .prepare(
-      `UPDATE listings SET ${formAssignmentsSql(3)},
-         payment_enabled = COALESCE(?13, payment_enabled), pricing_mode = COALESCE(?14, pricing_mode), seo_slug = ?15, updated_at = ?16
+      `UPDATE listings SET payment_enabled = COALESCE(?3, payment_enabled), pricing_mode = COALESCE(?4, pricing_mode),
+         seo_slug = ?5, updated_at = ?6, ${formAssignmentsSql(7)}
        WHERE id = ?1 AND user_id = ?2${holdGuards}
        RETURNING id`,
     )
     .bind(
       id,
       actor.id,
-      ...formColumnValues(columns),
       payment.paymentEnabled === undefined ? null : payment.paymentEnabled ? 1 : 0,
       payment.pricingMode ?? null,
       slug,
       nowIso(),
+      ...formColumnValues(columns),
     )
     .all();
   if (updated.results.length === 0)

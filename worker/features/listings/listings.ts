@@ -13,6 +13,7 @@ import { nowIso } from "../../lib/crypto";
 import { shownPayment } from "../../../domain/payments";
 import { shownReviewSql } from "../reviews/visibility";
 import { LISTING_REFUSALS } from "../../../domain/listings";
+import { attributeValues } from "../../../domain/listing-fields";
 
 export type ListingRow = typeof listings.$inferSelect;
 
@@ -192,6 +193,7 @@ export async function listingDetailByKey(
   const detail: ListingDetailView = {
     ...toListingCard(row, sellerCanTakePayments),
     description: row.description,
+    ...attributeValues(row),
     updated_at: row.updatedAt,
     place_name: raw.seller_place_name ?? null,
     seller: {

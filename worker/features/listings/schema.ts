@@ -1,7 +1,8 @@
 // The D1 tables of the listings feature. The whole schema: worker/db/tables.ts.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex, type SQLiteTextBuilderInitial } from "drizzle-orm/sqlite-core";
 import { LISTING_STATUSES, PRICING_MODES } from "../../../domain/taxonomy";
+import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { createdAt, updatedAt } from "../../db/columns";
 import { users } from "../auth/schema";
 
@@ -10,6 +11,11 @@ export const postalPlaces = sqliteTable("postal_places", {
   postalCode: text("postal_code").primaryKey(),
   placeName: text("place_name").notNull(),
 });
+
+/** One nullable text column per declared listing field (domain/listing-fields.ts), named by its key. */
+const attributeColumns = Object.fromEntries(listingAttributes().map((a) => [a.key, text(a.key)])) as {
+  [K in ListingAttributeKey]: SQLiteTextBuilderInitial<K, [string, ...string[]], undefined>;
+};
 
 export const listings = sqliteTable(
   "listings",
@@ -37,6 +43,7 @@ export const listings = sqliteTable(
     pricingMode: text("pricing_mode", { enum: PRICING_MODES }).notNull().default("standard"),
     paymentEnabled: integer("payment_enabled", { mode: "boolean" }).notNull().default(false),
     seoSlug: text("seo_slug").notNull(),
+    ...attributeColumns,
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -11,6 +11,9 @@
 import { priceBounds } from "../../../domain/schemas/search";
 import { searchTerms } from "../../../domain/search";
 import { parseFilters, serializeFilters, type SearchFilters } from "../../../domain/searchUrl";
+import { attributeKey, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+
+const fieldKeys = () => listingAttributes().map((a) => a.key as ListingAttributeKey);
 
 /** What decides whether a listing matches a saved search: its filters as /search applies them. */
 export interface MatchSpec {
@@ -26,10 +29,12 @@ export interface MatchSpec {
   postal: string;
   /** Folded free-text terms (domain/search.ts `searchTerms`); empty for none. */
   terms: string[];
+  /** Each declared field's filter, folded as listing_search_map holds it ("" for none). */
+  fields: Record<ListingAttributeKey, string>;
 }
 
 /** A new listing as the matcher sees it: its row of listing_search_map plus its owner. */
-export interface MatchListing {
+export interface MatchListing extends MatchListingFields {
   rid: number;
   listing_id: string;
   user_id: string;
@@ -43,6 +48,9 @@ export interface MatchListing {
   postal_code: string;
 }
 
+/** The listing's row of listing_search_map: its declared fields, folded (null: empty). */
+export type MatchListingFields = Record<ListingAttributeKey, string | null>;
+
 export function matchSpec(filters: SearchFilters): MatchSpec {
   const { min, max } = priceBounds(filters);
   return {
@@ -55,6 +63,7 @@ export function matchSpec(filters: SearchFilters): MatchSpec {
     trade: filters.trade,
     postal: filters.postal,
     terms: searchTerms(filters.q),
+    fields: Object.fromEntries(fieldKeys().map((k) => [k, filters[k] ? attributeKey(filters[k]) : ""])) as MatchSpec["fields"],
   };
 }
 
@@ -80,7 +89,8 @@ export function isEmptySpec(spec: MatchSpec): boolean {
     !spec.free &&
     !spec.trade &&
     !spec.postal &&
-    spec.terms.length === 0
+    spec.terms.length === 0 &&
+    fieldKeys().every((k) => !spec.fields[k])
   );
 }
 
@@ -98,6 +108,7 @@ export function facetsMatch(spec: MatchSpec, l: MatchListing): boolean {
   if (spec.max !== null && !(l.price <= spec.max)) return false;
   if (spec.trade && l.is_trade_offer !== 1) return false;
   if (spec.postal && !l.postal_code.startsWith(spec.postal)) return false;
+  if (fieldKeys().some((k) => spec.fields[k] && l[k] !== spec.fields[k])) return false;
   return true;
 }
 
@@ -118,8 +129,8 @@ function priceBucket(price: number): number {
 /**
  * Estimated share of new listings that carry a facet value — a static prior, not measured per
  * database: one of 11 categories, one of 5 ages or conditions, free (about one in seven), open to
- * trade (one in four), a postal prefix of n digits (10^-n), a price bucket (1 of 12), and text (a
- * typical word, about 2 %). Only the order matters: the facet with the smallest estimate is the key.
+ * trade (one in four), a postal prefix of n digits (10^-n), a price bucket (1 of 12), text (a
+ * typical word, about 2 %) and a declared field's value (a brand, about 3 %). Only the order matters: the facet with the smallest estimate is the key.
  */
 const PRIOR = {
   category: 1 / 11,
@@ -129,6 +140,7 @@ const PRIOR = {
   trade: 0.25,
   priceBucket: 1 / PRICE_BUCKETS.length,
   text: 0.02,
+  field: 0.03,
 };
 
 /** The keys a saved search is filed under: those of its most selective facet. Empty spec: none. */
@@ -147,6 +159,7 @@ export function indexKeys(spec: MatchSpec): string[] {
   if (spec.ages) options.push({ estimate: spec.ages.size * PRIOR.age, keys: [...spec.ages].map((a) => `a:${a}`) });
   if (spec.conditions) options.push({ estimate: spec.conditions.size * PRIOR.condition, keys: [...spec.conditions].map((k) => `k:${k}`) });
   if (spec.trade) options.push({ estimate: PRIOR.trade, keys: ["b"] });
+  for (const k of fieldKeys()) if (spec.fields[k]) options.push({ estimate: PRIOR.field, keys: [`@${k}:${spec.fields[k]}`] });
   options.sort((a, b) => a.estimate - b.estimate);
   return options[0]?.keys ?? [];
 }
@@ -157,6 +170,7 @@ export function listingKeys(l: MatchListing): string[] {
   for (let n = 1; n <= l.postal_code.length && n <= 4; n++) keys.push(`p:${l.postal_code.slice(0, n)}`);
   if (l.is_free === 1) keys.push("f");
   if (l.is_trade_offer === 1) keys.push("b");
+  for (const k of fieldKeys()) if (l[k]) keys.push(`@${k}:${l[k]}`);
   return keys;
 }
 

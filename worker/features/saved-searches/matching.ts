@@ -14,6 +14,7 @@
 import type { Db } from "../../db/client";
 import { textMatch, type TextMatch } from "../search/search";
 import { facetsMatch, listingKeys, specOfQuery, TEXT_KEY_PREFIX, termsOfTextKey, type MatchListing, type MatchSpec } from "./match-index";
+import { listingAttributes } from "../../../domain/listing-fields";
 
 interface SearchRow {
   id: string;
@@ -41,7 +42,10 @@ export interface MatchPair {
   rid: number;
 }
 
-const LISTING_COLUMNS = `m.rid, m.listing_id, l.user_id, m.category, m.age_range, m.condition_rating, m.price, m.is_free, m.is_trade_offer, m.postal_code`;
+const LISTING_COLUMNS = [
+  "m.rid, m.listing_id, l.user_id, m.category, m.age_range, m.condition_rating, m.price, m.is_free, m.is_trade_offer, m.postal_code",
+  ...listingAttributes().map((a) => `m.${a.key}`),
+].join(", ");
 const SEARCH_COLUMNS = "s.id, s.user_id, s.query, s.since_rid";
 /** Pairs per INSERT statement: keeps each bound JSON value far below D1's 2 MB limit. */
 const INSERT_CHUNK = 2000;

@@ -1,11 +1,14 @@
-// The search index's folding as SQL, made from the same lists as the query's (domain/search.ts
-// LETTER_FOLDS, SPELLING_FOLDS): the triggers of the latest migration that writes them
-// (SEARCH_TRIGGERS_MIGRATION) are this file's output, and tests/unit/search-fold-sql.test.ts holds
-// the migration to it. A change of the folding is a new migration written by searchTriggersMigration.
+// The search index's triggers as SQL, made from the query's own fold lists (domain/search.ts
+// LETTER_FOLDS, SPELLING_FOLDS) and the listing's declared fields (domain/listing-fields.ts): each
+// field is indexed with the title's words and kept, folded, in listing_search_map for its filter.
+// The latest migration that starts with SEARCH_INDEX_MARKER is this file's output, held to it by
+// tests/unit/search-fold-sql.test.ts; a change of the folding or the fields is a new migration
+// (`npm run listing-fields:migrate`).
+import { listingAttributes } from "../../../domain/listing-fields";
 import { LETTER_FOLDS, SPELLING_FOLDS } from "../../../domain/search";
 
-/** The migration whose triggers and rebuild this file writes. */
-export const SEARCH_TRIGGERS_MIGRATION = "0013_search_keyboard_spellings.sql";
+/** The first line of every migration this file writes. */
+export const SEARCH_INDEX_MARKER = "-- Made by worker/features/search/fold-sql.ts";
 
 /** Characters that end a word in the title trigram index: each becomes a space. */
 export const TITLE_SEPARATORS = [
@@ -59,54 +62,93 @@ export function titleWordsSql(expr: string): string {
   )} || ' '`;
 }
 
-/** The three index writes for the listing in `from` (its columns as `title`, `description`). */
-function indexWrites(rid: string, title: string, description: string, from: string): string[] {
-  const text = `${foldSql(title)}, ${foldSql(`coalesce(${description}, '')`)}`;
+/** The text the title indexes hold for the listing `row` (`new`, `l`): its title, then each declared field. */
+function titleText(row: string): string {
+  const fields = listingAttributes().map((a) => `coalesce(${row}.${a.key}, '')`);
+  return [`${row}.title`, ...fields].join(" || ' ' || ");
+}
+
+/** The three index writes for the listing `row` (`new` or `l`) read from `from`. */
+function indexWrites(rid: string, row: string, from: string): string[] {
+  const text = `${foldSql(titleText(row))}, ${foldSql(`coalesce(${row}.description, '')`)}`;
   return [
     `INSERT INTO listings_fts(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_fts_trigram(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
-    `INSERT INTO listings_title_trigram(rowid, title) SELECT ${rid}, ${titleWordsSql(title)} FROM ${from};`,
+    `INSERT INTO listings_title_trigram(rowid, title) SELECT ${rid}, ${titleWordsSql(titleText(row))} FROM ${from};`,
   ];
 }
 
 const BREAK = "\n--> statement-breakpoint\n";
 const FROM_MAP = "listing_search_map WHERE listing_id = new.id";
+const MAP_COLUMNS = "listing_id, is_public, category, age_range, condition_rating, price, is_free, is_trade_offer, postal_code, created_at";
+const MAP_VALUES =
+  "new.id, (new.status = 'active' AND new.is_hidden = 0), new.category, new.age_range, new.condition_rating, coalesce(new.price, 0), new.is_free, new.is_trade_offer, new.postal_code, new.created_at";
 
-/** The text of SEARCH_TRIGGERS_MIGRATION: the insert and text-update triggers, then the rebuild. */
-export function searchTriggersMigration(): string {
-  const header = `-- Made by worker/features/search/fold-sql.ts from domain/search.ts (LETTER_FOLDS, SPELLING_FOLDS):
--- keyboard spellings. A parent without a Norwegian keyboard types "boeker" for "bøker", "haakon" for
--- "håkon" (and "aerlig" for "ærlig", which the ø→o, æ→ae, å→a fold of 0001 already matches). The
--- indexed copy is lowercased (ASCII, as SQLite's lower()) after that fold, and then "oe"→"o" and
--- "aa"→"a", so "bøker", "Bøker" and "boeker" all index as "boker", "Håkon" and "Haakon" as "hakon".
--- The query is folded the same way (domain/search.ts \`foldNorwegian\`), so a word with a real
--- "oe"/"aa" ("Joel", "Saab") indexes and searches as "jol"/"sab" and still finds itself.
--- See docs/decisions/004-search-index.md and 090-phone-findings.md.
--- The triggers are replaced (same events and order as 0008) and the three FTS tables rebuilt.
-`;
+export interface SearchIndexChange {
+  /** Declared fields listing_search_map has no column for yet: added, each with its filter's index. */
+  newColumns: readonly string[];
+  /** Refill the three text indexes from every listing (after a change of the folding). */
+  rebuild: boolean;
+}
+
+/**
+ * The statements of a search-index migration (everything after its header comment): new filter
+ * columns, the insert and update triggers, and the rebuild when asked. A field added to `listings` in
+ * the migration before is null on every listing, so its new column needs no backfill.
+ */
+export function searchIndexStatements(change: SearchIndexChange): string {
+  const fields = listingAttributes().map((a) => a.key);
+  const columns = [MAP_COLUMNS, ...fields].join(", ");
+  const values = [MAP_VALUES, ...fields.map((k) => foldSql(`new.${k}`))].join(", ");
   const insert = [
     "CREATE TRIGGER `listings_search_ai` AFTER INSERT ON `listings` BEGIN",
-    "\tINSERT INTO listing_search_map(listing_id, is_public, category, age_range, condition_rating, price, is_free, is_trade_offer, postal_code, created_at) VALUES (new.id, (new.status = 'active' AND new.is_hidden = 0), new.category, new.age_range, new.condition_rating, coalesce(new.price, 0), new.is_free, new.is_trade_offer, new.postal_code, new.created_at);",
-    ...indexWrites("rid", "new.title", "new.description", FROM_MAP).map((s) => `\t${s}`),
+    `\tINSERT INTO listing_search_map(${columns}) VALUES (${values});`,
+    ...indexWrites("rid", "new", FROM_MAP).map((s) => `\t${s}`),
     "END;",
   ].join("\n");
-  const update = [
-    "CREATE TRIGGER `listings_search_au_text` AFTER UPDATE OF title, description ON `listings` BEGIN",
+  // The map's own columns follow every update (0001's trigger, with the fields added).
+  const mapUpdate = [
+    "CREATE TRIGGER `listings_search_au` AFTER UPDATE ON `listings` BEGIN",
+    "\tUPDATE listing_search_map SET is_public = (new.status = 'active' AND new.is_hidden = 0), category = new.category, age_range = new.age_range,",
+    "\t\tcondition_rating = new.condition_rating, price = coalesce(new.price, 0), is_free = new.is_free, is_trade_offer = new.is_trade_offer,",
+    `\t\tpostal_code = new.postal_code, created_at = new.created_at${fields.map((k) => `, ${k} = ${foldSql(`new.${k}`)}`).join("")}`,
+    "\tWHERE listing_id = old.id;",
+    "END;",
+  ].join("\n");
+  const textUpdate = [
+    `CREATE TRIGGER \`listings_search_au_text\` AFTER UPDATE OF ${["title", "description", ...fields].join(", ")} ON \`listings\` BEGIN`,
     ...["listings_fts", "listings_fts_trigram", "listings_title_trigram"].map(
       (table) => `\tDELETE FROM ${table} WHERE rowid = (SELECT rid FROM listing_search_map WHERE listing_id = old.id);`,
     ),
-    ...indexWrites("rid", "new.title", "new.description", FROM_MAP).map((s) => `\t${s}`),
+    ...indexWrites("rid", "new", FROM_MAP).map((s) => `\t${s}`),
     "END;",
   ].join("\n");
   const statements = [
+    ...change.newColumns.flatMap((k) => [
+      `ALTER TABLE \`listing_search_map\` ADD \`${k}\` text;`,
+      `CREATE INDEX \`listing_search_public_${k}_idx\` ON \`listing_search_map\` (\`is_public\`, \`${k}\`, \`created_at\`);`,
+    ]),
+    // 0013's migration predates the fields and kept 0001's map trigger.
+    ...(fields.length ? ["DROP TRIGGER `listings_search_au`;", mapUpdate] : []),
     "DROP TRIGGER `listings_search_ai`;",
     insert,
     "DROP TRIGGER `listings_search_au_text`;",
-    update,
-    "DELETE FROM listings_fts;",
-    "DELETE FROM listings_fts_trigram;",
-    "DELETE FROM listings_title_trigram;",
-    ...indexWrites("s.rid", "l.title", "l.description", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
+    textUpdate,
+    ...(change.rebuild
+      ? [
+          "DELETE FROM listings_fts;",
+          "DELETE FROM listings_fts_trigram;",
+          "DELETE FROM listings_title_trigram;",
+          ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
+        ]
+      : []),
   ];
-  return `${header}${statements.join(BREAK)}\n`;
+  return `${statements.join(BREAK)}\n`;
+}
+
+/** A migration file split into its header comment (the leading `--` lines) and its statements. */
+export function splitMigration(text: string): { header: string; statements: string } {
+  const lines = text.split("\n");
+  const first = lines.findIndex((line) => !line.startsWith("--"));
+  return { header: lines.slice(0, first).join("\n"), statements: lines.slice(first).join("\n") };
 }

@@ -10,6 +10,7 @@ import {
 import type { PricingMode, ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { shownPayment } from "../../../domain/payments";
+import { attributeKey, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 
 interface Row {
   id: string;
@@ -104,6 +105,11 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
   if (max !== null) filters.push(`s.price <= ${bind(max)}`);
   if (p.trade) filters.push("s.is_trade_offer = 1");
   if (p.postal) filters.push(`s.postal_code LIKE ${bind(`${p.postal}%`)}`);
+  // Declared fields: listing_search_map holds each folded (worker/features/search/fold-sql.ts).
+  for (const { key } of listingAttributes()) {
+    const value = p[key as ListingAttributeKey];
+    if (value) filters.push(`s.${key} = ${bind(attributeKey(value))}`);
+  }
   // Filter params are shared by every statement; each statement gets its own copy plus its extras.
   const filterParams = [...params];
   const where = filters.join(" AND ");

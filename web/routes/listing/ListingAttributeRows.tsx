@@ -1,0 +1,26 @@
+// The listing's declared fields (domain/listing-fields.ts) in the listing page's details: a row each
+// for those the seller filled in, the value a link to the search for it (every "Lego" listing).
+import { Fragment } from "react";
+import { Link } from "react-router-dom";
+import { listingAttributes, type ListingAttributeValues } from "../../../domain/listing-fields";
+import { EMPTY_FILTERS, serializeFilters } from "../../../domain/searchUrl";
+
+export function ListingAttributeRows({ listing }: { listing: ListingAttributeValues }) {
+  return listingAttributes().map((a) => {
+    const value = listing[a.key as keyof ListingAttributeValues];
+    if (!value) return null;
+    return (
+      <Fragment key={a.key}>
+        <dt className="font-medium text-stone-600">{a.label}</dt>
+        <dd>
+          <Link
+            to={`/search?${serializeFilters({ ...EMPTY_FILTERS, [a.key]: value })}`}
+            className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900"
+          >
+            {value}
+          </Link>
+        </dd>
+      </Fragment>
+    );
+  });
+}
