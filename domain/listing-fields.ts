@@ -25,7 +25,50 @@ export interface ListingAttribute {
   readonly fromTitle: (title: string) => string | null;
 }
 
-export const LISTING_ATTRIBUTES = [] as const satisfies readonly ListingAttribute[];
+/** The first suggestion named as a word of the title (folded), or null. */
+const suggestionInTitle = (suggestions: readonly string[]) => (title: string) => {
+  const words = (text: string) =>
+    ` ${foldNorwegian(text)
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim()} `;
+  const inTitle = words(title);
+  return suggestions.find((s) => inTitle.includes(words(s))) ?? null;
+};
+
+const BRANDS = [
+  "Lego",
+  "Duplo",
+  "Brio",
+  "Playmobil",
+  "Barbie",
+  "Baby Born",
+  "Fisher-Price",
+  "Hot Wheels",
+  "Micro",
+  "Stokke",
+  "Kid Kit",
+  "Vtech",
+  "Plan Toys",
+  "Ravensburger",
+  "Sylvanian Families",
+  "Schleich",
+  "Melissa & Doug",
+  "Magformers",
+  "Kiddimoto",
+  "Hape",
+] as const;
+
+export const LISTING_ATTRIBUTES = [
+  {
+    key: "brand",
+    label: "Merke",
+    placeholder: "F.eks. Lego, Brio eller Playmobil",
+    maxLength: 40,
+    tooLong: "Merket kan være maks 40 tegn",
+    suggestions: BRANDS,
+    fromTitle: suggestionInTitle(BRANDS),
+  },
+] as const satisfies readonly ListingAttribute[];
 
 export type ListingAttributeKey = (typeof LISTING_ATTRIBUTES)[number]["key"];
 
