@@ -5,7 +5,7 @@ import { useId } from "react";
 import { useFormContext } from "react-hook-form";
 import { listingAttributes, type ListingAttribute } from "../../../domain/listing-fields";
 import { TextField } from "../ui/TextField";
-import type { ListingFormValues } from "./ListingFields";
+import type { ListingFormInput as ListingFormValues } from "../../../domain/schemas/listing";
 
 /** The form's keys of the declared fields (for the wizard's step check). */
 export const attributeFormKeys = (): (keyof ListingFormValues)[] => listingAttributes().map((a) => a.key as keyof ListingFormValues);
