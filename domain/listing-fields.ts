@@ -1,13 +1,11 @@
 // A listing's descriptive fields, each declared once here: this list drives the D1 column
 // (worker/features/listings/schema.ts), the form's validation (domain/schemas/listing.ts), the
 // wizard and edit form (web/components/listing-form/AttributeFields.tsx), the listing page's details,
-// the search index and its filter (worker/features/search/index-sql.ts, the search URL and API), the
-// saved searches' matching and the demo data (scripts/seed). Adding one is an entry here, its two
-// migrations (`npm run listing-fields:migrate -- <name>`) and its tests: docs/architecture.md
-// "A listing field". The core fields (title, category, age, condition, price, place, photos) have
+// the search index and its filter (worker/features/search/fold-sql.ts, the search URL and API), the
+// saved searches' matching and the demo data (scripts/seed: a suggestion the title names); the
+// values' rules are in listing-field-rules.ts. Adding one is an entry here and its two migrations (`npm run
+// listing-fields:migrate -- <name>`): docs/architecture.md "A listing field". The core fields (title, category, age, condition, price, place, photos) have
 // rules and controls of their own and stay where they are.
-import { foldNorwegian } from "./search";
-
 /** A free-text field with suggestions: one line, optional, shown and searched as the seller wrote it. */
 export interface ListingAttribute {
   /** The form's, the API's and the search URL's key, and the column in `listings` and `listing_search_map`. */
@@ -21,19 +19,7 @@ export interface ListingAttribute {
   readonly tooLong: string;
   /** Offered as the seller and the searcher type; a typed value that folds to one of these is stored as it. */
   readonly suggestions: readonly string[];
-  /** The demo data's value for a listing with this title (null: none). */
-  readonly fromTitle: (title: string) => string | null;
 }
-
-/** The first suggestion named as a word of the title (folded), or null. */
-const suggestionInTitle = (suggestions: readonly string[]) => (title: string) => {
-  const words = (text: string) =>
-    ` ${foldNorwegian(text)
-      .replace(/[^\p{L}\p{N}]+/gu, " ")
-      .trim()} `;
-  const inTitle = words(title);
-  return suggestions.find((s) => inTitle.includes(words(s))) ?? null;
-};
 
 const BRANDS = [
   "Lego",
@@ -66,7 +52,6 @@ export const LISTING_ATTRIBUTES = [
     maxLength: 40,
     tooLong: "Merket kan være maks 40 tegn",
     suggestions: BRANDS,
-    fromTitle: suggestionInTitle(BRANDS),
   },
 ] as const satisfies readonly ListingAttribute[];
 
@@ -78,22 +63,6 @@ export type ListingAttributeValues = { [K in ListingAttributeKey]: string | null
 /** The search filter's values: the folded text each field must equal ("" is no filter). */
 export type ListingAttributeFilters = { [K in ListingAttributeKey]: string };
 
-/**
- * The stored value: one line, trimmed, inner runs of spaces as one, and a value that folds to a
- * suggestion ("lego", "LEGO") written as the suggestion ("Lego"); empty is null.
- */
-export function attributeValue(attribute: ListingAttribute, text: string): string | null {
-  const value = text.trim().replace(/\s+/g, " ");
-  if (!value) return null;
-  const folded = attributeKey(value);
-  return attribute.suggestions.find((s) => attributeKey(s) === folded) ?? value;
-}
-
-/** How a value is compared by the search filter and stored in the search index's projection. */
-export function attributeKey(value: string): string {
-  return foldNorwegian(value.trim().replace(/\s+/g, " "));
-}
-
 /** A listing's values from a record holding the keys (absent is null). */
 export function attributeValues(source: Readonly<Record<string, unknown>>): ListingAttributeValues {
   const out: Record<string, string | null> = {};
@@ -102,18 +71,6 @@ export function attributeValues(source: Readonly<Record<string, unknown>>): List
     out[a.key] = typeof v === "string" && v ? v : null;
   }
   return out as ListingAttributeValues;
-}
-
-/** A search filter's value as attributeValue stores it ("lego" is "Lego"), "" when absent; compared folded (attributeKey). */
-export function attributeFilter(attribute: ListingAttribute, value: unknown): string {
-  return typeof value === "string" ? (attributeValue(attribute, value.slice(0, attribute.maxLength)) ?? "") : "";
-}
-
-/** Every declared field's search filter from a URL's or an API query's values. */
-export function attributeFilters(get: (key: string) => unknown): ListingAttributeFilters {
-  const out: Record<string, string> = {};
-  for (const a of LISTING_ATTRIBUTES as readonly ListingAttribute[]) out[a.key] = attributeFilter(a, get(a.key));
-  return out as ListingAttributeFilters;
 }
 
 /** The declared fields, typed as the interface (the tuple may be empty). */

@@ -15,7 +15,8 @@ import {
   type SearchSort,
 } from "./search-params";
 import { AGE_RANGES, CATEGORIES, CONDITIONS, type AgeRange, type CategoryKey } from "./taxonomy";
-import { attributeFilters, listingAttributes, type ListingAttributeFilters } from "./listing-fields";
+import { listingAttributes, type ListingAttributeFilters } from "./listing-fields";
+import { attributeFilters } from "./listing-field-rules";
 
 /** The page's filters; each declared field's (domain/listing-fields.ts) is its text, "" for none. */
 export interface SearchFilters extends ListingAttributeFilters {

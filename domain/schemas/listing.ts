@@ -12,13 +12,8 @@ import { OWNER_STATUSES } from "../listing-lifecycle";
 import { optionalMultiLineText, optionalSingleLineText, singleLineText } from "./user-text";
 import { SELLER_PRICING_MODES } from "../payments";
 import { formatNumber } from "../format";
-import {
-  attributeValue,
-  listingAttributes,
-  type ListingAttribute,
-  type ListingAttributeKey,
-  type ListingAttributeValues,
-} from "../listing-fields";
+import { listingAttributes, type ListingAttribute, type ListingAttributeKey, type ListingAttributeValues } from "../listing-fields";
+import { attributeValue } from "../listing-field-rules";
 
 /** A declared field (domain/listing-fields.ts): one optional line, stored as attributeValue writes it. */
 const attributeField = (a: ListingAttribute) =>

@@ -2,7 +2,8 @@ import { z } from "./zod";
 import { PRICE_MAX, PRICE_MIN, SEARCH_PAGE_SIZE } from "../limits";
 import { searchAges, searchCategories, searchConditions, searchFlag, searchPostal, searchPrice, searchText, SORTS } from "../search-params";
 import type { ListingCard } from "./listing";
-import { attributeFilter, listingAttributes, type ListingAttribute, type ListingAttributeKey } from "../listing-fields";
+import { listingAttributes, type ListingAttribute, type ListingAttributeKey } from "../listing-fields";
+import { attributeFilter } from "../listing-field-rules";
 
 /** A declared field's filter (domain/listing-fields.ts): its text as stored, "" for none. */
 const attributeParam = (a: ListingAttribute) =>

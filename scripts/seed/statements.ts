@@ -8,6 +8,7 @@ import { listingSlug } from "../../domain/slug";
 import { DEMO_ACCOUNTS, SYSTEM_USER } from "../demo-accounts.mjs";
 import { type AccountKey, CONVERSATIONS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./data";
 import { listingAttributes } from "../../domain/listing-fields";
+import { suggestionInTitle } from "../../domain/listing-field-rules";
 
 // Minimal structural types for the D1 binding (the full ones live in worker-configuration.d.ts).
 export interface Stmt {
@@ -134,8 +135,8 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
           slug,
           created,
           updated,
-          // Each declared field as a seller would fill it in, from the title (domain/listing-fields.ts).
-          ...fields.map((a) => a.fromTitle(l.title)),
+          // Each declared field as a seller would fill it in: the suggestion the title names, if any.
+          ...fields.map((a) => suggestionInTitle(a, l.title)),
         ),
     );
   }

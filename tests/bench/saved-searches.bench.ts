@@ -22,7 +22,7 @@ import { buildSearchPlan } from "../../worker/features/search/search";
 import { generateListings, type BenchListing } from "./listing-generator";
 import { rng } from "../../scripts/seed/raster";
 import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile } from "./support";
-import { attributeFilters } from "../../domain/listing-fields";
+import { attributeFilters } from "../../domain/listing-field-rules";
 
 const server = AppServer.forBench("saved-searches", 8842);
 const STATE = server.stateDir;

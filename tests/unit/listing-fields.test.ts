@@ -1,14 +1,8 @@
 // The declared listing fields' rules (domain/listing-fields.ts): what is stored for what a seller
 // types, what a search filter compares, and the demo data's value from a title.
 import { describe, expect, it } from "vitest";
-import {
-  attributeFilter,
-  attributeKey,
-  attributeValue,
-  attributeValues,
-  listingAttributes,
-  type ListingAttribute,
-} from "../../domain/listing-fields";
+import { attributeValues, listingAttributes, type ListingAttribute } from "../../domain/listing-fields";
+import { attributeFilter, attributeKey, attributeValue, suggestionInTitle } from "../../domain/listing-field-rules";
 
 const field: ListingAttribute = {
   key: "maker",
@@ -17,7 +11,6 @@ const field: ListingAttribute = {
   maxLength: 12,
   tooLong: "for langt",
   suggestions: ["Lego", "Hot Wheels", "Bæ Bø"],
-  fromTitle: () => null,
 };
 
 describe("attributeValue: what is stored", () => {
@@ -56,9 +49,9 @@ describe("each declared field", () => {
       for (const s of a.suggestions) {
         expect(attributeValue(a, s.toLowerCase())).toBe(s);
         expect(s.length).toBeLessThanOrEqual(a.maxLength);
-        expect(a.fromTitle(`Fin ${s.toLowerCase()} til salgs`)).not.toBeNull();
+        expect(suggestionInTitle(a, `Fin ${s.toLowerCase()} til salgs`)).not.toBeNull();
       }
-      expect(a.fromTitle("Kosebamse, stor brun")).toBeNull();
+      expect(suggestionInTitle(a, "Kosebamse, stor brun")).toBeNull();
     },
   );
 

@@ -7,7 +7,8 @@ import {
   parseFilters,
   serializeFilters,
 } from "../../web/routes/search/searchFilters";
-import { attributeFilters, listingAttributes, type ListingAttributeKey } from "../../domain/listing-fields";
+import { listingAttributes, type ListingAttributeKey } from "../../domain/listing-fields";
+import { attributeFilters } from "../../domain/listing-field-rules";
 
 describe("search filters in the URL", () => {
   it("reads every filter, maps old keys and orders lists like the taxonomy", () => {

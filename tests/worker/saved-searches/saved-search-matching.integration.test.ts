@@ -16,7 +16,8 @@ import { indexKeys, specOfQuery } from "../../../worker/features/saved-searches/
 import { searchListings } from "../../../worker/features/search/search";
 import { createListing, createSavedSearch, createUser, type ListingOverrides, type ListingRow } from "../../factories";
 import { ORIGIN } from "../support/http";
-import { attributeFilters, listingAttributes } from "../../../domain/listing-fields";
+import { listingAttributes } from "../../../domain/listing-fields";
+import { attributeFilters } from "../../../domain/listing-field-rules";
 
 const db = () => env.DB;
 

@@ -3,7 +3,6 @@
 import { Fragment } from "react";
 import { Link } from "react-router-dom";
 import { listingAttributes, type ListingAttributeValues } from "../../../domain/listing-fields";
-import { EMPTY_FILTERS, serializeFilters } from "../../../domain/searchUrl";
 
 export function ListingAttributeRows({ listing }: { listing: ListingAttributeValues }) {
   return listingAttributes().map((a) => {
@@ -14,7 +13,9 @@ export function ListingAttributeRows({ listing }: { listing: ListingAttributeVal
         <dt className="font-medium text-stone-600">{a.label}</dt>
         <dd>
           <Link
-            to={`/search?${serializeFilters({ ...EMPTY_FILTERS, [a.key]: value })}`}
+            // The search's canonical address for this one filter (as domain/searchUrl.ts writes it), without
+            // loading the search's URL code on the listing page's first load.
+            to={`/search?${a.key}=${encodeURIComponent(value)}`}
             className="font-medium text-brand-800 underline underline-offset-2 hover:text-brand-900"
           >
             {value}

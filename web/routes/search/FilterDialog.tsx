@@ -14,7 +14,8 @@ import { PriceFilter } from "./PriceFilter";
 import { clearFilters, filtersKey, parseFilters, priceErrors, readPriceText, type Draft, type SearchFilters } from "./searchFilters";
 import { useDebouncedValue } from "./useDebouncedValue";
 import { formatNumber } from "../../../domain/format";
-import { attributeFilters, type ListingAttributeKey } from "../../../domain/listing-fields";
+import type { ListingAttributeKey } from "../../../domain/listing-fields";
+import { attributeFilters } from "../../../domain/listing-field-rules";
 
 export interface FilterSheetProps {
   filters: SearchFilters;

@@ -11,7 +11,8 @@
 import { priceBounds } from "../../../domain/schemas/search";
 import { searchTerms } from "../../../domain/search";
 import { parseFilters, serializeFilters, type SearchFilters } from "../../../domain/searchUrl";
-import { attributeKey, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { attributeKey } from "../../../domain/listing-field-rules";
 
 const fieldKeys = () => listingAttributes().map((a) => a.key as ListingAttributeKey);
 

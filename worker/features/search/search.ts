@@ -10,7 +10,8 @@ import {
 import type { PricingMode, ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { shownPayment } from "../../../domain/payments";
-import { attributeKey, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { attributeKey } from "../../../domain/listing-field-rules";
 
 interface Row {
   id: string;
