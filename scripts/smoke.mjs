@@ -23,6 +23,14 @@ function expectType(res, pattern) {
   if (!pattern.test(type)) throw new Error(`Content-Type "${type}"`);
 }
 
+/** A check that `path` answers 200 with a JSON body. */
+const answersJson = (path) => async (get) => {
+  const res = await get(path);
+  await expectStatus(res, 200);
+  expectType(res, /^application\/json/);
+  await res.json();
+};
+
 /**
  * The checks: [name, run(get)] where get(path) fetches from the base URL without following
  * redirects. `mode` is "local" for a loopback target, else the deployed environment's name when
@@ -54,24 +62,8 @@ export function smokeChecks(mode) {
         if (body.appName !== "Lekebytte") throw new Error(`appName ${JSON.stringify(body.appName)}`);
       },
     ],
-    [
-      "GET /api/home reads D1",
-      async (get) => {
-        const res = await get("/api/home");
-        await expectStatus(res, 200);
-        expectType(res, /^application\/json/);
-        await res.json();
-      },
-    ],
-    [
-      "GET /api/search answers a query",
-      async (get) => {
-        const res = await get("/api/search?q=lego");
-        await expectStatus(res, 200);
-        expectType(res, /^application\/json/);
-        await res.json();
-      },
-    ],
+    ["GET /api/home reads D1", answersJson("/api/home")],
+    ["GET /api/search answers a query", answersJson("/api/search?q=lego")],
     [
       "an unknown listing is a real 404 page",
       async (get) => {
