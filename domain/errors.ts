@@ -47,7 +47,7 @@ export const DEFAULT_ERROR_MESSAGES: Record<ErrorCode, string> = {
 
 /** The platform's own refusals (middleware and the app's body limit), before any feature runs. */
 export const REQUEST_REFUSALS = {
-  notConfigured: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere.", // 500 outside local mode
+  notConfigured: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere.", // 503 while the configuration is unsafe (middleware/config.ts)
   foreignOrigin: "Forespørselen kom fra et annet nettsted og ble avvist.", // 403
   jsonOnly: "Forespørselen må sendes som JSON.", // 415
   tooLarge: "Forespørselen er for stor.", // 413

@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// npm run user:role -- <email> <user|moderator|admin> [--remote]
-// Sets profiles.role for the user with that e-mail in the local D1 (or the remote one with --remote).
+// npm run user:role -- <email> <user|moderator|admin> [--env staging|production]
+// Sets profiles.role for the user with that e-mail in the local D1, or in the D1 of a deployed
+// environment (wrangler.toml [env.*], docs/deploy.md) with --env.
 import { spawnSync } from "node:child_process";
 
 const args = process.argv.slice(2);
-const remote = args.includes("--remote");
-const [email, role] = args.filter((a) => !a.startsWith("--"));
+const envAt = args.indexOf("--env");
+const environment = envAt >= 0 ? args[envAt + 1] : null;
+const [email, role] = args.filter((a, i) => !a.startsWith("--") && (envAt < 0 || i !== envAt + 1));
 const ROLES = ["user", "moderator", "admin"];
 
-if (!email || !role || !ROLES.includes(role)) {
-  console.error("Bruk: npm run user:role -- <e-post> <user|moderator|admin> [--remote]");
+if (
+  !email ||
+  !role ||
+  !ROLES.includes(role) ||
+  args.includes("--remote") ||
+  (envAt >= 0 && !["staging", "production"].includes(environment))
+) {
+  console.error("Bruk: npm run user:role -- <e-post> <user|moderator|admin> [--env staging|production]");
   process.exit(2);
 }
 // The CLI cannot bind parameters, so only plain e-mail addresses are accepted (no quotes possible).
@@ -18,8 +26,9 @@ if (!/^[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}$/i.test(email)) {
   process.exit(2);
 }
 const sql = `UPDATE profiles SET role = '${role}', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = (SELECT id FROM users WHERE email = '${email.toLowerCase()}' AND deleted_at IS NULL) RETURNING user_id`;
-const where = remote ? ["--remote"] : ["--local", "--persist-to", process.env.STATE_DIR ?? ".wrangler/state"];
-const res = spawnSync("wrangler", ["d1", "execute", "DB", ...where, "--json", "--command", sql], {
+// wrangler.toml itself, never the configuration a build left for `wrangler deploy` (scripts/deploy.mjs).
+const where = environment ? ["--remote", "--env", environment] : ["--local", "--persist-to", process.env.STATE_DIR ?? ".wrangler/state"];
+const res = spawnSync("wrangler", ["d1", "execute", "DB", "-c", "wrangler.toml", ...where, "--json", "--command", sql], {
   encoding: "utf8",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
 });

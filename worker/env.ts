@@ -64,6 +64,67 @@ export interface Actor {
 export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null; db: Db; edgeTags?: string[] } };
 export type AppContext = Context<AppEnv>;
 
-export function isLocal(env: Bindings): boolean {
-  return env.APP_ENV === "local";
+/** What the Worker runs as (docs/decisions/135-local-mode-from-the-origin.md). */
+export type AppMode = "local" | "staging" | "production";
+
+/** The two variables the mode is made of (also the shape a test or a script can hand over). */
+export interface ModeVars {
+  APP_ENV?: string;
+  APP_ORIGIN?: string;
+}
+
+/**
+ * localhost, 127.0.0.0/8 and [::1]: the only origins whose links and cookies stay on the machine that
+ * runs the Worker. The URL parser has already written any IPv4 host as four decimal numbers, so
+ * "127.1" counts and "127.0.0.1.example.com" does not.
+ */
+export function isLoopbackOrigin(origin: string | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin ?? "");
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  return url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+}
+
+/**
+ * The one reading of APP_ENV. Local mode (the dev routes, the dev outbox, the built-in development
+ * JWT secret, plain-http provider URLs) is a function of the origin as well: APP_ENV "local" counts
+ * only with a loopback APP_ORIGIN. "local" on a real host, or an APP_ENV that is none of the three,
+ * is no mode at all: the reason says why, and middleware/config.ts refuses every request with it.
+ */
+export function readMode(env: ModeVars): { mode: AppMode } | { mode: null; reason: string } {
+  switch (env.APP_ENV) {
+    case "local":
+      if (isLoopbackOrigin(env.APP_ORIGIN)) return { mode: "local" };
+      return {
+        mode: null,
+        reason: `APP_ENV is "local" but APP_ORIGIN is "${env.APP_ORIGIN ?? ""}": local mode (dev routes, dev outbox, the development JWT secret) runs only on localhost, 127.0.0.0/8 or [::1]. A deployed Worker says APP_ENV "staging" or "production".`,
+      };
+    case "staging":
+    case "production":
+      return { mode: env.APP_ENV };
+    default:
+      return { mode: null, reason: `APP_ENV is "${env.APP_ENV ?? ""}": it must be "local", "staging" or "production".` };
+  }
+}
+
+export function appMode(env: ModeVars): AppMode | null {
+  return readMode(env).mode;
+}
+
+export function isLocal(env: ModeVars): boolean {
+  return appMode(env) === "local";
+}
+
+/**
+ * A queue's name without its environment's suffix: queue names are per Cloudflare account, so
+ * staging's are "analytics-staging", … while production and the local Worker keep the plain names
+ * (wrangler.toml). The consumers dispatch on the plain name.
+ */
+export function queueBaseName(queue: string, env: ModeVars): string {
+  const suffix = `-${appMode(env)}`;
+  return queue.endsWith(suffix) ? queue.slice(0, -suffix.length) : queue;
 }

@@ -1,6 +1,6 @@
 // Production is the default (docs/security.md "Production by default", docs/decisions/018-production-by-default.md): deploying
 // the committed wrangler.toml must never expose the dev outbox or sign tokens with the built-in
-// fallback secret, and the Worker refuses to serve without JWT_SECRET outside local mode.
+// fallback secret, and the Worker refuses to serve (503) without JWT_SECRET outside local mode.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import wranglerToml from "../../wrangler.toml?raw";
@@ -21,7 +21,7 @@ const deployed = tomlVars(wranglerToml);
 const SECRET = "a-production-secret-that-is-long-enough-0123456789";
 /** What the deploy steps (README "Deploy") have the operator set in wrangler.toml [vars]. */
 const SITE = "https://lekebytte.example";
-const REFUSED = { error: { code: "INTERNAL", message: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere." } };
+const REFUSED = { error: { code: "SERVICE_UNAVAILABLE", message: "Tjenesten er ikke ferdig satt opp. Prøv igjen senere." } };
 
 /** The Worker as `wrangler deploy` would run it: the committed vars, plus the given secrets. */
 function deployedEnv(secrets: Partial<Bindings> = {}): Bindings {
@@ -43,10 +43,10 @@ describe("the committed configuration", () => {
 });
 
 describe("deployed without JWT_SECRET", () => {
-  it.each(["/api/home", "/api/auth/session", "/", "/dev/mail", "/images/x.jpg"])("refuses %s with a logged 500", async (path) => {
+  it.each(["/api/home", "/api/auth/session", "/", "/dev/mail", "/images/x.jpg"])("refuses %s with a logged 503", async (path) => {
     const logged = allowConsoleError("JWT_SECRET");
     const res = await app.fetch(new Request(`http://localhost${path}`), deployedEnv());
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(await res.json()).toEqual(REFUSED);
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(logged.calls().length).toBeGreaterThan(0);
@@ -55,7 +55,7 @@ describe("deployed without JWT_SECRET", () => {
   it("refuses a secret shorter than 32 characters too", async () => {
     allowConsoleError("JWT_SECRET");
     const res = await app.fetch(new Request("http://localhost/api/home"), deployedEnv({ JWT_SECRET: "kort" }));
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
   });
 
   it("does not serve sign-in with the fallback secret", async () => {
@@ -68,7 +68,7 @@ describe("deployed without JWT_SECRET", () => {
       }),
       deployedEnv(),
     );
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 });
@@ -80,10 +80,10 @@ describe("deployed with the public JWT_SECRET of .dev.vars.example", () => {
     expect(PUBLIC_JWT_SECRETS).toContain(publicSecret);
   });
 
-  it.each(["/api/home", "/", "/api/auth/session"])("refuses %s with a logged 500 that names the problem", async (path) => {
+  it.each(["/api/home", "/", "/api/auth/session"])("refuses %s with a logged 503 that names the problem", async (path) => {
     const logged = allowConsoleError("JWT_SECRET");
     const res = await app.fetch(new Request(`${SITE}${path}`), deployedEnv({ JWT_SECRET: publicSecret, APP_ORIGIN: SITE }));
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(await res.json()).toEqual(REFUSED);
     expect(String(logged.calls()[0]?.[0])).toContain(".dev.vars.example");
   });
@@ -94,7 +94,7 @@ describe("deployed with the public JWT_SECRET of .dev.vars.example", () => {
       new Request(`${SITE}/api/home`),
       deployedEnv({ JWT_SECRET: "local-development-only-secret-not-for-production-use-0123456789", APP_ORIGIN: SITE }),
     );
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
   });
 });
 
@@ -112,10 +112,10 @@ describe("deployed with the committed APP_ORIGIN (http://localhost:8787) or anot
     "https://app.localhost",
     "",
     "ikke en adresse",
-  ])("refuses to serve with APP_ORIGIN %j (logged 500)", async (origin) => {
+  ])("refuses to serve with APP_ORIGIN %j (logged 503)", async (origin) => {
     const logged = allowConsoleError("APP_ORIGIN");
     const res = await app.fetch(new Request(`${SITE}/api/home`), deployedEnv({ JWT_SECRET: SECRET, APP_ORIGIN: origin }));
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(await res.json()).toEqual(REFUSED);
     expect(String(logged.calls()[0]?.[0])).toContain("APP_ORIGIN");
   });

@@ -162,7 +162,7 @@ describe("Strict-Transport-Security", () => {
       ...production,
       APP_ORIGIN: "http://localhost:8787",
     } as Bindings);
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(res.headers.get("Strict-Transport-Security")).toBe(STRICT_TRANSPORT_SECURITY);
   });
 

@@ -7,6 +7,8 @@
  * Worker, its Durable Objects, the cron and the queue consumers share one isolate, so this counts
  * all of them. Production never wraps the binding.
  */
+import { isLocal, type ModeVars } from "../env";
+
 export interface D1Usage {
   roundTrips: number;
   statements: number;
@@ -115,8 +117,8 @@ const countedEnvs = new WeakMap<object, object>();
  * the runtime hands the Worker its bindings (fetch, cron, queues, each Durable Object), so every D1
  * call of the isolate is counted, also those that do not go through a request's `c.var.db`.
  */
-export function countD1InLocalMode<E extends { APP_ENV?: string; DB: D1Database }>(env: E): E {
-  if (env.APP_ENV !== "local") return env;
+export function countD1InLocalMode<E extends ModeVars & { DB: D1Database }>(env: E): E {
+  if (!isLocal(env)) return env;
   const known = countedEnvs.get(env);
   if (known) return known as E;
   const counted = { ...env, DB: countedD1(env.DB) };

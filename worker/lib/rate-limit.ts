@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { AppError } from "./errors";
 
 /** The names of the Rate Limiting bindings wrangler.toml declares (worker-configuration.d.ts). */
-type RateLimitBindingName = { [K in keyof Env]: Env[K] extends RateLimit ? K : never }[keyof Env];
+type RateLimitBindingName = { [K in keyof Env]-?: Env[K] extends RateLimit ? K : never }[keyof Env];
 
 /**
  * A high-volume limit on Cloudflare's Rate Limiting binding (docs/decisions/010-rate-limits.md): no

@@ -11,7 +11,7 @@
  * Asked for per request with the `X-Local-Worker-Time` header (only `npm run bench:load` sends it);
  * answered in `X-Local-Worker-Ms`. Nothing is wrapped outside local mode or without the header.
  */
-import type { Bindings } from "../env";
+import { isLocal, type Bindings, type ModeVars } from "../env";
 
 export const WORKER_TIME_REQUEST_HEADER = "X-Local-Worker-Time";
 export const WORKER_TIME_RESPONSE_HEADER = "X-Local-Worker-Ms";
@@ -200,8 +200,8 @@ function timedBindings(env: Bindings, union: IoUnion): Bindings {
 }
 
 /** Whether this request asks for its own time: local mode and the bench's header only. */
-export function measuresWorkerTime(request: Request, env: { APP_ENV?: string }): boolean {
-  return env.APP_ENV === "local" && request.headers.has(WORKER_TIME_REQUEST_HEADER);
+export function measuresWorkerTime(request: Request, env: ModeVars): boolean {
+  return isLocal(env) && request.headers.has(WORKER_TIME_REQUEST_HEADER);
 }
 
 /**

@@ -6,9 +6,12 @@ import { consumeAnalyticsBatch, storeDeadLetters } from "./consumer";
 export const ANALYTICS_QUEUE = "analytics";
 export const ANALYTICS_DLQ = "analytics-dlq";
 
-/** The Worker's `queue` handler: one consumer per queue. */
-export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings): Promise<void> {
-  if (batch.queue === ANALYTICS_QUEUE) {
+/**
+ * The analytics queues' consumer. `queue` is the queue's name without its environment's suffix
+ * (worker/index.ts; staging's queue is "analytics-staging").
+ */
+export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings, queue = batch.queue): Promise<void> {
+  if (queue === ANALYTICS_QUEUE) {
     const outcome = await consumeAnalyticsBatch(batch, env);
     // One line per batch: the consumer's batch sizes are visible in `wrangler tail` and the bench.
     console.log(
@@ -16,7 +19,7 @@ export async function handleQueue(batch: MessageBatch<unknown>, env: Bindings): 
     );
     return;
   }
-  if (batch.queue === ANALYTICS_DLQ) {
+  if (queue === ANALYTICS_DLQ) {
     await storeDeadLetters(batch, env, osloDay(new Date()));
     return;
   }

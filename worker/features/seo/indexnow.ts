@@ -1,4 +1,4 @@
-import type { Bindings } from "../../env";
+import { appMode, type Bindings } from "../../env";
 import { listedListingSql } from "../listings/visibility";
 
 /**
@@ -8,7 +8,7 @@ import { listedListingSql } from "../listings/visibility";
  * The key file is served at /{key}.txt by the SEO routes.
  */
 export async function notifySearchEngines(env: Bindings, origin: string): Promise<void> {
-  if (env.APP_ENV !== "production" || !env.INDEXNOW_KEY || !env.INDEXNOW_ENDPOINT) return;
+  if (appMode(env) !== "production" || !env.INDEXNOW_KEY || !env.INDEXNOW_ENDPOINT) return;
   const host = new URL(origin).host;
   const since = new Date(Date.now() - 2 * 3600_000).toISOString();
   const { results } = await env.DB.prepare(

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../env";
+import { appMode, type AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { getListingDetail, listingDetailByKey } from "../listings/listings";
 import { jsonForScript } from "../../lib/html";
@@ -130,6 +130,8 @@ export const seoRoutes = new Hono<AppEnv>()
     return new Response(rewritten.body, { status: 200, headers });
   })
   .get("/robots.txt", (c) => {
+    // Staging is for us, not for search engines (docs/decisions/136-staging-and-production.md).
+    if (appMode(c.env) === "staging") return c.text("User-agent: *\nDisallow: /\n", 200, { "Cache-Control": "public, max-age=3600" });
     const origin = new URL(c.req.url).origin;
     // The route table decides what is open (domain/routes.ts); query strings are never crawled.
     const { allow, disallow } = robotsRules();
