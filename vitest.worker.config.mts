@@ -62,6 +62,10 @@ export default defineConfig(async () => {
     resolve: { alias: [{ find: /^virtual:first-screen$/, replacement: firstScreen }, ...vendor] },
     test: {
       include: ["tests/worker/**/*.test.ts"],
+      // The Worker writes one JSON line per request (docs/decisions/133-request-logs.md): thousands
+      // in a run, which would bury what a failing test prints. Tests that check them read them
+      // from their own console spy (tests/worker/request-log.integration.test.ts).
+      onConsoleLog: (log: string) => !log.startsWith('{"type":"request"'),
       setupFiles: ["tests/worker/setup.ts"],
       globalSetup: ["tests/worker/support/payment-sandbox.global.ts"],
       // The build machines have two cores: two test files at a time (three were tried: the end-to-end
@@ -141,6 +145,7 @@ const VENDORED = [
   "hono/cookie",
   "hono/body-limit",
   "hono/http-exception",
+  "hono/route",
   "hono/client",
   "drizzle-orm",
   "drizzle-orm/sqlite-core",

@@ -64,6 +64,8 @@ export const PAGE_ROUTES = {
   // The user's places in give-away queues, with the giver's moves as notices (docs/decisions/075).
   giveawayPlaces: { path: "/mine-koplasser", access: "login-form", indexed: false },
   moderation: { path: "/moderation", access: "login-form", indexed: false },
+  // The operator's page (docs/decisions/134-operations-page.md); the server answers its data to admins only.
+  adminDrift: { path: "/admin/drift", access: "login-form", indexed: false },
 } as const satisfies Record<string, PageRoute>;
 
 export type PageRouteId = keyof typeof PAGE_ROUTES;
@@ -84,9 +86,15 @@ export function routeRegExp(path: string): RegExp {
 }
 
 const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({
+  path: route.path,
   re: routeRegExp(route.path),
   localOnly: route.localOnly === true,
 }));
+
+/** The route table's pattern of a page path ("/annonse/:slug"), or null for a path the SPA has no page for. */
+export function pageRoutePattern(pathname: string): string | null {
+  return ROUTE_REGEXPS.find((route) => route.re.test(pathname))?.path ?? null;
+}
 
 /**
  * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only

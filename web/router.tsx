@@ -63,6 +63,7 @@ const InboxPage = page(() => import("./routes/messages/InboxPage"), "InboxPage")
 const ChatPage = page(() => import("./routes/chat/ChatPage"), "ChatPage");
 const TestNotificationsPage = page(() => import("./routes/test-notifications/TestNotificationsPage"), "TestNotificationsPage");
 const ModerationPage = page(() => import("./routes/moderation/ModerationPage"), "ModerationPage");
+const DriftPage = page(() => import("./routes/admin/DriftPage"), "DriftPage");
 const TradeOfferPage = page(() => import("./routes/trades/TradeOfferPage"), "TradeOfferPage");
 const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), "TradeHistoryPage");
 
@@ -103,6 +104,7 @@ const PAGES: Record<PageRouteId, ReactElement> = {
   savedSearches: <SavedSearchesPage />,
   giveawayPlaces: <GiveawayPlacesPage />,
   moderation: <ModerationPage />,
+  adminDrift: <DriftPage />,
 };
 
 /** The guard a visitor meets on each kind of route (domain/routes.ts `access`). */

@@ -1,9 +1,10 @@
 import { REQUEST_REFUSALS } from "../domain/errors";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "./env";
 import { AppError, errorResponse } from "./lib/errors";
+import { handleAppError } from "./lib/error-response";
+import { traceRequest } from "./middleware/request-trace";
 import { requireConfiguration } from "./middleware/config";
 import { withDb } from "./middleware/db";
 import { privateByDefault } from "./middleware/cache";
@@ -40,6 +41,7 @@ import { conversationRoutes } from "./features/chat/routes";
 import { testNotificationRoutes } from "./features/chat/test-notification-routes";
 import { reportRoutes } from "./features/moderation/report-routes";
 import { moderationRoutes } from "./features/moderation/routes";
+import { adminRoutes } from "./features/admin/routes";
 import { tradeOfferRoutes } from "./features/trades/routes";
 import { giveawayRoutes } from "./features/giveaways/routes";
 import { reviewRoutes } from "./features/reviews/routes";
@@ -96,10 +98,13 @@ const api = new Hono<AppEnv>()
   .route("/giveaways", giveawayRoutes)
   .route("/reports", reportRoutes)
   .route("/moderation", moderationRoutes)
+  .route("/admin", adminRoutes)
   .route("/reviews", reviewRoutes)
   .route("/users", userRoutes);
 
 export const app = new Hono<AppEnv>()
+  // The request id, and what the request's log line needs (docs/decisions/133-request-logs.md).
+  .use(traceRequest)
   .use(securityHeadersMiddleware)
   .use(requireConfiguration)
   .use(withDb)
@@ -117,16 +122,7 @@ export const app = new Hono<AppEnv>()
   .route("/", seoRoutes)
   .route("/", pageRoutes);
 
-app.onError((err, c) => {
-  if (err instanceof AppError) return errorResponse(c, err);
-  if (err instanceof HTTPException) {
-    const status = err.status;
-    const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHENTICATED" : status === 400 ? "VALIDATION" : "INTERNAL";
-    return errorResponse(c, new AppError(code));
-  }
-  console.error("Unhandled error", c.req.method, c.req.path, err);
-  return errorResponse(c, new AppError("INTERNAL"));
-});
+app.onError(handleAppError);
 
 app.notFound((c) => errorResponse(c, new AppError("NOT_FOUND")));
 

@@ -57,11 +57,11 @@ export interface Actor {
 }
 
 /**
- * `db`: the request's D1 client (middleware/db.ts); `actor`: the signed-in user
- * (middleware/session.ts); `edgeTags`: set by a handler that already knows what its answer shows (a listing and its seller),
+ * `requestId`: the request's id (middleware/request-trace.ts); `db`: the request's D1 client
+ * (middleware/db.ts); `actor`: the signed-in user (middleware/session.ts); `edgeTags`: set by a handler that already knows what its answer shows (a listing and its seller),
  * so the edge cache tags a stored answer without asking D1 again (middleware/edge-cache.ts).
  */
-export type AppEnv = { Bindings: Bindings; Variables: { actor: Actor | null; db: Db; edgeTags?: string[] } };
+export type AppEnv = { Bindings: Bindings; Variables: { requestId: string; actor: Actor | null; db: Db; edgeTags?: string[] } };
 export type AppContext = Context<AppEnv>;
 
 /** What the Worker runs as (docs/decisions/135-local-mode-from-the-origin.md). */

@@ -4,8 +4,9 @@ import { runScheduled } from "./cron/scheduled";
 import { handleQueue } from "./features/analytics/queue";
 import { handleSavedSearchQueue } from "./features/saved-searches/queue";
 import { SAVED_SEARCH_QUEUE } from "./features/saved-searches/alerts";
-import { countD1InLocalMode } from "./db/usage";
-import { measuresWorkerTime, withWorkerTime } from "./lib/worker-time";
+import { countD1Into, countD1InLocalMode } from "./db/usage";
+import { measuresWorkerTime, WORKER_TIME_RESPONSE_HEADER, withWorkerTime } from "./lib/worker-time";
+import { requestLine, traceOf } from "./lib/request-log";
 import { reportSettingsAtStart } from "./start-report";
 
 export { ConversationRoom } from "./features/chat/conversation-room";
@@ -13,14 +14,21 @@ export { UserInbox } from "./features/chat/user-inbox";
 
 export default {
   // Each entry first reports, once per isolate, the settings the deployment lacks (start-report.ts).
-  // Local mode counts D1 calls for the load benchmark (db/usage.ts), and times our Worker's own work
-  // when the benchmark asks (lib/worker-time.ts); elsewhere env is passed as it is.
-  fetch: (request, env, ctx) => {
+  // Every request's D1 calls are counted for its log line, one JSON line per request
+  // (lib/request-log.ts). Local mode also counts D1 calls for the load benchmark (db/usage.ts), and
+  // times our Worker's own work when the benchmark asks (lib/worker-time.ts).
+  fetch: async (request, env, ctx) => {
     reportSettingsAtStart(env as Bindings);
-    // The counter goes over the timed bindings: D1's client code then runs outside the timed transport.
-    if (measuresWorkerTime(request, env))
-      return withWorkerTime(env as Bindings, (timed) => app.fetch(request, timed, ctx), countD1InLocalMode);
-    return app.fetch(request, countD1InLocalMode(env as Bindings), ctx);
+    const trace = traceOf(request);
+    const counted = (bindings: Bindings) => countD1Into(trace.d1, countD1InLocalMode(bindings));
+    // The counters go over the timed bindings: D1's client code then runs outside the timed transport.
+    const measured = measuresWorkerTime(request, env);
+    const response = measured
+      ? await withWorkerTime(env as Bindings, (timed) => app.fetch(request, timed, ctx), counted)
+      : await app.fetch(request, counted(env as Bindings), ctx);
+    const cpuMs = measured ? Number(response.headers.get(WORKER_TIME_RESPONSE_HEADER)) : null;
+    console.log(JSON.stringify(await requestLine(env as Bindings, request, response, trace, cpuMs)));
+    return response;
   },
   async scheduled(_controller, env, ctx) {
     reportSettingsAtStart(env as Bindings);

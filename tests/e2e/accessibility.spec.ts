@@ -64,6 +64,7 @@ const ROUTE_PATHS: Record<PageRouteId, (d: DemoData) => string> = {
   savedSearches: () => "/lagrede-sok",
   giveawayPlaces: () => "/mine-koplasser",
   moderation: () => "/moderation",
+  adminDrift: () => "/admin/drift",
 };
 
 async function signIn(request: APIRequestContext, email: string): Promise<{ id: string }> {

@@ -18,23 +18,33 @@ export type ClientErrorCode = ErrorCode | "NETWORK";
 const NETWORK_MESSAGE = "Kunne ikke kontakte Lekebytte. Sjekk nettforbindelsen og prøv igjen.";
 const UNKNOWN_MESSAGE = "Noe gikk galt. Prøv igjen.";
 
-/** An API failure: HTTP status (0 when the network failed) and the server's error envelope. */
+/**
+ * An API failure: HTTP status (0 when the network failed), the server's error envelope, and the
+ * request id the server answered with (`X-Request-Id`, docs/decisions/133-request-logs.md).
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ClientErrorCode;
   readonly fields?: Record<string, string>;
+  readonly requestId?: string;
 
-  constructor(status: number, code: ClientErrorCode, message: string, fields?: Record<string, string>) {
+  constructor(status: number, code: ClientErrorCode, message: string, fields?: Record<string, string>, requestId?: string) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.requestId = requestId;
   }
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** The request id of a server error (5xx), which the web shows as "Feilkode"; null for anything else. */
+export function serverErrorId(error: unknown): string | null {
+  return isApiError(error) && error.status >= 500 && error.requestId ? error.requestId : null;
 }
 
 function isErrorBody(value: unknown): value is ApiErrorBody {
@@ -148,8 +158,9 @@ export async function call<R extends ClientResponse<unknown, number, string>>(re
     }
   }
   if (!response.ok) {
-    if (isErrorBody(data)) throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields);
-    throw new ApiError(response.status, response.status >= 500 ? "INTERNAL" : "VALIDATION", UNKNOWN_MESSAGE);
+    const requestId = response.headers.get("X-Request-Id") ?? undefined;
+    if (isErrorBody(data)) throw new ApiError(response.status, data.error.code, data.error.message, data.error.fields, requestId);
+    throw new ApiError(response.status, response.status >= 500 ? "INTERNAL" : "VALIDATION", UNKNOWN_MESSAGE, undefined, requestId);
   }
   return data as SuccessBody<R>;
 }

@@ -1,13 +1,30 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
+import { errorCodeText } from "../../domain/errors";
+import { serverErrorId } from "../api/client";
 import { buttonClasses } from "./ui/Button";
 
-/** A page's list that could not be loaded: what failed, and "Prøv igjen" (disabled while it retries). */
-export function ListLoadFailed({ children, onRetry, retrying }: { children: ReactNode; onRetry: () => void; retrying: boolean }) {
+/**
+ * A page's list that could not be loaded: what failed, a server error's "Feilkode" (decision 133),
+ * and "Prøv igjen" (disabled while it retries).
+ */
+export function ListLoadFailed({
+  children,
+  onRetry,
+  retrying,
+  error,
+}: {
+  children: ReactNode;
+  onRetry: () => void;
+  retrying: boolean;
+  error?: unknown;
+}) {
+  const code = serverErrorId(error);
   return (
     <div className="mt-6 space-y-3">
       <p className="text-stone-700">{children}</p>
+      {code ? <p className="font-mono text-sm text-stone-700 select-all">{errorCodeText(code)}</p> : null}
       <button type="button" className={buttonClasses("secondary", "sm")} onClick={onRetry} disabled={retrying}>
         Prøv igjen
       </button>

@@ -62,7 +62,7 @@ function ReportForm({ target, onDone }: { target: ReportTarget; onDone: () => vo
       onDone();
     } catch (err) {
       const actionable = isApiError(err) && [403, 404, 429].includes(err.status);
-      toastError("Feil", actionable ? err.message : FAILED);
+      toastError("Feil", actionable ? err.message : FAILED, { error: err });
     } finally {
       setSending(false);
     }

@@ -65,7 +65,7 @@ export function SignInForm({ onSignedIn, onResend }: SignInFormProps) {
         if (error.code === "INVALID_CREDENTIALS" || error.status === 401) {
           toastError("Feil innloggingsopplysninger", "E-post eller passord er feil. Prøv igjen.");
         } else {
-          toastError("Feil ved innlogging", error.message);
+          toastError("Feil ved innlogging", error.message, { error });
         }
       } else {
         toastError("Feil", "Noe gikk galt. Prøv igjen.");

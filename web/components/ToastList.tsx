@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, X } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { errorCodeText } from "../../domain/errors";
 import { cn } from "../lib/cn";
 import { type Toast, toastStore } from "../lib/toastStore";
 
@@ -117,6 +118,7 @@ function ToastCard({ toast, paused, list }: { toast: Toast; paused: boolean; lis
       <div className="min-w-0 flex-1 py-0.5">
         <p className="font-semibold">{toast.title}</p>
         {toast.description ? <p className="mt-0.5">{toast.description}</p> : null}
+        {toast.code ? <p className="mt-1 font-mono text-xs select-all">{errorCodeText(toast.code)}</p> : null}
       </div>
       <button
         type="button"

@@ -10,6 +10,8 @@ export interface Toast {
   kind: ToastKind;
   title: string;
   description?: string;
+  /** A server error's request id, shown as "Feilkode". */
+  code?: string;
 }
 
 let toasts: readonly Toast[] = [];
@@ -27,9 +29,9 @@ export const toastStore = {
   get: (): readonly Toast[] => toasts,
   /** Whether any toast was ever raised: the list's module loads then, not with the page. */
   requested: (): boolean => requested,
-  add(kind: ToastKind, title: string, description?: string, id?: string): void {
+  add(kind: ToastKind, title: string, description?: string, id?: string, code?: string): void {
     requested = true;
-    const toast: Toast = { key: nextKey++, id, kind, title, description };
+    const toast: Toast = { key: nextKey++, id, kind, title, description, code };
     toasts = [...(id === undefined ? toasts : toasts.filter((t) => t.id !== id)), toast];
     emit();
   },

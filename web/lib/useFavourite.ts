@@ -103,7 +103,7 @@ export function useFavourite(listingId: string): Favourite {
         .then(() => invalidateFavouriteLists(queryClient))
         .catch((error: unknown) => {
           apply(!add);
-          toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+          toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
         });
     });
   };

@@ -32,7 +32,7 @@ export function useSignOut(): () => Promise<void> {
     } catch (error) {
       // A session that already ended is the outcome the user asked for.
       if (!(isApiError(error) && error.status === 401)) {
-        toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+        toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
         return;
       }
     }

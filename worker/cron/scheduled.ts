@@ -7,6 +7,7 @@ import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
 import { ALL_TAG, purgeEdgeCache } from "../lib/edge-cache";
+import { runDriftCron } from "../features/admin/drift-alerts";
 import { recordCronOutcomes, type CronOutcome } from "./outcomes";
 
 interface CronStep {
@@ -40,6 +41,9 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: "sitemap", run: (env, _now, origin) => generateSitemap(env, origin) },
   // IndexNow, on the production host only.
   { name: "indexnow", run: (env, _now, origin) => notifySearchEngines(env, origin) },
+  // The operator's counters past their time, and one mail to the admins about what newly appeared
+  // on /admin/drift (docs/decisions/134-operations-page.md).
+  { name: "drift", run: (env, now) => runDriftCron(env, now) },
 ];
 
 /** Runs every step, each on its own, logs one JSON line per step, and records the outcomes. */

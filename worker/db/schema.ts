@@ -1,7 +1,7 @@
-// The platform's own tables: rate limits (used by every feature through worker/lib/rate-limit.ts)
-// and the cron steps' outcomes. Each feature keeps its tables in worker/features/<feature>/schema.ts;
+// The platform's own tables: rate limits (used by every feature through worker/lib/rate-limit.ts),
+// the cron steps' outcomes and the unexpected errors of the last day. Each feature keeps its tables in worker/features/<feature>/schema.ts;
 // worker/db/tables.ts gathers them all.
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Sliding-window rate limits: one row per key and millisecond of an accepted request (`window_start`
@@ -31,3 +31,26 @@ export const cronSteps = sqliteTable("cron_steps", {
   failuresInARow: integer("failures_in_a_row").notNull().default(0),
   alertedAt: text("alerted_at"),
 });
+
+/**
+ * Errors the Worker did not expect (logged with their stack, answered 500), for the operator's page
+ * (worker/lib/error-store.ts, docs/decisions/134-operations-page.md): at most a fixed number per hour,
+ * kept a day, by the request id the web shows as "Feilkode".
+ */
+export const requestErrors = sqliteTable(
+  "request_errors",
+  {
+    requestId: text("request_id").primaryKey(),
+    at: text("at").notNull(),
+    method: text("method").notNull(),
+    /** The route pattern, never the raw URL. */
+    route: text("route").notNull(),
+    status: integer("status").notNull(),
+    name: text("name").notNull(),
+    message: text("message").notNull(),
+    stack: text("stack"),
+    /** The signed-in user's keyed hash (worker/lib/request-log.ts), never the id. */
+    userHash: text("user_hash"),
+  },
+  (t) => [index("request_errors_at_idx").on(t.at)],
+);

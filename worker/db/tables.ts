@@ -3,6 +3,7 @@
 // triggers live in a hand-written migration (drizzle has no virtual tables).
 export * from "./schema";
 export * from "../features/account/schema";
+export * from "../features/admin/schema";
 export * from "../features/analytics/schema";
 export * from "../features/auth/schema";
 export * from "../features/chat/schema";

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DEFAULT_ERROR_MESSAGES, ERROR_STATUS, type ApiErrorBody, type ErrorCode } from "../../domain/errors";
+import { traceOf } from "./request-log";
 
 /** The only error type routes and services throw; `app.onError` turns it into the JSON envelope. */
 export class AppError extends Error {
@@ -22,6 +23,8 @@ export function errorBody(code: ErrorCode, message?: string, fields?: Record<str
 }
 
 export function errorResponse(c: Context, err: AppError): Response {
+  // The request's log line names the code it was answered with.
+  traceOf(c.req.raw).errorCode = err.code;
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
   return c.json(errorBody(err.code, err.message, err.fields), err.status);
 }

@@ -1,5 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ArrowLeftRight, Bookmark, Gift, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
+import { Activity, ArrowLeftRight, Bookmark, Gift, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatNewCount } from "../../../domain/new-count";
 import type { SessionUser } from "../../api/auth";
@@ -25,6 +25,13 @@ const LINKS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: "/trade-history", label: "Byttehistorikk", icon: ArrowLeftRight },
 ];
 const MODERATION = { to: "/moderation", label: "Moderasjon", icon: Shield };
+/** The operator's page, for admins (docs/decisions/134-operations-page.md). */
+const DRIFT = { to: "/admin/drift", label: "Drift", icon: Activity };
+
+/** The menu's pages for this user: staff get their pages after everyone's. */
+function linksFor(user: SessionUser) {
+  return [...LINKS, ...(isModerator(user) ? [MODERATION] : []), ...(user.role === "admin" ? [DRIFT] : [])];
+}
 
 /**
  * The signed-in user's account menu: loaded when first opened (`AccountMenu`, decision 102), which
@@ -48,7 +55,7 @@ export default function UserMenu({
     <LoadedMenu trigger={trigger} openedBy={openedBy} align="end" sideOffset={6}>
       <DropdownMenu.Label className="truncate px-3 py-2 text-sm text-stone-700">{name}</DropdownMenu.Label>
       <DropdownMenu.Separator className="my-1 h-px bg-stone-200" />
-      {(isModerator(user) ? [...LINKS, MODERATION] : LINKS).map(({ to, label, icon: Icon }) => {
+      {linksFor(user).map(({ to, label, icon: Icon }) => {
         const counted = badges[to];
         const badge = counted && counted.count > 0 ? formatNewCount(counted.count) : null;
         return (

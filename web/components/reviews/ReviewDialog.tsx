@@ -60,7 +60,9 @@ function ReviewForm({ target, onDone }: { target: ReviewTarget; onDone: () => vo
       await queryClient.invalidateQueries({ queryKey: tradeKeys.history });
       onDone();
     } catch (err) {
-      toastError("Feil", isApiError(err) && err.status < 500 ? err.message : "Kunne ikke sende vurderingen. Prøv igjen senere.");
+      toastError("Feil", isApiError(err) && err.status < 500 ? err.message : "Kunne ikke sende vurderingen. Prøv igjen senere.", {
+        error: err,
+      });
     } finally {
       setSending(false);
     }

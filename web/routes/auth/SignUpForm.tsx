@@ -65,7 +65,7 @@ export function SignUpForm() {
           const message = error.fields?.[name];
           if (message) setError(name, { type: "server", message });
         }
-        toastError("Feil ved registrering", error.message);
+        toastError("Feil ved registrering", error.message, { error });
       } else {
         toastError("Feil", "Noe gikk galt. Prøv igjen.");
       }

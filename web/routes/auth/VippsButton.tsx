@@ -23,7 +23,7 @@ export function VippsButton({ next }: { next: string | null }) {
       window.location.assign(url);
     } catch (error) {
       setBusy(false);
-      toastError("Kunne ikke logge inn med Vipps", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Kunne ikke logge inn med Vipps", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     }
   };
   return (

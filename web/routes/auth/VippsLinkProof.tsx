@@ -65,7 +65,7 @@ function ProofForms({ email }: { email: string }) {
       setBusy(false);
       if (isApiError(err) && (err.fields?.password || err.code === "INVALID_CREDENTIALS" || err.code === "RATE_LIMITED")) {
         setFieldError(err.fields?.password ?? err.message);
-      } else toastError("Kunne ikke koble til Vipps", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      } else toastError("Kunne ikke koble til Vipps", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
     }
   };
 
@@ -75,7 +75,7 @@ function ProofForms({ email }: { email: string }) {
       await mailVippsLink();
       setMailed(true);
     } catch (err) {
-      toastError("Kunne ikke sende e-posten", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Kunne ikke sende e-posten", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
     } finally {
       setBusy(false);
     }

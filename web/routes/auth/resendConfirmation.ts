@@ -18,7 +18,7 @@ export async function resendConfirmation(email: string): Promise<void> {
     await resendConfirmationEmail(parsed.data);
     toastSuccess("Ny bekreftelses-epost sendt", "Sjekk innboksen (og spam).");
   } catch (error) {
-    if (isApiError(error)) toastError("Kunne ikke sende e-post", error.message);
+    if (isApiError(error)) toastError("Kunne ikke sende e-post", error.message, { error });
     else toastError("Kunne ikke sende e-post", "Ukjent feil ved utsending.");
   }
 }

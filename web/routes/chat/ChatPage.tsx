@@ -91,7 +91,7 @@ function ChatLoader({ conversationId }: { conversationId: string }) {
 
   useEffect(() => {
     if (conversation.error && !missing) {
-      toastError("Feil", "Kunne ikke hente samtale", { id: "chat-load" });
+      toastError("Feil", "Kunne ikke hente samtale", { id: "chat-load", error: conversation.error });
       navigate("/messages", { replace: true });
     }
   }, [conversation.error, missing, navigate]);
@@ -206,7 +206,7 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
   const showConnecting = useDelayed(!!page.data && chat.status !== "open", 800);
 
   useEffect(() => {
-    if (page.error) toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages" });
+    if (page.error) toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages", error: page.error });
   }, [page.error]);
 
   const messages = older ? mergeMessages(older.messages, chat.messages) : chat.messages;
@@ -226,8 +226,8 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
       requestAnimationFrame(() => {
         if (el) el.scrollTop = el.scrollHeight - fromBottom;
       });
-    } catch {
-      toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages" });
+    } catch (error) {
+      toastError("Feil", "Kunne ikke hente meldinger", { id: "chat-messages", error });
     } finally {
       setLoadingOlder(false);
     }

@@ -40,7 +40,7 @@ export function Composer({ onSend, disabledReason }: ComposerProps) {
     } catch (error) {
       // A reason the user can act on (too fast, too long) goes under the product's text (docs/product.md "Error messages").
       if (isApiError(error) && error.status >= 400 && error.status < 500) toastError("Kunne ikke sende melding", error.message);
-      else toastError("Feil", "Kunne ikke sende melding");
+      else toastError("Feil", "Kunne ikke sende melding", { error });
     } finally {
       setSending(false);
       field.current?.focus();

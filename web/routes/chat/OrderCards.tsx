@@ -70,7 +70,7 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
   };
   const onError = (error: unknown) => {
     const reason = isApiError(error) && error.status !== 500 && error.code !== "NETWORK" ? error.message : "Prøv igjen.";
-    toastError("Feil", reason);
+    toastError("Feil", reason, { error });
     refresh();
   };
   const move = useMutation({

@@ -89,7 +89,7 @@ function TradeOfferCard({
       setConfirmingCancel(false);
     } catch (error) {
       const reason = isApiError(error) && error.status !== 500 && error.code !== "NETWORK" ? ` ${error.message}` : "";
-      toastError("Feil", `Kunne ikke oppdatere bytteforslag.${reason}`);
+      toastError("Feil", `Kunne ikke oppdatere bytteforslag.${reason}`, { error });
       void queryClient.invalidateQueries({ queryKey: tradeKeys.conversation(conversationId) });
     } finally {
       setBusy(false);

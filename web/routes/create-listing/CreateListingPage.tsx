@@ -171,7 +171,7 @@ export function CreateListingPage() {
         return key;
       } catch (error) {
         const index = photosRef.current.findIndex((p) => p.id === photo.id);
-        toastError("Feil", `Feil ved opplasting av bilde ${index + 1}: ${messageOf(error)}`);
+        toastError("Feil", `Feil ved opplasting av bilde ${index + 1}: ${messageOf(error)}`, { error });
         dropPhoto(photo.id);
         return null;
       } finally {
@@ -254,7 +254,7 @@ export function CreateListingPage() {
     } catch (error) {
       // The photos stay uploaded and in the draft: the user can try again.
       console.warn("Publishing the listing failed", error);
-      toastError("Feil", "Kunne ikke publisere annonsen. Prøv igjen.");
+      toastError("Feil", "Kunne ikke publisere annonsen. Prøv igjen.", { error });
       setPhase("idle");
       return;
     }

@@ -43,7 +43,7 @@ export function EditListingPage() {
   useEffect(() => {
     if (!error) return;
     const denied = isApiError(error) && (error.status === 403 || error.status === 404);
-    toastError("Kunne ikke hente annonse", denied ? NO_ACCESS_TEXT : error.message, { id: "edit-listing-load" });
+    toastError("Kunne ikke hente annonse", denied ? NO_ACCESS_TEXT : error.message, { id: "edit-listing-load", error });
     navigate("/profile", { replace: true });
   }, [error, navigate]);
 
@@ -115,7 +115,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
     if (chosen.length === 0) return;
     setUploading((n) => n + chosen.length);
     let added = 0;
-    let failure: string | null = null;
+    let failure: { text: string; error: unknown } | null = null;
     // One after the other, so the photos keep the order they were chosen in.
     for (const file of chosen) {
       try {
@@ -124,13 +124,13 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
         setImages([...(form.getValues("images") ?? []), key]);
         added++;
       } catch (error) {
-        failure = isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.";
+        failure = { text: isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", error };
       } finally {
         setUploading((n) => n - 1);
       }
     }
     if (added > 0) toastSuccess("Bilder lagt til");
-    if (failure) toastError("Feil", `Kunne ikke laste opp bilde: ${failure}`);
+    if (failure) toastError("Feil", `Kunne ikke laste opp bilde: ${failure.text}`, { error: failure.error });
   };
 
   const removePhoto = async (key: string) => {
@@ -147,8 +147,8 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
       unsaved.current.delete(key);
       setImages(without());
       toastSuccess("Bilde fjernet");
-    } catch {
-      toastError("Feil", "Kunne ikke fjerne bilde");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke fjerne bilde", { error });
     } finally {
       setRemoving((s) => {
         const next = new Set(s);
@@ -175,7 +175,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
         }
       }
       if (isApiError(error) && error.status === 409) setRefusal(error.message);
-      toastError("Feil", "Kunne ikke oppdatere annonse");
+      toastError("Feil", "Kunne ikke oppdatere annonse", { error });
       setSaving(false);
       return;
     }

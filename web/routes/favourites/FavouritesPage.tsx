@@ -17,7 +17,7 @@ export function FavouritesPage() {
       {isPending ? (
         <Spinner label="Laster favoritter..." className="py-12" />
       ) : error ? (
-        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching}>
+        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching} error={error}>
           Kunne ikke hente favoritter. {error.message}
         </ListLoadFailed>
       ) : data.length === 0 ? (

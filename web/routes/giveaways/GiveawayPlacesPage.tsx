@@ -35,7 +35,7 @@ export function GiveawayPlacesPage() {
       {isPending ? (
         <Spinner label="Laster køplasser..." className="py-12" />
       ) : error ? (
-        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching}>
+        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching} error={error}>
           Kunne ikke hente køplassene. {error.message}
         </ListLoadFailed>
       ) : data.length === 0 ? (

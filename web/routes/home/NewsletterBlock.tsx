@@ -58,7 +58,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
       if (isApiError(error) && error.status === 409) {
         toastError("Allerede påmeldt", "Denne e-postadressen er allerede registrert for nyhetsbrevet");
       } else {
-        toastError("Noe gikk galt", "Kunne ikke melde deg på nyhetsbrevet. Prøv igjen senere.");
+        toastError("Noe gikk galt", "Kunne ikke melde deg på nyhetsbrevet. Prøv igjen senere.", { error });
       }
     } finally {
       setSubmitting(false);

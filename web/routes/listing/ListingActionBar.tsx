@@ -110,7 +110,7 @@ function useListingActions(listing: ActionListing) {
       navigate(`/chat/${id}`);
     } catch (error) {
       if (isApiError(error) && error.status === 403) toastError("Dette er din annonse", "Du kan ikke sende melding til deg selv");
-      else toastError("Feil", "Kunne ikke starte samtale");
+      else toastError("Feil", "Kunne ikke starte samtale", { error });
       setStarting(false);
     }
   };

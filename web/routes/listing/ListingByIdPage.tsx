@@ -15,7 +15,7 @@ export function ListingByIdPage() {
   // docs/product.md "Error messages": "Kunne ikke hente annonse", then the home page.
   useEffect(() => {
     if (!error) return;
-    toastError("Feil", "Kunne ikke hente annonse", { id: "listing-load" });
+    toastError("Feil", "Kunne ikke hente annonse", { id: "listing-load", error });
     navigate("/", { replace: true });
   }, [error, navigate]);
 

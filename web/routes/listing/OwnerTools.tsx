@@ -35,7 +35,7 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
       await invalidateListingViews(queryClient);
       toastSuccess(DONE_TEXT[status]);
     } catch (error) {
-      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     } finally {
       setBusy(false);
     }
@@ -48,8 +48,8 @@ export function OwnerTools({ listing }: OwnerToolsProps) {
       toastSuccess("Annonse slettet");
       void invalidateListingViews(queryClient);
       navigate("/profile", { replace: true });
-    } catch {
-      toastError("Feil", "Kunne ikke slette annonse");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke slette annonse", { error });
       setBusy(false);
     }
   };

@@ -34,7 +34,7 @@ export function InboxPage() {
       {isPending ? (
         <Spinner label="Laster samtaler..." className="py-12" />
       ) : error ? (
-        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching}>
+        <ListLoadFailed onRetry={() => void refetch()} retrying={isRefetching} error={error}>
           Kunne ikke hente samtaler. {error.message}
         </ListLoadFailed>
       ) : data.length === 0 ? (

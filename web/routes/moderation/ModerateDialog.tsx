@@ -62,8 +62,8 @@ function ModerateForm({ card, onDone }: { card: ModerationCard; onDone: () => vo
       await takeAction(card.report_id, { action, notes: notes.trim() || null, suspension_days: suspensionDays });
       toastSuccess("Handling utført");
       onDone();
-    } catch {
-      toastError("Feil", "Kunne ikke utføre handling");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke utføre handling", { error });
     } finally {
       setBusy(false);
     }
@@ -76,8 +76,8 @@ function ModerateForm({ card, onDone }: { card: ModerationCard; onDone: () => vo
       await dismissReport(card.report_id, notes.trim() || null);
       toastSuccess("Rapport avvist");
       onDone();
-    } catch {
-      toastError("Feil", "Kunne ikke avvise rapport");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke avvise rapport", { error });
     } finally {
       setBusy(false);
     }

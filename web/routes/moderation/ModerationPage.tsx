@@ -1,12 +1,13 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { Inbox, RefreshCw, ShieldAlert } from "lucide-react";
+import { Inbox } from "lucide-react";
 import { useEffect, useState } from "react";
-import { REPORT_STATUS_LABELS, REPORT_STATUSES, STAFF_REFUSAL_MESSAGES, type ReportStatus } from "../../../domain/moderation";
+import { REPORT_STATUS_LABELS, REPORT_STATUSES, type ReportStatus } from "../../../domain/moderation";
 import { isApiError } from "../../api/client";
 import { moderationKeys, moderationPage, type ModerationCard } from "../../api/moderation";
+import { NoAccess } from "../../components/NoAccess";
+import { RefreshHeading } from "../../components/RefreshHeading";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
-import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
@@ -34,27 +35,16 @@ export function ModerationPage() {
     retry: false,
   });
   const forbidden = isApiError(reports.error) && reports.error.status === 403;
-  // A suspended moderator or admin is told why (decision 052), not that the page is not for them.
-  const suspended = forbidden && isApiError(reports.error) && reports.error.message === STAFF_REFUSAL_MESSAGES.suspended;
 
   useEffect(() => {
-    if (reports.error && !forbidden) toastError("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" });
+    if (reports.error && !forbidden)
+      toastError("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load", error: reports.error });
   }, [reports.error, forbidden]);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: moderationKeys.all });
 
   if (forbidden) {
-    return (
-      <div className="mx-auto max-w-3xl px-4 py-10 text-center">
-        <ShieldAlert aria-hidden="true" className="mx-auto size-10 text-stone-500" />
-        <h1 className="mt-3 text-2xl font-bold text-stone-900">Ingen tilgang</h1>
-        <p className="mt-2 text-stone-700">
-          {suspended
-            ? STAFF_REFUSAL_MESSAGES.suspended
-            : "Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer."}
-        </p>
-      </div>
-    );
+    return <NoAccess error={reports.error} text="Du har ikke tilgang til moderering. Siden er bare for moderatorer og administratorer." />;
   }
 
   const cards = reports.data?.pages.flatMap((p) => p.items) ?? [];
@@ -62,13 +52,7 @@ export function ModerationPage() {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-6">
-      <div className="flex items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-stone-900">Moderering</h1>
-        <Button variant="secondary" size="sm" onClick={refresh} disabled={reports.isFetching}>
-          <RefreshCw aria-hidden="true" className={cn("size-4", reports.isFetching && "animate-spin")} />
-          Oppdater
-        </Button>
-      </div>
+      <RefreshHeading title="Moderering" onRefresh={refresh} refreshing={reports.isFetching} />
 
       <PaymentCases viewer={session.user} />
 

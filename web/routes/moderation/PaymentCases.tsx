@@ -51,7 +51,7 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
       void queryClient.invalidateQueries({ queryKey: paymentKeys.cases });
     },
     onError: (error) => {
-      toastError("Feil", isApiError(error) && error.status !== 500 ? error.message : "Prøv igjen.");
+      toastError("Feil", isApiError(error) && error.status !== 500 ? error.message : "Prøv igjen.", { error });
       void queryClient.invalidateQueries({ queryKey: paymentKeys.cases });
     },
   });

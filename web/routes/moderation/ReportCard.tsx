@@ -70,8 +70,8 @@ export function ReportCard({
       await unhideTarget(card.target_type, card.target_id, null);
       toastSuccess("Handling utført");
       onChanged();
-    } catch {
-      toastError("Feil", "Kunne ikke utføre handling");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke utføre handling", { error });
     } finally {
       setBusy(false);
     }

@@ -30,7 +30,7 @@ export function RolesPanel() {
       setEmail("");
       void queryClient.invalidateQueries({ queryKey: moderationKeys.staff });
     } catch (err) {
-      toastError("Feil", isApiError(err) ? err.message : "Kunne ikke endre rollen");
+      toastError("Feil", isApiError(err) ? err.message : "Kunne ikke endre rollen", { error: err });
     } finally {
       setBusy(false);
     }

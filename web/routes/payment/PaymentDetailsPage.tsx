@@ -52,7 +52,7 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
 
   if (error) {
     const message = isApiError(error) && SHOWN_AS_IS.has(error.message) ? error.message : PAYMENT_TEXTS.detailsFailed;
-    return <DetailsError message={message} />;
+    return <DetailsError message={message} error={error} />;
   }
   if (!data) return <PageSpinner />;
 
@@ -119,10 +119,10 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
   );
 }
 
-function DetailsError({ message }: { message: string }) {
+function DetailsError({ message, error }: { message: string; error?: unknown }) {
   useEffect(() => {
-    toastError("Feil", message, { id: "payment-details" });
-  }, [message]);
+    toastError("Feil", message, { id: "payment-details", error });
+  }, [message, error]);
   return (
     <FallbackScreen icon={<CircleAlert className="size-8" />} title="Feil" text={message}>
       <Link to="/" className={buttonClasses()}>

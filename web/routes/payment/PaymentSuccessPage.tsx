@@ -71,7 +71,7 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
   }, [completed, paymentId]);
 
   if (result?.status === "cancelled") return <PaymentCancelled listingPath={`/listing/${encodeURIComponent(result.listing_id)}`} />;
-  if (failed) return <PaymentFailed />;
+  if (failed) return <PaymentFailed error={verification.error} />;
   if (!completed) return <PageSpinner label={PAYMENT_TEXTS.verifying} />;
 
   const contact = () => openConversation(result.conversation_id);
@@ -101,10 +101,10 @@ function Verification({ sessionId, paymentId }: { sessionId: string; paymentId: 
   );
 }
 
-function PaymentFailed() {
+function PaymentFailed({ error }: { error?: unknown }) {
   useEffect(() => {
-    toastError(PAYMENT_TEXTS.verifyFailedTitle, PAYMENT_TEXTS.verifyFailed, { id: "payment-verify-failed" });
-  }, []);
+    toastError(PAYMENT_TEXTS.verifyFailedTitle, PAYMENT_TEXTS.verifyFailed, { id: "payment-verify-failed", error });
+  }, [error]);
   return (
     <FallbackScreen icon={<CircleX className="size-8" />} title={PAYMENT_TEXTS.failedTitle} text={PAYMENT_TEXTS.failed}>
       <Link to="/" className={buttonClasses()}>

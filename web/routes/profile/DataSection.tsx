@@ -90,7 +90,7 @@ export function PasswordDialog({
         setError(err.fields?.password ?? err.message);
         return;
       }
-      toastError(failureTitle, isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      toastError(failureTitle, isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
       return;
     }
     setBusy(false);

@@ -44,7 +44,7 @@ export function EmailSection() {
     } catch (err) {
       if (isApiError(err) && err.fields) setErrors(err.fields as Partial<Record<Field, string>>);
       else if (isApiError(err) && (err.code === "EMAIL_TAKEN" || err.code === "RATE_LIMITED")) setErrors({ email: err.message });
-      else toastError("Kunne ikke endre e-postadressen", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      else toastError("Kunne ikke endre e-postadressen", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
     } finally {
       setBusy(false);
     }

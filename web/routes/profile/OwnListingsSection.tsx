@@ -57,7 +57,7 @@ export function OwnListingsSection() {
   const [toDelete, setToDelete] = useState<ListingCard | null>(null);
 
   useEffect(() => {
-    if (error) toastError("Feil", "Kunne ikke hente annonser", { id: "own-listings" });
+    if (error) toastError("Feil", "Kunne ikke hente annonser", { id: "own-listings", error });
   }, [error]);
 
   const busy = (id: string, on: boolean) =>
@@ -78,7 +78,7 @@ export function OwnListingsSection() {
       void invalidateListingViews(queryClient);
       toastSuccess(DONE_TEXT[status]);
     } catch (err) {
-      toastError("Feil", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Feil", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
       void queryClient.invalidateQueries({ queryKey: accountKeys.listings });
     } finally {
       busy(listing.id, false);
@@ -92,8 +92,8 @@ export function OwnListingsSection() {
       queryClient.setQueryData<ListingCard[]>(accountKeys.listings, (list) => list?.filter((l) => l.id !== listing.id));
       void invalidateListingViews(queryClient);
       toastSuccess("Annonse slettet");
-    } catch {
-      toastError("Feil", "Kunne ikke slette annonse");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke slette annonse", { error });
     } finally {
       busy(listing.id, false);
     }

@@ -48,7 +48,7 @@ export function PasswordSection() {
     } catch (err) {
       if (isApiError(err) && err.fields) setErrors(err.fields as Partial<Record<Field, string>>);
       else if (isApiError(err) && err.code === "RATE_LIMITED") setErrors({ current_password: err.message });
-      else toastError("Kunne ikke endre passordet", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      else toastError("Kunne ikke endre passordet", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
     } finally {
       setBusy(false);
     }

@@ -22,8 +22,8 @@ export function PaymentsSection() {
     try {
       const { url } = await createStripeAccountLink();
       browser.assign(url);
-    } catch {
-      toastError("Feil", PAYMENT_TEXTS.stripeConnectFailed);
+    } catch (error) {
+      toastError("Feil", PAYMENT_TEXTS.stripeConnectFailed, { error });
       setBusy(false);
     }
   };
@@ -40,9 +40,9 @@ export function PaymentsSection() {
       } else {
         browser.assign(url);
       }
-    } catch {
+    } catch (error) {
       tab?.close();
-      toastError("Feil", PAYMENT_TEXTS.stripeConnectFailed);
+      toastError("Feil", PAYMENT_TEXTS.stripeConnectFailed, { error });
     } finally {
       setBusy(false);
     }

@@ -27,7 +27,7 @@ export function ProfileInfoCard() {
   const { data: profile, isPending, error, refetch, isRefetching } = useQuery(profileQuery());
 
   useEffect(() => {
-    if (error) toastError("Kunne ikke hente profil", isApiError(error) ? error.message : undefined, { id: "profile-load" });
+    if (error) toastError("Kunne ikke hente profil", isApiError(error) ? error.message : undefined, { id: "profile-load", error });
   }, [error]);
 
   return (
@@ -92,7 +92,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
       const fields = isApiError(error) ? error.fields : undefined;
       if (fields?.display_name) setError("display_name", { type: "server", message: fields.display_name });
       if (fields?.postal_code) setError("postal_code", { type: "server", message: fields.postal_code });
-      toastError("Kunne ikke oppdatere profil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Kunne ikke oppdatere profil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     }
   };
 

@@ -31,7 +31,7 @@ export function PublicProfilePage() {
     if (isApiError(profile.error) && profile.error.status === 404) return <NotFound />;
     return (
       <div className="mx-auto max-w-3xl px-4 py-8">
-        <ListLoadFailed onRetry={() => void profile.refetch()} retrying={profile.isRefetching}>
+        <ListLoadFailed onRetry={() => void profile.refetch()} retrying={profile.isRefetching} error={profile.error}>
           Kunne ikke hente profilen
         </ListLoadFailed>
       </div>
@@ -58,8 +58,8 @@ function ProfileView({ profile }: { profile: PublicProfileBody }) {
       const page = await profileReviewsPage(profile.id, nextOffset);
       setMore((list) => [...list, ...page.reviews]);
       setNextOffset(page.next_offset);
-    } catch {
-      toastError("Feil", "Kunne ikke hente flere vurderinger");
+    } catch (error) {
+      toastError("Feil", "Kunne ikke hente flere vurderinger", { error });
     } finally {
       setLoadingMore(false);
     }

@@ -53,7 +53,7 @@ export function SessionsSection() {
       await action();
       toastSuccess(done);
     } catch (err) {
-      toastError("Kunne ikke logge ut", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Kunne ikke logge ut", isApiError(err) ? err.message : "Noe gikk galt. Prøv igjen.", { error: err });
     } finally {
       setBusy(null);
       void queryClient.invalidateQueries({ queryKey: accountKeys.sessions });

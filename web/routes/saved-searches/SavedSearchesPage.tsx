@@ -37,7 +37,7 @@ export function SavedSearchesPage() {
   const remove = useMutation({
     mutationFn: (search: SavedSearch) => deleteSavedSearch(search.id),
     onSuccess: (_data, search) => toastSuccess("Søket er slettet", `«${search.name}» og varslene for det er borte.`),
-    onError: (e) => toastError("Kunne ikke slette søket", e.message),
+    onError: (e) => toastError("Kunne ikke slette søket", e.message, { error: e }),
     onSettled: () => refreshSavedSearches(queryClient),
   });
 
@@ -107,7 +107,7 @@ function SavedSearchCard({ search, onDelete }: { search: SavedSearch; onDelete: 
       { alert },
       {
         onSuccess: () => toastSuccess("Varselet er endret", `«${search.name}»: ${SAVED_SEARCH_ALERT_LABELS[alert]}`),
-        onError: (e) => toastError("Kunne ikke endre varselet", e.message),
+        onError: (e) => toastError("Kunne ikke endre varselet", e.message, { error: e }),
       },
     );
 

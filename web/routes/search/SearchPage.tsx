@@ -113,7 +113,7 @@ export function SearchPage() {
     console.error("Search failed", results.error);
     // Over the per-address search limit (decision 010) the server's own message says to wait.
     const error = results.error;
-    toastError("Feil", isApiError(error) && error.status === 429 ? error.message : SEARCH_ERROR, { id: "search-error" });
+    toastError("Feil", isApiError(error) && error.status === 429 ? error.message : SEARCH_ERROR, { id: "search-error", error });
   }, [results.isError, results.error]);
 
   const chips = filterChips(filters);

@@ -72,7 +72,7 @@ function ContactForm() {
         }
       }
       // A rate limit says how long to wait; everything else gets the text of docs/product.md "Error messages".
-      toastError("Noe gikk galt", isApiError(error) && error.status === 429 ? error.message : SEND_FAILED);
+      toastError("Noe gikk galt", isApiError(error) && error.status === 429 ? error.message : SEND_FAILED, { error });
     }
   };
 

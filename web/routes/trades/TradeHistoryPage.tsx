@@ -61,7 +61,7 @@ export function TradeHistoryPage() {
 
 function useHistoryError(error: unknown) {
   useEffect(() => {
-    if (error) toastError("Feil", "Kunne ikke hente byttehistorikk", { id: "trade-history" });
+    if (error) toastError("Feil", "Kunne ikke hente byttehistorikk", { id: "trade-history", error });
   }, [error]);
 }
 
@@ -93,7 +93,7 @@ function ListBody<T extends { counts: TradeHistoryCounts; items: unknown[]; has_
   if (query.isPending) return <Spinner label="Laster byttehistorikk..." className="py-12" />;
   if (query.error || !query.data) {
     return (
-      <ListLoadFailed onRetry={() => void query.refetch()} retrying={query.isRefetching}>
+      <ListLoadFailed onRetry={() => void query.refetch()} retrying={query.isRefetching} error={query.error}>
         Kunne ikke hente byttehistorikk
       </ListLoadFailed>
     );

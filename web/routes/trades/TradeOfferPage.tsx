@@ -27,7 +27,7 @@ export function TradeOfferPage() {
 
   useEffect(() => {
     if (proposal.error && !known) {
-      toastError("Feil", "Kunne ikke hente annonse", { id: "trade-listing" });
+      toastError("Feil", "Kunne ikke hente annonse", { id: "trade-listing", error: proposal.error });
       navigate("/", { replace: true });
     }
   }, [proposal.error, known, navigate]);
@@ -86,7 +86,7 @@ function ProposalForm({ proposal }: { proposal: TradeProposalBody }) {
       navigate(`/chat/${conversation_id}`);
     } catch (error) {
       const reason = isApiError(error) && (error.status === 409 || error.status === 400) ? ` ${error.message}` : "";
-      toastError("Feil", `Kunne ikke sende bytteforslag.${reason}`);
+      toastError("Feil", `Kunne ikke sende bytteforslag.${reason}`, { error });
       setSending(false);
     }
   };

@@ -1,5 +1,5 @@
 // The D1 tables of the payments feature. The whole schema: worker/db/tables.ts.
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "../../db/columns";
 import { users } from "../auth/schema";
 import { conversations } from "../chat/schema";
@@ -167,3 +167,21 @@ export const webhookEvents = sqliteTable("webhook_events", {
   type: text("type").notNull(),
   receivedAt: createdAt(),
 });
+
+/**
+ * Provider webhooks the Worker refused (a bad signature, a body that is not an event, no
+ * configuration): one counter per provider, error code and hour (UTC, "2026-11-29T10"), raised by
+ * one upsert so concurrent refusals all count, purged after two days by the cron. The operator's
+ * page shows the last day's (docs/decisions/134-operations-page.md).
+ */
+export const webhookRefusals = sqliteTable(
+  "webhook_refusals",
+  {
+    provider: text("provider").notNull(),
+    code: text("code").notNull(),
+    hour: text("hour").notNull(),
+    count: integer("count").notNull().default(0),
+    lastAt: text("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.code, t.hour] })],
+);

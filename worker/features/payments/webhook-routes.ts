@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
+import { traceOf } from "../../lib/request-log";
+import { recordWebhookRefusal } from "./webhook-refusals";
 import { handleStripeWebhook, handleVippsWebhook } from "./webhooks";
 
 /** Provider events are small; a larger body is not one of theirs. */
@@ -13,6 +15,18 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
  * read here as text exactly as it arrived, is the authentication.
  */
 export const paymentWebhookRoutes = new Hono<AppEnv>()
+  // Every refusal (signature, body, configuration, size) is counted for the operator's page.
+  .use(async (c, next) => {
+    await next();
+    const provider = /\/(stripe|vipps)$/.exec(c.req.path)?.[1] as "stripe" | "vipps" | undefined;
+    if (!provider || c.req.method !== "POST" || c.res.status < 400) return;
+    try {
+      await recordWebhookRefusal(c.env, provider, traceOf(c.req.raw).errorCode ?? String(c.res.status));
+    } catch (error) {
+      // The refusal stands as answered; only the page's count misses it.
+      console.error("Webhook refusal not counted", provider, error instanceof Error ? error.message : error);
+    }
+  })
   .use(
     bodyLimit({
       maxSize: WEBHOOK_BODY_LIMIT,

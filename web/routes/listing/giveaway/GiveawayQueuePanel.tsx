@@ -38,7 +38,7 @@ export default function GiveawayQueuePanel({ listingId, giverId, now }: Giveaway
       await refreshAfterMove(queryClient);
       toastSuccess(done);
     } catch (error) {
-      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     } finally {
       setBusy(false);
       setConfirmGive(false);

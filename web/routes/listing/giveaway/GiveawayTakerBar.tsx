@@ -53,7 +53,7 @@ export default function GiveawayTakerBar({ listing }: GiveawayTakerBarProps) {
       await refreshAfterMove(queryClient);
       toastSuccess(T.left);
     } catch (error) {
-      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.");
+      toastError("Feil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     } finally {
       setLeaving(false);
     }

@@ -72,7 +72,7 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
           isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401
             ? error.message
             : PAYMENT_TEXTS.startFailed;
-        toastError(PAYMENT_TEXTS.startFailedTitle, reason);
+        toastError(PAYMENT_TEXTS.startFailedTitle, reason, { error });
         setStarting(false);
       }
       return;
