@@ -5,8 +5,10 @@
 // web tests (jsdom) import this file too.
 //
 // The builders by area: api-core.ts (the client type, the test ids, session, config, profile,
-// errors), api-listings.ts, api-chat.ts and api-deals.ts (trades, giveaways, reviews).
+// errors), api-listings.ts, api-chat.ts, api-deals.ts (trades, giveaways, reviews) and api-admin.ts
+// (the operator's page).
 export * from "./api-core";
 export * from "./api-listings";
 export * from "./api-chat";
 export * from "./api-deals";
+export * from "./api-admin";

@@ -155,7 +155,11 @@ describe("/profile and /min-profil", () => {
     await userEvent.click(within(info).getByRole("button", { name: "Rediger" }));
     await userEvent.type(within(info).getByLabelText("Navn"), " B");
     await userEvent.click(within(info).getByRole("button", { name: "Lagre" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke oppdatere profil", "Noe gikk galt. Prøv igjen."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke oppdatere profil", "Noe gikk galt. Prøv igjen.", {
+        error: expect.anything(),
+      }),
+    );
     expect(within(info).getByLabelText("Navn")).toHaveValue("Kari B");
     expect(within(info).getByLabelText("Navn")).toBeEnabled();
   });
@@ -166,7 +170,10 @@ describe("/profile and /min-profil", () => {
     );
     renderRoutes(routes, { seed: { session: sessionFor() }, path: "/profile" });
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke hente profil", "Noe gikk galt. Prøv igjen.", { id: "profile-load" }),
+      expect(toast.toastError).toHaveBeenCalledWith("Kunne ikke hente profil", "Noe gikk galt. Prøv igjen.", {
+        id: "profile-load",
+        error: expect.anything(),
+      }),
     );
     expect(screen.getByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
   });

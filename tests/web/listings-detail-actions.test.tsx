@@ -132,7 +132,8 @@ describe("listing detail: actions", () => {
       url === "/api/conversations" && method(init) === "POST" ? answer() : undefined,
     );
     await view.user.click(await screen.findByRole("button", { name: "Send melding" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith(...expected));
+    // Title and text; a failure is handed on with them (its Feilkode, decision 133).
+    await waitFor(() => expect(toast.toastError.mock.calls.map((call) => call.slice(0, 2))).toContainEqual(expected));
     expect(view.router.state.location.pathname).toBe(`/listing/${page.id}`);
     expect(screen.getByRole("button", { name: "Send melding" })).toBeEnabled();
   });

@@ -138,7 +138,7 @@ describe("listing detail", () => {
     mockApi(() => apiError(404, "NOT_FOUND", "Kunne ikke hente annonse"));
     const { router } = renderRoutes(routes, { seed: { session: null }, path: "/listing/finnes-ikke" });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
-    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonse", { id: "listing-load" });
+    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonse", { id: "listing-load", error: expect.anything() });
   });
 });
 

@@ -111,7 +111,9 @@ describe("edit listing", () => {
     );
     await screen.findByLabelText("Tittel");
     await user.click(screen.getByRole("button", { name: "Oppdater annonse" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse"));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse", { error: expect.anything() }),
+    );
     expect(router.state.location.pathname).toBe(`/edit-listing/${mine.id}`);
   });
 
@@ -121,7 +123,7 @@ describe("edit listing", () => {
     await user.type(await screen.findByLabelText("Pris (kr)"), "0");
     await user.click(screen.getByRole("button", { name: "Oppdater annonse" }));
     expect(await screen.findByRole("alert")).toHaveTextContent(held);
-    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse");
+    expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere annonse", { error: expect.anything() });
     expect(router.state.location.pathname).toBe(`/edit-listing/${mine.id}`);
     expect(screen.getByLabelText("Pris (kr)")).toHaveValue("4000");
   });
@@ -178,13 +180,15 @@ describe("edit listing", () => {
     });
     await user.upload(await screen.findByLabelText("Legg til bilder"), [photo("ok.jpg"), photo("feil.jpg")]);
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste opp bilde: Kun JPEG, PNG og WebP er tillatt"),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste opp bilde: Kun JPEG, PNG og WebP er tillatt", {
+        error: expect.anything(),
+      }),
     );
     expect(toast.toastSuccess).toHaveBeenCalledWith("Bilder lagt til");
     expect(screen.getByRole("heading", { name: "Bilder (3/5)" })).toBeInTheDocument();
 
     await user.click(screen.getByRole("button", { name: "Fjern bilde 3" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke fjerne bilde"));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke fjerne bilde", { error: expect.anything() }));
     expect(screen.getByRole("heading", { name: "Bilder (3/5)" })).toBeInTheDocument();
   });
 
@@ -219,6 +223,7 @@ describe("edit listing", () => {
       "Annonsen ble ikke funnet eller du har ikke tilgang til den.",
       {
         id: "edit-listing-load",
+        error: expect.anything(),
       },
     );
   });

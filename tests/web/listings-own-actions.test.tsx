@@ -115,7 +115,9 @@ describe("OwnListingsSection", () => {
     await screen.findByRole("heading", { name: "Mine annonser (1)" });
     await user.click(screen.getByRole("button", { name: "Status Solgt sykkel" }));
     await user.click(await screen.findByRole("menuitem", { name: "Aktiver igjen" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Annonsen kan ikke få denne statusen nå."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Annonsen kan ikke få denne statusen nå.", { error: expect.anything() }),
+    );
   });
 
   it("deletes after the confirm dialog; cancelling keeps the listing", async () => {
@@ -157,7 +159,7 @@ describe("OwnListingsSection", () => {
     renderWithProviders(<OwnListingsSection />, { seed: { session: sessionFor("user") } });
     await user.click(await screen.findByRole("button", { name: "Slett Aktiv bamse" }));
     await user.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Slett annonsen" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke slette annonse"));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke slette annonse", { error: expect.anything() }));
     expect(screen.getByRole("heading", { name: "Aktiv bamse" })).toBeInTheDocument();
   });
 
@@ -171,7 +173,9 @@ describe("OwnListingsSection", () => {
   it("a failed load says 'Kunne ikke hente annonser'", async () => {
     mockApi((url) => (url === "/api/me/listings" ? apiError(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : undefined));
     renderWithProviders(<OwnListingsSection />, { seed: { session: sessionFor("user") } });
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonser", { id: "own-listings" }));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke hente annonser", { id: "own-listings", error: expect.anything() }),
+    );
     expect(screen.getByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
   });
 });

@@ -259,7 +259,9 @@ describe("create wizard: publishing", () => {
     await user.upload(screen.getByLabelText("Velg bilder"), [photo("a.jpg"), photo("b.png", "image/png")]);
 
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Feil ved opplasting av bilde 2: Filen er for stor (maks 5MB)"),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Feil ved opplasting av bilde 2: Filen er for stor (maks 5MB)", {
+        error: expect.anything(),
+      }),
     );
     expect(await screen.findByRole("list", { name: "Valgte bilder (1 av 5)" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Bilde 1: a.jpg" })).toBeInTheDocument();
@@ -278,7 +280,9 @@ describe("create wizard: publishing", () => {
     await toStep(user, 4);
     await user.click(screen.getByRole("button", { name: "Publiser annonse" }));
 
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke publisere annonsen. Prøv igjen."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke publisere annonsen. Prøv igjen.", { error: expect.anything() }),
+    );
     expect(toast.toastSuccess).not.toHaveBeenCalledWith("Suksess!", "Annonsen din er publisert");
     expect(fetch.mock.calls.some(([, init]) => method(init) === "DELETE")).toBe(false);
 

@@ -76,7 +76,10 @@ describe("/moderation", () => {
     expect(await screen.findByText("Det er ingen rapporter med status løst for øyeblikket.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Avvist" }));
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste moderering-dashboard", { id: "moderation-load" }),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke laste moderering-dashboard", {
+        id: "moderation-load",
+        error: expect.anything(),
+      }),
     );
     expect(statuses.slice(0, 2)).toEqual(["pending", "resolved"]);
   });
@@ -186,7 +189,7 @@ describe("/moderation", () => {
     await user.click(within(article).getByRole("button", { name: "Behandle" }));
     fail = true;
     await user.click(within(await screen.findByRole("dialog", { name: "Moderer rapport" })).getByRole("button", { name: "Avvis rapport" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke avvise rapport"));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke avvise rapport", { error: expect.anything() }));
     fail = false;
     await user.click(within(screen.getByRole("dialog", { name: "Moderer rapport" })).getByRole("button", { name: "Avvis rapport" }));
     await waitFor(() => expect(toast.toastSuccess).toHaveBeenCalledWith("Rapport avvist"));

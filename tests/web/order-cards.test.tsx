@@ -84,7 +84,9 @@ describe("the order card", () => {
     const post = fetch.mock.calls.find(([, init]) => init?.method === "POST");
     expect(String(post![0])).toBe(`/api/payments/orders/${TX}/problem`);
     expect(JSON.parse(String(post![1]!.body))).toEqual({ reason: "damaged", text: "Hjulet er knekt av.", photos: [] });
-    await vi.waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Pengene er allerede utbetalt til selger."));
+    await vi.waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Pengene er allerede utbetalt til selger.", { error: expect.anything() }),
+    );
   });
 
   it("the problem dialog's photo picker: up to 4, JPEG/PNG/WebP only, removable; sent photos are uploaded, then named by the report", async () => {

@@ -45,7 +45,9 @@ describe("the profile's payments section", () => {
     mockFetch((url) => (url === "/api/payments/stripe/account-link" ? apiError(502, "x", "PROVIDER_ERROR") : jsonResponse(status())));
     renderWithProviders(<PaymentsSection />);
     await userEvent.click(await screen.findByRole("button", { name: "Koble til Stripe" }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke koble til Stripe. Prøv igjen."));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke koble til Stripe. Prøv igjen.", { error: expect.anything() }),
+    );
   });
 
   it("an unfinished account offers to finish the registration", async () => {

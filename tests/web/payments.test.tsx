@@ -99,14 +99,18 @@ describe("the payment chooser", () => {
     mockFetch(() => apiError(409, "Annonsen er allerede solgt"));
     const first = open();
     await first.user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil ved betaling", "Annonsen er allerede solgt"));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil ved betaling", "Annonsen er allerede solgt", { error: expect.anything() }),
+    );
     first.unmount();
 
     mockFetch(() => apiError(502, "Kunne ikke starte betalingsprosessen. Prøv igjen.", "PROVIDER_ERROR"));
     const second = open();
     await second.user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenLastCalledWith("Feil ved betaling", "Kunne ikke starte betalingsprosessen. Prøv igjen."),
+      expect(toast.toastError).toHaveBeenLastCalledWith("Feil ved betaling", "Kunne ikke starte betalingsprosessen. Prøv igjen.", {
+        error: expect.anything(),
+      }),
     );
     expect(assign).not.toHaveBeenCalled();
   });

@@ -296,7 +296,9 @@ describe("/search: text, history and results", () => {
     const errors = allowConsoleError();
     mockSearch(() => jsonResponse({ error: { code: "INTERNAL", message: "Noe gikk galt." } }, 500));
     renderRoutes(routes, { path: "/search?q=lego" });
-    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke søke i annonser", { id: "search-error" }));
+    await waitFor(() =>
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke søke i annonser", { id: "search-error", error: expect.anything() }),
+    );
     expect(await screen.findByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();
     expect(errors.calls().length).toBeGreaterThan(0);
   });
@@ -306,7 +308,10 @@ describe("/search: text, history and results", () => {
     mockSearch(() => jsonResponse({ error: { code: "RATE_LIMITED", message: "For mange forsøk. Vent litt og prøv igjen." } }, 429));
     renderRoutes(routes, { path: "/search?q=lego" });
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "For mange forsøk. Vent litt og prøv igjen.", { id: "search-error" }),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "For mange forsøk. Vent litt og prøv igjen.", {
+        id: "search-error",
+        error: expect.anything(),
+      }),
     );
     expect(toast.toastError).not.toHaveBeenCalledWith("Feil", "Kunne ikke søke i annonser", expect.anything());
     expect(await screen.findByRole("button", { name: "Prøv igjen" })).toBeInTheDocument();

@@ -83,7 +83,9 @@ describe("/trade-offer/{listingId} 'Foreslå bytte'", () => {
     await userEvent.type(screen.getByRole("textbox", { name: "Melding (valgfritt)" }), "   ");
     await userEvent.click(screen.getByRole("button", { name: "Send bytteforslag" }));
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke sende bytteforslag. Leken du tilbyr er ikke aktiv lenger."),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke sende bytteforslag. Leken du tilbyr er ikke aktiv lenger.", {
+        error: expect.anything(),
+      }),
     );
     const post = fetch.mock.calls.find(([url, init]) => url === "/api/trade-offers" && method(init) === "POST");
     expect((bodyOf(post?.[1]) as { message: unknown }).message).toBeNull();
@@ -169,7 +171,9 @@ describe("offer cards above the chat", () => {
     fail = true;
     await userEvent.click(within(card).getByRole("button", { name: "Avslå" }));
     await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere bytteforslag. Bytteforslaget har utløpt."),
+      expect(toast.toastError).toHaveBeenCalledWith("Feil", "Kunne ikke oppdatere bytteforslag. Bytteforslaget har utløpt.", {
+        error: expect.anything(),
+      }),
     );
     fail = false;
     await userEvent.click(within(card).getByRole("button", { name: "Avslå" }));

@@ -39,6 +39,7 @@ import {
   dealReviewStateBody,
   publicProfileBody,
   reviewBody,
+  driftReportBody,
 } from "../factories/api";
 import { signUnsubscribeToken } from "../../worker/features/saved-searches/unsubscribe-token";
 import {
@@ -232,6 +233,16 @@ describe("tests/factories/api.ts builds what the Worker sends", () => {
     await createReview(deal, deal.b, deal.a);
     await createListing({ userId: deal.b.id });
     expect(shapeDifferences(await jsonOf(await new Client().get(`/api/users/${deal.b.id}`)), publicProfileBody())).toEqual([]);
+  });
+
+  it("the operator's page", async () => {
+    const admin = await signedInClient((await createUser({ role: "admin" })).id);
+    await env.DB.prepare(
+      "INSERT INTO cron_steps (step, last_run_at, last_ok, last_error, last_ms, failures_in_a_row) VALUES ('payments', ?1, 1, NULL, 40, 0) ON CONFLICT (step) DO NOTHING",
+    )
+      .bind(new Date().toISOString())
+      .run();
+    expect(shapeDifferences(await jsonOf(await admin.get("/api/admin/drift")), driftReportBody())).toEqual([]);
   });
 
   it("the error envelope", async () => {

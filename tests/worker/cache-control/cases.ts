@@ -185,6 +185,14 @@ export const CASES: Case[] = [
     () => "/api/moderation/staff",
     () => admin,
   ),
+  // The operator's page (decision 134): admins only.
+  get(
+    "GET /api/admin/drift",
+    "admin",
+    () => "/api/admin/drift",
+    () => admin,
+  ),
+  get("GET /api/admin/drift", "user", () => "/api/admin/drift"),
   get("GET /api/saved-searches", "signed in", () => "/api/saved-searches"),
   get("GET /api/saved-searches/badge", "signed in", () => "/api/saved-searches/badge"),
   get("GET /api/analytics/listings/:id", "own", () => `/api/analytics/listings/${ownListing.id}`),

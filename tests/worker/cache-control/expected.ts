@@ -57,6 +57,8 @@ GET /api/moderation/payment-cases (user): 403 private, no-store
 GET /api/moderation/reports (admin): 200 no-store
 GET /api/moderation/reports (user): 403 private, no-store
 GET /api/moderation/staff (admin): 200 no-store
+GET /api/admin/drift (admin): 200 no-store
+GET /api/admin/drift (user): 403 private, no-store
 GET /api/saved-searches (signed in): 200 private, no-store
 GET /api/saved-searches/badge (signed in): 200 private, no-store
 GET /api/analytics/listings/:id (own): 200 private, no-store

@@ -69,6 +69,8 @@ export const MODERATION_ROWS: Row[] = [
     expected: staff(200),
   },
   { route: "GET /api/moderation/staff", request: () => ({ path: "/api/moderation/staff" }), expected: adminOnly(200) },
+  // The operator's page (decision 134).
+  { route: "GET /api/admin/drift", request: () => ({ path: "/api/admin/drift" }), expected: adminOnly(200) },
   {
     route: "PUT /api/moderation/roles",
     request: async (w) => ({ path: "/api/moderation/roles", method: "PUT", json: { email: (await w.partner()).email, role: "moderator" } }),
