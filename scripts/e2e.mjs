@@ -240,7 +240,8 @@ function printServerLog(lines = 200) {
   const text = readFileSync(LOG_FILE, "utf8")
     .trimEnd()
     .split("\n")
-    .filter((line) => !/^\[wrangler:info\] [A-Z]+ \S+ [23]\d\d /.test(line));
+    // wrangler's own line and the Worker's JSON line (docs/decisions/133-request-logs.md) of each request that succeeded.
+    .filter((line) => !/^\[wrangler:info\] [A-Z]+ \S+ [23]\d\d /.test(line) && !/^\{"type":"request",.*"status":[123]\d\d,/.test(line));
   console.log(
     `[e2e] ---- ${path.relative(root, LOG_FILE)}: last ${Math.min(lines, text.length)} lines (successful requests left out) ----`,
   );

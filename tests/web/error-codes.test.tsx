@@ -1,6 +1,6 @@
 // A server error's request id (the Worker's X-Request-Id) is shown as "Feilkode: {id}" where the web
-// shows the failure (docs/decisions/133-request-logs.md): in the error toast and in a list that could
-// not be loaded. A refusal (4xx) and a failed connection show none.
+// shows the failure (docs/decisions/133-request-logs.md): in the error toast, in a list that could
+// not be loaded and in the home page's failed listings. A refusal (4xx) and a failed connection show none.
 import { act, screen, within } from "@testing-library/react";
 import { render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,8 +9,10 @@ import { Toaster } from "../../web/components/Toaster";
 import { toastError } from "../../web/lib/toast";
 import { toastStore } from "../../web/lib/toastStore";
 import { FavouritesPage } from "../../web/routes/favourites/FavouritesPage";
+import { HomePage } from "../../web/routes/home/HomePage";
+import { allowConsoleError } from "./console";
 import { errorBody } from "../factories/api";
-import { jsonResponse, mockFetch, renderRoutes, sessionFor } from "./utils";
+import { jsonResponse, mockFetch, renderRoutes, renderWithProviders, sessionFor } from "./utils";
 
 const REQUEST_ID = "8f1c2d3e4a5b6c7d-OSL";
 
@@ -59,6 +61,14 @@ describe("Feilkode", () => {
     mockFetch((url) => (url.startsWith("/api/favourites") ? answer(500, "INTERNAL", "Noe gikk galt. Prøv igjen.") : jsonResponse({})));
     renderRoutes([{ path: "/favoritter", element: <FavouritesPage /> }], { seed: { session: sessionFor("user") }, path: "/favoritter" });
     expect(await screen.findByRole("button", { name: "Prøv igjen" }, { timeout: 3_000 })).toBeInTheDocument();
+    expect(screen.getByText(`Feilkode: ${REQUEST_ID}`)).toBeInTheDocument();
+  });
+
+  it("the home page's failed listings show the server error's Feilkode", async () => {
+    allowConsoleError();
+    mockFetch(() => answer(500, "INTERNAL", "Noe gikk galt. Prøv igjen."));
+    renderWithProviders(<HomePage />, { seed: { session: null } });
+    expect(await screen.findByRole("heading", { name: "Kunne ikke hente annonser" })).toBeInTheDocument();
     expect(screen.getByText(`Feilkode: ${REQUEST_ID}`)).toBeInTheDocument();
   });
 });

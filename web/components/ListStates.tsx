@@ -1,9 +1,8 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router-dom";
-import { errorCodeText } from "../../domain/errors";
-import { serverErrorId } from "../api/client";
 import { buttonClasses } from "./ui/Button";
+import { ErrorCode } from "./ErrorCode";
 
 /**
  * A page's list that could not be loaded: what failed, a server error's "Feilkode" (decision 133),
@@ -20,11 +19,10 @@ export function ListLoadFailed({
   retrying: boolean;
   error?: unknown;
 }) {
-  const code = serverErrorId(error);
   return (
     <div className="mt-6 space-y-3">
       <p className="text-stone-700">{children}</p>
-      {code ? <p className="font-mono text-sm text-stone-700 select-all">{errorCodeText(code)}</p> : null}
+      <ErrorCode error={error} />
       <button type="button" className={buttonClasses("secondary", "sm")} onClick={onRetry} disabled={retrying}>
         Prøv igjen
       </button>

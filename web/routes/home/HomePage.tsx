@@ -11,6 +11,7 @@ import { useSession } from "../../lib/useSession";
 import { CategoryGrid } from "./CategoryGrid";
 import { ListingSection } from "./ListingSection";
 import { NewsletterBlock } from "./NewsletterBlock";
+import { ErrorCode } from "../../components/ErrorCode";
 
 export function HomePage() {
   useDocumentTitle();
@@ -47,6 +48,7 @@ export function HomePage() {
             Kunne ikke hente annonser
           </h2>
           <p className="mt-1 text-stone-700">Noe gikk galt da vi hentet annonsene. Sjekk nettforbindelsen og prøv igjen.</p>
+          <ErrorCode error={home.error} className="mt-2" />
           <Button variant="secondary" className="mt-4" disabled={home.isFetching} onClick={() => void home.refetch()}>
             {home.isFetching ? "Prøver igjen..." : "Prøv igjen"}
           </Button>

@@ -8,6 +8,7 @@ import { formatDate, formatMinorUnits } from "../../../domain/format";
 import { paymentRecordsQuery, type PaymentRecord } from "../../api/payments";
 import { Spinner } from "../../components/ui/Spinner";
 import { firstImageUrl, PLACEHOLDER_IMAGE } from "../../lib/images";
+import { ErrorCode } from "../../components/ErrorCode";
 
 const METHOD = { card: "Kort", vipps: "Vipps" } as const;
 
@@ -46,7 +47,13 @@ export function PurchasesAndSalesSection() {
 
 function PaymentRecordList({ query, side }: { query: UseQueryResult<PaymentRecord[]>; side: "purchases" | "sales" }) {
   if (query.isPending) return <Spinner className="justify-start py-2" />;
-  if (query.isError) return <p className="text-stone-700">{side === "purchases" ? "Kunne ikke hente kjøp." : "Kunne ikke hente salg."}</p>;
+  if (query.isError)
+    return (
+      <>
+        <p className="text-stone-700">{side === "purchases" ? "Kunne ikke hente kjøp." : "Kunne ikke hente salg."}</p>
+        <ErrorCode error={query.error} className="mt-1" />
+      </>
+    );
   if (query.data.length === 0) return <p className="text-stone-700">{side === "purchases" ? "Ingen kjøp ennå." : "Ingen salg ennå."}</p>;
   return (
     <ul className="divide-y divide-stone-200">

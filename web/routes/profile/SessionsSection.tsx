@@ -7,6 +7,7 @@ import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { Spinner } from "../../components/ui/Spinner";
 import { toastError, toastSuccess } from "../../lib/toast";
+import { ErrorCode } from "../../components/ErrorCode";
 
 const regionNames = (() => {
   try {
@@ -44,7 +45,7 @@ function DeviceIcon({ kind }: { kind: Device["kind"] }) {
 export function SessionsSection() {
   const headingId = useId();
   const queryClient = useQueryClient();
-  const { data: devices, isPending, isError } = useQuery(sessionsQuery());
+  const { data: devices, isPending, isError, error } = useQuery(sessionsQuery());
   const [busy, setBusy] = useState<string | null>(null);
 
   const run = async (key: string, action: () => Promise<void>, done: string) => {
@@ -69,7 +70,10 @@ export function SessionsSection() {
       {isPending ? (
         <Spinner label="Laster enheter..." className="py-4" />
       ) : isError ? (
-        <p className="mt-2 text-stone-700">Kunne ikke hente enhetene. Last siden på nytt.</p>
+        <>
+          <p className="mt-2 text-stone-700">Kunne ikke hente enhetene. Last siden på nytt.</p>
+          <ErrorCode error={error} className="mt-1" />
+        </>
       ) : (
         <>
           <ul className="mt-3 divide-y divide-stone-200">

@@ -27,6 +27,7 @@ import {
   type SavedSearch,
 } from "../../api/saved-searches";
 import { savedSearchSummary } from "./savedSearchSummary";
+import { ErrorCode } from "../../components/ErrorCode";
 
 /** /lagrede-sok: the signed-in user's saved searches with new matches (login required by the router). */
 export function SavedSearchesPage() {
@@ -52,6 +53,7 @@ export function SavedSearchesPage() {
       ) : error ? (
         <div className="mt-6 space-y-3">
           <p className="text-stone-700">Kunne ikke hente lagrede søk. {error.message}</p>
+          <ErrorCode error={error} />
           <Button variant="secondary" size="sm" onClick={() => void refetch()} disabled={isRefetching}>
             Prøv igjen
           </Button>

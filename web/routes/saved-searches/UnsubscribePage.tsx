@@ -7,6 +7,7 @@ import { Card } from "../../components/ui/Card";
 import { Spinner } from "../../components/ui/Spinner";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { savedSearchKeys, unsubscribeSavedSearch } from "../../api/saved-searches";
+import { ErrorCode } from "../../components/ErrorCode";
 
 /**
  * /lagrede-sok/avmeld?token=…: the one-click unsubscribe link of alert e-mails. Works signed out:
@@ -35,6 +36,7 @@ export function UnsubscribePage() {
             <CircleAlert aria-hidden="true" className="mx-auto size-10 text-red-700" />
             <h1 className="mt-3 text-2xl font-extrabold text-stone-900">Kunne ikke slå av varselet</h1>
             <p className="mt-2 text-stone-700">{result.error?.message ?? SAVED_SEARCH_TEXTS.linkInvalid}</p>
+            <ErrorCode error={result.error} className="mt-2" />
             <Link to={SAVED_SEARCHES_PATH} className={buttonClasses("primary", "md", "mt-6")}>
               Gå til Lagrede søk
             </Link>
