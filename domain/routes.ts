@@ -86,15 +86,9 @@ export function routeRegExp(path: string): RegExp {
 }
 
 const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({
-  path: route.path,
   re: routeRegExp(route.path),
   localOnly: route.localOnly === true,
 }));
-
-/** The route table's pattern of a page path ("/annonse/:slug"), or null for a path the SPA has no page for. */
-export function pageRoutePattern(pathname: string): string | null {
-  return ROUTE_REGEXPS.find((route) => route.re.test(pathname))?.path ?? null;
-}
 
 /**
  * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only

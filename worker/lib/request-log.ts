@@ -3,7 +3,7 @@
 // `wrangler tail` and the local server print it as it is.
 import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
-import { pageRoutePattern } from "../../domain/routes";
+import { PAGE_ROUTES, type PageRoute, routeRegExp } from "../../domain/routes";
 import { emptyD1Usage, type D1Usage } from "../db/usage";
 import type { Bindings } from "../env";
 import { serverHmacKey } from "./jwt";
@@ -24,6 +24,9 @@ export function requestIdOf(request: Request): string {
   if (ray && RAY_ID.test(ray)) return ray;
   return [...crypto.getRandomValues(new Uint8Array(8))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
+
+/** The route table's patterns, to name a page path by ("/annonse/:slug"). */
+const PAGE_PATTERNS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({ path: route.path, re: routeRegExp(route.path) }));
 
 /** What one request's log line is made of, gathered while it runs. */
 export interface RequestTrace {
@@ -54,7 +57,7 @@ export function traceOf(request: Request): RequestTrace {
  * The route pattern that answered, never the raw URL (which carries ids, slugs and queries): the
  * Hono route whose handler ran; where a middleware answered in front of a route (an edge-cache hit,
  * a refusal), the route behind it; for the SPA's pages (one catch-all route) the route table's
- * pattern ("/annonse/:slug"). Paths no route matches stay "/*".
+ * pattern ("/annonse/:slug", domain/routes.ts). Paths no route matches stay "/*".
  */
 export function routePattern(c: Context): string {
   const matched = matchedRoutes(c);
@@ -66,7 +69,8 @@ export function routePattern(c: Context): string {
   }
   const path = route?.path ?? "/*";
   if (path !== "/*") return path;
-  return pageRoutePattern(new URL(c.req.url).pathname) ?? "/*";
+  const pathname = new URL(c.req.url).pathname;
+  return PAGE_PATTERNS.find((page) => page.re.test(pathname))?.path ?? "/*";
 }
 
 /**

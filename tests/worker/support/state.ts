@@ -4,8 +4,11 @@
 // `meta.changes`, which the app's conditional updates check (docs/decisions/060).
 import { env } from "cloudflare:workers";
 
-/** Rate-limit windows count attempts, refused ones too (that is what limits probing): not state. */
-const NOT_STATE = new Set(["rate_limits"]);
+/**
+ * Records of attempts, not state: rate-limit windows count refused attempts too (that is what limits
+ * probing), and the operator's page counts refused webhooks and keeps unexpected errors (decision 134).
+ */
+const NOT_STATE = new Set(["rate_limits", "webhook_refusals", "request_errors"]);
 
 interface Checksum {
   table: string;
