@@ -117,7 +117,9 @@ export async function listRemoteBucket(bucketName: string, fetcher: typeof fetch
         customMetadata: o.custom_metadata,
       });
     }
-    cursor = body.result_info?.is_truncated ? body.result_info.cursor : undefined;
+    // The API gives a cursor while more may follow (its result_info documents no "truncated" flag).
+    const next = body.result_info?.cursor;
+    cursor = next && next !== cursor && body.result.length > 0 && body.result_info?.is_truncated !== false ? next : undefined;
   } while (cursor);
   return entries;
 }
