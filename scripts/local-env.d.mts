@@ -3,7 +3,7 @@ export declare const BIN: string;
 export declare const WRANGLER_CONFIG: string;
 export declare function stateDir(): string;
 export declare function persistPath(): string;
-export declare function seedMarker(): string;
+export declare function seedMarker(dir?: string): string;
 export declare function shownPath(p: string): string;
 export declare function port(): number;
 export declare const OFFLINE_ENV: Record<string, string>;

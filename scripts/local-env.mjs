@@ -18,9 +18,9 @@ export function persistPath() {
   return path.join(stateDir(), "v3");
 }
 
-/** Written after demo data was loaded (or found), so later starts skip the seed step quickly. */
-export function seedMarker() {
-  return path.join(stateDir(), "lekebytte-seed.json");
+/** Written after demo data was loaded (or found, or restored), so later starts skip the seed step quickly. */
+export function seedMarker(dir = stateDir()) {
+  return path.join(dir, "lekebytte-seed.json");
 }
 
 /** A path for messages: relative to the project when inside it, absolute otherwise. */

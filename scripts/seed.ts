@@ -5,12 +5,11 @@
 //
 // Bindings come from wrangler's getPlatformProxy with persist path `$STATE_DIR/v3`, which is exactly
 // where `--persist-to $STATE_DIR` keeps its data (wrangler joins "v3" to the --persist-to directory).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { hashPassword } from "../worker/features/auth/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, SYSTEM_USER } from "./demo-accounts.mjs";
-import { OFFLINE_ENV, WRANGLER_CONFIG, persistPath, seedMarker, stateDir } from "./local-env.mjs";
+import { localBindings } from "./local-bindings";
+import { OFFLINE_ENV, persistPath, seedMarker, stateDir } from "./local-env.mjs";
 import { CONVERSATIONS, DEMO_DEALS, LISTINGS, minutes } from "./seed/data";
 import { dealStatements } from "./seed/deal-statements";
 import type { ImageSpec } from "./seed/images";
@@ -57,31 +56,8 @@ async function main(): Promise<void> {
   const imagesReady = renderAll(imageJobs);
   imagesReady.catch(() => undefined); // handled below; avoids an unhandled rejection if we exit early
 
-  const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
-  // Only the three bindings the seed needs, taken from wrangler.toml: the rest of the Worker (assets,
-  // Durable Objects, queues, …) is irrelevant here and would only slow down or break the proxy.
-  const config = unstable_readConfig({ config: WRANGLER_CONFIG }, { hideWarnings: true });
-  const d1 = config.d1_databases.find((d: { binding: string }) => d.binding === "DB");
-  const r2 = config.r2_buckets.find((b: { binding: string }) => b.binding === "IMAGES");
-  if (!d1 || !r2 || config.images?.binding !== "IMAGE_TRANSFORMS")
-    throw new Error("wrangler.toml mangler D1-bindingen DB, R2-bindingen IMAGES eller Images-bindingen IMAGE_TRANSFORMS");
-  const configDir = mkdtempSync(path.join(os.tmpdir(), "lekebytte-seed-"));
-  const seedConfig = path.join(configDir, "wrangler.json");
-  writeFileSync(
-    seedConfig,
-    JSON.stringify({
-      name: config.name,
-      compatibility_date: config.compatibility_date,
-      d1_databases: [{ binding: "DB", database_name: d1.database_name, database_id: d1.database_id }],
-      r2_buckets: [{ binding: "IMAGES", bucket_name: r2.bucket_name }],
-      images: { binding: "IMAGE_TRANSFORMS" },
-    }),
-  );
-  const proxy = await getPlatformProxy<Bindings>({
-    configPath: seedConfig,
-    persist: { path: persistPath() }, // the same data as `wrangler dev --persist-to $STATE_DIR`
-    remoteBindings: false,
-  }).finally(() => rmSync(configDir, { recursive: true, force: true }));
+  // The same data as `wrangler dev --persist-to $STATE_DIR`, with only the three bindings the seed needs.
+  const proxy = await localBindings<Bindings>(persistPath(), { d1: true, buckets: ["IMAGES"], images: true });
   try {
     const env = proxy.env;
     const existing = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE id != ?")

@@ -1,5 +1,5 @@
 // The room as the source of its messages (docs/decisions/107-chat-acknowledged-by-its-room.md): the
-// sender's ack waits for the room's own storage write, D1 gets each message exactly once from the
+// sender's ack follows the room's own storage write, D1 gets each message exactly once from the
 // mirror however often it runs, a moderator's removal and an account deletion reach the room's
 // copy as well as D1's, and a suspension reaches the room, which refuses the sender with the
 // suspension's own words. Real upgrades and requests through exports.default.fetch.
@@ -10,6 +10,7 @@ import { SYSTEM_USER_ID, CHAT_REFUSALS, MESSAGE_REMOVED_EVENT, type ChatMessage,
 import { REMOVED_MESSAGE_TEXT, suspensionMessage } from "../../../domain/moderation";
 import type { ConversationRoom } from "../../../worker/features/chat/conversation-room";
 import { createConversation, createUser, signedInClient } from "../../factories";
+import { allowConsoleError } from "../support/console-guard";
 import type { Client } from "../support/http";
 import { mirrored, openChat, type LiveSocket } from "../support/live";
 
@@ -48,27 +49,35 @@ async function setup(options: Parameters<typeof createConversation>[0] = {}) {
 }
 
 describe("the acknowledgement", () => {
-  it("waits until the room's storage write is durable; nobody hears of the message before", async () => {
+  // The room sends the ack and the fan-out after the row's write with no await in between, so the
+  // output gate holds them until the write is durable (docs/decisions/138). A frame sent before the
+  // write, or whatever the write's outcome, would escape that gate: a failed write must send neither.
+  it("follows the room's write: a write that fails sends no ack and no message, and the retry is stored once", async () => {
+    allowConsoleError("ConversationRoom failure");
     const { conv, buyer, seller } = await setup();
     const a = await openChat(buyer, conv.id);
     const b = await openChat(seller, conv.id);
-    // Hold the room's flush to disk (storage.sync) until the test lets it go.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await runInDurableObject(roomOf(conv.id), (_room: ConversationRoom, state) => {
-      const sync = state.storage.sync.bind(state.storage);
-      vi.spyOn(state.storage, "sync").mockImplementationOnce(async () => {
-        await held;
-        await sync();
+    await runInDurableObject(roomOf(conv.id), (room: ConversationRoom) => {
+      const sql = (room as unknown as { sql: SqlStorage }).sql;
+      const exec = sql.exec.bind(sql);
+      vi.spyOn(sql, "exec").mockImplementation((query: string, ...bindings: unknown[]) => {
+        if (/^\s*INSERT INTO messages/.test(query)) {
+          vi.mocked(sql.exec).mockRestore();
+          throw new Error("disk full");
+        }
+        return exec(query, ...bindings);
       });
     });
     const id = sendOn(a, "Lagret først");
-    await expect(ackFor(a, id, 300)).rejects.toThrow(/timed out/);
+    const refused = await errorFor(a, id);
+    expect(refused.id).toBe(id);
+    expect(a.ofType("ack")).toEqual([]);
     expect(b.ofType("message")).toEqual([]);
-    release();
+    expect(await history(seller, conv.id)).toEqual([]);
+    // The client sends it again with the same id: stored once, acknowledged, delivered.
+    sendOn(a, "Lagret først", id);
     const ack = await ackFor(a, id);
     await b.waitFor((f) => f.type === "message" && f.message.id === id);
-    // Acknowledged from the room; D1 follows from the mirror.
     expect(await history(seller, conv.id)).toEqual([ack.message]);
     a.close();
     b.close();

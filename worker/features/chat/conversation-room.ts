@@ -205,11 +205,9 @@ export class ConversationRoom extends DurableObject<Bindings> {
         if (existing && existing.sender_id !== input.senderId) throw new AppError("CONFLICT", CHAT_REFUSALS.notStored);
         const row =
           existing ?? insertMessage(this.sql, { id: parsed.data.id, senderId: input.senderId, content: parsed.data.content, recipientId });
-        if (!existing) {
-          this.armMirror();
-          // The one awaited storage write: durable before anyone hears of the message.
-          await this.ctx.storage.sync();
-        }
+        // No await from the insert to the frames: the output gate holds them (and the RPC's answer)
+        // until the row and the mirror alarm are durable (docs/decisions/138).
+        if (!existing) this.armMirror();
         const message = toMessage(row, input.conversationId);
         if (origin) send(origin, { type: "ack", id: message.id, message });
         if (!existing) this.fanOut({ type: "message", message }, origin, recipientId ?? undefined);
@@ -271,7 +269,6 @@ export class ConversationRoom extends DurableObject<Bindings> {
       const event = removeContent(this.sql, messageId, content);
       if (!event) return false;
       this.armMirror();
-      await this.ctx.storage.sync();
       this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
       return true;
     });

@@ -4,10 +4,10 @@
 // account and a suspension. The room is the source of a conversation's messages; D1 holds a
 // mirror of them (room-mirror.ts) for the inbox, moderation, the export and mail.
 //
-// Every function over the room's own SQL storage is synchronous: its writes need no await, the
-// runtime's output gate holds anything the room sends until they are on disk, and the room awaits
-// `storage.sync()` once before it acknowledges. Only the reads of D1 (loadRoom, loadParticipants,
-// currentRoom) are async.
+// Every function over the room's own SQL storage is synchronous: its writes need no await, and the
+// runtime's output gate holds anything the room sends after them (frames, RPC answers) until they
+// are durable (docs/decisions/138). Only the reads of D1 (loadRoom, loadParticipants, currentRoom)
+// are async.
 import { CHAT_REFUSALS, SYSTEM_USER_ID, type ChatMessage, type MessageRemovedEvent } from "../../../domain/chat";
 import { suspensionMessage } from "../../../domain/moderation";
 import { RATE_LIMITED_MESSAGE, RATE_RULES } from "../../../domain/rate-limits";

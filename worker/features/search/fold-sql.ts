@@ -134,16 +134,23 @@ export function searchIndexStatements(change: SearchIndexChange): string {
     insert,
     "DROP TRIGGER `listings_search_au_text`;",
     textUpdate,
-    ...(change.rebuild
-      ? [
-          "DELETE FROM listings_fts;",
-          "DELETE FROM listings_fts_trigram;",
-          "DELETE FROM listings_title_trigram;",
-          ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
-        ]
-      : []),
+    ...(change.rebuild ? searchIndexRebuild() : []),
   ];
   return `${statements.join(BREAK)}\n`;
+}
+
+/**
+ * The three text indexes written again from listing_search_map and listings, as the triggers write
+ * them: a migration's rebuild, and what a restore runs after loading the rows
+ * (scripts/backup/restore-d1.ts), since a backup holds no virtual table.
+ */
+export function searchIndexRebuild(): string[] {
+  return [
+    "DELETE FROM listings_fts;",
+    "DELETE FROM listings_fts_trigram;",
+    "DELETE FROM listings_title_trigram;",
+    ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
+  ];
 }
 
 /** A migration file split into its header comment (the leading `--` lines) and its statements. */
