@@ -73,14 +73,6 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
-/**
- * A server error's request id as the web and the Worker's error page show it, so a parent's support
- * mail names the request (docs/decisions/133-request-logs.md).
- */
-export function errorCodeText(requestId: string): string {
-  return `Feilkode: ${requestId}`;
-}
-
 /** The page for a server error (the web's error screen and the Worker's page for a navigation that failed). */
 export const SERVER_ERROR_TEXTS = {
   title: "Noe gikk galt",

@@ -4,7 +4,8 @@
 import { act, screen, within } from "@testing-library/react";
 import { render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { api, call, serverErrorId } from "../../web/api/client";
+import { api, call } from "../../web/api/client";
+import { serverErrorId } from "../../web/components/ErrorCode";
 import { Toaster } from "../../web/components/Toaster";
 import { toastError } from "../../web/lib/toast";
 import { toastStore } from "../../web/lib/toastStore";

@@ -42,11 +42,6 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** The request id of a server error (5xx), which the web shows as "Feilkode"; null for anything else. */
-export function serverErrorId(error: unknown): string | null {
-  return isApiError(error) && error.status >= 500 && error.requestId ? error.requestId : null;
-}
-
 function isErrorBody(value: unknown): value is ApiErrorBody {
   if (typeof value !== "object" || value === null || !("error" in value)) return false;
   const error = (value as { error: unknown }).error;

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, X } from "lucide-react";
 import { type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { errorCodeText } from "../../domain/errors";
 import { cn } from "../lib/cn";
+import { errorCodeText, serverErrorId } from "./ErrorCode";
 import { type Toast, toastStore } from "../lib/toastStore";
 
 /** How long a toast stays while nobody reads it (the former library's default). */
@@ -106,6 +106,7 @@ function ToastCard({ toast, paused, list }: { toast: Toast; paused: boolean; lis
     toastStore.dismiss(toast.key);
   };
   const Icon = toast.kind === "error" ? CircleAlert : CircleCheck;
+  const code = serverErrorId(toast.error);
   return (
     <li
       className={cn(
@@ -118,7 +119,7 @@ function ToastCard({ toast, paused, list }: { toast: Toast; paused: boolean; lis
       <div className="min-w-0 flex-1 py-0.5">
         <p className="font-semibold">{toast.title}</p>
         {toast.description ? <p className="mt-0.5">{toast.description}</p> : null}
-        {toast.code ? <p className="mt-1 font-mono text-xs select-all">{errorCodeText(toast.code)}</p> : null}
+        {code ? <p className="mt-1 font-mono text-xs select-all">{errorCodeText(code)}</p> : null}
       </div>
       <button
         type="button"

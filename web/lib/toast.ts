@@ -1,6 +1,5 @@
 // Toasts: raised here, drawn by `ToastList` (its own chunk, loaded with the first toast: most visits
 // never toast). No toast library: a few lines do what the app needs (decision 104).
-import { serverErrorId } from "../api/client";
 import { toastStore } from "./toastStore";
 
 export interface ToastOptions {
@@ -15,7 +14,7 @@ export interface ErrorToastOptions extends ToastOptions {
 
 /** Error toast in the destructive style; the title is "Feil" unless the screen names another (docs/style.md "Texts and formats"). */
 export function toastError(title: string = "Feil", description?: string, options: ErrorToastOptions = {}): void {
-  toastStore.add("error", title, description, options.id, serverErrorId(options.error) ?? undefined);
+  toastStore.add("error", title, description, options.id, options.error);
 }
 
 export function toastSuccess(title: string, description?: string, options: ToastOptions = {}): void {

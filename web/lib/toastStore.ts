@@ -10,8 +10,8 @@ export interface Toast {
   kind: ToastKind;
   title: string;
   description?: string;
-  /** A server error's request id, shown as "Feilkode". */
-  code?: string;
+  /** The failure behind an error toast: the list shows a server error's request id (ErrorCode.tsx). */
+  error?: unknown;
 }
 
 let toasts: readonly Toast[] = [];
@@ -29,9 +29,9 @@ export const toastStore = {
   get: (): readonly Toast[] => toasts,
   /** Whether any toast was ever raised: the list's module loads then, not with the page. */
   requested: (): boolean => requested,
-  add(kind: ToastKind, title: string, description?: string, id?: string, code?: string): void {
+  add(kind: ToastKind, title: string, description?: string, id?: string, error?: unknown): void {
     requested = true;
-    const toast: Toast = { key: nextKey++, id, kind, title, description, code };
+    const toast: Toast = { key: nextKey++, id, kind, title, description, error };
     toasts = [...(id === undefined ? toasts : toasts.filter((t) => t.id !== id)), toast];
     emit();
   },

@@ -1,7 +1,8 @@
 // What the app does with an error it did not expect, and the page a navigation gets for a server
 // error (docs/decisions/133-request-logs.md).
 import { HTTPException } from "hono/http-exception";
-import { DEFAULT_ERROR_MESSAGES, errorCodeText, SERVER_ERROR_TEXTS } from "../../domain/errors";
+import { errorCodeText } from "../../domain/error-code";
+import { DEFAULT_ERROR_MESSAGES, SERVER_ERROR_TEXTS } from "../../domain/errors";
 import type { AppContext } from "../env";
 import { storeRequestError } from "./error-store";
 import { AppError, errorResponse } from "./errors";

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { DRIFT_TEXTS, HELD_RULE_TEXTS, type DriftCondition } from "../../../domain/drift";
-import { errorCodeText } from "../../../domain/errors";
 import { countText, formatDateTime, formatMinorUnits, formatNumber } from "../../../domain/format";
 import { ORDER_STATE_LABELS } from "../../../domain/orders";
 import type { DriftReport } from "../../api/admin";
+import { errorCodeText } from "../../components/ErrorCode";
 import { Badge } from "../../components/ui/Badge";
 
 const PROVIDERS: Record<string, string> = { stripe: "Stripe", vipps: "Vipps" };
