@@ -73,19 +73,23 @@ export interface ModeVars {
   APP_ORIGIN?: string;
 }
 
+/** An origin as the URL parser reads it, or null when it is none. */
+export function parsedOrigin(origin: string | undefined): URL | null {
+  try {
+    return new URL(origin ?? "");
+  } catch {
+    return null;
+  }
+}
+
 /**
  * localhost, 127.0.0.0/8 and [::1]: the only origins whose links and cookies stay on the machine that
  * runs the Worker. The URL parser has already written any IPv4 host as four decimal numbers, so
  * "127.1" counts and "127.0.0.1.example.com" does not.
  */
 export function isLoopbackOrigin(origin: string | undefined): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin ?? "");
-  } catch {
-    return false;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  const url = parsedOrigin(origin);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return false;
   return url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname);
 }
 

@@ -1,7 +1,7 @@
 import { REQUEST_REFUSALS } from "../../domain/errors";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { isLoopbackOrigin, readMode } from "../env";
+import { isLoopbackOrigin, parsedOrigin, readMode } from "../env";
 import { AppError } from "../lib/errors";
 import { hasSigningSecret } from "../lib/jwt";
 
@@ -11,12 +11,8 @@ import { hasSigningSecret } from "../lib/jwt";
  * and the origin check would all point at the reader's own machine.
  */
 export function isPublicOrigin(origin: string | undefined): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin ?? "");
-  } catch {
-    return false;
-  }
+  const url = parsedOrigin(origin);
+  if (!url) return false;
   const host = url.hostname;
   const local = isLoopbackOrigin(origin) || host.endsWith(".localhost") || host === "0.0.0.0";
   return url.protocol === "https:" && !local;

@@ -54,20 +54,38 @@ export function HeldOrders({ held }: { held: DriftReport["held_orders"] }) {
     <>
       <Rows>
         {held.items.map((order) => (
-          <li key={order.id} className="py-2">
-            <p className="font-semibold text-stone-900">{order.listing_title ?? "Slettet annonse"}</p>
-            <p>
-              {ORDER_STATE_LABELS[order.state]} · {formatMinorUnits(order.amount)} · betalt {formatDateTime(order.paid_at)}
-            </p>
-            <p className="text-red-800">
-              {HELD_RULE_TEXTS[order.state]} (siden {formatDateTime(order.overdue_since)})
-            </p>
-            <OrderId id={order.id} />
-          </li>
+          <OrderItem
+            key={order.id}
+            order={order}
+            when={`betalt ${formatDateTime(order.paid_at)}`}
+            problem={`${HELD_RULE_TEXTS[order.state]} (siden ${formatDateTime(order.overdue_since)})`}
+          />
         ))}
       </Rows>
       <Shown shown={held.items.length} total={held.total} />
     </>
+  );
+}
+
+/** One order on the page: its listing, state, amount and when, what is wrong, and its id. */
+function OrderItem({
+  order,
+  when,
+  problem,
+}: {
+  order: { id: string; listing_title: string | null; state: keyof typeof ORDER_STATE_LABELS; amount: number };
+  when: string;
+  problem: string;
+}) {
+  return (
+    <li className="py-2">
+      <p className="font-semibold text-stone-900">{order.listing_title ?? "Slettet annonse"}</p>
+      <p>
+        {ORDER_STATE_LABELS[order.state]} · {formatMinorUnits(order.amount)} · {when}
+      </p>
+      <p className="text-red-800">{problem}</p>
+      <OrderId id={order.id} />
+    </li>
   );
 }
 
@@ -77,14 +95,12 @@ export function UnmovedOrders({ unmoved }: { unmoved: DriftReport["unmoved_order
     <>
       <Rows>
         {unmoved.items.map((order) => (
-          <li key={order.id} className="py-2">
-            <p className="font-semibold text-stone-900">{order.listing_title ?? "Slettet annonse"}</p>
-            <p>
-              {ORDER_STATE_LABELS[order.state]} · {formatMinorUnits(order.amount)} · avgjort {formatDateTime(order.settled_at)}
-            </p>
-            <p className="text-red-800">{order.payout_error ?? "Betalingstilbyderen har ikke bekreftet at pengene er flyttet."}</p>
-            <OrderId id={order.id} />
-          </li>
+          <OrderItem
+            key={order.id}
+            order={order}
+            when={`avgjort ${formatDateTime(order.settled_at)}`}
+            problem={order.payout_error ?? "Betalingstilbyderen har ikke bekreftet at pengene er flyttet."}
+          />
         ))}
       </Rows>
       <Shown shown={unmoved.items.length} total={unmoved.total} />
