@@ -14,10 +14,22 @@
 // state directory, .bench/chat-state) before the server starts; the access cookies are minted with
 // the app's own JWT code and the local secret, the way a sign-in would mint them.
 import { randomUUID } from "node:crypto";
+import { DatabaseSync } from "node:sqlite";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ChatMessage, MessagePage } from "../../domain/chat";
-import { AppServer, BenchDb, ROOT, ensureBuild, freshState, mintAccessTokens, percentile as pct, simpleListing, sleep } from "./support";
+import {
+  AppServer,
+  BenchDb,
+  ROOT,
+  d1File,
+  ensureBuild,
+  freshState,
+  mintAccessTokens,
+  percentile as pct,
+  simpleListing,
+  sleep,
+} from "./support";
 import { ChatClient, type Sent } from "./chat-client";
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 200);
@@ -35,6 +47,25 @@ interface Pair {
 }
 
 // ---- setup ------------------------------------------------------------------------------------
+
+/**
+ * Waits until D1 (read from its file, beside the running server) holds every one of `ids`, for at
+ * most `timeoutMs`: how long that took and how many it still lacks then. D1's primary key on the
+ * message id means it cannot hold one twice.
+ */
+async function untilInD1(ids: Set<string>, timeoutMs = 60_000): Promise<{ seconds: number; missing: number }> {
+  const started = Date.now();
+  const db = new DatabaseSync(d1File(STATE), { readOnly: true });
+  try {
+    const count = db.prepare("SELECT COUNT(*) AS n FROM messages WHERE id IN (SELECT value FROM json_each(?))");
+    const list = JSON.stringify([...ids]);
+    let found = 0;
+    while ((found = (count.get(list) as { n: number }).n) < ids.size && Date.now() - started < timeoutMs) await sleep(250);
+    return { seconds: (Date.now() - started) / 1000, missing: ids.size - found };
+  } finally {
+    db.close();
+  }
+}
 
 /** Two sets of conversations (one per phase), each with its own buyer and seller, and a session per user. */
 function populate(sets: number): { pairs: Pair[][]; families: Map<string, string> } {
@@ -76,6 +107,9 @@ interface PhaseResult {
   downtimeSeconds?: number;
   /** Server CPU (all its processes) per message while sending; not measured across a restart. */
   cpuMsPerMessage: number;
+  /** After the clients left: seconds until D1 had every stored message, and how many it still lacked after 60 s. */
+  d1Seconds: number;
+  d1Missing: number;
 }
 
 async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>, kill: boolean): Promise<PhaseResult> {
@@ -119,6 +153,9 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     });
     while (ids.some(({ id, to }) => !deliveries.has(`${to.userId}:${id}`))) await sleep(20);
   }
+  // Both participants are in the room, so it copies to D1 within its mirror window (docs/decisions/140):
+  // the run starts once D1 has the warm-up's messages, as in a room that has been open a while.
+  if ((await untilInD1(warmupIds)).missing > 0) throw new Error("D1 lacks the warm-up's messages after 60 s");
   const warmup = latencies.splice(0);
   console.log(
     `[${name}] ${all.length} sockets connected; warm-up of ${warmup.length} messages in ${((performance.now() - warmStarted) / 1000).toFixed(1)} s ` +
@@ -222,6 +259,8 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
   const doubledDelivered = [...deliveries.values()].filter((n) => n > 1).length;
   if (trace) writeFileSync(`${process.env.BENCH_TRACE}.${kill ? "kill" : "steady"}.csv`, `sent_s,latency_ms\n${trace.join("\n")}\n`);
   all.forEach((c) => c.close());
+  // Everyone has left: each room copies what D1 lacks (also rows the kill caught before their mirror).
+  const inD1 = await untilInD1(storedIds);
 
   const acked = all.reduce((n, c) => n + [...c.sent.values()].filter((s) => s.ackedAt !== undefined).length, 0) - sentBefore;
   const ackLatencies = all.flatMap((c) =>
@@ -244,6 +283,8 @@ async function runPhase(name: string, pairs: Pair[], tokens: Map<string, string>
     reconnects: all.reduce((n, c) => n + c.reconnects, 0),
     downtimeSeconds: killedAt !== null && backAt !== null ? (backAt - killedAt) / 1000 : undefined,
     cpuMsPerMessage: (cpuDuringLoad * 1000) / sent,
+    d1Seconds: inD1.seconds,
+    d1Missing: inD1.missing,
   };
 }
 
@@ -267,11 +308,11 @@ async function fetchHistory(conversationId: string, token: string): Promise<Chat
 function report(results: PhaseResult[]): string {
   const ms = (v: number) => (Number.isNaN(v) ? "–" : v.toFixed(1));
   const lines = [
-    `| run | p50 ms | p95 ms | p99 ms | max ms | ack p99 ms | sent | acknowledged | delivered | of which caught up | stored | lost | doubled | out of order | reconnects | server CPU ms/msg |`,
-    `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
+    `| run | p50 ms | p95 ms | p99 ms | max ms | ack p99 ms | sent | acknowledged | delivered | of which caught up | stored | lost | doubled | out of order | reconnects | server CPU ms/msg | missing in D1 |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|`,
     ...results.map(
       (r) =>
-        `| ${r.name} | ${ms(pct(r.latencies, 50))} | ${ms(pct(r.latencies, 95))} | ${ms(pct(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${ms(pct(r.ackLatencies, 99))} | ${r.sent} | ${r.acked} | ${r.delivered} | ${r.caughtUp} | ${r.stored} | ${r.lost} | ${r.doubled} | ${r.disorder} | ${r.reconnects} | ${ms(r.cpuMsPerMessage)} |`,
+        `| ${r.name} | ${ms(pct(r.latencies, 50))} | ${ms(pct(r.latencies, 95))} | ${ms(pct(r.latencies, 99))} | ${ms(Math.max(...r.latencies))} | ${ms(pct(r.ackLatencies, 99))} | ${r.sent} | ${r.acked} | ${r.delivered} | ${r.caughtUp} | ${r.stored} | ${r.lost} | ${r.doubled} | ${r.disorder} | ${r.reconnects} | ${ms(r.cpuMsPerMessage)} | ${r.d1Missing} |`,
     ),
   ];
   return lines.join("\n");
@@ -296,6 +337,7 @@ async function main() {
   const verdict = [
     `Target p99 ≤ 50 ms (steady run): ${ms1(pct(results[0].latencies, 99))} ms — ${pct(results[0].latencies, 99) <= 50 ? "met" : "NOT met"}.`,
     `Nothing lost or doubled: steady lost=${results[0].lost} doubled=${results[0].doubled}; after SIGKILL lost=${kill.lost} doubled=${kill.doubled}, out of order=${kill.disorder}.`,
+    `D1 had every stored message ${results.map((r) => `${r.d1Seconds.toFixed(1)} s`).join(" and ")} after the clients left (steady, SIGKILL); missing: ${results.map((r) => r.d1Missing).join(" and ")}.`,
     kill.downtimeSeconds !== undefined
       ? `The killed server answered again after ${kill.downtimeSeconds.toFixed(1)} s; clients reconnected and caught up.`
       : "",
@@ -309,7 +351,9 @@ async function main() {
     out,
     `# Chat benchmark\n\n${header}\n\n${table}\n\n${verdict.join("\n\n")}\n\n` +
       "Each run starts with a warm-up of one message each way per conversation (not in the latency figures or counts, but in the " +
-      "exactly-once checks): the first message to a user creates their UserInbox object, which an open tab would already have done. " +
+      "exactly-once checks), and sends once D1 has the warm-up's messages (both participants are in the room, so it copies to D1 " +
+      "within its mirror window, docs/decisions/140-mirror-window.md). `missing in D1`: stored messages D1 still lacked 60 s after " +
+      "the clients closed their sockets (a participant leaving makes the room copy at once). " +
       "Latency: from the sender's `send` to the other participant's socket receiving the message, for messages sent while both were connected " +
       '(messages sent while the server was down are delivered by the catch-up and counted under "caught up"). ' +
       "`lost` counts acknowledged messages missing from the history or from the other participant, and gaps in the sequence; " +
@@ -318,7 +362,7 @@ async function main() {
       "message of the steady run, divided by the messages; it includes wrangler's local simulation of D1 and of the calls between " +
       "Durable Objects, which run in the same workerd process here.\n",
   );
-  const failed = results.some((r) => r.lost > 0 || r.doubled > 0 || r.disorder > 0);
+  const failed = results.some((r) => r.lost > 0 || r.doubled > 0 || r.disorder > 0 || r.d1Missing > 0);
   process.exit(failed ? 1 : 0);
 }
 

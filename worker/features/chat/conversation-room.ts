@@ -26,16 +26,27 @@ import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { mailUnreadMessages } from "./mail";
-import { MIRROR_REARM_MS, MIRROR_RETRY_MS, mirrorRows, notifyInboxes, unmirroredRows, withdrawRow } from "./room-mirror";
+import {
+  MIRROR_REARM_MS,
+  MIRROR_RETRY_MS,
+  inboxesToTell,
+  mirrorWindowMs,
+  mirrorRows,
+  notifyInboxes,
+  unmirroredRows,
+  withdrawRow,
+} from "./room-mirror";
 import {
   assertMayWrite,
   createSchema,
   currentRoom,
+  hasMirroredUnread,
   insertMessage,
   isParticipant,
   loadParticipants,
   markRead,
   messagePage,
+  readersOf,
   removeContent,
   rowById,
   toMessage,
@@ -57,10 +68,13 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private conversationId: string | null = null;
   private info: RoomInfo | null = null;
   /**
-   * When the alarm to mirror to D1 was set (0: none pending). Nothing moves it later; a write finds
-   * it set and adds nothing, unless it was set MIRROR_REARM_MS ago and has not run (set it again).
+   * When the pending alarm to mirror to D1 is due (0: none pending). Nothing moves it later; a write
+   * finds it set and adds nothing, unless it is MIRROR_REARM_MS overdue (set it again) or the write
+   * must reach D1 at once and it is later (brought forward).
    */
-  private mirrorArmedAt = 0;
+  private mirrorDueAt = 0;
+  /** Participants who left the room since the last alarm and whose inbox it tells after its mirror. */
+  private readonly leftToTell = new Set<string>();
   private readonly db: Db;
   private readonly sql: SqlStorage;
   private readonly presence: PresenceBook;
@@ -75,8 +89,9 @@ export class ConversationRoom extends DurableObject<Bindings> {
       (dueAt) => this.armAlarm(dueAt),
     );
     createSchema(this.sql);
-    // Rows D1 lacks from before a restart: their alarm is stored with them, this only covers one that was lost.
-    if (unmirroredRows(this.sql, 1).length > 0) this.armMirror();
+    // Rows D1 lacks from before a restart: their alarm is stored with them, this only covers one that was
+    // lost. Within the window, so rooms woken together by a restart do not all mirror at once.
+    if (unmirroredRows(this.sql, 1).length > 0) this.armMirror(false);
     // Heartbeats are answered by the runtime without waking the room (docs/product.md "Limits and timings": 25 s).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
@@ -171,6 +186,12 @@ export class ConversationRoom extends DurableObject<Bindings> {
     const state = ws.deserializeAttachment() as SocketState | null;
     if (!state || this.isOnline(state.userId, ws)) return;
     this.bind(state.conversationId);
+    // Away now: what the room holds for them goes to D1 for their badge and inbox, and an inbox that
+    // was not told of a message while they were here counts again, both from the alarm, now.
+    if (this.mirrorDueAt !== 0 || hasMirroredUnread(this.sql, state.userId)) {
+      this.leftToTell.add(state.userId);
+      this.armMirror(true);
+    }
     await this.presence.left(state.userId, Date.now());
   }
 
@@ -207,7 +228,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
           existing ?? insertMessage(this.sql, { id: parsed.data.id, senderId: input.senderId, content: parsed.data.content, recipientId });
         // No await from the insert to the frames: the output gate holds them (and the RPC's answer)
         // until the row and the mirror alarm are durable (docs/decisions/138).
-        if (!existing) this.armMirror();
+        // Someone away from the room sees D1 (badge, inbox): at once. Everyone here sees it live.
+        if (!existing) this.armMirror(readersOf(room, row).some((id) => !this.isOnline(id)));
         const message = toMessage(row, input.conversationId);
         if (origin) send(origin, { type: "ack", id: message.id, message });
         if (!existing) this.fanOut({ type: "message", message }, origin, recipientId ?? undefined);
@@ -234,7 +256,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
         if (!isParticipant(room, input.readerId)) return { count: 0, upToSeq: 0 };
         const marked = markRead(this.sql, input.readerId, input.upToSeq);
         if (marked.count > 0) {
-          this.armMirror();
+          // D1 counts a mirrored message unread until the mark gets there; an unmirrored one goes with it.
+          this.armMirror(marked.wasMirrored);
           this.fanOut({ type: "read", reader_id: input.readerId, up_to_seq: marked.upToSeq, read_at: marked.readAt });
         }
         return marked;
@@ -268,7 +291,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       await this.room(conversationId);
       const event = removeContent(this.sql, messageId, content);
       if (!event) return false;
-      this.armMirror();
+      this.armMirror(true);
       this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
       return true;
     });
@@ -291,12 +314,18 @@ export class ConversationRoom extends DurableObject<Bindings> {
 
   // ---- the D1 mirror ------------------------------------------------------------------------------
 
-  /** Mirror soon: an alarm now (a storage write that commits with the message, before the ack leaves). */
-  private armMirror(): void {
+  /**
+   * Mirror by an alarm (a storage write that commits with the change, before the ack leaves): now
+   * when someone outside the room would see the difference (`atOnce`), otherwise within
+   * MIRROR_WINDOW_MS, so a busy room's messages reach D1 in one batch (docs/decisions/140).
+   */
+  private armMirror(atOnce: boolean): void {
     const now = Date.now();
-    if (this.mirrorArmedAt !== 0 && now - this.mirrorArmedAt < MIRROR_REARM_MS) return;
-    this.mirrorArmedAt = now;
-    void this.ctx.storage.setAlarm(now);
+    const dueAt = atOnce ? now : now + mirrorWindowMs();
+    const pending = this.mirrorDueAt !== 0 && now < this.mirrorDueAt + MIRROR_REARM_MS;
+    if (pending && this.mirrorDueAt <= dueAt) return;
+    this.mirrorDueAt = dueAt;
+    void this.ctx.storage.setAlarm(dueAt);
   }
 
   /**
@@ -309,9 +338,14 @@ export class ConversationRoom extends DurableObject<Bindings> {
     if (!info) return 0;
     const { written, more } = await mirrorRows(this.db, this.sql, info, {
       withdraw: (row) => this.withdraw(row),
-      changed: (userIds) => notifyInboxes(this.env, userIds, info.conversationId),
+      changed: (rows) =>
+        notifyInboxes(
+          this.env,
+          inboxesToTell(info, rows, (id) => this.isOnline(id)),
+          info.conversationId,
+        ),
     });
-    if (more) this.armMirror(); // more than a few rounds' worth: the next alarm goes on
+    if (more) this.armMirror(true); // more than a few rounds' worth: the next alarm goes on
     return written;
   }
 
@@ -321,8 +355,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
       await this.mirror();
     } catch (err) {
       console.error("ConversationRoom mirror to D1 failed; retrying", err);
-      this.mirrorArmedAt = Date.now();
-      await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+      this.mirrorDueAt = Date.now() + MIRROR_RETRY_MS;
+      await this.ctx.storage.setAlarm(this.mirrorDueAt);
     }
   }
 
@@ -371,7 +405,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private armAlarm(dueAt: number): Promise<void> {
     const adjust = this.alarmChain.then(async () => {
       const current = await this.ctx.storage.getAlarm();
-      if (this.mirrorArmedAt !== 0) return;
+      if (this.mirrorDueAt !== 0) return;
       if (current === null || current > dueAt) await this.ctx.storage.setAlarm(dueAt);
     });
     this.alarmChain = adjust.catch(() => undefined);
@@ -379,9 +413,12 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   async alarm(): Promise<void> {
-    this.mirrorArmedAt = 0;
+    this.mirrorDueAt = 0;
     // First D1, so the offline mail below counts what the room has stored.
     await this.mirrorSafely();
+    const left = [...this.leftToTell];
+    this.leftToTell.clear();
+    if (left.length > 0 && this.conversationId) await notifyInboxes(this.env, left, this.conversationId);
     const now = Date.now();
     const expired: WebSocket[] = [];
     const next = closeExpired(this.ctx.getWebSockets(), now, (ws) => expired.push(ws));

@@ -12,8 +12,19 @@ import { inboxStub } from "./stubs";
 
 /** A mirror that failed (D1 unreachable) is tried again this much later, for as long as it takes. */
 export const MIRROR_RETRY_MS = 5_000;
-/** A pending mirror alarm that has not run this long after it was set is set again by the next write. */
+/** A pending mirror alarm that has not run this long after it was due is set again by the next write. */
 export const MIRROR_REARM_MS = 2_000;
+
+/**
+ * A change only the room's participants see (they are connected and get it live) reaches D1 within
+ * this window, batched with the others of its room: 5–15 s, spread so that rooms busy together (a
+ * burst, a restart) do not all mirror in the same moment.
+ */
+export const MIRROR_WINDOW_MS = 5_000;
+
+export function mirrorWindowMs(random: () => number = Math.random): number {
+  return Math.round(MIRROR_WINDOW_MS * (0.5 + random()));
+}
 
 /** Rows per D1 batch (each one statement, plus the conversation's update). */
 export const MIRROR_BATCH = 50;
@@ -80,14 +91,14 @@ export function markMirrored(sql: SqlStorage, rows: RoomRow[]): void {
 
 /**
  * Every row D1 lacks, in rounds of MIRROR_BATCH (20 at most, then `more`): written to D1, marked
- * mirrored, rows D1 holds for another conversation handed to `withdraw`, and then the readers whose
- * unread counts changed told (`changed`). Returns how many rows it wrote.
+ * mirrored, rows D1 holds for another conversation handed to `withdraw`, and then `changed` with the
+ * rows D1 now has (whose readers' inboxes may need telling: `inboxesToTell`). Returns how many rows it wrote.
  */
 export async function mirrorRows(
   db: Db,
   sql: SqlStorage,
   info: RoomInfo,
-  on: { withdraw: (row: RoomRow) => void; changed: (userIds: string[]) => Promise<void> },
+  on: { withdraw: (row: RoomRow) => void; changed: (rows: RoomRow[]) => Promise<void> },
 ): Promise<{ written: number; more: boolean }> {
   let written = 0;
   for (let round = 0; round < 20; round++) {
@@ -96,11 +107,22 @@ export async function mirrorRows(
     const { mirrored, foreign } = await mirrorToD1(db, info.conversationId, rows);
     markMirrored(sql, mirrored);
     for (const row of foreign) on.withdraw(row);
-    await on.changed([...new Set(mirrored.flatMap((row) => readersOf(info, row)))]);
+    await on.changed(mirrored);
     written += mirrored.length;
     if (rows.length < MIRROR_BATCH) return { written, more: false };
   }
   return { written, more: true };
+}
+
+/**
+ * The readers whose inboxes a mirror of `rows` must tell (they count from D1): every reader of a row
+ * read since, and the readers of an unread row who are away from the room. A reader in the room sees
+ * the message live; their count goes up and down again in D1 unseen, and they are told when they
+ * read a message D1 had, or when they leave the room.
+ */
+export function inboxesToTell(info: RoomInfo, rows: RoomRow[], inRoom: (userId: string) => boolean): string[] {
+  const told = rows.flatMap((row) => readersOf(info, row).filter((id) => row.read_at !== null || !inRoom(id)));
+  return [...new Set(told)];
 }
 
 /**

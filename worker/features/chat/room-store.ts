@@ -184,19 +184,38 @@ export function readHorizon(sql: SqlStorage, senderId: string): number {
 }
 
 /** Mark the reader's unread messages (not their own, visible to them) read up to `upToSeq`. */
-export function markRead(sql: SqlStorage, readerId: string, upToSeq?: number): { upToSeq: number; count: number; readAt: string } {
+export function markRead(
+  sql: SqlStorage,
+  readerId: string,
+  upToSeq?: number,
+): { upToSeq: number; count: number; readAt: string; wasMirrored: boolean } {
   const readAt = nowIso();
   const rows = sql
-    .exec<{ seq: number }>(
+    .exec<{ seq: number; mirrored: number }>(
       `UPDATE messages SET read_at = ?, version = version + 1
-       WHERE sender_id <> ? AND read_at IS NULL AND seq <= ? AND ${VISIBLE} RETURNING seq`,
+       WHERE sender_id <> ? AND read_at IS NULL AND seq <= ? AND ${VISIBLE} RETURNING seq, mirrored`,
       readAt,
       readerId,
       upToSeq ?? Number.MAX_SAFE_INTEGER,
       readerId,
     )
     .toArray();
-  return { upToSeq: rows.reduce((max, r) => Math.max(max, r.seq), 0), count: rows.length, readAt };
+  // wasMirrored: D1 has one of them, still unread there.
+  return {
+    upToSeq: rows.reduce((max, r) => Math.max(max, r.seq), 0),
+    count: rows.length,
+    readAt,
+    wasMirrored: rows.some((r) => r.mirrored > 0),
+  };
+}
+
+/** Whether D1 has a message `readerId` has not read (their inbox counts it). */
+export function hasMirroredUnread(sql: SqlStorage, readerId: string): boolean {
+  return (
+    sql
+      .exec(`SELECT 1 FROM messages WHERE sender_id <> ? AND read_at IS NULL AND mirrored > 0 AND ${VISIBLE} LIMIT 1`, readerId, readerId)
+      .toArray().length > 0
+  );
 }
 
 /** Replace a message's text (moderation); null when the room has no such message. */

@@ -22,6 +22,7 @@ import { listingsChanged } from "../../lib/listing-changes";
 import { notifyUser } from "./mail";
 import { completedDealsWithEstablishedSql } from "../reviews/deals";
 import { invalidateSitemap } from "../seo/sitemap";
+import { mirrorRoomsOf } from "../chat/live";
 
 export interface FiledReport {
   id: string;
@@ -30,6 +31,15 @@ export interface FiledReport {
 }
 
 const OPEN = "('pending', 'reviewed')";
+
+/**
+ * A message can be reported the moment it is seen, before its room has copied it to D1 (decision
+ * 140): then the reporter's rooms copy what D1 lacks first.
+ */
+async function withMessageInD1(env: Bindings, reporterId: string, messageId: string): Promise<void> {
+  const known = await env.DB.prepare("SELECT 1 FROM messages WHERE id = ?1").bind(messageId).first();
+  if (!known) await mirrorRoomsOf(env, reporterId);
+}
 
 /**
  * Whether `actor` may report this target: it must exist and be visible to them, and not be their
@@ -113,6 +123,7 @@ interface EvidenceRow {
  */
 export async function fileReport(env: Bindings, actor: Actor, input: Report, clientAddress: string): Promise<FiledReport> {
   const db = env.DB;
+  if (input.target_type === "message") await withMessageInD1(env, actor.id, input.target_id);
   await checkTarget(db, actor, input.target_type, input.target_id);
   const id = crypto.randomUUID();
   const now = nowIso();
