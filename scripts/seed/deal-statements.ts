@@ -48,24 +48,11 @@ export function dealStatements({ db, stmts, iso, uid, senderId, lid }: Seeding):
         db
           .prepare(
             // A finished sale: its money released to the seller (decision 105), so it can be reviewed.
-            `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, paid_at, conversation_id, seller_notified_at,
-                                       buyer_receipt_sent_at, state, settled_at, money_moved_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
+            `INSERT INTO orders (id, payment_id, paid_at, conversation_id, seller_notified_at, buyer_receipt_sent_at, state, settled_at,
+                                 money_moved_at)
+             VALUES (?, ?, ?, ?, ?, ?, 'released', ?, ?)`,
           )
-          .bind(
-            dealId,
-            paymentId,
-            lid(d.listing),
-            uid(owner),
-            uid(d.other),
-            amount,
-            completed,
-            convId,
-            completed,
-            completed,
-            completed,
-            completed,
-          ),
+          .bind(dealId, paymentId, completed, convId, completed, completed, completed, completed),
       );
     } else {
       for (const r of d.rejected ?? []) {

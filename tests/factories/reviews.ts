@@ -53,10 +53,10 @@ export async function createSale(
       .bind(paymentId, listing.id, seller.id, buyer.id, `cs_test_${paymentId}`, options.paymentStatus ?? "completed", paidAt),
     db
       .prepare(
-        `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, paid_at, conversation_id, state, settled_at, money_moved_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?8, CASE ?8 WHEN 'released' THEN ?6 END, CASE ?8 WHEN 'released' THEN ?6 END)`,
+        `INSERT INTO orders (id, payment_id, paid_at, conversation_id, state, settled_at, money_moved_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, CASE ?5 WHEN 'released' THEN ?3 END, CASE ?5 WHEN 'released' THEN ?3 END)`,
       )
-      .bind(id, paymentId, listing.id, seller.id, buyer.id, paidAt, conversationId, options.orderState ?? "released"),
+      .bind(id, paymentId, paidAt, conversationId, options.orderState ?? "released"),
   ]);
   return { kind: "sale", id, conversationId, a: seller, b: buyer, completedAt: paidAt, listings: [listing] };
 }

@@ -7,14 +7,14 @@ import type { reviews } from "../../worker/features/reviews/schema";
 
 describe("RowOf", () => {
   it("names a table's columns as D1 returns them, with the schema's types", () => {
-    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("listing_id").toEqualTypeOf<string>();
+    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("payment_id").toEqualTypeOf<string>();
     expectTypeOf<RowOf<typeof orders>["state"]>().toEqualTypeOf<
       "held" | "handed_over" | "problem" | "released" | "refunded" | "partially_refunded" | "cancelled"
     >();
     expectTypeOf<RowOf<typeof payments>["provider_ref"]>().toEqualTypeOf<string | null>();
     // A boolean column comes back from D1 as 0 or 1.
     expectTypeOf<RowOf<typeof reviews>["is_hidden"]>().toEqualTypeOf<number>();
-    // @ts-expect-error: a misspelt column is no column of orders.
-    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("lsiting_id");
+    // @ts-expect-error: orders has no column listing_id (an order's listing is its payment's).
+    expectTypeOf<RowOf<typeof orders>>().toHaveProperty("listing_id");
   });
 });

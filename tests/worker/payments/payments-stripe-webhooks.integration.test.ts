@@ -51,15 +51,21 @@ describe("checkout.session.completed, correctly signed", () => {
     const payment = await paymentRow(paymentId);
     expect(payment).toMatchObject({ status: "completed" });
     expect(payment!.provider_payment_ref).toMatch(/^pi_/);
-    const tx = await env.DB.prepare("SELECT * FROM orders WHERE payment_id = ?1").bind(paymentId).first<Record<string, unknown>>();
+    // The order with what its payment holds: what was bought, by and from whom, for how much.
+    const tx = await env.DB.prepare(
+      "SELECT o.*, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency, p.provider_ref FROM orders o JOIN payments p ON p.id = o.payment_id WHERE o.payment_id = ?1",
+    )
+      .bind(paymentId)
+      .first<Record<string, unknown>>();
     expect(tx).toMatchObject({
       listing_id: listing.id,
       seller_id: seller.id,
       buyer_id: buyer.user.id,
       amount: 25000,
       currency: "NOK",
-      stripe_session_id: sessionId,
+      provider_ref: sessionId,
       seller_payout: "stripe",
+      state: "held",
     });
     expect(tx!.seller_notified_at).toBeTruthy();
 

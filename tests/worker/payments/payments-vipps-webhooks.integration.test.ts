@@ -92,10 +92,12 @@ describe("epayments.payment.authorized.v1, correctly signed", () => {
     expect(payment).toMatchObject({ status: "completed", amount: 45000, captured_at: null });
     expect(await sandboxRequests(`/epayment/v1/payments/${ref}/capture`)).toEqual([]);
 
-    const tx = await env.DB.prepare("SELECT seller_payout, stripe_session_id, amount, state FROM orders WHERE payment_id = ?1")
+    const tx = await env.DB.prepare(
+      "SELECT o.seller_payout, p.provider, p.amount, o.state FROM orders o JOIN payments p ON p.id = o.payment_id WHERE o.payment_id = ?1",
+    )
       .bind(paymentId)
       .first();
-    expect(tx).toEqual({ seller_payout: "owed", stripe_session_id: null, amount: 45000, state: "held" });
+    expect(tx).toEqual({ seller_payout: "owed", provider: "vipps", amount: 45000, state: "held" });
     expect(await saleCounts(listing.id)).toMatchObject({ orders: 1, completed: 1, messages: 1, listing_status: "sold" });
     const mail = await outboxTo(seller.email);
     expect(mail).toHaveLength(1);

@@ -128,8 +128,8 @@ export class World {
           "INSERT INTO payments (id, listing_id, seller_id, buyer_id, provider, provider_ref, amount, status) VALUES (?1, ?2, ?3, ?4, 'stripe', ?5, 25000, 'completed')",
         ).bind(paymentId, listing.id, seller.id, this.owner.id, sessionId),
         env.DB.prepare(
-          "INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, stripe_session_id, paid_at, seller_notified_at, state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?4, ?5, 25000, ?6, ?7, ?7, 'released', ?7, ?7)",
-        ).bind(crypto.randomUUID(), paymentId, listing.id, seller.id, this.owner.id, sessionId, new Date().toISOString()),
+          "INSERT INTO orders (id, payment_id, paid_at, seller_notified_at, state, settled_at, money_moved_at) VALUES (?1, ?2, ?3, ?3, 'released', ?3, ?3)",
+        ).bind(crypto.randomUUID(), paymentId, new Date().toISOString()),
       ]);
       return { paymentId, sessionId };
     });

@@ -151,7 +151,7 @@ export async function paymentRow(id: string) {
 /** Counts that must not move when a request is refused or replayed. */
 export async function saleCounts(listingId: string) {
   const row = await env.DB.prepare(
-    `SELECT (SELECT COUNT(*) FROM orders WHERE listing_id = ?1) AS orders,
+    `SELECT (SELECT COUNT(*) FROM orders o JOIN payments p ON p.id = o.payment_id WHERE p.listing_id = ?1) AS orders,
             (SELECT COUNT(*) FROM payments WHERE listing_id = ?1 AND status = 'completed') AS completed,
             (SELECT COUNT(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.listing_id = ?1) AS messages,
             (SELECT COALESCE(MAX(last_seq), 0) FROM conversations WHERE listing_id = ?1) AS last_seq,

@@ -127,7 +127,11 @@ export async function exportUserData(db: Db, userId: string): Promise<Record<str
     all(db, "SELECT * FROM trade_offers WHERE from_user_id = ?1 OR to_user_id = ?1 ORDER BY created_at", userId),
     all(db, "SELECT * FROM trades WHERE user1_id = ?1 OR user2_id = ?1 ORDER BY created_at", userId),
     all(db, "SELECT * FROM payments WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY created_at", userId),
-    all(db, "SELECT * FROM orders WHERE buyer_id = ?1 OR seller_id = ?1 ORDER BY paid_at", userId),
+    all(
+      db,
+      "SELECT o.* FROM orders o JOIN payments p ON p.id = o.payment_id WHERE p.buyer_id = ?1 OR p.seller_id = ?1 ORDER BY o.paid_at",
+      userId,
+    ),
     all(
       db,
       "SELECT id, target_type, target_id, reason, description, priority, status, created_at FROM reports WHERE reporter_id = ?1",

@@ -141,9 +141,9 @@ export async function driftReport(db: Db, env: Bindings, now: Date = new Date())
   const [held, unmoved, refusals, steps, errors] = await db.batch([
     db
       .prepare(
-        `SELECT o.id, l.title AS listing_title, o.state, o.amount, o.paid_at, o.release_due_at, o.problem_at,
+        `SELECT o.id, l.title AS listing_title, o.state, p.amount, o.paid_at, o.release_due_at, o.problem_at,
                 COUNT(*) OVER () AS total
-         FROM orders o LEFT JOIN listings l ON l.id = o.listing_id
+         FROM orders o JOIN payments p ON p.id = o.payment_id LEFT JOIN listings l ON l.id = p.listing_id
          WHERE (o.state = 'held' AND o.paid_at <= ?1)
             OR (o.state = 'handed_over' AND o.release_due_at <= ?2)
             OR (o.state = 'problem' AND o.problem_at <= ?3)
@@ -152,9 +152,9 @@ export async function driftReport(db: Db, env: Bindings, now: Date = new Date())
       .bind(ago(DRIFT_LIMITS.heldDays * 24), ago(DRIFT_LIMITS.releaseLateHours), ago(DRIFT_LIMITS.caseDays * 24), DRIFT_LIST_LIMIT),
     db
       .prepare(
-        `SELECT o.id, l.title AS listing_title, o.state, o.amount, o.refund_amount, o.settled_at, o.payout_error,
+        `SELECT o.id, l.title AS listing_title, o.state, p.amount, o.refund_amount, o.settled_at, o.payout_error,
                 COUNT(*) OVER () AS total
-         FROM orders o LEFT JOIN listings l ON l.id = o.listing_id
+         FROM orders o JOIN payments p ON p.id = o.payment_id LEFT JOIN listings l ON l.id = p.listing_id
          WHERE o.money_moved_at IS NULL AND o.settled_at IS NOT NULL AND (o.payout_error IS NOT NULL OR o.settled_at <= ?1)
          ORDER BY o.settled_at LIMIT ?2`,
       )

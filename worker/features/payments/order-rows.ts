@@ -12,13 +12,7 @@ export type OrderRow = Pick<
   RowOf<typeof orders>,
   | "id"
   | "payment_id"
-  | "listing_id"
-  | "seller_id"
-  | "buyer_id"
-  | "amount"
-  | "currency"
   | "paid_at"
-  | "platform_fee"
   | "conversation_id"
   | "state"
   | "payout_account"
@@ -35,7 +29,10 @@ export type OrderRow = Pick<
   | "payout_error"
   | "payout_error_notified_at"
 > &
-  Pick<RowOf<typeof payments>, "provider" | "provider_payment_ref"> &
+  Pick<
+    RowOf<typeof payments>,
+    "listing_id" | "seller_id" | "buyer_id" | "amount" | "currency" | "platform_fee" | "provider" | "provider_payment_ref"
+  > &
   Pick<RowOf<typeof listings>, "title" | "seo_slug"> & {
     /** Stored as text; only the reasons of domain/orders.ts are ever written. */
     problem_reason: ProblemReason | null;
@@ -53,7 +50,7 @@ export type OrderRow = Pick<
     photo_ids: string;
   };
 
-export const ROW_SQL = `SELECT t.id, t.payment_id, t.listing_id, t.seller_id, t.buyer_id, t.amount, t.currency, t.paid_at, t.platform_fee, t.conversation_id,
+export const ROW_SQL = `SELECT t.id, t.payment_id, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency, t.paid_at, p.platform_fee, t.conversation_id,
        t.state, t.payout_account, t.handed_over_at, t.release_due_at, t.reminder_sent_at, t.problem_reason, t.problem_text,
        t.problem_at, t.settled_at, t.refund_amount, t.transfer_ref, t.refund_ref, t.money_moved_at, t.payout_error,
        t.payout_error_notified_at, p.provider, p.provider_ref, p.provider_payment_ref, l.title, l.seo_slug,
@@ -63,11 +60,11 @@ export const ROW_SQL = `SELECT t.id, t.payment_id, t.listing_id, t.seller_id, t.
        (SELECT json_group_array(id) FROM (SELECT id FROM problem_photos WHERE order_id = t.id AND attached_at IS NOT NULL ORDER BY position)) AS photo_ids
 FROM orders t
 JOIN payments p ON p.id = t.payment_id
-JOIN listings l ON l.id = t.listing_id
-JOIN users bu ON bu.id = t.buyer_id
-JOIN users su ON su.id = t.seller_id
-LEFT JOIN profiles bp ON bp.user_id = t.buyer_id
-LEFT JOIN profiles sp ON sp.user_id = t.seller_id`;
+JOIN listings l ON l.id = p.listing_id
+JOIN users bu ON bu.id = p.buyer_id
+JOIN users su ON su.id = p.seller_id
+LEFT JOIN profiles bp ON bp.user_id = p.buyer_id
+LEFT JOIN profiles sp ON sp.user_id = p.seller_id`;
 
 export async function orderRow(db: Db, orderId: string): Promise<OrderRow | null> {
   return db.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(orderId).first<OrderRow>();

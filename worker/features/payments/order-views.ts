@@ -93,7 +93,7 @@ export async function orderForViewer(env: Bindings, actor: Actor, orderId: strin
 /** The orders of a conversation the viewer is a party to (the chat's card). */
 export async function ordersInConversation(env: Bindings, actor: Actor, conversationId: string): Promise<OrderView[]> {
   const { results } = await env.DB.prepare(
-    `${ROW_SQL} WHERE t.conversation_id = ?1 AND (t.buyer_id = ?2 OR t.seller_id = ?2) ORDER BY t.paid_at`,
+    `${ROW_SQL} WHERE t.conversation_id = ?1 AND (p.buyer_id = ?2 OR p.seller_id = ?2) ORDER BY t.paid_at`,
   )
     .bind(conversationId, actor.id)
     .all<OrderRow>();

@@ -189,14 +189,17 @@ async function decide(
  * refunds happen together or not at all, and a buyer's confirmation at the same moment either comes
  * first (released, paid to the account as it was) or finds the order refunded.
  */
+/** The payments made to the seller ?1 (an order's parties are its payment's). */
+const PAYMENTS_TO_SELLER = "SELECT id FROM payments WHERE seller_id = ?1";
+
 export function refundHeldOrdersOf(d1: Db, sellerId: string, now: string): D1PreparedStatement[] {
   const from = ORDER_TRANSITIONS.seller_account_deleted.map((t) => `'${t.from}'`).join(", ");
-  const decided = `SELECT id FROM orders WHERE seller_id = ?1 AND state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
+  const decided = `SELECT id FROM orders WHERE payment_id IN (${PAYMENTS_TO_SELLER}) AND state = 'refunded' AND settled_at = ?2 AND decided_by IS NULL`;
   return [
     d1
       .prepare(
-        `UPDATE orders SET state = 'refunded', settled_at = ?2, refund_amount = amount
-         WHERE seller_id = ?1 AND state IN (${from})`,
+        `UPDATE orders SET state = 'refunded', settled_at = ?2, refund_amount = (SELECT amount FROM payments WHERE id = orders.payment_id)
+         WHERE payment_id IN (${PAYMENTS_TO_SELLER}) AND state IN (${from})`,
       )
       .bind(sellerId, now),
     d1
@@ -210,7 +213,7 @@ export function refundHeldOrdersOf(d1: Db, sellerId: string, now: string): D1Pre
 /** After a seller's deletion: give the buyers their money and tell them. */
 export async function afterSellerDeleted(env: Bindings, sellerId: string, now: string): Promise<void> {
   const { results } = await env.DB.prepare(
-    "SELECT id FROM orders WHERE seller_id = ?1 AND state = 'refunded' AND settled_at = ?2 AND money_moved_at IS NULL",
+    `SELECT id FROM orders WHERE payment_id IN (${PAYMENTS_TO_SELLER}) AND state = 'refunded' AND settled_at = ?2 AND money_moved_at IS NULL`,
   )
     .bind(sellerId, now)
     .all<{ id: string }>();

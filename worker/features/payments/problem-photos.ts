@@ -48,7 +48,8 @@ export async function storeProblemPhoto(
       `INSERT INTO problem_photos (id, order_id, uploader_id, r2_key, content_type)
        SELECT ?1, ?2, ?3, ?4, ?5
        WHERE (SELECT COUNT(*) FROM problem_photos WHERE order_id = ?2 AND attached_at IS NULL) < ?6
-         AND EXISTS (SELECT 1 FROM orders WHERE id = ?2 AND buyer_id = ?3 AND state IN (${reportableSql}))
+         AND EXISTS (SELECT 1 FROM orders o JOIN payments p ON p.id = o.payment_id
+                     WHERE o.id = ?2 AND p.buyer_id = ?3 AND o.state IN (${reportableSql}))
        RETURNING id`,
     )
     .bind(id, orderId, uploaderId, key, photo.type.mime, PROBLEM_PHOTO_UPLOADS_MAX)

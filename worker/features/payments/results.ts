@@ -120,13 +120,14 @@ export async function paymentDetails(env: Bindings, actor: Actor, sessionId: str
   const payment = await current(env, db, found, role);
   const row = await db
     .prepare(
-      `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id,
+      `SELECT t.id, pay.amount, pay.currency, t.paid_at, t.conversation_id,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             u.id AS seller_id, u.deleted_at AS seller_deleted, p.user_id AS seller_profile, p.display_name AS seller_name
      FROM orders t
-     LEFT JOIN listings l ON l.id = t.listing_id
-     LEFT JOIN users u ON u.id = t.seller_id
-     LEFT JOIN profiles p ON p.user_id = t.seller_id
+     JOIN payments pay ON pay.id = t.payment_id
+     LEFT JOIN listings l ON l.id = pay.listing_id
+     LEFT JOIN users u ON u.id = pay.seller_id
+     LEFT JOIN profiles p ON p.user_id = pay.seller_id
      WHERE t.payment_id = ?1`,
     )
     .bind(payment.id)
@@ -174,17 +175,17 @@ function parseImages(raw: string | null): string[] {
 
 /** The buyer's purchases or the seller's sales, newest first. */
 export async function orderRecords(db: Db, actor: Actor, side: "purchases" | "sales"): Promise<PaymentRecord[]> {
-  const mine = side === "purchases" ? "t.buyer_id" : "t.seller_id";
-  const other = side === "purchases" ? "t.seller_id" : "t.buyer_id";
+  const mine = side === "purchases" ? "pay.buyer_id" : "pay.seller_id";
+  const other = side === "purchases" ? "pay.seller_id" : "pay.buyer_id";
   const { results } = await db
     .prepare(
-      `SELECT t.id, t.amount, t.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
+      `SELECT t.id, pay.amount, pay.currency, t.paid_at, t.conversation_id, t.seller_payout, pay.provider, pay.provider_ref,
             t.state, t.release_due_at, t.refund_amount, t.money_moved_at,
             l.id AS listing_id, l.title, l.images, l.seo_slug,
             CASE WHEN ou.deleted_at IS NULL THEN op.display_name END AS counterpart_name
      FROM orders t
      JOIN payments pay ON pay.id = t.payment_id
-     JOIN listings l ON l.id = t.listing_id
+     JOIN listings l ON l.id = pay.listing_id
      LEFT JOIN users ou ON ou.id = ${other}
      LEFT JOIN profiles op ON op.user_id = ${other}
      WHERE ${mine} = ?1

@@ -51,7 +51,11 @@ export const payments = sqliteTable(
   ],
 );
 
-/** An order: a paid purchase, its money held until released or refunded (docs/decisions/105-held-payments.md). */
+/**
+ * An order: a paid purchase, its money held until released or refunded (docs/decisions/105-held-payments.md).
+ * What was bought, by whom, from whom and for how much is its payment's (`payment_id`): one row each,
+ * never copied here (docs/decisions/141-an-order-is-its-payment-s.md).
+ */
 export const orders = sqliteTable(
   "orders",
   {
@@ -59,20 +63,7 @@ export const orders = sqliteTable(
     paymentId: text("payment_id")
       .notNull()
       .references(() => payments.id),
-    listingId: text("listing_id")
-      .notNull()
-      .references(() => listings.id),
-    sellerId: text("seller_id")
-      .notNull()
-      .references(() => users.id),
-    buyerId: text("buyer_id")
-      .notNull()
-      .references(() => users.id),
-    amount: integer("amount").notNull(),
-    currency: text("currency").notNull().default("NOK"),
-    stripeSessionId: text("stripe_session_id"),
     paidAt: text("paid_at").notNull(),
-    platformFee: integer("platform_fee").notNull().default(0),
     /** stripe: Stripe pays the seller (destination charge); owed: Lekebytte owes the seller (Vipps, decision 035); paid: paid out. */
     sellerPayout: text("seller_payout", { enum: ["stripe", "owed", "paid"] })
       .notNull()
@@ -122,9 +113,6 @@ export const orders = sqliteTable(
     index("orders_due_idx").on(t.state, t.releaseDueAt),
     index("orders_money_pending_idx").on(t.moneyMovedAt, t.settledAt),
     uniqueIndex("orders_payment_unique").on(t.paymentId),
-    uniqueIndex("orders_stripe_session_unique").on(t.stripeSessionId),
-    index("orders_seller_idx").on(t.sellerId, t.paidAt),
-    index("orders_buyer_idx").on(t.buyerId, t.paidAt),
   ],
 );
 

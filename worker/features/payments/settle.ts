@@ -60,10 +60,8 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
       .prepare(
         // The money is held from here until the buyer has the toy (decision 105); the seller's
         // connected account is kept as it is now, for the transfer at release.
-        `INSERT INTO orders (id, payment_id, listing_id, seller_id, buyer_id, amount, currency, stripe_session_id, paid_at, platform_fee, seller_payout,
-                                   state, payout_account)
-         SELECT ?1, p.id, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency,
-                CASE p.provider WHEN 'stripe' THEN p.provider_ref END, ?3, p.platform_fee,
+        `INSERT INTO orders (id, payment_id, paid_at, seller_payout, state, payout_account)
+         SELECT ?1, p.id, ?3,
                 CASE p.provider WHEN 'stripe' THEN 'stripe' ELSE 'owed' END,
                 'held', (SELECT stripe_account_id FROM profiles WHERE user_id = p.seller_id)
          FROM payments p WHERE p.id = ?2 AND p.status = 'completed'

@@ -27,8 +27,8 @@ const sale: DealSource = {
   async find(db, dealId) {
     const row = await db
       .prepare(
-        `SELECT t.id, t.seller_id, t.buyer_id, t.settled_at, t.conversation_id, l.title
-         FROM orders t JOIN listings l ON l.id = t.listing_id
+        `SELECT t.id, p.seller_id, p.buyer_id, t.settled_at, t.conversation_id, l.title
+         FROM orders t JOIN payments p ON p.id = t.payment_id JOIN listings l ON l.id = p.listing_id
          WHERE t.id = ?1`,
       )
       .bind(dealId)
@@ -156,7 +156,7 @@ export function completedDealsWithEstablishedSql(userColumn: string, cutoffParam
   const other = (a: string, b: string) =>
     `(SELECT created_at FROM users WHERE id = CASE WHEN ${a} = ${userColumn} THEN ${b} ELSE ${a} END)`;
   return `((SELECT COUNT(*) FROM orders t JOIN payments p ON p.id = t.payment_id
-             WHERE p.status = 'completed' AND ${userColumn} IN (t.seller_id, t.buyer_id) AND ${other("t.seller_id", "t.buyer_id")} <= ${cutoffParam})
+             WHERE p.status = 'completed' AND ${userColumn} IN (p.seller_id, p.buyer_id) AND ${other("p.seller_id", "p.buyer_id")} <= ${cutoffParam})
          + (SELECT COUNT(*) FROM trades s
              WHERE s.status = 'completed' AND ${userColumn} IN (s.user1_id, s.user2_id) AND ${other("s.user1_id", "s.user2_id")} <= ${cutoffParam})
          + (SELECT COUNT(*) FROM giveaways g

@@ -348,8 +348,8 @@ async function reviewerRoles(db: Db, rows: ProfileReviewRow[]): Promise<Map<stri
   if (sales.length) {
     const { results } = await db
       .prepare(
-        `SELECT r.id, CASE WHEN t.seller_id = r.reviewer_id THEN 'seller' ELSE 'buyer' END AS role
-         FROM reviews r JOIN orders t ON t.id = r.deal_id WHERE r.id IN (SELECT value FROM json_each(?1))`,
+        `SELECT r.id, CASE WHEN p.seller_id = r.reviewer_id THEN 'seller' ELSE 'buyer' END AS role
+         FROM reviews r JOIN orders t ON t.id = r.deal_id JOIN payments p ON p.id = t.payment_id WHERE r.id IN (SELECT value FROM json_each(?1))`,
       )
       .bind(JSON.stringify(sales.map((r) => r.id)))
       .all<{ id: string; role: DealRole }>();
