@@ -8,7 +8,6 @@ import { createTestQueryClient, jsonResponse, mockFetch, renderRoutes, sessionFo
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
 vi.mock("../../web/lib/toast", () => toast);
-
 const routes: RouteObject[] = [
   { path: "/", element: <h1>Forsiden</h1> },
   { path: "/auth", element: <AuthPage /> },

@@ -26,16 +26,8 @@ import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { mailUnreadMessages } from "./mail";
-import {
-  MIRROR_REARM_MS,
-  MIRROR_RETRY_MS,
-  inboxesToTell,
-  mirrorWindowMs,
-  mirrorRows,
-  notifyInboxes,
-  unmirroredRows,
-  withdrawRow,
-} from "./room-mirror";
+import { inboxesToTell, mirrorRows, notifyInboxes, unmirroredRows, withdrawRow } from "./room-mirror";
+import { MirrorClock } from "./room-mirror-clock";
 import {
   assertMayWrite,
   createSchema,
@@ -67,14 +59,8 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private alarmChain: Promise<unknown> = Promise.resolve();
   private conversationId: string | null = null;
   private info: RoomInfo | null = null;
-  /**
-   * When the pending alarm to mirror to D1 is due (0: none pending). Nothing moves it later; a write
-   * finds it set and adds nothing, unless it is MIRROR_REARM_MS overdue (set it again) or the write
-   * must reach D1 at once and it is later (brought forward).
-   */
-  private mirrorDueAt = 0;
-  /** Participants who left the room since the last alarm and whose inbox it tells after its mirror. */
-  private readonly leftToTell = new Set<string>();
+  /** When the D1 mirror is due (docs/decisions/140). */
+  private readonly mirrorClock = new MirrorClock((at) => void this.ctx.storage.setAlarm(at));
   private readonly db: Db;
   private readonly sql: SqlStorage;
   private readonly presence: PresenceBook;
@@ -91,7 +77,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     createSchema(this.sql);
     // Rows D1 lacks from before a restart: their alarm is stored with them, this only covers one that was
     // lost. Within the window, so rooms woken together by a restart do not all mirror at once.
-    if (unmirroredRows(this.sql, 1).length > 0) this.armMirror(false);
+    if (unmirroredRows(this.sql, 1).length > 0) this.mirrorClock.arm(false);
     // Heartbeats are answered by the runtime without waking the room (docs/product.md "Limits and timings": 25 s).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(HEARTBEAT_PING, HEARTBEAT_PONG));
   }
@@ -188,10 +174,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     this.bind(state.conversationId);
     // Away now: what the room holds for them goes to D1 for their badge and inbox, and an inbox that
     // was not told of a message while they were here counts again, both from the alarm, now.
-    if (this.mirrorDueAt !== 0 || hasMirroredUnread(this.sql, state.userId)) {
-      this.leftToTell.add(state.userId);
-      this.armMirror(true);
-    }
+    if (this.mirrorClock.pending || hasMirroredUnread(this.sql, state.userId)) this.mirrorClock.leftRoom(state.userId);
     await this.presence.left(state.userId, Date.now());
   }
 
@@ -229,7 +212,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
         // No await from the insert to the frames: the output gate holds them (and the RPC's answer)
         // until the row and the mirror alarm are durable (docs/decisions/138).
         // Someone away from the room sees D1 (badge, inbox): at once. Everyone here sees it live.
-        if (!existing) this.armMirror(readersOf(room, row).some((id) => !this.isOnline(id)));
+        if (!existing) this.mirrorClock.arm(readersOf(room, row).some((id) => !this.isOnline(id)));
         const message = toMessage(row, input.conversationId);
         if (origin) send(origin, { type: "ack", id: message.id, message });
         if (!existing) this.fanOut({ type: "message", message }, origin, recipientId ?? undefined);
@@ -257,7 +240,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
         const marked = markRead(this.sql, input.readerId, input.upToSeq);
         if (marked.count > 0) {
           // D1 counts a mirrored message unread until the mark gets there; an unmirrored one goes with it.
-          this.armMirror(marked.wasMirrored);
+          this.mirrorClock.arm(marked.wasMirrored);
           this.fanOut({ type: "read", reader_id: input.readerId, up_to_seq: marked.upToSeq, read_at: marked.readAt });
         }
         return marked;
@@ -291,7 +274,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       await this.room(conversationId);
       const event = removeContent(this.sql, messageId, content);
       if (!event) return false;
-      this.armMirror(true);
+      this.mirrorClock.arm(true);
       this.fanOut({ type: "event", name: MESSAGE_REMOVED_EVENT, data: event });
       return true;
     });
@@ -315,20 +298,6 @@ export class ConversationRoom extends DurableObject<Bindings> {
   // ---- the D1 mirror ------------------------------------------------------------------------------
 
   /**
-   * Mirror by an alarm (a storage write that commits with the change, before the ack leaves): now
-   * when someone outside the room would see the difference (`atOnce`), otherwise within
-   * MIRROR_WINDOW_MS, so a busy room's messages reach D1 in one batch (docs/decisions/140).
-   */
-  private armMirror(atOnce: boolean): void {
-    const now = Date.now();
-    const dueAt = atOnce ? now : now + mirrorWindowMs();
-    const pending = this.mirrorDueAt !== 0 && now < this.mirrorDueAt + MIRROR_REARM_MS;
-    if (pending && this.mirrorDueAt <= dueAt) return;
-    this.mirrorDueAt = dueAt;
-    void this.ctx.storage.setAlarm(dueAt);
-  }
-
-  /**
    * Write every row D1 lacks to D1, then tell the inboxes whose counts changed (they count from D1).
    * Safe to run twice at once (the alarm and a flush): the upsert is keyed by message id. Returns
    * how many rows it wrote. Also called by the Worker before it reads D1 for a user's data (the export).
@@ -345,7 +314,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
           info.conversationId,
         ),
     });
-    if (more) this.armMirror(true); // more than a few rounds' worth: the next alarm goes on
+    if (more) this.mirrorClock.arm(true); // more than a few rounds' worth: the next alarm goes on
     return written;
   }
 
@@ -355,8 +324,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
       await this.mirror();
     } catch (err) {
       console.error("ConversationRoom mirror to D1 failed; retrying", err);
-      this.mirrorDueAt = Date.now() + MIRROR_RETRY_MS;
-      await this.ctx.storage.setAlarm(this.mirrorDueAt);
+      this.mirrorClock.retry();
     }
   }
 
@@ -405,7 +373,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
   private armAlarm(dueAt: number): Promise<void> {
     const adjust = this.alarmChain.then(async () => {
       const current = await this.ctx.storage.getAlarm();
-      if (this.mirrorDueAt !== 0) return;
+      if (this.mirrorClock.pending) return;
       if (current === null || current > dueAt) await this.ctx.storage.setAlarm(dueAt);
     });
     this.alarmChain = adjust.catch(() => undefined);
@@ -413,11 +381,9 @@ export class ConversationRoom extends DurableObject<Bindings> {
   }
 
   async alarm(): Promise<void> {
-    this.mirrorDueAt = 0;
+    const left = this.mirrorClock.fired();
     // First D1, so the offline mail below counts what the room has stored.
     await this.mirrorSafely();
-    const left = [...this.leftToTell];
-    this.leftToTell.clear();
     if (left.length > 0 && this.conversationId) await notifyInboxes(this.env, left, this.conversationId);
     const now = Date.now();
     const expired: WebSocket[] = [];
