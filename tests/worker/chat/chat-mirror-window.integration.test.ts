@@ -10,6 +10,7 @@ import type { ConversationRoom } from "../../../worker/features/chat/conversatio
 import { inboxesToTell, MIRROR_WINDOW_MS, mirrorWindowMs } from "../../../worker/features/chat/room-mirror";
 import type { RoomInfo, RoomRow } from "../../../worker/features/chat/room-store";
 import { ackFor, type InboxTabFrame, messageFor, sendOn, setup } from "../support/chat";
+import type { Client } from "../support/http";
 import { mirrored, openChat, upgrade } from "../support/live";
 
 const roomOf = (conversationId: string) => env.CONVERSATION_ROOM.get(env.CONVERSATION_ROOM.idFromName(conversationId));
@@ -29,6 +30,19 @@ async function inD1(conversationId: string): Promise<{ id: string; read_at: stri
   return results;
 }
 
+/** A conversation with both participants' chats open: `a` the buyer's, `b` the seller's. */
+async function bothInRoom() {
+  const { conv, buyer, seller } = await setup();
+  return { conv, buyer, seller, a: await openChat(buyer, conv.id), b: await openChat(seller, conv.id) };
+}
+
+/** A tab's badge socket, once it has its first count (0). */
+async function badgeTab(client: Client) {
+  const tab = (await upgrade<InboxTabFrame>(client, "/api/conversations/live")).socket!;
+  await tab.waitFor((f) => f.type === "unread" && f.count === 0);
+  return tab;
+}
+
 // The alarm's due time, not how fast anything runs: "at once" is due now (it may already have run),
 // "within the window" is due no earlier than the window's shortest spread.
 const AT_ONCE_MS = 1_000;
@@ -36,9 +50,7 @@ const WINDOW_MIN_MS = MIRROR_WINDOW_MS / 2;
 
 describe("the D1 mirror's window", () => {
   it("messages both participants see live reach D1 within the window, together", async () => {
-    const { conv, buyer, seller } = await setup();
-    const a = await openChat(buyer, conv.id);
-    const b = await openChat(seller, conv.id);
+    const { conv, a, b } = await bothInRoom();
     const ids = [sendOn(a, "Hei!"), sendOn(b, "Hei, den er ledig."), sendOn(a, "Flott, jeg kommer i kveld.")];
     for (const id of ids) await ackFor(ids.indexOf(id) === 1 ? b : a, id);
     expect(await alarmIn(conv.id)).toBeGreaterThan(WINDOW_MIN_MS - AT_ONCE_MS);
@@ -52,8 +64,7 @@ describe("the D1 mirror's window", () => {
 
   it("a message to a participant away from the room reaches D1 at once, and their inbox is told", async () => {
     const { conv, buyer, seller } = await setup();
-    const tab = (await upgrade<InboxTabFrame>(seller, "/api/conversations/live")).socket!;
-    await tab.waitFor((f) => f.type === "unread" && f.count === 0);
+    const tab = await badgeTab(seller);
     const a = await openChat(buyer, conv.id);
     const id = sendOn(a, "Er den fortsatt ledig?");
     await ackFor(a, id);
@@ -96,9 +107,7 @@ describe("the D1 mirror's window", () => {
   });
 
   it("a participant who leaves brings the pending mirror forward", async () => {
-    const { conv, buyer, seller } = await setup();
-    const a = await openChat(buyer, conv.id);
-    const b = await openChat(seller, conv.id);
+    const { conv, a, b } = await bothInRoom();
     const id = sendOn(a, "Ser deg i kveld");
     await messageFor(b, id);
     expect(await alarmIn(conv.id)).toBeGreaterThan(WINDOW_MIN_MS - AT_ONCE_MS);
@@ -109,8 +118,7 @@ describe("the D1 mirror's window", () => {
 
   it("a reader in the room is not told of a message D1 got meanwhile, and is told when they leave", async () => {
     const { conv, buyer, seller } = await setup();
-    const tab = (await upgrade<InboxTabFrame>(seller, "/api/conversations/live")).socket!;
-    await tab.waitFor((f) => f.type === "unread" && f.count === 0);
+    const tab = await badgeTab(seller);
     const a = await openChat(buyer, conv.id);
     const b = await openChat(seller, conv.id);
     const id = sendOn(a, "Er den ledig?");
@@ -126,9 +134,7 @@ describe("the D1 mirror's window", () => {
   });
 
   it("a message reported the moment it arrives, before D1 has it, is reported (its room copies first)", async () => {
-    const { conv, buyer, seller } = await setup();
-    const a = await openChat(buyer, conv.id);
-    const b = await openChat(seller, conv.id);
+    const { conv, buyer, a, b } = await bothInRoom();
     const bad = sendOn(b, "Stygg melding");
     await messageFor(a, bad);
     expect(await inD1(conv.id)).toEqual([]);
