@@ -4,16 +4,41 @@ import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/taxonomy";
 import type { profiles } from "../../worker/features/account/schema";
 import type { users } from "../../worker/features/auth/schema";
-import { hashPassword } from "../../worker/features/auth/password";
+import { scrypt } from "node:crypto";
 import { nextTimestamp } from "./clock";
 
-/** A well-formed hash nobody can sign in with; hashing a real password costs ~260 ms (scrypt). */
+/** A well-formed hash nobody can sign in with. */
 export const UNUSABLE_PASSWORD_HASH = "scrypt$32768$8$3$dGVzdC1vbmx5LXNhbHQ=$bm90LWEtcmVhbC1wYXNzd29yZC1oYXNoLXRlc3Q=";
+
+/**
+ * Test users' passwords are hashed at a lower scrypt cost than sign-up's (N = 2^10, p = 1 against
+ * 2^15 and 3): the stored hash names its cost and `verifyPassword` checks at that cost, so signing in
+ * as a test user runs the real check in a few milliseconds instead of ~260 ms. Hashed once per
+ * password per test process. Accounts made through the API (`POST /api/auth/signup`, a reset, a
+ * change) are hashed with the production cost, and tests/worker/auth checks that.
+ */
+const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const;
+const testHashes = new Map<string, Promise<string>>();
+
+export function testPasswordHash(password: string): Promise<string> {
+  let hash = testHashes.get(password);
+  if (!hash) {
+    const { N, r, p } = TEST_SCRYPT;
+    const salt = crypto.getRandomValues(new Uint8Array(16));
+    hash = new Promise((resolve, reject) =>
+      scrypt(password.normalize("NFKC"), salt, 32, { N, r, p }, (error, key) =>
+        error ? reject(error) : resolve(`scrypt$${N}$${r}$${p}$${Buffer.from(salt).toString("base64")}$${key.toString("base64")}`),
+      ),
+    );
+    testHashes.set(password, hash);
+  }
+  return hash;
+}
 
 export interface UserOverrides {
   id?: string;
   email?: string;
-  /** Hash this password for real (slow): only for tests that sign in. */
+  /** A password to sign in with (hashed by `testPasswordHash`). */
   password?: string;
   emailConfirmed?: boolean;
   deletedAt?: string | null;
@@ -33,7 +58,7 @@ export async function createUser(overrides: UserOverrides = {}, db: D1Database =
   const id = overrides.id ?? crypto.randomUUID();
   const email = (overrides.email ?? `bruker${sequence}-${id.slice(0, 8)}@test.lekebytte.no`).toLowerCase();
   const createdAt = overrides.createdAt ?? nextTimestamp();
-  const passwordHash = overrides.password ? await hashPassword(overrides.password) : UNUSABLE_PASSWORD_HASH;
+  const passwordHash = overrides.password ? await testPasswordHash(overrides.password) : UNUSABLE_PASSWORD_HASH;
   const user = {
     id,
     email,

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RATE_RULES, type RateRule } from "../../../domain/rate-limits";
+import { SCRYPT_PARAMS } from "../../../worker/features/auth/password";
 import { createUser } from "../../factories";
 import { Client, errorOf } from "../support/http";
 import { countAttempts } from "../support/rate-limits";
@@ -18,9 +19,13 @@ describe("sign-up and confirmation", () => {
     expect(link.startsWith(`${env.APP_ORIGIN}/auth/callback?code=`)).toBe(true);
 
     const profile = await env.DB.prepare(
-      "SELECT p.display_name, p.postal_code, u.email_confirmed_at FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = 'kari.nordmann@example.no'",
-    ).first();
-    expect(profile).toEqual({ display_name: "Kari", postal_code: "5003", email_confirmed_at: null });
+      "SELECT p.display_name, p.postal_code, u.email_confirmed_at, u.password_hash FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = 'kari.nordmann@example.no'",
+    ).first<{ password_hash: string }>();
+    const { password_hash, ...rest } = profile!;
+    expect(rest).toEqual({ display_name: "Kari", postal_code: "5003", email_confirmed_at: null });
+    // The production cost (test users made by the factory are hashed cheaper; see testPasswordHash).
+    const { N, r, p } = SCRYPT_PARAMS;
+    expect(password_hash).toMatch(new RegExp(`^scrypt\\$${N}\\$${r}\\$${p}\\$[A-Za-z0-9+/=]{24}\\$[A-Za-z0-9+/=]{44}$`));
 
     const early = await client.post("/api/auth/signin", { email, password: PASSWORD });
     expect(early.status).toBe(403);

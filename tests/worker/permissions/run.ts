@@ -19,9 +19,8 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
-import { hashPassword } from "../../../worker/features/auth/password";
 import { generateSitemap } from "../../../worker/features/seo/sitemap";
-import { createUser, signedInClient, type TestUser } from "../../factories";
+import { createUser, signedInClient, type TestUser, testPasswordHash } from "../../factories";
 import { allowConsoleError } from "../support/console-guard";
 import { Client, errorOf, isNorwegianMessage } from "../support/http";
 import { mirrored, upgrade } from "../support/live";
@@ -29,8 +28,6 @@ import { stateChanges, storedState } from "../support/state";
 import { BUSY, type Expected, PASSWORD, ROLES, type Role, type Row } from "./matrix";
 import { connectOwner, suspend, World } from "./world";
 
-/** scrypt costs ~260 ms a hash: one hash for every owner that needs a password, one user to sign in. */
-let passwordHash: Promise<string> | null = null;
 /** A user with PASSWORD, for the rows that sign in (made by createSignInUser in a file's beforeAll). */
 export let signInUser: TestUser;
 let ipCounter = 0;
@@ -50,9 +47,8 @@ async function runCase(row: Row, role: Role): Promise<{ status: number; changed:
   const caseStart = new Date().toISOString();
   const owner = await createUser();
   if (row.ownerPassword) {
-    passwordHash ??= hashPassword(PASSWORD);
     await env.DB.prepare("UPDATE users SET password_hash = ?2 WHERE id = ?1")
-      .bind(owner.id, await passwordHash)
+      .bind(owner.id, await testPasswordHash(PASSWORD))
       .run();
   }
   if (row.ownerConnected) await connectOwner(owner.id);
