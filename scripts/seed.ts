@@ -66,8 +66,7 @@ async function main(): Promise<void> {
       .catch((err: unknown) => {
         if (String(err).includes("no such table")) {
           throw new Error(
-            `Databasen i ${stateDir()} har ingen tabeller. Kjør migreringene først ` +
-              "(npm start gjør det, eller: wrangler d1 migrations apply DB --local --persist-to <STATE_DIR>).",
+            `Databasen i ${stateDir()} har ingen tabeller. Kjør migreringene først ` + "(npm start gjør det, eller: npm run db:migrate).",
           );
         }
         throw err;

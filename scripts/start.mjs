@@ -262,13 +262,7 @@ async function main() {
   {
     const t = performance.now();
     step("Oppdaterer lokal database (D1-migreringer) …");
-    await must(
-      "wrangler d1 migrations apply",
-      run(binPath("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR, "-c", WRANGLER_CONFIG], {
-        env: toolEnv({ CI: "true" }), // never asks for confirmation
-        capture: true,
-      }),
-    );
+    await must("D1-migreringer", run(binPath("tsx"), [path.join(ROOT, "scripts/migrate.ts")], { capture: true }));
     step(`Database klar på ${seconds(t)}`);
   }
 

@@ -15,7 +15,7 @@ import { runTool } from "./support-tools";
 export function freshState(stateDir: string, { demoData }: { demoData: boolean }): void {
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
-  runTool("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"]);
+  runTool("tsx", ["scripts/migrate.ts"], { STATE_DIR: stateDir });
   if (!demoData) skipDemoData(stateDir);
 }
 

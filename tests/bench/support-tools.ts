@@ -12,8 +12,8 @@ export const benchEnv = toolEnv({ CI: "true", NO_COLOR: "1", NO_D1_WARNING: "tru
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Run a tool from node_modules/.bin; throws with its output on failure. */
-export function runTool(cmd: string, args: string[]): void {
-  const res = spawnSync(binPath(cmd), args, { cwd: ROOT, env: benchEnv, encoding: "utf8" });
+export function runTool(cmd: string, args: string[], env: Record<string, string> = {}): void {
+  const res = spawnSync(binPath(cmd), args, { cwd: ROOT, env: { ...benchEnv, ...env }, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed:\n${res.stderr}\n${res.stdout}`);
 }
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, WRANGLER_CONFIG, binPath, toolEnv } from "../../scripts/local-env.mjs";
+import { ROOT, binPath, toolEnv } from "../../scripts/local-env.mjs";
 import type { Manifest } from "../../scripts/backup/manifest";
 import { SEARCHES } from "./support/searches";
 
@@ -51,11 +51,7 @@ describe("npm run backup, then npm run restore into a fresh state", () => {
   let after: Snapshot;
 
   beforeAll(async () => {
-    await mustRun(
-      binPath("wrangler"),
-      ["d1", "migrations", "apply", "DB", "--local", "--persist-to", original, "-c", WRANGLER_CONFIG],
-      original,
-    );
+    await mustRun(...tsx("scripts/migrate.ts"), original);
     await mustRun(...tsx("scripts/seed.ts", "--quiet"), original);
     await mustRun(...tsx("scripts/backup.ts", "--out", path.join(work, "backups")), original);
     folder = path.join(work, "backups", readdirSync(path.join(work, "backups"))[0]);
