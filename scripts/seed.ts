@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       .catch((err: unknown) => {
         if (String(err).includes("no such table")) {
           throw new Error(
-            `Databasen i ${stateDir()} har ingen tabeller. Kjør migreringene først ` + "(npm start gjør det, eller: npm run db:migrate).",
+            `Databasen i ${stateDir()} har ingen tabeller. Kjør migreringene først (npm start gjør det, eller: npm run db:migrate).`,
           );
         }
         throw err;

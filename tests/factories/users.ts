@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/taxonomy";
 import type { profiles } from "../../worker/features/account/schema";
 import type { users } from "../../worker/features/auth/schema";
-import { scrypt } from "node:crypto";
+import { hashPassword } from "../../worker/features/auth/password";
 import { nextTimestamp } from "./clock";
 
 /** A well-formed hash nobody can sign in with. */
@@ -17,19 +17,13 @@ export const UNUSABLE_PASSWORD_HASH = "scrypt$32768$8$3$dGVzdC1vbmx5LXNhbHQ=$bm9
  * password per test process. Accounts made through the API (`POST /api/auth/signup`, a reset, a
  * change) are hashed with the production cost, and tests/worker/auth checks that.
  */
-const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const;
+const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1, keyLength: 32 } as const;
 const testHashes = new Map<string, Promise<string>>();
 
 export function testPasswordHash(password: string): Promise<string> {
   let hash = testHashes.get(password);
   if (!hash) {
-    const { N, r, p } = TEST_SCRYPT;
-    const salt = crypto.getRandomValues(new Uint8Array(16));
-    hash = new Promise((resolve, reject) =>
-      scrypt(password.normalize("NFKC"), salt, 32, { N, r, p }, (error, key) =>
-        error ? reject(error) : resolve(`scrypt$${N}$${r}$${p}$${Buffer.from(salt).toString("base64")}$${key.toString("base64")}`),
-      ),
-    );
+    hash = hashPassword(password, TEST_SCRYPT);
     testHashes.set(password, hash);
   }
   return hash;

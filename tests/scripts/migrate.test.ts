@@ -2,7 +2,7 @@
 // exactly as `wrangler d1 migrations apply --local` does, so either tool can take over from the other,
 // and a migration that fails must leave nothing of itself behind.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ProjectConfig } from "../../scripts/local-bindings";
 import { ROOT, binPath, toolEnv } from "../../scripts/local-env.mjs";
 import { migrationFiles } from "../../scripts/migrate";
+import { d1File } from "../bench/support-db";
 
 const work = mkdtempSync(path.join(os.tmpdir(), "lekebytte-migrate-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -57,9 +58,7 @@ function wranglerApply(stateDir: string, migrationsDir: string, { name, compatib
 
 /** The schema and the migration records of a state's D1 file, read with SQLite itself. */
 function stored(stateDir: string) {
-  const dir = path.join(stateDir, "v3/d1/miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  const db = new DatabaseSync(path.join(dir, file!));
+  const db = new DatabaseSync(d1File(stateDir));
   try {
     return {
       schema: db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '_cf_%' ORDER BY name").all(),

@@ -3,7 +3,14 @@
 // 100,000 iterations on live Workers, so it is not used. See docs/decisions/005-password-hashing.md.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 } as const;
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  keyLength: number;
+}
+
+export const SCRYPT_PARAMS: Readonly<ScryptParams> = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 };
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -13,9 +20,8 @@ function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: nu
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` with base64 salt and hash. */
-export async function hashPassword(password: string): Promise<string> {
-  const { N, r, p, keyLength } = SCRYPT_PARAMS;
+/** `scrypt$N$r$p$salt$hash` with base64 salt and hash; the cost is production's unless a caller names one. */
+export async function hashPassword(password: string, { N, r, p, keyLength }: ScryptParams = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, N, r, p, keyLength);
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
