@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import ts from "typescript";
+import { parseSync } from "oxc-parser";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -44,55 +44,85 @@ interface Statement {
   glued: boolean;
 }
 
+/** An ESTree node as oxc-parser gives it (TypeScript's own nodes included). */
+interface Node {
+  type: string;
+  start: number;
+  [key: string]: unknown;
+}
+
+const isNode = (value: unknown): value is Node => typeof value === "object" && value !== null && typeof (value as Node).type === "string";
+
+/** The nodes directly under `node`, in source order. */
+function childrenOf(node: Node): Node[] {
+  const children: Node[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "type" || key === "start" || key === "end") continue;
+    if (Array.isArray(value)) children.push(...value.filter(isNode));
+    else if (isNode(value)) children.push(value);
+  }
+  return children;
+}
+
+const isString = (node: Node) => node.type === "Literal" && typeof node.value === "string";
+const isTemplate = (node: Node) => node.type === "TemplateLiteral";
+/** A template literal's quoted part, as the program sees it (escapes resolved). */
+const quasiText = (quasi: Node) => (quasi.value as { cooked: string | null; raw: string }).cooked ?? "";
+
 /** The SQL texts of one file: literals, and templates with their parts filled in where known. */
 function statementsOf(file: string): { statements: Statement[]; creates: string[] } {
-  const source = ts.createSourceFile(file, readFileSync(path.join(root, file), "utf8"), ts.ScriptTarget.Latest, true);
-  const constants = new Map<string, ts.Expression>();
-  const collect = (node: ts.Node) => {
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) constants.set(node.name.text, node.initializer);
-    ts.forEachChild(node, collect);
+  const text = readFileSync(path.join(root, file), "utf8");
+  const { program, errors } = parseSync(file, text, { lang: "ts" });
+  if (errors.length > 0) throw new Error(`${file}: ${errors[0].message}`);
+  const constants = new Map<string, Node>();
+  const collect = (node: Node) => {
+    const id = node.id as Node | undefined;
+    if (node.type === "VariableDeclarator" && id?.type === "Identifier" && isNode(node.init)) constants.set(id.name as string, node.init);
+    for (const child of childrenOf(node)) collect(child);
   };
-  collect(source);
+  collect(program as unknown as Node);
 
   let glued = false;
-  const textOf = (expr: ts.Expression, depth = 0): string | null => {
+  const textOf = (expr: Node, depth = 0): string | null => {
     if (depth > 5) return null;
-    if (ts.isStringLiteral(expr) || ts.isNoSubstitutionTemplateLiteral(expr)) return expr.text;
-    if (ts.isParenthesizedExpression(expr)) return textOf(expr.expression, depth + 1);
-    if (ts.isIdentifier(expr)) {
-      const init = constants.get(expr.text);
+    if (isString(expr)) return expr.value as string;
+    if (expr.type === "ParenthesizedExpression") return textOf(expr.expression as Node, depth + 1);
+    if (expr.type === "Identifier") {
+      const init = constants.get(expr.name as string);
       return init ? textOf(init, depth + 1) : null;
     }
-    if (ts.isTemplateExpression(expr)) {
-      let text = expr.head.text;
-      for (const span of expr.templateSpans) {
-        const known = textOf(span.expression, depth + 1);
-        if (known === null && (/\w$/.test(text) || /^\w/.test(span.literal.text))) glued = true;
-        text += (known ?? "1") + span.literal.text;
+    if (isTemplate(expr)) {
+      const [head, ...quasis] = expr.quasis as Node[];
+      let sql = quasiText(head);
+      for (const [i, part] of (expr.expressions as Node[]).entries()) {
+        const after = quasiText(quasis[i]);
+        const known = textOf(part, depth + 1);
+        if (known === null && (/\w$/.test(sql) || /^\w/.test(after))) glued = true;
+        sql += (known ?? "1") + after;
       }
-      return text;
+      return sql;
     }
-    if (ts.isBinaryExpression(expr) && expr.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-      const [left, right] = [textOf(expr.left, depth + 1), textOf(expr.right, depth + 1)];
+    if (expr.type === "BinaryExpression" && expr.operator === "+") {
+      const [left, right] = [textOf(expr.left as Node, depth + 1), textOf(expr.right as Node, depth + 1)];
       return left !== null && right !== null ? left + right : null;
     }
     return null;
   };
 
+  const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
   const statements: Statement[] = [];
   const creates: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
+  const visit = (node: Node) => {
+    if (isString(node) || isTemplate(node)) {
       glued = false;
-      const text = textOf(node);
-      if (text !== null && SQL.test(text))
-        statements.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, sql: text, glued });
-      else if (text !== null && CREATE.test(text)) creates.push(text);
+      const sql = textOf(node);
+      if (sql !== null && SQL.test(sql)) statements.push({ file, line: lineOf(node.start), sql, glued });
+      else if (sql !== null && CREATE.test(sql)) creates.push(sql);
       return; // a template's own parts are not statements of their own
     }
-    ts.forEachChild(node, visit);
+    for (const child of childrenOf(node)) visit(child);
   };
-  visit(source);
+  visit(program as unknown as Node);
   return { statements, creates };
 }
 
