@@ -30,7 +30,8 @@ export const HOME_CATEGORIES: CategoryKey[] = ["lego", "biler", "baby", "puslesp
 export function normalizeCategory(value: string): CategoryKey | null {
   const v = value.trim().toLowerCase();
   if ((CATEGORY_KEYS as string[]).includes(v)) return v as CategoryKey;
-  return CATEGORY_ALIASES[v] ?? null;
+  // Own keys only: "constructor" and its kind are every object's, and no alias.
+  return Object.hasOwn(CATEGORY_ALIASES, v) ? CATEGORY_ALIASES[v] : null;
 }
 
 export function categoryLabel(key: string): string {
@@ -51,7 +52,8 @@ export const AGE_RANGE_ALIASES: Record<string, AgeRange> = {
 export function normalizeAgeRange(value: string): AgeRange | null {
   const v = value.trim();
   if ((AGE_RANGES as readonly string[]).includes(v)) return v as AgeRange;
-  return AGE_RANGE_ALIASES[v] ?? null;
+  // Own keys only: "valueOf" and its kind are every object's, and no alias.
+  return Object.hasOwn(AGE_RANGE_ALIASES, v) ? AGE_RANGE_ALIASES[v] : null;
 }
 
 export const CONDITIONS = [

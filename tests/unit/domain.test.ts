@@ -145,6 +145,16 @@ describe("taxonomy normalisation", () => {
   it("rejects unknown age ranges", () => {
     expect(normalizeAgeRange("100 år")).toBeNull();
   });
+
+  // Names every object has through its prototype are no aliases (a search for ?ages=valueOf once
+  // bound a function into its SQL and answered 500).
+  it.each(["valueOf", "toString", "constructor", "__proto__", "hasOwnProperty", "isPrototypeOf"])(
+    "%j is neither a category nor an age range",
+    (input) => {
+      expect(normalizeCategory(input)).toBeNull();
+      expect(normalizeAgeRange(input)).toBeNull();
+    },
+  );
 });
 
 describe("listingFormSchema", () => {

@@ -120,6 +120,12 @@ describe("search", () => {
     ]);
   });
 
+  it("reads the names every object has (valueOf, constructor, __proto__) as unknown filters, not as filters of their own", async () => {
+    const all = titles(await search("")).sort();
+    for (const name of ["valueOf", "toString", "constructor", "__proto__"])
+      expect(titles(await search(`ages=${name}&categories=${name}`)).sort(), name).toEqual(all);
+  });
+
   it("treats 0 and 10000 as no bound, and free-only ignores the price bounds", async () => {
     const all = await search("min=0&max=10000");
     expect(all.total).toBe(68);
