@@ -16,6 +16,7 @@ import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
 import { ok } from "./support/requests";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const DEMO_PASSWORD = "lekebytte123";
 const TITLE = "Bøker om dinosaurer (6 stk)";
@@ -86,7 +87,7 @@ async function expectDayLabelsClear(page: Page) {
 
 test("after a trade the messages keep the screen; finished offers are one line each; no day label covers a message", async ({ page }) => {
   await openDinosaurChat(page, "kari@lekebytte.test");
-  await page.screenshot({ path: "/tmp/e2e-chat-after-deal-kari.png" });
+  await screenshotToLookAt(page, "e2e-chat-after-deal-kari");
   await expectMessagesKeepTheScreen(page);
 
   // The refused and the completed offer: one line each, with its own colour, opening on a tap.
@@ -148,7 +149,7 @@ test("the parties open what they traded from the chat header, read only and mark
   const topBar = page.getByRole("button", { name: "Tilbake", exact: true }).locator("xpath=..");
   await expect(topBar.getByRole("button", { name: "Del annonsen" })).toBeVisible();
   await expect(topBar.getByRole("button", { name: /favoritter|Rapporter annonse/ })).toHaveCount(0);
-  await page.screenshot({ path: "/tmp/e2e-chat-after-deal-listing.png" });
+  await screenshotToLookAt(page, "e2e-chat-after-deal-listing");
 
   // A visitor (no session) gets the same read-only page from the edge, not "404 - Siden finnes ikke".
   const visitor = await browser.newContext({ baseURL, viewport: VIEWPORT });
@@ -163,7 +164,7 @@ test("the parties open what they traded from the chat header, read only and mark
   await expect(visitorPage.getByText("404 - Siden finnes ikke")).toHaveCount(0);
   for (const name of [/^Kjøp nå/, /^Send melding/, /^Foreslå bytte/, /^Jeg vil ha den/])
     await expect(visitorPage.getByRole("button", { name })).toHaveCount(0);
-  await visitorPage.screenshot({ path: "/tmp/e2e-traded-listing-visitor.png", fullPage: true });
+  await screenshotToLookAt(visitorPage, "e2e-traded-listing-visitor", { fullPage: true });
   await visitor.close();
 });
 

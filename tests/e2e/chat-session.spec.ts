@@ -6,6 +6,7 @@ import { expect, test } from "./fixtures";
 import { deleteAccount, E2E_PASSWORD, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
 import { openSecondBrowser } from "./support/second-browser";
+import { screenshotToLookAt } from "./support/screenshots";
 
 test("signing out in another tab closes the open chat's socket, and it stays closed", async ({ page: buyer, browser }) => {
   test.setTimeout(90_000);
@@ -30,7 +31,7 @@ test("signing out in another tab closes the open chat's socket, and it stays clo
     await field.press("Enter");
     await expect(buyer.getByRole("log").getByText("Hei! Er toget ledig?")).toBeVisible();
     await expect.poll(() => chatSockets.length).toBe(1);
-    await buyer.screenshot({ path: "/tmp/h20-chat-before-signout.png" });
+    await screenshotToLookAt(buyer, "h20-chat-before-signout");
 
     // Another tab of the same browser signs out (the cookies are shared).
     const otherTab = await buyer.context().newPage();
@@ -38,7 +39,7 @@ test("signing out in another tab closes the open chat's socket, and it stays clo
     await expect.poll(() => chatSockets[0].isClosed(), { timeout: 5_000 }).toBe(true);
     // The page learns it is signed out (the chat is for signed-in users) ...
     await expect(buyer.getByRole("log")).toBeHidden({ timeout: 5_000 });
-    await buyer.screenshot({ path: "/tmp/h20-chat-after-signout.png" });
+    await screenshotToLookAt(buyer, "h20-chat-after-signout");
     // ... and the old client's retries after 1 s and 2 s do not happen: every timer due within the
     // next 4 s runs now, and a retry would open a second socket (seen once the page answers again).
     await buyer.clock.runFor(4_000);

@@ -8,6 +8,7 @@ import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts"
 import { expectSeenWhole } from "./support/in-view";
 import { createListing } from "./support/listings";
 import { ok } from "./support/requests";
+import { screenshotToLookAt } from "./support/screenshots";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -36,7 +37,7 @@ test("an agreed trade: 'Bekreft overlevering', 'Avbryt byttet' and its 'Ja'/'Nei
     const card = page.getByRole("region", { name: "Bytteforslag" }).getByRole("article");
     await expect(card.getByText("Akseptert", { exact: true })).toBeVisible();
     await expect(chatHeader(page).getByText("Reservert", { exact: true })).toBeVisible();
-    await page.screenshot({ path: "/tmp/e2e-deal-strip-trade-accepted.png" });
+    await screenshotToLookAt(page, "e2e-deal-strip-trade-accepted");
     await expectSeenWhole(card.getByRole("button", { name: "Bekreft overlevering" }), "Bekreft overlevering");
     await expectSeenWhole(card.getByRole("button", { name: "Avbryt byttet" }), "Avbryt byttet");
     // On a shorter screen (or with the keyboard up) the card no longer fits under the strip's cap:
@@ -46,7 +47,7 @@ test("an agreed trade: 'Bekreft overlevering', 'Avbryt byttet' and its 'Ja'/'Nei
     await expect
       .poll(() => strip.evaluate((el) => el.scrollHeight > el.clientHeight), { message: "the card is cut by the cap" })
       .toBe(true);
-    await page.screenshot({ path: "/tmp/e2e-deal-strip-trade-short.png" });
+    await screenshotToLookAt(page, "e2e-deal-strip-trade-short");
     await expectSeenWhole(card.getByRole("button", { name: "Bekreft overlevering" }), "Bekreft overlevering (600 px)");
     await expectSeenWhole(card.getByRole("button", { name: "Avbryt byttet" }), "Avbryt byttet (600 px)");
     await page.setViewportSize({ width: 390, height: 844 });
@@ -55,7 +56,7 @@ test("an agreed trade: 'Bekreft overlevering', 'Avbryt byttet' and its 'Ja'/'Nei
     await card.getByRole("button", { name: "Avbryt byttet" }).click();
     const confirm = card.getByRole("group", { name: "Bekreft" });
     await expect(confirm).toContainText("Avbryte byttet? Begge annonsene blir aktive igjen.");
-    await page.screenshot({ path: "/tmp/e2e-deal-strip-trade-cancel.png" });
+    await screenshotToLookAt(page, "e2e-deal-strip-trade-cancel");
     await expectSeenWhole(confirm.getByText("Avbryte byttet? Begge annonsene blir aktive igjen."), "the question");
     await expectSeenWhole(confirm.getByRole("button", { name: "Ja" }), "Ja");
     await expectSeenWhole(confirm.getByRole("button", { name: "Nei" }), "Nei");
@@ -68,7 +69,7 @@ test("an agreed trade: 'Bekreft overlevering', 'Avbryt byttet' and its 'Ja'/'Nei
     await expect(card.getByText("Fullført", { exact: true })).toBeVisible();
     await expect(chatHeader(page).getByText("Byttet", { exact: true })).toBeVisible();
     await expect(chatHeader(page).getByText("Reservert", { exact: true })).toHaveCount(0);
-    await page.screenshot({ path: "/tmp/e2e-deal-strip-trade-done.png" });
+    await screenshotToLookAt(page, "e2e-deal-strip-trade-done");
   } finally {
     await deleteAccount(page.request);
     await deleteAccount(other);

@@ -7,6 +7,7 @@ import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const outboxTo = async (request: APIRequestContext, to: string) =>
   (await (await request.get(`/api/dev/mail.json?to=${encodeURIComponent(to)}`)).json()) as { subject: string; text_body: string }[];
@@ -55,7 +56,7 @@ test("two takers queue for a free listing; the giver reserves it for the second 
     // At 390 px each time stays whole ("Akkurat nå" never breaks beside the name), and "Første i
     // køen: …" is a line of text, not a button (each row's "Reserver" is the action).
     await panel.scrollIntoViewIfNeeded();
-    await giver.screenshot({ path: "/tmp/e2e-giveaway-queue.png" });
+    await screenshotToLookAt(giver, "e2e-giveaway-queue");
     for (const row of [rows.nth(0), rows.nth(1)]) {
       const time = row.locator("time");
       await expect(time).toHaveText("Akkurat nå");

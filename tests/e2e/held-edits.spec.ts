@@ -5,6 +5,7 @@ import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const REFUSAL = "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå kan du bare rette tittel og beskrivelse.";
 
@@ -34,7 +35,7 @@ test("a reserved give-away cannot get a price on the edit page; the reason is sh
     await expect(alert).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/edit-listing/${id}$`));
     await alert.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: "/tmp/edits-low-held-edit-390.png" });
+    await screenshotToLookAt(page, "edits-low-held-edit-390");
     await expectAccessible(page);
 
     // A typo fix goes through; the toy is still free and reserved.

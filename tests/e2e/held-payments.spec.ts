@@ -13,13 +13,9 @@ import { publishListing } from "./support/listings";
 import { connectStripe } from "./support/payments";
 import { expectSeenWhole } from "./support/in-view";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
-const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
-
-async function shot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: false });
-}
 
 async function buy(page: Page, slug: string, price: string, method: "card" | "vipps") {
   await page.goto(`/annonse/${slug}`);
@@ -95,7 +91,7 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
     await buy(page, listing.seo_slug, "300 kr", "card");
     await page.getByRole("link", { name: "Se betalingsdetaljer" }).click();
     await expect(page.getByText("Pengene holdes trygt til du har fått varen")).toBeVisible();
-    await shot(page, "betaling-fullfort-buyer");
+    await screenshotToLookAt(page, "betaling-fullfort-buyer");
     await page.getByRole("button", { name: "Kontakt selger" }).click();
     await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
     const chatUrl = page.url();
@@ -110,21 +106,21 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
     await expectSeenWhole(card(seller.page, title).getByText(/^Kjøperen får beskjed og har 48 timer/), "the question");
     await expectSeenWhole(card(seller.page, title).getByRole("button", { name: "Ja" }), "Ja");
     await expectSeenWhole(card(seller.page, title).getByRole("button", { name: "Nei" }), "Nei");
-    await shot(seller.page, "chat-seller-confirm-handover");
+    await screenshotToLookAt(seller.page, "chat-seller-confirm-handover");
     await card(seller.page, title).getByRole("button", { name: "Ja" }).click();
     await expect(card(seller.page, title).getByText(/^Pengene utbetales når kjøperen har bekreftet, senest \d/)).toBeVisible();
-    await shot(seller.page, "chat-seller-handed-over");
+    await screenshotToLookAt(seller.page, "chat-seller-handed-over");
 
     // The buyer sees it live and confirms.
     await expect(card(page, title).getByText(/^Selgeren har markert varen som overlevert/)).toBeVisible({ timeout: 15_000 });
-    await shot(page, "chat-buyer-handed-over");
+    await screenshotToLookAt(page, "chat-buyer-handed-over");
     await expectSeenWhole(card(page, title).getByRole("button", { name: "Jeg har fått varen" }), "Jeg har fått varen");
     await expectSeenWhole(card(page, title).getByRole("button", { name: "Meld fra om et problem" }), "Meld fra om et problem");
     await card(page, title).getByRole("button", { name: "Jeg har fått varen" }).click();
     await expectSeenWhole(card(page, title).getByText(/^Når du bekrefter, utbetales pengene/), "the question");
     await expectSeenWhole(card(page, title).getByRole("button", { name: "Ja" }), "Ja");
     await expectSeenWhole(card(page, title).getByRole("button", { name: "Nei" }), "Nei");
-    await shot(page, "chat-buyer-confirm-received");
+    await screenshotToLookAt(page, "chat-buyer-confirm-received");
     await card(page, title).getByRole("button", { name: "Ja" }).click();
     // Said once: the badge's words are the card's words.
     await expect(card(page, title).getByText("Utbetalt til selger", { exact: true })).toHaveCount(1);
@@ -132,13 +128,13 @@ test("card: 'Overlevert til kjøper', then 'Jeg har fått varen' → 'Utbetalt t
       page.getByRole("log", { name: "Meldinger" }).getByText("Kjøperen har bekreftet at varen er mottatt. Utbetalt til selger."),
     ).toBeVisible();
     await expect(card(seller.page, title).getByText("Utbetalt til selger", { exact: true })).toHaveCount(1, { timeout: 15_000 });
-    await shot(seller.page, "chat-seller-released");
+    await screenshotToLookAt(seller.page, "chat-seller-released");
 
     // "Mine salg" says so.
     await seller.page.goto("/profile");
     await seller.page.getByRole("tab", { name: "Mine salg (1)" }).click();
     await expect(seller.page.getByRole("tabpanel", { name: "Mine salg (1)" }).getByText("Utbetalt til selger")).toBeVisible();
-    await shot(seller.page, "profile-sales");
+    await screenshotToLookAt(seller.page, "profile-sales");
   } finally {
     await seller.context.close();
   }
@@ -167,13 +163,13 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
     await problem.getByLabel("Legg ved bilder").setInputFiles([{ name: "eske.png", mimeType: "image/png", buffer: stripedPhoto() }]);
     await expect(problem.getByRole("list", { name: "Valgte bilder (1 av 4)" })).toBeVisible();
     await expectDrawn(page, "Bilde 1: eske.png");
-    await shot(page, "chat-buyer-problem-form");
+    await screenshotToLookAt(page, "chat-buyer-problem-form");
     await problem.getByRole("button", { name: "Send" }).click();
     await expect(card(page, title).getByText(/^Du har meldt fra om et problem/)).toBeVisible();
     // The buyer's card shows the photo as it was stored (private to the parties and staff), whole.
     await expectDrawn(page, "Bilde 1 av 1 fra kjøperen");
     await expectSeenWhole(card(page, title).getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" }), "the photo");
-    await shot(page, "chat-buyer-problem");
+    await screenshotToLookAt(page, "chat-buyer-problem");
 
     // The demo moderator refunds in /moderation.
     const signin = await moderator.page.request.post("/api/auth/signin", { data: MODERATOR });
@@ -183,17 +179,17 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
     await expect(caseCard.getByText("Pakken har ikke kommet etter ti dager.")).toBeVisible();
     await caseCard.scrollIntoViewIfNeeded();
     await expectDrawn(moderator.page, "Bilde 1 av 1 fra kjøperen");
-    await shot(moderator.page, "moderation-case");
+    await screenshotToLookAt(moderator.page, "moderation-case");
     await caseCard.getByRole("button", { name: "Vis bilde 1 av 1 fra kjøperen større" }).click();
     const large = moderator.page.getByRole("dialog", { name: "Bilde 1 av 1 fra kjøperen" });
     await expect(large.getByRole("img", { name: "Bilde 1 av 1 fra kjøperen" })).toBeVisible();
-    await shot(moderator.page, "moderation-case-photo");
+    await screenshotToLookAt(moderator.page, "moderation-case-photo");
     await large.getByRole("button", { name: "Lukk" }).click();
     // It cannot be undone: asked once more, with the amount.
     await caseCard.getByRole("button", { name: "Betal tilbake alt" }).click();
     const question = moderator.page.getByRole("alertdialog", { name: "Betale tilbake hele beløpet?" });
     await expect(question).toContainText("Kjøperen får 450,00 kr tilbake. Dette kan ikke angres.");
-    await shot(moderator.page, "moderation-refund-confirm");
+    await screenshotToLookAt(moderator.page, "moderation-refund-confirm");
     await expectAccessible(moderator.page);
     await question.getByRole("button", { name: "Betal tilbake alt" }).click();
     await expect(caseCard.getByText("Pengene er betalt tilbake", { exact: true }).first()).toBeVisible();
@@ -202,7 +198,7 @@ test("Vipps: 'Meld fra om et problem' with a photo → the demo moderator sees i
     await expect(card(page, title).getByText("Pengene er betalt tilbake", { exact: true })).toHaveCount(1, { timeout: 15_000 });
     // Settled, the card is one line (its photo behind it), and the review prompt below it is in view.
     await expectSeenWhole(page.getByRole("region", { name: "Vurderinger" }).getByRole("button", { name: "Gi vurdering" }), "Gi vurdering");
-    await shot(page, "chat-buyer-refunded");
+    await screenshotToLookAt(page, "chat-buyer-refunded");
     await page.goto(`/annonse/${listing.seo_slug}`);
     await expect(page.getByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 450 kr" })).toBeVisible();
   } finally {

@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const MODERATOR = { email: "moderator@lekebytte.test", password: "lekebytte123" };
 
@@ -156,7 +157,7 @@ test("a moderator is not offered a decision on a report about an admin, and is t
     await card.getByRole("button", { name: /Anders Dahl/ }).click();
     await expect(card.getByText("Bare en administrator kan moderere moderatorer og administratorer.")).toBeVisible();
     await expect(card.getByRole("button", { name: "Behandle" })).toHaveCount(0);
-    await moderator.screenshot({ path: "/tmp/h20-moderation-staff-target.png", fullPage: true });
+    await screenshotToLookAt(moderator, "h20-moderation-staff-target", { fullPage: true });
     // The server refuses the same (the dashboard only mirrors it).
     const { items } = (await (await moderator.request.get("/api/moderation/reports?status=pending")).json()) as {
       items: { report_id: string; target_id: string }[];

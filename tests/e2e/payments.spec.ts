@@ -9,6 +9,7 @@ import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts"
 import { publishListing } from "./support/listings";
 import { connectStripe } from "./support/payments";
 import { expectAccessible, openSecondBrowser } from "./support/second-browser";
+import { screenshotToLookAt } from "./support/screenshots";
 
 /** The sale's system message, as the chat shows it to both sides. */
 function saleMessage(title: string, amount: string, method: string): string {
@@ -116,7 +117,7 @@ test("a seller connects Stripe; a buyer pays by card and by Vipps in the sandbox
       await expect(page.getByRole("heading", { name: `Kvittering for «${title}»` })).toHaveCount(1);
     await expect(page.getByText("Betalt med: Kort")).toBeVisible();
     await expect(page.getByText("Betalt med: Vipps")).toBeVisible();
-    await page.screenshot({ path: "/tmp/e2e-payments-receipts.png", fullPage: true });
+    await screenshotToLookAt(page, "e2e-payments-receipts", { fullPage: true });
 
     // The seller: both sales on the profile, the listings sold, the chat messages, the e-mails.
     await sellerPage.goto("/profile");
@@ -188,7 +189,7 @@ test("cancelling on Stripe's page and in Vipps is no error: 'Betalingen ble avbr
     await page.waitForURL(/\/payment-success\?session_id=lb-/);
     await expect(page.getByRole("heading", { level: 1, name: "Betalingen ble avbrutt" })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByText("Kontakt support", { exact: false })).toHaveCount(0);
-    await page.screenshot({ path: "/tmp/h21-payment-cancelled.png" });
+    await screenshotToLookAt(page, "h21-payment-cancelled");
     await page.getByRole("link", { name: "Tilbake til annonsen" }).click();
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     // Nothing was bought: the listing is still for sale.

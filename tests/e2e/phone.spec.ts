@@ -8,6 +8,7 @@ import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts"
 import { publishListing } from "./support/listings";
 import { DEMO_LISTINGS, demoListing } from "./support/demo";
 import { connectStripe } from "./support/payments";
+import { screenshotToLookAt } from "./support/screenshots";
 
 const VIEWPORT_HEIGHT = 844;
 
@@ -130,7 +131,7 @@ test("a payable listing at 390×844: one compact buy bar at the bottom, a short 
     expect(split.header).toBeLessThanOrEqual(110);
     // It was about 520 px (header 157, bar 165).
     expect(split.listing).toBeGreaterThanOrEqual(640);
-    await page.screenshot({ path: "/tmp/h21-listing-payable.png" });
+    await screenshotToLookAt(page, "h21-listing-payable");
 
     // At the end: the bar comes after "Flere annonser fra …" instead of between the seller card and it.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -158,7 +159,7 @@ test("a listing the app cannot take payment for promises no 'trygg betaling': it
   const split = await screenSplit(page, bar);
   expect(split.bar).toBeLessThanOrEqual(80);
   expect(split.listing).toBeGreaterThanOrEqual(640);
-  await page.screenshot({ path: "/tmp/h21-listing-not-payable.png" });
+  await screenshotToLookAt(page, "h21-listing-not-payable");
 });
 
 test("a free listing of a seller who connected Stripe: no payment badge, no payment mode, nothing to pay", async ({ page, browser }) => {
@@ -188,7 +189,7 @@ test("a free listing of a seller who connected Stripe: no payment badge, no paym
     const bar = page.getByTestId("listing-action-bar");
     await expect(bar).toBeVisible();
     expect((await screenSplit(page, bar)).bar).toBeLessThanOrEqual(80);
-    await page.screenshot({ path: "/tmp/h21-listing-free.png" });
+    await screenshotToLookAt(page, "h21-listing-free");
   } finally {
     await deleteAccount(seller.context.request);
     await seller.context.close();

@@ -7,6 +7,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { axeViolations, expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { publishListing } from "./support/listings";
+import { screenshotToLookAt } from "./support/screenshots";
 
 /** This spec's listings: three Lego sets (two within 100–500 kr), two cars, three free toys. */
 const LISTINGS = [
@@ -63,7 +64,7 @@ async function expectResults(page: Page, query: string) {
   return expected;
 }
 
-test("filter by category and price in the sheet; reload keeps it; back and forward restore it", async ({ page }, testInfo) => {
+test("filter by category and price in the sheet; reload keeps it; back and forward restore it", async ({ page }) => {
   await page.goto(`/search?q=${word}`);
   await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
   await expectResults(page, `q=${word}&limit=50`);
@@ -90,7 +91,7 @@ test("filter by category and price in the sheet; reload keeps it; back and forwa
   await expect(sheet.getByRole("button", { name: `Vis ${countText(filtered.total)}` })).toBeVisible();
   const violations = await axeViolations(page, { include: '[role="dialog"]' });
   expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
-  await page.screenshot({ path: testInfo.outputPath("filter-sheet.png") });
+  await screenshotToLookAt(page, "search-filter-sheet");
 
   await sheet.getByRole("button", { name: /^Vis / }).click();
   await expect(sheet).toBeHidden();
