@@ -53,7 +53,10 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   // The app's JavaScript came from /assets/*, which the asset server answers with public/_headers.
   const asset = scripts.find((url) => new URL(url).pathname.startsWith("/assets/"));
   expect(asset, "a script from /assets/").toBeDefined();
-  await expectPolicyHeaders(await page.request.get(asset!), "/assets/*");
+  const assetResponse = await page.request.get(asset!);
+  await expectPolicyHeaders(assetResponse, "/assets/*");
+  // Their names carry a hash of their content, so a browser keeps them a year without asking again.
+  expect(assetResponse.headers()["cache-control"], "/assets/*: Cache-Control").toBe("public, max-age=31536000, immutable");
 
   await expectPolicyHeaders(await page.goto("/search"), "/search");
   await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();

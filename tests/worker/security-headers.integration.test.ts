@@ -116,8 +116,11 @@ describe("security headers on every response", () => {
   });
 });
 
+/** Vite names every file under /assets/ by a hash of its content (decision 144). */
+const ASSET_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
 describe("public/_headers (built assets bypass the Worker)", () => {
-  it("gives /assets/* the Worker's headers (the policy without an origin)", () => {
+  it("gives /assets/* the Worker's headers (the policy without an origin) and a year's caching", () => {
     const lines = headersFile.split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
     expect(lines[0]).toBe("/assets/*");
     const rules = lines.slice(1).map((line) => {
@@ -125,7 +128,7 @@ describe("public/_headers (built assets bypass the Worker)", () => {
       const colon = line.indexOf(":");
       return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
     });
-    expect(Object.fromEntries(rules)).toEqual(securityHeaders({ production: true }));
+    expect(Object.fromEntries(rules)).toEqual({ ...securityHeaders({ production: true }), "Cache-Control": ASSET_CACHE_CONTROL });
   });
 
   it("includes HSTS for at least a year with subdomains", () => {
