@@ -16,10 +16,13 @@ export const REPORT_TARGET_WORDS: Record<ReportTargetType, string> = {
   review: "vurdering",
 };
 
+/** The word for a target type, "innhold" for anything else (own keys only: not "toString" and its kind). */
+const targetWord = (type: string | undefined): string =>
+  type && Object.hasOwn(REPORT_TARGET_WORDS, type) ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
+
 /** The report dialog's title for a target type; anything else is "innhold" (docs/product.md "Moderation"). */
 export function reportDialogTitle(type: string | undefined): string {
-  const word = type && type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
-  return `Rapporter ${word}`;
+  return `Rapporter ${targetWord(type)}`;
 }
 
 export const REPORT_STATUSES = ["pending", "reviewed", "resolved", "dismissed"] as const;
@@ -108,7 +111,7 @@ export function reasonWithNotes(reason: string | null, notes: string | null): st
 
 /** "Annonse 1a2b3c4d" when a target has no title (docs/product.md "Moderation"). */
 export function fallbackTargetTitle(type: string, id: string): string {
-  const word = type in REPORT_TARGET_WORDS ? REPORT_TARGET_WORDS[type as ReportTargetType] : "innhold";
+  const word = targetWord(type);
   return `${word.charAt(0).toUpperCase()}${word.slice(1)} ${id.slice(0, 8)}`;
 }
 

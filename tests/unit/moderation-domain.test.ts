@@ -26,11 +26,13 @@ const ID = "0b0c8f6e-2a4d-4c1e-9f7a-1d2e3f4a5b6c";
 
 describe("texts", () => {
   it("the dialog title names the target, 'innhold' for anything else", () => {
-    expect(["listing", "message", "user", "profile", undefined, "x"].map(reportDialogTitle)).toEqual([
+    expect(["listing", "message", "user", "profile", undefined, "x", "toString", "constructor"].map(reportDialogTitle)).toEqual([
       "Rapporter annonse",
       "Rapporter melding",
       "Rapporter bruker",
       "Rapporter profil",
+      "Rapporter innhold",
+      "Rapporter innhold",
       "Rapporter innhold",
       "Rapporter innhold",
     ]);
@@ -56,6 +58,7 @@ describe("texts", () => {
   it("a card without a title shows the type and the first 8 characters of the id", () => {
     expect(fallbackTargetTitle("message", ID)).toBe("Melding 0b0c8f6e");
     expect(fallbackTargetTitle("user", ID)).toBe("Bruker 0b0c8f6e");
+    expect(fallbackTargetTitle("valueOf", ID)).toBe("Innhold 0b0c8f6e");
   });
 
   it("the reason shown to the user joins the report's reason and the notes", () => {
