@@ -2,7 +2,7 @@
 // docs/decisions/050-moderation.md). The rules and texts the Worker, the dashboard and the report
 // dialog share.
 import { formatDate } from "./format";
-import type { Role } from "./taxonomy";
+import type { Role } from "./roles";
 
 export const REPORT_TARGET_TYPES = ["listing", "message", "user", "profile", "review"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];

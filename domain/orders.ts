@@ -5,7 +5,7 @@
 // (worker/features/payments/orders.ts); the web shows each party the buttons it allows.
 
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
-import type { Role } from "./taxonomy";
+import type { Role } from "./roles";
 
 export const ORDER_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];

@@ -24,9 +24,6 @@ export const CATEGORY_ALIASES: Record<string, CategoryKey> = {
   games: "spill",
 };
 
-/** The six categories the home grid shows, in the order docs/product.md "Home" gives. */
-export const HOME_CATEGORIES: CategoryKey[] = ["lego", "biler", "baby", "puslespill", "spill", "dukker"];
-
 export function normalizeCategory(value: string): CategoryKey | null {
   const v = value.trim().toLowerCase();
   if ((CATEGORY_KEYS as string[]).includes(v)) return v as CategoryKey;
@@ -73,6 +70,3 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export const PRICING_MODES = ["standard", "stripe", "vipps", "marketplace"] as const;
 export type PricingMode = (typeof PRICING_MODES)[number];
-
-export const ROLES = ["user", "moderator", "admin"] as const;
-export type Role = (typeof ROLES)[number];

@@ -10,7 +10,7 @@ import {
   REPORT_STATUSES,
   SUSPENSION_MAX_DAYS,
 } from "../moderation";
-import { ROLES } from "../taxonomy";
+import { ROLES } from "../roles";
 import { optionalMultiLineText } from "./user-text";
 
 const notes = optionalMultiLineText("Notatet må være tekst")

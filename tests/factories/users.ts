@@ -1,7 +1,7 @@
 // Users (+ their profile row) inserted straight into D1 for worker tests.
 import { fakerNB_NO as faker } from "@faker-js/faker";
 import { env } from "cloudflare:workers";
-import type { Role } from "../../domain/taxonomy";
+import type { Role } from "../../domain/roles";
 import type { profiles } from "../../worker/features/account/schema";
 import type { users } from "../../worker/features/auth/schema";
 import { hashPassword } from "../../worker/features/auth/password";

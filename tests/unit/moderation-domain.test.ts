@@ -18,7 +18,7 @@ import {
   type StaffRefusal,
   type StaffTarget,
 } from "../../domain/moderation";
-import type { Role } from "../../domain/taxonomy";
+import type { Role } from "../../domain/roles";
 import { REPORT_REASONS, reportSchema } from "../../domain/schemas/content";
 import { moderationActionSchema, moderationQuerySchema } from "../../domain/schemas/moderation";
 

@@ -3,7 +3,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ModerationAction, ReportStatus, ReportTargetType } from "../../domain/moderation";
 import type { ReportInput } from "../../domain/schemas/content";
-import type { Role } from "../../domain/taxonomy";
+import type { Role } from "../../domain/roles";
 import { api, call, type ResponseBody as Body } from "./client";
 
 /** GET /api/moderation/reports: one page of cards for a status. */

@@ -1,15 +1,16 @@
 import { Baby, Car, Dices, PersonStanding, Puzzle, ToyBrick, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
-import { categoryLabel, HOME_CATEGORIES, type CategoryKey } from "../../../domain/taxonomy";
+import { categoryLabel, type CategoryKey } from "../../../domain/taxonomy";
 
-const ICONS: Partial<Record<CategoryKey, LucideIcon>> = {
-  lego: ToyBrick,
-  biler: Car,
-  baby: Baby,
-  puslespill: Puzzle,
-  spill: Dices,
-  dukker: PersonStanding,
-};
+/** The six categories the home grid shows, in the order docs/product.md "Home" gives, with their icons. */
+const HOME_CATEGORIES: [CategoryKey, LucideIcon][] = [
+  ["lego", ToyBrick],
+  ["biler", Car],
+  ["baby", Baby],
+  ["puslespill", Puzzle],
+  ["spill", Dices],
+  ["dukker", PersonStanding],
+];
 
 /**
  * The six home categories; unlike the prototype each opens search filtered by it (docs/product.md "Home"). On a
@@ -23,8 +24,7 @@ export function CategoryGrid() {
         Kategorier
       </h2>
       <ul className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:mt-3 sm:grid sm:grid-cols-6 sm:gap-3 sm:overflow-visible sm:px-0 sm:pb-0">
-        {HOME_CATEGORIES.map((key) => {
-          const Icon = ICONS[key] ?? ToyBrick;
+        {HOME_CATEGORIES.map(([key, Icon]) => {
           return (
             <li key={key} className="shrink-0">
               {/*

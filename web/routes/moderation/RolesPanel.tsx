@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { ROLES, type Role } from "../../../domain/taxonomy";
+import { ROLES, type Role } from "../../../domain/roles";
 import { isApiError } from "../../api/client";
 import { changeRole, moderationKeys, staffQuery } from "../../api/moderation";
 import { fieldClasses } from "../../components/Modal";

@@ -1,6 +1,6 @@
 // The D1 tables of the account feature. The whole schema: worker/db/tables.ts.
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { ROLES } from "../../../domain/taxonomy";
+import { ROLES } from "../../../domain/roles";
 import { createdAt, updatedAt } from "../../db/columns";
 import { users } from "../auth/schema";
 

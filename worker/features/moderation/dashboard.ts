@@ -3,7 +3,7 @@
 // target's state and its owner's record, read in one D1 batch per page.
 import { DELETED_USER_NAME, ANONYMOUS_NAME } from "../../../domain/chat";
 import { fallbackTargetTitle, type ReportPriority, type ReportStatus, type ReportTargetType } from "../../../domain/moderation";
-import type { Role } from "../../../domain/taxonomy";
+import type { Role } from "../../../domain/roles";
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";
 

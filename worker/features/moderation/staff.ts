@@ -1,6 +1,6 @@
 // Staff roles (docs/decisions/052-moderator-rights.md): admins list moderators and admins and set
 // anyone's role; roles are read from D1 on every request, so a change takes effect at once.
-import type { Role } from "../../../domain/taxonomy";
+import type { Role } from "../../../domain/roles";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { nowIso } from "../../lib/crypto";

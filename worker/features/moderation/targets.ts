@@ -9,7 +9,7 @@ import {
   type StaffAction,
   MODERATION_REFUSALS,
 } from "../../../domain/moderation";
-import type { Role } from "../../../domain/taxonomy";
+import type { Role } from "../../../domain/roles";
 import type { Actor } from "../../env";
 import type { Db } from "../../db/client";
 import { UUID_RE } from "../../lib/uuid";

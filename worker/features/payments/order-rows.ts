@@ -1,7 +1,7 @@
 // A held-money order as the code that moves its money reads it (docs/decisions/105-held-payments.md): the
 // order with its payment, listing and parties, in one row.
 import type { ProblemReason } from "../../../domain/orders";
-import type { Role } from "../../../domain/taxonomy";
+import type { Role } from "../../../domain/roles";
 import type { Db } from "../../db/client";
 import type { RowOf } from "../../db/rows";
 import type { listings } from "../listings/schema";
