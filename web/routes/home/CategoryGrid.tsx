@@ -24,29 +24,27 @@ export function CategoryGrid() {
         Kategorier
       </h2>
       <ul className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 [scrollbar-width:none] sm:mx-0 sm:mt-3 sm:grid sm:grid-cols-6 sm:gap-3 sm:overflow-visible sm:px-0 sm:pb-0">
-        {HOME_CATEGORIES.map(([key, Icon]) => {
-          return (
-            <li key={key} className="shrink-0">
-              {/*
+        {HOME_CATEGORIES.map(([key, Icon]) => (
+          <li key={key} className="shrink-0">
+            {/*
                 The row scrolls sideways on phones: the ring is drawn inside the chip, and a chip that
                 gets focus is scrolled fully into the row (Chromium leaves a half-hidden one as it is).
               */}
-              <Link
-                to={`/search?categories=${encodeURIComponent(key)}`}
-                onFocus={(event) => event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" })}
-                className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-offset-[-3px] sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
+            <Link
+              to={`/search?categories=${encodeURIComponent(key)}`}
+              onFocus={(event) => event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" })}
+              className="flex h-full min-h-11 items-center gap-2 rounded-full border border-stone-200 bg-white py-1 pr-4 pl-1.5 shadow-sm transition-colors hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-offset-[-3px] sm:flex-col sm:rounded-2xl sm:px-2 sm:py-4 sm:text-center"
+            >
+              <span
+                aria-hidden="true"
+                className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12"
               >
-                <span
-                  aria-hidden="true"
-                  className="flex size-8 items-center justify-center rounded-full bg-accent-100 text-accent-900 sm:size-12"
-                >
-                  <Icon className="size-5 sm:size-6" />
-                </span>
-                <span className="text-sm font-semibold whitespace-nowrap text-stone-900">{categoryLabel(key)}</span>
-              </Link>
-            </li>
-          );
-        })}
+                <Icon className="size-5 sm:size-6" />
+              </span>
+              <span className="text-sm font-semibold whitespace-nowrap text-stone-900">{categoryLabel(key)}</span>
+            </Link>
+          </li>
+        ))}
       </ul>
     </section>
   );
