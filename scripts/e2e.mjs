@@ -82,6 +82,8 @@ function startServer() {
       STATE_DIR,
       // Payments always go to the offline sandbox in e2e, whatever keys .dev.vars holds.
       PAYMENT_SANDBOX: "1",
+      // The tests sign up some sixty accounts: their passwords are hashed at the test cost.
+      PASSWORD_HASH_COST: "low",
       PAYMENT_SANDBOX_PORT: process.env.E2E_SANDBOX_PORT ?? process.env.PAYMENT_SANDBOX_PORT ?? String(PORT + 30),
       NO_COLOR: "1",
       FORCE_COLOR: "0",

@@ -12,6 +12,8 @@
 //                          PAYMENT_SANDBOX=0 never starts it
 //   EDGE_CACHE=off         serve without the edge cache (docs/decisions/101-edge-cache.md); bench:load
 //                          measures D1's load without it this way
+//   PASSWORD_HASH_COST=low new passwords hashed at the test cost (the e2e runner's sign-ups; local
+//                          mode only, worker/features/auth/password.ts)
 //
 // Payments: for each provider without keys in .dev.vars (Stripe: STRIPE_SECRET_KEY; Vipps: all
 // VIPPS_* credentials) the offline payment sandbox (scripts/payment-sandbox) is started as its own
@@ -338,6 +340,7 @@ async function main() {
     "--var",
     "APP_ENV:local",
     ...(process.env.EDGE_CACHE ? ["--var", `EDGE_CACHE:${process.env.EDGE_CACHE}`] : []),
+    ...(process.env.PASSWORD_HASH_COST ? ["--var", `PASSWORD_HASH_COST:${process.env.PASSWORD_HASH_COST}`] : []),
     ...paymentVars,
   ]);
   let exited = false;

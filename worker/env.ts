@@ -34,6 +34,11 @@ export interface Secrets {
    * a code change; `npm run bench:load` uses it for its "without the edge cache" figures.
    */
   EDGE_CACHE?: string;
+  /**
+   * "low" hashes new passwords at the test cost (passwordHashParams in features/auth/password.ts),
+   * in local mode only: the end-to-end tests sign up some sixty accounts. Any other mode ignores it.
+   */
+  PASSWORD_HASH_COST?: string;
 }
 
 /** Optional Cloudflare e-mail sending binding (production only). */

@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import type { Role } from "../../domain/roles";
 import type { profiles } from "../../worker/features/account/schema";
 import type { users } from "../../worker/features/auth/schema";
-import { hashPassword } from "../../worker/features/auth/password";
+import { hashPassword, TEST_SCRYPT_PARAMS } from "../../worker/features/auth/password";
 import { nextTimestamp } from "./clock";
 
 /** A well-formed hash nobody can sign in with. */
@@ -17,13 +17,12 @@ export const UNUSABLE_PASSWORD_HASH = "scrypt$32768$8$3$dGVzdC1vbmx5LXNhbHQ=$bm9
  * password per test process. Accounts made through the API (`POST /api/auth/signup`, a reset, a
  * change) are hashed with the production cost, and tests/worker/auth checks that.
  */
-const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1, keyLength: 32 } as const;
 const testHashes = new Map<string, Promise<string>>();
 
 export function testPasswordHash(password: string): Promise<string> {
   let hash = testHashes.get(password);
   if (!hash) {
-    hash = hashPassword(password, TEST_SCRYPT);
+    hash = hashPassword(password, TEST_SCRYPT_PARAMS);
     testHashes.set(password, hash);
   }
   return hash;

@@ -1,13 +1,61 @@
 // Accounts: sign-up with e-mail confirmation, and sign-in: its cookies, its rate limits, and the role
 // read from D1 on every request.
 import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RATE_RULES, type RateRule } from "../../../domain/rate-limits";
-import { SCRYPT_PARAMS } from "../../../worker/features/auth/password";
+import { app } from "../../../worker/app";
+import type { Bindings } from "../../../worker/env";
+import { passwordHashParams, SCRYPT_PARAMS, TEST_SCRYPT_PARAMS } from "../../../worker/features/auth/password";
 import { createUser } from "../../factories";
-import { Client, errorOf } from "../support/http";
+import { Client, errorOf, ORIGIN } from "../support/http";
 import { countAttempts } from "../support/rate-limits";
 import { codeOf, latestMailLink, PASSWORD, signedIn } from "../support/auth";
+
+describe("the cost a new password is hashed at", () => {
+  const LOCAL = { APP_ENV: "local", APP_ORIGIN: "http://localhost:8787" };
+  it.each([
+    ["local mode, low", { ...LOCAL, PASSWORD_HASH_COST: "low" }, TEST_SCRYPT_PARAMS],
+    ["local mode, unset", LOCAL, SCRYPT_PARAMS],
+    ["local mode, another word", { ...LOCAL, PASSWORD_HASH_COST: "LOW" }, SCRYPT_PARAMS],
+    ["staging, low", { APP_ENV: "staging", APP_ORIGIN: "https://staging.lekebytte.example", PASSWORD_HASH_COST: "low" }, SCRYPT_PARAMS],
+    ["production, low", { APP_ENV: "production", APP_ORIGIN: "https://lekebytte.example", PASSWORD_HASH_COST: "low" }, SCRYPT_PARAMS],
+    [
+      "production on a loopback origin, low",
+      { APP_ENV: "production", APP_ORIGIN: "http://localhost:8787", PASSWORD_HASH_COST: "low" },
+      SCRYPT_PARAMS,
+    ],
+    [
+      '"local" on a real host, low',
+      { APP_ENV: "local", APP_ORIGIN: "https://lekebytte.example", PASSWORD_HASH_COST: "low" },
+      SCRYPT_PARAMS,
+    ],
+  ])("%s", (_, vars, params) => {
+    expect(passwordHashParams(vars)).toEqual(params);
+  });
+
+  it('a sign-up in local mode with PASSWORD_HASH_COST "low" stores a hash at the test cost, and it signs in', async () => {
+    const email = "billig.hash@test.no";
+    const ctx = createExecutionContext();
+    const res = await app.fetch(
+      new Request(`${ORIGIN}/api/auth/signup`, {
+        method: "POST",
+        headers: { Origin: ORIGIN, "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.91" },
+        body: JSON.stringify({ display_name: "Kari", email, password: PASSWORD, postal_code: "0150" }),
+      }),
+      { ...(env as Bindings), PASSWORD_HASH_COST: "low" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(201);
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE email = ?1").bind(email).first<{ password_hash: string }>();
+    const { N, r, p } = TEST_SCRYPT_PARAMS;
+    expect(row!.password_hash.startsWith(`scrypt$${N}$${r}$${p}$`)).toBe(true);
+    const client = new Client();
+    await client.post("/api/auth/callback", { code: codeOf(await latestMailLink(email)) });
+    expect((await client.post("/api/auth/signin", { email, password: PASSWORD })).status).toBe(200);
+  });
+});
 
 describe("sign-up and confirmation", () => {
   it("creates an unconfirmed account, mails a one-time link and keeps the postal code", async () => {

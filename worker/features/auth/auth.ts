@@ -7,7 +7,7 @@ import { refreshSuccessorToken } from "../../lib/jwt";
 import type { ClientInfo } from "../../lib/request";
 import { clientColumns, REFRESH_TTL_SECONDS, sessionUser, startSession, withAccessToken, type IssuedSession } from "./session-issue";
 import type { DeviceCookie } from "./device-cookie";
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+import { DUMMY_PASSWORD_HASH, hashPassword, passwordHashParams, verifyPassword } from "./password";
 import { endSessionSockets, type SessionEndReason } from "../chat/live";
 import { confirmationMail, sendMail } from "../mail/mail";
 import { enforceRateLimits, takeRateLimit } from "../../lib/rate-limit";
@@ -62,7 +62,7 @@ export async function signUp(
     throw new AppError("EMAIL_TAKEN");
   }
   const id = crypto.randomUUID();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, passwordHashParams(env));
   try {
     await env.DB.batch([
       env.DB.prepare("INSERT INTO users (id, email, password_hash) VALUES (?1, ?2, ?3)").bind(id, input.email, passwordHash),

@@ -8,10 +8,10 @@ import { nowIso } from "../../lib/crypto";
 import { endSessionSockets } from "../chat/live";
 import { passwordChangedMail } from "../mail/account-mail";
 import { sendMail } from "../mail/mail";
-import { hashPassword } from "./password";
+import { hashPassword, passwordHashParams } from "./password";
 
 export async function changePassword(env: Bindings, db: Db, actor: Actor, password: string, origin: string): Promise<void> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, passwordHashParams(env));
   const now = nowIso();
   await db.batch([
     db

@@ -14,7 +14,7 @@ import type { ClientInfo } from "../../lib/request";
 import { endSessionSockets } from "../chat/live";
 import { passwordChangedMail, passwordResetMail } from "../mail/account-mail";
 import type { Mail } from "../mail/mail";
-import { hashPassword } from "./password";
+import { hashPassword, passwordHashParams } from "./password";
 import { familyRowStatement, newFamily, sessionUser, withAccessToken, type IssuedSession } from "./session-issue";
 import type { RowOf } from "../../db/rows";
 import type { passwordResets } from "./schema";
@@ -116,7 +116,7 @@ export async function resetPassword(
   const early = whyNot(before, now);
   // A dead link costs no password hashing.
   if (early) throw refusal(early);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, passwordHashParams(env));
   const nonce = crypto.randomUUID();
   const family = await newFamily();
   const winner = "SELECT user_id FROM password_resets WHERE token_hash = ?1 AND use_nonce = ?2";

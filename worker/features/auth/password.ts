@@ -2,6 +2,7 @@
 // (32 MiB, OWASP's listed equivalent; about 260 ms on this machine). WebCrypto PBKDF2 is capped at
 // 100,000 iterations on live Workers, so it is not used. See docs/decisions/005-password-hashing.md.
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { isLocal, type ModeVars } from "../../env";
 
 export interface ScryptParams {
   N: number;
@@ -11,6 +12,19 @@ export interface ScryptParams {
 }
 
 export const SCRYPT_PARAMS: Readonly<ScryptParams> = { N: 2 ** 15, r: 8, p: 3, keyLength: 32 };
+
+/** A cost for tests only (about 1/100 of production's): their accounts guard nothing. */
+export const TEST_SCRYPT_PARAMS: Readonly<ScryptParams> = { N: 2 ** 10, r: 8, p: 1, keyLength: 32 };
+
+/**
+ * The cost a new password is hashed at: production's, except in local mode with PASSWORD_HASH_COST
+ * "low" (the end-to-end tests' app). A deployed Worker is never in local mode (its origin is no
+ * loopback address), so no setting lowers its cost. A stored hash carries its own cost, so every
+ * hash verifies whatever this says now.
+ */
+export function passwordHashParams(env: ModeVars & { PASSWORD_HASH_COST?: string }): Readonly<ScryptParams> {
+  return env.PASSWORD_HASH_COST === "low" && isLocal(env) ? TEST_SCRYPT_PARAMS : SCRYPT_PARAMS;
+}
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
