@@ -1,5 +1,5 @@
 // Relevance report: runs the graded relevance test (tests/worker/search-relevance.integration
-// .test.ts: 195 queries over a fixed corpus of 204 listings, nDCG@10 of our search through the Worker
+// .test.ts: 271 queries over a fixed corpus of 204 listings, nDCG@10 of our search through the Worker
 // against the prototype's ILIKE '%q%' approach on the same data), and writes what it measured to
 // tests/bench/results/relevance.md. The test itself holds the thresholds; this only reports.
 // Run: npm run bench:relevance
@@ -22,9 +22,10 @@ interface Report {
   listings: number;
   ours: number;
   like: number;
+  asserted: { queries: number; ours: number; like: number };
   better: number;
   worse: number;
-  groups: { group: string; queries: number; ours: number; like: number }[];
+  groups: { group: string; queries: number; ours: number; like: number; reportOnly: boolean }[];
   perQuery: Scored[];
 }
 
@@ -51,6 +52,11 @@ const GROUPS: Record<string, string> = {
   synonym: "synonyms the search does not know (lekehus, radiostyrt, …)",
   phrase: "several words (fjernstyrt bil, ski 100 cm, …)",
   word: "other single words",
+  "plural-forms": "plural forms (dukker, traktorer, gravemaskiner, …)",
+  "definite-forms": "definite forms (dukken, sykkelen, togbanen, …)",
+  "compound-parts": "compounds both ways (dinosaurbok, bil, leke kjøkken, …)",
+  "typo-edits": "typos by one or two edits (lgeo, dulpo, brannbll, …)",
+  "everyday-words": "everyday words (tøydyr, klosser, vogn, hotwheels, …)",
 };
 const lines = [
   `# Search relevance: nDCG@10`,
@@ -63,11 +69,16 @@ const lines = [
   `| our search (GET /api/search, the production service) | ${f(r.ours)} |`,
   `| the prototype's approach: title or description ILIKE '%q%', newest first | ${f(r.like)} |`,
   ``,
+  `The test's thresholds hold the ${r.asserted.queries} queries of the groups not marked report-only: ours ${f(r.asserted.ours)}, LIKE ${f(r.asserted.like)}.`,
+  `The report-only groups were written before search learned plurals, definite forms, compounds, typos and everyday words.`,
+  ``,
   `Our search is better on ${r.better} queries, worse on ${r.worse}, equal on ${r.queries - r.better - r.worse}.`,
   ``,
   `| group | queries | ours | LIKE |`,
   `|---|---|---|---|`,
-  ...r.groups.map((g) => `| ${GROUPS[g.group] ?? g.group} | ${g.queries} | ${f(g.ours)} | ${f(g.like)} |`),
+  ...r.groups.map(
+    (g) => `| ${GROUPS[g.group] ?? g.group}${g.reportOnly ? " (report-only)" : ""} | ${g.queries} | ${f(g.ours)} | ${f(g.like)} |`,
+  ),
   ``,
   `## Every query`,
   ``,
@@ -78,7 +89,7 @@ const lines = [
 ];
 mkdirSync(path.join(ROOT, "tests/bench/results"), { recursive: true });
 writeFileSync(path.join(ROOT, "tests/bench/results/relevance.md"), lines.join("\n"));
-console.log(lines.slice(0, 22).join("\n"));
+console.log(lines.slice(0, 30).join("\n"));
 if (run.status !== 0) {
   console.error("\nThe relevance test failed (thresholds): see the output of", TEST);
   process.exit(run.status ?? 1);

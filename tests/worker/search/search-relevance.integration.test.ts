@@ -1,5 +1,6 @@
-// Graded relevance: 195 queries a parent would type, each with graded judgements
-// (fixtures/search-judgements.ts) over the fixed corpus in fixtures/search-corpus.ts, scored with
+// Graded relevance: 271 queries a parent would type, each with graded judgements
+// (fixtures/search-judgements.ts and, for plurals, definite forms, compounds, typos and everyday
+// words, fixtures/search-judgements-language.ts) over the fixed corpus in fixtures/search-corpus.ts, scored with
 // nDCG@10 for our search (GET /api/search, the production service) and for the prototype's approach
 // (title or description ILIKE '%q%', newest first), on the same data. A failing threshold is a
 // ranking problem to fix in the search service, not a judgement to loosen.
@@ -10,14 +11,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createListing, createUser, deleteAllListings } from "../../factories";
 import { CORPUS } from "../fixtures/search-corpus";
 import { asVisitor, Client } from "../support/http";
-import { type Grades, type Group, JUDGED } from "../fixtures/search-judgements";
+import { type Grades, type Group, JUDGED as FIRST_PART } from "../fixtures/search-judgements";
+import { LANGUAGE_JUDGED, LEARNING_GROUPS } from "../fixtures/search-judgements-language";
 
 const K = 10;
+const JUDGED = [...FIRST_PART, ...LANGUAGE_JUDGED];
 /**
- * Mean nDCG@10 our search must reach on the set, and by how much it must beat the LIKE approach's
- * mean (measured 0.829 against 0.674: tests/bench/results/relevance.md). The corpus and its order
- * are fixed, so the figures are exact; dropping the query's æ/ø/å folding gives 0.775, ranking
- * newest first without the title tiers 0.802.
+ * Mean nDCG@10 our search must reach on the asserted groups (all but LEARNING_GROUPS), and by how
+ * much it must beat the LIKE approach's mean there (measured 0.829 against 0.674:
+ * tests/bench/results/relevance.md). The corpus and its order are fixed, so the figures are exact;
+ * dropping the query's æ/ø/å folding gives 0.775, ranking newest first without the title tiers 0.802.
+ *
+ * LEARNING_GROUPS (plurals, definite forms, compounds, typos, everyday words) were written before
+ * search learned them and are report-only for now: they are in the report's whole-set mean but in no
+ * threshold. Once search learns them, they join the thresholds (the mean and "no group below LIKE").
  */
 const MIN_NDCG = 0.82;
 const MIN_LEAD = 0.14;
@@ -96,7 +103,9 @@ interface Scored {
 
 describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
   it("has at least 150 distinct queries, each judging listings of the corpus with at least one grade ≥ 2", () => {
-    expect(JUDGED.length).toBeGreaterThanOrEqual(150);
+    expect(FIRST_PART.length).toBeGreaterThanOrEqual(150);
+    expect(LANGUAGE_JUDGED.length).toBeGreaterThanOrEqual(60);
+    for (const j of LANGUAGE_JUDGED) expect(LEARNING_GROUPS, j.q).toContain(j.group);
     expect(new Set(JUDGED.map((j) => j.q)).size).toBe(JUDGED.length);
     const keys = new Set(CORPUS.map((l) => l.key));
     expect(keys.size).toBe(CORPUS.length);
@@ -106,7 +115,7 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
     }
   });
 
-  it(`scores our search at nDCG@10 ≥ ${MIN_NDCG} and at least ${MIN_LEAD} above the LIKE approach`, async () => {
+  it(`scores our search at nDCG@10 ≥ ${MIN_NDCG} and at least ${MIN_LEAD} above the LIKE approach (asserted groups)`, async () => {
     const scored: Scored[] = [];
     for (const j of JUDGED) {
       const top = await ours(j.q);
@@ -119,17 +128,22 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
       });
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const oursMean = mean(scored.map((s) => s.ours));
-    const likeMean = mean(scored.map((s) => s.like));
+    const asserted = scored.filter((s) => !LEARNING_GROUPS.has(s.group));
+    const oursMean = mean(asserted.map((s) => s.ours));
+    const likeMean = mean(asserted.map((s) => s.like));
     const groups = [...new Set(scored.map((s) => s.group))].map((group) => {
       const g = scored.filter((s) => s.group === group);
-      return { group, queries: g.length, ours: mean(g.map((s) => s.ours)), like: mean(g.map((s) => s.like)) };
+      const reportOnly = LEARNING_GROUPS.has(group);
+      return { group, queries: g.length, ours: mean(g.map((s) => s.ours)), like: mean(g.map((s) => s.like)), reportOnly };
     });
     const report = {
+      // The whole set, report-only groups included (the figure search is to raise).
       queries: scored.length,
       listings: CORPUS.length,
-      ours: oursMean,
-      like: likeMean,
+      ours: mean(scored.map((s) => s.ours)),
+      like: mean(scored.map((s) => s.like)),
+      // What the thresholds hold.
+      asserted: { queries: asserted.length, ours: oursMean, like: likeMean },
       better: scored.filter((s) => s.ours > s.like + 1e-9).length,
       worse: scored.filter((s) => s.ours < s.like - 1e-9).length,
       groups,
@@ -138,12 +152,13 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
     // The marker line is what `npm run bench:relevance` reads.
     console.log(`RELEVANCE_REPORT ${JSON.stringify(report)}`);
     const f = (x: number) => x.toFixed(3);
-    const worst = [...scored].sort((a, b) => a.ours - b.ours).slice(0, 12);
+    const worst = [...asserted].sort((a, b) => a.ours - b.ours).slice(0, 12);
     const detail = worst.map((s) => `${s.q}: ${f(s.ours)} (LIKE ${f(s.like)}) top: ${s.top.join(", ")}`).join("\n");
     expect(oursMean, `nDCG@10 ours ${f(oursMean)} vs LIKE ${f(likeMean)}; lowest:\n${detail}`).toBeGreaterThanOrEqual(MIN_NDCG);
     expect(oursMean - likeMean, `nDCG@10 ours ${f(oursMean)} vs LIKE ${f(likeMean)}`).toBeGreaterThanOrEqual(MIN_LEAD);
-    // Our search must not lose to a substring scan on any of these groups.
-    for (const g of groups) expect(g.ours, `${g.group}: ours ${f(g.ours)} vs LIKE ${f(g.like)}`).toBeGreaterThanOrEqual(g.like);
-    // 300 searches one after another (ours and the LIKE approach per query): room for a busy machine.
-  }, 90_000);
+    // Our search must not lose to a substring scan on any asserted group.
+    for (const g of groups.filter((x) => !x.reportOnly))
+      expect(g.ours, `${g.group}: ours ${f(g.ours)} vs LIKE ${f(g.like)}`).toBeGreaterThanOrEqual(g.like);
+    // 542 searches one after another (ours and the LIKE approach per query): room for a busy machine.
+  }, 180_000);
 });
