@@ -32,6 +32,11 @@ export default defineConfig({
     // Vitest's default is cores - 1, one file at a time on the two-core build machines; the files
     // share nothing (no ports, no files on disk), so two run at once (decision 093).
     maxWorkers: 2,
+    // Each of the two workers runs its files one after another in one process, not a fresh process
+    // per file: starting Node and loading React, Testing Library and jsdom's wrapper again for each
+    // of some fifty files was about a third of these tests' CPU (docs/testing.md). Every file still
+    // gets a fresh jsdom and, through tests/web/setup.ts, fresh app modules and its own mocks.
+    isolate: false,
     // Beside the end-to-end tests on two cores a test of about a second has taken over 5 s (Vitest's
     // default): the limit is for a test that hangs, not a measure of speed.
     testTimeout: 15_000,

@@ -1,9 +1,15 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeEach, vi } from "vitest";
-import { signOutState } from "../../web/lib/signOutState";
-import { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } from "./console";
-import { FakeWebSocket } from "./fakeWebSocket";
+
+// One process runs many test files one after another (isolate: false in vitest.web.config.mts):
+// each file gets the app's and the tests' own modules afresh, and so its own module mocks, while
+// React, Testing Library and the rest of node_modules load once per process. What this file uses
+// from them is imported after the reset, so the test file shares these very instances.
+vi.resetModules();
+const { signOutState } = await import("../../web/lib/signOutState");
+const { recordConsoleError, resetConsoleErrors, unexpectedConsoleErrors } = await import("./console");
+const { FakeWebSocket } = await import("./fakeWebSocket");
 
 // findBy… and waitFor poll; 1 s (the default) is too short for a first render with data on two
 // cores that also run the Worker and end-to-end tests (a heading's count came after it in CI).
