@@ -7,6 +7,11 @@ import { fileURLToPath } from "node:url";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = path.join(ROOT, "node_modules", ".bin");
 export const WRANGLER_CONFIG = path.join(ROOT, "wrangler.toml");
+/**
+ * The Worker as `vite build` bundled it, with the configuration the Vite plugin wrote beside it: what
+ * `npm run deploy` uploads, and what `npm start` serves (docs/decisions/146-serve-the-built-worker.md).
+ */
+export const BUILT_WORKER_CONFIG = path.join(ROOT, "dist", "lekebytte", "wrangler.json");
 
 /** `--persist-to` directory of wrangler (D1, R2, DO state live under `<dir>/v3`). */
 export function stateDir() {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm start`: build the SPA, prepare .dev.vars, apply D1 migrations locally, load demo data on the
-// first run, then serve everything with `wrangler dev` (local D1/R2/DO/Queues) on http://localhost:$PORT.
+// `npm start`: build the app, prepare .dev.vars, apply D1 migrations locally, load demo data on the
+// first run, then serve everything with `wrangler dev` (local D1/R2/DO/Queues) on http://localhost:$PORT:
+// the Worker `vite build` bundled (the one `npm run deploy` uploads), not a second bundle of the
+// sources (decision 146). A change to the code shows after the next `npm start` (or `npm run dev`).
 //
 //   PORT=8787              port to serve on
 //   STATE_DIR=.wrangler/state   wrangler --persist-to directory (`npm run reset` deletes it)
@@ -28,7 +30,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { formatDemoLogins } from "./demo-accounts.mjs";
-import { ROOT, WRANGLER_CONFIG, binPath, port, seedMarker, shownPath, stateDir, toolEnv } from "./local-env.mjs";
+import { BUILT_WORKER_CONFIG, ROOT, binPath, port, seedMarker, shownPath, stateDir, toolEnv } from "./local-env.mjs";
 import { SANDBOX_KEYS, sandboxPort } from "./payment-sandbox/dev-keys.mjs";
 
 const PORT = port();
@@ -56,15 +58,28 @@ function seconds(since) {
   return `${((performance.now() - since) / 1000).toFixed(1)} s`;
 }
 
-/** Run a tool in its own process group; resolves with its exit code (or rejects on spawn failure). */
-function run(cmd, args, { env = toolEnv(), capture = false } = {}) {
+/**
+ * Run a tool in its own process group; resolves with its exit code (or rejects on spawn failure).
+ * `dropLine` leaves matching lines of its standard output out of ours.
+ */
+function run(cmd, args, { env = toolEnv(), capture = false, dropLine = null } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {
       cwd: ROOT,
       env,
       detached: true, // own process group, so a signal reaches wrangler *and* workerd
-      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
+      stdio: ["ignore", capture || dropLine ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
     });
+    if (dropLine && !capture) {
+      let partial = "";
+      child.stdout.on("data", (d) => {
+        const lines = (partial + d).split("\n");
+        partial = lines.pop() ?? "";
+        const kept = lines.filter((line) => !dropLine(line));
+        if (kept.length > 0) process.stdout.write(`${kept.join("\n")}\n`);
+      });
+      child.stdout.on("end", () => partial && !dropLine(partial) && process.stdout.write(partial));
+    }
     current = child;
     guard(child.pid);
     let output = "";
@@ -248,17 +263,24 @@ async function main() {
     step("Opprettet .dev.vars fra .dev.vars.example (bare for lokal utvikling)");
   }
 
-  // (b) the SPA
+  // (b) the build: the SPA and the Worker
   if (process.env.SKIP_BUILD === "1") {
     step("Hopper over bygg (SKIP_BUILD=1)");
-    if (!existsSync(path.join(ROOT, "dist/client/index.html")))
-      console.warn("  Advarsel: dist/client/index.html finnes ikke – kjør uten SKIP_BUILD.");
+    if (!existsSync(path.join(ROOT, "dist/client/index.html")) || !existsSync(BUILT_WORKER_CONFIG))
+      throw new Error("Fant ikke noe bygg i dist/ – kjør uten SKIP_BUILD=1.");
   } else {
     const t = performance.now();
     step("Bygger nettsiden (vite build) …");
     await must("vite build", run(binPath("vite"), ["build", "--logLevel", "warn"]));
     step(`Bygget på ${seconds(t)}`);
   }
+  // A build for a deployed environment (`npm run deploy -- staging` leaves one) has its name, its
+  // bindings' ids and its variables: not this local server's.
+  const built = JSON.parse(readFileSync(BUILT_WORKER_CONFIG, "utf8"));
+  if (built.targetEnvironment) throw new Error(`Bygget i dist/ er for miljøet «${built.targetEnvironment}» – kjør uten SKIP_BUILD=1.`);
+  // wrangler reads the secrets beside the configuration it serves: the build copied .dev.vars there,
+  // and this keeps the copy current when .dev.vars changed after the build.
+  if (existsSync(devVars)) copyFileSync(devVars, path.join(path.dirname(BUILT_WORKER_CONFIG), ".dev.vars"));
 
   // (c) database schema
   {
@@ -321,28 +343,35 @@ async function main() {
   // (f) the server
   step("Starter wrangler dev …");
   const tDev = performance.now();
-  const server = run(binPath("wrangler"), [
-    "dev",
-    "-c",
-    WRANGLER_CONFIG,
-    "--local",
-    "--port",
-    String(PORT),
-    "--ip",
-    HOST,
-    "--persist-to",
-    STATE_DIR,
-    "--show-interactive-dev-session=false",
-    "--var",
-    `APP_ORIGIN:${URL_SHOWN}`,
-    // wrangler.toml defaults to production; this server is always the local one (dev outbox,
-    // built-in JWT fallback), whatever an older .dev.vars says.
-    "--var",
-    "APP_ENV:local",
-    ...(process.env.EDGE_CACHE ? ["--var", `EDGE_CACHE:${process.env.EDGE_CACHE}`] : []),
-    ...(process.env.PASSWORD_HASH_COST ? ["--var", `PASSWORD_HASH_COST:${process.env.PASSWORD_HASH_COST}`] : []),
-    ...paymentVars,
-  ]);
+  const server = run(
+    binPath("wrangler"),
+    [
+      "dev",
+      "-c",
+      BUILT_WORKER_CONFIG,
+      "--local",
+      "--port",
+      String(PORT),
+      "--ip",
+      HOST,
+      "--persist-to",
+      STATE_DIR,
+      "--show-interactive-dev-session=false",
+      "--var",
+      `APP_ORIGIN:${URL_SHOWN}`,
+      // wrangler.toml defaults to production; this server is always the local one (dev outbox,
+      // built-in JWT fallback), whatever an older .dev.vars says.
+      "--var",
+      "APP_ENV:local",
+      ...(process.env.EDGE_CACHE ? ["--var", `EDGE_CACHE:${process.env.EDGE_CACHE}`] : []),
+      ...(process.env.PASSWORD_HASH_COST ? ["--var", `PASSWORD_HASH_COST:${process.env.PASSWORD_HASH_COST}`] : []),
+      ...paymentVars,
+    ],
+    {
+      // wrangler lists each module of a built Worker in a table (some 80 rows): not worth a screen.
+      dropLine: (line) => /^[│┌├└]/.test(line) || line.startsWith("Attaching additional modules"),
+    },
+  );
   let exited = false;
   server.then(() => (exited = true));
 
