@@ -27,10 +27,12 @@ const CPU_SLOWDOWN = 4;
 const OUTCOME = { timeout: 20_000 };
 
 /**
- * A new e-mail address for each newsletter sign-up, and a short one: every letter is typed on the
- * slowed phone, whose page burns a core for as long as it is slowed.
+ * A new e-mail address for each newsletter sign-up, and a short one (ten letters): every letter is
+ * typed on the slowed phone, whose page burns a core for as long as it is slowed. Five random letters
+ * make a repeat within a run's few sign-ups (or a reused app's few hundred) next to impossible.
  */
-const shortEmail = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 4)}@x.test`;
+const shortEmail = () =>
+  `${Array.from({ length: 5 }, () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(Math.random() * 36)]).join("")}@x.no`;
 
 /** A fresh address per visitor, as each parent has their own phone (the per-address limits). */
 const ownAddress = () => `10.${[1, 2, 3].map(() => 1 + Math.floor(Math.random() * 254)).join(".")}`;
