@@ -1,5 +1,6 @@
 // Bring's C2C parcels as the sandbox plays them (docs/decisions/147-carrier-api-and-sandbox.md):
-// the Pickup Point API (places near a postal code), the Booking API (services 5900/5901/5902 with a
+// the Pickup Point API (places near a postal code), the Shipping Guide (prices and lead times,
+// bring-guide.ts), the Booking API (services 5900/5901/5902 with a
 // size VAS; VAS 1288 gives the label-free code the seller writes on the parcel), a cancellation,
 // and Event Cast webhooks as a tester moves a parcel on (bring-pages.ts, /__sandbox/bring/...).
 //
@@ -7,6 +8,7 @@
 // idempotency header; the sandbox honours Idempotency-Key (the Worker always sends one) and the
 // decision says what that means against the real Bring.
 import { randomInt, randomUUID } from "node:crypto";
+import { shippingGuide } from "./bring-guide";
 import { pickupPointById, pickupPointKind, pickupPointsNear, POSTAL_CODE_RE, type BringPickupPoint } from "./bring-places";
 import { header, json, type Reply, type SandboxRequest } from "./http";
 import type { Delivery, WebhookDispatcher, WebhookEndpoint } from "./webhooks";
@@ -91,7 +93,7 @@ export class BringSandbox {
 
   handle(req: SandboxRequest): Reply | null {
     const path = req.url.pathname;
-    if (!path.startsWith("/pickuppoint/api/") && !path.startsWith("/booking/api/")) return null;
+    if (!path.startsWith("/pickuppoint/api/") && !path.startsWith("/booking/api/") && !path.startsWith("/shippingguide/")) return null;
     const idempotencyKey = header(req, "idempotency-key") ?? null;
     this.requests.push({ method: req.method, path, idempotencyKey, at: new Date().toISOString() });
     const failure = this.failures.shift();
@@ -102,6 +104,7 @@ export class BringSandbox {
     let m: RegExpExecArray | null;
     if (req.method === "GET" && (m = /^\/pickuppoint\/api\/pickuppoint\/([A-Z]{2})\/postalCode\/([^/.]+)\.json$/.exec(path)))
       return this.pickupPoints(m[1], m[2], req.url.searchParams);
+    if (req.method === "POST" && path === "/shippingguide/v2/products") return shippingGuide(req.body);
     if (req.method === "POST" && path === "/booking/api/create")
       return this.idempotent(idempotencyKey, `create ${req.body}`, () => this.book(req.body));
     if (req.method === "DELETE" && (m = /^\/booking\/api\/consignments\/([^/]+)$/.exec(path)))

@@ -118,6 +118,43 @@ describe("pickup points", () => {
   });
 });
 
+describe("prices", () => {
+  it("answers each C2C product's price with VAT and working days, and an error for a size it does not take", async () => {
+    const res = await fetch(`${sb.url}/shippingguide/v2/products`, {
+      method: "POST",
+      headers: { ...AUTH, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        consignments: [
+          {
+            id: "1",
+            fromPostalCode: "0150",
+            toPostalCode: "5003",
+            products: [
+              { id: "5901", additionalServices: [{ id: "2529" }] },
+              { id: "5900", additionalServices: [{ id: "1377" }] },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const [locker, mailbox] = ((await res.json()) as { consignments: Array<{ products: Array<Record<string, unknown>> }> }).consignments[0]
+      .products;
+    expect(locker).toMatchObject({
+      id: "5901",
+      price: { listPrice: { currencyCode: "NOK", priceWithAdditionalServices: { amountWithVAT: "89.00", amountWithoutVAT: "71.20" } } },
+      expectedDelivery: { workingDays: "5" },
+    });
+    expect(mailbox).toMatchObject({ id: "5900", errors: [{ code: "PRODUCT_NOT_AVAILABLE" }] });
+    const bad = await fetch(`${sb.url}/shippingguide/v2/products`, {
+      method: "POST",
+      headers: AUTH,
+      body: JSON.stringify({ consignments: [{ fromPostalCode: "1", toPostalCode: "5003" }] }),
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe("booking", () => {
   it("books a C2C parcel with a shipment number and a label-free code the seller writes on the parcel", async () => {
     const res = await book(booking("5900", ["2529", "1288"]));

@@ -67,6 +67,20 @@ describe("pickup points", () => {
   });
 });
 
+describe("prices", () => {
+  it("answers the price and lead time of each method that takes the size, as the checkout's table", async () => {
+    const small = await client.prices("0150", "5003", "small");
+    if (!small.ok) throw new Error(JSON.stringify(small));
+    expect(small.value).toEqual([
+      { method: "mailbox", service: "5900", priceOre: 7_900, workingDays: 4 },
+      { method: "parcel_locker", service: "5901", priceOre: 6_900, workingDays: 5 },
+      { method: "pickup_point", service: "5902", priceOre: 7_900, workingDays: 5 },
+    ]);
+    const large = await client.prices("0150", "5003", "large");
+    expect(large.ok && large.value.map((p) => p.method)).toEqual(["parcel_locker", "pickup_point"]);
+  });
+});
+
 describe("booking", () => {
   it("books a parcel to a locker and returns the shipment number and the code for the parcel", async () => {
     const lockers = await client.pickupPoints("5003", "locker");

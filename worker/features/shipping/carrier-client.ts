@@ -1,12 +1,12 @@
 // A small client for Bring's C2C parcels (decision 147): pickup points near a postal code (Pickup
-// Point API), booking with a size and a label-free code (Booking API), and cancelling a booking.
+// Point API), prices and lead times (Shipping Guide), booking with a size and a label-free code (Booking API), and cancelling a booking.
 // Its own client because the base URL comes from configuration: the same code talks to Bring and
 // to the local sandbox (scripts/payment-sandbox/bring-api.ts).
 //
 // Every call answers with a result, never a throw: the caller keeps an `unavailable` one (network,
 // 5xx, 429 after a few quick retries) and tries again later with the same idempotency key (the cron
 // will), and shows a `refused` one's Norwegian message to the seller.
-import { type DeliveryMethod, type ParcelSize, shippingOffer } from "../../../domain/carriers";
+import { DELIVERY_METHODS, type DeliveryMethod, type ParcelSize, SHIPPING_OFFERS, shippingOffer } from "../../../domain/carriers";
 import type { BringConfig } from "./carrier-config";
 import { carrierRefusal, type RefusalField } from "./carrier-refusals";
 
@@ -53,6 +53,15 @@ export interface PickupPoint {
   distanceKm: number;
   latitude: number;
   longitude: number;
+}
+
+/** Bring's price and lead time for one service (Shipping Guide). */
+export interface CarrierPrice {
+  method: DeliveryMethod;
+  service: string;
+  /** With VAT, in øre. */
+  priceOre: number;
+  workingDays: number;
 }
 
 export interface Party {
@@ -103,6 +112,43 @@ export class BringClient {
     const points = (result.value as { pickupPoint?: unknown[] } | null)?.pickupPoint;
     if (!Array.isArray(points)) return unexpected(result.attempts, "pickupPoint list missing");
     return { ok: true, attempts: result.attempts, value: points.map(toPickupPoint) };
+  }
+
+  /** What Bring charges for each of its C2C methods that takes this size, between two postal codes. */
+  async prices(fromPostalCode: string, toPostalCode: string, size: ParcelSize): Promise<CarrierResult<CarrierPrice[]>> {
+    if (!/^\d{4}$/.test(fromPostalCode) || !/^\d{4}$/.test(toPostalCode)) return refusedHere("postal_code", "LOCAL-POSTAL-CODE");
+    const methods = DELIVERY_METHODS.filter((m) => SHIPPING_OFFERS.bring[m]);
+    const services = methods.map((m) => SHIPPING_OFFERS.bring[m]?.service as string);
+    const result = await this.call("POST", "/shippingguide/v2/products", {
+      consignments: [
+        {
+          id: "1",
+          fromCountryCode: "NO",
+          fromPostalCode,
+          toCountryCode: "NO",
+          toPostalCode,
+          products: services.map((id) => ({
+            id,
+            customerNumber: this.config.customerNumber,
+            additionalServices: [{ id: SIZE_VAS[size] }],
+          })),
+        },
+      ],
+      withPrice: true,
+      withExpectedDelivery: true,
+    });
+    if (!result.ok) return result;
+    const products = (result.value as { consignments?: Array<{ products?: GuideProduct[] }> } | null)?.consignments?.[0]?.products;
+    if (!Array.isArray(products)) return unexpected(result.attempts, "shipping guide without products");
+    const prices = products.flatMap((p): CarrierPrice[] => {
+      const amount = p.price?.listPrice?.priceWithAdditionalServices?.amountWithVAT;
+      const method = methods[services.indexOf(String(p.id))];
+      if (p.errors?.length || !method || amount === undefined) return [];
+      return [
+        { method, service: String(p.id), priceOre: Math.round(Number(amount) * 100), workingDays: Number(p.expectedDelivery?.workingDays) },
+      ];
+    });
+    return { ok: true, attempts: result.attempts, value: prices };
   }
 
   /**
@@ -218,6 +264,13 @@ export class BringClient {
     }
     return last;
   }
+}
+
+interface GuideProduct {
+  id?: string;
+  errors?: unknown[];
+  price?: { listPrice?: { priceWithAdditionalServices?: { amountWithVAT?: string } } };
+  expectedDelivery?: { workingDays?: string };
 }
 
 interface BringConfirmation {
