@@ -20,7 +20,9 @@
 // Payments: for each provider without keys in .dev.vars (Stripe: STRIPE_SECRET_KEY; Vipps: all
 // VIPPS_* credentials) the offline payment sandbox (scripts/payment-sandbox) is started as its own
 // process, and the Worker gets the sandbox's base URL and local-only keys as --var. With real test
-// keys in .dev.vars the Worker talks to the providers' test environments instead.
+// keys in .dev.vars the Worker talks to the providers' test environments instead. The carrier (Bring:
+// BRING_API_UID, BRING_API_KEY, BRING_CUSTOMER_NUMBER) is one more such provider in the same sandbox;
+// its tester page, where a parcel is moved on, is printed with the URLs (decision 147).
 //
 // Everything runs offline and non-interactively. Ctrl-C / SIGTERM is forwarded to the child's whole
 // process group (wrangler and its workerd), so nothing keeps running; we exit with wrangler's code.
@@ -31,7 +33,7 @@ import os from "node:os";
 import path from "node:path";
 import { formatDemoLogins } from "./demo-accounts.mjs";
 import { BUILT_WORKER_CONFIG, ROOT, binPath, port, seedMarker, shownPath, stateDir, toolEnv } from "./local-env.mjs";
-import { SANDBOX_KEYS, sandboxPort } from "./payment-sandbox/dev-keys.mjs";
+import { sandboxBindings, sandboxPort, sandboxProviders } from "./payment-sandbox/dev-keys.mjs";
 
 const PORT = port();
 const STATE_DIR = stateDir();
@@ -207,16 +209,6 @@ function readDevVars(file) {
   return vars;
 }
 
-/** Which providers run against the sandbox: those without keys, or both when PAYMENT_SANDBOX=1. */
-function sandboxProviders(vars) {
-  if (process.env.PAYMENT_SANDBOX === "0") return { stripe: false, vipps: false };
-  const force = process.env.PAYMENT_SANDBOX === "1";
-  const vippsKeys = ["VIPPS_CLIENT_ID", "VIPPS_CLIENT_SECRET", "VIPPS_SUBSCRIPTION_KEY", "VIPPS_MERCHANT_SERIAL_NUMBER"].every(
-    (k) => vars[k],
-  );
-  return { stripe: force || !vars.STRIPE_SECRET_KEY, vipps: force || !vippsKeys };
-}
-
 /** Start the payment sandbox in its own process group and wait until it answers. */
 async function startSandbox(sbPort) {
   const child = spawn(binPath("tsx"), [path.join(ROOT, "scripts/payment-sandbox/main.ts")], {
@@ -301,40 +293,22 @@ async function main() {
   }
 
   // (e) the payment sandbox, for providers without keys
-  const providers = sandboxProviders(readDevVars(devVars));
+  const providers = sandboxProviders(readDevVars(devVars), process.env.PAYMENT_SANDBOX);
   const paymentVars = [];
   let sandboxUrl = null;
-  if (providers.stripe || providers.vipps) {
+  if (providers.stripe || providers.vipps || providers.bring) {
     const sbPort = sandboxPort(PORT);
     if (!(await portFree("127.0.0.1", sbPort))) {
       console.error(`✗ Port ${sbPort} (betalingssandkassen) er i bruk. Velg en annen med PAYMENT_SANDBOX_PORT.`);
       process.exit(1);
     }
     step(
-      `Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps"].filter(Boolean).join(" og ")}) på port ${sbPort} …`,
+      `Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps", providers.bring && "Posten"].filter(Boolean).join(", ")}) på port ${sbPort} …`,
     );
     await startSandbox(sbPort);
     sandboxUrl = `http://localhost:${sbPort}`;
     const base = `http://127.0.0.1:${sbPort}`;
-    const sandboxVars = {
-      ...(providers.stripe
-        ? {
-            STRIPE_SECRET_KEY: SANDBOX_KEYS.STRIPE_SECRET_KEY,
-            STRIPE_WEBHOOK_SECRET: SANDBOX_KEYS.STRIPE_WEBHOOK_SECRET,
-            STRIPE_API_BASE: base,
-          }
-        : {}),
-      ...(providers.vipps
-        ? {
-            VIPPS_CLIENT_ID: SANDBOX_KEYS.VIPPS_CLIENT_ID,
-            VIPPS_CLIENT_SECRET: SANDBOX_KEYS.VIPPS_CLIENT_SECRET,
-            VIPPS_SUBSCRIPTION_KEY: SANDBOX_KEYS.VIPPS_SUBSCRIPTION_KEY,
-            VIPPS_MERCHANT_SERIAL_NUMBER: SANDBOX_KEYS.VIPPS_MERCHANT_SERIAL_NUMBER,
-            VIPPS_WEBHOOK_SECRET: SANDBOX_KEYS.VIPPS_WEBHOOK_SECRET,
-            VIPPS_API_BASE: base,
-          }
-        : {}),
-    };
+    const sandboxVars = sandboxBindings(providers, base);
     for (const [k, v] of Object.entries(sandboxVars)) paymentVars.push("--var", `${k}:${v}`);
   } else {
     step("Betaling: bruker nøklene i .dev.vars (ingen sandkasse)");
@@ -390,6 +364,7 @@ async function main() {
       ...(sandboxUrl
         ? [`Betalingssandkasse på ${sandboxUrl} (testkort 4242 4242 4242 4242, Vipps: et hvilket som helst norsk mobilnummer)`]
         : []),
+      ...(sandboxUrl && providers.bring ? [`Pakker sendt med Posten flyttes videre på ${sandboxUrl}/bring/tester`] : []),
       "Stopp med Ctrl+C. Data beholdes til «npm run reset».",
       "",
     ];

@@ -18,6 +18,18 @@ export interface Secrets {
    * (http://127.0.0.1:PORT, set by scripts/start.mjs). Outside local mode it must be https.
    */
   STRIPE_API_BASE?: string;
+  /**
+   * The carrier, Bring (docs/decisions/147-carrier-api-and-sandbox.md): base URL of its APIs when it
+   * is not https://api.bring.com (only the local sandbox, http://127.0.0.1:PORT, set by
+   * scripts/start.mjs), the Mybring API user and key, the customer number the C2C parcels are
+   * booked on, and the secret its tracking webhooks are signed with. Without the user, key and
+   * customer number, shipping cannot be booked.
+   */
+  BRING_API_BASE?: string;
+  BRING_API_UID?: string;
+  BRING_API_KEY?: string;
+  BRING_CUSTOMER_NUMBER?: string;
+  BRING_WEBHOOK_SECRET?: string;
   /** IndexNow key and endpoint; both set only on the production host. */
   INDEXNOW_KEY?: string;
   INDEXNOW_ENDPOINT?: string;

@@ -6,5 +6,16 @@ export declare const SANDBOX_KEYS: Readonly<{
   VIPPS_SUBSCRIPTION_KEY: string;
   VIPPS_MERCHANT_SERIAL_NUMBER: string;
   VIPPS_WEBHOOK_SECRET: string;
+  BRING_API_UID: string;
+  BRING_API_KEY: string;
+  BRING_CUSTOMER_NUMBER: string;
+  BRING_WEBHOOK_SECRET: string;
 }>;
 export declare function sandboxPort(appPort: number): number;
+export interface SandboxProviders {
+  stripe: boolean;
+  vipps: boolean;
+  bring: boolean;
+}
+export declare function sandboxProviders(vars: Record<string, string | undefined>, mode: string | undefined): SandboxProviders;
+export declare function sandboxBindings(providers: SandboxProviders, base: string): Record<string, string>;

@@ -12,7 +12,8 @@
 //   PAYMENT_SANDBOX_HOLD_WEBHOOKS=1        sign webhooks but keep them (GET /__sandbox/deliveries) instead
 //                                          of sending them: for a client that delivers them itself
 //                                          (the crash durability benchmark)
-//   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_* override the local-only keys in dev-keys.mjs
+//   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_*, BRING_* override the local-only keys in dev-keys.mjs
+//   The carrier's webhooks go to the app's /api/shipping/webhooks/bring; its tester page is /bring/tester.
 import { SANDBOX_KEYS } from "./dev-keys.mjs";
 import { startPaymentSandbox } from "./server";
 
@@ -37,11 +38,17 @@ const sandbox = await startPaymentSandbox({
     webhook: { url: `${appUrl}/api/payments/webhooks/vipps`, secret: env("VIPPS_WEBHOOK_SECRET"), deliver },
     loginRedirectUris: process.env.PAYMENT_SANDBOX_LOGIN_REDIRECT_URIS?.split(",").filter(Boolean),
   },
+  bring: {
+    apiUid: env("BRING_API_UID"),
+    apiKey: env("BRING_API_KEY"),
+    customerNumber: env("BRING_CUSTOMER_NUMBER"),
+    webhook: { url: `${appUrl}/api/shipping/webhooks/bring`, secret: env("BRING_WEBHOOK_SECRET"), deliver },
+  },
   retry: process.env.PAYMENT_SANDBOX_RETRY_BASE_MS ? { baseMs: Number(process.env.PAYMENT_SANDBOX_RETRY_BASE_MS) } : undefined,
 });
 
 console.log(
-  `[payment-sandbox] Stripe, Vipps and Vipps Login sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`,
+  `[payment-sandbox] Stripe, Vipps, Vipps Login and Bring sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`,
 );
 
 const stop = () => {

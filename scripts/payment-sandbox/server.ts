@@ -6,9 +6,17 @@
 // debugging: the webhook deliveries (with the signed requests), the API calls it received, the money
 // it moved (transfers, refunds, Vipps captures, cancellations and refunds), and a switch that makes
 // a connected account unable to receive transfers (as when Stripe needs more from the seller).
+//
+// The carrier (Bring's C2C parcels, bring-api.ts) lives here too: one process for every provider
+// the Worker talks to. Its tester page is /bring/tester; its sandbox-only paths are
+// /__sandbox/bring/parcels (GET), /__sandbox/bring/parcels/{consignment}/advance (POST {"step"}) and
+// /__sandbox/bring/fail (POST {"times","status"}: the next API calls fail, for retry tests; DELETE
+// forgets the failures not yet taken).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BringSandbox, PARCEL_STEPS, type BringState, type ParcelStep } from "./bring-api";
+import { TESTER_PATH, testerPage } from "./bring-pages";
 import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
 import { messagePage, moneyPage } from "./pages";
 import { money, StripeSandbox, type StripeState } from "./stripe-api";
@@ -39,6 +47,8 @@ export interface SandboxConfig {
     /** Vipps Login's registered redirect URIs; without them any absolute http(s) URI is accepted. */
     loginRedirectUris?: string[];
   };
+  /** The carrier (Bring's Booking, Pickup Point and Event Cast APIs); without it, no carrier. */
+  bring?: { apiUid: string; apiKey: string; customerNumber: string; webhook?: WebhookTarget };
   retry?: Partial<RetryPolicy>;
   /** How long a Vipps payment waits for approval before it expires; default 10 minutes. */
   vippsPaymentLifetimeMs?: number;
@@ -54,6 +64,7 @@ export interface PaymentSandbox {
   vipps: VippsSandbox;
   /** The Vipps Login issuer (OpenID Connect) on the same port. */
   vippsLogin: VippsLoginSandbox;
+  bring: BringSandbox | null;
   dispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
@@ -74,7 +85,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
   const publicUrl = (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, "");
   const dispatcher = new WebhookDispatcher({ ...DEFAULT_RETRY, ...config.retry }, log);
 
-  const endpoint = (provider: "stripe" | "vipps", target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
+  const endpoint = (provider: "stripe" | "vipps" | "bring", target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
     target
       ? [{ id: `${provider}-configured`, provider, url: target.url, secret: target.secret, events, deliver: target.deliver ?? true }]
       : [];
@@ -101,7 +112,19 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     redirectUris: config.vipps.loginRedirectUris,
   });
 
-  const persistence = persist(config.stateFile, stripe, vipps, log);
+  // Event Cast sends what the subscription's event groups name; the Worker takes every code.
+  const bring = config.bring
+    ? new BringSandbox({
+        apiUid: config.bring.apiUid,
+        apiKey: config.bring.apiKey,
+        customerNumber: config.bring.customerNumber,
+        publicUrl,
+        dispatcher,
+        hooks: endpoint("bring", config.bring.webhook, ["*"]),
+      })
+    : null;
+
+  const persistence = persist(config.stateFile, stripe, vipps, bring, log);
 
   server.on("request", (req, res) => {
     void (async () => {
@@ -118,7 +141,9 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
           stripe.handle(request) ??
           vipps.handle(request) ??
           vippsLogin.handle(request) ??
-          sandboxRoutes(request, stripe, vipps, vippsLogin, dispatcher);
+          bring?.handle(request) ??
+          (bring && request.url.pathname === TESTER_PATH ? testerPage(bring, request) : null) ??
+          sandboxRoutes(request, stripe, vipps, vippsLogin, bring, dispatcher);
       } catch (error) {
         log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         reply = json(500, { error: { type: "api_error", message: "The sandbox failed to handle the request." } });
@@ -135,6 +160,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     stripe,
     vipps,
     vippsLogin,
+    bring,
     dispatcher,
     close: async () => {
       persistence.now();
@@ -152,6 +178,7 @@ function sandboxRoutes(
   stripe: StripeSandbox,
   vipps: VippsSandbox,
   vippsLogin: VippsLoginSandbox,
+  bring: BringSandbox | null,
   dispatcher: WebhookDispatcher,
 ): Reply {
   const path = req.url.pathname;
@@ -171,10 +198,11 @@ function sandboxRoutes(
     const prefix = req.url.searchParams.get("path") ?? "";
     return json(
       200,
-      [...stripe.requests, ...vipps.requests, ...vippsLogin.requests].filter((r) => r.path.startsWith(prefix)),
+      [...stripe.requests, ...vipps.requests, ...vippsLogin.requests, ...(bring?.requests ?? [])].filter((r) => r.path.startsWith(prefix)),
     );
   }
   if (req.method === "GET" && path === "/__sandbox/money") return json(200, moneyMoved(stripe, vipps));
+  if (bring && path.startsWith("/__sandbox/bring/")) return carrierRoutes(req, bring);
   let m: RegExpExecArray | null;
   if (req.method === "POST" && (m = /^\/__sandbox\/stripe\/accounts\/([^/]+)\/restrict$/.exec(path))) {
     const account = stripe.restrictAccount(m[1]);
@@ -205,6 +233,38 @@ function sandboxRoutes(
   if (path.startsWith("/v1/"))
     return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
   return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
+}
+
+/** The carrier's sandbox-only paths: its parcels, a tester's move, and the failure switch. */
+function carrierRoutes(req: SandboxRequest, bring: BringSandbox): Reply {
+  const path = req.url.pathname;
+  if (req.method === "GET" && path === "/__sandbox/bring/parcels") return json(200, [...bring.parcels.values()]);
+  const body = (): Record<string, unknown> => {
+    try {
+      return (JSON.parse(req.body || "{}") as Record<string, unknown>) ?? {};
+    } catch {
+      return {};
+    }
+  };
+  const m = /^\/__sandbox\/bring\/parcels\/([^/]+)\/advance$/.exec(path);
+  if (req.method === "POST" && m) {
+    const step = body().step as ParcelStep;
+    if (!PARCEL_STEPS.includes(step)) return json(400, { error: `step must be one of ${PARCEL_STEPS.join(", ")}` });
+    const result = bring.advance(decodeURIComponent(m[1]), step);
+    return "error" in result ? json(409, result) : json(200, result);
+  }
+  if (req.method === "POST" && path === "/__sandbox/bring/fail") {
+    const { times = 1, status = 503 } = body() as { times?: unknown; status?: unknown };
+    if (!Number.isInteger(times) || !Number.isInteger(status) || (times as number) < 1 || (status as number) < 400)
+      return json(400, { error: "times must be a positive integer and status an HTTP error status" });
+    bring.failNext(times as number, status as number);
+    return json(200, { ok: true });
+  }
+  if (req.method === "DELETE" && path === "/__sandbox/bring/fail") {
+    bring.clearFailures();
+    return json(200, { ok: true });
+  }
+  return json(404, { error: "no such sandbox path" });
 }
 
 /** What the sandbox has moved: Stripe transfers and refunds, and Vipps captures, cancellations and refunds. */
@@ -239,16 +299,24 @@ function moneyMoved(stripe: StripeSandbox, vipps: VippsSandbox) {
 interface SavedState {
   stripe: StripeState;
   vipps: VippsState;
+  bring?: BringState;
 }
 
 /** Load the saved state, and save it shortly after changes (and on close). Without a file: nothing. */
-function persist(file: string | undefined, stripe: StripeSandbox, vipps: VippsSandbox, log: (line: string) => void) {
+function persist(
+  file: string | undefined,
+  stripe: StripeSandbox,
+  vipps: VippsSandbox,
+  bring: BringSandbox | null,
+  log: (line: string) => void,
+) {
   if (!file) return { soon: () => undefined, now: () => undefined };
   if (existsSync(file)) {
     try {
       const saved = JSON.parse(readFileSync(file, "utf8")) as SavedState;
       stripe.restore(saved.stripe);
       vipps.restore(saved.vipps);
+      bring?.restore(saved.bring);
     } catch (error) {
       log(`could not read ${file}; starting empty (${error instanceof Error ? error.message : error})`);
     }
@@ -257,7 +325,7 @@ function persist(file: string | undefined, stripe: StripeSandbox, vipps: VippsSa
   const now = () => {
     if (timer) clearTimeout(timer);
     timer = null;
-    const saved: SavedState = { stripe: stripe.snapshot(), vipps: vipps.snapshot() };
+    const saved: SavedState = { stripe: stripe.snapshot(), vipps: vipps.snapshot(), bring: bring?.snapshot() };
     writeFileSync(`${file}.tmp`, JSON.stringify(saved));
     renameSync(`${file}.tmp`, file);
   };

@@ -7,9 +7,19 @@
 // (base64 SHA-256 of the body) and
 //   Authorization: HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=<base64 HMAC>
 // over "POST\n<path and query>\n<x-ms-date>;<host>;<content hash>" with the hook's secret.
+// The carrier (Bring's Event Cast, decision 147): X-Lekebytte-Signature `t=<unix seconds>,v1=<hex
+// HMAC-SHA256(secret, "<t>.<raw body>")>`, signed anew for every attempt like Stripe's.
 import { createHash, createHmac, randomUUID } from "node:crypto";
 
 export function stripeSignatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
+  return `t=${timestamp},v1=${v1}`;
+}
+
+/** The header the carrier's webhooks carry (worker/features/shipping/carrier-signature.ts verifies it). */
+export const CARRIER_SIGNATURE_HEADER = "X-Lekebytte-Signature";
+
+export function carrierSignatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
   const v1 = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
   return `t=${timestamp},v1=${v1}`;
 }
@@ -33,9 +43,11 @@ export function vippsSignatureHeaders(url: string, body: string, secret: string,
   };
 }
 
+export type WebhookProvider = "stripe" | "vipps" | "bring";
+
 export interface WebhookEndpoint {
   id: string;
-  provider: "stripe" | "vipps";
+  provider: WebhookProvider;
   /** Where to POST. Without a url, or with deliver false, deliveries are signed and kept (for tests). */
   url: string;
   secret: string;
@@ -52,10 +64,10 @@ export interface DeliveryAttempt {
 
 export interface Delivery {
   id: string;
-  provider: "stripe" | "vipps";
+  provider: WebhookProvider;
   endpointId: string;
   eventType: string;
-  /** The object the event is about (Checkout Session id, account id, Vipps reference). */
+  /** The object the event is about (Checkout Session id, account id, Vipps reference, consignment number). */
   objectId: string;
   createdAt: string;
   state: "queued" | "delivered" | "failed" | "held";
@@ -154,7 +166,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(endpoint: WebhookEndpoint, delivery: Delivery): Promise<boolean> {
-    // Both providers sign every attempt anew (a fresh timestamp / date).
+    // Every provider signs every attempt anew (a fresh timestamp / date).
     delivery.request.headers = sign(endpoint, delivery.request.body);
     const attempt: DeliveryAttempt = { at: new Date().toISOString() };
     delivery.attempts.push(attempt);
@@ -182,9 +194,11 @@ export class WebhookDispatcher {
 function sign(endpoint: WebhookEndpoint, body: string): Record<string, string> {
   const base = { "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent(endpoint.provider) };
   if (endpoint.provider === "stripe") return { ...base, "Stripe-Signature": stripeSignatureHeader(body, endpoint.secret) };
+  if (endpoint.provider === "bring") return { ...base, [CARRIER_SIGNATURE_HEADER]: carrierSignatureHeader(body, endpoint.secret) };
   return { ...base, ...vippsSignatureHeaders(endpoint.url || "http://held.invalid/", body, endpoint.secret) };
 }
 
-function userAgent(provider: "stripe" | "vipps"): string {
+function userAgent(provider: WebhookProvider): string {
+  if (provider === "bring") return "Bring Event Cast sandbox";
   return provider === "stripe" ? "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" : "Vipps MobilePay webhooks sandbox";
 }

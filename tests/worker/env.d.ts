@@ -13,6 +13,11 @@ declare namespace Cloudflare {
     VIPPS_WEBHOOK_SECRET: string;
     VIPPS_MERCHANT_SERIAL_NUMBER: string;
     VIPPS_CLIENT_ID: string;
+    BRING_API_BASE: string;
+    BRING_API_UID: string;
+    BRING_API_KEY: string;
+    BRING_CUSTOMER_NUMBER: string;
+    BRING_WEBHOOK_SECRET: string;
   }
 }
 

@@ -22,6 +22,12 @@ export default async function setup(): Promise<() => Promise<void>> {
       msn: SANDBOX_KEYS.VIPPS_MERCHANT_SERIAL_NUMBER,
       webhook: { url: `${WEBHOOK_ORIGIN}/api/payments/webhooks/vipps`, secret: SANDBOX_KEYS.VIPPS_WEBHOOK_SECRET, deliver: false },
     },
+    bring: {
+      apiUid: SANDBOX_KEYS.BRING_API_UID,
+      apiKey: SANDBOX_KEYS.BRING_API_KEY,
+      customerNumber: SANDBOX_KEYS.BRING_CUSTOMER_NUMBER,
+      webhook: { url: `${WEBHOOK_ORIGIN}/api/shipping/webhooks/bring`, secret: SANDBOX_KEYS.BRING_WEBHOOK_SECRET, deliver: false },
+    },
     log: () => undefined,
   });
   return () => sandbox.close();

@@ -3,6 +3,7 @@
 //   Authorization = HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=<sig>
 //   sig = base64(HMAC-SHA256(secret, "POST\n<path and query>\n<x-ms-date>;<host>;<content hash>"))
 // The secret is the one returned when the webhook was registered, used as UTF-8 bytes.
+import { sameString } from "../../lib/crypto";
 
 export interface WebhookRequest {
   method: string;
@@ -23,15 +24,6 @@ function base64(bytes: ArrayBuffer): string {
   let s = "";
   for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
   return btoa(s);
-}
-
-/** Constant-time comparison of two strings (the signature must not leak through timing). */
-function sameString(a: string, b: string): boolean {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 export type VippsVerdict = "ok" | "missing-headers" | "bad-content-hash" | "bad-signature" | "stale-date";
