@@ -215,4 +215,23 @@ describe("a parcel's moves at once", () => {
       expect((await orderState(order.orderId)).state).toBe("held");
     },
   );
+
+  it("the cron's lost-parcel check (a) and a silent event (b), b winning: a sign of life keeps the parcel from being lost", async () => {
+    const carrier = new TestCarrier();
+    const order = await sentOrder("card", carrier);
+    const number = (await shipment(order.shipmentId)).shipment_number!;
+    const handedIn = new Date();
+    await applyTrackingEvent(bindings, bringEvent(number, "HANDED_IN"), handedIn);
+    const checkAt = new Date(handedIn.getTime() + 10 * 24 * HOUR + HOUR);
+
+    // The cron reads the parcel as silent; the carrier's NOTIFICATION_SENT arrives before it writes.
+    const [, life] = await race(
+      "b",
+      (b) => runShipmentCron(b, checkAt, carrier),
+      (b) => applyTrackingEvent(b, bringEvent(number, "NOTIFICATION_SENT"), new Date(checkAt.getTime() - HOUR)),
+    );
+    expect(life).toEqual({ outcome: "ignored", why: "silent" });
+    expect((await shipment(order.shipmentId)).state).toBe("dropped_off");
+    expect((await orderState(order.orderId)).state).toBe("held");
+  });
 });

@@ -10,7 +10,8 @@ import type { Bindings } from "../../../worker/env";
 import { runOrderCron } from "../../../worker/features/payments/orders";
 import { runShipmentCron } from "../../../worker/features/shipping/shipment-cron";
 import { applyTrackingEvent, bookShipment, createShipment, retryBooking } from "../../../worker/features/shipping/shipments";
-import { moneyFor } from "../support/orders";
+import { formatDateTime } from "../../../domain/format";
+import { chatTexts, moneyFor } from "../support/orders";
 import { paymentRow } from "../support/payments";
 import { bringEvent, events, orderState, sentOrder, shipment, TestCarrier } from "../support/shipments";
 
@@ -113,6 +114,10 @@ describe("tracking events", () => {
       handed_over_at: notice.toISOString(),
       release_due_at: deliveredReleaseAt(notice.toISOString()),
     });
+    // Both read it in the deal's chat, with the moment the money is released.
+    expect(await chatTexts(order.buyerClient, order.conversationId)).toContain(
+      SHIPMENT_CHAT_TEXTS.delivered(formatDateTime(deliveredReleaseAt(notice.toISOString()))),
+    );
 
     // The same event again (a webhook retried), a late IN_TRANSIT, a code nobody knows.
     expect(await applyTrackingEvent(bindings, delivered)).toEqual({ outcome: "already_seen" });
@@ -167,6 +172,7 @@ describe("the cron", () => {
     expect((await shipment(order.shipmentId)).carrier_cancelled_at).not.toBeNull();
     expect(await orderState(order.orderId)).toMatchObject({ state: "cancelled", refund_amount: 30_000 });
     expect(await listingStatus(order.listingId)).toBe("active");
+    expect(await chatTexts(order.buyerClient, order.conversationId)).toContain(SHIPMENT_CHAT_TEXTS.expired);
     expect((await paymentRow(order.paymentId))!.status).toBe("refunded");
     const mine = () => carrier.cancelCalls.filter((c) => c.number === row.shipment_number);
     expect(mine()).toEqual([{ number: row.shipment_number, key: `cancel-shipment-${order.orderId}` }]);
@@ -209,6 +215,7 @@ describe("the cron", () => {
     await runShipmentCron(bindings, new Date(handedIn.getTime() + 10 * DAY + HOUR), carrier);
     expect((await shipment(order.shipmentId)).state).toBe("lost");
     expect(await orderState(order.orderId)).toMatchObject({ state: "problem", problem_text: SHIPMENT_CHAT_TEXTS.lost });
+    expect(await chatTexts(order.buyerClient, order.conversationId)).toContain(SHIPMENT_CHAT_TEXTS.lost);
 
     expect(await applyTrackingEvent(bindings, bringEvent(number, "DELIVERED"))).toEqual({ outcome: "applied", to: "delivered" });
     expect((await orderState(order.orderId)).state).toBe("problem");
