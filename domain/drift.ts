@@ -59,6 +59,7 @@ export const HELD_RULE_TEXTS = {
 export const CRON_STEP_LABELS: Record<string, string> = {
   payments: "Betalinger uten webhook",
   orders: "Holdte penger",
+  shipments: "Sendinger",
   "saved-searches": "Lagrede søk",
   sessions: "Økter og koder",
   analytics: "Analysedata",

@@ -23,7 +23,10 @@ export type OrderAction =
   | "refund"
   | "partial_refund"
   | "release_by_moderator"
-  | "seller_account_deleted";
+  | "seller_account_deleted"
+  | "parcel_delivered"
+  | "parcel_case"
+  | "parcel_not_handed_in";
 
 export type OrderTransition = Transition<OrderState, OrderActor>;
 
@@ -31,8 +34,10 @@ export type OrderTransition = Transition<OrderState, OrderActor>;
  * held → handed_over (seller) → released (buyer confirms, or the cron 48 hours later). The buyer may
  * confirm straight from held, report a problem before release (a case for moderators, who refund in
  * full or in part, or release), or cancel from held once 7 days have passed without a handover. A
- * seller who deletes the account before release gives the money back. Released, refunded,
- * partially_refunded and cancelled are final: the money has been moved.
+ * seller who deletes the account before release gives the money back. A sent toy's parcel
+ * (domain/shipping.ts ORDER_STATE_AFTER) moves it by the Worker: the carrier's delivered is the
+ * handover, a lost or returned parcel opens a case, a parcel not handed in by its deadline cancels.
+ * Released, refunded, partially_refunded and cancelled are final: the money has been moved.
  */
 export const ORDER_TRANSITIONS: Lifecycle<OrderAction, OrderState, OrderActor> = {
   mark_handed_over: [{ from: "held", by: ["seller"], to: "handed_over" }],
@@ -54,6 +59,12 @@ export const ORDER_TRANSITIONS: Lifecycle<OrderAction, OrderState, OrderActor> =
     { from: "handed_over", by: ["system"], to: "refunded" },
     { from: "problem", by: ["system"], to: "refunded" },
   ],
+  parcel_delivered: [{ from: "held", by: ["system"], to: "handed_over" }],
+  parcel_case: [
+    { from: "held", by: ["system"], to: "problem" },
+    { from: "handed_over", by: ["system"], to: "problem" },
+  ],
+  parcel_not_handed_in: [{ from: "held", by: ["system"], to: "cancelled" }],
 };
 
 export const ORDER_ACTIONS = Object.keys(ORDER_TRANSITIONS) as OrderAction[];
@@ -80,6 +91,7 @@ const ALREADY = {
 } as const;
 const NO_CASE = "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.";
 const CASE_OPEN_BUYER = "Du har meldt fra om et problem. En moderator ser på saken og avgjør hva som skjer med pengene.";
+const CASE_OPEN = "Kjøperen har meldt fra om et problem. En moderator ser på saken.";
 
 /**
  * Every cell of the table: per action, the text for an actor who may never take it (403), and per
@@ -92,7 +104,7 @@ export const ORDER_REFUSALS: Record<OrderAction, { wrongActor: string; byState: 
     byState: {
       held: null,
       handed_over: "Du har allerede markert varen som overlevert.",
-      problem: "Kjøperen har meldt fra om et problem. En moderator ser på saken.",
+      problem: CASE_OPEN,
       ...ALREADY,
     },
   },
@@ -138,6 +150,23 @@ export const ORDER_REFUSALS: Record<OrderAction, { wrongActor: string; byState: 
   seller_account_deleted: {
     wrongActor: "Dette skjer bare når selgeren sletter kontoen sin.",
     byState: { held: null, handed_over: null, problem: null, ...ALREADY },
+  },
+  parcel_delivered: {
+    wrongActor: "Pakken registreres som levert når fraktselskapet melder det; det kan ikke gjøres for hånd.",
+    byState: { held: null, handed_over: "Varen er allerede markert som overlevert.", problem: CASE_OPEN, ...ALREADY },
+  },
+  parcel_case: {
+    wrongActor: "En sak om pakken åpnes automatisk når den er savnet eller sendt tilbake.",
+    byState: { held: null, handed_over: null, problem: "Det er allerede en sak om kjøpet. En moderator ser på saken.", ...ALREADY },
+  },
+  parcel_not_handed_in: {
+    wrongActor: "Kjøpet avbrytes automatisk når pakken ikke er levert inn innen fristen.",
+    byState: {
+      held: null,
+      handed_over: "Varen er allerede overlevert, så kjøpet kan ikke avbrytes.",
+      problem: CASE_OPEN,
+      ...ALREADY,
+    },
   },
 };
 

@@ -2,9 +2,10 @@
 // transition an action takes from a status for a role, on a small table written here, and two
 // properties every real table must have so that the helper's answer is the only possible one.
 import { describe, expect, it } from "vitest";
-import { ORDER_TRANSITIONS } from "../../domain/orders";
+import { ORDER_STATES, ORDER_TRANSITIONS, type OrderState } from "../../domain/orders";
 import { GIVEAWAY_TRANSITIONS } from "../../domain/giveaways";
 import { findTransition, type Lifecycle } from "../../domain/lifecycle";
+import { ORDER_STATE_AFTER, SHIPMENT_TRANSITIONS } from "../../domain/shipping";
 import { TRADE_TRANSITIONS } from "../../domain/trades";
 
 type DoorStatus = "open" | "closed" | "locked";
@@ -49,6 +50,7 @@ const TABLES = [
   ["trades", TRADE_TRANSITIONS],
   ["give-away queue", GIVEAWAY_TRANSITIONS],
   ["held money", ORDER_TRANSITIONS],
+  ["parcel", SHIPMENT_TRANSITIONS],
 ] as const;
 
 describe.each(TABLES)("the %s lifecycle table", (_name, table: Lifecycle<string, string, string>) => {
@@ -63,5 +65,25 @@ describe.each(TABLES)("the %s lifecycle table", (_name, table: Lifecycle<string,
   it("never gives one action two transitions from the same status for the same role", () => {
     const keys = transitions.flatMap((t) => t.by.map((role) => `${t.action}/${t.from}/${role}`));
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+// A sent order's parcel moves its order (decision 145, ORDER_STATE_AFTER): each order state a parcel
+// leads to must be reachable by the Worker itself ("system") from the open states it would come from.
+describe("the order follows its parcel", () => {
+  /** The open order states each parcel outcome moves from (a case never reopens, money moved stays moved). */
+  const FROM: Record<string, readonly OrderState[]> = {
+    delivered: ["held"],
+    lost: ["held", "handed_over"],
+    returned: ["held", "handed_over"],
+    cancelled: ["held"],
+  };
+
+  it.each(Object.entries(ORDER_STATE_AFTER))("a %s parcel moves the order to %s by the system", (parcel, orderState) => {
+    const moves = Object.values(ORDER_TRANSITIONS)
+      .flat()
+      .filter((t) => t.to === orderState && t.by.includes("system"));
+    expect(moves.map((t) => t.from).sort()).toEqual(expect.arrayContaining([...FROM[parcel]].sort()));
+    for (const from of FROM[parcel]) expect(ORDER_STATES).toContain(from);
   });
 });

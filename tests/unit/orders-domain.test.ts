@@ -33,6 +33,12 @@ const ALLOWED: Record<string, string> = {
   "held/system/seller_account_deleted": "refunded",
   "handed_over/system/seller_account_deleted": "refunded",
   "problem/system/seller_account_deleted": "refunded",
+  // A sent toy (decision 145): the carrier's DELIVERED is the handover, a lost or returned parcel
+  // opens a case, a parcel not handed in by the deadline cancels the purchase.
+  "held/system/parcel_delivered": "handed_over",
+  "held/system/parcel_case": "problem",
+  "handed_over/system/parcel_case": "problem",
+  "held/system/parcel_not_handed_in": "cancelled",
 };
 
 /** Who may take each action at all: anyone else is refused with 403 and the action's own text. */
@@ -46,6 +52,9 @@ const ACTION_ACTOR: Record<string, string> = {
   partial_refund: "moderator",
   release_by_moderator: "moderator",
   seller_account_deleted: "system",
+  parcel_delivered: "system",
+  parcel_case: "system",
+  parcel_not_handed_in: "system",
 };
 
 const WRONG_ACTOR: Record<string, string> = {
@@ -58,6 +67,9 @@ const WRONG_ACTOR: Record<string, string> = {
   partial_refund: "Bare en moderator kan betale pengene tilbake.",
   release_by_moderator: "Bare en moderator kan utbetale pengene i en sak.",
   seller_account_deleted: "Dette skjer bare når selgeren sletter kontoen sin.",
+  parcel_delivered: "Pakken registreres som levert når fraktselskapet melder det; det kan ikke gjøres for hånd.",
+  parcel_case: "En sak om pakken åpnes automatisk når den er savnet eller sendt tilbake.",
+  parcel_not_handed_in: "Kjøpet avbrytes automatisk når pakken ikke er levert inn innen fristen.",
 };
 
 /** The refusal for the right actor in a state the action does not start from (all 409). */
@@ -73,6 +85,9 @@ const WRONG_STATE: Record<string, string> = {
   "problem/report_problem": "Du har allerede meldt fra om et problem. En moderator ser på saken.",
   "problem/cancel_no_handover": "Du har meldt fra om et problem. En moderator ser på saken og avgjør hva som skjer med pengene.",
   "problem/auto_release": "Kjøperen har meldt fra om et problem, så pengene utbetales ikke automatisk.",
+  "problem/parcel_delivered": "Kjøperen har meldt fra om et problem. En moderator ser på saken.",
+  "problem/parcel_case": "Det er allerede en sak om kjøpet. En moderator ser på saken.",
+  "problem/parcel_not_handed_in": "Kjøperen har meldt fra om et problem. En moderator ser på saken.",
   // Handed over.
   "handed_over/mark_handed_over": "Du har allerede markert varen som overlevert.",
   "handed_over/cancel_no_handover":
@@ -80,6 +95,8 @@ const WRONG_STATE: Record<string, string> = {
   "handed_over/refund": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
   "handed_over/partial_refund": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
   "handed_over/release_by_moderator": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
+  "handed_over/parcel_delivered": "Varen er allerede markert som overlevert.",
+  "handed_over/parcel_not_handed_in": "Varen er allerede overlevert, så kjøpet kan ikke avbrytes.",
   // Held.
   "held/auto_release": "Selgeren har ikke markert varen som overlevert ennå.",
   "held/refund": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
@@ -92,10 +109,10 @@ const CASES = ORDER_STATES.flatMap((state) =>
 );
 
 describe("the held money's lifecycle", () => {
-  it("covers 7 states × 4 actors × 9 actions", () => {
+  it("covers 7 states × 4 actors × 12 actions", () => {
     expect(ORDER_STATES).toEqual(["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"]);
     expect(ORDER_ACTORS).toEqual(["buyer", "seller", "moderator", "system"]);
-    expect(CASES).toHaveLength(7 * 4 * 9);
+    expect(CASES).toHaveLength(7 * 4 * 12);
   });
 
   it.each(CASES)("$key", ({ state, actor, action, key }) => {

@@ -17,4 +17,5 @@ export * from "../features/newsletter/schema";
 export * from "../features/payments/schema";
 export * from "../features/reviews/schema";
 export * from "../features/saved-searches/schema";
+export * from "../features/shipping/schema";
 export * from "../features/trades/schema";

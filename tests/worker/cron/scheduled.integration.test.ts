@@ -36,7 +36,7 @@ async function stepRow(step: string) {
 
 describe("the hourly cron", () => {
   it("runs the money steps first", () => {
-    expect(CRON_STEPS.slice(0, 2).map((s) => s.name)).toEqual(["payments", "orders"]);
+    expect(CRON_STEPS.slice(0, 3).map((s) => s.name)).toEqual(["payments", "orders", "shipments"]);
   });
 
   it("releases due held money while R2 refuses the sitemap, and records each step's outcome", async () => {

@@ -3,6 +3,7 @@
 import { ORDER_CHAT_TEXTS, PROBLEM_REASON_LABELS, type OrderAction } from "../../../domain/orders";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { ORDER_EVENT } from "../../../domain/chat";
+import { SHIPMENT_CHAT_TEXTS } from "../../../domain/shipping";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { postSystemMessage, pushConversationEvent } from "../chat/live";
@@ -32,6 +33,14 @@ function chatText(row: OrderRow, action: OrderAction): string {
       return ORDER_CHAT_TEXTS.cancelled;
     case "seller_account_deleted":
       return ORDER_CHAT_TEXTS.sellerDeleted;
+    // A sent toy's parcel moved the order (decision 145): the shipment's own texts.
+    case "parcel_delivered":
+      return SHIPMENT_CHAT_TEXTS.delivered(formatDateTime(row.release_due_at!));
+    case "parcel_case":
+      // The case's text is the lost or returned parcel's (worker/features/shipping/shipment-moves.ts).
+      return row.problem_text || SHIPMENT_CHAT_TEXTS.lost;
+    case "parcel_not_handed_in":
+      return SHIPMENT_CHAT_TEXTS.expired;
   }
 }
 

@@ -22,6 +22,7 @@ import {
   type ProblemReason,
 } from "../../../domain/orders";
 import { formatDateTime } from "../../../domain/format";
+import { deliveredReleaseAt } from "../../../domain/shipping";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";
 import type { Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
@@ -93,7 +94,12 @@ export async function actOnOrder(
   if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
 
   const decidedBy = actor === "moderator" && by !== "system" ? by.id : null;
-  const changed = await decide(db, row, move.to, action, input, nowIso, decidedBy);
+  const { statements, decisive } = orderDecision(db, row, move.to, action, input, nowIso, decidedBy);
+  // A report with photos: they are attached first in the same batch (orderDecision's guard checks them).
+  const photos = move.to === "problem" ? (input.photos ?? []) : [];
+  if (photos.length > 0) statements.unshift(attachPhotosStatement(db, row.id, row.buyer_id, photos, row.state, nowIso));
+  const results = await db.batch<{ id: string }>(statements);
+  const changed = results[decisive + (photos.length > 0 ? 1 : 0)].results.length > 0;
   if (!changed) {
     // Someone else moved it first: explain with the state it is in now.
     const fresh = await orderRow(db, orderId);
@@ -104,23 +110,36 @@ export async function actOnOrder(
     throw new AppError("CONFLICT", ORDER_ERROR_TEXTS.concurrent);
   }
 
-  // All the money back puts the listing on sale again (decide's batch): its pages say so at once.
-  if (isFullRefund(move.to)) await listingsChanged(env, [{ id: row.listing_id, user_id: row.seller_id }]);
-  const after = (await orderRow(db, orderId))!;
-  if (isFinalOrderState(after.state)) {
-    await moveMoney(env, orderId).catch((error: unknown) =>
-      console.error("Held money not moved yet; the cron retries", orderId, error instanceof Error ? error.message : error),
-    );
-  }
-  await announce(env, after, action).catch((error: unknown) =>
-    console.error("Could not announce a held-money change", orderId, action, error instanceof Error ? error.message : error),
-  );
+  await afterOrderMove(env, row, move.to, action);
   if (by === "system") return null;
   return orderViewFor((await orderRow(db, orderId))!, actor as "buyer" | "seller" | "moderator", now);
 }
 
-/** The conditional update (and, for a full refund, the listing and payment in the same batch). */
-async function decide(
+/**
+ * What a decided move does once D1 holds it: all the money back puts the listing on sale again (its
+ * pages say so at once), a final state moves the money, and both parties are told. A parcel's move
+ * (worker/features/shipping) runs this too after its own batch.
+ */
+export async function afterOrderMove(env: Bindings, row: OrderRow, to: OrderState, action: OrderAction): Promise<void> {
+  if (isFullRefund(to)) await listingsChanged(env, [{ id: row.listing_id, user_id: row.seller_id }]);
+  const after = (await orderRow(env.DB, row.id))!;
+  if (isFinalOrderState(after.state)) {
+    await moveMoney(env, row.id).catch((error: unknown) =>
+      console.error("Held money not moved yet; the cron retries", row.id, error instanceof Error ? error.message : error),
+    );
+  }
+  await announce(env, after, action).catch((error: unknown) =>
+    console.error("Could not announce a held-money change", row.id, action, error instanceof Error ? error.message : error),
+  );
+}
+
+/**
+ * The statements of one decided move, for a batch: the order's conditional update (index `decisive`,
+ * RETURNING the id when it changed) and, for a full refund, the listing and the payment, which
+ * follow only that update. `guard` adds a condition of the caller's to the update (a parcel's move
+ * requires its shipment still where it was read), its values bound through `param`.
+ */
+export function orderDecision(
   db: Db,
   row: OrderRow,
   to: OrderState,
@@ -128,18 +147,21 @@ async function decide(
   input: OrderInput,
   now: string,
   decidedBy: string | null,
-): Promise<boolean> {
+  guardOf?: (param: (value: unknown) => string) => string,
+): { statements: D1PreparedStatement[]; decisive: number } {
   const sets: string[] = [];
   const values: unknown[] = [row.id, to, row.state, now];
-  const add = (sql: string, value: unknown) => {
+  const param = (value: unknown) => {
     values.push(value);
-    sets.push(`${sql} = ?${values.length}`);
+    return `?${values.length}`;
   };
+  const add = (sql: string, value: unknown) => sets.push(`${sql} = ${param(value)}`);
   let guard = "";
   switch (to) {
     case "handed_over":
       add("handed_over_at", now);
-      add("release_due_at", autoReleaseAt(now));
+      // The same 48 hours after a carrier's delivered as after a handover by hand (decision 145).
+      add("release_due_at", action === "parcel_delivered" ? deliveredReleaseAt(now) : autoReleaseAt(now));
       break;
     case "problem":
       add("problem_reason", input.reason ?? "other");
@@ -160,27 +182,26 @@ async function decide(
   // A report with photos: they are attached first in the same batch, and the case opens only if all were.
   const photos = to === "problem" ? (input.photos ?? []) : [];
   if (photos.length > 0) guard += ` AND ${attachedAllSql("?4", photos.length)}`;
+  if (guardOf) guard += ` AND ${guardOf(param)}`;
   const update = db
     .prepare(`UPDATE orders SET state = ?2, ${sets.join(", ")} WHERE id = ?1 AND state = ?3${guard} RETURNING id`)
     .bind(...values);
-  if (photos.length > 0) {
-    const [, opened] = await db.batch<{ id: string }>([attachPhotosStatement(db, row.id, row.buyer_id, photos, row.state, now), update]);
-    return opened.results.length > 0;
-  }
-  if (!isFullRefund(to)) return (await update.first<{ id: string }>()) !== null;
+  if (!isFullRefund(to)) return { statements: [update], decisive: 0 };
   // All the money back: the listing is for sale again and the payment no longer holds it (checkout
   // and settlement look for a completed payment). Only this batch's decision (settled now) counts.
   const decided = "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND state IN ('refunded', 'cancelled') AND settled_at = ?3)";
-  const [changed] = await db.batch<{ id: string }>([
-    update,
-    db
-      .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?2 AND status = 'sold' AND ${decided}`)
-      .bind(row.id, row.listing_id, now),
-    db
-      .prepare(`UPDATE payments SET status = 'refunded', updated_at = ?3 WHERE id = ?2 AND status = 'completed' AND ${decided}`)
-      .bind(row.id, row.payment_id, now),
-  ]);
-  return changed.results.length > 0;
+  return {
+    statements: [
+      update,
+      db
+        .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?2 AND status = 'sold' AND ${decided}`)
+        .bind(row.id, row.listing_id, now),
+      db
+        .prepare(`UPDATE payments SET status = 'refunded', updated_at = ?3 WHERE id = ?2 AND status = 'completed' AND ${decided}`)
+        .bind(row.id, row.payment_id, now),
+    ],
+    decisive: 0,
+  };
 }
 
 /**

@@ -1,0 +1,98 @@
+// Shipping test helpers (decision 145): a carrier that answers the way a real one does (the same
+// booking for the same key, a refusal, no answer), a paid order with its parcel, and reading rows.
+import { env } from "cloudflare:workers";
+import type { Carrier } from "../../../domain/carriers";
+import type { BookingResult, CancelResult, CarrierPort, ParcelBooking } from "../../../worker/features/shipping/carrier-port";
+import type { ShipmentRow } from "../../../worker/features/shipping/shipment-moves";
+import { bookShipment, createShipment } from "../../../worker/features/shipping/shipments";
+import type { Bindings } from "../../../worker/env";
+import { type PaidOrder, paidOrder } from "./orders";
+
+let booked = 0;
+
+/**
+ * An in-test carrier: books once per idempotency key (a repeat returns the first booking, as
+ * Bring's does), cancels once per number, and can be told to refuse or not to answer.
+ */
+export class TestCarrier implements CarrierPort {
+  answer: "book" | "refuse" | "unavailable" = "book";
+  readonly bookCalls: string[] = [];
+  readonly cancelCalls: Array<{ number: string; key: string }> = [];
+  readonly cancelled = new Set<string>();
+  private readonly bookings = new Map<string, { shipmentNumber: string; dropOffCode: string }>();
+
+  async book(_parcel: ParcelBooking, key: string): Promise<BookingResult> {
+    this.bookCalls.push(key);
+    if (this.answer === "unavailable") return { kind: "unavailable", message: "503 Service Unavailable" };
+    if (this.answer === "refuse") return { kind: "refused", message: "Avsenders telefonnummer mangler" };
+    let booking = this.bookings.get(key);
+    if (!booking) {
+      // Unique across the file's tests (one database per file), as the carrier's numbers are.
+      const n = String(++booked).padStart(7, "0");
+      booking = { shipmentNumber: `70712345${n}`, dropOffCode: `LL12 ${n.slice(0, 4)} ${n.slice(4)}` };
+      this.bookings.set(key, booking);
+    }
+    return { kind: "booked", ...booking };
+  }
+
+  async cancel(_carrier: Carrier, shipmentNumber: string, key: string): Promise<CancelResult> {
+    this.cancelCalls.push({ number: shipmentNumber, key });
+    if (this.answer === "unavailable") return { kind: "unavailable", message: "503 Service Unavailable" };
+    this.cancelled.add(shipmentNumber);
+    return { kind: "cancelled" };
+  }
+}
+
+export interface SentOrder extends PaidOrder {
+  shipmentId: string;
+  paidAt: string;
+}
+
+/** A paid order whose toy is sent to a Posten pickup point (139 kr for a large parcel); booked unless told not to. */
+export async function sentOrder(method: "card" | "vipps", carrier: TestCarrier, book = true): Promise<SentOrder> {
+  const order = await paidOrder(method);
+  const { paid_at } = (await env.DB.prepare("SELECT paid_at FROM orders WHERE id = ?1").bind(order.orderId).first<{ paid_at: string }>())!;
+  const shipment = await createShipment(env.DB, order.orderId, paid_at, {
+    carrier: "bring",
+    method: "pickup_point",
+    parcelSize: "large",
+    pickupPoint: { id: "121212", name: "Coop Extra Grünerløkka", address: "Thorvald Meyers gate 40, 0555 Oslo" },
+    shippingPrice: 13_900,
+  });
+  if (book) await bookShipment(env as Bindings, shipment.id, carrier);
+  return { ...order, shipmentId: shipment.id, paidAt: paid_at };
+}
+
+export async function shipment(id: string): Promise<ShipmentRow> {
+  return (await env.DB.prepare("SELECT * FROM shipments WHERE id = ?1").bind(id).first<ShipmentRow>())!;
+}
+
+export async function orderState(orderId: string) {
+  return (await env.DB.prepare(
+    "SELECT state, release_due_at, handed_over_at, problem_reason, problem_text, refund_amount FROM orders WHERE id = ?1",
+  )
+    .bind(orderId)
+    .first<{
+      state: string;
+      release_due_at: string | null;
+      handed_over_at: string | null;
+      problem_reason: string | null;
+      problem_text: string | null;
+      refund_amount: number;
+    }>())!;
+}
+
+export async function events(shipmentNumber: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT event_id, code, applied FROM shipment_events WHERE shipment_number = ?1 ORDER BY received_at, event_id",
+  )
+    .bind(shipmentNumber)
+    .all<{ event_id: string; code: string; applied: string | null }>();
+  return results;
+}
+
+let eventCount = 0;
+/** A Bring tracking event for the parcel, with a fresh event id unless one is given. */
+export function bringEvent(shipmentNumber: string, code: string, eventId = `evt-${Date.now()}-${++eventCount}`) {
+  return { carrier: "bring" as const, eventId, shipmentNumber, code, occurredAt: new Date().toISOString() };
+}
