@@ -10,6 +10,11 @@ export type HandoverMode = (typeof HANDOVER_MODES)[number];
 /** On the wizard, the card and the listing page. */
 export const HANDOVER_LISTING_LABELS: Record<HandoverMode, string> = { in_person: "Hentes", shipping: "Kan sendes" };
 
+/** A listing's stored yes/no columns as the modes it offers, in HANDOVER_MODES' order. */
+export function handoverModes(canPickUp: boolean, canShip: boolean): HandoverMode[] {
+  return HANDOVER_MODES.filter((mode) => (mode === "in_person" ? canPickUp : canShip));
+}
+
 /** The buyer's choice at checkout. */
 export const HANDOVER_CHECKOUT_LABELS: Record<HandoverMode, string> = { in_person: "Henting", shipping: "Sending" };
 

@@ -17,6 +17,7 @@ import { isModerator, SESSION_DEPENDENT, useSession } from "../../lib/useSession
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingAttributeRows } from "./ListingAttributeRows";
+import { HandoverRow } from "./HandoverRow";
 import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
@@ -188,6 +189,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           <ListingAttributeRows listing={listing} />
           <dt className="font-medium text-stone-600">Sted</dt>
           <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
+          <HandoverRow listing={listing} />
           <dt className="font-medium text-stone-600">Lagt ut</dt>
           <dd>
             <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now ?? clock)}</time>
