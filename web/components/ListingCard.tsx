@@ -11,7 +11,7 @@ import { firstImageKey, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
 import { useNow } from "../lib/now";
 import { Badge } from "./ui/Badge";
-import { HANDOVER_LISTING_LABELS } from "../../domain/carriers";
+import { HANDOVER_LISTING_LABELS } from "../../domain/taxonomy";
 
 const PAYMENT_LABELS: Record<Exclude<PricingMode, "standard">, string> = {
   stripe: "Stripe",

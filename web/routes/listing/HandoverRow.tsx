@@ -1,5 +1,6 @@
 // How the toy can change hands, in the listing page's details: "Hentes", "Kan sendes (Medium pakke)".
-import { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "../../../domain/carriers";
+// From the taxonomy (carriers.ts re-exports them): the listing page must not load the form's rules.
+import { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "../../../domain/taxonomy";
 import type { ListingDetail } from "../../../domain/schemas/listing";
 
 export function HandoverRow({ listing }: { listing: Pick<ListingDetail, "handover" | "parcel_size"> }) {
