@@ -1,22 +1,27 @@
 // "Send med posten" (docs/decisions/145-shipping-rules.md): how a listing can change hands, the
 // parcel sizes, the carriers and what each delivers at which price, and how a carrier's tracking
-// codes become moves of a shipment (domain/shipping.ts). No imports: the listing card reads the
-// labels, and it must not pull the shipment's lifecycle along (decision 102).
+// codes become moves of a shipment (domain/shipping.ts). No imports but the labels' re-export from
+// domain/taxonomy.ts: the listing card reads them, and it must not pull the shipment's lifecycle
+// along (decision 102).
 
 /** How a toy can change hands. A listing offers one or both; the buyer picks one at checkout. */
 export const HANDOVER_MODES = ["in_person", "shipping"] as const;
 export type HandoverMode = (typeof HANDOVER_MODES)[number];
 
-/** On the wizard, the card and the listing page. */
-export const HANDOVER_LISTING_LABELS: Record<HandoverMode, string> = { in_person: "Hentes", shipping: "Kan sendes" };
+// On the wizard, the card and the listing page: HANDOVER_LISTING_LABELS and PARCEL_SIZE_LABELS
+// live with the listing's other words in domain/taxonomy.ts (see there) and are re-exported here.
+export { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "./taxonomy";
+
+/** A listing's stored yes/no columns as the modes it offers, in HANDOVER_MODES' order. */
+export function handoverModes(canPickUp: boolean, canShip: boolean): HandoverMode[] {
+  return HANDOVER_MODES.filter((mode) => (mode === "in_person" ? canPickUp : canShip));
+}
 
 /** The buyer's choice at checkout. */
 export const HANDOVER_CHECKOUT_LABELS: Record<HandoverMode, string> = { in_person: "Henting", shipping: "Sending" };
 
 export const PARCEL_SIZES = ["small", "medium", "large"] as const;
 export type ParcelSize = (typeof PARCEL_SIZES)[number];
-
-export const PARCEL_SIZE_LABELS: Record<ParcelSize, string> = { small: "Liten pakke", medium: "Medium pakke", large: "Stor pakke" };
 
 export interface ParcelLimits {
   lengthCm: number;

@@ -21,6 +21,9 @@ const CORE_EDIT_FIELDS = [
   "images",
   "paymentEnabled",
   "pricingMode",
+  "canPickUp",
+  "canShip",
+  "parcelSize",
 ] as const;
 /** The listing form's fields as stored (payment settings and the declared fields included). */
 export type ListingEditField = (typeof CORE_EDIT_FIELDS)[number] | ListingAttributeKey;
@@ -29,19 +32,28 @@ export const LISTING_EDIT_FIELDS: readonly ListingEditField[] = [
   ...listingAttributes().map((a) => a.key as ListingAttributeKey),
 ];
 
-/** Why a listing is held: promised in an accepted trade, or reserved/given through the give-away queue. */
-export type ListingHold = "trade" | "giveaway";
-export const LISTING_HOLDS: readonly ListingHold[] = ["trade", "giveaway"];
+/**
+ * Why a listing is held: promised in an accepted trade, reserved/given through the give-away queue,
+ * or paid for by a buyer (a completed payment: the order is running or done).
+ */
+export type ListingHold = "trade" | "giveaway" | "paid";
+export const LISTING_HOLDS: readonly ListingHold[] = ["trade", "giveaway", "paid"];
+
+/** How the toy changes hands: the buyer paid for one of these ways (decision 148). */
+export const HANDOVER_EDIT_FIELDS: readonly ListingEditField[] = ["canPickUp", "canShip", "parcelSize"];
 
 /** The fields each hold still lets the owner change. */
 export const EDITABLE_WHILE_HELD: Record<ListingHold, readonly ListingEditField[]> = {
   trade: [],
   giveaway: ["title", "description"],
+  // What was editable on a sold listing stays so; only how it changes hands is the buyer's now.
+  paid: LISTING_EDIT_FIELDS.filter((field) => !HANDOVER_EDIT_FIELDS.includes(field)),
 };
 
 export const LISTING_HOLD_EDIT_TEXTS: Record<ListingHold, string> = {
   trade: "Annonsen er med i et avtalt bytte og kan ikke endres. Avbryt byttet i samtalen først.",
   giveaway: "Leken er reservert eller gitt bort gjennom gi bort-køen. Nå kan du bare rette tittel og beskrivelse.",
+  paid: "En kjøper har betalt for leken, så «Hentes» og «Kan sendes» kan ikke endres.",
 };
 
 /** The holds under which these changes are refused (the Worker's UPDATE requires none of them). */
@@ -60,7 +72,13 @@ export function heldEditRefusal(holds: readonly ListingHold[], changed: readonly
  * The fields that make up what a buyer pays for: when an edit changes one, checkouts started before
  * it are closed, and a payment made at the old terms is refunded, never fulfilled (decision 087).
  */
-export const PURCHASE_TERM_FIELDS: readonly ListingEditField[] = ["price", "isFree", "paymentEnabled", "pricingMode"];
+export const PURCHASE_TERM_FIELDS: readonly ListingEditField[] = [
+  "price",
+  "isFree",
+  "paymentEnabled",
+  "pricingMode",
+  ...HANDOVER_EDIT_FIELDS,
+];
 
 export function changesPurchaseTerms(changed: readonly ListingEditField[]): boolean {
   return changed.some((field) => PURCHASE_TERM_FIELDS.includes(field));

@@ -1,4 +1,5 @@
 // The one taxonomy used by worker and web (the prototype's two lists were a defect; docs/product.md "Listings", decision 003).
+import type { HandoverMode, ParcelSize } from "./carriers";
 export const CATEGORIES = [
   { key: "lego", label: "Lego" },
   { key: "biler", label: "Biler" },
@@ -70,3 +71,12 @@ export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export const PRICING_MODES = ["standard", "stripe", "vipps", "marketplace"] as const;
 export type PricingMode = (typeof PRICING_MODES)[number];
+
+/**
+ * How a toy can change hands and the parcel sizes, as the wizard, the card and the listing page
+ * show them (the rules: domain/carriers.ts, which re-exports these). Here, beside the listing's
+ * other words, so the card and the listing page load them in the chunk they already load rather
+ * than in a shared chunk with the form's rules (the listing page's first load is held by a ratchet).
+ */
+export const HANDOVER_LISTING_LABELS: Record<HandoverMode, string> = { in_person: "Hentes", shipping: "Kan sendes" };
+export const PARCEL_SIZE_LABELS: Record<ParcelSize, string> = { small: "Liten pakke", medium: "Medium pakke", large: "Stor pakke" };

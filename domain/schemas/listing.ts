@@ -14,6 +14,7 @@ import { SELLER_PRICING_MODES } from "../payments";
 import { formatNumber } from "../format";
 import { listingAttributes, type ListingAttribute, type ListingAttributeKey, type ListingAttributeValues } from "../listing-fields";
 import { attributeValue } from "../listing-field-rules";
+import { HANDOVER_MODES, handoverRefusal, PARCEL_SIZES, SHIPPING_CHOICE_REFUSALS, type HandoverMode, type ParcelSize } from "../carriers";
 
 /** A declared field (domain/listing-fields.ts): one optional line, stored as attributeValue writes it. */
 const attributeField = (a: ListingAttribute) =>
@@ -89,26 +90,36 @@ export const listingFormSchema = z
       .regex(/^\d{4}$/, "Postnummer må være minst 4 siffer"),
     images: z.array(z.string().min(1)).max(MAX_IMAGES_PER_LISTING, "For mange bilder").default([]),
     ...attributeFields,
+    // How the toy changes hands (decision 148). A client that sends neither is read as pick-up
+    // only, as every listing was before shipping; a size without "Kan sendes" is dropped.
+    handover: z
+      .array(z.enum(HANDOVER_MODES, { error: SHIPPING_CHOICE_REFUSALS.noHandover }), { error: SHIPPING_CHOICE_REFUSALS.noHandover })
+      .default(["in_person"]),
+    parcel_size: z.enum(PARCEL_SIZES, { error: SHIPPING_CHOICE_REFUSALS.noSize }).nullable().optional(),
     // Payment settings; the server applies them only for a seller whose Stripe account can take
     // charges (worker/features/payments/listing-payment.ts).
     payment_enabled: z.boolean().optional(),
     pricing_mode: z.enum(SELLER_PRICING_MODES, { error: "Velg hvordan kjøpere kan betale" }).optional(),
   })
   .transform((v, ctx) => {
+    // Each field's refusal is reported, so the form can show both at once.
+    let valid = true;
+    const refuse = (path: string, message: string) => {
+      ctx.addIssue({ code: "custom", path: [path], message });
+      valid = false;
+    };
     // Free is stored as null; otherwise the digits are read and an empty value is 0 (docs/product.md "Validation").
     let price: number | null = null;
     if (!v.is_free) {
       price = parsePrice(v.price);
-      if (price === null) {
-        ctx.addIssue({ code: "custom", path: ["price"], message: PRICE_MESSAGE });
-        return z.NEVER;
-      }
-      if (price > LISTING_PRICE_MAX) {
-        ctx.addIssue({ code: "custom", path: ["price"], message: PRICE_TOO_HIGH_MESSAGE });
-        return z.NEVER;
-      }
+      if (price === null) refuse("price", PRICE_MESSAGE);
+      else if (price > LISTING_PRICE_MAX) refuse("price", PRICE_TOO_HIGH_MESSAGE);
     }
-    return { ...v, price };
+    const handover = HANDOVER_MODES.filter((mode) => v.handover.includes(mode));
+    const parcelSize = handover.includes("shipping") ? (v.parcel_size ?? null) : null;
+    const refusal = handoverRefusal(handover, parcelSize);
+    if (refusal) refuse(handover.length === 0 ? "handover" : "parcel_size", refusal);
+    return valid ? { ...v, price, handover, parcel_size: parcelSize } : z.NEVER;
   });
 
 /** POST /api/listings/:id/status: only the states a seller may set. */
@@ -136,6 +147,8 @@ export interface ListingCard {
   seo_slug: string;
   pricing_mode: PricingMode;
   payment_enabled: boolean;
+  /** How the toy can change hands, in HANDOVER_MODES' order: the card shows "Kan sendes". */
+  handover: HandoverMode[];
   created_at: string;
   /** Only in the owner's own lists: hidden by moderation, and why. */
   is_hidden?: boolean;
@@ -153,6 +166,8 @@ export interface ListingHidden {
 /** The listing page's listing: the card, its description, its declared fields (domain/listing-fields.ts) and its seller. */
 export interface ListingDetail extends ListingCard, ListingAttributeValues {
   description: string | null;
+  /** The parcel size the seller promises; null unless the toy can be sent. */
+  parcel_size: ParcelSize | null;
   updated_at: string;
   place_name: string | null;
   /**

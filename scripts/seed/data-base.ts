@@ -1,6 +1,7 @@
 // The words the demo data is written in: the demo accounts' keys, minutes as the unit of "how long
 // ago", and the shapes of a demo listing and a demo message.
 import type { AgeRange, CategoryKey, ListingStatus } from "../../domain/taxonomy";
+import type { ParcelSize } from "../../domain/carriers";
 import type { Motif } from "./images";
 
 export type AccountKey = "kari" | "ola" | "ingrid" | "lars" | "sofie" | "emil" | "nora" | "marte" | "anders";
@@ -26,6 +27,8 @@ export interface DemoListing {
   status?: ListingStatus;
   hidden?: { reason: string; ago: number };
   image: { motif: Motif; color: string; count: 1 | 2 | 3 };
+  /** "Kan sendes" in a parcel of this size, besides "Hentes"; without it the toy is picked up only. */
+  ship?: ParcelSize;
 }
 
 export interface DemoMessage {

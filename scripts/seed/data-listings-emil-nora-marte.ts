@@ -134,6 +134,7 @@ export const EMIL_NORA_MARTE_LISTINGS: DemoListing[] = [
     postalCode: "3015",
     ago: 9 * DAY,
     image: { motif: "cards", color: "#e63946", count: 1 },
+    ship: "small",
   },
 
   // Marte Moe (moderator), Fredrikstad

@@ -46,6 +46,7 @@ export const INGRID_LARS_SOFIE_LISTINGS: DemoListing[] = [
     postalCode: "7030",
     ago: 4 * DAY,
     image: { motif: "puzzle", color: "#2f6fdf", count: 1 },
+    ship: "small",
   },
   {
     ref: "I4",
@@ -91,6 +92,7 @@ export const INGRID_LARS_SOFIE_LISTINGS: DemoListing[] = [
     ago: 2 * DAY + 3 * HOUR,
     status: "reserved",
     image: { motif: "bricks", color: "#ff7eb6", count: 2 },
+    ship: "medium",
   },
   {
     ref: "L2",
@@ -207,5 +209,6 @@ export const INGRID_LARS_SOFIE_LISTINGS: DemoListing[] = [
     postalCode: "9100",
     ago: 35 * DAY,
     image: { motif: "cards", color: "#ffc93c", count: 1 },
+    ship: "medium",
   },
 ];

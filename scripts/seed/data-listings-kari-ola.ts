@@ -17,6 +17,7 @@ export const KARI_OLA_LISTINGS: DemoListing[] = [
     postalCode: "0562",
     ago: 95 * MIN,
     image: { motif: "bricks", color: "#e63946", count: 3 },
+    ship: "large",
   },
   {
     ref: "K2",
@@ -77,6 +78,7 @@ export const KARI_OLA_LISTINGS: DemoListing[] = [
     postalCode: "0254",
     ago: 15 * DAY,
     image: { motif: "dice", color: "#3bb273", count: 1 },
+    ship: "medium",
   },
   {
     ref: "K6",
@@ -169,6 +171,7 @@ export const KARI_OLA_LISTINGS: DemoListing[] = [
     postalCode: "5144",
     ago: 50 * MIN,
     image: { motif: "puzzle", color: "#ffc93c", count: 2 },
+    ship: "small",
   },
   {
     ref: "O5",

@@ -110,10 +110,10 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
       db
         .prepare(
           `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free,
-             is_trade_offer, postal_code, images, status, is_hidden, hidden_reason, hidden_at, seo_slug, created_at, updated_at${fields
+             is_trade_offer, postal_code, images, status, is_hidden, hidden_reason, hidden_at, seo_slug, created_at, updated_at, can_ship, parcel_size${fields
                .map((a) => `, ${a.key}`)
                .join("")})
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(fields.length)})`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(fields.length)})`,
         )
         .bind(
           id,
@@ -135,6 +135,9 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
           slug,
           created,
           updated,
+          // Sent ones can still be picked up (can_pick_up keeps its default).
+          l.ship ? 1 : 0,
+          l.ship ?? null,
           // Each declared field as a seller would fill it in: the suggestion the title names, if any.
           ...fields.map((a) => suggestionInTitle(a, l.title)),
         ),

@@ -37,6 +37,7 @@ export function listingCardBody(overrides: Partial<ListingCardBody> = {}): Listi
     seo_slug: `lego-duplo-brannstasjon-${counter}-000000`,
     pricing_mode: "standard",
     payment_enabled: false,
+    handover: ["in_person"],
     created_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
     ...overrides,
   };
@@ -48,6 +49,7 @@ export function listingPageBody(overrides: Partial<ListingPageBody> = {}): Listi
   return {
     ...card,
     description: "Komplett sett.\nLite brukt.",
+    parcel_size: null,
     ...attributeValues({}),
     updated_at: card.created_at,
     place_name: "OSLO",
@@ -68,6 +70,7 @@ export function ownListingBody(overrides: Partial<OwnListingBody> = {}): OwnList
   return {
     ...listingCardBody({ user_id: TEST_USER_ID, images: ["u1/a.jpg", "u1/b.jpg"] }),
     description: "Fin stand",
+    parcel_size: null,
     ...attributeValues({}),
     ...overrides,
   };

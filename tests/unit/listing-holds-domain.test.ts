@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   changedEditFields,
+  changesPurchaseTerms,
   heldEditRefusal,
   holdsForbidding,
   LISTING_EDIT_FIELDS,
@@ -13,18 +14,20 @@ import {
 import { listingAttributes } from "../../domain/listing-fields";
 
 /** Written out by hand: the (hold, field) pairs an edit may change. Everything else is refused. */
-const ALLOWED = new Set(["none/*", "giveaway/title", "giveaway/description"]);
+const ALLOWED = new Set(["none/*", "giveaway/title", "giveaway/description", "paid/*"]);
+/** …except these, which no hold lets through: how the toy changes hands once a buyer has paid. */
+const REFUSED = new Set(["paid/canPickUp", "paid/canShip", "paid/parcelSize"]);
 
-const HOLDS: (ListingHold | "none")[] = ["none", "trade", "giveaway"];
+const HOLDS: (ListingHold | "none")[] = ["none", "trade", "giveaway", "paid"];
 const CASES = HOLDS.flatMap((hold) => LISTING_EDIT_FIELDS.map((field) => ({ hold, field, key: `${hold}/${field}` })));
 
 describe("one changed field under each hold", () => {
-  it("covers 3 holds × (12 core fields and every declared one)", () => {
-    expect(CASES).toHaveLength(3 * (12 + listingAttributes().length));
+  it("covers 4 holds × (15 core fields and every declared one)", () => {
+    expect(CASES).toHaveLength(4 * (15 + listingAttributes().length));
   });
 
   it.each(CASES)("$key", ({ hold, field, key }) => {
-    const allowed = ALLOWED.has(key) || ALLOWED.has(`${hold}/*`);
+    const allowed = !REFUSED.has(key) && (ALLOWED.has(key) || ALLOWED.has(`${hold}/*`));
     const refusal = heldEditRefusal(hold === "none" ? [] : [hold], [field]);
     expect(refusal).toBe(allowed ? null : T[hold as ListingHold]);
   });
@@ -40,6 +43,9 @@ describe("several fields and several holds", () => {
     { holds: ["trade", "giveaway"], changed: ["title"], refusal: T.trade },
     { holds: ["trade"], changed: [], refusal: null },
     { holds: ["giveaway"], changed: [], refusal: null },
+    { holds: ["paid"], changed: ["title", "price", "images"], refusal: null },
+    { holds: ["paid"], changed: ["title", "canShip", "parcelSize"], refusal: T.paid },
+    { holds: ["trade", "paid"], changed: ["parcelSize"], refusal: T.trade },
   ] as { holds: ListingHold[]; changed: ListingEditField[]; refusal: string | null }[])(
     "$holds changing $changed",
     ({ holds, changed, refusal }) => {
@@ -51,6 +57,7 @@ describe("several fields and several holds", () => {
     expect(holdsForbidding([])).toEqual([]);
     expect(holdsForbidding(["title"])).toEqual(["trade"]);
     expect(holdsForbidding(["title", "conditionRating"])).toEqual(["trade", "giveaway"]);
+    expect(holdsForbidding(["canPickUp"])).toEqual(["trade", "giveaway", "paid"]);
   });
 
   it("the texts are Norwegian sentences", () => {
@@ -59,7 +66,17 @@ describe("several fields and several holds", () => {
 });
 
 describe("changedEditFields", () => {
-  const before = { title: "Duplo", description: null, price: 100, isFree: false, images: ["a", "b"], paymentEnabled: true };
+  const before = {
+    title: "Duplo",
+    description: null,
+    price: 100,
+    isFree: false,
+    images: ["a", "b"],
+    paymentEnabled: true,
+    canPickUp: true,
+    canShip: false,
+    parcelSize: null,
+  };
   it.each([
     [{ title: "Duplo" }, []],
     [{ title: "Duplo tog" }, ["title"]],
@@ -70,7 +87,22 @@ describe("changedEditFields", () => {
     [{ images: ["b", "a"] }, ["images"]],
     [{ images: ["a"] }, ["images"]],
     [{ paymentEnabled: false }, ["paymentEnabled"]],
+    [{ canPickUp: true, canShip: false, parcelSize: null }, []],
+    [{ canPickUp: true, canShip: true, parcelSize: "medium" }, ["canShip", "parcelSize"]],
   ] as [Record<string, unknown>, ListingEditField[]][])("%j → %j", (after, changed) => {
     expect(changedEditFields(before, after)).toEqual(changed);
+  });
+});
+
+describe("changesPurchaseTerms", () => {
+  // A buyer mid-checkout chose to pick up or to have it sent: a change of the ways closes the checkout.
+  it.each([
+    [["title", "description", "images"], false],
+    [["price"], true],
+    [["canPickUp"], true],
+    [["canShip", "parcelSize"], true],
+    [["parcelSize"], true],
+  ] as [ListingEditField[], boolean][])("%j → %s", (changed, closes) => {
+    expect(changesPurchaseTerms(changed)).toBe(closes);
   });
 });

@@ -17,6 +17,21 @@ export function apiError(status: number, code: string, message: string, fields?:
 
 export type Route = (url: string, init: RequestInit | undefined) => Response | Promise<Response> | undefined;
 
+/** GET /api/me for the wizard: the signed-in seller's profile, with the postal code it prefills. */
+export const wizardProfile: Route = (url) =>
+  url === "/api/me"
+    ? jsonResponse({ user_id: "u1", email: "kari@example.no", display_name: "Kari", postal_code: "0150", role: "user" })
+    : undefined;
+
+/** The image route: every upload gets the next key, deletes succeed. */
+export function imagesRoute(): Route {
+  let n = 0;
+  return (url, init) => {
+    if (url === "/api/images" && method(init) === "POST") return jsonResponse({ key: `u1/${++n}.jpg`, type: "image/jpeg" }, 201);
+    if (url.startsWith("/api/images/") && method(init) === "DELETE") return new Response(null, { status: 204 });
+  };
+}
+
 /** fetch that answers with the first route that returns something, else 404 (and records every call). */
 export function mockApi(...routes: Route[]) {
   return mockFetch(async (url, init) => {

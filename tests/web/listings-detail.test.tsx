@@ -58,6 +58,13 @@ describe("listing detail", () => {
     expect(document.title).toMatch(/^Brio togbane - 1\s250 kr \| Tromsø \| Lekebytte$/);
   });
 
+  it("a hidden listing tells its owner «Skjult av moderator.» and why (the notice loads on its own)", async () => {
+    const session = sessionFor("user");
+    renderListing(listingPage({ user_id: session.user.id, hidden: { reason: "Kopierte bilder", hidden_at: null, auto: false } }), session);
+    expect(await screen.findByText("Skjult av moderator.")).toBeInTheDocument();
+    expect(screen.getByText("Årsak: Kopierte bilder")).toBeInTheDocument();
+  });
+
   it("a free listing shows 'Gratis', the 'Gi bort' badge and no buy button; no photos show the stock picture", async () => {
     renderListing(
       listingPage({

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { CreateListingPage } from "../../web/routes/create-listing/CreateListingPage";
-import { apiError, bodyOf, deferred, method, mockApi, photo, stubBrowserApis, type Route } from "./listingHelpers";
+import { apiError, bodyOf, deferred, imagesRoute, method, mockApi, photo, stubBrowserApis, wizardProfile } from "./listingHelpers";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
@@ -10,19 +10,7 @@ vi.mock("../../web/lib/toast", () => toast);
 
 const ME_ID = sessionFor("user").user.id;
 
-const profile: Route = (url) =>
-  url === "/api/me"
-    ? jsonResponse({ user_id: "u1", email: "kari@example.no", display_name: "Kari", postal_code: "0150", role: "user" })
-    : undefined;
-
-/** The image route: every upload gets the next key, deletes succeed. */
-function imagesRoute(): Route {
-  let n = 0;
-  return (url, init) => {
-    if (url === "/api/images" && method(init) === "POST") return jsonResponse({ key: `u1/${++n}.jpg`, type: "image/jpeg" }, 201);
-    if (url.startsWith("/api/images/") && method(init) === "DELETE") return new Response(null, { status: 204 });
-  };
-}
+const profile = wizardProfile;
 
 function renderWizard() {
   // The picker's accept attribute is the browser's hint; the wizard checks types itself.

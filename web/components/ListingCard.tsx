@@ -11,6 +11,7 @@ import { firstImageKey, PLACEHOLDER_IMAGE } from "../lib/images";
 import { cn } from "../lib/cn";
 import { useNow } from "../lib/now";
 import { Badge } from "./ui/Badge";
+import { HANDOVER_LISTING_LABELS } from "../../domain/taxonomy";
 
 const PAYMENT_LABELS: Record<Exclude<PricingMode, "standard">, string> = {
   stripe: "Stripe",
@@ -97,6 +98,7 @@ export function ListingCard({ listing, headingLevel = 3, now, priority = false }
           {listing.status === "reserved" ? <Badge tone="reserved">Reservert</Badge> : null}
           {listing.is_free ? <Badge tone="free">Gi bort</Badge> : null}
           {listing.is_trade_offer ? <Badge tone="trade">Åpen for bytte</Badge> : null}
+          {listing.handover.includes("shipping") ? <Badge tone="neutral">{HANDOVER_LISTING_LABELS.shipping}</Badge> : null}
           {payment ? (
             <Badge tone="payment">
               <ShieldCheck aria-hidden="true" className="size-3.5" />

@@ -127,6 +127,7 @@ describe("GET /api/home", () => {
       seo_slug: listing.seoSlug,
       pricing_mode: "standard",
       payment_enabled: false,
+      handover: ["in_person"],
       created_at: listing.createdAt,
     });
     // Nothing private leaks onto a public card.

@@ -1,4 +1,5 @@
 // The listing form as the edit page sends it for a stored row (PUT /api/listings/:id), with changes.
+import { handoverModes } from "../../../domain/carriers";
 import type { ListingRow } from "../../factories";
 
 export function editFormOf(row: ListingRow, change: Record<string, unknown> = {}) {
@@ -13,6 +14,8 @@ export function editFormOf(row: ListingRow, change: Record<string, unknown> = {}
     is_trade_offer: row.isTradeOffer,
     postal_code: row.postalCode,
     images: row.images,
+    handover: handoverModes(row.canPickUp, row.canShip),
+    parcel_size: row.parcelSize,
     ...change,
   };
 }

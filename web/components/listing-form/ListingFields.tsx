@@ -25,6 +25,9 @@ export function emptyListingForm(postalCode = ""): ListingFormValues {
     is_trade_offer: false,
     postal_code: postalCode,
     images: [],
+    // Most toys are picked up; the seller ticks "Kan sendes" and a size to send one.
+    handover: ["in_person"],
+    parcel_size: null,
     // Used only when the seller can take payments (PaymentFields); the server decides.
     payment_enabled: true,
     pricing_mode: "marketplace",
@@ -84,7 +87,17 @@ export function DescriptionField() {
 }
 
 /** A group of radio "chips" with a legend and an error tied to the group. */
-function ChoiceGroup({ legend, error, children, className }: { legend: string; error?: string; children: ReactNode; className?: string }) {
+export function ChoiceGroup({
+  legend,
+  error,
+  children,
+  className,
+}: {
+  legend: string;
+  error?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const errorId = useId();
   return (
     <fieldset aria-describedby={error ? errorId : undefined} className="min-w-0">
@@ -95,8 +108,8 @@ function ChoiceGroup({ legend, error, children, className }: { legend: string; e
   );
 }
 
-const chipInput = "peer sr-only";
-const chipBox = cn(
+export const chipInput = "peer sr-only";
+export const chipBox = cn(
   "flex h-full cursor-pointer items-center rounded-xl border border-stone-400 bg-white px-3 py-2 text-stone-900",
   "peer-checked:border-brand-700 peer-checked:bg-brand-50 peer-checked:ring-2 peer-checked:ring-brand-700",
   "peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-700 hover:border-brand-700",

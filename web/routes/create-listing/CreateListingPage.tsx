@@ -19,6 +19,7 @@ import {
   type ListingFormValues,
 } from "../../components/listing-form/ListingFields";
 import { PaymentFields } from "../../components/listing-form/PaymentFields";
+import { HandoverFields } from "../../components/listing-form/HandoverFields";
 import { selectPhotos, tooManyPhotosText } from "../../components/listing-form/photoFiles";
 import { Button } from "../../components/ui/Button";
 import { prepareImageForUpload } from "../../lib/imageScale";
@@ -338,6 +339,7 @@ export function CreateListingPage() {
                 <PriceFields />
                 <PaymentFields />
                 <PostalCodeField />
+                <HandoverFields />
                 <ListingPreview photo={photos[0]?.url} />
               </div>
             ) : null}

@@ -1,5 +1,6 @@
 import { attributeFormKeys } from "../../components/listing-form/AttributeFields";
 import type { ListingFormValues } from "../../components/listing-form/ListingFields";
+import { HANDOVER_MODES, PARCEL_SIZES } from "../../../domain/carriers";
 
 /**
  * A half-filled create wizard kept on the device (localStorage, per user), so an accidental
@@ -41,9 +42,15 @@ export function loadDraft(userId: string): ListingDraft | null {
       const value = data.values?.[field];
       if (typeof value === "string" || (field === "price" && typeof value === "number")) (values as Record<string, unknown>)[field] = value;
     }
-    if (typeof data.values?.condition_rating === "number") values.condition_rating = data.values.condition_rating;
+    // The radio's value is the rating as text ("4"); an older draft may hold a number.
+    const condition = data.values?.condition_rating;
+    if (typeof condition === "number" || (typeof condition === "string" && /^[1-5]$/.test(condition))) values.condition_rating = condition;
     if (typeof data.values?.is_free === "boolean") values.is_free = data.values.is_free;
     if (typeof data.values?.is_trade_offer === "boolean") values.is_trade_offer = data.values.is_trade_offer;
+    const handover = data.values?.handover;
+    if (Array.isArray(handover)) values.handover = HANDOVER_MODES.filter((mode) => handover.includes(mode));
+    const size = data.values?.parcel_size;
+    if (PARCEL_SIZES.some((s) => s === size)) values.parcel_size = size;
     const photos = Array.isArray(data.photos)
       ? data.photos.filter((p): p is { key: string; name: string } => typeof p?.key === "string" && typeof p?.name === "string")
       : [];

@@ -19,6 +19,7 @@ import {
   type ListingFormValues,
 } from "../../components/listing-form/ListingFields";
 import { PaymentFields } from "../../components/listing-form/PaymentFields";
+import { HandoverFields } from "../../components/listing-form/HandoverFields";
 import { BackLink } from "../../components/BackLink";
 import { tooManyPhotosText } from "../../components/listing-form/photoFiles";
 import { Button } from "../../components/ui/Button";
@@ -73,6 +74,8 @@ function formValuesOf(listing: OwnListing): ListingFormValues {
     images: listing.images,
     payment_enabled: listing.payment_enabled,
     pricing_mode: listing.pricing_mode === "standard" ? "marketplace" : listing.pricing_mode,
+    handover: listing.handover,
+    parcel_size: listing.parcel_size,
     ...Object.fromEntries(Object.entries(attributeValues(listing)).map(([key, value]) => [key, value ?? ""])),
   };
 }
@@ -215,6 +218,7 @@ export function EditListingForm({ listing }: { listing: OwnListing }) {
             <PriceFields />
             <PaymentFields />
             <PostalCodeField />
+            <HandoverFields />
           </fieldset>
           {refusal && (
             <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">

@@ -1,4 +1,4 @@
-import { ArrowLeft, EyeOff, Flag, Heart, Share2 } from "lucide-react";
+import { ArrowLeft, Flag, Heart, Share2 } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
@@ -17,10 +17,13 @@ import { isModerator, SESSION_DEPENDENT, useSession } from "../../lib/useSession
 import { useListingViewTracking } from "../../analytics/useListingViewTracking";
 import { ImageCarousel } from "./ImageCarousel";
 import { ListingAttributeRows } from "./ListingAttributeRows";
+import { HandoverRow } from "./HandoverRow";
 import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
 const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
+// Only the owner and moderators can open a hidden listing: its notice loads with it.
+const HiddenNotice = lazy(() => import("./HiddenNotice"));
 // The report dialog's loader (web/components/lazyDialogs.tsx) comes with the first report.
 const LazyReportDialog = lazy(() => import("../../components/lazyDialogs").then((m) => ({ default: m.LazyReportDialog })));
 // The statistics load only for the few who may see them (owner, moderators).
@@ -141,13 +144,9 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
 
       <div className="px-4 pt-4 md:px-0 md:pt-0">
         {listing.hidden ? (
-          <div role="status" className="mb-3 flex gap-2 rounded-xl border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-950">
-            <EyeOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            <p>
-              <strong>Skjult av moderator.</strong> Annonsen vises ikke for andre.
-              {listing.hidden.reason ? <span className="block">Årsak: {listing.hidden.reason}</span> : null}
-            </p>
-          </div>
+          <Suspense fallback={null}>
+            <HiddenNotice hidden={listing.hidden} />
+          </Suspense>
         ) : null}
         {dealView ? (
           <p role="status" className="mb-3 rounded-xl border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm text-stone-900">
@@ -188,6 +187,7 @@ export function ListingView({ listing, now }: { listing: ListingPage; now?: Date
           <ListingAttributeRows listing={listing} />
           <dt className="font-medium text-stone-600">Sted</dt>
           <dd>{postalPlace(listing.postal_code, listing.place_name)}</dd>
+          <HandoverRow listing={listing} />
           <dt className="font-medium text-stone-600">Lagt ut</dt>
           <dd>
             <time dateTime={listing.created_at}>{relativeTime(listing.created_at, now ?? clock)}</time>

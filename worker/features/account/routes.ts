@@ -37,6 +37,7 @@ export const meRoutes = new Hono<AppEnv>()
       payment_enabled: row.paymentEnabled,
       pricing_mode: row.pricingMode,
       description: row.description,
+      parcel_size: row.parcelSize,
       ...attributeValues(row),
     });
   })

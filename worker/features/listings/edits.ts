@@ -69,6 +69,9 @@ function formColumns(form: ListingForm, images: string[]) {
     isTradeOffer: form.is_trade_offer,
     postalCode: form.postal_code,
     images,
+    canPickUp: form.handover.includes("in_person"),
+    canShip: form.handover.includes("shipping"),
+    parcelSize: form.parcel_size,
     ...attributeValues(form),
   };
 }
@@ -85,6 +88,9 @@ const FORM_COLUMN_NAMES = [
   "is_trade_offer",
   "postal_code",
   "images",
+  "can_pick_up",
+  "can_ship",
+  "parcel_size",
   ...listingAttributes().map((a) => a.key),
 ];
 const FORM_COLUMNS_SQL = FORM_COLUMN_NAMES.join(", ");
@@ -106,6 +112,9 @@ function formColumnValues(c: ReturnType<typeof formColumns>): unknown[] {
     c.isTradeOffer ? 1 : 0,
     c.postalCode,
     JSON.stringify(c.images),
+    c.canPickUp ? 1 : 0,
+    c.canShip ? 1 : 0,
+    c.parcelSize,
     ...listingAttributes().map((a) => c[a.key as ListingAttributeKey]),
   ];
 }
@@ -177,7 +186,7 @@ export async function updateListing(
   const columns = { ...formColumns(form, images), ...payment };
   const changed = changedEditFields(row, columns);
   const forbidding = holdsForbidding(changed);
-  const holdGuards = forbidding.map((hold) => ` AND ${hold === "trade" ? NOT_PROMISED : NOT_HELD_BY_QUEUE}`).join("");
+  const holdGuards = forbidding.map((hold) => ` AND ${HOLD_GUARDS[hold]}`).join("");
   const added = images.filter((k) => !row.images.includes(k));
   await checkImages(env.IMAGES, actor.id, added);
   const slug = form.title === row.title ? row.seoSlug : await uniqueSlug(db, form.title, row.id, row.id);
@@ -216,6 +225,7 @@ async function heldEditRefusalFor(db: Db, id: string, forbidding: ListingHold[])
   const holds: ListingHold[] = [];
   if (forbidding.includes("trade") && (await isPromisedInTrade(db, id))) holds.push("trade");
   if (forbidding.includes("giveaway") && (await isHeldByQueue(db, id))) holds.push("giveaway");
+  if (forbidding.includes("paid") && (await isPaid(db, id))) holds.push("paid");
   return heldEditRefusal(holds, LISTING_EDIT_FIELDS);
 }
 
@@ -224,6 +234,14 @@ const NOT_PROMISED = `NOT ${promisedInTradeSql("listings")}`;
 /** …and one reserved or given through the give-away queue is changed through the queue (decision 075). */
 const NOT_HELD_BY_QUEUE = `NOT ${heldByQueueSql("listings")}`;
 const NOT_RESERVED_IN_QUEUE = `NOT ${heldByQueueSql("listings", "reserved")}`;
+/** …and one a buyer has paid for keeps the ways it could change hands (decision 148). */
+const NOT_PAID = "NOT EXISTS (SELECT 1 FROM payments p WHERE p.listing_id = listings.id AND p.status = 'completed')";
+const HOLD_GUARDS: Record<ListingHold, string> = { trade: NOT_PROMISED, giveaway: NOT_HELD_BY_QUEUE, paid: NOT_PAID };
+
+async function isPaid(db: Db, id: string): Promise<boolean> {
+  const row = await db.prepare(`SELECT 1 AS paid FROM listings WHERE id = ?1 AND NOT ${NOT_PAID}`).bind(id).first();
+  return row !== null;
+}
 
 /** Soft delete: conversations, trades and payments keep pointing at the row. */
 export async function deleteListing(env: Bindings, db: Db, actor: Actor, id: string): Promise<void> {

@@ -14,6 +14,7 @@ import { shownPayment } from "../../../domain/payments";
 import { shownReviewSql } from "../reviews/visibility";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 import { attributeValues } from "../../../domain/listing-fields";
+import { handoverModes } from "../../../domain/carriers";
 
 export type ListingRow = typeof listings.$inferSelect;
 
@@ -40,6 +41,7 @@ export function toListingCard(row: ListingRow, sellerCanTakePayments = true): Li
     status: row.status,
     seo_slug: row.seoSlug,
     ...payment,
+    handover: handoverModes(row.canPickUp, row.canShip),
     created_at: row.createdAt,
   };
 }
@@ -193,6 +195,7 @@ export async function listingDetailByKey(
   const detail: ListingDetailView = {
     ...toListingCard(row, sellerCanTakePayments),
     description: row.description,
+    parcel_size: row.parcelSize,
     ...attributeValues(row),
     updated_at: row.updatedAt,
     place_name: raw.seller_place_name ?? null,

@@ -1,8 +1,9 @@
 // The D1 tables of the listings feature. The whole schema: worker/db/tables.ts.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex, type SQLiteTextBuilderInitial } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex, type SQLiteTextBuilderInitial } from "drizzle-orm/sqlite-core";
 import { LISTING_STATUSES, PRICING_MODES } from "../../../domain/taxonomy";
 import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { PARCEL_SIZES } from "../../../domain/carriers";
 import { createdAt, updatedAt } from "../../db/columns";
 import { users } from "../auth/schema";
 
@@ -43,6 +44,11 @@ export const listings = sqliteTable(
     pricingMode: text("pricing_mode", { enum: PRICING_MODES }).notNull().default("standard"),
     paymentEnabled: integer("payment_enabled", { mode: "boolean" }).notNull().default(false),
     seoSlug: text("seo_slug").notNull(),
+    // How the toy changes hands (decision 148): every listing before shipping was pick-up only.
+    canPickUp: integer("can_pick_up", { mode: "boolean" }).notNull().default(true),
+    canShip: integer("can_ship", { mode: "boolean" }).notNull().default(false),
+    /** The parcel size the seller promises (domain/carriers.ts); null unless the toy can be sent. */
+    parcelSize: text("parcel_size", { enum: PARCEL_SIZES }),
     ...attributeColumns,
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -57,5 +63,11 @@ export const listings = sqliteTable(
     index("listings_price_idx").on(t.status, t.price),
     index("listings_user_idx").on(t.userId, t.createdAt),
     index("listings_updated_idx").on(t.status, t.updatedAt),
+    // At least one way to change hands, and a size exactly when the toy can be sent.
+    check("listings_handover_check", sql`${t.canPickUp} = 1 OR ${t.canShip} = 1`),
+    check(
+      "listings_parcel_size_check",
+      sql`(${t.canShip} = 0 AND ${t.parcelSize} IS NULL) OR (${t.canShip} = 1 AND ${t.parcelSize} IS NOT NULL AND ${t.parcelSize} IN ('small', 'medium', 'large'))`,
+    ),
   ],
 );

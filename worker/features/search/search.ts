@@ -10,6 +10,7 @@ import {
 import type { PricingMode, ListingStatus } from "../../../domain/taxonomy";
 import type { Db } from "../../db/client";
 import { shownPayment } from "../../../domain/payments";
+import { handoverModes } from "../../../domain/carriers";
 import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { attributeKey } from "../../../domain/listing-field-rules";
 
@@ -29,12 +30,15 @@ interface Row {
   seo_slug: string;
   pricing_mode: PricingMode;
   payment_enabled: number;
+  can_pick_up: number;
+  can_ship: number;
   created_at: string;
   search_rank: number;
 }
 
 const COLUMNS = `l.id, l.user_id, l.title, l.price, l.is_free, l.is_trade_offer, l.condition_rating, l.category, l.age_range,
-  l.postal_code, l.images, l.status, l.seo_slug, l.pricing_mode, l.payment_enabled, l.created_at`;
+  l.postal_code, l.images, l.status, l.seo_slug, l.pricing_mode, l.payment_enabled,
+  l.can_pick_up, l.can_ship, l.created_at`;
 
 export interface SearchStatement {
   sql: string;
@@ -278,6 +282,7 @@ function toSearchRow(r: Row): SearchRow {
     status: r.status,
     seo_slug: r.seo_slug,
     ...shownPayment({ payment_enabled: !!r.payment_enabled, pricing_mode: r.pricing_mode, is_free: !!r.is_free, price: r.price }, true),
+    handover: handoverModes(!!r.can_pick_up, !!r.can_ship),
     created_at: r.created_at,
     search_rank: r.search_rank,
   };
