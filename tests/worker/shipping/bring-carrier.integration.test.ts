@@ -7,56 +7,28 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../worker/env";
-import { BringCarrier, type Parties, profileParties } from "../../../worker/features/shipping/bring-carrier";
-import { BringClient, type RetryPolicy } from "../../../worker/features/shipping/carrier-client";
-import { bringConfig } from "../../../worker/features/shipping/carrier-config";
+import { BringCarrier, profileParties } from "../../../worker/features/shipping/bring-carrier";
 import { cancelKey } from "../../../worker/features/shipping/carrier-port";
 import { CARRIER_REFUSALS } from "../../../worker/features/shipping/carrier-refusals";
 import { bookShipment, cancelAtCarrier } from "../../../worker/features/shipping/shipments";
 import { sandboxRequests } from "../support/payments";
-import { sentOrder, shipment, TestCarrier } from "../support/shipments";
+import {
+  bringOrder,
+  FAST_RETRY,
+  failNextBring,
+  sandboxBring,
+  sandboxBringClient,
+  type SandboxParcel,
+  sandboxParcel,
+  shipment,
+  TEST_PARTIES,
+} from "../support/shipments";
 
 const SANDBOX = env.TEST_SANDBOX_URL;
-const FAST: RetryPolicy = { attempts: 2, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000 };
-const config = bringConfig(env);
-if (!config) throw new Error("the Worker tests bind the sandbox's Bring keys (vitest.worker.config.mts)");
-const client = new BringClient(config, FAST);
-
-const PARTIES: Parties = {
-  sender: { name: "Siri Selger", addressLine: "Storgata 1", postalCode: "0150", city: "OSLO", phoneNumber: "+4791234567" },
-  recipient: { name: "Kari Kjøper", addressLine: "Bryggen 2", postalCode: "5003", city: "BERGEN", phoneNumber: "+4798765432" },
-};
-const carrier = new BringCarrier(client, async () => PARTIES);
-
-interface SandboxParcel {
-  consignmentNumber: string;
-  labelFreeCode: string | null;
-  correlationId: string | null;
-  status: string;
-  sender: { name: string; addressLine: string; postalCode: string; city: string; contact?: { phoneNumber?: string } };
-}
-
-async function sandboxParcel(number: string): Promise<SandboxParcel | undefined> {
-  const parcels = (await (await fetch(`${SANDBOX}/__sandbox/bring/parcels`)).json()) as SandboxParcel[];
-  return parcels.find((p) => p.consignmentNumber === number);
-}
-
-async function failNext(times: number, status: number, key: string): Promise<void> {
-  const res = await fetch(`${SANDBOX}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times, status, key }) });
-  expect(res.status).toBe(200);
-}
-
-/** A paid order's parcel waiting for its booking, to a pickup point the sandbox knows near the buyer. */
-async function bringOrder(method: "card" | "vipps" = "card") {
-  const order = await sentOrder(method, new TestCarrier(), false);
-  const points = await client.pickupPoints(PARTIES.recipient.postalCode, "manned");
-  if (!points.ok) throw new Error(JSON.stringify(points));
-  const point = points.value[0];
-  await env.DB.prepare("UPDATE shipments SET pickup_point_id = ?2, pickup_point_name = ?3 WHERE id = ?1")
-    .bind(order.shipmentId, point.id, point.name)
-    .run();
-  return order;
-}
+const FAST = FAST_RETRY;
+const client = sandboxBringClient();
+const PARTIES = TEST_PARTIES;
+const carrier = sandboxBring();
 
 afterEach(async () => {
   await fetch(`${SANDBOX}/__sandbox/bring/fail`, { method: "DELETE" });
@@ -79,7 +51,7 @@ describe("booking through Bring", () => {
   it("no answer: unavailable, the shipment stays bookable, and the next try with the same key books one parcel", async () => {
     const order = await bringOrder("vipps");
     const key = (await shipment(order.shipmentId)).idempotency_key;
-    await failNext(FAST.attempts, 503, key);
+    await failNextBring(FAST.attempts, 503, key);
     const failed = await bookShipment(env as Bindings, order.shipmentId, carrier);
     expect(failed).toMatchObject({ state: "booking", shipment_number: null, booking_attempts: 1 });
     expect(failed.last_booking_error).toContain("HTTP 503");
@@ -132,7 +104,7 @@ describe("cancelling through Bring", () => {
     const booked = await bookShipment(env as Bindings, order.shipmentId, carrier);
     await env.DB.prepare("UPDATE shipments SET state = 'cancelled' WHERE id = ?1").bind(booked.id).run();
     const cancelled = await shipment(booked.id);
-    await failNext(FAST.attempts, 500, cancelKey(booked.idempotency_key));
+    await failNextBring(FAST.attempts, 500, cancelKey(booked.idempotency_key));
     expect(await cancelAtCarrier(env.DB, cancelled, carrier)).toBe(false);
     expect((await shipment(booked.id)).carrier_cancelled_at).toBeNull();
     expect((await sandboxParcel(booked.shipment_number!))!.status).toBe("booked");
