@@ -132,9 +132,13 @@ export class BringSandbox {
     for (let i = 0; i < times; i++) this.failures.push({ status, key: scope.key ?? null, path: scope.path ?? null });
   }
 
-  /** Forgets failures not yet taken (a test that failed early must not leave them to the next). */
-  clearFailures(): void {
-    this.failures.length = 0;
+  /**
+   * Forgets failures not yet taken (a test that failed early must not leave them to the next): all
+   * of them, or only those set with this key or path, leaving other test files' alone.
+   */
+  clearFailures(scope: { key?: string | null; path?: string | null } = {}): void {
+    const kept = this.failures.filter((f) => (scope.key != null && f.key !== scope.key) || (scope.path != null && f.path !== scope.path));
+    this.failures.splice(0, this.failures.length, ...kept);
   }
 
   // ---------------------------------------------------------------- Pickup Point API

@@ -11,7 +11,7 @@
 // the Worker talks to. Its tester page is /bring/tester; its sandbox-only paths are
 // /__sandbox/bring/parcels (GET), /__sandbox/bring/parcels/{consignment}/advance (POST {"step"}) and
 // /__sandbox/bring/fail (POST {"times","status","key"?,"path"?}: the next API calls (with that
-// Idempotency-Key, under that path) fail, for retry tests; DELETE
+// Idempotency-Key, under that path) fail, for retry tests; DELETE [?key=|?path=]
 // forgets the failures not yet taken).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -269,7 +269,7 @@ function carrierRoutes(req: SandboxRequest, bring: BringSandbox): Reply {
     return json(200, { ok: true });
   }
   if (req.method === "DELETE" && path === "/__sandbox/bring/fail") {
-    bring.clearFailures();
+    bring.clearFailures({ key: req.url.searchParams.get("key"), path: req.url.searchParams.get("path") });
     return json(200, { ok: true });
   }
   return json(404, { error: "no such sandbox path" });

@@ -4,9 +4,11 @@
 // with their keys, run after run, until the carrier answers.
 //
 // Each failure set on the sandbox's switch is scoped to its call's idempotency key, so the other
-// files that call the carrier at the same time cannot take it.
+// files that call the carrier at the same time cannot take it, and one left by a failed test is
+// never taken (no later call has that key); the switch is never cleared here, which would clear
+// other files' failures too.
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../../worker/cron/scheduled";
 import type { Bindings } from "../../../worker/env";
 import { DEFAULT_RETRY } from "../../../worker/features/shipping/carrier-client";
@@ -19,10 +21,6 @@ import { bringOrder, FAST_RETRY, failNextBring, orderState, sandboxBring, sandbo
 
 const HOUR = 3_600_000;
 const bindings = env as Bindings;
-
-afterEach(async () => {
-  await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/bring/fail`, { method: "DELETE" });
-});
 
 describe("the scheduled handler's shipments step with Bring", () => {
   it("a parcel past its deadline is cancelled at the carrier, asked again next run when the carrier did not answer", async () => {

@@ -38,6 +38,9 @@ export class BringCarrier implements CarrierPort {
         recipient: found.recipient,
         pickupPointId: parcel.pickupPointId,
         reference: parcel.orderId,
+        // The parcel's own time, not the call's: a retry after a lost answer is then the same
+        // request, which the carrier answers with the booking it made.
+        shippingDateTime: parcel.createdAt,
       },
       idempotencyKey,
     );
