@@ -32,6 +32,7 @@ import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { paymentWebhookRoutes } from "./features/payments/webhook-routes";
+import { shippingWebhookRoutes } from "./features/shipping/webhook-routes";
 import { analyticsRoutes } from "./features/analytics/routes";
 import { devAnalyticsRoutes } from "./features/analytics/dev-routes";
 import { savedSearchRoutes } from "./features/saved-searches/routes";
@@ -57,6 +58,7 @@ const api = new Hono<AppEnv>()
   .use(purgeAfterWrites)
   // Provider webhooks authenticate by signature over the raw body, before any browser middleware.
   .route("/payments/webhooks", paymentWebhookRoutes)
+  .route("/shipping/webhooks", shippingWebhookRoutes)
   .use(sameOriginOnly)
   .use(loadActor)
   // Uploads carry raw image bytes with their own limit; everything after this is JSON only.

@@ -82,12 +82,22 @@ class BookingError extends Error {
   }
 }
 
+interface Failure {
+  status: number;
+  key: string | null;
+  path: string | null;
+}
+
 export class BringSandbox {
   readonly parcels = new Map<string, Parcel>();
   readonly requests: Array<{ method: string; path: string; idempotencyKey: string | null; at: string }> = [];
   private readonly idempotency = new Map<string, { fingerprint: string; reply: Reply }>();
-  /** Statuses the next API calls answer with before doing anything (the retry tests' switch). */
-  private readonly failures: number[] = [];
+  /**
+   * Statuses the next API calls answer with before doing anything (the retry tests' switch). A
+   * failure with a key or a path is taken only by a call with that Idempotency-Key or under that
+   * path, so test files running at the same time cannot take each other's.
+   */
+  private readonly failures: Failure[] = [];
 
   constructor(private readonly options: BringSandboxOptions) {}
 
@@ -96,8 +106,13 @@ export class BringSandbox {
     if (!path.startsWith("/pickuppoint/api/") && !path.startsWith("/booking/api/") && !path.startsWith("/shippingguide/")) return null;
     const idempotencyKey = header(req, "idempotency-key") ?? null;
     this.requests.push({ method: req.method, path, idempotencyKey, at: new Date().toISOString() });
-    const failure = this.failures.shift();
-    if (failure !== undefined) return json(failure, { errors: [error(`HTTP-${failure}`, "The service is temporarily unavailable.")] });
+    const taken = this.failures.findIndex(
+      (f) => (f.key === null || f.key === idempotencyKey) && (f.path === null || path.startsWith(f.path)),
+    );
+    if (taken >= 0) {
+      const [{ status }] = this.failures.splice(taken, 1);
+      return json(status, { errors: [error(`HTTP-${status}`, "The service is temporarily unavailable.")] });
+    }
     if (header(req, "x-mybring-api-uid") !== this.options.apiUid || header(req, "x-mybring-api-key") !== this.options.apiKey)
       return json(401, { errors: [error("AUTHENTICATION_FAILED", "Invalid X-MyBring-API-Uid or X-MyBring-API-Key.")] });
 
@@ -112,14 +127,18 @@ export class BringSandbox {
     return json(404, { errors: [error("NOT_FOUND", `No route for ${req.method} ${path}.`)] });
   }
 
-  /** The next `times` API calls answer `status` (503, 500, 429 …) without doing anything. */
-  failNext(times: number, status: number): void {
-    for (let i = 0; i < times; i++) this.failures.push(status);
+  /** The next `times` API calls (with this key, under this path) answer `status` (503, 500, 429 …) without doing anything. */
+  failNext(times: number, status: number, scope: { key?: string | null; path?: string | null } = {}): void {
+    for (let i = 0; i < times; i++) this.failures.push({ status, key: scope.key ?? null, path: scope.path ?? null });
   }
 
-  /** Forgets failures not yet taken (a test that failed early must not leave them to the next). */
-  clearFailures(): void {
-    this.failures.length = 0;
+  /**
+   * Forgets failures not yet taken (a test that failed early must not leave them to the next): all
+   * of them, or only those set with this key or path, leaving other test files' alone.
+   */
+  clearFailures(scope: { key?: string | null; path?: string | null } = {}): void {
+    const kept = this.failures.filter((f) => (scope.key != null && f.key !== scope.key) || (scope.path != null && f.path !== scope.path));
+    this.failures.splice(0, this.failures.length, ...kept);
   }
 
   // ---------------------------------------------------------------- Pickup Point API

@@ -10,7 +10,8 @@
 // The carrier (Bring's C2C parcels, bring-api.ts) lives here too: one process for every provider
 // the Worker talks to. Its tester page is /bring/tester; its sandbox-only paths are
 // /__sandbox/bring/parcels (GET), /__sandbox/bring/parcels/{consignment}/advance (POST {"step"}) and
-// /__sandbox/bring/fail (POST {"times","status"}: the next API calls fail, for retry tests; DELETE
+// /__sandbox/bring/fail (POST {"times","status","key"?,"path"?}: the next API calls (with that
+// Idempotency-Key, under that path) fail, for retry tests; DELETE [?key=|?path=]
 // forgets the failures not yet taken).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -254,14 +255,21 @@ function carrierRoutes(req: SandboxRequest, bring: BringSandbox): Reply {
     return "error" in result ? json(409, result) : json(200, result);
   }
   if (req.method === "POST" && path === "/__sandbox/bring/fail") {
-    const { times = 1, status = 503 } = body() as { times?: unknown; status?: unknown };
+    const {
+      times = 1,
+      status = 503,
+      key = null,
+      path: under = null,
+    } = body() as { times?: unknown; status?: unknown; key?: unknown; path?: unknown };
     if (!Number.isInteger(times) || !Number.isInteger(status) || (times as number) < 1 || (status as number) < 400)
       return json(400, { error: "times must be a positive integer and status an HTTP error status" });
-    bring.failNext(times as number, status as number);
+    if ((key !== null && typeof key !== "string") || (under !== null && typeof under !== "string"))
+      return json(400, { error: "key and path must be strings" });
+    bring.failNext(times as number, status as number, { key: key as string | null, path: under as string | null });
     return json(200, { ok: true });
   }
   if (req.method === "DELETE" && path === "/__sandbox/bring/fail") {
-    bring.clearFailures();
+    bring.clearFailures({ key: req.url.searchParams.get("key"), path: req.url.searchParams.get("path") });
     return json(200, { ok: true });
   }
   return json(404, { error: "no such sandbox path" });

@@ -308,4 +308,30 @@ describe("the failure switch", () => {
     expect((await fetch(`${sb.url}/__sandbox/bring/fail`, { method: "DELETE" })).status).toBe(200);
     expect((await points("0150")).status).toBe(200);
   });
+
+  it("a failure with a key or a path is taken only by a call with that key or under that path", async () => {
+    await fetch(`${sb.url}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times: 1, status: 503, key: "book:mine" }) });
+    await fetch(`${sb.url}/__sandbox/bring/fail`, {
+      method: "POST",
+      body: JSON.stringify({ times: 1, status: 429, path: "/pickuppoint/" }),
+    });
+    expect((await book(booking("5902", ["2528", "1288"]), "book:theirs")).status).toBe(200);
+    expect((await book(booking("5902", ["2528", "1288"]), "book:mine")).status).toBe(503);
+    expect((await points("0150")).status).toBe(429);
+    expect((await points("0150")).status).toBe(200);
+    expect((await book(booking("5902", ["2528", "1288"]), "book:mine")).status).toBe(200);
+  });
+
+  it("forgets only the failures of one key or path when asked to", async () => {
+    const fail = (scope: Record<string, string>) =>
+      fetch(`${sb.url}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times: 1, status: 503, ...scope }) });
+    await fail({ key: "book:kept" });
+    await fail({ key: "book:dropped" });
+    await fail({ path: "/pickuppoint/" });
+    expect((await fetch(`${sb.url}/__sandbox/bring/fail?key=book:dropped`, { method: "DELETE" })).status).toBe(200);
+    expect((await fetch(`${sb.url}/__sandbox/bring/fail?path=/pickuppoint/`, { method: "DELETE" })).status).toBe(200);
+    expect((await points("0150")).status).toBe(200);
+    expect((await book(booking("5902", ["2528", "1288"]), "book:dropped")).status).toBe(200);
+    expect((await book(booking("5902", ["2528", "1288"]), "book:kept")).status).toBe(503);
+  });
 });

@@ -4,6 +4,7 @@ import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
 import { runOrderCron } from "../features/payments/orders";
 import { runShipmentCron } from "../features/shipping/shipment-cron";
+import { bringCarrier } from "../features/shipping/bring-carrier";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -35,8 +36,9 @@ export const CRON_STEPS: readonly CronStep[] = [
   { name: "orders", run: (env, now) => runOrderCron(env, now) },
   // Sent parcels (decision 145): a missed drop-off deadline cancels and refunds in full (a refund
   // the provider does not acknowledge at once is retried by "orders" next hour), silence opens a
-  // case. No carrier client is configured yet, so the carrier calls (bookings, cancellations) wait.
-  { name: "shipments", run: (env, now) => runShipmentCron(env, now, null) },
+  // case; bookings and carrier cancellations not yet answered are repeated with their keys through
+  // Bring when it is configured (carrier-config.ts), and wait for a run that has it otherwise.
+  { name: "shipments", run: (env, now) => runShipmentCron(env, now, bringCarrier(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
   // Expired sessions, e-mail codes and old rate-limit rows.

@@ -25,6 +25,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/payments/*", // requireUser, no-store
   "ALL /api/payments/webhooks/*", // the webhooks' body limit
   "ALL /api/reviews/*", // requireUser, no-store
+  "ALL /api/shipping/webhooks/*", // the carrier webhooks' refusal count and body limit
   "ALL /api/test-notifications/*", // local mode only
   "ALL /api/trade-offers/*", // requireUser
   "ALL /dev/*", // local mode only

@@ -3,8 +3,8 @@
 // and network errors up to the bound and then a failure the caller keeps and retries later with
 // the same key, refusals (4xx) with the seller's Norwegian message, and cancelling.
 //
-// The sandbox's failure switch is global: this is the only test file that calls the carrier, so no
-// other file can take a failure meant for this one.
+// The sandbox's failure switch is global: each failure here is scoped to its call's idempotency key
+// or path, so the other files that call the carrier at the same time cannot take it.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { SHIPPING_CHOICE_REFUSALS } from "../../../domain/carriers";
@@ -38,13 +38,15 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   };
 }
 
-// A test that fails before taking all its failures must not hand them to the next one.
+// A test that fails before taking all its failures must not hand them to the next one. The keyed
+// ones name this test's own key, which no later call uses; only the pickup points' are forgotten
+// (not every failure: another file's would go too).
 afterEach(async () => {
-  await fetch(`${SANDBOX}/__sandbox/bring/fail`, { method: "DELETE" });
+  await fetch(`${SANDBOX}/__sandbox/bring/fail?path=${encodeURIComponent("/pickuppoint/")}`, { method: "DELETE" });
 });
 
-async function failNext(times: number, status: number): Promise<void> {
-  const res = await fetch(`${SANDBOX}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times, status }) });
+async function failNext(times: number, status: number, scope: { key?: string; path?: string }): Promise<void> {
+  const res = await fetch(`${SANDBOX}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times, status, ...scope }) });
   expect(res.status).toBe(200);
 }
 
@@ -106,7 +108,7 @@ describe("booking", () => {
 
   it("retries a 503 within the call and books once", async () => {
     const k = key();
-    await failNext(1, 503);
+    await failNext(1, 503, { key: k });
     const result = await client.book(request(), k);
     if (!result.ok) throw new Error(JSON.stringify(result));
     expect(result.attempts).toBe(2);
@@ -116,14 +118,14 @@ describe("booking", () => {
   });
 
   it("retries a 429 too", async () => {
-    await failNext(1, 429);
+    await failNext(1, 429, { path: "/pickuppoint/" });
     const result = await client.pickupPoints("0150");
     expect(result.ok && result.attempts).toBe(2);
   });
 
   it("after the bound answers a failure the caller keeps, and a later try with the same key books", async () => {
     const k = key();
-    await failNext(FAST.attempts, 500);
+    await failNext(FAST.attempts, 500, { key: k });
     const failed = await client.book(request(), k);
     expect(failed).toMatchObject({ ok: false, kind: "unavailable", attempts: FAST.attempts, status: 500 });
     const later = await client.book(request(), k);

@@ -1,9 +1,13 @@
 // Shipping test helpers (decision 145): a carrier that answers the way a real one does (the same
 // booking for the same key, a refusal, no answer), a paid order with its parcel, and reading rows.
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import type { Carrier } from "../../../domain/carriers";
 import type { BookingResult, CancelResult, CarrierPort, ParcelBooking } from "../../../worker/features/shipping/carrier-port";
 import type { ShipmentRow } from "../../../worker/features/shipping/shipment-moves";
+import { BringCarrier, type Parties } from "../../../worker/features/shipping/bring-carrier";
+import { BringClient, type RetryPolicy } from "../../../worker/features/shipping/carrier-client";
+import { bringConfig } from "../../../worker/features/shipping/carrier-config";
 import { bookShipment, createShipment } from "../../../worker/features/shipping/shipments";
 import type { Bindings } from "../../../worker/env";
 import { type PaidOrder, paidOrder } from "./orders";
@@ -95,4 +99,57 @@ let eventCount = 0;
 /** A Bring tracking event for the parcel, with a fresh event id unless one is given. */
 export function bringEvent(shipmentNumber: string, code: string, eventId = `evt-${Date.now()}-${++eventCount}`) {
   return { carrier: "bring" as const, eventId, shipmentNumber, code, occurredAt: new Date().toISOString() };
+}
+
+/** Quick retries: a test that makes the sandbox fail does not wait a real carrier's back-off. */
+export const FAST_RETRY: RetryPolicy = { attempts: 2, baseDelayMs: 5, maxDelayMs: 20, timeoutMs: 5_000 };
+
+/** The seller and buyer as the carrier books them (the profile keeps no street address yet). */
+export const TEST_PARTIES: Parties = {
+  sender: { name: "Siri Selger", addressLine: "Storgata 1", postalCode: "0150", city: "OSLO", phoneNumber: "+4791234567" },
+  recipient: { name: "Kari Kjøper", addressLine: "Bryggen 2", postalCode: "5003", city: "BERGEN", phoneNumber: "+4798765432" },
+};
+
+/** The carrier client against the sandbox carrier (the Worker tests bind its keys and URL). */
+export function sandboxBringClient(retry: RetryPolicy = FAST_RETRY): BringClient {
+  const config = bringConfig(env as Bindings);
+  if (!config) throw new Error("the Worker tests bind the sandbox's Bring keys (vitest.worker.config.mts)");
+  return new BringClient(config, retry);
+}
+
+/** The Bring carrier against the sandbox, with TEST_PARTIES. */
+export function sandboxBring(): BringCarrier {
+  return new BringCarrier(sandboxBringClient(), async () => TEST_PARTIES);
+}
+
+/** A paid order's parcel waiting for its booking, to a pickup point the sandbox knows near the buyer. */
+export async function bringOrder(method: "card" | "vipps" = "card"): Promise<SentOrder> {
+  const order = await sentOrder(method, new TestCarrier(), false);
+  const points = await sandboxBringClient().pickupPoints(TEST_PARTIES.recipient.postalCode, "manned");
+  if (!points.ok) throw new Error(JSON.stringify(points));
+  const point = points.value[0];
+  await env.DB.prepare("UPDATE shipments SET pickup_point_id = ?2, pickup_point_name = ?3 WHERE id = ?1")
+    .bind(order.shipmentId, point.id, point.name)
+    .run();
+  return order;
+}
+
+export interface SandboxParcel {
+  consignmentNumber: string;
+  labelFreeCode: string | null;
+  correlationId: string | null;
+  status: string;
+  sender: { name: string; addressLine: string; postalCode: string; city: string; contact?: { phoneNumber?: string } };
+}
+
+/** The sandbox carrier's parcel with this number. */
+export async function sandboxParcel(number: string): Promise<SandboxParcel | undefined> {
+  const parcels = (await (await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/bring/parcels`)).json()) as SandboxParcel[];
+  return parcels.find((p) => p.consignmentNumber === number);
+}
+
+/** The sandbox carrier's next `times` calls with this idempotency key answer `status`. */
+export async function failNextBring(times: number, status: number, key: string): Promise<void> {
+  const res = await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times, status, key }) });
+  expect(res.status).toBe(200);
 }

@@ -12,7 +12,7 @@ export function refusalHour(at: Date): string {
 /** One refusal more for this provider, code and hour: one upsert, so refusals at the same moment all count. */
 export async function recordWebhookRefusal(
   env: Bindings,
-  provider: "stripe" | "vipps",
+  provider: "stripe" | "vipps" | "bring",
   code: string,
   now: Date = new Date(),
 ): Promise<void> {

@@ -82,6 +82,11 @@ export interface BookingRequest {
   pickupPointId: string | null;
   /** Ours, e.g. the order id: Bring echoes it and shows it on the consignment. */
   reference: string;
+  /**
+   * Bring's shippingDateTime (ISO, seconds). Give the same on every try with one idempotency key:
+   * a repeat must be the same request to be answered with the first booking. Default: now.
+   */
+  shippingDateTime?: string;
 }
 
 export interface Booking {
@@ -163,7 +168,7 @@ export class BringClient {
       schemaVersion: 1,
       consignments: [
         {
-          shippingDateTime: new Date().toISOString().slice(0, 19),
+          shippingDateTime: (request.shippingDateTime ?? new Date().toISOString()).slice(0, 19),
           correlationId: request.reference,
           product: {
             id: offer.service,

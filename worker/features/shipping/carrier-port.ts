@@ -12,6 +12,8 @@ export interface ParcelBooking {
   parcelSize: ParcelSize;
   /** The buyer's pickup point or parcel locker; null for the mailbox. */
   pickupPointId: string | null;
+  /** When the parcel was created (ISO): the same on every try, so a repeat is the same request. */
+  createdAt: string;
 }
 
 /**

@@ -67,6 +67,7 @@ export async function bookShipment(env: Bindings, shipmentId: string, port: Carr
       method: row.method,
       parcelSize: row.parcel_size,
       pickupPointId: row.pickup_point_id,
+      createdAt: row.created_at,
     },
     row.idempotency_key,
   );

@@ -1,5 +1,5 @@
 // Permission-matrix rows (../run.ts): checkout, held money, a problem's photos, Stripe accounts, the
-// providers' webhooks and the payment cases staff decide.
+// providers' and the carrier's webhooks and the payment cases staff decide.
 import { jpegPhoto } from "../../../factories";
 import { connectedSeller, payableListing } from "../../support/payments";
 import { type Row, all, ownerOnly, s, signedIn, staff } from "../matrix";
@@ -135,6 +135,18 @@ export const PAYMENT_ROWS: Row[] = [
       headers: { "Content-Type": "application/json" },
     }),
     expected: all(400),
+  },
+  // The carrier's tracking events (decision 147): the same, answered 401.
+  {
+    route: "POST /api/shipping/webhooks/bring",
+    variant: "unsigned",
+    request: () => ({
+      path: "/api/shipping/webhooks/bring",
+      method: "POST",
+      body: JSON.stringify({ eventId: "e1", consignmentNumber: "70438101000000003", status: "DELIVERED", dateIso: "2026-11-29T10:00:00Z" }),
+      headers: { "Content-Type": "application/json" },
+    }),
+    expected: all(401),
   },
 
   // Payment cases beside the reports (decision 105): staff only; the owner is the case's buyer.
