@@ -4,6 +4,7 @@
 import { isLocal, type Bindings } from "./env";
 import { vippsLoginConfig } from "./features/auth/vipps-oidc";
 import { stripeConfig, vippsConfig } from "./features/payments/config";
+import { bringConfig } from "./features/shipping/carrier-config";
 
 export interface SettingProblem {
   /** The binding, secret or variable, as docs/deploy.md names it. */
@@ -72,6 +73,15 @@ export function settingProblems(env: Bindings): SettingProblem[] {
       name: "VIPPS_WEBHOOK_SECRET",
       problem: "missing",
       effect: "Vipps' webhooks are refused (503): Vipps payments settle only when the buyer comes back or at the hourly cron",
+    });
+
+  // Bring's keys are not asked for yet (no checkout sends a parcel); a base URL set but unusable is.
+  const bring = attempt(() => bringConfig(env));
+  if ("error" in bring)
+    problems.push({
+      name: "BRING_API_BASE",
+      problem: "invalid",
+      effect: `${bring.error}: parcels are neither booked nor cancelled with Bring (the cron's other parcel moves still run)`,
     });
 
   if (!local)

@@ -20,8 +20,14 @@ const PAYMENT_KEYS = [
   "VIPPS_SUBSCRIPTION_KEY",
   "VIPPS_MERCHANT_SERIAL_NUMBER",
   "VIPPS_WEBHOOK_SECRET",
+  "BRING_API_BASE",
+  "BRING_API_UID",
+  "BRING_API_KEY",
+  "BRING_CUSTOMER_NUMBER",
+  "BRING_WEBHOOK_SECRET",
 ] as const;
 const MAIL: MailBinding = { send: async () => undefined };
+const BRING_KEYS: Partial<Bindings> = { BRING_API_UID: "uid", BRING_API_KEY: "key", BRING_CUSTOMER_NUMBER: "123" };
 const CONFIGURED: Partial<Bindings> = {
   EMAIL: MAIL,
   STRIPE_SECRET_KEY: "sk_test_x",
@@ -110,6 +116,16 @@ describe("the first request of an isolate", () => {
 });
 
 describe("the first cron run of an isolate", () => {
+  it("with Bring's base URL unusable, still runs the parcels' database moves and names the setting", async () => {
+    const logged = allowConsoleError('"setting"');
+    const bindings = staging({ ...CONFIGURED, ...BRING_KEYS, BRING_API_BASE: "http://127.0.0.1:9999" });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "0 * * * *" }), bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(reported(logged.calls()).map((l) => l.setting)).toEqual(["BRING_API_BASE"]);
+    // No `{"cron":"shipments","ok":false,…}` line: the console guard fails the test on any other error.
+  });
+
   it("reports the same, before any request came", async () => {
     const logged = allowConsoleError('"setting"');
     const ctx = createExecutionContext();
@@ -134,11 +150,18 @@ describe("what counts as missing", () => {
 
   it("reports a provider base URL that is set but unusable", () => {
     const problems = settingProblems(
-      staging({ ...CONFIGURED, STRIPE_API_BASE: "http://127.0.0.1:9999", VIPPS_API_BASE: "http://127.0.0.1:9999" }),
+      staging({
+        ...CONFIGURED,
+        STRIPE_API_BASE: "http://127.0.0.1:9999",
+        VIPPS_API_BASE: "http://127.0.0.1:9999",
+        ...BRING_KEYS,
+        BRING_API_BASE: "http://127.0.0.1:9999",
+      }),
     );
     expect(problems.map((p) => [p.name, p.problem])).toEqual([
       ["STRIPE_API_BASE", "invalid"],
       ["VIPPS_API_BASE", "invalid"],
+      ["BRING_API_BASE", "invalid"],
     ]);
     expect(problems[0].effect).toContain("https");
   });

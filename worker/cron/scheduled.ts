@@ -38,7 +38,8 @@ export const CRON_STEPS: readonly CronStep[] = [
   // the provider does not acknowledge at once is retried by "orders" next hour), silence opens a
   // case; bookings and carrier cancellations not yet answered are repeated with their keys through
   // Bring when it is configured (carrier-config.ts), and wait for a run that has it otherwise.
-  { name: "shipments", run: (env, now) => runShipmentCron(env, now, bringCarrier(env)) },
+  // An unusable Bring setting (named by the start report) leaves the carrier out, not the database moves.
+  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierOrNone(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
   // Expired sessions, e-mail codes and old rate-limit rows.
@@ -83,4 +84,13 @@ export async function runScheduled(env: Bindings, now: Date = new Date(), steps:
     console.error(JSON.stringify({ cron: "record", ok: false, error: error instanceof Error ? error.message : String(error) }));
   }
   return outcomes;
+}
+
+/** The Bring carrier, or none when Bring is not configured or its settings are unusable. */
+function carrierOrNone(env: Bindings): ReturnType<typeof bringCarrier> {
+  try {
+    return bringCarrier(env);
+  } catch {
+    return null;
+  }
 }
