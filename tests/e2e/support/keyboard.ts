@@ -45,79 +45,77 @@ export interface FocusStop {
  * the next sibling or the enclosing label. null when nothing but the page has focus.
  */
 function inspectFocus(): (FocusStop & { path: string }) | null {
-  {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body || el === document.documentElement) return null;
-    const describe = (node: Element) => {
-      const name = (node.getAttribute("aria-label") ?? (node as HTMLElement).innerText ?? (node as HTMLInputElement).value ?? "")
-        .trim()
-        .replace(/\s+/g, " ")
-        .slice(0, 40);
-      const role = node.getAttribute("role");
-      const type = node.getAttribute("type");
-      return `<${node.tagName.toLowerCase()}${role ? ` role=${role}` : ""}${type ? ` type=${type}` : ""}> "${name}"`;
-    };
-    const transparent = (color: string) => color === "transparent" || /rgba?\([^)]*,\s*0\)$/.test(color) || /\/\s*0\)$/.test(color);
-    const ring = (node: Element, pseudo: string | null) => {
-      const s = getComputedStyle(node, pseudo);
-      return s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 && !transparent(s.outlineColor);
-    };
-    // Where the element sits in the tree: recognises a stop when focus comes round to it again.
-    const steps: number[] = [];
-    for (let node: Element | null = el; node?.parentElement; node = node.parentElement)
-      steps.push(Array.prototype.indexOf.call(node.parentElement.children, node));
-    const path = steps.join(".");
-    const rect = el.getBoundingClientRect();
-    const hidden = rect.width <= 1 || rect.height <= 1 || getComputedStyle(el).clipPath !== "none" || getComputedStyle(el).clip !== "auto";
-    const candidates: [Element, string | null][] = [
-      [el, null],
-      [el, "::after"],
-      [el, "::before"],
-    ];
-    if (hidden) {
-      if (el.nextElementSibling) candidates.push([el.nextElementSibling, null]);
-      const label = el.closest("label");
-      if (label) candidates.push([label, null]);
-    }
-    const visible = candidates.some(([node, pseudo]) => ring(node, pseudo));
-    if (visible && ring(el, null)) {
-      // The element's own ring must not be cut off by a scroller or an overflow-hidden box around it.
-      const s = getComputedStyle(el);
-      const reach = parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
-      const box = { left: rect.left - reach, right: rect.right + reach, top: rect.top - reach, bottom: rect.bottom + reach };
-      for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
-        const style = getComputedStyle(node);
-        const clipsX = style.overflowX !== "visible";
-        const clipsY = style.overflowY !== "visible";
-        if (!clipsX && !clipsY) continue;
-        const edge = node.getBoundingClientRect();
-        const inner = {
-          left: edge.left + node.clientLeft,
-          top: edge.top + node.clientTop,
-          right: edge.left + node.clientLeft + node.clientWidth,
-          bottom: edge.top + node.clientTop + node.clientHeight,
-        };
-        const cut =
-          (clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) ||
-          (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5));
-        if (cut)
-          return {
-            path,
-            element: describe(el),
-            visible: false,
-            reason: `ring cut off by ${describe(node).slice(0, 60)} (overflow ${style.overflowX}/${style.overflowY}; ring ${JSON.stringify(box)}, visible area ${JSON.stringify(inner)})`,
-          };
-      }
-    }
-    if (visible) return { path, element: describe(el), visible };
-    const s = getComputedStyle(el);
-    return {
-      path,
-      element: describe(el),
-      visible,
-      reason: `outline ${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}, box-shadow ${s.boxShadow}`,
-    };
+  const el = document.activeElement as HTMLElement | null;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  const describe = (node: Element) => {
+    const name = (node.getAttribute("aria-label") ?? (node as HTMLElement).innerText ?? (node as HTMLInputElement).value ?? "")
+      .trim()
+      .replace(/\s+/g, " ")
+      .slice(0, 40);
+    const role = node.getAttribute("role");
+    const type = node.getAttribute("type");
+    return `<${node.tagName.toLowerCase()}${role ? ` role=${role}` : ""}${type ? ` type=${type}` : ""}> "${name}"`;
+  };
+  const transparent = (color: string) => color === "transparent" || /rgba?\([^)]*,\s*0\)$/.test(color) || /\/\s*0\)$/.test(color);
+  const ring = (node: Element, pseudo: string | null) => {
+    const s = getComputedStyle(node, pseudo);
+    return s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 2 && !transparent(s.outlineColor);
+  };
+  // Where the element sits in the tree: recognises a stop when focus comes round to it again.
+  const steps: number[] = [];
+  for (let node: Element | null = el; node?.parentElement; node = node.parentElement)
+    steps.push(Array.prototype.indexOf.call(node.parentElement.children, node));
+  const path = steps.join(".");
+  const rect = el.getBoundingClientRect();
+  const hidden = rect.width <= 1 || rect.height <= 1 || getComputedStyle(el).clipPath !== "none" || getComputedStyle(el).clip !== "auto";
+  const candidates: [Element, string | null][] = [
+    [el, null],
+    [el, "::after"],
+    [el, "::before"],
+  ];
+  if (hidden) {
+    if (el.nextElementSibling) candidates.push([el.nextElementSibling, null]);
+    const label = el.closest("label");
+    if (label) candidates.push([label, null]);
   }
+  const visible = candidates.some(([node, pseudo]) => ring(node, pseudo));
+  if (visible && ring(el, null)) {
+    // The element's own ring must not be cut off by a scroller or an overflow-hidden box around it.
+    const s = getComputedStyle(el);
+    const reach = parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth);
+    const box = { left: rect.left - reach, right: rect.right + reach, top: rect.top - reach, bottom: rect.bottom + reach };
+    for (let node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const clipsX = style.overflowX !== "visible";
+      const clipsY = style.overflowY !== "visible";
+      if (!clipsX && !clipsY) continue;
+      const edge = node.getBoundingClientRect();
+      const inner = {
+        left: edge.left + node.clientLeft,
+        top: edge.top + node.clientTop,
+        right: edge.left + node.clientLeft + node.clientWidth,
+        bottom: edge.top + node.clientTop + node.clientHeight,
+      };
+      const cut =
+        (clipsX && (box.left < inner.left - 0.5 || box.right > inner.right + 0.5)) ||
+        (clipsY && (box.top < inner.top - 0.5 || box.bottom > inner.bottom + 0.5));
+      if (cut)
+        return {
+          path,
+          element: describe(el),
+          visible: false,
+          reason: `ring cut off by ${describe(node).slice(0, 60)} (overflow ${style.overflowX}/${style.overflowY}; ring ${JSON.stringify(box)}, visible area ${JSON.stringify(inner)})`,
+        };
+    }
+  }
+  if (visible) return { path, element: describe(el), visible };
+  const s = getComputedStyle(el);
+  return {
+    path,
+    element: describe(el),
+    visible,
+    reason: `outline ${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}, box-shadow ${s.boxShadow}`,
+  };
 }
 
 export async function focusStop(page: Page): Promise<FocusStop | null> {
