@@ -151,6 +151,32 @@ export function handoverRefusal(handover: readonly HandoverMode[], parcelSize: P
   return null;
 }
 
+/** Where the seller hands the parcel in, per carrier (shown beside "Sendekode: {kode}"). */
+export const HAND_IN_PLACES: Record<Carrier, string> = {
+  bring: "Lever pakken på et postkontor, hos Post i Butikk eller i en pakkeautomat.",
+  helthjem: "Lever pakken på et av Helthjems innleveringssteder.",
+};
+
+/** A pickup point or parcel locker near the buyer (GET /api/shipping/pickup-points). */
+export interface PickupPointView {
+  id: string;
+  name: string;
+  kind: "manned" | "locker";
+  address: string;
+  postal_code: string;
+  city: string;
+  opening_hours: string;
+  distance_km: number;
+}
+
+/** GET /api/shipping/pickup-points answer: the nearest first, at most 10. */
+export interface PickupPointsResponse {
+  pickup_points: PickupPointView[];
+}
+
+/** A Norwegian mobile number, as the carriers' SMS notices need it: 8 digits starting 4 or 9, optionally +47. */
+export const MOBILE_NUMBER_RE = /^(?:\+47|0047)?[49]\d{7}$/;
+
 // ---- tracking codes ----------------------------------------------------------------------------
 
 /** The carrier-driven moves of a shipment (domain/shipping.ts names them in its lifecycle). */

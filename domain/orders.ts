@@ -6,6 +6,7 @@
 
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
 import type { Role } from "./roles";
+import type { ShipmentView } from "./shipping";
 
 export const ORDER_STATES = ["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
@@ -370,6 +371,8 @@ export interface OrderView {
   conversation_id: string | null;
   /** The photos of the buyer's problem report, in the order the buyer chose (served privately). */
   photos: { id: string; url: string }[];
+  /** The parcel of an order the buyer chose "Sending" for; null for "Henting". */
+  shipment: ShipmentView | null;
 }
 
 /** A case in /moderation: the problem, both parties and their chat. */

@@ -3,7 +3,7 @@
 // every refusal in Norwegian, how the carriers' tracking codes move it, the times and the texts.
 // The money stays the order's: a shipment's state only tells the order what happened.
 
-import { type Carrier, TRACKING_CODES, type TrackingAction, trackingAction } from "./carriers";
+import { type Carrier, type DeliveryMethod, type ParcelSize, TRACKING_CODES, type TrackingAction, trackingAction } from "./carriers";
 import { findTransition, type Lifecycle } from "./lifecycle";
 import { osloTime } from "./oslo-clock";
 import { AUTO_RELEASE_HOURS, autoReleaseAt, ORDER_TEXTS, type OrderState } from "./orders";
@@ -311,3 +311,30 @@ export const SHIPMENT_CHAT_TEXTS = {
   lost: `Vi har ikke hørt fra fraktselskapet på ${LOST_AFTER_DAYS} dager. En moderator ser på saken, og pengene holdes så lenge.`,
   returned: "Pakken er på vei tilbake til selgeren. En moderator ser på saken, og pengene holdes så lenge.",
 } as const;
+
+// ---- what the API answers -----------------------------------------------------------------------
+
+/** A sent order's parcel as its buyer or seller (or a moderator in a case) sees it, on OrderView. */
+export interface ShipmentView {
+  carrier: Carrier;
+  delivery: DeliveryMethod;
+  parcel_size: ParcelSize;
+  state: ShipmentState;
+  /** Øre: the toy's price and the shipping, paid together (the order's amount is their sum). */
+  toy_price: number;
+  shipping_price: number;
+  /** The chosen pickup point or parcel locker; null for the mailbox. */
+  pickup_point: { name: string; address: string } | null;
+  /** Where the parcel goes, as the buyer gave it at checkout. */
+  recipient: { name: string; address_line: string; postal_code: string; city: string };
+  /** The carrier's number once booked (tracking). */
+  shipment_number: string | null;
+  /** "Sendekode: {kode}": what the seller writes on the parcel; the seller's only (null to others). */
+  drop_off_code: string | null;
+  /** ISO: the end of the last day to hand the parcel in ("Lever pakken innen {dato}"). */
+  drop_off_deadline: string;
+  /** The carrier's refusal of the booking (booking_failed), seller only: what to fix before "Prøv igjen". */
+  booking_error: string | null;
+  /** This viewer may press "Prøv igjen" (POST /api/payments/orders/:id/shipment/retry). */
+  can_retry: boolean;
+}

@@ -1,17 +1,65 @@
 // Request schemas of the payment routes. Apart from domain/payments.ts so that the listing card
 // and the buy bar, which use its pure rules, do not pull zod into the first page's JavaScript.
 import { PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTOS_MAX, PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../orders";
+import { CARRIERS, DELIVERY_METHODS, MOBILE_NUMBER_RE } from "../carriers";
 import { ONLINE_PAYMENT_METHODS } from "../payments";
-import { multiLineText } from "./user-text";
+import { multiLineText, singleLineText } from "./user-text";
 import { z } from "./zod";
 
 const uuid = (message: string) =>
   z.string({ error: message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, message);
 
+const line = (missing: string, max: number, tooLong: string) =>
+  singleLineText(missing).pipe(z.string().trim().min(1, missing).max(max, tooLong));
+
+/**
+ * "Sending" at checkout: the carrier and delivery the buyer chose, the pickup point or parcel locker
+ * (from GET /api/shipping/pickup-points), and where the parcel goes. The price comes from
+ * domain/carriers.ts, never from the client.
+ */
+export const shippingChoiceSchema = z.object({
+  carrier: z.enum(CARRIERS, { error: "Velg fraktselskap" }),
+  delivery: z.enum(DELIVERY_METHODS, { error: "Velg hvordan pakken skal leveres" }),
+  pickup_point_id: z
+    .string()
+    .trim()
+    .max(40, "Ugyldig hentested")
+    .nullish()
+    .transform((v) => v || null),
+  recipient: z.object(
+    {
+      name: line("Skriv inn navnet ditt", 80, "Navnet kan være maks 80 tegn"),
+      address_line: line("Skriv inn gateadressen din", 100, "Adressen kan være maks 100 tegn"),
+      postal_code: z
+        .string({ error: "Postnummer må være 4 siffer" })
+        .trim()
+        .regex(/^\d{4}$/, "Postnummer må være 4 siffer"),
+      phone: z
+        .string({ error: "Skriv inn mobilnummeret ditt" })
+        .transform((v) => v.replace(/[\s-]/g, ""))
+        .pipe(z.string().min(1, "Skriv inn mobilnummeret ditt").regex(MOBILE_NUMBER_RE, "Skriv inn et norsk mobilnummer med 8 siffer")),
+    },
+    { error: "Skriv inn hvor pakken skal sendes" },
+  ),
+});
+export type ShippingChoiceInput = z.infer<typeof shippingChoiceSchema>;
+
 /** POST /api/payments/checkout. The amount is never part of it: the server prices from D1. */
 export const checkoutSchema = z.object({
   listing_id: uuid("Ugyldig annonse"),
   method: z.enum(ONLINE_PAYMENT_METHODS, { error: "Velg en betalingsmåte" }),
+  /** "Sending"; absent or null: "Henting". */
+  shipping: shippingChoiceSchema.nullish().transform((v) => v ?? null),
+});
+
+/** GET /api/shipping/pickup-points: the nearest pickup points or parcel lockers of a carrier. */
+export const pickupPointsQuerySchema = z.object({
+  carrier: z.enum(CARRIERS, { error: "Velg fraktselskap" }),
+  delivery: z.enum(["parcel_locker", "pickup_point"], { error: "Velg pakkeautomat eller hentested" }),
+  postal_code: z
+    .string({ error: "Postnummer må være 4 siffer" })
+    .trim()
+    .regex(/^\d{4}$/, "Postnummer må være 4 siffer"),
 });
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
 

@@ -44,6 +44,7 @@ describe("Betalingssaker (decisions 085, 105, 108)", () => {
     listing: { id: "l", title: "Lekekjøkken i tre", seo_slug: "lekekjokken" },
     conversation_id: null,
     photos: [{ id: "p1", url: `/api/payments/orders/${TX}/photos/p1` }],
+    shipment: null,
     problem_reason: "damaged",
     problem_text: "Døren på kjøleskapet er knekt.",
     problem_at: "2026-11-13T10:00:00.000Z",

@@ -29,6 +29,7 @@ function order(overrides: Partial<OrderView> = {}): OrderView {
     listing: { id: "l", title: "Trehest", seo_slug: "trehest" },
     conversation_id: CONVERSATION,
     photos: [],
+    shipment: null,
     ...overrides,
   };
 }

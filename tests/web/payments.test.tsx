@@ -279,6 +279,7 @@ function order(overrides: Partial<NonNullable<PaymentDetails["order"]>> = {}): N
     listing: { id: "l", title: "Dukkevogn", seo_slug: "dukkevogn-abc123" },
     conversation_id: "66666666-6666-4666-8666-666666666666",
     photos: [],
+    shipment: null,
     ...overrides,
   };
 }

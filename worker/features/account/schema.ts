@@ -10,6 +10,8 @@ export const profiles = sqliteTable("profiles", {
     .references(() => users.id, { onDelete: "cascade" }),
   displayName: text("display_name"),
   postalCode: text("postal_code"),
+  /** Street and number ("Storgata 1"): the sender's address on a parcel the seller sends. */
+  streetAddress: text("street_address"),
   role: text("role", { enum: ROLES }).notNull().default("user"),
   stripeAccountId: text("stripe_account_id"),
   /** Cached from the connected account (retrieve and account.updated): may it take card payments, get payouts. */

@@ -71,6 +71,7 @@ export function orderViewFor(row: OrderRow, role: "buyer" | "seller" | "moderato
     listing: { id: row.listing_id, title: row.title, seo_slug: row.seo_slug },
     conversation_id: row.conversation_id,
     photos: photosOf(row),
+    shipment: null,
   };
 }
 

@@ -6,7 +6,7 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 import { CARRIERS, DELIVERY_METHODS, PARCEL_SIZES } from "../../../domain/carriers";
 import { SHIPMENT_STATES } from "../../../domain/shipping";
 import { createdAt, updatedAt } from "../../db/columns";
-import { orders } from "../payments/schema";
+import { orders, payments } from "../payments/schema";
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
@@ -30,6 +30,12 @@ export const shipments = sqliteTable(
     pickupPointAddress: text("pickup_point_address"),
     /** Øre, held with the toy in the order's one payment (shippingSplit). */
     shippingPrice: integer("shipping_price").notNull(),
+    /** Where the parcel goes, as the buyer gave it at checkout (the carrier's recipient). */
+    recipientName: text("recipient_name"),
+    recipientAddressLine: text("recipient_address_line"),
+    recipientPostalCode: text("recipient_postal_code"),
+    recipientCity: text("recipient_city"),
+    recipientPhone: text("recipient_phone"),
     state: text("state", { enum: SHIPMENT_STATES }).notNull().default("booking"),
     /** Sent with every booking and cancellation call: a retry is the carrier's replay, never a second parcel. */
     idempotencyKey: text("idempotency_key").notNull(),
@@ -79,3 +85,27 @@ export const shipmentEvents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.carrier, t.eventId] }), index("shipment_events_number_idx").on(t.carrier, t.shipmentNumber)],
 );
+
+/**
+ * The buyer's "Sending" choice of a checkout, written with its pending payment: the payment's amount
+ * is the toy's price plus `shipping_price`. The paid payment's batch turns it into the order's
+ * shipment; an unpaid checkout's choice stays with its payment.
+ */
+export const paymentShipping = sqliteTable("payment_shipping", {
+  paymentId: text("payment_id")
+    .primaryKey()
+    .references(() => payments.id, { onDelete: "cascade" }),
+  carrier: text("carrier", { enum: CARRIERS }).notNull(),
+  method: text("method", { enum: DELIVERY_METHODS }).notNull(),
+  parcelSize: text("parcel_size", { enum: PARCEL_SIZES }).notNull(),
+  shippingPrice: integer("shipping_price").notNull(),
+  pickupPointId: text("pickup_point_id"),
+  pickupPointName: text("pickup_point_name"),
+  pickupPointAddress: text("pickup_point_address"),
+  recipientName: text("recipient_name").notNull(),
+  recipientAddressLine: text("recipient_address_line").notNull(),
+  recipientPostalCode: text("recipient_postal_code").notNull(),
+  recipientCity: text("recipient_city").notNull(),
+  recipientPhone: text("recipient_phone").notNull(),
+  createdAt: createdAt(),
+});
