@@ -64,6 +64,7 @@ export const CRON_STEP_LABELS: Record<string, string> = {
   sessions: "Økter og koder",
   analytics: "Analysedata",
   sitemap: "Nettstedskart",
+  "search-text": "Søkeindeksens ordformer",
   indexnow: "IndexNow",
   drift: "Driftsvarsler",
 };

@@ -60,6 +60,11 @@ export interface SearchResult {
    * smaller figure is an estimate ("Ca. 560 annonser"), see SEARCH_COUNT_SCAN.
    */
   total_capped: boolean;
+  /**
+   * "Mente du …?": the query with its typos corrected, when the words as typed find nothing and the
+   * correction does (the rows are then the correction's). Null otherwise.
+   */
+  suggestion: string | null;
 }
 
 // Texts and caps the search page shows live in a module without zod (the page's first load carries

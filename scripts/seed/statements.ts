@@ -9,6 +9,7 @@ import { DEMO_ACCOUNTS, SYSTEM_USER } from "../demo-accounts.mjs";
 import { type AccountKey, CONVERSATIONS, FAVOURITES, LISTINGS, REPORTS, TRADE_OFFER, minutes } from "./data";
 import { listingAttributes } from "../../domain/listing-fields";
 import { suggestionInTitle } from "../../domain/listing-field-rules";
+import { searchTextOf } from "../../domain/search-language";
 
 // Minimal structural types for the D1 binding (the full ones live in worker-configuration.d.ts).
 export interface Stmt {
@@ -112,8 +113,8 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
           `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free,
              is_trade_offer, postal_code, images, status, is_hidden, hidden_reason, hidden_at, seo_slug, created_at, updated_at, can_ship, parcel_size${fields
                .map((a) => `, ${a.key}`)
-               .join("")})
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(fields.length)})`,
+               .join("")}, search_text)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?${", ?".repeat(fields.length)}, ?)`,
         )
         .bind(
           id,
@@ -140,6 +141,11 @@ export function listingStatements({ db, stmts, iso, uid, lid }: Seeding, listing
           l.ship ?? null,
           // Each declared field as a seller would fill it in: the suggestion the title names, if any.
           ...fields.map((a) => suggestionInTitle(a, l.title)),
+          // The language index's text, as the listing form writes it (decision 151).
+          searchTextOf(
+            l.title,
+            fields.map((a) => suggestionInTitle(a, l.title)),
+          ),
         ),
     );
   }

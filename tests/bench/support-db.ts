@@ -7,6 +7,7 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { BenchListing } from "./listing-generator";
 import { runTool } from "./support-tools";
+import { searchTextOf } from "../../domain/search-language";
 
 /**
  * A fresh state directory with the migrations applied. With `demoData: false` the start script is
@@ -59,8 +60,8 @@ export class BenchDb {
       session: this.db.prepare("INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at) VALUES (?, ?, ?, ?, ?)"),
       listing: this.db.prepare(
         `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free, is_trade_offer,
-           postal_code, images, status, is_hidden, seo_slug, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           postal_code, images, status, is_hidden, seo_slug, created_at, updated_at, search_text)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       conversation: this.db.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq) VALUES (?, ?, ?, ?, 0)"),
       tradeOffer: this.db.prepare(
@@ -109,6 +110,8 @@ export class BenchDb {
       l.seo_slug,
       l.created_at,
       l.updated_at,
+      // The language index's text, as the listing form writes it (decision 151).
+      searchTextOf(l.title),
     );
   }
 

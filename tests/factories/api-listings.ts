@@ -83,7 +83,7 @@ export function homeBody(overrides: Partial<HomeBody> = {}): HomeBody {
 
 /** GET /api/search: `rows` cards with their rank. */
 export function searchBody(rows: ListingCardBody[], total = rows.length, totalCapped = false): SearchBody {
-  return { rows: rows.map((row) => ({ ...row, search_rank: 0 })), total, total_capped: totalCapped };
+  return { rows: rows.map((row) => ({ ...row, search_rank: 0 })), total, total_capped: totalCapped, suggestion: null };
 }
 
 /** GET /api/saved-searches: one saved search of the signed-in user. */

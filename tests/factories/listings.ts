@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import { getTableColumns } from "drizzle-orm";
 import { SLUG_ID_CHARS } from "../../domain/limits";
 import { listingSlug } from "../../domain/slug";
+import { searchTextOf } from "../../domain/search-language";
+import { listingAttributes, type ListingAttributeKey } from "../../domain/listing-fields";
 import { rowOf } from "../../worker/db/rows";
 import { listings } from "../../worker/features/listings/schema";
 import { nextTimestamp } from "./clock";
@@ -41,6 +43,14 @@ export function buildListing(overrides: ListingOverrides & { userId: string }): 
     isFree,
     createdAt,
     seoSlug: overrides.seoSlug ?? listingSlug(title, id),
+    // Written with the title, as the listing form writes it (worker/features/listings/edits.ts).
+    searchText:
+      overrides.searchText !== undefined
+        ? overrides.searchText
+        : searchTextOf(
+            title,
+            listingAttributes().map((a) => overrides[a.key as ListingAttributeKey]),
+          ),
   };
 }
 

@@ -16,12 +16,15 @@ const files = readdirSync(dir)
 const text = (file: string) => readFileSync(path.join(dir, file), "utf8");
 const latest = files.filter((f) => text(f).startsWith(SEARCH_INDEX_MARKER)).at(-1)!;
 
-/** listing_search_map's columns after every migration before `file`. */
-function mapColumnsBefore(file: string): Set<string> {
+/** listing_search_map's columns after every migration before `file`, and whether the language index exists then. */
+function schemaBefore(file: string): { columns: Set<string>; languageIndex: boolean } {
   const db = new DatabaseSync(":memory:");
   for (const f of files.slice(0, files.indexOf(file)))
     for (const statement of text(f).split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
-  return new Set((db.prepare("PRAGMA table_info(listing_search_map)").all() as { name: string }[]).map((c) => c.name));
+  return {
+    columns: new Set((db.prepare("PRAGMA table_info(listing_search_map)").all() as { name: string }[]).map((c) => c.name)),
+    languageIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings_stems'").get() !== undefined,
+  };
 }
 
 describe("the index's folding in SQL", () => {
@@ -38,11 +41,11 @@ describe("the index's folding in SQL", () => {
 
   it(`the latest search-index migration (${latest}) is the SQL this source makes: run \`npm run listing-fields:migrate -- <name>\` after a change`, () => {
     const { statements } = splitMigration(text(latest));
-    const before = mapColumnsBefore(latest);
+    const before = schemaBefore(latest);
     const newColumns = listingAttributes()
       .map((a) => a.key)
-      .filter((k) => !before.has(k));
+      .filter((k) => !before.columns.has(k));
     const rebuild = statements.includes("\nDELETE FROM listings_fts;\n");
-    expect(statements).toBe(searchIndexStatements({ newColumns, rebuild }));
+    expect(statements).toBe(searchIndexStatements({ newColumns, rebuild, languageIndex: !before.languageIndex }));
   });
 });

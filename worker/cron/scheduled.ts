@@ -10,6 +10,7 @@ import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
 import { ALL_TAG, purgeEdgeCache } from "../lib/edge-cache";
 import { runDriftCron } from "../features/admin/drift-alerts";
+import { fillSearchText } from "../features/search/search-text";
 import { recordCronOutcomes, type CronOutcome } from "./outcomes";
 
 interface CronStep {
@@ -47,6 +48,8 @@ export const CRON_STEPS: readonly CronStep[] = [
   // Analytics working sets and raw events past their retention.
   { name: "analytics", run: (env, now) => purgeAnalytics(env, now) },
   { name: "sitemap", run: (env, _now, origin) => generateSitemap(env, origin) },
+  // The language index's text of listings that have none (decision 151).
+  { name: "search-text", run: (env) => fillSearchText(env.DB) },
   // IndexNow, on the production host only.
   { name: "indexnow", run: (env, _now, origin) => notifySearchEngines(env, origin) },
   // The operator's counters past their time, and one mail to the admins about what newly appeared

@@ -321,7 +321,8 @@ describe("the work per batch", () => {
     const few = await statementsFor(5);
     const many = await statementsFor(100);
     expect(many).toBe(few);
-    expect(many).toBeLessThanOrEqual(6);
+    // Six, and a vocabulary lookup for the texts of each of steps 2 and 3 (decision 151).
+    expect(many).toBeLessThanOrEqual(8);
   });
 });
 

@@ -96,13 +96,13 @@ describe("search", () => {
     expect(titles(r).indexOf("Dukkevogn")).toBe(r.rows.length - 1);
     expect(titles(r)).not.toContain("Skjult lego");
     expect(titles(r)).not.toContain("Solgt lego");
-    // Tiers: 3 a whole title word or the end of one, 2 the start of a title word, 1 inside a title
-    // word, 0 description only.
-    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(3);
-    expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(2);
+    // Tiers: 6 a whole title word or the end of one, 5 the start of a title word, 4 inside a title
+    // word, 3–1 the stemmed title (decision 151), 0 description only.
+    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(6);
+    expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(5);
     expect(r.rows.find((row) => row.title === "Dukkevogn")?.search_rank).toBe(0);
-    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 3 });
-    expect((await search("q=klos")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 1 });
+    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 6 });
+    expect((await search("q=klos")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 4 });
     expect(titles(await search("q=lego+båt"))).toEqual(["Lego Duplo båt"]);
   });
 
@@ -143,7 +143,7 @@ describe("search", () => {
     expect(second.rows).toHaveLength(10);
     expect(new Set([...first.rows, ...second.rows].map((r) => r.id)).size).toBe(60);
     const beyond = await search("categories=biler&offset=100");
-    expect(beyond).toEqual({ rows: [], total: 60, total_capped: false });
+    expect(beyond).toEqual({ rows: [], total: 60, total_capped: false, suggestion: null });
   });
 
   it("pages through text results across relevance tiers without repeats", async () => {

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { searchTerms } from "../../../domain/search";
 import { searchParamsSchema } from "../../../domain/schemas/search";
 import { buildSearchPlan, searchListings, type SearchPlan } from "../../../worker/features/search/search";
+import { notCompoundsOf, rawForms, understandTerms } from "../../../domain/search-language";
 import { createListing, createUser } from "../../factories";
 
 // Pieces of FTS5 syntax and awkward text, combined with arbitrary strings below.
@@ -94,11 +95,8 @@ const queryText = fc.oneof(
 );
 
 const QUOTED = '"(?:[^"]|"")*"\\*?';
-/** A term: a quoted string, or the builder's word-boundary choice for one term: `(" t" OR "t ")` (joined by AND). */
-const ITEM = `(?:${QUOTED}|\\(${QUOTED} OR ${QUOTED}\\))`;
-const SEQUENCE = `${ITEM}(?:(?: | AND )${ITEM})*`;
-/** What the builder may write into MATCH: quoted strings, optionally inside its own title column filter. */
-const MATCH_GRAMMAR = new RegExp(`^(?:title : \\(${SEQUENCE}\\)|${SEQUENCE})$`, "u");
+/** What the builder may write into MATCH: quoted strings joined by its own operators, parentheses and title column filter. */
+const TOKEN = new RegExp(`${QUOTED}|\\(|\\)|AND|OR|NOT|title :|\\s+`, "gu");
 
 const params = (q: string, extra: Record<string, string> = {}) => searchParamsSchema.parse({ q, ...extra });
 
@@ -107,23 +105,31 @@ function matchExpressions(plan: SearchPlan): string[] {
   return [plan.rows, plan.count].flatMap((s) => [...s.sql.matchAll(/MATCH \?(\d+)/g)].map((m) => String(s.params[Number(m[1]) - 1])));
 }
 
-/** The strings inside the quotes, in order, with doubled quotes undone and stars dropped (one per term). */
-function unquoted(expression: string): string[] {
-  return [...expression.matchAll(new RegExp(ITEM, "gu"))].map((item) => {
-    const strings = [...item[0].matchAll(new RegExp(QUOTED, "gu"))].map((m) => m[0].replace(/\*$/, "").slice(1, -1).replace(/""/g, '"'));
-    // (" t" OR "t "): the same term at a word start or a word end.
-    expect(new Set(strings.map((x) => x.trim())).size).toBe(1);
-    return strings[0];
-  });
+/** The expression's tokens, each a quoted string or the builder's own syntax; throws on anything else. */
+function tokens(expression: string): string[] {
+  const found = [...expression.matchAll(TOKEN)].map((m) => m[0]);
+  expect(found.join("")).toBe(expression);
+  return found.filter((t) => t.startsWith('"'));
 }
 
 /**
- * The title tiers search the title index for " term" or "term " (a word start or end, see
- * migrations/0008_search_scale.sql). A term never has a space, so the builder's own spaces are
- * unambiguous.
+ * The strings inside the quotes, with doubled quotes undone, stars dropped and the builder's word
+ * boundaries (a space before or after, see migrations/0008_search_scale.sql) trimmed: a term never
+ * has a space at either end.
  */
-function withoutBoundaries(strings: string[]): string[] {
-  return strings.map((s) => s.trim());
+function unquoted(expression: string): string[] {
+  return tokens(expression).map((q) => q.replace(/\*$/, "").slice(1, -1).replace(/""/g, '"').trim());
+}
+
+/** What a query's terms may bring into MATCH (domain/search-language.ts): the terms, their stems, forms, everyday words, and the words they are not part of. */
+function allowedStrings(terms: string[]): Set<string> {
+  const allowed = new Set<string>(terms);
+  for (const t of understandTerms(terms, null)) {
+    for (const s of [t.stem, ...t.forms, ...t.related, ...rawForms(t.term)]) allowed.add(s);
+    const not = notCompoundsOf(t.term);
+    for (const s of [...not.raw, ...not.stems]) allowed.add(s);
+  }
+  return allowed;
 }
 
 beforeAll(async () => {
@@ -152,18 +158,28 @@ describe("buildSearchPlan", () => {
   it("uses the trigram index without stars when every term has three letters or more", () => {
     const plan = buildSearchPlan(params("NEAR legoklosser"));
     expect(matchExpressions(plan)).toEqual([
-      '"near " "legoklosser "',
+      '"near " AND "legoklosser "',
       '(" near" OR "near ") AND (" legoklosser" OR "legoklosser ")',
-      '"near" "legoklosser"',
-      '"near" "legoklosser"',
-      '"near" "legoklosser"',
+      '"near" AND "legoklosser"',
+      '(" near " OR "near ") AND (" legokloss " OR "legokloss ")',
+      '"near" AND "legokloss"',
+      // The stemmed title with the everyday words for "legoklosser"; then the description as typed.
+      '"near" AND ("legokloss" OR "kloss" OR "byggekloss" OR "duplokloss")',
+      '"near" AND ("legoklosser" OR "legokloss" OR "kloss" OR "byggekloss" OR "duplokloss")',
+      // The count: both indexes.
+      '"near" AND ("legoklosser" OR "legokloss" OR "kloss" OR "byggekloss" OR "duplokloss")',
+      '"near" AND ("legokloss" OR "kloss" OR "byggekloss" OR "duplokloss")',
     ]);
-    // Title word boundaries and title substrings in the title index, everything in the two-column one.
-    expect(plan.ranks).toEqual([3, 2, 1, 0]);
+    // Title word boundaries and title substrings in the title index, stems in the stemmed title,
+    // everything in the two-column one.
+    expect(plan.ranks).toEqual([6, 5, 4, 3, 2, 1, 0]);
     expect([...plan.rows.sql.matchAll(/(\w+) MATCH/g)].map((m) => m[1])).toEqual([
       "listings_title_trigram",
       "listings_title_trigram",
       "listings_title_trigram",
+      "listings_stems",
+      "listings_stems",
+      "listings_stems",
       "listings_fts_trigram",
     ]);
   });
@@ -171,20 +187,24 @@ describe("buildSearchPlan", () => {
   it("never puts a search term into the SQL text itself", () => {
     const plan = buildSearchPlan(params("droptable lego", { postal: "0150", categories: "lego" }));
     for (const s of [plan.rows, plan.count]) {
-      expect(s.sql).not.toMatch(/droptable|0150/);
-      expect(s.params.filter((p) => typeof p === "string" && p.includes("droptable")).length).toBeGreaterThan(0);
+      expect(s.sql).not.toMatch(/droptabl|0150/);
+      // The term, or its stem ("droptabl"), is bound.
+      expect(s.params.filter((p) => typeof p === "string" && p.includes("droptabl")).length).toBeGreaterThan(0);
     }
   });
 
-  it("for any input, MATCH gets only quoted terms, exactly the folded search terms", () => {
+  it("for any input, MATCH gets only quoted strings: the folded search terms and what search-language makes of them", () => {
     fc.assert(
       fc.property(queryText, (q) => {
         const parsed = params(q.slice(0, 200));
         const terms = searchTerms(parsed.q);
+        const allowed = allowedStrings(terms);
         for (const expression of matchExpressions(buildSearchPlan(parsed))) {
-          expect(expression).toMatch(MATCH_GRAMMAR);
-          expect(withoutBoundaries(unquoted(expression))).toEqual(terms);
+          const strings = unquoted(expression);
+          for (const s of strings) expect(allowed, expression).toContain(s);
         }
+        // The first tier holds every term as typed.
+        if (terms.length) expect(unquoted(matchExpressions(buildSearchPlan(parsed))[0])).toEqual(expect.arrayContaining(terms));
       }),
       { numRuns: 500 },
     );

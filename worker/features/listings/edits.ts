@@ -27,6 +27,7 @@ import {
 } from "../../../domain/listing-holds";
 import { LISTING_REFUSALS } from "../../../domain/listings";
 import { attributeValues, listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
+import { searchTextOf } from "../../../domain/search-language";
 import { canView, getListingDetail, listingRow, loadRow, slugOwner, toListingCard, type ListingRow } from "./listings";
 import { deletePhotos } from "./images";
 
@@ -92,6 +93,7 @@ const FORM_COLUMN_NAMES = [
   "can_ship",
   "parcel_size",
   ...listingAttributes().map((a) => a.key),
+  "search_text",
 ];
 const FORM_COLUMNS_SQL = FORM_COLUMN_NAMES.join(", ");
 /** `?7, ?8, …` for an INSERT whose form values are bound from `?first` on. */
@@ -116,6 +118,11 @@ function formColumnValues(c: ReturnType<typeof formColumns>): unknown[] {
     c.canShip ? 1 : 0,
     c.parcelSize,
     ...listingAttributes().map((a) => c[a.key as ListingAttributeKey]),
+    // The language index's text, written with the title it is made from (decision 151).
+    searchTextOf(
+      c.title,
+      listingAttributes().map((a) => c[a.key as ListingAttributeKey]),
+    ),
   ];
 }
 

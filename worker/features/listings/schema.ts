@@ -50,6 +50,12 @@ export const listings = sqliteTable(
     /** The parcel size the seller promises (domain/carriers.ts); null unless the toy can be sent. */
     parcelSize: text("parcel_size", { enum: PARCEL_SIZES }),
     ...attributeColumns,
+    /**
+     * What the language index holds of the listing (domain/search-language.ts `searchTextOf`): its
+     * title stemmed and its title's words, written with the title. Null until the cron's
+     * "search-text" step has written it for a listing from before the index.
+     */
+    searchText: text("search_text"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -63,6 +69,8 @@ export const listings = sqliteTable(
     index("listings_price_idx").on(t.status, t.price),
     index("listings_user_idx").on(t.userId, t.createdAt),
     index("listings_updated_idx").on(t.status, t.updatedAt),
+    // The listings whose search_text the cron has still to write.
+    index("listings_search_text_missing_idx").on(t.id).where(sql`${t.searchText} IS NULL`),
     // At least one way to change hands, and a size exactly when the toy can be sent.
     check("listings_handover_check", sql`${t.canPickUp} = 1 OR ${t.canShip} = 1`),
     check(

@@ -13,6 +13,8 @@
 // FTS5 with the search's own MATCH expression (`textMatch`), so an alert agrees with /search.
 import type { Db } from "../../db/client";
 import { textMatch, type TextMatch } from "../search/search";
+import { lookUpVocabulary } from "../search/vocabulary";
+import { understandTerms, type Vocabulary } from "../../../domain/search-language";
 import { facetsMatch, listingKeys, specOfQuery, TEXT_KEY_PREFIX, termsOfTextKey, type MatchListing, type MatchSpec } from "./match-index";
 import { listingAttributes } from "../../../domain/listing-fields";
 
@@ -95,7 +97,7 @@ interface FtsQuery {
 function ftsHitsSql(queries: readonly FtsQuery[], firstParam: number): { sql: string; params: string[] } | null {
   const parts: string[] = [];
   const params: string[] = [];
-  for (const table of ["listings_fts", "listings_fts_trigram"] as const) {
+  for (const table of ["listings_fts", "listings_fts_trigram", "listings_stems"] as const) {
     const own = queries.filter((q) => q.match.table === table).map((q) => ({ k: q.key, e: q.match.expr, lo: q.lo, hi: q.hi }));
     if (own.length === 0) continue;
     params.push(JSON.stringify(own));
@@ -106,6 +108,21 @@ function ftsHitsSql(queries: readonly FtsQuery[], firstParam: number): { sql: st
     );
   }
   return parts.length ? { sql: parts.join(" UNION ALL "), params } : null;
+}
+
+/**
+ * What the vocabulary says of the words of these text keys (one statement for all of them), so a
+ * saved search's compounds and typos are understood as /search understands them.
+ */
+async function vocabularyOfKeys(db: Db, keys: readonly string[]): Promise<Vocabulary | null> {
+  const terms = [...new Set(keys.flatMap(termsOfTextKey))];
+  return terms.length ? lookUpVocabulary(db, terms) : null;
+}
+
+/** The FTS5 matches of a text key (`textMatch`, as /search runs them). */
+function matchesOfKey(key: string, vocabulary: Vocabulary | null): TextMatch[] {
+  const terms = termsOfTextKey(key);
+  return textMatch(terms, terms.length && terms.every((t) => t.length >= 3) ? understandTerms(terms, vocabulary) : null);
 }
 
 async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): Promise<MatchStats & { pairs: MatchPair[] }> {
@@ -129,10 +146,8 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
 
   // 2. Facet-keyed candidates, and text-keyed searches whose text occurs in the batch.
   const facetKeys = [...new Set(listings.flatMap(listingKeys))];
-  const textQueries = textKeys.flatMap((key) => {
-    const match = textMatch(termsOfTextKey(key));
-    return match ? [{ key, match, lo, hi }] : [];
-  });
+  const vocabulary = await vocabularyOfKeys(db, textKeys);
+  const textQueries = textKeys.flatMap((key) => matchesOfKey(key, vocabulary).map((match) => ({ key, match, lo, hi })));
   stats.textChecks += textQueries.length;
   const textHits = ftsHitsSql(textQueries, 2);
   const statements = [
@@ -210,10 +225,10 @@ async function matchBatch(db: Db, listingRows: D1PreparedStatement, now: Date): 
 
   // 3. The text of facet-keyed candidates, one FTS check per distinct text over its candidates' range.
   if (needText.size) {
+    const vocabulary = await vocabularyOfKeys(db, [...needText.keys()]);
     const queries = [...needText].flatMap(([key, group]) => {
-      const match = textMatch(termsOfTextKey(key));
       const groupRids = group.map((g) => g.listing.rid);
-      return match ? [{ key, match, lo: Math.min(...groupRids), hi: Math.max(...groupRids) }] : [];
+      return matchesOfKey(key, vocabulary).map((match) => ({ key, match, lo: Math.min(...groupRids), hi: Math.max(...groupRids) }));
     });
     stats.textChecks += queries.length;
     const check = ftsHitsSql(queries, 1)!;

@@ -68,15 +68,65 @@ function titleText(row: string): string {
   return [`${row}.title`, ...fields].join(" || ' ' || ");
 }
 
-/** The three index writes for the listing `row` (`new` or `l`) read from `from`. */
-function indexWrites(rid: string, row: string, from: string): string[] {
+/** The listing's language text (listings.search_text, domain/search-language.ts `searchTextOf`); '{}' before it is written. */
+const languageText = (row: string) => `coalesce(${row}.search_text, '{}')`;
+
+/** The text index writes for the listing `row` (`new` or `l`) read from `from`: the three folded indexes and the stemmed titles. */
+function indexWrites(rid: string, row: string, from: string, stale?: string): string[] {
   const text = `${foldSql(titleText(row))}, ${foldSql(`coalesce(${row}.description, '')`)}`;
+  const stems = `coalesce(${languageText(row)} ->> '$.stems', '')`;
   return [
     `INSERT INTO listings_fts(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_fts_trigram(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_title_trigram(rowid, title) SELECT ${rid}, ${titleWordsSql(titleText(row))} FROM ${from};`,
+    `INSERT INTO listings_stems(rowid, title) SELECT ${rid}, ${stale ? `CASE WHEN ${stale} THEN '' ELSE ${stems} END` : stems} FROM ${from};`,
   ];
 }
+
+/**
+ * The vocabulary's upsert for the words of the listing `row` (`new`), each counted once per listing
+ * that has it: on insert every word, on an edit the words the old text did not have. A word never
+ * leaves the vocabulary (a correction or a split is only a way to search: what it finds is still the
+ * index's answer).
+ */
+function vocabularyUpsert(row: string, notIn?: string, stale?: string): string {
+  const except = notIn
+    ? `(j.value ->> 0) NOT IN (SELECT o.value ->> 0 FROM json_each(${languageText(notIn)}, '$.words') o) AND NOT (${stale})`
+    : "1";
+  return `INSERT INTO search_words(word, key, stem, display, listings) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, 1 FROM json_each(${languageText(row)}, '$.words') j WHERE ${except} ON CONFLICT(word) DO UPDATE SET listings = listings + 1;`;
+}
+
+/** The language index (docs/decisions/151-search-language.md): the listing's column, the stemmed titles, the vocabulary. */
+function languageIndexStatements(): string[] {
+  return [
+    "ALTER TABLE `listings` ADD `search_text` text;",
+    'CREATE INDEX `listings_search_text_missing_idx` ON `listings` (`id`) WHERE "listings"."search_text" IS NULL;',
+    "CREATE VIRTUAL TABLE `listings_stems` USING fts5(title, tokenize = 'trigram remove_diacritics 1');",
+    [
+      "CREATE TABLE `search_words` (",
+      "	`word` text PRIMARY KEY NOT NULL,",
+      "	`key` text NOT NULL,",
+      "	`stem` text NOT NULL,",
+      "	`display` text NOT NULL,",
+      "	`listings` integer NOT NULL",
+      ") WITHOUT ROWID;",
+    ].join("\n"),
+    "CREATE INDEX `search_words_key_idx` ON `search_words` (`key`);",
+    "CREATE INDEX `search_words_stem_idx` ON `search_words` (`stem`);",
+    "DROP TRIGGER `listings_search_ad`;",
+    [
+      "CREATE TRIGGER `listings_search_ad` AFTER DELETE ON `listings` BEGIN",
+      ...SEARCH_TEXT_TABLES.map(
+        (table) => `\tDELETE FROM ${table} WHERE rowid = (SELECT rid FROM listing_search_map WHERE listing_id = old.id);`,
+      ),
+      "\tDELETE FROM listing_search_map WHERE listing_id = old.id;",
+      "END;",
+    ].join("\n"),
+  ];
+}
+
+/** The FTS5 tables keyed by listing_search_map.rid. */
+const SEARCH_TEXT_TABLES = ["listings_fts", "listings_fts_trigram", "listings_title_trigram", "listings_stems"] as const;
 
 const BREAK = "\n--> statement-breakpoint\n";
 const FROM_MAP = "listing_search_map WHERE listing_id = new.id";
@@ -87,8 +137,10 @@ const MAP_VALUES =
 export interface SearchIndexChange {
   /** Declared fields listing_search_map has no column for yet: added, each with its filter's index. */
   newColumns: readonly string[];
-  /** Refill the three text indexes from every listing (after a change of the folding). */
+  /** Refill the text indexes from every listing (after a change of the folding). */
   rebuild: boolean;
+  /** Create the language index (migration 0031): listings.search_text, listings_stems, search_words. */
+  languageIndex?: boolean;
 }
 
 /**
@@ -104,6 +156,7 @@ export function searchIndexStatements(change: SearchIndexChange): string {
     "CREATE TRIGGER `listings_search_ai` AFTER INSERT ON `listings` BEGIN",
     `\tINSERT INTO listing_search_map(${columns}) VALUES (${values});`,
     ...indexWrites("rid", "new", FROM_MAP).map((s) => `\t${s}`),
+    `\t${vocabularyUpsert("new")}`,
     "END;",
   ].join("\n");
   // The map's own columns follow every update (0001's trigger, with the fields added).
@@ -115,15 +168,21 @@ export function searchIndexStatements(change: SearchIndexChange): string {
     "\tWHERE listing_id = old.id;",
     "END;",
   ].join("\n");
+  // A title changed without its search_text (an UPDATE that is not the listing form's) leaves the
+  // stemmed title empty and search_text null, for the cron's "search-text" step to write again.
+  const stale = `new.search_text IS old.search_text AND (${["title", ...fields].map((k) => `new.${k} IS NOT old.${k}`).join(" OR ")})`;
   const textUpdate = [
-    `CREATE TRIGGER \`listings_search_au_text\` AFTER UPDATE OF ${["title", "description", ...fields].join(", ")} ON \`listings\` BEGIN`,
-    ...["listings_fts", "listings_fts_trigram", "listings_title_trigram"].map(
+    `CREATE TRIGGER \`listings_search_au_text\` AFTER UPDATE OF ${["title", "description", ...fields, "search_text"].join(", ")} ON \`listings\` BEGIN`,
+    ...SEARCH_TEXT_TABLES.map(
       (table) => `\tDELETE FROM ${table} WHERE rowid = (SELECT rid FROM listing_search_map WHERE listing_id = old.id);`,
     ),
-    ...indexWrites("rid", "new", FROM_MAP).map((s) => `\t${s}`),
+    ...indexWrites("rid", "new", FROM_MAP, stale).map((s) => `\t${s}`),
+    `\t${vocabularyUpsert("new", "old", stale)}`,
+    `\tUPDATE listings SET search_text = NULL WHERE id = new.id AND ${stale};`,
     "END;",
   ].join("\n");
   const statements = [
+    ...(change.languageIndex ? languageIndexStatements() : []),
     ...change.newColumns.flatMap((k) => [
       `ALTER TABLE \`listing_search_map\` ADD \`${k}\` text;`,
       `CREATE INDEX \`listing_search_public_${k}_idx\` ON \`listing_search_map\` (\`is_public\`, \`${k}\`, \`created_at\`);`,
@@ -140,16 +199,16 @@ export function searchIndexStatements(change: SearchIndexChange): string {
 }
 
 /**
- * The three text indexes written again from listing_search_map and listings, as the triggers write
- * them: a migration's rebuild, and what a restore runs after loading the rows
+ * The text indexes and the vocabulary written again from listing_search_map and listings, as the
+ * triggers write them: a migration's rebuild, and what a restore runs after loading the rows
  * (scripts/backup/restore-d1.ts), since a backup holds no virtual table.
  */
 export function searchIndexRebuild(): string[] {
   return [
-    "DELETE FROM listings_fts;",
-    "DELETE FROM listings_fts_trigram;",
-    "DELETE FROM listings_title_trigram;",
+    ...SEARCH_TEXT_TABLES.map((table) => `DELETE FROM ${table};`),
     ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
+    "DELETE FROM search_words;",
+    `INSERT INTO search_words(word, key, stem, display, listings) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, COUNT(*) FROM listings l, json_each(${languageText("l")}, '$.words') j GROUP BY j.value ->> 0;`,
   ];
 }
 

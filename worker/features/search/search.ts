@@ -1,4 +1,6 @@
 import { ftsString as quote, searchTerms } from "../../../domain/search";
+import { notCompoundsOf, rawForms, type TermLanguage, understandTerms } from "../../../domain/search-language";
+import { vocabularyOf, vocabularyStatement } from "./vocabulary";
 import {
   priceBounds,
   SEARCH_COUNT_SCAN,
@@ -56,6 +58,11 @@ export interface SearchPlan {
   ranks: number[];
   /** One row: `n`, the matches counted (up to SEARCH_TOTAL_CAP + 1); for free text also `edge`, `top`, `bottom` (see CountRow). */
   count: SearchStatement;
+  /**
+   * When a word was taken for a typo: one row, `found` = 1 when the words as typed (without the
+   * corrections) match a listing the filters pass. Null otherwise.
+   */
+  typed: SearchStatement | null;
 }
 
 /**
@@ -83,18 +90,25 @@ interface Tier {
  * to listings.
  *
  * Free text: candidates come from the trigram index (substrings, so "klosser" finds "legoklosser"),
- * every term required; a query with a term shorter than 3 characters uses the word index with
- * prefixes instead.
- * Relevance is tiered — 3: all terms end words of the title (whole words, compound heads); 2: all
- * terms start or end words of the title; 1: all terms occur in the title; 0: the rest (a query
- * matched by word prefixes: 3 whole title words, 2 title word starts) — and newest first within a
- * tier. Each tier streams in index order (rowid = creation order) and stops after offset + limit
- * rows, so a common word costs the same as a rare one, and a tier runs only when the better ones
- * did not fill the page; the tiers are merged in `mergeTiers`. The total is exact up to
+ * every term required, each term also by its stem, its irregular forms and what `language` says it
+ * stands for (domain/search-language.ts: everyday words, a split compound, a typo's corrections); a
+ * query with a term shorter than 3 characters uses the word index with prefixes instead, as typed.
+ * Relevance is tiered — 6: all terms end words of the title (whole words, compound heads); 5: all
+ * terms start or end words of the title; 4: all terms occur in the title; then the stemmed title
+ * (listings_stems) — 3: every term's stem is a stemmed word or ends one ("dukker" finds "Baby Born
+ * dukke", "sykler" "Trehjulssykkel"); 2: every stem occurs in it; 1: every term's stem, an everyday
+ * word for it, its compound's parts or a correction occurs in it; 0: the rest (the description). A
+ * query matched by word prefixes: 6 whole title words, 5 title word starts, 0 the rest. Newest first
+ * within a tier. Each tier streams in index order (rowid = creation order) and stops after
+ * offset + limit rows, so a common word costs the same as a rare one, and a tier runs only when the
+ * better ones did not fill the page; the tiers are merged in `mergeTiers`. The total is exact up to
  * SEARCH_TOTAL_CAP, or estimated when the filters pass few of many text matches (`searchTotal`).
- * See docs/decisions/004-search-index.md and 044-search-at-scale.md.
+ * See docs/decisions/004-search-index.md, 044-search-at-scale.md and 151-search-language.md.
+ *
+ * `language` is the query's terms understood with the vocabulary (`understandTerms`); without it, the
+ * terms' stems, irregular forms and everyday words, which need no lookup.
  */
-export function buildSearchPlan(p: SearchParams): SearchPlan {
+export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguage[] | null): SearchPlan {
   const params: unknown[] = [];
   const bind = (v: unknown) => {
     params.push(v);
@@ -152,69 +166,134 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
       count: statement(
         (b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`,
       ),
+      typed: null,
     };
   }
 
-  // All matches (`textMatch`, shared with saved-search matching): substrings in the trigram index,
-  // or word prefixes in the word index.
-  const { table: fts, expr: text } = textMatch(terms)!;
-  const long = fts === "listings_fts_trigram" ? terms : [];
+  // All matches (`textMatch`, shared with saved-search matching): substrings in the trigram index and
+  // stems in the stemmed titles, or word prefixes in the word index.
+  const long = terms.every((t) => t.length >= 3);
+  const understood = long ? (language ?? understandTerms(terms, null)) : null;
+  const parts = textMatch(terms, understood);
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
-  const matchAll: Tier = {
-    rank: 0,
-    from: `${fts} f JOIN listing_search_map s ON s.rid = f.rowid`,
-    extra: (b) => ` AND ${fts} MATCH ${b(text)}`,
-  };
+  const partTier = (m: TextMatch, rank: number): Tier => ({
+    rank,
+    from: `${m.table} f JOIN listing_search_map s ON s.rid = f.rowid`,
+    extra: (b) => ` AND ${m.table} MATCH ${b(m.expr)}`,
+  });
 
   // The count checks the filters of the newest SEARCH_COUNT_SCAN text matches and stops at the cap, so
   // a common word with a rare filter costs the same as a rare word. One more text match is read: when
   // it exists (`edge`), older matches were not checked and the total is estimated (see searchTotal).
+  // Several indexes are merged newest first as they stream (a compound SELECT ordered by rowid).
   const count = statement((b) => {
     const scan = b(SEARCH_COUNT_SCAN + 1);
-    return `WITH c AS MATERIALIZED (SELECT rowid AS rid FROM ${fts} WHERE ${fts} MATCH ${b(text)} ORDER BY rowid DESC LIMIT ${scan}),
+    const matches = parts.map((m) => `SELECT rowid AS rid FROM ${m.table} WHERE ${m.table} MATCH ${b(m.expr)}`).join(" UNION ");
+    return `WITH c AS MATERIALIZED (${matches} ORDER BY 1 DESC LIMIT ${scan}),
         e AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${scan} THEN MIN(rid) END AS edge FROM c)
       SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM c JOIN listing_search_map s ON s.rid = c.rid
           WHERE ${where} AND c.rid > coalesce((SELECT edge FROM e), 0) LIMIT ${b(SEARCH_TOTAL_CAP + 1)})) AS n,
         (SELECT edge FROM e) AS edge, (SELECT max(rid) FROM listing_search_map) AS top, (SELECT min(rid) FROM listing_search_map) AS bottom`;
   });
 
+  // A typo's corrections widen the match: whether the words as typed find anything decides "Mente du …?".
+  const typed =
+    understood?.some((t) => t.corrected.length > 0) === true
+      ? statement((b) => {
+          const asTyped = textMatch(
+            terms,
+            understood.map((t) => ({ ...t, corrected: [] })),
+          );
+          const exists = asTyped.map(
+            (m) =>
+              `EXISTS (SELECT 1 FROM ${m.table} f JOIN listing_search_map s ON s.rid = f.rowid WHERE ${where} AND ${m.table} MATCH ${b(m.expr)})`,
+          );
+          return `SELECT (${exists.join(" OR ")}) AS found`;
+        })
+      : null;
+
   if (p.sort && p.sort !== "relevance") {
-    // Newest or by price: one ordered pass over all matches.
-    return { rows: page(matchAll.from, matchAll.extra), ranks: [0], count };
+    // Newest or by price: one ordered pass over each index's matches, the first n of each merged:
+    // the first n of all matches are among them.
+    if (parts.length === 1) return { rows: page(partTier(parts[0], 0).from, partTier(parts[0], 0).extra), ranks: [0], count, typed };
+    const outerKey = sortKey.replaceAll("f.rowid", "h.rid").replaceAll("s.", "h.");
+    const rows = statement((b) => {
+      const limit = b(n);
+      const passes = parts.map((m) => {
+        const t = partTier(m, 0);
+        return `SELECT * FROM (SELECT s.listing_id, s.rid, s.price FROM ${t.from} WHERE ${where}${t.extra(b)} ORDER BY ${sortKey} LIMIT ${limit})`;
+      });
+      return `SELECT ${COLUMNS}, 0 AS search_rank FROM (${passes.join(" UNION ")}) h JOIN listings l ON l.id = h.listing_id
+        ORDER BY ${outerKey} LIMIT ${limit}`;
+    });
+    return { rows, ranks: [0], count, typed };
   }
 
-  // The title tiers run on the title-only trigram index (migrations/0008_search_scale.sql), whose
-  // text has a space before and after every word: "ski " ends a word ("Barneski": in Norwegian the
-  // last part of a compound names the thing), " ski" starts one ("Skihjelm", or a word still being
-  // typed), "ski" is anywhere. A title tier must stay inside what the query matches at all: a query matched by word
-  // prefixes (a short term) ranks whole title words (" ski ") over title word starts (" ski"), and one
-  // with a one-letter term (no trigram) finds its title word starts in the word index.
-  const title = "listings_title_trigram f JOIN listing_search_map s ON s.rid = f.rowid";
-  const titleTier = (rank: number, expr: string): Tier => ({
+  // The title tiers run on the title-only trigram indexes (migrations/0008_search_scale.sql and
+  // 0031_search_language.sql), whose text has a space before and after every word: "ski " ends a
+  // word ("Barneski": in Norwegian the last part of a compound names the thing), " ski" starts one
+  // ("Skihjelm", or a word still being typed), "ski" is anywhere. listings_title_trigram holds the
+  // title as written (folded), listings_stems its words stemmed. A title tier must stay inside what
+  // the query matches at all: a query matched by word prefixes (a short term) ranks whole title words
+  // (" ski ") over title word starts (" ski"), and one with a one-letter term (no trigram) finds its
+  // title word starts in the word index.
+  const titleTier = (rank: number, table: "listings_title_trigram" | "listings_stems", expr: string): Tier => ({
     rank,
-    from: title,
-    extra: (b) => ` AND listings_title_trigram MATCH ${b(expr)}`,
+    from: `${table} f JOIN listing_search_map s ON s.rid = f.rowid`,
+    extra: (b) => ` AND ${table} MATCH ${b(expr)}`,
   });
   const tiers: Tier[] = [];
-  if (long.length) {
-    // 3: every term ends a word of the title (or is one); 2: every term starts or ends one.
-    tiers.push(titleTier(3, terms.map((t) => quote(`${t} `)).join(" ")));
-    tiers.push(titleTier(2, terms.map((t) => `(${quote(` ${t}`)} OR ${quote(`${t} `)})`).join(" AND ")));
-    // 1: every term occurs in the title (inside compound words too).
-    tiers.push(titleTier(1, long.map(quote).join(" ")));
+  if (understood) {
+    const exact = (make: (t: string) => string) => understood.map((t) => apart(t, make(t.term), false)).join(" AND ");
+    const stemmed = (make: (t: TermLanguage) => string) => understood.map((t) => apart(t, make(t), true)).join(" AND ");
+    // 6: every term ends a word of the title (or is one); 5: every term starts or ends one.
+    tiers.push(
+      titleTier(
+        6,
+        "listings_title_trigram",
+        exact((t) => quote(`${t} `)),
+      ),
+    );
+    tiers.push(
+      titleTier(
+        5,
+        "listings_title_trigram",
+        exact((t) => `(${quote(` ${t}`)} OR ${quote(`${t} `)})`),
+      ),
+    );
+    // 4: every term occurs in the title (inside compound words too).
+    tiers.push(titleTier(4, "listings_title_trigram", exact(quote)));
+    // 3: every term's stem is a stemmed word of the title or ends one; 2: it occurs in the stemmed title.
+    tiers.push(
+      titleTier(
+        3,
+        "listings_stems",
+        stemmed((t) => `(${quote(` ${t.stem} `)} OR ${quote(`${t.stem} `)})`),
+      ),
+    );
+    tiers.push(
+      titleTier(
+        2,
+        "listings_stems",
+        stemmed((t) => quote(t.stem)),
+      ),
+    );
+    // 1: …or an everyday word for it, its compound's parts (the last one ending a word), a correction:
+    // every match of the stemmed titles (`textMatch`).
+    tiers.push(partTier(parts[1], 1));
   } else if (terms.every((t) => t.length >= 2)) {
-    // 3: every term is a word of the title; 2: every term starts one.
-    tiers.push(titleTier(3, terms.map((t) => quote(` ${t} `)).join(" ")));
-    tiers.push(titleTier(2, terms.map((t) => quote(` ${t}`)).join(" ")));
+    // 6: every term is a word of the title; 5: every term starts one.
+    tiers.push(titleTier(6, "listings_title_trigram", terms.map((t) => quote(` ${t} `)).join(" ")));
+    tiers.push(titleTier(5, "listings_title_trigram", terms.map((t) => quote(` ${t}`)).join(" ")));
   } else {
     tiers.push({
-      rank: 2,
+      rank: 5,
       from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid",
       extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}`,
     });
   }
-  // 0: everything that matches.
-  tiers.push(matchAll);
+  // 0: everything else that matches: the description, as typed.
+  tiers.push(partTier(parts[0], 0));
 
   // One statement: each tier is materialized once, newest first, up to n rows; a tier whose better
   // tiers already hold n rows gets LIMIT 0 and never touches its index.
@@ -225,31 +304,66 @@ export function buildSearchPlan(p: SearchParams): SearchPlan {
       const lim = better.length ? `CASE WHEN ${better.join(" AND ")} THEN ${limit} ELSE 0 END` : limit;
       return `t${t.rank} AS MATERIALIZED (SELECT s.listing_id, s.rid FROM ${t.from} WHERE ${where}${t.extra(b)} ORDER BY f.rowid DESC LIMIT ${lim})`;
     });
-    const union = tiers.map((t) => `SELECT ${t.rank} AS search_rank, listing_id, rid FROM t${t.rank}`).join(" UNION ALL ");
+    // D1 allows few terms in one compound SELECT: the tiers go in groups of at most four.
+    const selects = tiers.map((t) => `SELECT ${t.rank} AS search_rank, listing_id, rid FROM t${t.rank}`);
+    const groups: string[] = [];
+    for (let i = 0; i < selects.length; i += 4) groups.push(`SELECT * FROM (${selects.slice(i, i + 4).join(" UNION ALL ")})`);
+    const union = groups.join(" UNION ALL ");
     return `WITH ${ctes.join(",\n  ")}
       SELECT ${COLUMNS}, h.search_rank FROM (${union}) h JOIN listings l ON l.id = h.listing_id ORDER BY h.search_rank DESC, h.rid DESC`;
   });
-  return { rows, ranks: tiers.map((t) => t.rank), count };
+  return { rows, ranks: tiers.map((t) => t.rank), count, typed };
 }
 
-/** Which FTS5 table matches a search's free text, and the MATCH expression (always bound, never inlined). */
+/** A term's title expression without the titles where it is only part of a longer word ("bil" in "Playmobil"). */
+function apart(t: TermLanguage, expr: string, stemmed: boolean): string {
+  const not = notCompoundsOf(t.term)[stemmed ? "stems" : "raw"];
+  return not.length ? `(${expr} NOT (${not.map(quote).join(" OR ")}))` : expr;
+}
+
+/**
+ * One term's FTS5 alternatives: its stem, everyday words, compound parts and corrections. In the
+ * stemmed title (`stemmed`) a split compound's last part must end a word ("dinosaurbok": "dinosaur"
+ * and "bok "); in the raw text, where the stem starts the word, it may be anywhere.
+ */
+function alternatives(t: TermLanguage, stemmed: boolean, own: readonly string[] = [t.stem]): string {
+  const options = new Set<string>(own.map(quote));
+  for (const stem of t.related) options.add(quote(stem));
+  for (const { modifier, head } of t.splits) {
+    const last = quote(stemmed ? `${head} ` : head);
+    options.add(modifier ? `(${quote(modifier)} AND ${last})` : last);
+  }
+  for (const stem of t.corrected) options.add(quote(stem));
+  return options.size === 1 ? [...options][0] : `(${[...options].join(" OR ")})`;
+}
+
+/** An FTS5 table that matches a search's free text, and its MATCH expression (always bound, never inlined). */
 export interface TextMatch {
-  table: "listings_fts" | "listings_fts_trigram";
+  table: "listings_fts" | "listings_fts_trigram" | "listings_stems";
   expr: string;
 }
 
 /**
- * What "matches the text" means for a search, given its terms (`searchTerms`): every term as a
- * substring in the trigram index; a query with a one- or two-letter word ("nesten ny", "lego 3")
- * as word prefixes in the word index instead (the trigram index needs 3 characters, and
- * intersecting it with a short prefix is slow). Null without terms. Saved-search matching uses the same function,
- * so an alert agrees with what /search returns (docs/decisions/040-saved-search-matching.md).
+ * What "matches the text" means for a search, given its terms (`searchTerms`) and what they are
+ * understood to stand for (`understandTerms`): a listing matches when one of the returned indexes
+ * matches it. Every term is required —
+ * - in the trigram index of title and description, as typed (a substring), or as an irregular form
+ *   ("sykkel" finds "sykler"), an everyday word for it, both parts of its compound, a correction;
+ * - in the stemmed titles (listings_stems), by its stem ("dukker" finds "Baby Born dukke") or the same
+ *   alternatives, stemmed.
+ * A query with a one- or two-letter word ("nesten ny", "lego 3") matches as word prefixes in the word
+ * index instead, as typed (the trigram index needs 3 characters, and intersecting it with a short
+ * prefix is slow). Empty without terms. Saved-search matching uses the same function, so an alert
+ * agrees with what /search returns (docs/decisions/040-saved-search-matching.md).
  */
-export function textMatch(terms: readonly string[]): TextMatch | null {
-  if (terms.length === 0) return null;
-  const wordsOnly = terms.some((t) => t.length < 3);
-  const expr = wordsOnly ? terms.map((t) => `${quote(t)}*`).join(" ") : terms.map(quote).join(" ");
-  return { table: wordsOnly ? "listings_fts" : "listings_fts_trigram", expr };
+export function textMatch(terms: readonly string[], language?: readonly TermLanguage[] | null): TextMatch[] {
+  if (terms.length === 0) return [];
+  if (terms.some((t) => t.length < 3)) return [{ table: "listings_fts", expr: terms.map((t) => `${quote(t)}*`).join(" ") }];
+  const understood = language ?? understandTerms(terms, null);
+  return [
+    { table: "listings_fts_trigram", expr: understood.map((t) => alternatives(t, false, rawForms(t.term))).join(" AND ") },
+    { table: "listings_stems", expr: understood.map((t) => apart(t, alternatives(t, true), true)).join(" AND ") },
+  ];
 }
 
 /** Tiers are nested (a title-word hit is also a title hit and a hit): keep each id's best tier. */
@@ -311,20 +425,64 @@ function twoFigures(x: number): number {
   return Math.round(x / step) * step;
 }
 
-/** Both statements of a search go to D1 in one batch (one round trip). */
+/**
+ * The statements of a search go to D1 in one batch (one round trip), with the vocabulary's answer
+ * about the query's words (worker/features/search/vocabulary.ts). When it says a word is a compound
+ * to split or a typo to correct, the search runs again with that (a second round trip, for those
+ * queries only).
+ */
 export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
-  const plan = buildSearchPlan(p);
-  const [found, counted] = await db.batch([
-    db.prepare(plan.rows.sql).bind(...plan.rows.params),
-    db.prepare(plan.count.sql).bind(...plan.count.params),
-  ]);
-  const all = (found.results as Row[]).map(toSearchRow);
+  const terms = searchTerms(p.q);
+  const ask = terms.length && terms.every((t) => t.length >= 3) ? vocabularyStatement(db, terms) : null;
+  let plan = buildSearchPlan(p);
+  let [found, counted, typed, vocabulary] = await runPlan(db, plan, ask);
+  if (vocabulary) {
+    const plain = understandTerms(terms, null);
+    const understood = understandTerms(terms, vocabularyOf(vocabulary.results));
+    if (JSON.stringify(understood.map(widening)) !== JSON.stringify(plain.map(widening))) {
+      plan = buildSearchPlan(p, understood);
+      [found, counted, typed] = await runPlan(db, plan, null);
+      if (typed && (typed.results[0] as { found: number } | undefined)?.found === 0 && found.results.length > 0)
+        return { ...pageOf(plan, p, found, counted), suggestion: suggestionText(p.q, understood) };
+    }
+  }
+  return { ...pageOf(plan, p, found, counted), suggestion: null };
+}
+
+/** What the vocabulary adds to a term's matches. */
+const widening = (t: TermLanguage) => [t.splits, t.corrected];
+
+async function runPlan(db: Db, plan: SearchPlan, ask: D1PreparedStatement | null) {
+  const statements = [db.prepare(plan.rows.sql).bind(...plan.rows.params), db.prepare(plan.count.sql).bind(...plan.count.params)];
+  if (plan.typed) statements.push(db.prepare(plan.typed.sql).bind(...plan.typed.params));
+  if (ask) statements.push(ask);
+  const results = await db.batch(statements);
+  const [found, counted] = results;
+  const typed = plan.typed ? results[2] : null;
+  const vocabulary = ask ? results[results.length - 1] : null;
+  return [found, counted, typed, vocabulary] as const;
+}
+
+function pageOf(plan: SearchPlan, p: SearchParams, found: D1Result, counted: D1Result): Omit<SearchResult, "suggestion"> {
+  const all = (found.results as unknown as Row[]).map(toSearchRow);
   const tiers = plan.ranks.map((rank) => all.filter((r) => r.search_rank === rank));
   const n = p.offset + p.limit;
-  // The last tier (every match) ran when the better ones held fewer than n rows; then, if it holds
-  // fewer than n itself, it holds all of them.
-  const last = tiers[tiers.length - 1];
-  const allMatches = tiers.slice(0, -1).every((t) => t.length < n) && last.length < n ? last.length : null;
+  // Each tier ran when the better ones held fewer than n rows; when every tier holds fewer than n,
+  // they hold every match (the last tiers of each index are all of its matches).
+  const allMatches = tiers.every((t) => t.length < n) ? new Set(all.map((r) => r.id)).size : null;
   const rows = mergeTiers(tiers, p.offset, p.limit);
   return { rows, ...searchTotal((counted.results[0] as CountRow | undefined) ?? { n: 0 }, allMatches, p.offset + rows.length) };
+}
+
+/** The query as typed with each corrected word replaced by its correction ("lgeo duplo" → "lego duplo"). */
+function suggestionText(q: string, understood: readonly TermLanguage[]): string {
+  const corrections = new Map(understood.filter((t) => t.correction).map((t) => [t.term, t.correction!]));
+  return q
+    .trim()
+    .split(/\s+/)
+    .map((word) => {
+      const term = searchTerms(word)[0];
+      return term && corrections.has(term) ? corrections.get(term)! : word;
+    })
+    .join(" ");
 }
