@@ -6,7 +6,7 @@ import { enforceRateLimit } from "../../lib/rate-limit";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
-import { pickupPointsNear } from "./pickup-points";
+import { pickupPointsNear } from "../carriers/pickup-points";
 
 /** What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts. */
 export const shippingRoutes = new Hono<AppEnv>()
