@@ -32,6 +32,8 @@ import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { paymentWebhookRoutes } from "./features/payments/webhook-routes";
+import { devShipmentRoutes } from "./features/shipping/dev-routes";
+import { shipmentOrderRoutes, shippingRoutes } from "./features/shipping/routes";
 import { shippingWebhookRoutes } from "./features/shipping/webhook-routes";
 import { analyticsRoutes } from "./features/analytics/routes";
 import { devAnalyticsRoutes } from "./features/analytics/dev-routes";
@@ -87,12 +89,15 @@ const api = new Hono<AppEnv>()
   .route("/me", meSecurityRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/payments/orders", shipmentOrderRoutes)
   .route("/payments", paymentRoutes)
+  .route("/shipping", shippingRoutes)
   .route("/analytics", analyticsRoutes)
   .route("/saved-searches", savedSearchRoutes)
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev/d1-usage", devD1UsageRoutes)
+  .route("/dev/shipments", devShipmentRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)

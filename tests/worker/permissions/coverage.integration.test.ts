@@ -17,14 +17,17 @@ const MIDDLEWARE = new Set([
   "ALL /api/dev/analytics/*",
   "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
+  "ALL /api/dev/shipments/*",
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads
   "ALL /api/me/*", // requireUser
   "ALL /api/me/vipps/*", // requireUser
   "ALL /api/moderation/*", // requireRole("moderator", "admin"), no-store
   "ALL /api/payments/*", // requireUser, no-store
+  "ALL /api/payments/orders/*", // requireUser, no-store (a sent order's parcel)
   "ALL /api/payments/webhooks/*", // the webhooks' body limit
   "ALL /api/reviews/*", // requireUser, no-store
+  "ALL /api/shipping/*", // requireUser, no-store
   "ALL /api/shipping/webhooks/*", // the carrier webhooks' refusal count and body limit
   "ALL /api/test-notifications/*", // local mode only
   "ALL /api/trade-offers/*", // requireUser
