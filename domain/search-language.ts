@@ -6,7 +6,7 @@
 // exactly as the index folds it.
 import { stemmer } from "@orama/stemmers/norwegian";
 import { foldNorwegian } from "./search";
-import { IRREGULAR_FORMS, NOT_COMPOUNDS, SYNONYMS } from "./search-words";
+import { IRREGULAR_FORMS, NOT_COMPOUNDS, STOPWORDS, SYNONYMS } from "./search-words";
 
 const FORM_STEM = new Map<string, string>();
 for (const [stem, ...forms] of IRREGULAR_FORMS) for (const form of forms) FORM_STEM.set(form, stem);
@@ -247,6 +247,8 @@ export interface TermLanguage {
   corrected: string[];
   /** The best correction of a typo, as written in a title (for "Mente du …?"). */
   correction: string | null;
+  /** A small word (`STOPWORDS`) among other words: the stemmed title does not require it. */
+  stopword: boolean;
 }
 
 /** Corrections kept per typed word: the closest, then the most listed. */
@@ -254,6 +256,8 @@ const MAX_CORRECTIONS = 3;
 
 /** The language of each term of a query (`searchTerms`), given what the vocabulary says of them. */
 export function understandTerms(terms: readonly string[], vocabulary: Vocabulary | null): TermLanguage[] {
+  const small = new Set(STOPWORDS);
+  const content = terms.some((t) => !small.has(t));
   return terms.map((term) => {
     const stem = stemWord(term);
     const related = synonymsOf(term).filter((s) => s !== stem);
@@ -275,7 +279,7 @@ export function understandTerms(terms: readonly string[], vocabulary: Vocabulary
       for (const c of corrections) if (!corrected.includes(stemWord(c.word))) corrected.push(stemWord(c.word));
       correction = corrections[0]?.display ?? null;
     }
-    return { term, stem, forms: irregularForms(term), related, splits, corrected, correction };
+    return { term, stem, forms: irregularForms(term), related, splits, corrected, correction, stopword: content && small.has(term) };
   });
 }
 

@@ -55,13 +55,49 @@ export const SYNONYMS: readonly { words: readonly string[]; oneWay?: true }[] = 
   { words: ["pirat", "sjorover", "sjorovere", "piratskip"] },
   { words: ["ipad", "nettbrett"] },
   { words: ["lokomotiv", "tog"], oneWay: true },
-  { words: ["sandkasseleker", "sandleker", "strandleker", "bottesett"] },
+  { words: ["sandkasseleker", "sandleker", "strandleker", "sandkassesett", "bottesett"] },
+  { words: ["strykeperler", "hamaperler", "perler", "perlebrett"] },
+  { words: ["maling", "malesett", "fingermaling", "vannfarger"] },
+  { words: ["racerbane", "bilbane", "racerbilbane"] },
   { words: ["baeresele", "baerestol"] },
 ];
 
 /**
  * Words that hold a shorter word without being a kind of it: a "Playmobil" is no "bil", a "basseng"
- * no "seng", a "boks" no "bok", "skinner" no "ski". A title with one of them does not match the
+ * no "seng", a "boks" no "bok", "skinner" no "ski", a "batteri" no "båt". A title with one of them does not match the
  * shorter word in the title's tiers (it still matches among the rest).
  */
-export const NOT_COMPOUNDS: readonly string[] = ["playmobil", "basseng", "batman", "boks", "bokser", "skinne", "skinner", "skinnene"];
+export const NOT_COMPOUNDS: readonly string[] = [
+  "playmobil",
+  "basseng",
+  "batman",
+  // "båt" folds to "bat"
+  "batteri",
+  "boks",
+  "bokser",
+  "skinne",
+  "skinner",
+  "skinnene",
+];
+
+/**
+ * Small words a parent types between the words that matter ("klær til dukker", "tog med skinner"):
+ * the stemmed title does not require them when the query has other words. Folded ("på" is "pa").
+ */
+export const STOPWORDS: readonly string[] = [
+  "til",
+  "med",
+  "for",
+  "fra",
+  "som",
+  "den",
+  "det",
+  "pa",
+  "og",
+  "om",
+  "av",
+  "en",
+  "et",
+  "ei",
+  "i",
+];

@@ -263,6 +263,21 @@ describe("/search: text, history and results", () => {
     expect(screen.getByText("0 annonser")).toBeInTheDocument();
   });
 
+  it("offers 'Mente du …?' as a link to the corrected search when the API suggests one", async () => {
+    const { searches } = mockSearch((p) => ({
+      ...result(p.get("q") === "lgeo" ? 2 : 3),
+      suggestion: p.get("q") === "lgeo" ? "lego" : null,
+    }));
+    renderRoutes(routes, { path: "/search?q=lgeo&categories=lego" });
+    const link = await screen.findByRole("link", { name: "lego" });
+    expect(link.closest("p")).toHaveTextContent("Mente du lego?");
+    await userEvent.click(link);
+    await waitFor(() => expect(searches().at(-1)?.searchParams.get("q")).toBe("lego"));
+    // The filters stay; the corrected search has no suggestion.
+    expect(searches().at(-1)?.searchParams.get("categories")).toBe("lego");
+    await waitFor(() => expect(screen.queryByText(/Mente du/)).not.toBeInTheDocument());
+  });
+
   it("'Vis flere' loads the next 50 while more remain", async () => {
     const { searches } = mockSearch((p) => (p.get("offset") === "0" ? result(50, 60) : result(10, 60)));
     renderRoutes(routes, { path: "/search" });

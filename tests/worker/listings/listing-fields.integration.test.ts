@@ -87,7 +87,7 @@ describe.each(listingAttributes().map((a) => ({ ...a, name: a.label })))("the de
     // The title says neither value: the field's text is what the search finds, ranked as a title word.
     const byText = await search(`q=${encodeURIComponent(`${word} ${first}`)}`);
     expect(byText.rows.map((r) => r.id)).toEqual([withFirst]);
-    expect(byText.rows[0].search_rank).toBe(6);
+    expect(byText.rows[0].search_rank).toBe(8);
 
     const filtered = await search(`q=${word}&${field.key}=${encodeURIComponent(first.toLowerCase())}`);
     expect(filtered.rows.map((r) => r.id)).toEqual([withFirst]);

@@ -96,13 +96,13 @@ describe("search", () => {
     expect(titles(r).indexOf("Dukkevogn")).toBe(r.rows.length - 1);
     expect(titles(r)).not.toContain("Skjult lego");
     expect(titles(r)).not.toContain("Solgt lego");
-    // Tiers: 6 a whole title word or the end of one, 5 the start of a title word, 4 inside a title
-    // word, 3–1 the stemmed title (decision 151), 0 description only.
-    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(6);
-    expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(5);
+    // Tiers: 8 a whole title word, 7 the end of one, 6 the start of one, 5 inside a title word, 4–1
+    // the stemmed title (decision 151), 0 description only.
+    expect(r.rows.find((row) => row.title === "Lego Duplo båt")?.search_rank).toBe(8);
+    expect(r.rows.find((row) => row.title === "Legoklosser i stor boks")?.search_rank).toBe(6);
     expect(r.rows.find((row) => row.title === "Dukkevogn")?.search_rank).toBe(0);
-    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 6 });
-    expect((await search("q=klos")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 4 });
+    expect((await search("q=klosser")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 7 });
+    expect((await search("q=klos")).rows[0]).toMatchObject({ title: "Legoklosser i stor boks", search_rank: 5 });
     expect(titles(await search("q=lego+båt"))).toEqual(["Lego Duplo båt"]);
   });
 

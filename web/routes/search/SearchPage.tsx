@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { useLocation, useNavigate, useNavigationType } from "react-router-dom";
+import { Link, useLocation, useNavigate, useNavigationType } from "react-router-dom";
 import { SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import type { SearchRow } from "../../../domain/schemas/search";
 import { resultCountText } from "../../../domain/search-count";
@@ -106,6 +106,8 @@ export function SearchPage() {
   const count = lastPage ? { total: lastPage.total, capped: lastPage.total_capped } : undefined;
   // With the previous filters' results on screen while the new ones load.
   const stale = results.isPlaceholderData;
+  // The words as typed found nothing and a correction of a typo did: the results are the correction's.
+  const suggestion = stale ? null : (pages?.[0]?.suggestion ?? null);
   useSearchTracking(location.search, stale ? undefined : total);
 
   useEffect(() => {
@@ -207,6 +209,18 @@ export function SearchPage() {
           </p>
           <SaveSearchButton filters={filters} />
         </div>
+        {suggestion ? (
+          <p className="mt-1 text-stone-800">
+            Mente du{" "}
+            <Link
+              className="font-semibold text-brand-800 underline underline-offset-2"
+              to={`/search?${serializeFilters({ ...filters, q: suggestion })}`}
+            >
+              {suggestion}
+            </Link>
+            ?
+          </p>
+        ) : null}
 
         {results.isPending ? (
           <>

@@ -245,49 +245,68 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   const tiers: Tier[] = [];
   if (understood) {
     const exact = (make: (t: string) => string) => understood.map((t) => apart(t, make(t.term), false)).join(" AND ");
-    const stemmed = (make: (t: TermLanguage) => string) => understood.map((t) => apart(t, make(t), true)).join(" AND ");
-    // 6: every term ends a word of the title (or is one); 5: every term starts or ends one.
+    const stemmed = (make: (t: TermLanguage) => string) =>
+      required(understood)
+        .map((t) => apart(t, make(t), true))
+        .join(" AND ");
+    // 8: every term is a word of the title; 7: every term ends one (a compound's last part names the
+    // thing: "Trehjulssykkel" is a "sykkel"); 6: every term starts or ends one.
     tiers.push(
       titleTier(
-        6,
+        8,
+        "listings_title_trigram",
+        exact((t) => quote(` ${t} `)),
+      ),
+    );
+    tiers.push(
+      titleTier(
+        7,
         "listings_title_trigram",
         exact((t) => quote(`${t} `)),
       ),
     );
     tiers.push(
       titleTier(
-        5,
+        6,
         "listings_title_trigram",
         exact((t) => `(${quote(` ${t}`)} OR ${quote(`${t} `)})`),
       ),
     );
-    // 4: every term occurs in the title (inside compound words too).
-    tiers.push(titleTier(4, "listings_title_trigram", exact(quote)));
-    // 3: every term's stem is a stemmed word of the title or ends one; 2: it occurs in the stemmed title.
+    // 5: every term occurs in the title (inside compound words too).
+    tiers.push(titleTier(5, "listings_title_trigram", exact(quote)));
+    // The same in the stemmed title: 4: every term's stem is a stemmed word; 3: it ends one; 2: it
+    // occurs in the stemmed title (a short stem only at a word's start).
+    tiers.push(
+      titleTier(
+        4,
+        "listings_stems",
+        stemmed((t) => quote(` ${t.stem} `)),
+      ),
+    );
     tiers.push(
       titleTier(
         3,
         "listings_stems",
-        stemmed((t) => `(${quote(` ${t.stem} `)} OR ${quote(`${t.stem} `)})`),
+        stemmed((t) => quote(`${t.stem} `)),
       ),
     );
     tiers.push(
       titleTier(
         2,
         "listings_stems",
-        stemmed((t) => quote(t.stem)),
+        stemmed((t) => stemPattern(t.stem)),
       ),
     );
     // 1: …or an everyday word for it, its compound's parts (the last one ending a word), a correction:
     // every match of the stemmed titles (`textMatch`).
     tiers.push(partTier(parts[1], 1));
   } else if (terms.every((t) => t.length >= 2)) {
-    // 6: every term is a word of the title; 5: every term starts one.
-    tiers.push(titleTier(6, "listings_title_trigram", terms.map((t) => quote(` ${t} `)).join(" ")));
-    tiers.push(titleTier(5, "listings_title_trigram", terms.map((t) => quote(` ${t}`)).join(" ")));
+    // 8: every term is a word of the title; 6: every term starts one.
+    tiers.push(titleTier(8, "listings_title_trigram", terms.map((t) => quote(` ${t} `)).join(" ")));
+    tiers.push(titleTier(6, "listings_title_trigram", terms.map((t) => quote(` ${t}`)).join(" ")));
   } else {
     tiers.push({
-      rank: 5,
+      rank: 6,
       from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid",
       extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}`,
     });
@@ -315,6 +334,17 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   return { rows, ranks: tiers.map((t) => t.rank), count, typed };
 }
 
+/** The terms the stemmed title must hold: all but the small words among others ("klær til dukker"). */
+const required = (understood: readonly TermLanguage[]) => understood.filter((t) => !t.stopword);
+
+/** A stem this short is looked for in the stemmed title only as a word or a word's start or end ("syk" is not in "sykkel"). */
+const SHORT_STEM = 4;
+
+/** Where a stem may stand in the stemmed title: anywhere, or a short one at a word's edge. */
+function stemPattern(stem: string): string {
+  return stem.length >= SHORT_STEM ? quote(stem) : `(${quote(` ${stem} `)} OR ${quote(`${stem} `)})`;
+}
+
 /** A term's title expression without the titles where it is only part of a longer word ("bil" in "Playmobil"). */
 function apart(t: TermLanguage, expr: string, stemmed: boolean): string {
   const not = notCompoundsOf(t.term)[stemmed ? "stems" : "raw"];
@@ -326,14 +356,15 @@ function apart(t: TermLanguage, expr: string, stemmed: boolean): string {
  * stemmed title (`stemmed`) a split compound's last part must end a word ("dinosaurbok": "dinosaur"
  * and "bok "); in the raw text, where the stem starts the word, it may be anywhere.
  */
-function alternatives(t: TermLanguage, stemmed: boolean, own: readonly string[] = [t.stem]): string {
-  const options = new Set<string>(own.map(quote));
-  for (const stem of t.related) options.add(quote(stem));
+function alternatives(t: TermLanguage, stemmed: boolean, own?: readonly string[]): string {
+  const pattern = stemmed ? stemPattern : quote;
+  const options = new Set<string>(own ? own.map(quote) : [pattern(t.stem)]);
+  for (const stem of t.related) options.add(pattern(stem));
   for (const { modifier, head } of t.splits) {
     const last = quote(stemmed ? `${head} ` : head);
-    options.add(modifier ? `(${quote(modifier)} AND ${last})` : last);
+    options.add(modifier ? `(${pattern(modifier)} AND ${last})` : last);
   }
-  for (const stem of t.corrected) options.add(quote(stem));
+  for (const stem of t.corrected) options.add(pattern(stem));
   return options.size === 1 ? [...options][0] : `(${[...options].join(" OR ")})`;
 }
 
@@ -362,7 +393,12 @@ export function textMatch(terms: readonly string[], language?: readonly TermLang
   const understood = language ?? understandTerms(terms, null);
   return [
     { table: "listings_fts_trigram", expr: understood.map((t) => alternatives(t, false, rawForms(t.term))).join(" AND ") },
-    { table: "listings_stems", expr: understood.map((t) => apart(t, alternatives(t, true), true)).join(" AND ") },
+    {
+      table: "listings_stems",
+      expr: required(understood)
+        .map((t) => apart(t, alternatives(t, true), true))
+        .join(" AND "),
+    },
   ];
 }
 
