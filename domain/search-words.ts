@@ -55,6 +55,8 @@ export const SYNONYMS: readonly { words: readonly string[]; oneWay?: true }[] = 
   { words: ["pirat", "sjorover", "sjorovere", "piratskip"] },
   { words: ["ipad", "nettbrett"] },
   { words: ["lokomotiv", "tog"], oneWay: true },
+  // Duplo is Lego's: "lego duplo" finds a "Duplo" listing, "lego" finds Duplo below the Lego titles.
+  { words: ["lego", "duplo"], oneWay: true },
   { words: ["sandkasseleker", "sandleker", "strandleker", "sandkassesett", "bottesett"] },
   { words: ["strykeperler", "hamaperler", "perler", "perlebrett"] },
   { words: ["maling", "malesett", "fingermaling", "vannfarger"] },

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { listingAttributes } from "../../../domain/listing-fields";
 import { asVisitor, Client, errorOf } from "../support/http";
 import { form, signedIn, uploadKey } from "../support/listings";
+import { synonymsOf } from "../../../domain/search-language";
+import { foldNorwegian } from "../../../domain/search";
 
 interface Found {
   rows: { id: string; search_rank: number }[];
@@ -36,7 +38,8 @@ describe("the declared fields in D1", () => {
 });
 
 describe.each(listingAttributes().map((a) => ({ ...a, name: a.label })))("the declared field $name", (field) => {
-  const [first, second] = field.suggestions;
+  // Two suggestions search does not take for one another (an everyday word: "lego" finds "Duplo", decision 151).
+  const [first, second] = field.suggestions.filter((s) => synonymsOf(foldNorwegian(s)).length === 0);
 
   it("is stored as the suggestion it folds to, returned on the listing, and null when left empty", async () => {
     const { client } = await signedIn();

@@ -12,22 +12,21 @@ import { createListing, createUser, deleteAllListings } from "../../factories";
 import { CORPUS } from "../fixtures/search-corpus";
 import { asVisitor, Client } from "../support/http";
 import { type Grades, type Group, JUDGED as FIRST_PART } from "../fixtures/search-judgements";
-import { LANGUAGE_JUDGED, LEARNING_GROUPS } from "../fixtures/search-judgements-language";
+import { LANGUAGE_GROUPS, LANGUAGE_JUDGED, REPORT_ONLY_GROUPS } from "../fixtures/search-judgements-language";
 
 const K = 10;
 const JUDGED = [...FIRST_PART, ...LANGUAGE_JUDGED];
 /**
- * Mean nDCG@10 our search must reach on the asserted groups (all but LEARNING_GROUPS), and by how
- * much it must beat the LIKE approach's mean there (measured 0.829 against 0.674:
- * tests/bench/results/relevance.md). The corpus and its order are fixed, so the figures are exact;
- * dropping the query's æ/ø/å folding gives 0.775, ranking newest first without the title tiers 0.802.
- *
- * LEARNING_GROUPS (plurals, definite forms, compounds, typos, everyday words) were written before
- * search learned them and are report-only for now: they are in the report's whole-set mean but in no
- * threshold. Once search learns them, they join the thresholds (the mean and "no group below LIKE").
+ * Mean nDCG@10 our search must reach on the asserted groups (all but REPORT_ONLY_GROUPS: every group
+ * since decision 151), and by how much it must beat the LIKE approach's mean there (measured 0.901
+ * against 0.523 on all 271 queries; the first part's 195: 0.914 against 0.674:
+ * tests/bench/results/relevance.md). The corpus and its order are fixed, so the figures are exact.
+ * Built one rule at a time (decision 151): 0.650 before, 0.752 with inflection, 0.781 with
+ * compounds, 0.845 with typos, 0.901 with everyday words; without the stemmer (everything else on)
+ * 0.824. Dropping the query's æ/ø/å folding or the title tiers costs more still (decision 044).
  */
-const MIN_NDCG = 0.82;
-const MIN_LEAD = 0.14;
+const MIN_NDCG = 0.9;
+const MIN_LEAD = 0.37;
 
 /** DCG@k with the usual gain 2^grade − 1 and discount log2(position + 1). */
 function dcg(grades: number[]): number {
@@ -105,7 +104,7 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
   it("has at least 150 distinct queries, each judging listings of the corpus with at least one grade ≥ 2", () => {
     expect(FIRST_PART.length).toBeGreaterThanOrEqual(150);
     expect(LANGUAGE_JUDGED.length).toBeGreaterThanOrEqual(60);
-    for (const j of LANGUAGE_JUDGED) expect(LEARNING_GROUPS, j.q).toContain(j.group);
+    for (const j of LANGUAGE_JUDGED) expect(LANGUAGE_GROUPS, j.q).toContain(j.group);
     expect(new Set(JUDGED.map((j) => j.q)).size).toBe(JUDGED.length);
     const keys = new Set(CORPUS.map((l) => l.key));
     expect(keys.size).toBe(CORPUS.length);
@@ -128,12 +127,12 @@ describe("graded relevance: nDCG@10 on a fixed Norwegian corpus", () => {
       });
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const asserted = scored.filter((s) => !LEARNING_GROUPS.has(s.group));
+    const asserted = scored.filter((s) => !REPORT_ONLY_GROUPS.has(s.group));
     const oursMean = mean(asserted.map((s) => s.ours));
     const likeMean = mean(asserted.map((s) => s.like));
     const groups = [...new Set(scored.map((s) => s.group))].map((group) => {
       const g = scored.filter((s) => s.group === group);
-      const reportOnly = LEARNING_GROUPS.has(group);
+      const reportOnly = REPORT_ONLY_GROUPS.has(group);
       return { group, queries: g.length, ours: mean(g.map((s) => s.ours)), like: mean(g.map((s) => s.like)), reportOnly };
     });
     const report = {

@@ -10,7 +10,8 @@
 //      for every distinct text, each restricted to its candidates' rowid range;
 //   4. the matches, inserted once (`ON CONFLICT DO NOTHING`: a listing matches a search once).
 // Filters are checked in the Worker (`facetsMatch`, the rules of buildSearchPlan); text only by
-// FTS5 with the search's own MATCH expression (`textMatch`), so an alert agrees with /search.
+// FTS5 with the search's own MATCH expressions (`textMatch`, with what the vocabulary says of the
+// texts' words: one statement before steps 2 and 3 each), so an alert agrees with /search.
 import type { Db } from "../../db/client";
 import { textMatch, type TextMatch } from "../search/search";
 import { lookUpVocabulary } from "../search/vocabulary";

@@ -1,6 +1,8 @@
 // The search index's triggers as SQL, made from the query's own fold lists (domain/search.ts
 // LETTER_FOLDS, SPELLING_FOLDS) and the listing's declared fields (domain/listing-fields.ts): each
 // field is indexed with the title's words and kept, folded, in listing_search_map for its filter.
+// The language index (decision 151) is written from listings.search_text, which the Worker makes
+// with the title: the stemmed title in listings_stems, the title's words in search_words.
 // The latest migration that starts with SEARCH_INDEX_MARKER is this file's output, held to it by
 // tests/unit/search-fold-sql.test.ts; a change of the folding or the fields is a new migration
 // (`npm run listing-fields:migrate`).
@@ -199,16 +201,15 @@ export function searchIndexStatements(change: SearchIndexChange): string {
 }
 
 /**
- * The text indexes and the vocabulary written again from listing_search_map and listings, as the
- * triggers write them: a migration's rebuild, and what a restore runs after loading the rows
- * (scripts/backup/restore-d1.ts), since a backup holds no virtual table.
+ * The text indexes written again from listing_search_map and listings, as the triggers write them: a
+ * migration's rebuild, and what a restore runs after loading the rows (scripts/backup/restore-d1.ts),
+ * since a backup holds no virtual table. The vocabulary (search_words) is a table of its own, in the
+ * backup like any other.
  */
 export function searchIndexRebuild(): string[] {
   return [
     ...SEARCH_TEXT_TABLES.map((table) => `DELETE FROM ${table};`),
     ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
-    "DELETE FROM search_words;",
-    `INSERT INTO search_words(word, key, stem, display, listings) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2, j.value ->> 3, COUNT(*) FROM listings l, json_each(${languageText("l")}, '$.words') j GROUP BY j.value ->> 0;`,
   ];
 }
 

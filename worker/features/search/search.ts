@@ -89,20 +89,21 @@ interface Tier {
  * (listing_search_map), never on the wide listings table, and only the rows of the page are joined
  * to listings.
  *
- * Free text: candidates come from the trigram index (substrings, so "klosser" finds "legoklosser"),
- * every term required, each term also by its stem, its irregular forms and what `language` says it
- * stands for (domain/search-language.ts: everyday words, a split compound, a typo's corrections); a
- * query with a term shorter than 3 characters uses the word index with prefixes instead, as typed.
- * Relevance is tiered — 6: all terms end words of the title (whole words, compound heads); 5: all
- * terms start or end words of the title; 4: all terms occur in the title; then the stemmed title
- * (listings_stems) — 3: every term's stem is a stemmed word or ends one ("dukker" finds "Baby Born
- * dukke", "sykler" "Trehjulssykkel"); 2: every stem occurs in it; 1: every term's stem, an everyday
- * word for it, its compound's parts or a correction occurs in it; 0: the rest (the description). A
- * query matched by word prefixes: 6 whole title words, 5 title word starts, 0 the rest. Newest first
- * within a tier. Each tier streams in index order (rowid = creation order) and stops after
- * offset + limit rows, so a common word costs the same as a rare one, and a tier runs only when the
- * better ones did not fill the page; the tiers are merged in `mergeTiers`. The total is exact up to
- * SEARCH_TOTAL_CAP, or estimated when the filters pass few of many text matches (`searchTotal`).
+ * Free text: candidates come from two indexes (`textMatch`): the trigram index of title and
+ * description (substrings, so "klosser" finds "legoklosser") and the stemmed titles, every term
+ * required, each term also by its forms and what `language` says it stands for
+ * (domain/search-language.ts: everyday words, a split compound, a typo's corrections); a query with
+ * a term shorter than 3 characters uses the word index with prefixes instead, as typed.
+ * Relevance is tiered — 8: every term is a word of the title; 7: every term ends one (a compound's
+ * head); 6: starts or ends one; 5: occurs in the title; then the stemmed title (listings_stems) — 4:
+ * every term's stem is a stemmed word ("dukker" finds "Baby Born dukke"); 3: ends one ("sykler" finds
+ * "Trehjulssykkel"); 2: occurs in it; 1: the stem, an everyday word, the compound's parts or a
+ * correction occurs in it; 0: the rest (title or description as written). A query matched by word
+ * prefixes: 8 whole title words, 6 title word starts, 0 the rest. Newest first within a tier. Each
+ * tier streams in index order (rowid = creation order) and stops after offset + limit rows, so a
+ * common word costs the same as a rare one, and a tier runs only when the better ones did not fill
+ * the page; the tiers are merged in `mergeTiers`. The total is exact up to SEARCH_TOTAL_CAP, or
+ * estimated when the filters pass few of many text matches (`searchTotal`).
  * See docs/decisions/004-search-index.md, 044-search-at-scale.md and 151-search-language.md.
  *
  * `language` is the query's terms understood with the vocabulary (`understandTerms`); without it, the
