@@ -4,7 +4,7 @@ import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
 import { runOrderCron } from "../features/payments/orders";
 import { runShipmentCron } from "../features/shipping/shipment-cron";
-import { bringCarrier } from "../features/shipping/bring-carrier";
+import { carrierPort } from "../features/shipping/carrier-dispatch";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -37,9 +37,10 @@ export const CRON_STEPS: readonly CronStep[] = [
   // Sent parcels (decision 145): a missed drop-off deadline cancels and refunds in full (a refund
   // the provider does not acknowledge at once is retried by "orders" next hour), silence opens a
   // case; bookings and carrier cancellations not yet answered are repeated with their keys through
-  // Bring when it is configured (carrier-config.ts), and wait for a run that has it otherwise.
-  // An unusable Bring setting (named by the start report) leaves the carrier out, not the database moves.
-  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierOrNone(env)) },
+  // each parcel's carrier, Bring or Helthjem, when it is configured (carrier-config.ts), and wait for
+  // a run that has it otherwise. An unusable setting (named by the start report) leaves that carrier
+  // out, not the other carrier nor the database moves (carrier-dispatch.ts).
+  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierPort(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
   // Expired sessions, e-mail codes and old rate-limit rows.
@@ -84,13 +85,4 @@ export async function runScheduled(env: Bindings, now: Date = new Date(), steps:
     console.error(JSON.stringify({ cron: "record", ok: false, error: error instanceof Error ? error.message : String(error) }));
   }
   return outcomes;
-}
-
-/** The Bring carrier, or none when Bring is not configured or its settings are unusable. */
-function carrierOrNone(env: Bindings): ReturnType<typeof bringCarrier> {
-  try {
-    return bringCarrier(env);
-  } catch {
-    return null;
-  }
 }

@@ -8,12 +8,19 @@ import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
 import { pickupPointsNear } from "./pickup-points";
 
-/** What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts. */
-export const shippingRoutes = new Hono<AppEnv>()
-  .use(requireUser)
-  .use(noStore)
-  .get("/pickup-points", validate("query", pickupPointsQuerySchema), async (c) => {
+/**
+ * What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts, mounted
+ * under /shipping too: the session guard sits on each route, not on the whole prefix, so the API
+ * reference does not ask the carriers for a session.
+ */
+export const shippingRoutes = new Hono<AppEnv>().get(
+  "/pickup-points",
+  requireUser,
+  noStore,
+  validate("query", pickupPointsQuerySchema),
+  async (c) => {
     await enforceRateLimit(c.env.DB, RATE_RULES.pickupPoints, actorOf(c).id);
     const { carrier, delivery, postal_code } = c.req.valid("query");
     return c.json({ pickup_points: await pickupPointsNear(c.env, carrier, delivery, postal_code) });
-  });
+  },
+);
