@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRACKING_CODES } from "../../domain/carriers";
 import type { PaymentSandbox, SandboxConfig } from "../../scripts/payment-sandbox/server";
-import { verifyCarrierSignature } from "../../worker/features/shipping/carrier-signature";
+import { verifyCarrierSignature } from "../../worker/features/carriers/carrier-signature";
 import { form, receiver, sandbox } from "./helpers";
 
 const HELTHJEM = { clientId: "helthjem-client", clientSecret: "helthjem-secret", shopId: 4242 };

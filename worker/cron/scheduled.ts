@@ -4,7 +4,7 @@ import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
 import { runOrderCron } from "../features/payments/orders";
 import { runShipmentCron } from "../features/shipping/shipment-cron";
-import { carrierPort } from "../features/shipping/carrier-dispatch";
+import { carrierPortFor } from "../features/shipping/booking-queue";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -40,7 +40,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   // each parcel's carrier, Bring or Helthjem, when it is configured (carrier-config.ts), and wait for
   // a run that has it otherwise. An unusable setting (named by the start report) leaves that carrier
   // out, not the other carrier nor the database moves (carrier-dispatch.ts).
-  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierPort(env)) },
+  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierPortFor(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
   // Expired sessions, e-mail codes and old rate-limit rows.

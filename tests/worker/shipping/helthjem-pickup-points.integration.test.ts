@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SHIPPING_CHOICE_REFUSALS, type PickupPointsResponse } from "../../../domain/carriers";
 import type { Bindings } from "../../../worker/env";
-import { chosenPickupPoint, PICKUP_POINT_TEXTS } from "../../../worker/features/shipping/pickup-points";
+import { chosenPickupPoint, PICKUP_POINT_TEXTS } from "../../../worker/features/carriers/pickup-points";
 import { errorOf } from "../support/http";
 import { signedIn } from "../support/payments";
 

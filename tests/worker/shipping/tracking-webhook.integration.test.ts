@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Carrier } from "../../../domain/carriers";
 import type { Bindings } from "../../../worker/env";
 import type { CarrierPort } from "../../../worker/features/shipping/carrier-port";
-import { CARRIER_SIGNATURE_HEADER, carrierSignature } from "../../../worker/features/shipping/carrier-signature";
+import { CARRIER_SIGNATURE_HEADER, carrierSignature } from "../../../worker/features/carriers/carrier-signature";
 import { bookShipment } from "../../../worker/features/shipping/shipments";
 import { TRACKING_WEBHOOK_REFUSALS } from "../../../worker/features/shipping/tracking-webhook";
 import { deliver, deliveries } from "../support/payments";

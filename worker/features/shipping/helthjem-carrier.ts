@@ -1,10 +1,10 @@
 // The CarrierPort for Helthjem (decision 154): the shared port over Helthjem's HTTP client
 // (parcel-carrier.ts), with the parties from the accounts as Bring's (bring-carrier.ts profileParties).
 import type { Bindings } from "../../env";
-import type { RetryPolicy } from "./carrier-client";
-import { helthjemConfig } from "./carrier-config";
+import type { RetryPolicy } from "../carriers/carrier-client";
+import { helthjemConfig } from "../carriers/carrier-config";
 import { profileParties } from "./bring-carrier";
-import { HelthjemClient } from "./helthjem-client";
+import { HelthjemClient } from "../carriers/helthjem-client";
 import { ParcelCarrier, type PartiesSource } from "./parcel-carrier";
 
 export class HelthjemCarrier extends ParcelCarrier {

@@ -5,9 +5,9 @@
 // (the cron repeats the same call). Bring (bring-carrier.ts) and Helthjem (helthjem-carrier.ts)
 // differ only in their clients.
 import type { Carrier } from "../../../domain/carriers";
-import type { Booking, BookingRequest, CarrierResult, Party } from "./carrier-client";
+import type { Booking, BookingRequest, CarrierResult, Party } from "../carriers/carrier-client";
 import type { BookingResult, CancelResult, CarrierPort, ParcelBooking } from "./carrier-port";
-import { carrierRefusals } from "./carrier-refusals";
+import { carrierRefusals } from "../carriers/carrier-refusals";
 
 export interface Parties {
   sender: Party;
