@@ -54,7 +54,7 @@ export function testerPage(carriers: SandboxCarrier[], req: SandboxRequest): Rep
   if (path !== TESTER_PATH) return null;
   if (req.method === "POST") {
     const values = new URLSearchParams(req.body);
-    // A form from before Helthjem names only the consignment: Bring's.
+    // A form from an old page names only the consignment: Bring's.
     const carrier = carriers.find((c) => c.carrier === (values.get("carrier") ?? "bring"));
     const number = values.get("number") ?? values.get("consignment") ?? "";
     const step = values.get("step") as ParcelStep;
