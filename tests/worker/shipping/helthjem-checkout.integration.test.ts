@@ -1,14 +1,20 @@
 // Checkout with Helthjem, end to end (decisions 150, 154): the buyer picks one of Helthjem's service
 // points at checkout, pays the toy and Helthjem's price, the shipment-booking queue books the parcel
 // with Helthjem (the sandbox), and Helthjem's signed tracking webhooks move it to delivered and the
-// order to handed over. A Helthjem parcel waits, untouched, while only Bring is configured.
+// order to handed over. A Helthjem parcel waits, untouched, while only Bring is configured, and
+// «Prøv igjen» then answers 503.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { PickupPointsResponse } from "../../../domain/carriers";
+import { SHIPMENT_TEXTS } from "../../../domain/shipping";
+import { app } from "../../../worker/app";
 import type { Bindings } from "../../../worker/env";
-import { handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
+import { carrierPortFor, handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
 import { CarrierDispatch } from "../../../worker/features/shipping/carrier-dispatch";
 import type { CarrierPort } from "../../../worker/features/shipping/carrier-port";
+import { RETRY_TEXTS } from "../../../worker/features/shipping/retry";
+import { signedInClient } from "../../factories";
+import { errorOf } from "../support/http";
 import { payAndHold } from "../support/orders";
 import { connectedSeller, deliver, deliveries, payableListing, paymentRow, signedIn } from "../support/payments";
 import { orderState, sandboxBring, sandboxHelthjem, sandboxHelthjemParcel, shipment } from "../support/shipments";
@@ -52,7 +58,7 @@ async function paidWithHelthjem() {
   expect((await paymentRow(started.payment_id))!.amount).toBe(37_900);
   const order = await payAndHold(started, "card");
   const row = await env.DB.prepare("SELECT id FROM shipments WHERE order_id = ?1").bind(order.orderId).first<{ id: string }>();
-  return { order, point, shipmentId: row!.id };
+  return { order, point, seller, shipmentId: row!.id };
 }
 
 describe("checkout with Helthjem", () => {
@@ -86,5 +92,20 @@ describe("checkout with Helthjem", () => {
     const { order, shipmentId } = await paidWithHelthjem();
     expect(await runBookingQueue(order.orderId, new CarrierDispatch({ bring: sandboxBring() }))).toBe("ack");
     expect(await shipment(shipmentId)).toMatchObject({ state: "booking", booking_attempts: 0, last_booking_error: null });
+  });
+
+  it("«Prøv igjen» on a Helthjem parcel while Helthjem is not configured: 503, the parcel as it was", async () => {
+    const { order, seller, shipmentId } = await paidWithHelthjem();
+    // The Worker's own port: the seller's profile has no street address, so Helthjem's refuses it.
+    expect(await runBookingQueue(order.orderId, carrierPortFor(bindings)!)).toBe("ack");
+    expect(await shipment(shipmentId)).toMatchObject({ state: "booking_failed", last_booking_error: SHIPMENT_TEXTS.bookingFailedSeller });
+
+    const sellerClient = await signedInClient(seller.id);
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {}, props: {} } as unknown as ExecutionContext;
+    sellerClient.send = async (request) => app.fetch(request, { ...bindings, HELTHJEM_CLIENT_ID: undefined }, ctx);
+    const res = await sellerClient.post(`/api/payments/orders/${order.orderId}/shipment/retry`);
+    expect(res.status).toBe(503);
+    expect((await errorOf(res)).message).toBe(RETRY_TEXTS.noCarrier);
+    expect((await shipment(shipmentId)).state).toBe("booking_failed");
   });
 });
