@@ -9,33 +9,17 @@ import type { PickupPointsResponse } from "../../../domain/carriers";
 import { SHIPMENT_TEXTS } from "../../../domain/shipping";
 import { app } from "../../../worker/app";
 import type { Bindings } from "../../../worker/env";
-import { carrierPortFor, handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
+import { carrierPortFor } from "../../../worker/features/shipping/booking-queue";
 import { CarrierDispatch } from "../../../worker/features/shipping/carrier-dispatch";
-import type { CarrierPort } from "../../../worker/features/shipping/carrier-port";
 import { RETRY_TEXTS } from "../../../worker/features/shipping/retry";
 import { signedInClient } from "../../factories";
 import { errorOf } from "../support/http";
 import { payAndHold } from "../support/orders";
 import { connectedSeller, deliver, deliveries, payableListing, paymentRow, signedIn } from "../support/payments";
-import { orderState, sandboxBring, sandboxHelthjem, sandboxHelthjemParcel, shipment } from "../support/shipments";
+import { orderState, runBookingQueue, sandboxBring, sandboxHelthjem, sandboxHelthjemParcel, shipment } from "../support/shipments";
 
 const bindings = env as Bindings;
 const RECIPIENT = { name: "Kari Kjøper", address_line: "Bryggen 2", postal_code: "5003", phone: "987 65 432" };
-
-/** The queue's message for this order, delivered to the consumer with `port`, as the queue does. */
-async function runBookingQueue(orderId: string, port: CarrierPort): Promise<"ack" | "retry"> {
-  let outcome: "ack" | "retry" = "ack";
-  const message = {
-    id: crypto.randomUUID(),
-    timestamp: new Date(),
-    attempts: 1,
-    body: { order_id: orderId },
-    ack: () => void (outcome = "ack"),
-    retry: () => void (outcome = "retry"),
-  };
-  await handleShipmentQueue({ queue: "shipment-booking", messages: [message] } as unknown as MessageBatch<unknown>, bindings, port);
-  return outcome;
-}
 
 /** A small toy paid with Helthjem to the nearest service point the checkout showed the buyer. */
 async function paidWithHelthjem() {

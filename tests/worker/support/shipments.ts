@@ -13,6 +13,7 @@ import { HelthjemCarrier } from "../../../worker/features/shipping/helthjem-carr
 import type { Carrier as CarrierName, DeliveryMethod, ParcelSize } from "../../../domain/carriers";
 import { dropOffDeadline } from "../../../domain/shipping";
 import { bookShipment } from "../../../worker/features/shipping/shipments";
+import { handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
 import type { Bindings } from "../../../worker/env";
 import { type PaidOrder, paidOrder } from "./orders";
 
@@ -277,4 +278,24 @@ export async function failNextHelthjem(times: number, status: number, scope: { k
     body: JSON.stringify({ times, status, ...scope }),
   });
   expect(res.status).toBe(200);
+}
+
+/**
+ * Deliver the shipment-booking queue's message for this order to the consumer, as the queue does,
+ * with the Worker's own carrier port unless a test gives one.
+ */
+export async function runBookingQueue(orderId: string, port?: CarrierPort): Promise<"ack" | "retry"> {
+  let outcome: "ack" | "retry" = "ack";
+  const message = {
+    id: crypto.randomUUID(),
+    timestamp: new Date(),
+    attempts: 1,
+    body: { order_id: orderId },
+    ack: () => void (outcome = "ack"),
+    retry: () => void (outcome = "retry"),
+  };
+  const batch = { queue: "shipment-booking", messages: [message] } as unknown as MessageBatch<unknown>;
+  // Without a port the consumer takes its own default, the Worker's (carrierPortFor).
+  await handleShipmentQueue(batch, env as Bindings, port);
+  return outcome;
 }
