@@ -2,6 +2,7 @@
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
+import type { InferRequestType } from "hono/client";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import type { ProblemInput } from "../../domain/schemas/payments";
 import { paymentKeys } from "./payment-keys";
@@ -89,8 +90,16 @@ export function verifyPayment(sessionId: string, paymentId: string): Promise<Ver
   return call(api.payments.verify.$post({ json: { session_id: sessionId, payment_id: paymentId } }));
 }
 
-export function startCheckout(listingId: string, method: OnlinePaymentMethod): Promise<CheckoutResponse> {
-  return call(api.payments.checkout.$post({ json: { listing_id: listingId, method } }));
+/** The buyer's "Sending" choice as the checkout takes it (domain/schemas/payments.ts). */
+export type ShippingChoice = NonNullable<InferRequestType<typeof api.payments.checkout.$post>["json"]["shipping"]>;
+
+/** "Henting" (no shipping) sends no `shipping`, as the checkout was before "Sending". */
+export function startCheckout(
+  listingId: string,
+  method: OnlinePaymentMethod,
+  shipping: ShippingChoice | null = null,
+): Promise<CheckoutResponse> {
+  return call(api.payments.checkout.$post({ json: { listing_id: listingId, method, ...(shipping ? { shipping } : {}) } }));
 }
 
 /** The prototype's create-stripe-account-link (docs/product.md "Server calls"): onboarding for a new or unfinished account. */
