@@ -1,11 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS, shortOrderId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
-import { paymentDetailsQuery } from "../../api/payments";
+import { paymentDetailsQuery, paymentKeys, type OrderView, type PaymentDetails } from "../../api/payments";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -16,6 +16,7 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { orderText } from "./orderText";
+import { ShipmentDetails } from "./ShipmentDetails";
 import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
@@ -45,6 +46,9 @@ export function PaymentDetailsPage() {
 function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean }) {
   const openConversation = useOpenConversation();
   const { data, error } = useQuery({ ...paymentDetailsQuery(sessionId), retry: false });
+  const queryClient = useQueryClient();
+  const showOrder = (order: OrderView) =>
+    queryClient.setQueryData<PaymentDetails>(paymentKeys.details(sessionId), (details) => (details ? { ...details, order } : details));
 
   useEffect(() => {
     if (data && !data.seller) console.warn("Payment details: the seller's profile is missing", sessionId);
@@ -103,6 +107,13 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
           <ShieldCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
           <span>{orderText(data.order)}</span>
         </p>
+      ) : null}
+      {data.order?.shipment ? (
+        <ShipmentDetails
+          order={{ ...data.order, shipment: data.order.shipment }}
+          onRetried={showOrder}
+          className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm"
+        />
       ) : null}
 
       <SellerCard name={sellerName}>{PAYMENT_TEXTS.sellerNotified}</SellerCard>
