@@ -249,7 +249,7 @@ describe("the buy dialog with 'Sending'", () => {
     // Nothing to choose: the checkout is not sent, the list says why.
     await user.type(screen.getByLabelText("Mobilnummer"), "91234567");
     await user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
-    expect(await within(points).findByText("Velg et hentested")).toBeInTheDocument();
+    expect(await within(points).findByText("Velg et hentested.")).toBeInTheDocument();
     expect(points).toHaveFocus();
   });
 
@@ -295,15 +295,14 @@ describe("the buy dialog with 'Sending'", () => {
     await user.type(screen.getByLabelText("Mobilnummer"), "91234567");
     await within(screen.getByRole("group", { name: "Velg pakkeautomat" })).findByRole("radio", { name: /Pakkeautomat 1/ });
 
+    // The checkout's own check names the field inside the choice; the schema's paths start at "shipping".
+    const unknownPostal = "Vi finner ikke postnummeret. Sjekk at det stemmer.";
     refusal = jsonResponse(
       {
         error: {
           code: "VALIDATION",
-          message: "Postnummeret finnes ikke",
-          fields: {
-            "shipping.recipient.postal_code": "Postnummeret finnes ikke",
-            "shipping.recipient.phone": "Skriv inn et norsk mobilnummer med 8 siffer",
-          },
+          message: unknownPostal,
+          fields: { "recipient.postal_code": unknownPostal, "shipping.recipient.phone": "Skriv inn et norsk mobilnummer med 8 siffer" },
         },
       },
       400,
@@ -312,7 +311,7 @@ describe("the buy dialog with 'Sending'", () => {
     const postal = screen.getByLabelText("Postnummer");
     await waitFor(() => expect(postal).toHaveFocus());
     expect(postal).toHaveAttribute("aria-invalid", "true");
-    expect(postal).toHaveAccessibleDescription("Postnummeret finnes ikke");
+    expect(postal).toHaveAccessibleDescription(unknownPostal);
     expect(screen.getByLabelText("Mobilnummer")).toHaveAccessibleDescription("Skriv inn et norsk mobilnummer med 8 siffer");
     expect(toast.toastError).not.toHaveBeenCalled();
     expect(screen.getByRole("button", { name: /Gå til betaling/ })).toBeEnabled();
@@ -326,20 +325,20 @@ describe("the buy dialog with 'Sending'", () => {
     await waitFor(() => expect(lockers).toHaveFocus());
     expect(toast.toastError).not.toHaveBeenCalled();
 
-    refusal = jsonResponse(
-      { error: { code: "VALIDATION", message: "Denne leveringen finnes ikke for pakkestørrelsen. Velg en annen." } },
-      400,
-    );
+    const notOffered = "Denne leveringen finnes ikke for pakkestørrelsen. Velg en annen.";
+    refusal = jsonResponse({ error: { code: "VALIDATION", message: notOffered, fields: { delivery: notOffered } } }, 400);
     await user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
-    await waitFor(() =>
-      expect(toast.toastError).toHaveBeenCalledWith(
-        "Feil ved betaling",
-        "Denne leveringen finnes ikke for pakkestørrelsen. Velg en annen.",
-        {
-          error: expect.anything(),
-        },
-      ),
-    );
+    const offers = screen.getByRole("group", { name: "Frakt" });
+    expect(await within(offers).findByText(notOffered)).toBeInTheDocument();
+    await waitFor(() => expect(offers).toHaveFocus());
+    expect(offers).toHaveAccessibleDescription(notOffered);
+    expect(toast.toastError).not.toHaveBeenCalled();
+
+    // A 400 about the rest of the checkout is the toast's, as before "Sending".
+    const notThisMethod = "Denne betalingsmåten tilbys ikke for annonsen";
+    refusal = jsonResponse({ error: { code: "VALIDATION", message: notThisMethod, fields: { method: notThisMethod } } }, 400);
+    await user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
+    await waitFor(() => expect(toast.toastError).toHaveBeenCalledWith("Feil ved betaling", notThisMethod, { error: expect.anything() }));
     refusal = jsonResponse({ error: { code: "CONFLICT", message: "Selgeren sender ikke denne leken. Velg «Henting»." } }, 409);
     await user.click(screen.getByRole("button", { name: /Gå til betaling/ }));
     await waitFor(() =>
@@ -347,7 +346,7 @@ describe("the buy dialog with 'Sending'", () => {
         error: expect.anything(),
       }),
     );
-    expect(fetch.mock.calls.filter(([url]) => url === "/api/payments/checkout")).toHaveLength(4);
+    expect(fetch.mock.calls.filter(([url]) => url === "/api/payments/checkout")).toHaveLength(5);
   });
 
   it("a listing that is only 'Kan sendes' offers 'Sending' alone, chosen", async () => {

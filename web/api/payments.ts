@@ -2,11 +2,11 @@
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
-import type { ClientResponse, InferRequestType } from "hono/client";
+import type { InferRequestType } from "hono/client";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import type { ProblemInput } from "../../domain/schemas/payments";
 import { paymentKeys } from "./payment-keys";
-import { api, call, sessionFetch, type ResponseBody as Body } from "./client";
+import { api, call, type ResponseBody as Body } from "./client";
 
 const orders = api.payments.orders;
 const param = (value: string) => encodeURIComponent(value);
@@ -50,14 +50,9 @@ export function uploadProblemPhoto(id: string, image: Blob): Promise<{ id: strin
   );
 }
 
-/**
- * POST /api/payments/orders/:id/shipment/retry ("Prøv igjen" after the carrier refused the booking):
- * the order as it is now. Called by its path, typed by the contract (OrderView), while the route is
- * not yet in the Worker's AppType.
- */
+/** "Prøv igjen" after the carrier refused the booking (decision 150): the order as it is now. */
 export function retryShipment(id: string): Promise<OrderView> {
-  const request = sessionFetch(`/api/payments/orders/${param(id)}/shipment/retry`, { method: "POST" });
-  return call(request as Promise<ClientResponse<OrderView, 200, "json">>);
+  return call(orders[":id"].shipment.retry.$post({ param: { id: param(id) } })) as Promise<OrderView>;
 }
 
 export function reportProblem(id: string, json: ProblemInput): Promise<OrderView> {

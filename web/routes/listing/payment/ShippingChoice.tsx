@@ -31,15 +31,19 @@ export type ShippingField = (typeof SHIPPING_FIELDS)[number];
 export type ShippingErrors = Partial<Record<ShippingField, string>>;
 
 /**
- * The field a refusal belongs to, from its path in the checkout's body ("shipping.recipient.phone")
- * or the carrier's check of the chosen point ("pickup_point_id"); null for the rest of the checkout.
+ * The field a refusal belongs to, from its key in the checkout's answer: the schema's paths
+ * ("shipping.recipient.phone", "shipping" alone when the choice is missing) or the checkout's own
+ * checks, which name the field inside the choice ("recipient.postal_code", "delivery",
+ * "pickup_point_id"); null for the rest of the checkout ("method", "listing_id").
  */
-export function shippingFieldOf(path: string): ShippingField | null {
-  const [first, ...rest] = path.split(".");
-  if (first !== "shipping" && first !== "pickup_point_id") return null;
-  const last = rest.at(-1) ?? first;
-  if (last === "carrier" || last === "delivery" || last === "shipping") return "offer";
-  return (SHIPPING_FIELDS as readonly string[]).includes(last) ? (last as ShippingField) : null;
+export function shippingFieldOf(key: string): ShippingField | null {
+  const path = key.split(".");
+  const [first, second] = path[0] === "shipping" ? path.slice(1) : path;
+  if (path[0] === "shipping" && first === undefined) return "offer";
+  if (first === "carrier" || first === "delivery") return "offer";
+  if (first === "pickup_point_id") return "pickup_point_id";
+  if (first === "recipient") return (RECIPIENT_FIELDS as readonly string[]).includes(second) ? (second as RecipientField) : "name";
+  return null;
 }
 
 /** Every issue's field once, the first message each. */
@@ -57,8 +61,8 @@ const needsPoint = (o: ShippingOffer): o is ShippingOffer & { method: PickupDeli
 const POSTAL_CODE_RE = /^\d{4}$/;
 
 const POINT_WORDS: Record<PickupDelivery, { choose: string; many: string; missing: string }> = {
-  parcel_locker: { choose: "Velg pakkeautomat", many: "pakkeautomater", missing: "Velg en pakkeautomat" },
-  pickup_point: { choose: "Velg hentested", many: "hentesteder", missing: "Velg et hentested" },
+  parcel_locker: { choose: "Velg pakkeautomat", many: "pakkeautomater", missing: "Velg en pakkeautomat." },
+  pickup_point: { choose: "Velg hentested", many: "hentesteder", missing: "Velg et hentested." },
 };
 
 /** The "Sending" part's state: the chosen offer, the recipient, the point, and the refusals shown. */
