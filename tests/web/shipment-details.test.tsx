@@ -70,7 +70,7 @@ describe("the order card of a sent order", () => {
   it("the seller, booked: the state, carrier and point, 'Sendekode' set apart and selectable, the deadline and where to hand it in", async () => {
     const { article, parcel } = await card([order()]);
     expect(parcel).toHaveTextContent("Venter på innlevering");
-    expect(parcel).toHaveTextContent("Posten, Pakkeautomat");
+    expect(parcel).toHaveTextContent("Posten · Pakkeautomat");
     expect(parcel).toHaveTextContent("Pakkeautomat Coop Mega Grünerløkka, Thorvald Meyers gate 49, 0555 OSLO");
     expect(parcel).toHaveTextContent(/Sendekode: LL12 3456 789/);
     const code = within(parcel).getByText("LL12 3456 789");
@@ -103,7 +103,7 @@ describe("the order card of a sent order", () => {
       order({ role: "buyer", shipment: shipment({ delivery: "mailbox", pickup_point: null, state: "in_transit" }) }),
     ]);
     expect(parcel).toHaveTextContent("Pakken er på vei");
-    expect(parcel).toHaveTextContent("Posten, I postkassen");
+    expect(parcel).toHaveTextContent("Posten · I postkassen");
     expect(parcel).not.toHaveTextContent("Pakkeautomat Coop");
   });
 

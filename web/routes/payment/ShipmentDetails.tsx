@@ -40,21 +40,21 @@ export function ShipmentDetails({ order, onRetried, className }: ShipmentDetails
 
   return (
     <section aria-label="Frakt" className={cn("space-y-2 text-sm text-stone-800", className)}>
-      <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <p className="flex items-center gap-1.5 font-semibold text-stone-900">
         <Package aria-hidden="true" className="size-4 shrink-0 text-brand-700" />
-        <span className="font-semibold text-stone-900">{SHIPMENT_STATE_LABELS[shipment.state]}</span>
-        <span>
-          · {CARRIER_LABELS[shipment.carrier]}, {DELIVERY_METHOD_LABELS[shipment.delivery]}
-        </span>
+        {SHIPMENT_STATE_LABELS[shipment.state]}
       </p>
-      {point ? (
-        <p>
-          {point.name}, {point.address}
-        </p>
-      ) : null}
+      <p>
+        {CARRIER_LABELS[shipment.carrier]} · {DELIVERY_METHOD_LABELS[shipment.delivery]}
+        {point ? (
+          <span className="block text-stone-700">
+            {point.name}, {point.address}
+          </span>
+        ) : null}
+      </p>
 
       {shipment.state === "booked" && seller && shipment.drop_off_code ? (
-        <div className="rounded-lg border border-brand-300 bg-brand-50 p-3 text-stone-900">
+        <div className="rounded-lg border border-brand-200 bg-brand-50 p-3 text-stone-900">
           <p className="text-base">
             {CODE_LABEL}{" "}
             <strong className="font-mono text-xl font-extrabold tracking-wide break-all select-all">{shipment.drop_off_code}</strong>

@@ -73,7 +73,7 @@ export default function PaymentChooser({ listing, open, onOpenChange }: PaymentC
             <div>
               <Dialog.Title className="text-xl font-bold text-stone-900">Velg betalingsmåte</Dialog.Title>
               <Dialog.Description className="mt-1 text-stone-700">
-                {listing.title} – {price}
+                {listing.title} – <span className="whitespace-nowrap">{price}</span>
               </Dialog.Description>
             </div>
             <Dialog.Close asChild>
