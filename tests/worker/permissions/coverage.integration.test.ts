@@ -17,6 +17,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/dev/analytics/*",
   "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
+  "ALL /api/dev/shipments/*",
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads
   "ALL /api/me/*", // requireUser
