@@ -16,10 +16,11 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { orderText } from "./orderText";
-import { ShipmentDetails } from "./ShipmentDetails";
 import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
+// Only a sent order has a parcel to show: its code loads with it, not with every payment's page.
+const ShipmentDetails = lazy(() => import("./ShipmentDetails").then((m) => ({ default: m.ShipmentDetails })));
 
 /** The server's not-found texts are shown as they are; anything else is "Kunne ikke hente betalingsdetaljer". */
 const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.orderNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);
@@ -109,11 +110,13 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
         </p>
       ) : null}
       {data.order?.shipment ? (
-        <ShipmentDetails
-          order={{ ...data.order, shipment: data.order.shipment }}
-          onRetried={showOrder}
-          className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm"
-        />
+        <Suspense fallback={null}>
+          <ShipmentDetails
+            order={{ ...data.order, shipment: data.order.shipment }}
+            onRetried={showOrder}
+            className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm"
+          />
+        </Suspense>
       ) : null}
 
       <SellerCard name={sellerName}>{PAYMENT_TEXTS.sellerNotified}</SellerCard>
