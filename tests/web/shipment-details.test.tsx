@@ -81,7 +81,7 @@ describe("the order card of a sent order", () => {
     const prices = within(parcel).getByText("Leken").closest("dl")!;
     expect(prices.textContent!.replace(/\s/g, " ")).toBe("Leken1 250,00 krFrakt89,00 kr");
     // The seller has the code, not the buyer's tracking number.
-    expect(parcel).not.toHaveTextContent("Sendingsnummer");
+    expect(parcel).not.toHaveTextContent("Sporingsnummer");
     // The order's own buttons are as they were.
     expect(within(article).getByRole("button", { name: "Overlevert til kjøper" })).toBeInTheDocument();
   });
@@ -93,7 +93,7 @@ describe("the order card of a sent order", () => {
 
   it("the buyer: the shipment number once booked, never a code; before booking no number", async () => {
     const { parcel } = await card([order({ role: "buyer", actions: ["confirm_received"], shipment: shipment() })]);
-    expect(parcel).toHaveTextContent("Sendingsnummer: 70730259304981604");
+    expect(parcel).toHaveTextContent("Sporingsnummer: 70730259304981604");
     expect(parcel).not.toHaveTextContent("Sendekode");
     expect(parcel).not.toHaveTextContent("Lever pakken innen");
   });

@@ -66,7 +66,7 @@ export function ShipmentDetails({ order, onRetried, className }: ShipmentDetails
 
       {!seller && shipment.shipment_number ? (
         <p>
-          Sendingsnummer: <span className="font-mono select-all">{shipment.shipment_number}</span>
+          Sporingsnummer: <span className="font-mono select-all">{shipment.shipment_number}</span>
         </p>
       ) : null}
 
