@@ -72,9 +72,9 @@ export function ShipmentDetails({ order, onRetried, className }: ShipmentDetails
 
       {shipment.state === "booking_failed" ? (
         <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-stone-900">
-          {seller && shipment.booking_error ? <p className="font-semibold">{shipment.booking_error}</p> : null}
-          <p className={seller && shipment.booking_error ? "mt-1" : undefined}>
-            {seller ? SHIPMENT_TEXTS.bookingFailedSeller : SHIPMENT_TEXTS.bookingFailedBuyer}
+          {/* The carrier's refusal in the seller's words says what to fix; the buyer is told the money is held. */}
+          <p className={seller ? "font-semibold" : undefined}>
+            {seller ? (shipment.booking_error ?? SHIPMENT_TEXTS.bookingFailedSeller) : SHIPMENT_TEXTS.bookingFailedBuyer}
           </p>
           {shipment.can_retry ? (
             <Button
