@@ -67,6 +67,27 @@ async function card(orders: OrderView[], answer?: (url: string, init: RequestIni
 }
 
 describe("the order card of a sent order", () => {
+  it("delivered: the buyer reads that the parcel is delivered, not that the seller marked a handover; the badge says the money is held", async () => {
+    const delivered = order({
+      role: "buyer",
+      state: "handed_over",
+      release_due_at: "2026-12-02T02:29:00.000Z",
+      actions: ["confirm_received", "report_problem"],
+      shipment: shipment({ state: "delivered" }),
+    });
+    const { article } = await card([delivered]);
+    expect(article).toHaveTextContent("Pakken er levert. Pengene utbetales automatisk 2. desember 2026 kl. 03:29 hvis du ikke svarer.");
+    expect(article).not.toHaveTextContent("Selgeren har markert varen som overlevert");
+    expect(article).not.toHaveTextContent("Overlevert til kjøper");
+    expect(article).toHaveTextContent("Pengene holdes");
+  });
+
+  it("held, the seller of a sent toy: told the 48 hours count from the delivery, not to press a handover", async () => {
+    const { article } = await card([order({ actions: [] })]);
+    expect(article).toHaveTextContent("Pengene utbetales når kjøperen har bekreftet, senest 48 timer etter at pakken er levert.");
+    expect(article).not.toHaveTextContent("Trykk «Overlevert til kjøper»");
+  });
+
   it("the seller, booked: the state, carrier and point, 'Sendekode' set apart and selectable, the deadline and where to hand it in", async () => {
     const { article, parcel } = await card([order()]);
     expect(parcel).toHaveTextContent("Venter på innlevering");

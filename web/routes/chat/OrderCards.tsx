@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImagePlus, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
 import {
-  ORDER_STATE_LABELS,
+  orderStateLabel,
   ORDER_TEXTS,
   PROBLEM_PHOTO_REFUSALS,
   PROBLEM_PHOTOS_MAX,
@@ -91,7 +91,7 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
   });
   const busy = move.isPending;
   const can = (a: OrderView["actions"][number]) => order.actions.includes(a);
-  const label = ORDER_STATE_LABELS[order.state];
+  const label = orderStateLabel(order.state, order.shipment !== null);
   const text = orderText(order);
   // Settled, the words may be the badge's own ("Utbetalt til selger"): said once.
   const said = text !== label ? text : null;
