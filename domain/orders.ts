@@ -300,6 +300,9 @@ export const ORDER_TEXTS = {
   problemOpen: "Du har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
   problemOpenSeller: "Kjøperen har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
   handedOverBuyer: (date: string) => `Selgeren har markert varen som overlevert. Pengene utbetales automatisk ${date} hvis du ikke svarer.`,
+  /** A sent toy: the carrier's "delivered" is the handover (decision 145). */
+  sellerHeldSent: "Pengene utbetales når kjøperen har bekreftet, senest 48 timer etter at pakken er levert.",
+  deliveredBuyer: (date: string) => `Pakken er levert. Pengene utbetales automatisk ${date} hvis du ikke svarer.`,
   cancelFrom: (date: string) => `Har du ikke fått varen innen ${date}, kan du avbryte kjøpet og få pengene tilbake.`,
   payoutPending: "Utbetalingen er på vei til selger.",
   payoutFailedSeller: (fix: string) => `Vi kunne ikke utbetale pengene: ${fix}`,
@@ -339,6 +342,14 @@ export const ORDER_STATE_LABELS: Record<OrderState, string> = {
   partially_refunded: "Delvis betalt tilbake",
   cancelled: "Kjøpet er avbrutt",
 };
+
+/**
+ * The card's badge: a sent toy's delivered parcel is its handover, but the parcel's own line says
+ * "Pakken er levert", so the badge keeps saying where the money is.
+ */
+export function orderStateLabel(state: OrderState, sent: boolean): string {
+  return sent && state === "handed_over" ? ORDER_STATE_LABELS.held : ORDER_STATE_LABELS[state];
+}
 
 /** The fix a seller is told about when a transfer to their Stripe account is refused. */
 export const PAYOUT_FIX_TEXT =
