@@ -1,6 +1,8 @@
 // A held-money order as the code that moves its money reads it (docs/decisions/105-held-payments.md): the
 // order with its payment, listing and parties, in one row.
+import type { HandoverMode } from "../../../domain/carriers";
 import type { ProblemReason } from "../../../domain/orders";
+import type { ShipmentState } from "../../../domain/shipping";
 import type { Role } from "../../../domain/roles";
 import type { Db } from "../../db/client";
 import type { RowOf } from "../../db/rows";
@@ -48,6 +50,8 @@ export type OrderRow = Pick<
     seller_role: Role | null;
     /** JSON array of the report's photo ids, in the buyer's order. */
     photo_ids: string;
+    /** The parcel's state of a sent order (decision 145); null for one handed over in person. */
+    shipment_state: ShipmentState | null;
   };
 
 export const ROW_SQL = `SELECT t.id, t.payment_id, p.listing_id, p.seller_id, p.buyer_id, p.amount, p.currency, t.paid_at, p.platform_fee, t.conversation_id,
@@ -57,7 +61,8 @@ export const ROW_SQL = `SELECT t.id, t.payment_id, p.listing_id, p.seller_id, p.
        bu.email AS buyer_email, bp.display_name AS buyer_name, bu.deleted_at AS buyer_deleted,
        su.email AS seller_email, sp.display_name AS seller_name, su.deleted_at AS seller_deleted,
        bp.role AS buyer_role, sp.role AS seller_role,
-       (SELECT json_group_array(id) FROM (SELECT id FROM problem_photos WHERE order_id = t.id AND attached_at IS NOT NULL ORDER BY position)) AS photo_ids
+       (SELECT json_group_array(id) FROM (SELECT id FROM problem_photos WHERE order_id = t.id AND attached_at IS NOT NULL ORDER BY position)) AS photo_ids,
+       (SELECT state FROM shipments WHERE order_id = t.id) AS shipment_state
 FROM orders t
 JOIN payments p ON p.id = t.payment_id
 JOIN listings l ON l.id = p.listing_id
@@ -65,6 +70,11 @@ JOIN users bu ON bu.id = p.buyer_id
 JOIN users su ON su.id = p.seller_id
 LEFT JOIN profiles bp ON bp.user_id = p.buyer_id
 LEFT JOIN profiles sp ON sp.user_id = p.seller_id`;
+
+/** How the toy changes hands: a sent order has its shipment from the paid batch on, so this never changes (decision 153). */
+export function handoverOf(row: Pick<OrderRow, "shipment_state">): HandoverMode {
+  return row.shipment_state === null ? "in_person" : "shipping";
+}
 
 export async function orderRow(db: Db, orderId: string): Promise<OrderRow | null> {
   return db.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(orderId).first<OrderRow>();
