@@ -127,6 +127,9 @@ export const RATE_RULES = {
   paymentCheckout: { scope: "payment:checkout", limit: 20, windowSeconds: HOUR },
   paymentConnect: { scope: "payment:connect", limit: 10, windowSeconds: HOUR },
   paymentVerify: { scope: "payment:verify", limit: 300, windowSeconds: HOUR },
+  // The checkout's pickup points: one carrier call per lookup, a few per purchase as the buyer
+  // switches carrier or fixes the postal code.
+  pickupPoints: { scope: "pickup-points:account", limit: 60, windowSeconds: 15 * MINUTE },
 } as const satisfies Record<string, RateRule | BindingRateRule>;
 
 /** The rules counted by the Rate Limiting binding, by name (wrangler.toml `[[ratelimits]]` must match). */

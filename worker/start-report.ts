@@ -4,7 +4,7 @@
 import { isLocal, type Bindings } from "./env";
 import { vippsLoginConfig } from "./features/auth/vipps-oidc";
 import { stripeConfig, vippsConfig } from "./features/payments/config";
-import { bringConfig } from "./features/shipping/carrier-config";
+import { bringConfig } from "./features/carriers/carrier-config";
 
 export interface SettingProblem {
   /** The binding, secret or variable, as docs/deploy.md names it. */

@@ -16,7 +16,7 @@ export function stripeSignatureHeader(payload: string, secret: string, timestamp
   return `t=${timestamp},v1=${v1}`;
 }
 
-/** The header the carrier's webhooks carry (worker/features/shipping/carrier-signature.ts verifies it). */
+/** The header the carrier's webhooks carry (worker/features/carriers/carrier-signature.ts verifies it). */
 export const CARRIER_SIGNATURE_HEADER = "X-Lekebytte-Signature";
 
 export function carrierSignatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {

@@ -3,7 +3,7 @@
 // Cast webhooks (retried until the receiver answers 2xx), and the failure switch for retry tests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentSandbox, SandboxConfig } from "../../scripts/payment-sandbox/server";
-import { verifyCarrierSignature } from "../../worker/features/shipping/carrier-signature";
+import { verifyCarrierSignature } from "../../worker/features/carriers/carrier-signature";
 import { form, receiver, sandbox } from "./helpers";
 
 const BRING = { apiUid: "uid@example.invalid", apiKey: "bring-key", customerNumber: "20012345678" };

@@ -1,4 +1,4 @@
-// The carrier's webhook signature (worker/features/shipping/carrier-signature.ts): HMAC-SHA256 over
+// The carrier's webhook signature (worker/features/carriers/carrier-signature.ts): HMAC-SHA256 over
 // "<t>.<raw body>" with the shared secret. A tampered body or timestamp, a wrong secret, a replay
 // older than five minutes and a timestamp from the future are refused; the sandbox's Node signer
 // and the Worker's WebCrypto one agree.
@@ -9,7 +9,7 @@ import {
   CARRIER_SIGNATURE_MAX_AGE_S,
   carrierSignature,
   verifyCarrierSignature,
-} from "../../worker/features/shipping/carrier-signature";
+} from "../../worker/features/carriers/carrier-signature";
 
 const SECRET = "bring-webhook-secret";
 const BODY = JSON.stringify({ eventId: "e1", trackingId: "70438101000000001", status: "DELIVERED" });

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../worker/env";
 import { BringCarrier, profileParties } from "../../../worker/features/shipping/bring-carrier";
 import { cancelKey } from "../../../worker/features/shipping/carrier-port";
-import { CARRIER_REFUSALS } from "../../../worker/features/shipping/carrier-refusals";
+import { CARRIER_REFUSALS } from "../../../worker/features/carriers/carrier-refusals";
 import { bookShipment, cancelAtCarrier } from "../../../worker/features/shipping/shipments";
 import { sandboxRequests } from "../support/payments";
 import {

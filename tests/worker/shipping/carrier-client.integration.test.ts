@@ -9,9 +9,9 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { SHIPPING_CHOICE_REFUSALS } from "../../../domain/carriers";
 import { SHIPMENT_TEXTS } from "../../../domain/shipping";
-import { BringClient, type BookingRequest, type RetryPolicy } from "../../../worker/features/shipping/carrier-client";
-import { bringConfig } from "../../../worker/features/shipping/carrier-config";
-import { CARRIER_REFUSALS } from "../../../worker/features/shipping/carrier-refusals";
+import { BringClient, type BookingRequest, type RetryPolicy } from "../../../worker/features/carriers/carrier-client";
+import { bringConfig } from "../../../worker/features/carriers/carrier-config";
+import { CARRIER_REFUSALS } from "../../../worker/features/carriers/carrier-refusals";
 import { sandboxRequests } from "../support/payments";
 
 const SANDBOX = env.TEST_SANDBOX_URL;

@@ -6,7 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../../worker/env";
-import { CARRIER_SIGNATURE_HEADER, carrierSignature } from "../../../worker/features/shipping/carrier-signature";
+import { CARRIER_SIGNATURE_HEADER, carrierSignature } from "../../../worker/features/carriers/carrier-signature";
 import { bookShipment } from "../../../worker/features/shipping/shipments";
 import { TRACKING_WEBHOOK_REFUSALS } from "../../../worker/features/shipping/tracking-webhook";
 import { deliver, deliveries } from "../support/payments";

@@ -6,10 +6,10 @@
 import type { Carrier } from "../../../domain/carriers";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
-import { BringClient, type Party, type RetryPolicy } from "./carrier-client";
-import { bringConfig } from "./carrier-config";
+import { BringClient, type Party, type RetryPolicy } from "../carriers/carrier-client";
+import { bringConfig } from "../carriers/carrier-config";
 import type { BookingResult, CancelResult, CarrierPort, ParcelBooking } from "./carrier-port";
-import { CARRIER_REFUSALS } from "./carrier-refusals";
+import { CARRIER_REFUSALS } from "../carriers/carrier-refusals";
 
 export interface Parties {
   sender: Party;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { verifyCarrierSignature } from "./carrier-signature";
+import { verifyCarrierSignature } from "../carriers/carrier-signature";
 import { applyTrackingEvent, type TrackingOutcome } from "./shipments";
 
 /** The refusals a sender reads: not shown to a person, kept in Norwegian like every API error. */

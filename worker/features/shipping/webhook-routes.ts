@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { traceOf } from "../../lib/request-log";
 import { recordWebhookRefusal } from "../payments/webhook-refusals";
-import { CARRIER_SIGNATURE_HEADER } from "./carrier-signature";
+import { CARRIER_SIGNATURE_HEADER } from "../carriers/carrier-signature";
 import { handleBringWebhook } from "./tracking-webhook";
 
 /** A tracking event is a few hundred bytes; a larger body is not one. */

@@ -1,0 +1,19 @@
+import { Hono } from "hono";
+import { RATE_RULES } from "../../../domain/rate-limits";
+import { pickupPointsQuerySchema } from "../../../domain/schemas/payments";
+import type { AppEnv } from "../../env";
+import { enforceRateLimit } from "../../lib/rate-limit";
+import { validate } from "../../lib/validate";
+import { actorOf, requireUser } from "../../middleware/session";
+import { noStore } from "../../middleware/cache";
+import { pickupPointsNear } from "../carriers/pickup-points";
+
+/** What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts. */
+export const shippingRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .use(noStore)
+  .get("/pickup-points", validate("query", pickupPointsQuerySchema), async (c) => {
+    await enforceRateLimit(c.env.DB, RATE_RULES.pickupPoints, actorOf(c).id);
+    const { carrier, delivery, postal_code } = c.req.valid("query");
+    return c.json({ pickup_points: await pickupPointsNear(c.env, carrier, delivery, postal_code) });
+  });
