@@ -249,6 +249,29 @@ export function partialPayout(amount: number, refund: number, fee: number): { pa
   return { payout: released - keptFee, fee: keptFee };
 }
 
+/**
+ * What a decided order moves, in øre: back to the buyer, to the seller, and captured (a Vipps
+ * reservation). The shipping a sent toy's payment holds is never the seller's: on release it pays
+ * the carrier's invoice, and a partial refund comes out of the toy's price before the shipping
+ * (decisions 145, 150). `shipping` is 0 for a toy picked up.
+ */
+export function orderMoney(
+  state: OrderState,
+  o: { amount: number; shipping: number; refund: number; fee: number },
+): { refund: number; payout: number; capture: number } {
+  const toy = o.amount - o.shipping;
+  switch (state) {
+    case "released":
+      return { refund: 0, payout: toy - o.fee, capture: o.amount };
+    case "partially_refunded": {
+      const { payout } = partialPayout(toy, Math.min(o.refund, toy), o.fee);
+      return { refund: o.refund, payout, capture: o.amount - o.refund };
+    }
+    default:
+      return { refund: o.amount, payout: 0, capture: 0 };
+  }
+}
+
 // ---- texts -------------------------------------------------------------------------------------
 
 export const PROBLEM_REASONS = ["not_received", "not_as_described", "damaged", "other"] as const;

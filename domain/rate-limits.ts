@@ -130,6 +130,8 @@ export const RATE_RULES = {
   // The checkout's pickup points: one carrier call per lookup, a few per purchase as the buyer
   // switches carrier or fixes the postal code.
   pickupPoints: { scope: "pickup-points:account", limit: 60, windowSeconds: 15 * MINUTE },
+  // "Prøv igjen" after a refused booking: one carrier call each; a seller fixes the address a few times at most.
+  shipmentRetry: { scope: "shipment-retry:account", limit: 10, windowSeconds: HOUR },
 } as const satisfies Record<string, RateRule | BindingRateRule>;
 
 /** The rules counted by the Rate Limiting binding, by name (wrangler.toml `[[ratelimits]]` must match). */

@@ -338,3 +338,8 @@ export interface ShipmentView {
   /** This viewer may press "Prøv igjen" (POST /api/payments/orders/:id/shipment/retry). */
   can_retry: boolean;
 }
+
+/** The shipment-booking queue's message: book the parcel of this paid order. */
+export interface ShipmentBookingMessage {
+  order_id: string;
+}

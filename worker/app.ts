@@ -32,7 +32,7 @@ import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { paymentWebhookRoutes } from "./features/payments/webhook-routes";
-import { shippingRoutes } from "./features/shipping/routes";
+import { shipmentOrderRoutes, shippingRoutes } from "./features/shipping/routes";
 import { shippingWebhookRoutes } from "./features/shipping/webhook-routes";
 import { analyticsRoutes } from "./features/analytics/routes";
 import { devAnalyticsRoutes } from "./features/analytics/dev-routes";
@@ -89,6 +89,7 @@ const api = new Hono<AppEnv>()
   .route("/me", meSecurityRoutes)
   .route("/newsletter", newsletterRoutes)
   .route("/contact", contactRoutes)
+  .route("/payments/orders", shipmentOrderRoutes)
   .route("/payments", paymentRoutes)
   .route("/shipping", shippingRoutes)
   .route("/analytics", analyticsRoutes)

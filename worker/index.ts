@@ -4,6 +4,7 @@ import { runScheduled } from "./cron/scheduled";
 import { handleQueue } from "./features/analytics/queue";
 import { handleSavedSearchQueue } from "./features/saved-searches/queue";
 import { SAVED_SEARCH_QUEUE } from "./features/saved-searches/alerts";
+import { handleShipmentQueue, SHIPMENT_QUEUE } from "./features/shipping/booking-queue";
 import { countD1Into, countD1InLocalMode } from "./db/usage";
 import { measuresWorkerTime, WORKER_TIME_RESPONSE_HEADER, withWorkerTime } from "./lib/worker-time";
 import { requestLine, traceOf } from "./lib/request-log";
@@ -39,6 +40,7 @@ export default {
     const bindings = countD1InLocalMode(env as Bindings);
     const queue = queueBaseName(batch.queue, bindings);
     if (queue === SAVED_SEARCH_QUEUE) return handleSavedSearchQueue(batch, bindings);
+    if (queue === SHIPMENT_QUEUE) return handleShipmentQueue(batch, bindings);
     await handleQueue(batch, bindings, queue);
   },
 } satisfies ExportedHandler<Env>;

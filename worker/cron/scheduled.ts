@@ -4,7 +4,7 @@ import { notifySearchEngines } from "../features/seo/indexnow";
 import { reconcilePendingPayments } from "../features/payments/results";
 import { runOrderCron } from "../features/payments/orders";
 import { runShipmentCron } from "../features/shipping/shipment-cron";
-import { bringCarrier } from "../features/shipping/bring-carrier";
+import { carrierPortFor } from "../features/shipping/booking-queue";
 import { generateSitemap } from "../features/seo/sitemap";
 import { purgeAnalytics } from "../features/analytics/housekeeping";
 import { runSavedSearchCron } from "../features/saved-searches/alerts";
@@ -39,7 +39,7 @@ export const CRON_STEPS: readonly CronStep[] = [
   // case; bookings and carrier cancellations not yet answered are repeated with their keys through
   // Bring when it is configured (carrier-config.ts), and wait for a run that has it otherwise.
   // An unusable Bring setting (named by the start report) leaves the carrier out, not the database moves.
-  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierOrNone(env)) },
+  { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierPortFor(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },
   // Expired sessions, e-mail codes and old rate-limit rows.
@@ -84,13 +84,4 @@ export async function runScheduled(env: Bindings, now: Date = new Date(), steps:
     console.error(JSON.stringify({ cron: "record", ok: false, error: error instanceof Error ? error.message : String(error) }));
   }
   return outcomes;
-}
-
-/** The Bring carrier, or none when Bring is not configured or its settings are unusable. */
-function carrierOrNone(env: Bindings): ReturnType<typeof bringCarrier> {
-  try {
-    return bringCarrier(env);
-  } catch {
-    return null;
-  }
 }

@@ -24,8 +24,10 @@ const MIDDLEWARE = new Set([
   "ALL /api/me/vipps/*", // requireUser
   "ALL /api/moderation/*", // requireRole("moderator", "admin"), no-store
   "ALL /api/payments/*", // requireUser, no-store
+  "ALL /api/payments/orders/*", // requireUser, no-store (a sent order's parcel)
   "ALL /api/payments/webhooks/*", // the webhooks' body limit
   "ALL /api/reviews/*", // requireUser, no-store
+  "ALL /api/shipping/*", // requireUser, no-store
   "ALL /api/shipping/webhooks/*", // the carrier webhooks' refusal count and body limit
   "ALL /api/test-notifications/*", // local mode only
   "ALL /api/trade-offers/*", // requireUser

@@ -94,20 +94,20 @@ describe("booking through Bring", () => {
 });
 
 describe("the parties from the accounts", () => {
-  it("sends the seller's and buyer's names, postal codes, places and phones with their street addresses", async () => {
+  it("sends the seller's profile (street address, postal code, place, the phone Vipps vouched for) and the buyer's address from checkout", async () => {
     const order = await bringOrder();
     await env.DB.prepare("UPDATE users SET phone = ?2 WHERE id = ?1").bind(order.seller.id, "4791234567").run();
-    await env.DB.prepare("UPDATE users SET phone = ?2 WHERE id = ?1").bind(order.buyer.id, "4798765432").run();
-    const streets: Record<string, string> = { [order.seller.id]: "Storgata 1", [order.buyer.id]: "Bryggen 2" };
-    const fromAccounts = new BringCarrier(
-      client,
-      profileParties(env.DB, async (id) => streets[id] ?? null),
-    );
+    await env.DB.prepare("UPDATE profiles SET street_address = 'Storgata 1', postal_code = '0150' WHERE user_id = ?1")
+      .bind(order.seller.id)
+      .run();
+    const fromAccounts = new BringCarrier(client, profileParties(env.DB));
     const row = await bookShipment(env as Bindings, order.shipmentId, fromAccounts);
     expect(row.state).toBe("booked");
     const parcel = await sandboxParcel(row.shipment_number!);
     expect(parcel!.sender).toMatchObject({ name: "Siri Selger", addressLine: "Storgata 1", postalCode: "0150", city: "OSLO" });
     expect(parcel!.sender.contact?.phoneNumber).toBe("+4791234567");
+    expect(parcel!.recipient).toMatchObject({ name: "Kari Kjøper", addressLine: "Bryggen 2", postalCode: "5003", city: "BERGEN" });
+    expect(parcel!.recipient.contact?.phoneNumber).toBe("+4798765432");
   });
 
   it("without a street address the seller is told to fix the profile, and the carrier is not called", async () => {

@@ -8,7 +8,9 @@ import type { ShipmentRow } from "../../../worker/features/shipping/shipment-mov
 import { BringCarrier, type Parties } from "../../../worker/features/shipping/bring-carrier";
 import { BringClient, type RetryPolicy } from "../../../worker/features/carriers/carrier-client";
 import { bringConfig } from "../../../worker/features/carriers/carrier-config";
-import { bookShipment, createShipment } from "../../../worker/features/shipping/shipments";
+import type { Carrier as CarrierName, DeliveryMethod, ParcelSize } from "../../../domain/carriers";
+import { dropOffDeadline } from "../../../domain/shipping";
+import { bookShipment } from "../../../worker/features/shipping/shipments";
 import type { Bindings } from "../../../worker/env";
 import { type PaidOrder, paidOrder } from "./orders";
 
@@ -139,7 +141,16 @@ export interface SandboxParcel {
   labelFreeCode: string | null;
   correlationId: string | null;
   status: string;
-  sender: { name: string; addressLine: string; postalCode: string; city: string; contact?: { phoneNumber?: string } };
+  sender: SandboxParty;
+  recipient: SandboxParty;
+}
+
+interface SandboxParty {
+  name: string;
+  addressLine: string;
+  postalCode: string;
+  city: string;
+  contact?: { phoneNumber?: string };
 }
 
 /** The sandbox carrier's parcel with this number. */
@@ -152,4 +163,48 @@ export async function sandboxParcel(number: string): Promise<SandboxParcel | und
 export async function failNextBring(times: number, status: number, key: string): Promise<void> {
   const res = await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/bring/fail`, { method: "POST", body: JSON.stringify({ times, status, key }) });
   expect(res.status).toBe(200);
+}
+
+export interface ShipmentChoice {
+  carrier: CarrierName;
+  method: DeliveryMethod;
+  parcelSize: ParcelSize;
+  pickupPoint: { id: string; name: string; address: string } | null;
+  /** Øre, from the offer the buyer paid (domain/carriers.ts shippingOffer). */
+  shippingPrice: number;
+}
+
+/**
+ * A paid order's parcel waiting for its booking, as the paid payment's batch writes it
+ * (worker/features/payments/settle.ts), for orders paid without a checkout's "Sending"; its deadline
+ * counts from the payment. The buyer's address is TEST_PARTIES' recipient.
+ */
+export async function createShipment(db: D1Database, orderId: string, paidAt: string, choice: ShipmentChoice): Promise<ShipmentRow> {
+  await db
+    .prepare(
+      `INSERT INTO shipments (id, order_id, carrier, method, parcel_size, pickup_point_id, pickup_point_name, pickup_point_address,
+         shipping_price, state, idempotency_key, drop_off_deadline,
+         recipient_name, recipient_address_line, recipient_postal_code, recipient_city, recipient_phone)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'booking', ?10, ?11, ?12, ?13, ?14, ?15, ?16)`,
+    )
+    .bind(
+      crypto.randomUUID(),
+      orderId,
+      choice.carrier,
+      choice.method,
+      choice.parcelSize,
+      choice.pickupPoint?.id ?? null,
+      choice.pickupPoint?.name ?? null,
+      choice.pickupPoint?.address ?? null,
+      choice.shippingPrice,
+      `shipment-${orderId}`,
+      dropOffDeadline(paidAt),
+      TEST_PARTIES.recipient.name,
+      TEST_PARTIES.recipient.addressLine,
+      TEST_PARTIES.recipient.postalCode,
+      "Bergen",
+      "98765432",
+    )
+    .run();
+  return (await db.prepare("SELECT * FROM shipments WHERE order_id = ?1").bind(orderId).first<ShipmentRow>())!;
 }

@@ -69,7 +69,8 @@ export interface Party {
   addressLine: string;
   postalCode: string;
   city: string;
-  phoneNumber: string;
+  /** Required for the recipient (the carrier's SMS notices); the sender's when known. */
+  phoneNumber: string | null;
   email?: string | null;
 }
 

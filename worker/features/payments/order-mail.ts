@@ -13,7 +13,7 @@ export interface OrderMailFacts {
   conversationId: string | null;
 }
 
-function mail(env: Bindings, f: OrderMailFacts, subject: string, body: string): Mail {
+export function orderMail(env: Bindings, f: OrderMailFacts, subject: string, body: string): Mail {
   const origin = env.APP_ORIGIN.replace(/\/$/, "");
   const link = f.conversationId ? `${origin}/chat/${f.conversationId}` : `${origin}/profile`;
   const linkText = f.conversationId ? "Gå til samtalen" : "Se kjøpet på profilen din";
@@ -34,7 +34,7 @@ export function orderChangeMail(
   const buyer = f.role === "buyer";
   switch (f.change) {
     case "handed_over":
-      return mail(
+      return orderMail(
         env,
         f,
         `${t} er markert som overlevert`,
@@ -43,7 +43,7 @@ export function orderChangeMail(
           : `Du har markert ${t} som overlevert. Pengene utbetales når kjøperen har bekreftet, senest ${formatDateTime(f.releaseAt!)}.`,
       );
     case "problem":
-      return mail(
+      return orderMail(
         env,
         f,
         `Problem med kjøpet av ${t}`,
@@ -52,7 +52,7 @@ export function orderChangeMail(
           : `Kjøperen har meldt fra om et problem med ${t}. Pengene holdes til en moderator har sett på saken. Svar gjerne kjøperen i samtalen.`,
       );
     case "released":
-      return mail(
+      return orderMail(
         env,
         f,
         `${t}: utbetalt til selger`,
@@ -61,14 +61,14 @@ export function orderChangeMail(
           : `Pengene for ${t} (${formatMinorUnits(f.amount)}) er utbetalt til deg. Du kan nå gi kjøperen en vurdering.`,
       );
     case "partially_refunded":
-      return mail(
+      return orderMail(
         env,
         f,
         `${t}: saken er avgjort`,
         `En moderator har avgjort saken om ${t}: ${formatMinorUnits(f.refund)} er betalt tilbake til kjøperen, og ${formatMinorUnits(f.amount - f.refund)} er utbetalt til selgeren.`,
       );
     case "cancelled":
-      return mail(
+      return orderMail(
         env,
         f,
         `Kjøpet av ${t} er avbrutt`,
@@ -78,7 +78,7 @@ export function orderChangeMail(
       );
     default:
       // refunded (by a moderator, or because the seller deleted the account)
-      return mail(
+      return orderMail(
         env,
         f,
         `${t}: pengene er betalt tilbake`,
@@ -90,7 +90,7 @@ export function orderChangeMail(
 }
 
 export function releaseReminderMail(env: Bindings, f: OrderMailFacts & { releaseAt: string }): Mail {
-  return mail(
+  return orderMail(
     env,
     f,
     `Har du fått «${f.title}»?`,
@@ -99,7 +99,7 @@ export function releaseReminderMail(env: Bindings, f: OrderMailFacts & { release
 }
 
 export function payoutFailedMail(env: Bindings, f: OrderMailFacts & { fix: string }): Mail {
-  return mail(
+  return orderMail(
     env,
     f,
     `Vi kunne ikke utbetale pengene for «${f.title}»`,

@@ -1,7 +1,7 @@
 // Moving held money through the providers once D1 has decided (docs/decisions/105-held-payments.md):
 // a refund, a Stripe Transfer or a Vipps capture, each with an idempotency key derived from the
 // order, retried by the cron until the provider acknowledges it.
-import { isFinalOrderState, partialPayout, PAYOUT_FIX_TEXT } from "../../../domain/orders";
+import { isFinalOrderState, orderMoney, PAYOUT_FIX_TEXT } from "../../../domain/orders";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { sendMail } from "../mail/mail";
@@ -15,16 +15,7 @@ import { orderRow, type OrderRow } from "./order-rows";
 
 /** What the decided state moves: øre back to the buyer, øre to the seller, øre captured (Vipps). */
 function amountsOf(row: OrderRow): { refund: number; payout: number; capture: number } {
-  switch (row.state) {
-    case "released":
-      return { refund: 0, payout: row.amount - row.platform_fee, capture: row.amount };
-    case "partially_refunded": {
-      const { payout } = partialPayout(row.amount, row.refund_amount, row.platform_fee);
-      return { refund: row.refund_amount, payout, capture: row.amount - row.refund_amount };
-    }
-    default:
-      return { refund: row.amount, payout: 0, capture: 0 };
-  }
+  return orderMoney(row.state, { amount: row.amount, shipping: row.shipping_price, refund: row.refund_amount, fee: row.platform_fee });
 }
 
 /**

@@ -21,7 +21,8 @@ import { messagePageFor } from "../chat/live";
 import { problemPhotoUrl, readProblemPhoto, storeProblemPhoto } from "./problem-photos";
 
 import { moveMoney } from "./order-money";
-import { handoverOf, orderRow, ROW_SQL, type OrderRow } from "./order-rows";
+import { handoverOf, orderRow, ROW_SQL, type OrderRow, type ShipmentFacts } from "./order-rows";
+import { SHIPMENT_TEXTS, shipmentMove, type ShipmentView } from "../../../domain/shipping";
 
 export const notFound = () => new AppError("NOT_FOUND", ORDER_ERROR_TEXTS.notFound);
 
@@ -73,7 +74,34 @@ export function orderViewFor(row: OrderRow, role: "buyer" | "seller" | "moderato
     listing: { id: row.listing_id, title: row.title, seo_slug: row.seo_slug },
     conversation_id: row.conversation_id,
     photos: photosOf(row),
-    shipment: null,
+    shipment: shipmentOf(row, role),
+  };
+}
+
+/** The parcel as `role` sees it: the code and the carrier's refusal are the seller's to act on. */
+function shipmentOf(row: OrderRow, role: "buyer" | "seller" | "moderator"): ShipmentView | null {
+  if (!row.shipment_json) return null;
+  const s = JSON.parse(row.shipment_json) as ShipmentFacts;
+  const seller = role === "seller";
+  return {
+    carrier: s.carrier,
+    delivery: s.method,
+    parcel_size: s.parcel_size,
+    state: s.state,
+    toy_price: row.amount - s.shipping_price,
+    shipping_price: s.shipping_price,
+    pickup_point: s.pickup_point_name ? { name: s.pickup_point_name, address: s.pickup_point_address ?? "" } : null,
+    recipient: {
+      name: s.recipient_name ?? "",
+      address_line: s.recipient_address_line ?? "",
+      postal_code: s.recipient_postal_code ?? "",
+      city: s.recipient_city ?? "",
+    },
+    shipment_number: s.shipment_number,
+    drop_off_code: seller || role === "moderator" ? s.drop_off_code : null,
+    drop_off_deadline: s.drop_off_deadline,
+    booking_error: seller && s.state === "booking_failed" ? (s.last_booking_error ?? SHIPMENT_TEXTS.bookingFailedSeller) : null,
+    can_retry: role !== "moderator" && shipmentMove(s.state, role, "retry_booking").ok,
   };
 }
 

@@ -20,11 +20,16 @@ export interface SaleFacts {
   /** Null when there is no conversation (the buyer deleted their account in the meantime). */
   conversationId: string | null;
   platformFee: number;
+  /** Øre of the buyer's payment that is shipping (a sent toy), 0 for a toy picked up; `amount` is the toy's price. */
+  shipping: number;
 }
 
 /** The system message in the buyer–seller conversation. */
-export function saleMessage(f: Pick<SaleFacts, "title" | "amount" | "provider" | "buyerName">): string {
-  return `«${f.title}» er solgt til ${f.buyerName} for ${formatMinorUnits(f.amount)} (betalt med ${PROVIDER_LABEL[f.provider]} i Lekebytte). Betalingen er bekreftet. Avtal henting eller levering her i samtalen.`;
+export function saleMessage(f: Pick<SaleFacts, "title" | "amount" | "provider" | "buyerName" | "shipping">): string {
+  const price = f.shipping > 0 ? `${formatMinorUnits(f.amount)} + ${formatMinorUnits(f.shipping)} i frakt` : formatMinorUnits(f.amount);
+  const next =
+    f.shipping > 0 ? "Kjøperen har valgt sending: sendekoden kommer her i samtalen." : "Avtal henting eller levering her i samtalen.";
+  return `«${f.title}» er solgt til ${f.buyerName} for ${price} (betalt med ${PROVIDER_LABEL[f.provider]} i Lekebytte). Betalingen er bekreftet. ${next}`;
 }
 
 export function saleMail(env: Bindings, f: SaleFacts): Mail {
@@ -32,7 +37,9 @@ export function saleMail(env: Bindings, f: SaleFacts): Mail {
   const chat = f.conversationId ? `${origin}/chat/${f.conversationId}` : null;
   // The money is held until the buyer has the toy (decision 105).
   const held =
-    "Pengene holdes trygt til kjøperen har fått varen. Trykk «Overlevert til kjøper» i samtalen når du har levert den; pengene utbetales når kjøperen har bekreftet, senest 48 timer etter overleveringen.";
+    f.shipping > 0
+      ? "Kjøperen har valgt sending. Du får sendekoden og fristen for å levere pakken i samtalen og på e-post når frakten er bestilt. Pengene holdes trygt til pakken er levert; de utbetales når kjøperen har bekreftet, senest 48 timer etter at pakken er levert."
+      : "Pengene holdes trygt til kjøperen har fått varen. Trykk «Overlevert til kjøper» i samtalen når du har levert den; pengene utbetales når kjøperen har bekreftet, senest 48 timer etter overleveringen.";
   const payout =
     f.provider === "stripe"
       ? `${held} De kommer til Stripe-kontoen din og utbetales etter Stripes vanlige utbetalingsplan.`

@@ -3,6 +3,7 @@
 // is idempotent, and the race between buyers is settled by conditional statements in one D1 batch
 // (docs/decisions/034-two-buyers.md).
 import { ANONYMOUS_NAME } from "../../../domain/chat";
+import { dropOffDeadline, type ShipmentBookingMessage, type ShipmentState } from "../../../domain/shipping";
 import type { Db } from "../../db/client";
 import { listedListingSql } from "../listings/visibility";
 import type { Bindings } from "../../env";
@@ -47,12 +48,13 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
   // Only a listed listing (active, not hidden: docs/product.md "Listings") can be bought, and only
   // at the price it has now: a checkout started before the seller changed the price is refunded,
   // never fulfilled at the old amount (decision 087).
-  const [, , , state] = await db.batch<{ status: PaymentRow["status"]; order_id: string | null }>([
+  const [, , , , state] = await db.batch<{ status: PaymentRow["status"]; order_id: string | null }>([
     db
       .prepare(
         `UPDATE payments SET status = 'completed', provider_payment_ref = COALESCE(?3, provider_payment_ref), updated_at = ?4
          WHERE id = ?1 AND status = 'pending'
-           AND EXISTS (SELECT 1 FROM listings WHERE id = ?2 AND ${listedListingSql("listings")} AND is_free = 0 AND price * 100 = ?5)
+           AND EXISTS (SELECT 1 FROM listings WHERE id = ?2 AND ${listedListingSql("listings")} AND is_free = 0
+                       AND price * 100 + COALESCE((SELECT shipping_price FROM payment_shipping WHERE payment_id = ?1), 0) = ?5)
            AND NOT EXISTS (SELECT 1 FROM payments WHERE listing_id = ?2 AND status = 'completed')`,
       )
       .bind(payment.id, payment.listing_id, facts.providerPaymentRef, now, payment.amount),
@@ -68,6 +70,21 @@ export async function settlePaidPayment(env: Bindings, payment: PaymentRow, fact
          ON CONFLICT (payment_id) DO NOTHING`,
       )
       .bind(orderId, payment.id, now),
+    // A sent toy's parcel, waiting for its booking, with the order this batch wrote (decision 150):
+    // its drop-off deadline counts from now, the payment.
+    db
+      .prepare(
+        `INSERT INTO shipments (id, order_id, carrier, method, parcel_size, pickup_point_id, pickup_point_name, pickup_point_address,
+           shipping_price, recipient_name, recipient_address_line, recipient_postal_code, recipient_city, recipient_phone,
+           state, idempotency_key, drop_off_deadline, created_at, updated_at)
+         SELECT ?1, o.id, ps.carrier, ps.method, ps.parcel_size, ps.pickup_point_id, ps.pickup_point_name, ps.pickup_point_address,
+           ps.shipping_price, ps.recipient_name, ps.recipient_address_line, ps.recipient_postal_code, ps.recipient_city, ps.recipient_phone,
+           'booking', 'shipment-' || o.id, ?4, ?5, ?5
+         FROM payment_shipping ps JOIN orders o ON o.payment_id = ps.payment_id
+         WHERE ps.payment_id = ?2 AND o.id = ?3 AND o.paid_at = ?5
+         ON CONFLICT (order_id) DO NOTHING`,
+      )
+      .bind(crypto.randomUUID(), payment.id, orderId, dropOffDeadline(now), now),
     // Only the batch that wrote the order marks the listing sold (a replay never re-sells a
     // listing its owner has since put back on sale).
     db
@@ -100,7 +117,8 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       `SELECT p.id, p.provider, p.provider_ref, p.amount, p.currency, p.listing_id, p.buyer_id, p.seller_id, p.platform_fee,
               t.id AS order_id, t.conversation_id, t.seller_notified_at, t.buyer_receipt_sent_at, t.paid_at,
               l.title, bp.display_name AS buyer_name, sp.display_name AS seller_name, su.email AS seller_email, su.deleted_at AS seller_deleted,
-              bu.email AS buyer_email, bu.deleted_at AS buyer_deleted
+              bu.email AS buyer_email, bu.deleted_at AS buyer_deleted,
+              s.state AS shipment_state, COALESCE(s.shipping_price, 0) AS shipping_price
        FROM payments p
        JOIN orders t ON t.payment_id = p.id
        JOIN listings l ON l.id = p.listing_id
@@ -108,6 +126,7 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
        JOIN users bu ON bu.id = p.buyer_id
        LEFT JOIN profiles sp ON sp.user_id = p.seller_id
        LEFT JOIN profiles bp ON bp.user_id = p.buyer_id
+       LEFT JOIN shipments s ON s.order_id = t.id
        WHERE p.id = ?1 AND p.status = 'completed'`,
     )
     .bind(paymentId)
@@ -133,6 +152,8 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
       seller_deleted: string | null;
       buyer_email: string;
       buyer_deleted: string | null;
+      shipment_state: ShipmentState | null;
+      shipping_price: number;
     }>();
   if (!sale) return;
 
@@ -149,7 +170,13 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
     await postSystemMessage(
       env,
       conversationId,
-      saleMessage({ title: sale.title, amount: sale.amount, provider: sale.provider, buyerName }),
+      saleMessage({
+        title: sale.title,
+        amount: sale.amount - sale.shipping_price,
+        provider: sale.provider,
+        buyerName,
+        shipping: sale.shipping_price,
+      }),
       await stableUuid(`sale-message:${sale.id}`),
       { mailed: true },
     );
@@ -165,7 +192,8 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
     await mailOnce(env, sale.order_id, "seller_notified_at", () =>
       saleMail(env, {
         title: sale.title,
-        amount: sale.amount,
+        amount: sale.amount - sale.shipping_price,
+        shipping: sale.shipping_price,
         provider: sale.provider,
         buyerName,
         sellerName: sale.seller_name?.trim() || "der",
@@ -195,6 +223,13 @@ export async function completeSale(env: Bindings, paymentId: string): Promise<vo
   // 4. Other buyers' open checkouts for this listing are closed at the provider (their webhooks
   //    confirm it; one that was paid in the meantime is refunded when its own event arrives).
   await expireCompetitors(env, db, sale.listing_id, sale.id);
+
+  // 5. A sent toy's parcel is booked with its carrier now, through the shipping feature's queue
+  //    (decision 150); a repeat finds it booked and does nothing.
+  if (sale.shipment_state === "booking") {
+    const message: ShipmentBookingMessage = { order_id: sale.order_id };
+    await env.SHIPMENT_QUEUE.send(message);
+  }
 }
 
 /**

@@ -74,51 +74,64 @@ export function bringCarrier(env: Bindings, parties: PartiesSource = profilePart
   return config ? new BringCarrier(new BringClient(config, retry), parties) : null;
 }
 
-interface PersonRow {
+/** A party's columns as both queries below name them. */
+interface PartyRow {
   name: string | null;
+  address_line: string | null;
   postal_code: string | null;
   city: string | null;
   phone: string | null;
   email: string | null;
 }
 
+const withCountryCode = (phone: string) => (phone.startsWith("+") ? phone : phone.length === 8 ? `+47${phone}` : `+${phone}`);
+
 /**
- * The parties from the seller's and buyer's accounts: name, postal code and place, the phone Vipps
- * vouched for. The profile keeps no street address yet, and the carrier refuses a party without one
- * (decision 147), so until the profile has it `addressLine` is `streetAddress(userId)`'s answer and
- * a party without one is refused here, with the message that tells the seller what to fill in.
+ * The parties of a sent order: the seller from the profile (name, street address, postal code and
+ * place; the phone Vipps vouched for, when there is one), the buyer as given at checkout (decision
+ * 150). A party without what the carrier needs is refused here, with the message that tells the
+ * seller what to fill in, rather than by the carrier.
  */
-export function profileParties(db: Db, streetAddress: (userId: string) => Promise<string | null> = async () => null): PartiesSource {
-  const person = async (userId: string): Promise<Party | null> => {
-    const row = await db
-      .prepare(
-        `SELECT p.display_name AS name, p.postal_code, pp.place_name AS city, u.phone, u.email
-         FROM users u LEFT JOIN profiles p ON p.user_id = u.id LEFT JOIN postal_places pp ON pp.postal_code = p.postal_code
-         WHERE u.id = ?1`,
-      )
-      .bind(userId)
-      .first<PersonRow>();
-    const addressLine = await streetAddress(userId);
-    if (!row?.name || !row.postal_code || !row.city || !row.phone || !addressLine) return null;
-    return {
-      name: row.name,
-      addressLine,
-      postalCode: row.postal_code,
-      city: row.city.toUpperCase(),
-      phoneNumber: row.phone.startsWith("+") ? row.phone : `+${row.phone}`,
-      email: row.email,
-    };
-  };
+export function profileParties(db: Db): PartiesSource {
   return async (parcel) => {
-    const ids = await db
-      .prepare("SELECT p.seller_id, p.buyer_id FROM orders o JOIN payments p ON p.id = o.payment_id WHERE o.id = ?1")
+    const sender = await db
+      .prepare(
+        `SELECT sp.display_name AS name, sp.street_address AS address_line, sp.postal_code, pp.place_name AS city, su.phone, su.email
+         FROM orders o JOIN payments p ON p.id = o.payment_id JOIN users su ON su.id = p.seller_id
+         LEFT JOIN profiles sp ON sp.user_id = su.id LEFT JOIN postal_places pp ON pp.postal_code = sp.postal_code
+         WHERE o.id = ?1`,
+      )
       .bind(parcel.orderId)
-      .first<{ seller_id: string; buyer_id: string }>();
-    if (!ids) return { refused: "sender" };
-    const sender = await person(ids.seller_id);
-    if (!sender) return { refused: "sender" };
-    const recipient = await person(ids.buyer_id);
-    if (!recipient) return { refused: "recipient" };
-    return { sender, recipient };
+      .first<PartyRow>();
+    if (!sender?.name?.trim() || !sender.address_line?.trim() || !sender.postal_code || !sender.city) return { refused: "sender" };
+    const recipient = await db
+      .prepare(
+        `SELECT s.recipient_name AS name, s.recipient_address_line AS address_line, s.recipient_postal_code AS postal_code,
+                s.recipient_city AS city, s.recipient_phone AS phone, bu.email
+         FROM shipments s JOIN orders o ON o.id = s.order_id JOIN payments p ON p.id = o.payment_id JOIN users bu ON bu.id = p.buyer_id
+         WHERE s.order_id = ?1`,
+      )
+      .bind(parcel.orderId)
+      .first<PartyRow>();
+    if (!recipient?.name || !recipient.address_line || !recipient.postal_code || !recipient.city || !recipient.phone)
+      return { refused: "recipient" };
+    return {
+      sender: {
+        name: sender.name.trim(),
+        addressLine: sender.address_line.trim(),
+        postalCode: sender.postal_code,
+        city: sender.city.toUpperCase(),
+        phoneNumber: sender.phone ? withCountryCode(sender.phone) : null,
+        email: sender.email,
+      },
+      recipient: {
+        name: recipient.name,
+        addressLine: recipient.address_line,
+        postalCode: recipient.postal_code,
+        city: recipient.city.toUpperCase(),
+        phoneNumber: withCountryCode(recipient.phone),
+        email: recipient.email,
+      },
+    };
   };
 }

@@ -7,17 +7,13 @@
 import { type OrderAction, type OrderState, orderMove } from "../../../domain/orders";
 import { ORDER_STATE_AFTER, type ShipmentState } from "../../../domain/shipping";
 import type { Db } from "../../db/client";
-import type { RowOf } from "../../db/rows";
 import type { Bindings } from "../../env";
 import { handoverOf, type OrderRow, orderRow } from "../payments/order-rows";
 import { afterOrderMove, orderDecision } from "../payments/orders";
-import type { shipments } from "./schema";
+import { announceParcel } from "./shipment-announce";
+import { type ShipmentRow, shipmentRow } from "./shipment-rows";
 
-export type ShipmentRow = RowOf<typeof shipments>;
-
-export async function shipmentRow(db: Db, id: string): Promise<ShipmentRow | null> {
-  return db.prepare("SELECT * FROM shipments WHERE id = ?1").bind(id).first<ShipmentRow>();
-}
+export { type ShipmentRow, shipmentRow } from "./shipment-rows";
 
 /** The order's move by the Worker that each order state after a parcel's move takes (domain/orders.ts). */
 const ORDER_ACTION: Partial<Record<OrderState, OrderAction>> = {
@@ -104,5 +100,6 @@ export async function moveParcel(env: Bindings, move: ParcelMove): Promise<Parce
   const results = await db.batch<{ id: string }>(statements);
   const moved = results[updateAt].results.length > 0;
   if (moved && orderMoves) await afterOrderMove(env, order, orderTo!, orderAction!);
+  else if (moved) await announceParcel(env, (await shipmentRow(db, shipment.id))!, to);
   return { moved, orderAction: moved && orderMoves ? orderAction : null, order };
 }

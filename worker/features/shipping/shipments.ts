@@ -2,51 +2,14 @@
 // order is paid, booked with the carrier through CarrierPort (retried with the same key until the
 // carrier answers), then moved by the carrier's tracking events. The money stays the order's; the
 // parcel moves its order through the order's own path (shipment-moves.ts).
-import type { Carrier, DeliveryMethod, ParcelSize } from "../../../domain/carriers";
-import { dropOffDeadline, SHIPMENT_CHAT_TEXTS, type ShipmentState, shipmentMove, trackingMove } from "../../../domain/shipping";
+import type { Carrier } from "../../../domain/carriers";
+import { SHIPMENT_CHAT_TEXTS, type ShipmentState, shipmentMove, trackingMove } from "../../../domain/shipping";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { type CarrierPort, cancelKey } from "./carrier-port";
+import { announceParcel } from "./shipment-announce";
 import { moveParcel, type ShipmentRow, shipmentRow } from "./shipment-moves";
-
-export interface ShipmentChoice {
-  carrier: Carrier;
-  method: DeliveryMethod;
-  parcelSize: ParcelSize;
-  pickupPoint: { id: string; name: string; address: string } | null;
-  /** Øre, from the offer the buyer paid (domain/carriers.ts shippingOffer). */
-  shippingPrice: number;
-}
-
-/**
- * The parcel of a paid order, waiting for its booking; its deadline counts from the payment. Once
- * per order: a second call (a webhook delivered twice) returns the first's row.
- */
-export async function createShipment(db: Db, orderId: string, paidAt: string, choice: ShipmentChoice): Promise<ShipmentRow> {
-  await db
-    .prepare(
-      `INSERT INTO shipments (id, order_id, carrier, method, parcel_size, pickup_point_id, pickup_point_name, pickup_point_address,
-         shipping_price, state, idempotency_key, drop_off_deadline)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'booking', ?10, ?11)
-       ON CONFLICT (order_id) DO NOTHING`,
-    )
-    .bind(
-      crypto.randomUUID(),
-      orderId,
-      choice.carrier,
-      choice.method,
-      choice.parcelSize,
-      choice.pickupPoint?.id ?? null,
-      choice.pickupPoint?.name ?? null,
-      choice.pickupPoint?.address ?? null,
-      choice.shippingPrice,
-      `shipment-${orderId}`,
-      dropOffDeadline(paidAt),
-    )
-    .run();
-  return (await db.prepare("SELECT * FROM shipments WHERE order_id = ?1").bind(orderId).first<ShipmentRow>())!;
-}
 
 /**
  * Book a parcel in `booking` with the carrier. Booked: the seller has the number and the code.
@@ -75,10 +38,11 @@ export async function bookShipment(env: Bindings, shipmentId: string, port: Carr
   if (result.kind === "unavailable") {
     await db.prepare("UPDATE shipments SET last_booking_error = ?2, updated_at = ?3 WHERE id = ?1").bind(row.id, result.message, at).run();
   } else if (result.kind === "refused") {
-    await db
-      .prepare("UPDATE shipments SET state = ?2, last_booking_error = ?3, updated_at = ?4 WHERE id = ?1 AND state = 'booking'")
+    const failed = await db
+      .prepare("UPDATE shipments SET state = ?2, last_booking_error = ?3, updated_at = ?4 WHERE id = ?1 AND state = 'booking' RETURNING id")
       .bind(row.id, to(row.state, "fail_booking"), result.message, at)
-      .run();
+      .first();
+    if (failed) await announceParcel(env, (await shipmentRow(db, row.id))!, "booking_failed");
   } else {
     const booked = await db
       .prepare(
@@ -87,9 +51,10 @@ export async function bookShipment(env: Bindings, shipmentId: string, port: Carr
       )
       .bind(row.id, to(row.state, "book"), result.shipmentNumber, result.dropOffCode, at)
       .first();
+    if (booked) await announceParcel(env, (await shipmentRow(db, row.id))!, "booked");
     // Cancelled while the carrier was booking (the deadline passed): keep the number so the
     // cron cancels this booking at the carrier too.
-    if (!booked)
+    else
       await db
         .prepare("UPDATE shipments SET shipment_number = ?2 WHERE id = ?1 AND state = 'cancelled' AND shipment_number IS NULL")
         .bind(row.id, result.shipmentNumber)
@@ -116,10 +81,13 @@ export async function retryBooking(
   if (!row) throw new AppError("NOT_FOUND", "Sendingen finnes ikke.");
   const move = shipmentMove(row.state, actor, "retry_booking");
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
+  // A key of its own: the seller has fixed what the carrier refused, so this is another request,
+  // which the carrier would refuse under the first booking's key (decision 147).
   const claimed = await env.DB.prepare(
-    "UPDATE shipments SET state = ?2, updated_at = ?3 WHERE id = ?1 AND state = 'booking_failed' RETURNING id",
+    `UPDATE shipments SET state = ?2, idempotency_key = ?3, updated_at = ?4
+     WHERE id = ?1 AND state = 'booking_failed' AND booking_attempts = ?5 RETURNING id`,
   )
-    .bind(row.id, move.to, now.toISOString())
+    .bind(row.id, move.to, `shipment-${row.order_id}-${row.booking_attempts + 1}`, now.toISOString(), row.booking_attempts)
     .first();
   if (!claimed) {
     const fresh = (await shipmentRow(env.DB, shipmentId))!;

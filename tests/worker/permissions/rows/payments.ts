@@ -98,6 +98,19 @@ export const PAYMENT_ROWS: Row[] = [
     request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/cancel`, method: "POST" }),
     expected: ownerOnly(409),
   },
+  // A sent order's parcel (decision 150): only its parties may ask for a new booking; an order
+  // picked up has no parcel (409).
+  {
+    route: "POST /api/payments/orders/:id/shipment/retry",
+    request: async (w) => ({ path: `/api/payments/orders/${(await w.heldOrder("buyer")).id}/shipment/retry`, method: "POST" }),
+    expected: ownerOnly(409),
+  },
+  // The checkout's pickup points (the carrier is the payment sandbox's): any signed-in buyer.
+  {
+    route: "GET /api/shipping/pickup-points",
+    request: () => ({ path: "/api/shipping/pickup-points?carrier=bring&delivery=pickup_point&postal_code=5003" }),
+    expected: signedIn(200),
+  },
   { route: "GET /api/payments/purchases", request: () => ({ path: "/api/payments/purchases" }), expected: signedIn(200) },
   { route: "GET /api/payments/sales", request: () => ({ path: "/api/payments/sales" }), expected: signedIn(200) },
   { route: "GET /api/payments/stripe/account", request: () => ({ path: "/api/payments/stripe/account" }), expected: signedIn(200) },
