@@ -4,6 +4,8 @@ export interface DemoAccount {
   name: string;
   role: "user" | "moderator" | "admin";
   postalCode: string;
+  /** The sender's address when this account sends a parcel. */
+  streetAddress: string;
 }
 export declare const DEMO_PASSWORD: string;
 export declare const DEMO_ACCOUNTS: DemoAccount[];

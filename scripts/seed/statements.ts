@@ -47,8 +47,10 @@ export function userStatements(
         .prepare("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
         .bind(id, a.email, passwordHash, new Date(Date.parse(created) + 4 * 60_000).toISOString(), created, created),
       db
-        .prepare("INSERT INTO profiles (user_id, display_name, postal_code, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)")
-        .bind(id, a.name, a.postalCode, a.role, created, created),
+        .prepare(
+          "INSERT INTO profiles (user_id, display_name, postal_code, street_address, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(id, a.name, a.postalCode, a.streetAddress, a.role, created, created),
     );
   });
   // The system user may already come from a migration; it has a password hash no login can match.
