@@ -40,6 +40,7 @@ import { devAnalyticsRoutes } from "./features/analytics/dev-routes";
 import { savedSearchRoutes } from "./features/saved-searches/routes";
 import { devSavedSearchRoutes } from "./features/saved-searches/dev-routes";
 import { devD1UsageRoutes } from "./dev-routes";
+import { devCronRoutes } from "./cron/dev-routes";
 import { conversationRoutes } from "./features/chat/routes";
 import { testNotificationRoutes } from "./features/chat/test-notification-routes";
 import { reportRoutes } from "./features/moderation/report-routes";
@@ -97,6 +98,7 @@ const api = new Hono<AppEnv>()
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev/d1-usage", devD1UsageRoutes)
+  .route("/dev/cron", devCronRoutes)
   .route("/dev/shipments", devShipmentRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)

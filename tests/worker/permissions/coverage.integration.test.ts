@@ -15,6 +15,7 @@ const MIDDLEWARE = new Set([
   "ALL /api/conversations/*", // requireUser for the conversation routes
   "ALL /api/dev/*", // local mode only
   "ALL /api/dev/analytics/*",
+  "ALL /api/dev/cron/*",
   "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
   "ALL /api/dev/shipments/*",
