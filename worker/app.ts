@@ -32,7 +32,6 @@ import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { paymentWebhookRoutes } from "./features/payments/webhook-routes";
-import { devShipmentRoutes } from "./features/shipping/dev-routes";
 import { shipmentOrderRoutes, shippingRoutes } from "./features/shipping/routes";
 import { shippingWebhookRoutes } from "./features/shipping/webhook-routes";
 import { analyticsRoutes } from "./features/analytics/routes";
@@ -99,7 +98,6 @@ const api = new Hono<AppEnv>()
   .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev/d1-usage", devD1UsageRoutes)
   .route("/dev/cron", devCronRoutes)
-  .route("/dev/shipments", devShipmentRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)

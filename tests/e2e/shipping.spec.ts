@@ -130,7 +130,7 @@ test("never handed in: past the deadline the purchase is cancelled, toy and ship
     const orders = await page.request.get(`/api/payments/orders?conversation_id=${chatUrl.split("/").pop()}`);
     const [order] = (await orders.json()) as Array<{ shipment: { drop_off_deadline: string } }>;
     const after = new Date(Date.parse(order.shipment.drop_off_deadline) + 60_000).toISOString();
-    const cron = await page.request.post("/api/dev/shipments/cron", { data: { at: after } });
+    const cron = await page.request.post("/api/dev/cron/shipments", { data: { at: after } });
     expect(cron.status(), await cron.text()).toBe(200);
 
     await page.goto(chatUrl);

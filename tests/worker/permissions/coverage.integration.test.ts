@@ -18,7 +18,6 @@ const MIDDLEWARE = new Set([
   "ALL /api/dev/cron/*",
   "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
-  "ALL /api/dev/shipments/*",
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads
   "ALL /api/me/*", // requireUser

@@ -23,10 +23,7 @@ export const shippingWebhookRoutes = new Hono<AppEnv>()
     const carrier = CARRIERS.find((name) => c.req.path.endsWith(`/${name}`));
     if (c.req.method !== "POST" || c.res.status < 400 || !carrier) return;
     try {
-      // The page's counter names its providers in worker/features/payments/webhook-refusals.ts, which
-      // does not list Helthjem yet; the column takes any name, so Helthjem's are counted as its own.
-      const provider = carrier as Parameters<typeof recordWebhookRefusal>[1];
-      await recordWebhookRefusal(c.env, provider, traceOf(c.req.raw).errorCode ?? String(c.res.status));
+      await recordWebhookRefusal(c.env, carrier, traceOf(c.req.raw).errorCode ?? String(c.res.status));
     } catch (error) {
       // The refusal stands as answered; only the page's count misses it.
       console.error("Webhook refusal not counted", carrier, error instanceof Error ? error.message : error);

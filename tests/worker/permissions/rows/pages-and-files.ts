@@ -15,11 +15,7 @@ export const FILE_ROWS: Row[] = [
   { route: "GET /api/dev/d1-usage", request: () => ({ path: "/api/dev/d1-usage" }), expected: all(200) },
   // The sessions step: it only removes what has expired, whoever asks.
   { route: "POST /api/dev/cron/:step", request: () => ({ path: "/api/dev/cron/sessions", method: "POST", json: {} }), expected: all(200) },
-  {
-    route: "POST /api/dev/shipments/cron",
-    request: () => ({ path: "/api/dev/shipments/cron", method: "POST", json: { at: new Date().toISOString() } }),
-    expected: all(200),
-  },
+
   {
     route: "POST /api/dev/saved-searches/match",
     request: async (w) => ({ path: "/api/dev/saved-searches/match", method: "POST", json: { listingIds: [(await w.listing()).id] } }),
