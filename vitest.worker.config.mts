@@ -47,6 +47,7 @@ export default defineConfig(async () => {
             STRIPE_API_BASE: sandboxUrl,
             VIPPS_API_BASE: sandboxUrl,
             BRING_API_BASE: sandboxUrl,
+            HELTHJEM_API_BASE: sandboxUrl,
           },
           // wrangler.toml serves ./dist/client, which only exists after `vite build`. Worker tests must
           // not depend on a build, so the ASSETS binding points at a tiny committed shell instead

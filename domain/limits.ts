@@ -12,6 +12,8 @@ export const EMAIL_MAX_LENGTH = 254;
 export const PASSWORD_MAX_LENGTH = 200;
 export const POSTAL_CODE_MIN_LENGTH = 4;
 export const POSTAL_CODE_MAX_LENGTH = 4;
+/** The profile's "Gateadresse", as long as a parcel's address line may be (domain/schemas/payments.ts). */
+export const STREET_ADDRESS_MAX_LENGTH = 100;
 export const PASSWORD_MIN_LENGTH = 6;
 export const HOME_NEWEST_COUNT = 6;
 export const HOME_FREE_COUNT = 4;

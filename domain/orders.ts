@@ -4,6 +4,7 @@
 // the texts both sides read. The Worker enforces it with conditional updates
 // (worker/features/payments/orders.ts); the web shows each party the buttons it allows.
 
+import type { HandoverMode } from "./carriers";
 import { findTransition, type Lifecycle, type Transition } from "./lifecycle";
 import type { Role } from "./roles";
 import type { ShipmentView } from "./shipping";
@@ -93,6 +94,7 @@ const ALREADY = {
 const NO_CASE = "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.";
 const CASE_OPEN_BUYER = "Du har meldt fra om et problem. En moderator ser på saken og avgjør hva som skjer med pengene.";
 const CASE_OPEN = "Kjøperen har meldt fra om et problem. En moderator ser på saken.";
+const NOT_SHIPPED = "Dette kjøpet sendes ikke med posten, så det er ingen pakke å følge.";
 
 /**
  * Every cell of the table: per action, the text for an actor who may never take it (403), and per
@@ -171,20 +173,48 @@ export const ORDER_REFUSALS: Record<OrderAction, { wrongActor: string; byState: 
   },
 };
 
+/**
+ * How the toy changes hands decides which of the table's actions an order has (decision 153). A sent
+ * order follows its parcel: the carrier's DELIVERED is its handover (`parcel_delivered`) and the
+ * parcel's drop-off deadline its cancellation (`parcel_not_handed_in`, the cron's expiry), so the
+ * seller's "Overlevert til kjøper" and the buyer's "Avbryt kjøpet" are refused; an order handed over
+ * in person has no parcel to move it. Every other action, "Jeg har fått varen" included, is the same
+ * for both. The mode is fixed when the order is paid (its shipment is written in the paid batch).
+ */
+export const HANDOVER_ONLY: Partial<Record<OrderAction, { mode: HandoverMode; refusal: string }>> = {
+  mark_handed_over: { mode: "in_person", refusal: "Fraktselskapet melder når pakken er levert." },
+  cancel_no_handover: {
+    mode: "in_person",
+    refusal: "Kjøpet avbrytes automatisk, og du får pengene tilbake, hvis selgeren ikke leverer inn pakken innen fristen.",
+  },
+  parcel_delivered: { mode: "shipping", refusal: NOT_SHIPPED },
+  parcel_case: { mode: "shipping", refusal: NOT_SHIPPED },
+  parcel_not_handed_in: { mode: "shipping", refusal: NOT_SHIPPED },
+};
+
+/** The refusal of an action the order's mode does not have, or null. In a case or once decided, the state's own text says more. */
+function handoverRefusalOf(state: OrderState, action: OrderAction, handover: HandoverMode): string | null {
+  const only = HANDOVER_ONLY[action];
+  if (!only || only.mode === handover) return null;
+  return state === "held" || state === "handed_over" ? only.refusal : null;
+}
+
 export type OrderMoveResult = { ok: true; to: OrderState } | { ok: false; status: 403 | 409; message: string };
 
-/** What `action` by `actor` does to money in `state`: the state after it, or the refusal to answer. */
-export function orderMove(state: OrderState, actor: OrderActor, action: OrderAction): OrderMoveResult {
-  const transition = findTransition(ORDER_TRANSITIONS, action, state, actor);
-  if (transition) return { ok: true, to: transition.to };
+/** What `action` by `actor` does to the money of an order handed over `handover` in `state`: the state after it, or the refusal to answer. */
+export function orderMove(state: OrderState, actor: OrderActor, action: OrderAction, handover: HandoverMode): OrderMoveResult {
   const refusals = ORDER_REFUSALS[action];
   if (!ORDER_TRANSITIONS[action].some((t) => t.by.includes(actor))) return { ok: false, status: 403, message: refusals.wrongActor };
+  const wrongMode = handoverRefusalOf(state, action, handover);
+  if (wrongMode) return { ok: false, status: 409, message: wrongMode };
+  const transition = findTransition(ORDER_TRANSITIONS, action, state, actor);
+  if (transition) return { ok: true, to: transition.to };
   return { ok: false, status: 409, message: refusals.byState[state] ?? refusals.wrongActor };
 }
 
 /** The actions a party gets buttons for now (time rules aside: the Worker checks those). */
-export function orderActionsFor(state: OrderState, actor: OrderActor): OrderAction[] {
-  return ORDER_ACTIONS.filter((action) => findTransition(ORDER_TRANSITIONS, action, state, actor));
+export function orderActionsFor(state: OrderState, actor: OrderActor, handover: HandoverMode): OrderAction[] {
+  return ORDER_ACTIONS.filter((action) => orderMove(state, actor, action, handover).ok);
 }
 
 // ---- times -------------------------------------------------------------------------------------
@@ -300,6 +330,9 @@ export const ORDER_TEXTS = {
   problemOpen: "Du har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
   problemOpenSeller: "Kjøperen har meldt fra om et problem. Pengene holdes til en moderator har sett på saken.",
   handedOverBuyer: (date: string) => `Selgeren har markert varen som overlevert. Pengene utbetales automatisk ${date} hvis du ikke svarer.`,
+  /** A sent toy: the carrier's "delivered" is the handover (decision 145). */
+  sellerHeldSent: "Pengene utbetales når kjøperen har bekreftet, senest 48 timer etter at pakken er levert.",
+  deliveredBuyer: (date: string) => `Pakken er levert. Pengene utbetales automatisk ${date} hvis du ikke svarer.`,
   cancelFrom: (date: string) => `Har du ikke fått varen innen ${date}, kan du avbryte kjøpet og få pengene tilbake.`,
   payoutPending: "Utbetalingen er på vei til selger.",
   payoutFailedSeller: (fix: string) => `Vi kunne ikke utbetale pengene: ${fix}`,
@@ -339,6 +372,14 @@ export const ORDER_STATE_LABELS: Record<OrderState, string> = {
   partially_refunded: "Delvis betalt tilbake",
   cancelled: "Kjøpet er avbrutt",
 };
+
+/**
+ * The card's badge: a sent toy's delivered parcel is its handover, but the parcel's own line says
+ * "Pakken er levert", so the badge keeps saying where the money is.
+ */
+export function orderStateLabel(state: OrderState, sent: boolean): string {
+  return sent && state === "handed_over" ? ORDER_STATE_LABELS.held : ORDER_STATE_LABELS[state];
+}
 
 /** The fix a seller is told about when a transfer to their Stripe account is refused. */
 export const PAYOUT_FIX_TEXT =

@@ -20,9 +20,10 @@
 // Payments: for each provider without keys in .dev.vars (Stripe: STRIPE_SECRET_KEY; Vipps: all
 // VIPPS_* credentials) the offline payment sandbox (scripts/payment-sandbox) is started as its own
 // process, and the Worker gets the sandbox's base URL and local-only keys as --var. With real test
-// keys in .dev.vars the Worker talks to the providers' test environments instead. The carrier (Bring:
-// BRING_API_UID, BRING_API_KEY, BRING_CUSTOMER_NUMBER) is one more such provider in the same sandbox;
-// its tester page, where a parcel is moved on, is printed with the URLs (decision 147).
+// keys in .dev.vars the Worker talks to the providers' test environments instead. The carriers (Bring:
+// BRING_API_UID, BRING_API_KEY, BRING_CUSTOMER_NUMBER; Helthjem: HELTHJEM_CLIENT_ID,
+// HELTHJEM_CLIENT_SECRET, HELTHJEM_SHOP_ID) are more such providers in the same sandbox; their tester
+// page, where a parcel is moved on, is printed with the URLs (decisions 147 and 154).
 //
 // Everything runs offline and non-interactively. Ctrl-C / SIGTERM is forwarded to the child's whole
 // process group (wrangler and its workerd), so nothing keeps running; we exit with wrangler's code.
@@ -296,14 +297,14 @@ async function main() {
   const providers = sandboxProviders(readDevVars(devVars), process.env.PAYMENT_SANDBOX);
   const paymentVars = [];
   let sandboxUrl = null;
-  if (providers.stripe || providers.vipps || providers.bring) {
+  if (providers.stripe || providers.vipps || providers.bring || providers.helthjem) {
     const sbPort = sandboxPort(PORT);
     if (!(await portFree("127.0.0.1", sbPort))) {
       console.error(`✗ Port ${sbPort} (betalingssandkassen) er i bruk. Velg en annen med PAYMENT_SANDBOX_PORT.`);
       process.exit(1);
     }
     step(
-      `Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps", providers.bring && "Posten"].filter(Boolean).join(", ")}) på port ${sbPort} …`,
+      `Starter betalingssandkassen (${[providers.stripe && "Stripe", providers.vipps && "Vipps", providers.bring && "Posten", providers.helthjem && "Helthjem"].filter(Boolean).join(", ")}) på port ${sbPort} …`,
     );
     await startSandbox(sbPort);
     sandboxUrl = `http://localhost:${sbPort}`;
@@ -364,7 +365,11 @@ async function main() {
       ...(sandboxUrl
         ? [`Betalingssandkasse på ${sandboxUrl} (testkort 4242 4242 4242 4242, Vipps: et hvilket som helst norsk mobilnummer)`]
         : []),
-      ...(sandboxUrl && providers.bring ? [`Pakker sendt med Posten flyttes videre på ${sandboxUrl}/bring/tester`] : []),
+      ...(sandboxUrl && (providers.bring || providers.helthjem)
+        ? [
+            `Pakker sendt med ${[providers.bring && "Posten", providers.helthjem && "Helthjem"].filter(Boolean).join(" og ")} flyttes videre på ${sandboxUrl}/frakt/tester`,
+          ]
+        : []),
       "Stopp med Ctrl+C. Data beholdes til «npm run reset».",
       "",
     ];

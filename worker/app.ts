@@ -32,7 +32,6 @@ import { newsletterRoutes } from "./features/newsletter/routes";
 import { pageRoutes } from "./features/shell/routes";
 import { paymentRoutes } from "./features/payments/routes";
 import { paymentWebhookRoutes } from "./features/payments/webhook-routes";
-import { devShipmentRoutes } from "./features/shipping/dev-routes";
 import { shipmentOrderRoutes, shippingRoutes } from "./features/shipping/routes";
 import { shippingWebhookRoutes } from "./features/shipping/webhook-routes";
 import { analyticsRoutes } from "./features/analytics/routes";
@@ -40,6 +39,7 @@ import { devAnalyticsRoutes } from "./features/analytics/dev-routes";
 import { savedSearchRoutes } from "./features/saved-searches/routes";
 import { devSavedSearchRoutes } from "./features/saved-searches/dev-routes";
 import { devD1UsageRoutes } from "./dev-routes";
+import { devCronRoutes } from "./cron/dev-routes";
 import { conversationRoutes } from "./features/chat/routes";
 import { testNotificationRoutes } from "./features/chat/test-notification-routes";
 import { reportRoutes } from "./features/moderation/report-routes";
@@ -97,7 +97,7 @@ const api = new Hono<AppEnv>()
   .route("/dev/analytics", devAnalyticsRoutes)
   .route("/dev/saved-searches", devSavedSearchRoutes)
   .route("/dev/d1-usage", devD1UsageRoutes)
-  .route("/dev/shipments", devShipmentRoutes)
+  .route("/dev/cron", devCronRoutes)
   .route("/dev", devRoutes)
   .route("/conversations", conversationRoutes)
   .route("/test-notifications", testNotificationRoutes)

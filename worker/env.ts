@@ -30,6 +30,17 @@ export interface Secrets {
   BRING_API_KEY?: string;
   BRING_CUSTOMER_NUMBER?: string;
   BRING_WEBHOOK_SECRET?: string;
+  /**
+   * The second carrier, Helthjem (docs/decisions/154-helthjem-carrier.md): the API client id and
+   * secret a bearer token is asked for with, the shop id the parcels are booked on, and the secret
+   * its tracking webhooks are signed with. Without the id, secret and shop, Helthjem's parcels
+   * cannot be booked. Its base URL is HELTHJEM_API_BASE in wrangler.toml's vars (the sandbox's
+   * locally, set by scripts/start.mjs).
+   */
+  HELTHJEM_CLIENT_ID?: string;
+  HELTHJEM_CLIENT_SECRET?: string;
+  HELTHJEM_SHOP_ID?: string;
+  HELTHJEM_WEBHOOK_SECRET?: string;
   /** IndexNow key and endpoint; both set only on the production host. */
   INDEXNOW_KEY?: string;
   INDEXNOW_ENDPOINT?: string;

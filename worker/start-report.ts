@@ -4,7 +4,7 @@
 import { isLocal, type Bindings } from "./env";
 import { vippsLoginConfig } from "./features/auth/vipps-oidc";
 import { stripeConfig, vippsConfig } from "./features/payments/config";
-import { bringConfig } from "./features/carriers/carrier-config";
+import { bringConfig, helthjemConfig } from "./features/carriers/carrier-config";
 
 export interface SettingProblem {
   /** The binding, secret or variable, as docs/deploy.md names it. */
@@ -75,13 +75,21 @@ export function settingProblems(env: Bindings): SettingProblem[] {
       effect: "Vipps' webhooks are refused (503): Vipps payments settle only when the buyer comes back or at the hourly cron",
     });
 
-  // Bring's keys are not asked for yet (no checkout sends a parcel); a base URL set but unusable is.
+  // The carriers' keys are not asked for yet (no checkout sends a parcel); a setting set but unusable is.
   const bring = attempt(() => bringConfig(env));
   if ("error" in bring)
     problems.push({
       name: "BRING_API_BASE",
       problem: "invalid",
       effect: `${bring.error}: parcels are neither booked nor cancelled with Bring (the cron's other parcel moves still run)`,
+    });
+  // Helthjem's likewise (decision 154): its base URL, or a shop id that is not a number.
+  const helthjem = attempt(() => helthjemConfig(env));
+  if ("error" in helthjem)
+    problems.push({
+      name: helthjem.error.startsWith("HELTHJEM_SHOP_ID") ? "HELTHJEM_SHOP_ID" : "HELTHJEM_API_BASE",
+      problem: "invalid",
+      effect: `${helthjem.error}: Helthjem's parcels are neither booked nor cancelled, and its service points are not shown (Bring's parcels and the cron's other parcel moves still run)`,
     });
 
   if (!local)

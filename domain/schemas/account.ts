@@ -1,5 +1,12 @@
 import { z } from "./zod";
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, POSTAL_CODE_MAX_LENGTH } from "../limits";
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  POSTAL_CODE_MAX_LENGTH,
+  STREET_ADDRESS_MAX_LENGTH,
+} from "../limits";
 import { optionalSingleLineText, singleLineText } from "./user-text";
 
 const MISSING_SIGNUP = "Vennligst fyll ut alle felt.";
@@ -62,6 +69,15 @@ export const profileUpdateSchema = z.object({
     .nullish()
     .transform((v) => (v?.trim() ? v.trim() : null))
     .refine((v) => v == null || /^\d{4}$/.test(v), "Postnummer må være 4 siffer"),
+  /**
+   * "Gateadresse": the sender's address on a parcel the user sends, never shown to others. Absent
+   * leaves the stored one as it is (a form from before the field existed must not erase it);
+   * empty or null removes it.
+   */
+  street_address: optionalSingleLineText("Gateadressen må være tekst")
+    .pipe(z.string().trim().max(STREET_ADDRESS_MAX_LENGTH, `Gateadressen kan være maks ${STREET_ADDRESS_MAX_LENGTH} tegn`))
+    .transform((v) => (v ? v : null))
+    .optional(),
 });
 
 /** POST /api/auth/callback: the one-time code from the confirmation link. */

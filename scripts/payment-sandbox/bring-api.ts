@@ -2,7 +2,7 @@
 // the Pickup Point API (places near a postal code), the Shipping Guide (prices and lead times,
 // bring-guide.ts), the Booking API (services 5900/5901/5902 with a
 // size VAS; VAS 1288 gives the label-free code the seller writes on the parcel), a cancellation,
-// and Event Cast webhooks as a tester moves a parcel on (bring-pages.ts, /__sandbox/bring/...).
+// and Event Cast webhooks as a tester moves a parcel on (carrier-pages.ts, /__sandbox/bring/...).
 //
 // Authentication as Bring's APIs: X-MyBring-API-Uid and X-MyBring-API-Key. Bring documents no
 // idempotency header; the sandbox honours Idempotency-Key (the Worker always sends one) and the
@@ -10,6 +10,19 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { shippingGuide } from "./bring-guide";
 import { pickupPointById, pickupPointKind, pickupPointsNear, POSTAL_CODE_RE, type BringPickupPoint } from "./bring-places";
+import {
+  advanceParcel,
+  CarrierCalls,
+  type FailureScope,
+  movesAhead,
+  routeFor,
+  type ParcelStatus,
+  type ParcelStep,
+  type SandboxCarrier,
+  type TesterParcel,
+  type TrackedStep,
+} from "./carrier-sandbox";
+import { TESTER_PATH } from "./carrier-pages";
 import { header, json, type Reply, type SandboxRequest } from "./http";
 import type { Delivery, WebhookDispatcher, WebhookEndpoint } from "./webhooks";
 
@@ -22,12 +35,8 @@ export const C2C_SIZES: Record<string, string[]> = {
 const LABEL_FREE_VAS = "1288";
 const PHONE_RE = /^(\+47)?[49]\d{7}$/;
 
-/** The steps a tester can move a parcel to, with the Event Cast code each sends. */
-export const PARCEL_STEPS = ["handed_in", "in_transit", "ready_for_pickup", "delivered", "lost"] as const;
-export type ParcelStep = (typeof PARCEL_STEPS)[number];
-export type ParcelStatus = "booked" | "cancelled" | ParcelStep;
-
-const STEP_EVENTS: Record<Exclude<ParcelStep, "lost">, { code: string; description: string }> = {
+/** The Event Cast code each of the tester's steps sends. */
+const STEP_EVENTS: Record<TrackedStep, { code: string; description: string }> = {
   handed_in: { code: "HANDED_IN", description: "Sendingen er innlevert" },
   in_transit: { code: "IN_TRANSIT", description: "Sendingen er underveis" },
   ready_for_pickup: { code: "READY_FOR_PICKUP", description: "Sendingen er klar for henting" },
@@ -82,22 +91,19 @@ class BookingError extends Error {
   }
 }
 
-interface Failure {
-  status: number;
-  key: string | null;
-  path: string | null;
-}
+const SERVICE_LABELS: Record<string, string> = {
+  "5900": "Pakke i postkassen (5900)",
+  "5901": "Pakke til pakkeboks (5901)",
+  "5902": "Pakke til hentested (5902)",
+};
 
-export class BringSandbox {
+const SIZE_LABELS: Record<string, string> = { "2528": "Liten", "2529": "Medium", "1377": "Stor", "1378": "Ekstra stor" };
+
+export class BringSandbox implements SandboxCarrier {
+  readonly carrier = "bring" as const;
   readonly parcels = new Map<string, Parcel>();
-  readonly requests: Array<{ method: string; path: string; idempotencyKey: string | null; at: string }> = [];
-  private readonly idempotency = new Map<string, { fingerprint: string; reply: Reply }>();
-  /**
-   * Statuses the next API calls answer with before doing anything (the retry tests' switch). A
-   * failure with a key or a path is taken only by a call with that Idempotency-Key or under that
-   * path, so test files running at the same time cannot take each other's.
-   */
-  private readonly failures: Failure[] = [];
+  private readonly calls = new CarrierCalls();
+  readonly requests = this.calls.requests;
 
   constructor(private readonly options: BringSandboxOptions) {}
 
@@ -105,14 +111,8 @@ export class BringSandbox {
     const path = req.url.pathname;
     if (!path.startsWith("/pickuppoint/api/") && !path.startsWith("/booking/api/") && !path.startsWith("/shippingguide/")) return null;
     const idempotencyKey = header(req, "idempotency-key") ?? null;
-    this.requests.push({ method: req.method, path, idempotencyKey, at: new Date().toISOString() });
-    const taken = this.failures.findIndex(
-      (f) => (f.key === null || f.key === idempotencyKey) && (f.path === null || path.startsWith(f.path)),
-    );
-    if (taken >= 0) {
-      const [{ status }] = this.failures.splice(taken, 1);
-      return json(status, { errors: [error(`HTTP-${status}`, "The service is temporarily unavailable.")] });
-    }
+    const failure = this.calls.record(req, idempotencyKey);
+    if (failure !== null) return json(failure, { errors: [error(`HTTP-${failure}`, "The service is temporarily unavailable.")] });
     if (header(req, "x-mybring-api-uid") !== this.options.apiUid || header(req, "x-mybring-api-key") !== this.options.apiKey)
       return json(401, { errors: [error("AUTHENTICATION_FAILED", "Invalid X-MyBring-API-Uid or X-MyBring-API-Key.")] });
 
@@ -127,18 +127,12 @@ export class BringSandbox {
     return json(404, { errors: [error("NOT_FOUND", `No route for ${req.method} ${path}.`)] });
   }
 
-  /** The next `times` API calls (with this key, under this path) answer `status` (503, 500, 429 …) without doing anything. */
-  failNext(times: number, status: number, scope: { key?: string | null; path?: string | null } = {}): void {
-    for (let i = 0; i < times; i++) this.failures.push({ status, key: scope.key ?? null, path: scope.path ?? null });
+  failNext(times: number, status: number, scope: FailureScope = {}): void {
+    this.calls.failNext(times, status, scope);
   }
 
-  /**
-   * Forgets failures not yet taken (a test that failed early must not leave them to the next): all
-   * of them, or only those set with this key or path, leaving other test files' alone.
-   */
-  clearFailures(scope: { key?: string | null; path?: string | null } = {}): void {
-    const kept = this.failures.filter((f) => (scope.key != null && f.key !== scope.key) || (scope.path != null && f.path !== scope.path));
-    this.failures.splice(0, this.failures.length, ...kept);
+  clearFailures(scope: FailureScope = {}): void {
+    this.calls.clearFailures(scope);
   }
 
   // ---------------------------------------------------------------- Pickup Point API
@@ -242,52 +236,49 @@ export class BringSandbox {
   }
 
   private idempotent(key: string | null, fingerprint: string, run: () => Reply): Reply {
-    if (!key) return run();
-    const seen = this.idempotency.get(key);
-    if (seen) {
-      if (seen.fingerprint !== fingerprint)
-        return json(422, { errors: [error("IDEMPOTENCY-001", "Idempotency-Key was used with a different request.")] });
-      return { ...seen.reply, headers: { ...seen.reply.headers, "Idempotent-Replayed": "true" } };
-    }
-    const reply = run();
-    if (reply.status < 500) this.idempotency.set(key, { fingerprint, reply });
-    return reply;
+    return this.calls.idempotent(key, fingerprint, run, () =>
+      json(422, { errors: [error("IDEMPOTENCY-001", "Idempotency-Key was used with a different request.")] }),
+    );
   }
 
   // ---------------------------------------------------------------- the tester's moves
 
   /** The steps this parcel's service goes through (a mailbox parcel is never ready for pickup). */
-  stepsFor(parcel: Parcel): ParcelStep[] {
-    const route: ParcelStep[] = ["handed_in", "in_transit", "ready_for_pickup", "delivered"];
-    return parcel.service === "5900" ? route.filter((s) => s !== "ready_for_pickup") : route;
+  stepsFor(parcel: Parcel): TrackedStep[] {
+    return routeFor(parcel.service !== "5900");
   }
 
-  /**
-   * Moves the parcel to `step`, sending each Event Cast webhook the real service would have sent on
-   * the way (a parcel moved straight to "delivered" was handed in and carried first). "lost" sends
-   * nothing: a lost parcel is silence, and Lekebytte's lost-parcel check notices it (decision 145).
-   */
+  /** Moves the parcel on, sending the Event Cast webhook of every step on the way. */
   advance(consignmentNumber: string, step: ParcelStep): { parcel: Parcel; deliveries: Delivery[] } | { error: string } {
     const parcel = this.parcels.get(consignmentNumber);
-    if (!parcel) return { error: `Fant ingen pakke ${consignmentNumber}.` };
-    if (parcel.status === "cancelled" || parcel.status === "delivered" || parcel.status === "lost")
-      return { error: "Pakken kan ikke flyttes videre." };
-    if (step === "lost") {
-      if (parcel.status === "booked") return { error: "En pakke som ikke er levert inn, kan ikke bli borte." };
-      parcel.status = "lost";
-      return { parcel, deliveries: [] };
-    }
-    const route = this.stepsFor(parcel);
-    const from = parcel.status === "booked" ? -1 : route.indexOf(parcel.status);
-    const to = route.indexOf(step);
-    if (to < 0) return { error: "Denne tjenesten går ikke via et hentested." };
-    if (to <= from) return { error: "Pakken er allerede kommet så langt." };
-    const deliveries = route.slice(from + 1, to + 1).flatMap((s) => this.emit(parcel, s as Exclude<ParcelStep, "lost">));
-    parcel.status = step;
-    return { parcel, deliveries };
+    return advanceParcel(parcel, consignmentNumber, parcel ? this.stepsFor(parcel) : [], step, (p, s) => this.emit(p, s));
   }
 
-  private emit(parcel: Parcel, step: Exclude<ParcelStep, "lost">): Delivery[] {
+  parcelList(): Parcel[] {
+    return [...this.parcels.values()];
+  }
+
+  testerParcels(): TesterParcel[] {
+    return this.parcelList().map((p) => ({
+      carrier: "bring",
+      number: p.consignmentNumber,
+      code: p.labelFreeCode,
+      service: SERVICE_LABELS[p.service] ?? p.service,
+      size: `${SIZE_LABELS[p.sizeVas] ?? p.sizeVas} pakke`,
+      from: `${p.sender.name} (${p.sender.postalCode} ${p.sender.city})`,
+      to: `${p.recipient.name}: ${
+        p.pickupPoint
+          ? `${p.pickupPoint.name}, ${p.pickupPoint.address}, ${p.pickupPoint.postalCode} ${p.pickupPoint.city}`
+          : `${p.recipient.addressLine}, ${p.recipient.postalCode} ${p.recipient.city}`
+      }`,
+      status: p.status,
+      createdAt: p.createdAt,
+      events: p.events.map((e) => e.code),
+      moves: movesAhead(p, this.stepsFor(p)),
+    }));
+  }
+
+  private emit(parcel: Parcel, step: TrackedStep): Delivery[] {
     const { code, description } = STEP_EVENTS[step];
     const at = new Date().toISOString();
     parcel.events.push({ code, at });
@@ -315,8 +306,8 @@ export class BringSandbox {
     return { parcels: [...this.parcels.values()] };
   }
 
-  restore(state: BringState | undefined): void {
-    for (const p of state?.parcels ?? []) this.parcels.set(p.consignmentNumber, p);
+  restore(state: unknown): void {
+    for (const p of (state as BringState | undefined)?.parcels ?? []) this.parcels.set(p.consignmentNumber, p);
   }
 }
 
@@ -358,7 +349,7 @@ function confirmation(parcel: Parcel, publicUrl: string) {
     consignmentNumber: parcel.consignmentNumber,
     productSpecificData: null,
     links: {
-      labels: `${publicUrl}/bring/tester#${parcel.consignmentNumber}`,
+      labels: `${publicUrl}${TESTER_PATH}#p${parcel.consignmentNumber}`,
       tracking: `https://sporing.bring.no/sporing/${parcel.consignmentNumber}`,
     },
     dateAndTimes: { earliestPickup: null, expectedDelivery: expected },

@@ -65,43 +65,72 @@ export const POSTAL_CODE_RE = /^\d{4}$/;
 const HOURS_MANNED = { no: "Man-Fre: 0700-2300, Lør: 0800-2100", en: "Mon-Fri: 0700-2300, Sat: 0800-2100" };
 const HOURS_LOCKER = { no: "Man-Søn: 0000-2400", en: "Mon-Sun: 0000-2400" };
 
-/** Twelve places near the postal code, nearest first: every third one a parcel locker. */
-export function pickupPointsNear(postalCode: string): BringPickupPoint[] {
-  // Seeded by the postal code, so the same postal code always gives the same places.
-  const next = rng(Number(postalCode) * 7919 + 17);
+/** A made-up shop near a postal code, before a carrier gives it its own shape. */
+export interface NearbyPlace {
+  shop: string;
+  area: string;
+  street: string;
+  city: string;
+  latitude: number;
+  longitude: number;
+  /** Driving distance from the postal code, growing with the index. */
+  km: number;
+}
+
+/**
+ * `count` shops near the postal code, nearest first, seeded by the postal code and `salt` (each
+ * carrier its own), so the same postal code always gives the same places.
+ */
+export function nearbyPlaces(postalCode: string, count: number, salt: number): NearbyPlace[] {
+  const next = rng(Number(postalCode) * 7919 + salt);
   const town = TOWNS[Number(postalCode[0])];
-  const points: BringPickupPoint[] = [];
+  const places: NearbyPlace[] = [];
   let km = 0.2;
-  for (let i = 0; i < 12; i++) {
-    const kind: PickupPointKind = i % 3 === 1 ? "locker" : "manned";
+  for (let i = 0; i < count; i++) {
     const shop = SHOPS[Math.floor(next() * SHOPS.length)];
     const area = AREAS[Math.floor(next() * AREAS.length)];
     const street = `${STREETS[Math.floor(next() * STREETS.length)]} ${1 + Math.floor(next() * 80)}`;
     km += 0.3 + next() * 1.2;
-    const name = kind === "locker" ? `Pakkeboks ${shop} ${area}` : `${shop} ${area}`;
+    places.push({
+      shop,
+      area,
+      street,
+      city: town.city,
+      latitude: Number((town.lat + (next() - 0.5) * 0.05).toFixed(5)),
+      longitude: Number((town.lon + (next() - 0.5) * 0.08).toFixed(5)),
+      km: Number(km.toFixed(1)),
+    });
+  }
+  return places;
+}
+
+/** Twelve places near the postal code, nearest first: every third one a parcel locker. */
+export function pickupPointsNear(postalCode: string): BringPickupPoint[] {
+  return nearbyPlaces(postalCode, 12, 17).map((place, i) => {
+    const kind: PickupPointKind = i % 3 === 1 ? "locker" : "manned";
+    const name = kind === "locker" ? `Pakkeboks ${place.shop} ${place.area}` : `${place.shop} ${place.area}`;
     const hours = kind === "locker" ? HOURS_LOCKER : HOURS_MANNED;
-    points.push({
+    return {
       id: pickupPointId(postalCode, i, kind),
       unitId: pickupPointId(postalCode, i, kind),
       name,
-      address: street,
+      address: place.street,
       postalCode,
-      city: town.city,
+      city: place.city,
       countryCode: "NO",
-      visitingAddress: street,
+      visitingAddress: place.street,
       visitingPostalCode: postalCode,
-      visitingCity: town.city,
+      visitingCity: place.city,
       locationDescription: kind === "locker" ? "Ved inngangen til butikken" : "Ved kassen",
       openingHoursNorwegian: hours.no,
       openingHoursEnglish: hours.en,
-      latitude: Number((town.lat + (next() - 0.5) * 0.05).toFixed(5)),
-      longitude: Number((town.lon + (next() - 0.5) * 0.08).toFixed(5)),
-      distanceInKm: km.toFixed(1),
+      latitude: place.latitude,
+      longitude: place.longitude,
+      distanceInKm: place.km.toFixed(1),
       distanceType: "DRIVING",
       type: kind === "locker" ? "37" : "4",
-    });
-  }
-  return points;
+    };
+  });
 }
 
 /** The id says where the point is, so a booking can find it again without a store. */

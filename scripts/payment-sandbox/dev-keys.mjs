@@ -1,5 +1,5 @@
 // Keys the local payment sandbox accepts and signs with. Local development only: the sandbox is
-// not Stripe, Vipps or Bring, these values open nothing anywhere else, and no deployed Worker uses them.
+// not Stripe, Vipps, Bring or Helthjem, these values open nothing anywhere else, and no deployed Worker uses them.
 // scripts/start.mjs gives the same values to the Worker (as --var, sandboxBindings) and to the sandbox.
 export const SANDBOX_KEYS = Object.freeze({
   STRIPE_SECRET_KEY: "sk_sandbox_lekebytte_local_only",
@@ -13,6 +13,10 @@ export const SANDBOX_KEYS = Object.freeze({
   BRING_API_KEY: "sandbox-bring-api-key-local-only",
   BRING_CUSTOMER_NUMBER: "20012345678",
   BRING_WEBHOOK_SECRET: "sandbox-bring-webhook-secret-local-only",
+  HELTHJEM_CLIENT_ID: "lekebytte-sandbox-helthjem",
+  HELTHJEM_CLIENT_SECRET: "sandbox-helthjem-client-secret-local-only",
+  HELTHJEM_SHOP_ID: "4242",
+  HELTHJEM_WEBHOOK_SECRET: "sandbox-helthjem-webhook-secret-local-only",
 });
 
 /** The sandbox's port: PAYMENT_SANDBOX_PORT, or the app's port + 30 (8787 → 8817). */
@@ -28,13 +32,14 @@ export function sandboxPort(appPort) {
  * PAYMENT_SANDBOX=1 (`mode`); none when it is 0.
  */
 export function sandboxProviders(vars, mode) {
-  if (mode === "0") return { stripe: false, vipps: false, bring: false };
+  if (mode === "0") return { stripe: false, vipps: false, bring: false, helthjem: false };
   const force = mode === "1";
   const all = (names) => names.every((k) => vars[k]);
   return {
     stripe: force || !vars.STRIPE_SECRET_KEY,
     vipps: force || !all(["VIPPS_CLIENT_ID", "VIPPS_CLIENT_SECRET", "VIPPS_SUBSCRIPTION_KEY", "VIPPS_MERCHANT_SERIAL_NUMBER"]),
     bring: force || !all(["BRING_API_UID", "BRING_API_KEY", "BRING_CUSTOMER_NUMBER"]),
+    helthjem: force || !all(["HELTHJEM_CLIENT_ID", "HELTHJEM_CLIENT_SECRET", "HELTHJEM_SHOP_ID"]),
   };
 }
 
@@ -62,6 +67,15 @@ export function sandboxBindings(providers, base) {
           BRING_CUSTOMER_NUMBER: k.BRING_CUSTOMER_NUMBER,
           BRING_WEBHOOK_SECRET: k.BRING_WEBHOOK_SECRET,
           BRING_API_BASE: base,
+        }
+      : {}),
+    ...(providers.helthjem
+      ? {
+          HELTHJEM_CLIENT_ID: k.HELTHJEM_CLIENT_ID,
+          HELTHJEM_CLIENT_SECRET: k.HELTHJEM_CLIENT_SECRET,
+          HELTHJEM_SHOP_ID: k.HELTHJEM_SHOP_ID,
+          HELTHJEM_WEBHOOK_SECRET: k.HELTHJEM_WEBHOOK_SECRET,
+          HELTHJEM_API_BASE: base,
         }
       : {}),
   };

@@ -12,8 +12,8 @@
 //   PAYMENT_SANDBOX_HOLD_WEBHOOKS=1        sign webhooks but keep them (GET /__sandbox/deliveries) instead
 //                                          of sending them: for a client that delivers them itself
 //                                          (the crash durability benchmark)
-//   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_*, BRING_* override the local-only keys in dev-keys.mjs
-//   The carrier's webhooks go to the app's /api/shipping/webhooks/bring; its tester page is /bring/tester.
+//   STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, VIPPS_*, BRING_*, HELTHJEM_* override the local-only keys in dev-keys.mjs
+//   The carriers' webhooks go to the app's /api/shipping/webhooks/bring and …/helthjem; their tester page is /frakt/tester.
 import { SANDBOX_KEYS } from "./dev-keys.mjs";
 import { startPaymentSandbox } from "./server";
 
@@ -44,11 +44,17 @@ const sandbox = await startPaymentSandbox({
     customerNumber: env("BRING_CUSTOMER_NUMBER"),
     webhook: { url: `${appUrl}/api/shipping/webhooks/bring`, secret: env("BRING_WEBHOOK_SECRET"), deliver },
   },
+  helthjem: {
+    clientId: env("HELTHJEM_CLIENT_ID"),
+    clientSecret: env("HELTHJEM_CLIENT_SECRET"),
+    shopId: Number(env("HELTHJEM_SHOP_ID")),
+    webhook: { url: `${appUrl}/api/shipping/webhooks/helthjem`, secret: env("HELTHJEM_WEBHOOK_SECRET"), deliver },
+  },
   retry: process.env.PAYMENT_SANDBOX_RETRY_BASE_MS ? { baseMs: Number(process.env.PAYMENT_SANDBOX_RETRY_BASE_MS) } : undefined,
 });
 
 console.log(
-  `[payment-sandbox] Stripe, Vipps, Vipps Login and Bring sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`,
+  `[payment-sandbox] Stripe, Vipps, Vipps Login, Bring and Helthjem sandbox on ${sandbox.url} (webhooks ${deliver ? "to" : "signed and held for"} ${appUrl})`,
 );
 
 const stop = () => {

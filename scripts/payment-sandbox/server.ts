@@ -7,17 +7,20 @@
 // it moved (transfers, refunds, Vipps captures, cancellations and refunds), and a switch that makes
 // a connected account unable to receive transfers (as when Stripe needs more from the seller).
 //
-// The carrier (Bring's C2C parcels, bring-api.ts) lives here too: one process for every provider
-// the Worker talks to. Its tester page is /bring/tester; its sandbox-only paths are
-// /__sandbox/bring/parcels (GET), /__sandbox/bring/parcels/{consignment}/advance (POST {"step"}) and
-// /__sandbox/bring/fail (POST {"times","status","key"?,"path"?}: the next API calls (with that
-// Idempotency-Key, under that path) fail, for retry tests; DELETE [?key=|?path=]
-// forgets the failures not yet taken).
+// The carriers (Bring's C2C parcels, bring-api.ts; Helthjem's, helthjem-api.ts) live here too: one
+// process for every provider the Worker talks to. Their tester page is /frakt/tester (/bring/tester
+// leads there); each carrier's sandbox-only paths, with {carrier} bring or helthjem, are
+// /__sandbox/{carrier}/parcels (GET), /__sandbox/{carrier}/parcels/{number}/advance (POST {"step"})
+// and /__sandbox/{carrier}/fail (POST {"times","status","key"?,"path"?}: the next API calls (with
+// that Idempotency-Key, under that path) fail, for retry tests; DELETE [?key=|?path=] forgets the
+// failures not yet taken).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BringSandbox, PARCEL_STEPS, type BringState, type ParcelStep } from "./bring-api";
-import { TESTER_PATH, testerPage } from "./bring-pages";
+import { BringSandbox } from "./bring-api";
+import { testerPage } from "./carrier-pages";
+import { carrierRoutes, type SandboxCarrier } from "./carrier-sandbox";
+import { HelthjemSandbox } from "./helthjem-api";
 import { html, json, readBody, type Reply, type SandboxRequest } from "./http";
 import { messagePage, moneyPage } from "./pages";
 import { money, StripeSandbox, type StripeState } from "./stripe-api";
@@ -50,6 +53,8 @@ export interface SandboxConfig {
   };
   /** The carrier (Bring's Booking, Pickup Point and Event Cast APIs); without it, no carrier. */
   bring?: { apiUid: string; apiKey: string; customerNumber: string; webhook?: WebhookTarget };
+  /** The second carrier (Helthjem's token, service point and booking APIs); without it, no Helthjem. */
+  helthjem?: { clientId: string; clientSecret: string; shopId: number; webhook?: WebhookTarget };
   retry?: Partial<RetryPolicy>;
   /** How long a Vipps payment waits for approval before it expires; default 10 minutes. */
   vippsPaymentLifetimeMs?: number;
@@ -66,6 +71,7 @@ export interface PaymentSandbox {
   /** The Vipps Login issuer (OpenID Connect) on the same port. */
   vippsLogin: VippsLoginSandbox;
   bring: BringSandbox | null;
+  helthjem: HelthjemSandbox | null;
   dispatcher: WebhookDispatcher;
   close(): Promise<void>;
 }
@@ -86,7 +92,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
   const publicUrl = (config.publicUrl ?? `http://localhost:${port}`).replace(/\/$/, "");
   const dispatcher = new WebhookDispatcher({ ...DEFAULT_RETRY, ...config.retry }, log);
 
-  const endpoint = (provider: "stripe" | "vipps" | "bring", target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
+  const endpoint = (provider: WebhookEndpoint["provider"], target: WebhookTarget | undefined, events: string[]): WebhookEndpoint[] =>
     target
       ? [{ id: `${provider}-configured`, provider, url: target.url, secret: target.secret, events, deliver: target.deliver ?? true }]
       : [];
@@ -124,8 +130,18 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
         hooks: endpoint("bring", config.bring.webhook, ["*"]),
       })
     : null;
+  const helthjem = config.helthjem
+    ? new HelthjemSandbox({
+        clientId: config.helthjem.clientId,
+        clientSecret: config.helthjem.clientSecret,
+        shopId: config.helthjem.shopId,
+        dispatcher,
+        hooks: endpoint("helthjem", config.helthjem.webhook, ["*"]),
+      })
+    : null;
+  const carriers: SandboxCarrier[] = [bring, helthjem].filter((c): c is BringSandbox | HelthjemSandbox => c !== null);
 
-  const persistence = persist(config.stateFile, stripe, vipps, bring, log);
+  const persistence = persist(config.stateFile, stripe, vipps, carriers, log);
 
   server.on("request", (req, res) => {
     void (async () => {
@@ -142,9 +158,9 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
           stripe.handle(request) ??
           vipps.handle(request) ??
           vippsLogin.handle(request) ??
-          bring?.handle(request) ??
-          (bring && request.url.pathname === TESTER_PATH ? testerPage(bring, request) : null) ??
-          sandboxRoutes(request, stripe, vipps, vippsLogin, bring, dispatcher);
+          carriers.reduce<Reply | null>((reply, carrier) => reply ?? carrier.handle(request), null) ??
+          (carriers.length ? testerPage(carriers, request) : null) ??
+          sandboxRoutes(request, stripe, vipps, vippsLogin, carriers, dispatcher);
       } catch (error) {
         log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         reply = json(500, { error: { type: "api_error", message: "The sandbox failed to handle the request." } });
@@ -162,6 +178,7 @@ export async function startPaymentSandbox(config: SandboxConfig): Promise<Paymen
     vipps,
     vippsLogin,
     bring,
+    helthjem,
     dispatcher,
     close: async () => {
       persistence.now();
@@ -179,7 +196,7 @@ function sandboxRoutes(
   stripe: StripeSandbox,
   vipps: VippsSandbox,
   vippsLogin: VippsLoginSandbox,
-  bring: BringSandbox | null,
+  carriers: SandboxCarrier[],
   dispatcher: WebhookDispatcher,
 ): Reply {
   const path = req.url.pathname;
@@ -199,11 +216,14 @@ function sandboxRoutes(
     const prefix = req.url.searchParams.get("path") ?? "";
     return json(
       200,
-      [...stripe.requests, ...vipps.requests, ...vippsLogin.requests, ...(bring?.requests ?? [])].filter((r) => r.path.startsWith(prefix)),
+      [...stripe.requests, ...vipps.requests, ...vippsLogin.requests, ...carriers.flatMap((c) => c.requests)].filter((r) =>
+        r.path.startsWith(prefix),
+      ),
     );
   }
   if (req.method === "GET" && path === "/__sandbox/money") return json(200, moneyMoved(stripe, vipps));
-  if (bring && path.startsWith("/__sandbox/bring/")) return carrierRoutes(req, bring);
+  const carrier = carriers.find((c) => path.startsWith(`/__sandbox/${c.carrier}/`));
+  if (carrier) return carrierRoutes(req, carrier);
   let m: RegExpExecArray | null;
   if (req.method === "POST" && (m = /^\/__sandbox\/stripe\/accounts\/([^/]+)\/restrict$/.exec(path))) {
     const account = stripe.restrictAccount(m[1]);
@@ -234,45 +254,6 @@ function sandboxRoutes(
   if (path.startsWith("/v1/"))
     return json(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path}).` } });
   return html(404, messagePage("Siden finnes ikke", "Sandkassen har ingen side her."));
-}
-
-/** The carrier's sandbox-only paths: its parcels, a tester's move, and the failure switch. */
-function carrierRoutes(req: SandboxRequest, bring: BringSandbox): Reply {
-  const path = req.url.pathname;
-  if (req.method === "GET" && path === "/__sandbox/bring/parcels") return json(200, [...bring.parcels.values()]);
-  const body = (): Record<string, unknown> => {
-    try {
-      return (JSON.parse(req.body || "{}") as Record<string, unknown>) ?? {};
-    } catch {
-      return {};
-    }
-  };
-  const m = /^\/__sandbox\/bring\/parcels\/([^/]+)\/advance$/.exec(path);
-  if (req.method === "POST" && m) {
-    const step = body().step as ParcelStep;
-    if (!PARCEL_STEPS.includes(step)) return json(400, { error: `step must be one of ${PARCEL_STEPS.join(", ")}` });
-    const result = bring.advance(decodeURIComponent(m[1]), step);
-    return "error" in result ? json(409, result) : json(200, result);
-  }
-  if (req.method === "POST" && path === "/__sandbox/bring/fail") {
-    const {
-      times = 1,
-      status = 503,
-      key = null,
-      path: under = null,
-    } = body() as { times?: unknown; status?: unknown; key?: unknown; path?: unknown };
-    if (!Number.isInteger(times) || !Number.isInteger(status) || (times as number) < 1 || (status as number) < 400)
-      return json(400, { error: "times must be a positive integer and status an HTTP error status" });
-    if ((key !== null && typeof key !== "string") || (under !== null && typeof under !== "string"))
-      return json(400, { error: "key and path must be strings" });
-    bring.failNext(times as number, status as number, { key: key as string | null, path: under as string | null });
-    return json(200, { ok: true });
-  }
-  if (req.method === "DELETE" && path === "/__sandbox/bring/fail") {
-    bring.clearFailures({ key: req.url.searchParams.get("key"), path: req.url.searchParams.get("path") });
-    return json(200, { ok: true });
-  }
-  return json(404, { error: "no such sandbox path" });
 }
 
 /** What the sandbox has moved: Stripe transfers and refunds, and Vipps captures, cancellations and refunds. */
@@ -307,7 +288,9 @@ function moneyMoved(stripe: StripeSandbox, vipps: VippsSandbox) {
 interface SavedState {
   stripe: StripeState;
   vipps: VippsState;
-  bring?: BringState;
+  /** Each carrier's parcels, by carrier ("bring", "helthjem"). */
+  bring?: unknown;
+  helthjem?: unknown;
 }
 
 /** Load the saved state, and save it shortly after changes (and on close). Without a file: nothing. */
@@ -315,7 +298,7 @@ function persist(
   file: string | undefined,
   stripe: StripeSandbox,
   vipps: VippsSandbox,
-  bring: BringSandbox | null,
+  carriers: SandboxCarrier[],
   log: (line: string) => void,
 ) {
   if (!file) return { soon: () => undefined, now: () => undefined };
@@ -324,7 +307,7 @@ function persist(
       const saved = JSON.parse(readFileSync(file, "utf8")) as SavedState;
       stripe.restore(saved.stripe);
       vipps.restore(saved.vipps);
-      bring?.restore(saved.bring);
+      for (const carrier of carriers) carrier.restore(saved[carrier.carrier]);
     } catch (error) {
       log(`could not read ${file}; starting empty (${error instanceof Error ? error.message : error})`);
     }
@@ -333,7 +316,11 @@ function persist(
   const now = () => {
     if (timer) clearTimeout(timer);
     timer = null;
-    const saved: SavedState = { stripe: stripe.snapshot(), vipps: vipps.snapshot(), bring: bring?.snapshot() };
+    const saved: SavedState = {
+      stripe: stripe.snapshot(),
+      vipps: vipps.snapshot(),
+      ...Object.fromEntries(carriers.map((c) => [c.carrier, c.snapshot()])),
+    };
     writeFileSync(`${file}.tmp`, JSON.stringify(saved));
     renameSync(`${file}.tmp`, file);
   };

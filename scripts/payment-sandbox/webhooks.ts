@@ -7,8 +7,9 @@
 // (base64 SHA-256 of the body) and
 //   Authorization: HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=<base64 HMAC>
 // over "POST\n<path and query>\n<x-ms-date>;<host>;<content hash>" with the hook's secret.
-// The carrier (Bring's Event Cast, decision 147): X-Lekebytte-Signature `t=<unix seconds>,v1=<hex
-// HMAC-SHA256(secret, "<t>.<raw body>")>`, signed anew for every attempt like Stripe's.
+// The carriers (Bring's Event Cast, decision 147; Helthjem's tracking, decision 154): X-Lekebytte-Signature
+// `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, each with its own secret, signed
+// anew for every attempt like Stripe's.
 import { createHash, createHmac, randomUUID } from "node:crypto";
 
 export function stripeSignatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
@@ -43,7 +44,7 @@ export function vippsSignatureHeaders(url: string, body: string, secret: string,
   };
 }
 
-export type WebhookProvider = "stripe" | "vipps" | "bring";
+export type WebhookProvider = "stripe" | "vipps" | "bring" | "helthjem";
 
 export interface WebhookEndpoint {
   id: string;
@@ -194,11 +195,13 @@ export class WebhookDispatcher {
 function sign(endpoint: WebhookEndpoint, body: string): Record<string, string> {
   const base = { "Content-Type": "application/json; charset=utf-8", "User-Agent": userAgent(endpoint.provider) };
   if (endpoint.provider === "stripe") return { ...base, "Stripe-Signature": stripeSignatureHeader(body, endpoint.secret) };
-  if (endpoint.provider === "bring") return { ...base, [CARRIER_SIGNATURE_HEADER]: carrierSignatureHeader(body, endpoint.secret) };
+  if (endpoint.provider === "bring" || endpoint.provider === "helthjem")
+    return { ...base, [CARRIER_SIGNATURE_HEADER]: carrierSignatureHeader(body, endpoint.secret) };
   return { ...base, ...vippsSignatureHeaders(endpoint.url || "http://held.invalid/", body, endpoint.secret) };
 }
 
 function userAgent(provider: WebhookProvider): string {
   if (provider === "bring") return "Bring Event Cast sandbox";
+  if (provider === "helthjem") return "Helthjem tracking sandbox";
   return provider === "stripe" ? "Stripe/1.0 (+https://stripe.com/docs/webhooks) sandbox" : "Vipps MobilePay webhooks sandbox";
 }

@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { SYSTEM_USER_ID, type MessagePage } from "../../domain/chat";
+import { ORDER_CHAT_TEXTS } from "../../domain/orders";
 import { writes } from "./durability-stream";
 import { EVENTS_PER_BATCH, type Kind, STATE, type World, server } from "./durability-world";
 import { d1File, sleep } from "./support";
@@ -21,6 +22,10 @@ export interface Observed {
   mirrorCatchUpSeconds: number | null;
   /** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by order id. */
   moneyMoves: Map<string, number>;
+  /** The amounts of the transfers (card) and captures (Vipps) the sandbox made for each sent toy's order. */
+  shippedMoves: Map<string, number[]>;
+  /** Tracking webhooks delivered (and acknowledged) before the stream, for the sent toys' parcels. */
+  trackingEvents: number;
   /** Every acknowledged webhook delivered once more: deliveries, answered 2xx, flagged as a duplicate. */
   duplicates: { sent: number; acked: number; flagged: number };
 }
@@ -259,6 +264,7 @@ export function check(world: World, o: Observed): { rows: Row[]; lostAnalytics: 
     );
   const resentReleases = writes.filter((w) => w.kind === "release" && w.retry).length;
   if (resentReleases) releases.notes.push(`${resentReleases} pressed again after the restart`);
+  const shipped = checkShipped(world, o, one);
   db.close();
 
   // Analytics: every event of a batch by its label, in the raw NDJSON objects of the local R2.
@@ -272,7 +278,74 @@ export function check(world: World, o: Observed): { rows: Row[]; lostAnalytics: 
     return present === 0 ? 0 : Math.max(...counts);
   });
   analytics.halfWritten = partialBatches;
-  return { rows: [listings, messages, rooms, accepts, webhooks, releases, analytics], lostAnalytics };
+  return { rows: [listings, messages, rooms, accepts, webhooks, releases, shipped, analytics], lostAnalytics };
+}
+
+/**
+ * Sent toys (decisions 149, 150, 153): every one released exactly once, whether by its buyer or by
+ * the cron (one Transfer of the toy's price less the fee, never the shipping, or one Vipps capture
+ * of the whole payment, acknowledged), its parcel delivered with each tracking event recorded once,
+ * the order's rows whole (handed over at the delivery with its 48 hours, settled, nothing refunded)
+ * and at most one release message in its chat.
+ */
+function checkShipped(world: World, o: Observed, one: <T>(sql: string, ...args: (string | number)[]) => T): Row {
+  const facts = new Map(
+    world.shipped.map((sale) => [
+      sale.orderId!,
+      one<{
+        released: number;
+        moved: number;
+        whole: number;
+        delivered: number;
+        payout: number;
+        amount: number;
+        applied: number;
+        byBuyer: number;
+        byCron: number;
+      }>(
+        `SELECT (o.state = 'released') AS released, (o.money_moved_at IS NOT NULL) AS moved,
+                (o.handed_over_at IS NOT NULL AND o.release_due_at IS NOT NULL AND o.settled_at IS NOT NULL AND o.refund_ref IS NULL) AS whole,
+                (s.state = 'delivered' AND s.delivered_notice_at IS NOT NULL) AS delivered,
+                p.amount - s.shipping_price - p.platform_fee AS payout, p.amount AS amount,
+                (SELECT COUNT(*) FROM shipment_events e WHERE e.carrier = s.carrier AND e.shipment_number = s.shipment_number AND e.applied IS NOT NULL) AS applied,
+                (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = o.conversation_id AND m.sender_id = ?2 AND m.content = ?3) AS byBuyer,
+                (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = o.conversation_id AND m.sender_id = ?2 AND m.content = ?4) AS byCron
+         FROM orders o JOIN payments p ON p.id = o.payment_id JOIN shipments s ON s.order_id = o.id WHERE o.id = ?1`,
+        sale.orderId!,
+        SYSTEM_USER_ID,
+        ORDER_CHAT_TEXTS.released,
+        ORDER_CHAT_TEXTS.autoReleased,
+      ),
+    ]),
+  );
+  const moves = (k: string) => o.shippedMoves.get(k) ?? [];
+  const row = rowFor(o.killedAt, "shipped", "sent toy released (buyer's «Jeg har fått varen», or the cron 48 h after delivered)", (k) =>
+    Math.max(facts.get(k)?.released ?? 0, moves(k).length),
+  );
+  const sale = (k: string) => world.shipped.find((s) => s.orderId === k)!;
+  const uneven = [...facts].filter(([k, f]) => {
+    const expected = sale(k).method === "card" ? f.payout : f.amount;
+    return (
+      !f.released || !f.moved || !f.whole || !f.delivered || moves(k).length !== 1 || moves(k)[0] !== expected || f.byBuyer + f.byCron > 1
+    );
+  });
+  row.halfWritten = uneven.length;
+  if (uneven.length)
+    row.notes.push(
+      `not released exactly once, or half-written: ${JSON.stringify(uneven.slice(0, 3).map(([k, f]) => ({ k, ...f, moves: moves(k) })))}`,
+    );
+  const applied = [...facts.values()].reduce((n, f) => n + f.applied, 0);
+  if (applied !== o.trackingEvents) row.halfWritten++;
+  const buyer = [...facts.values()].filter((f) => f.byBuyer).length;
+  const cron = [...facts.values()].filter((f) => f.byCron).length;
+  row.notes.push(
+    `${world.shipped.length} parcels booked and delivered before the stream (${o.trackingEvents} tracking webhooks, ${applied} recorded as applied); ` +
+      `released by the buyer ${buyer}, by the cron ${cron} (its last tick after the stream included), ` +
+      `${world.shipped.length - buyer - cron} without a release message in D1 (announced after the release's batch)`,
+  );
+  const resent = writes.filter((w) => w.kind === "shipped" && w.retry).length;
+  if (resent) row.notes.push(`${resent} sent again after the restart`);
+  return row;
 }
 
 /** Count of each bench event label in the raw analytics objects of the local R2 (read from its files). */

@@ -2,12 +2,23 @@
 // with its outcome (acknowledged, refused, no answer), and a chat message or a webhook that got no
 // answer kept to be sent again after the restart.
 import { randomUUID } from "node:crypto";
-import { type Kind, type Outcome, EVENTS_PER_BATCH, RATES, type World, deliverWebhook, server } from "./durability-world";
+import {
+  type Answer,
+  type Kind,
+  type Outcome,
+  EVENTS_PER_BATCH,
+  RATES,
+  type World,
+  deliverWebhook,
+  send,
+  server,
+} from "./durability-world";
+import { shippedRequest } from "./durability-shipped";
 import { sleep } from "./support";
 
 export interface Write {
   kind: Kind;
-  key: string; // listing title, message id, offer id, analytics batch label
+  key: string; // listing title, message id, offer id, payment id, order id, analytics batch label
   outcome: Outcome;
   status?: number;
   /** What a refusal said (the first 120 characters). */
@@ -25,9 +36,10 @@ async function post(
   expect: number,
   address = "198.18.0.1",
   cookie: string | null = null,
-): Promise<{ outcome: Outcome; status?: number; reason?: string }> {
-  try {
-    const res = await fetch(`${server.base}${pathname}`, {
+): Promise<Answer> {
+  return send(
+    `${server.base}${pathname}`,
+    {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
@@ -36,15 +48,9 @@ async function post(
         ...(userId ? { Cookie: `lb_access=${w.tokens.get(userId)}` } : cookie ? { Cookie: cookie } : {}),
       },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    const text = await res.text();
-    return res.status === expect
-      ? { outcome: "acked", status: res.status }
-      : { outcome: "refused", status: res.status, reason: text.slice(0, 120) };
-  } catch {
-    return { outcome: "no answer" };
-  }
+    },
+    expect,
+  );
 }
 
 /** One analytics session per address, with the signed cookie /sessions sets (decision 038); retried after a failure. */
@@ -80,11 +86,11 @@ function analyticsSession(address: string): Promise<{ id: string; cookie: string
 
 /** Every write sent, in order, with what became of it. */
 export const writes: Write[] = [];
-const counters: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, analytics: 0 };
+const counters: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, shipped: 0, analytics: 0 };
 
 function startWrite(w: World, kind: Kind): Promise<void> {
   const n = counters[kind]++;
-  let request: () => Promise<{ outcome: Outcome; status?: number; reason?: string }>;
+  let request: () => Promise<Answer>;
   let key: string;
   let retryable = false;
   switch (kind) {
@@ -141,6 +147,14 @@ function startWrite(w: World, kind: Kind): Promise<void> {
       retryable = true;
       break;
     }
+    case "shipped": {
+      const write = shippedRequest(w, n);
+      if (!write) return Promise.resolve();
+      key = write.key;
+      request = write.request;
+      retryable = true;
+      break;
+    }
     case "analytics": {
       key = `varig-${n}`;
       const label = key;
@@ -185,7 +199,7 @@ function startWrite(w: World, kind: Kind): Promise<void> {
 export async function stream(w: World, seconds: number, during?: () => Promise<void>): Promise<void> {
   const started = performance.now();
   const pending: Promise<void>[] = [];
-  const sent: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, analytics: 0 };
+  const sent: Record<Kind, number> = { listing: 0, message: 0, accept: 0, webhook: 0, release: 0, shipped: 0, analytics: 0 };
   let side: Promise<void> | null = null;
   for (;;) {
     const elapsed = (performance.now() - started) / 1000;

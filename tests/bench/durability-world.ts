@@ -13,12 +13,14 @@ export const STATE = server.stateDir;
 server.env.PAYMENT_SANDBOX_HOLD_WEBHOOKS = "1";
 
 /** Writes per second of each kind. */
-export const RATES = { listing: 1, message: 6, accept: 1, webhook: 1, release: 1, analytics: 2 } as const;
+export const RATES = { listing: 1, message: 6, accept: 1, webhook: 1, release: 1, shipped: 0.5, analytics: 2 } as const;
 export const EVENTS_PER_BATCH = 10;
 /** Listings paid for before the stream, one webhook delivery each during it (more than the stream sends). */
 const SALES = Math.ceil(RATES.webhook * SECONDS * 1.6);
 /** Orders paid and fulfilled before the stream, one "Jeg har fått varen" each during it. */
 const RELEASES = Math.ceil(RATES.release * SECONDS * 1.6);
+/** Sent toys paid, booked and delivered before the stream, each released during it or right after (durability-shipped.ts). */
+const SHIPPED = Math.ceil(RATES.shipped * SECONDS * 1.6);
 export type Kind = keyof typeof RATES;
 
 export interface World {
@@ -32,6 +34,8 @@ export interface World {
   sales: Sale[];
   /** Orders whose money is held when the stream starts (their webhook delivered before it). */
   releases: Sale[];
+  /** Sent toys ("Sending"), delivered before the stream: released during it (durability-shipped.ts). */
+  shipped: Sale[];
 }
 
 /** A listing for sale, its buyer, and (once paid on the sandbox) the webhook the provider signed. */
@@ -43,11 +47,29 @@ export interface Sale {
   method: "card" | "vipps";
   paymentId?: string;
   webhook?: { url: string; body: string };
-  /** The order (releases only). */
+  /** The order (releases and sent toys). */
   orderId?: string;
+  /** Bought with "Sending" (to the buyer's mailbox): its parcel, once booked, and when its 48 hours after delivery end. */
+  sent?: boolean;
+  shipmentNumber?: string;
+  releaseDueAt?: string;
 }
 
 export type Outcome = "acked" | "refused" | "no answer";
+export type Answer = { outcome: Outcome; status?: number; reason?: string };
+
+/** One write over HTTP: acknowledged with the expected status, refused with another (and what it said), or no answer. */
+export async function send(url: string, init: RequestInit, expect: number): Promise<Answer> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(60_000) });
+    const text = await res.text();
+    return res.status === expect
+      ? { outcome: "acked", status: res.status }
+      : { outcome: "refused", status: res.status, reason: text.slice(0, 120) };
+  } catch {
+    return { outcome: "no answer" };
+  }
+}
 
 export async function populate(): Promise<World> {
   freshState(STATE, { demoData: false });
@@ -77,10 +99,14 @@ export async function populate(): Promise<World> {
     };
   });
   // Shops of 8 listings each (a seller connects Stripe once), one buyer per sale; card and Vipps in turn.
-  const sellers = Array.from({ length: Math.ceil((SALES + RELEASES) / 8) }, () => db.user("bench-durable-shop").id);
-  const sales = Array.from({ length: SALES + RELEASES }, (_, i): Sale => {
+  // The shops send too: each has the street address a parcel's sender needs.
+  const sellers = Array.from({ length: Math.ceil((SALES + RELEASES + SHIPPED) / 8) }, () => db.user("bench-durable-shop").id);
+  for (const id of sellers) db.sender(id);
+  const sales = Array.from({ length: SALES + RELEASES + SHIPPED }, (_, i): Sale => {
     const sellerId = sellers[i % sellers.length];
-    const listing = simpleListing(sellerId, i < SALES ? `Salgsleke ${i}` : `Utbetalingsleke ${i - SALES}`, { price: 250 });
+    const sent = i >= SALES + RELEASES;
+    const title = i < SALES ? `Salgsleke ${i}` : sent ? `Sendeleke ${i - SALES - RELEASES}` : `Utbetalingsleke ${i - SALES}`;
+    const listing = simpleListing(sellerId, title, { price: 250, ...(sent ? { can_ship: 1, parcel_size: "small" } : {}) });
     db.listing(listing);
     return {
       listingId: listing.id,
@@ -88,6 +114,7 @@ export async function populate(): Promise<World> {
       sellerId,
       buyerId: db.user("bench-durable-buyer").id,
       method: i % 2 ? "vipps" : "card",
+      ...(sent ? { sent } : {}),
     };
   });
   db.close();
@@ -99,9 +126,18 @@ export async function populate(): Promise<World> {
     photos: [],
     sellers,
     sales: sales.slice(0, SALES),
-    releases: sales.slice(SALES),
+    releases: sales.slice(SALES, SALES + RELEASES),
+    shipped: sales.slice(SALES + RELEASES),
   };
 }
+
+/** "Sending" at checkout: Posten to the buyer's mailbox (a small parcel), the buyer's address. */
+const MAILBOX = {
+  carrier: "bring",
+  delivery: "mailbox",
+  pickup_point_id: null,
+  recipient: { name: "Kari Kjøper", address_line: "Bryggen 2", postal_code: "5003", phone: "98765432" },
+};
 
 /** A hosted page's URL (the sandbox's public host is localhost) on the address the sandbox listens on. */
 const sandboxUrl = (url: string) => {
@@ -147,10 +183,11 @@ export async function prepareSales(w: World): Promise<void> {
     const status = (await api(w, "GET", "/api/payments/stripe/account", sellerId)) as { charges_enabled: boolean };
     if (!status.charges_enabled) throw new Error("a bench seller's Stripe account cannot take charges");
   }
-  for (const sale of [...w.sales, ...w.releases]) {
+  for (const sale of [...w.sales, ...w.releases, ...w.shipped]) {
     const { payment_id, url } = (await api(w, "POST", "/api/payments/checkout", sale.buyerId, {
       listing_id: sale.listingId,
       method: sale.method,
+      ...(sale.sent ? { shipping: MAILBOX } : {}),
     })) as { payment_id: string; url: string };
     sale.paymentId = payment_id;
     if (sale.method === "card") {
@@ -179,12 +216,12 @@ export async function prepareSales(w: World): Promise<void> {
   for (const d of await held("epayments.payment.authorized.v1")) {
     byPayment.set((JSON.parse(d.request.body) as { reference: string }).reference.replace(/^lb-/, ""), d.request);
   }
-  for (const sale of [...w.sales, ...w.releases]) {
+  for (const sale of [...w.sales, ...w.releases, ...w.shipped]) {
     sale.webhook = byPayment.get(sale.paymentId!);
     if (!sale.webhook) throw new Error(`the sandbox signed no webhook for payment ${sale.paymentId}`);
   }
-  // The releases' orders are fulfilled now: their money is held when the stream starts.
-  for (const sale of w.releases) {
+  // The releases' and the sent toys' orders are fulfilled now: their money is held when the stream starts.
+  for (const sale of [...w.releases, ...w.shipped]) {
     const delivered = await deliverWebhook(sale);
     if (delivered.outcome !== "acked") throw new Error(`the webhook of payment ${sale.paymentId} was not acknowledged`);
     const purchases = (await api(w, "GET", "/api/payments/purchases", sale.buyerId)) as { order_id: string; listing: { id: string } }[];

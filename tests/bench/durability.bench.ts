@@ -6,7 +6,7 @@
 // checked: every acknowledged write is there exactly once, and nothing is half-written (a listing
 // without its search rows, a gap in a conversation's sequence, an accepted trade without its
 // trade or reserved listings, a paid payment without its order, sold listing, sale message
-// or seller mail, a raw analytics record stored twice).
+// or seller mail, a sent toy released without its delivered parcel, a raw analytics record stored twice).
 //
 // Chat messages are acknowledged from their ConversationRoom's own storage and mirrored to D1 by
 // the room's alarm (docs/decisions/107-chat-acknowledged-by-its-room.md), so they are checked twice:
@@ -31,7 +31,13 @@
 // request, so the kill lands in the middle of some); one that got no answer is pressed again after
 // the restart, and every order is then opened once (which finishes money a crash left unmoved).
 // Each released order must have exactly one Transfer (card) or capture (Vipps) at the sandbox,
-// every other none. Listings, accepts and analytics batches are not retried: an unanswered one may or may not
+// every other none. Sent toys (durability-shipped.ts): orders paid with "Sending" before the stream,
+// their parcels booked and delivered through the sandbox carrier's signed tracking webhooks; during
+// the stream each is released by its buyer's "Jeg har fått varen" or by the cron's automatic release
+// 48 hours after delivery (the bench runs the cron's orders step with its clock moved on, local mode's
+// POST /api/dev/cron/orders), the rest by one more tick afterwards; each must then be released once,
+// with one Transfer of the toy's price less the fee (never the shipping) or one capture, its parcel
+// delivered and its rows whole. Listings, accepts and analytics batches are not retried: an unanswered one may or may not
 // have been stored, but never twice and never in part.
 //
 // The parts: durability-world.ts (settings, bench rows, the sales and their webhooks),
@@ -40,6 +46,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { jpegPhoto } from "../factories/images";
 import { ackedNotInD1, analyticsLabels, check, mirrorCaughtUp, readRoomHistories } from "./durability-checks";
+import { finishShipped, sendParcels } from "./durability-shipped";
 import { stream, writes } from "./durability-stream";
 import { type Kind, RATES, SECONDS, STATE, api, deliverWebhook, populate, prepareSales, server } from "./durability-world";
 import { LoadSampler, ROOT, cores, ensureBuild, sleep } from "./support";
@@ -71,14 +78,18 @@ async function main() {
     world.photos.push(((await res.json()) as { key: string }).key);
   }
   console.log(
-    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length + world.releases.length} listings on the sandbox (card and Vipps; ${world.releases.length} of them fulfilled now, to be released) …`,
+    `Connecting ${world.sellers.length} sellers to Stripe and paying for ${world.sales.length + world.releases.length + world.shipped.length} listings on the sandbox (card and Vipps; ${world.releases.length} handed over in person and ${world.shipped.length} sent, fulfilled now, to be released) …`,
   );
   await prepareSales(world);
+  console.log(`Booking and delivering the ${world.shipped.length} sent toys' parcels through the sandbox carrier's tracking webhooks …`);
+  const { trackingEvents } = await sendParcels(world);
   let killedAt: number | null = null;
   /** Acknowledged messages that were in their room but not in D1 yet when the server was killed. */
   const roomOnlyAtKill = new Set<string>();
   /** Transfers (card) and captures (Vipps) the sandbox made for each release's order, by order id. */
   const moneyMoves = new Map<string, number>();
+  /** The same for each sent toy's order, with their amounts (a transfer pays the toy less the fee, never the shipping). */
+  const shippedMoves = new Map<string, number[]>();
   const duplicates = { sent: 0, acked: 0, flagged: 0 };
   /** Analytics batches acknowledged before the kill whose events were not in the local R2 yet when it came. */
   const notInR2AtKill = new Set<string>();
@@ -119,14 +130,16 @@ async function main() {
     if (again.outcome === "acked") duplicates.acked++;
     if (again.duplicate) duplicates.flagged++;
   }
+  // The sent toys the stream did not reach are released by one more tick of the cron, and each is opened.
+  await finishShipped(world);
   // Every release's order opened once by its buyer (which finishes money a crash left unmoved, as
   // the cron would), then what the sandbox moved for each.
   for (const sale of world.releases) {
     await api(world, "GET", `/api/payments/orders/${sale.orderId}`, sale.buyerId).catch((error: unknown) => console.warn(String(error)));
   }
   const moved = (await (await fetch(`${server.sandboxBase}/__sandbox/money`)).json()) as {
-    transfers: { transfer_group: string | null }[];
-    vipps: { reference: string; name: string }[];
+    transfers: { transfer_group: string | null; amount: number }[];
+    vipps: { reference: string; name: string; amount: number }[];
   };
   for (const sale of world.releases) {
     moneyMoves.set(
@@ -134,6 +147,12 @@ async function main() {
       moved.transfers.filter((t) => t.transfer_group === `order-${sale.paymentId}`).length +
         moved.vipps.filter((v) => v.reference === `lb-${sale.paymentId}` && v.name === "CAPTURED").length,
     );
+  }
+  for (const sale of world.shipped) {
+    shippedMoves.set(sale.orderId!, [
+      ...moved.transfers.filter((t) => t.transfer_group === `order-${sale.paymentId}`).map((t) => t.amount),
+      ...moved.vipps.filter((v) => v.reference === `lb-${sale.paymentId}` && v.name === "CAPTURED").map((v) => v.amount),
+    ]);
   }
   // Let the analytics queue hand its last batches to the consumer (up to 5 s per batch locally).
   let last = -1;
@@ -149,7 +168,16 @@ async function main() {
   await server.stop();
   const loadAvg = load.stop();
 
-  const { rows, lostAnalytics } = check(world, { killedAt, roomOnlyAtKill, roomHistories, mirrorCatchUpSeconds, moneyMoves, duplicates });
+  const { rows, lostAnalytics } = check(world, {
+    killedAt,
+    roomOnlyAtKill,
+    roomHistories,
+    mirrorCatchUpSeconds,
+    moneyMoves,
+    shippedMoves,
+    trackingEvents,
+    duplicates,
+  });
   const table = [
     "| write | sent | acknowledged | no answer (kill) | refused | acknowledged and stored | acknowledged, missing | unanswered but stored | stored twice | half-written |",
     "|---|---|---|---|---|---|---|---|---|---|",

@@ -102,6 +102,9 @@ export interface BenchListing {
   seo_slug: string;
   created_at: string;
   updated_at: string;
+  /** "Kan sendes" (1) with its parcel size; absent: "Hentes" only. */
+  can_ship?: number;
+  parcel_size?: string | null;
 }
 
 function uuid(r: () => number): string {

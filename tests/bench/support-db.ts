@@ -60,9 +60,10 @@ export class BenchDb {
       session: this.db.prepare("INSERT INTO sessions (id, user_id, family_id, token_hash, expires_at) VALUES (?, ?, ?, ?, ?)"),
       listing: this.db.prepare(
         `INSERT INTO listings (id, user_id, title, description, category, age_range, condition_rating, price, is_free, is_trade_offer,
-           postal_code, images, status, is_hidden, seo_slug, created_at, updated_at, search_text)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           postal_code, images, status, is_hidden, seo_slug, created_at, updated_at, can_ship, parcel_size, search_text)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      sender: this.db.prepare("UPDATE profiles SET street_address = ?, postal_code = ? WHERE user_id = ?"),
       conversation: this.db.prepare("INSERT INTO conversations (id, listing_id, buyer_id, seller_id, last_seq) VALUES (?, ?, ?, ?, 0)"),
       tradeOffer: this.db.prepare(
         `INSERT INTO trade_offers (id, conversation_id, from_user_id, to_user_id, offered_listing_id, requested_listing_id, status, created_at, updated_at, expires_at)
@@ -110,9 +111,16 @@ export class BenchDb {
       l.seo_slug,
       l.created_at,
       l.updated_at,
+      l.can_ship ?? 0,
+      l.parcel_size ?? null,
       // The language index's text, as the listing form writes it (decision 151).
       searchTextOf(l.title),
     );
+  }
+
+  /** The street address and postal code a seller's parcels are sent from (the carrier's sender). */
+  sender(userId: string, streetAddress = "Storgata 1", postalCode = "0150"): void {
+    this.stmt.sender.run(streetAddress, postalCode, userId);
   }
 
   conversation(listingId: string, buyerId: string, sellerId: string): string {

@@ -43,6 +43,7 @@ export function profileBody(overrides: Partial<ProfileBody> = {}): ProfileBody {
     email: "kari@example.no",
     display_name: "Kari",
     postal_code: "0155",
+    street_address: null,
     role: "user",
     stripe_account_id: null,
     created_at: "2024-03-05T10:00:00.000Z",

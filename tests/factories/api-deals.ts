@@ -17,6 +17,7 @@ export type GiveawayUnseenBody = InferResponseType<Api["giveaways"]["mine"]["uns
 export type DealReviewStateBody = InferResponseType<Api["reviews"]["deals"][":kind"][":id"]["$get"], 200>;
 export type PublicProfileBody = InferResponseType<Api["users"][":id"]["$get"], 200>;
 export type ReviewViewBody = PublicProfileBody["reviews"][number];
+export type OrderViewBody = InferResponseType<Api["payments"]["orders"][":id"]["$get"], 200>;
 
 export const TEST_DEAL_ID = "d0d0d0d0-0000-4000-8000-000000000001";
 
@@ -198,6 +199,30 @@ export function publicProfileBody(overrides: Partial<PublicProfileBody> = {}): P
     ],
     has_more_reviews: false,
     next_offset: null,
+    ...overrides,
+  };
+}
+
+/** An order's held money as its buyer or seller sees it (decision 105): the buyer's, held, picked up. */
+export function orderViewBody(overrides: Partial<OrderViewBody> = {}): OrderViewBody {
+  return {
+    order_id: TEST_DEAL_ID,
+    state: "held",
+    role: "buyer",
+    amount: 30000,
+    refund_amount: 0,
+    paid_at: "2026-11-12T13:05:00.000Z",
+    handed_over_at: null,
+    release_due_at: null,
+    cancel_from: null,
+    settled_at: null,
+    money_moved: false,
+    payout_error: null,
+    actions: ["confirm_received", "report_problem"],
+    listing: { id: TEST_LISTING_ID, title: "Trehest", seo_slug: "trehest" },
+    conversation_id: TEST_CONVERSATION_ID,
+    photos: [],
+    shipment: null,
     ...overrides,
   };
 }

@@ -240,10 +240,11 @@ describe("the tester's moves", () => {
 
   it("moving a pickup-point parcel to «Levert» on the page sends every step's webhook, in order, signed", async () => {
     const n = await booked("5902");
-    const page = await fetch(`${sb.url}/bring/tester`);
+    const page = await fetch(`${sb.url}/frakt/tester`);
     const html = await page.text();
     for (const label of ["Levert inn", "På vei", "Klar til henting", "Levert"]) expect(html).toContain(`>${label}</button>`);
-    const res = await fetch(`${sb.url}/bring/tester`, form({ consignment: n, step: "delivered" }));
+    expect(html).toContain(`Posten: sending ${n}`);
+    const res = await fetch(`${sb.url}/frakt/tester`, form({ carrier: "bring", number: n, step: "delivered" }));
     expect(res.status).toBe(303);
     expect((await deliveriesFor(n)).map((d) => d.eventType)).toEqual(["HANDED_IN", "IN_TRANSIT", "READY_FOR_PICKUP", "DELIVERED"]);
     const received = hooks.received.filter((r) => r.body.includes(n));
@@ -294,6 +295,27 @@ describe("the tester's moves", () => {
     }
   });
 });
+
+describe("the tester page's old path", () => {
+  it("leads to /frakt/tester, and a form posted there from an old page still moves the parcel", async () => {
+    const old = await fetch(`${sb.url}/bring/tester?melding=x`, { redirect: "manual" });
+    expect(old.status).toBe(303);
+    expect(old.headers.get("location")).toBe("/frakt/tester?melding=x");
+    const n = await booked("5902");
+    const posted = await fetch(`${sb.url}/bring/tester`, form({ consignment: n, step: "handed_in" }));
+    expect(posted.status).toBe(307);
+    expect(posted.headers.get("location")).toBe("/frakt/tester");
+    // What a browser does with a 307: the same form to the new place.
+    const moved = await fetch(`${sb.url}/frakt/tester`, form({ consignment: n, step: "handed_in" }));
+    expect(moved.status).toBe(303);
+    expect((await deliveriesOf(n)).map((d) => d.eventType)).toEqual(["HANDED_IN"]);
+  });
+});
+
+async function deliveriesOf(n: string): Promise<Array<{ eventType: string }>> {
+  await sb.dispatcher.idle();
+  return (await (await fetch(`${sb.url}/__sandbox/deliveries?provider=bring&object=${n}`)).json()) as Array<{ eventType: string }>;
+}
 
 describe("the failure switch", () => {
   it("makes the next calls fail with the chosen status, then answers again", async () => {

@@ -134,13 +134,16 @@ describe("wrangler.toml's environments", () => {
     expect(resources(deployed.staging).filter((r) => production.has(r))).toEqual([]);
   });
 
-  it("staging pays in the providers' test environments; otherwise both say what the local Worker says", () => {
+  it("staging pays and ships in the providers' test environments; otherwise both say what the local Worker says", () => {
     const same = (c: Config, except: string[]) => Object.fromEntries(Object.entries(vars(c)).filter(([k]) => !except.includes(k)));
     const own = ["APP_ENV", "APP_ORIGIN"];
     expect(same(deployed.production, own)).toEqual(same(local, own));
-    expect(same(deployed.staging, [...own, "VIPPS_API_BASE"])).toEqual(same(local, [...own, "VIPPS_API_BASE"]));
+    const test = [...own, "VIPPS_API_BASE", "HELTHJEM_API_BASE"];
+    expect(same(deployed.staging, test)).toEqual(same(local, test));
     expect(vars(deployed.staging).VIPPS_API_BASE).toBe("https://apitest.vipps.no");
     expect(vars(deployed.production).VIPPS_API_BASE).toBe("https://api.vipps.no");
+    expect(vars(deployed.staging).HELTHJEM_API_BASE).toBe("https://api.pre.helthjem.no");
+    expect(vars(deployed.production).HELTHJEM_API_BASE).toBe("https://api.helthjem.no");
   });
 
   it("the local Worker stays what `npm start` and the tests run: no mail binding, the committed placeholder origin", () => {

@@ -1,6 +1,7 @@
 // Trygg betaling (decision 105): the held money's lifecycle in domain/orders.ts. Every
-// (state, actor, action) cell against tables written out here by hand: the state after an allowed
-// move, and for every refused one the Norwegian text and the HTTP status the Worker answers.
+// (state, actor, action) cell, for an order handed over in person and for a sent one (decision 153),
+// against tables written out here by hand: the state after an allowed move, and for every refused
+// one the Norwegian text and the HTTP status the Worker answers.
 import { describe, expect, it } from "vitest";
 import {
   AUTO_RELEASE_HOURS,
@@ -12,20 +13,19 @@ import {
   ORDER_REFUSALS,
   ORDER_STATES,
   ORDER_TRANSITIONS,
+  orderActionsFor,
   orderMove,
   isFinalOrderState,
   partialPayout,
   reminderAt,
 } from "../../domain/orders";
 
-/** Every allowed move, "state/actor/action" → the state after it. Everything else is refused. */
-const ALLOWED: Record<string, string> = {
-  "held/seller/mark_handed_over": "handed_over",
+/** Every allowed move of any order, "state/actor/action" → the state after it. */
+const ALLOWED_BOTH: Record<string, string> = {
   "held/buyer/confirm_received": "released",
   "handed_over/buyer/confirm_received": "released",
   "held/buyer/report_problem": "problem",
   "handed_over/buyer/report_problem": "problem",
-  "held/buyer/cancel_no_handover": "cancelled",
   "handed_over/system/auto_release": "released",
   "problem/moderator/refund": "refunded",
   "problem/moderator/partial_refund": "partially_refunded",
@@ -33,12 +33,45 @@ const ALLOWED: Record<string, string> = {
   "held/system/seller_account_deleted": "refunded",
   "handed_over/system/seller_account_deleted": "refunded",
   "problem/system/seller_account_deleted": "refunded",
-  // A sent toy (decision 145): the carrier's DELIVERED is the handover, a lost or returned parcel
-  // opens a case, a parcel not handed in by the deadline cancels the purchase.
+};
+
+/** Handed over in person: the seller marks it, the buyer may cancel. Everything not listed is refused. */
+const ALLOWED_IN_PERSON: Record<string, string> = {
+  ...ALLOWED_BOTH,
+  "held/seller/mark_handed_over": "handed_over",
+  "held/buyer/cancel_no_handover": "cancelled",
+};
+
+/**
+ * A sent toy (decisions 145, 153): the carrier's DELIVERED is the handover, a lost or returned parcel
+ * opens a case, a parcel not handed in by the deadline cancels the purchase; the seller never marks
+ * it handed over and the buyer never cancels it. "Jeg har fått varen" stays, before delivery too.
+ */
+const ALLOWED_SHIPPED: Record<string, string> = {
+  ...ALLOWED_BOTH,
   "held/system/parcel_delivered": "handed_over",
   "held/system/parcel_case": "problem",
   "handed_over/system/parcel_case": "problem",
   "held/system/parcel_not_handed_in": "cancelled",
+};
+
+const ALLOWED = { in_person: ALLOWED_IN_PERSON, shipping: ALLOWED_SHIPPED };
+
+/** The right actor asking for an action the order's way of changing hands does not have, while no case is open and nothing is decided (409). */
+const NOT_SHIPPED = "Dette kjøpet sendes ikke med posten, så det er ingen pakke å følge.";
+const WRONG_MODE: Record<string, string> = {
+  "shipping/held/mark_handed_over": "Fraktselskapet melder når pakken er levert.",
+  "shipping/handed_over/mark_handed_over": "Fraktselskapet melder når pakken er levert.",
+  "shipping/held/cancel_no_handover":
+    "Kjøpet avbrytes automatisk, og du får pengene tilbake, hvis selgeren ikke leverer inn pakken innen fristen.",
+  "shipping/handed_over/cancel_no_handover":
+    "Kjøpet avbrytes automatisk, og du får pengene tilbake, hvis selgeren ikke leverer inn pakken innen fristen.",
+  "in_person/held/parcel_delivered": NOT_SHIPPED,
+  "in_person/handed_over/parcel_delivered": NOT_SHIPPED,
+  "in_person/held/parcel_case": NOT_SHIPPED,
+  "in_person/handed_over/parcel_case": NOT_SHIPPED,
+  "in_person/held/parcel_not_handed_in": NOT_SHIPPED,
+  "in_person/handed_over/parcel_not_handed_in": NOT_SHIPPED,
 };
 
 /** Who may take each action at all: anyone else is refused with 403 and the action's own text. */
@@ -104,30 +137,44 @@ const WRONG_STATE: Record<string, string> = {
   "held/release_by_moderator": "Kjøperen har ikke meldt fra om et problem, så det er ingen sak å avgjøre.",
 };
 
-const CASES = ORDER_STATES.flatMap((state) =>
-  ORDER_ACTORS.flatMap((actor) => ORDER_ACTIONS.map((action) => ({ state, actor, action, key: `${state}/${actor}/${action}` }))),
+const MODES = ["in_person", "shipping"] as const;
+const CASES = MODES.flatMap((mode) =>
+  ORDER_STATES.flatMap((state) =>
+    ORDER_ACTORS.flatMap((actor) =>
+      ORDER_ACTIONS.map((action) => ({ mode, state, actor, action, key: `${mode}/${state}/${actor}/${action}` })),
+    ),
+  ),
 );
 
 describe("the held money's lifecycle", () => {
-  it("covers 7 states × 4 actors × 12 actions", () => {
+  it("covers 2 ways of changing hands × 7 states × 4 actors × 12 actions", () => {
     expect(ORDER_STATES).toEqual(["held", "handed_over", "problem", "released", "refunded", "partially_refunded", "cancelled"]);
     expect(ORDER_ACTORS).toEqual(["buyer", "seller", "moderator", "system"]);
-    expect(CASES).toHaveLength(7 * 4 * 12);
+    expect(CASES).toHaveLength(2 * 7 * 4 * 12);
   });
 
-  it.each(CASES)("$key", ({ state, actor, action, key }) => {
-    const move = orderMove(state, actor, action);
-    if (ALLOWED[key]) {
-      expect(move).toEqual({ ok: true, to: ALLOWED[key] });
+  it.each(CASES)("$key", ({ mode, state, actor, action }) => {
+    const move = orderMove(state, actor, action, mode);
+    const allowed = ALLOWED[mode][`${state}/${actor}/${action}`];
+    if (allowed) {
+      expect(move).toEqual({ ok: true, to: allowed });
       return;
     }
     if (ACTION_ACTOR[action] !== actor) {
       expect(move).toEqual({ ok: false, status: 403, message: WRONG_ACTOR[action] });
       return;
     }
-    const message = WRONG_STATE[`${state}/*`] ?? WRONG_STATE[`${state}/${action}`];
-    expect(message, `a written refusal for ${key}`).toBeDefined();
+    const message = WRONG_MODE[`${mode}/${state}/${action}`] ?? WRONG_STATE[`${state}/*`] ?? WRONG_STATE[`${state}/${action}`];
+    expect(message, `a written refusal for ${mode}/${state}/${actor}/${action}`).toBeDefined();
     expect(move).toEqual({ ok: false, status: 409, message });
+  });
+
+  it.each(MODES)("offers %s exactly the allowed moves as buttons", (mode) => {
+    for (const state of ORDER_STATES)
+      for (const actor of ORDER_ACTORS) {
+        const expected = ORDER_ACTIONS.filter((action) => ALLOWED[mode][`${state}/${actor}/${action}`]);
+        expect(orderActionsFor(state, actor, mode), `${state}/${actor}`).toEqual(expected);
+      }
   });
 
   it("has one refusal text per state for every action (no cell left to a default)", () => {

@@ -123,11 +123,11 @@ describe("/profile and /min-profil", () => {
     expect(within(info).getByLabelText("Navn")).toBeDisabled();
     expect(within(info).getByLabelText("Postnummer")).toBeDisabled();
     const [patch] = calls(fetch, "PATCH", "/api/me/profile");
-    expect(JSON.parse(String(patch[1]?.body))).toEqual({ display_name: "Kari Nordmann", postal_code: null });
+    expect(JSON.parse(String(patch[1]?.body))).toEqual({ display_name: "Kari Nordmann", postal_code: null, street_address: null });
 
     release();
     expect(await within(info).findByText("Kari Nordmann")).toBeInTheDocument();
-    expect(within(info).getByText("Ikke oppgitt")).toBeInTheDocument();
+    expect(within(info).getByText("Postnummer").nextElementSibling).toHaveTextContent("Ikke oppgitt");
     expect(toast.toastSuccess).toHaveBeenCalledWith("Profil oppdatert");
     // The header's name comes from the session; it follows the saved profile.
     expect(queryClient.getQueryData<Session>(["session"])?.user.display_name).toBe("Kari Nordmann");
@@ -145,6 +145,53 @@ describe("/profile and /min-profil", () => {
     expect(await within(info).findByText("Postnummer må være 4 siffer")).toBeInTheDocument();
     expect(postal).toHaveAttribute("aria-invalid", "true");
     expect(calls(fetch, "PATCH", "/api/me/profile")).toHaveLength(0);
+  });
+
+  it("'Gateadresse': shown to its owner, edited with its hint, sent cleaned; emptied it is sent as null", async () => {
+    const fetch = mockApi(
+      (url, init) => (url === "/api/me/profile" ? jsonResponse(profile(JSON.parse(String(init?.body)) as Partial<Profile>)) : undefined),
+      profile({ street_address: "Storgata 12B" }),
+    );
+    const { info } = await openProfile();
+    expect(within(info).getByText("Gateadresse")).toBeInTheDocument();
+    expect(within(info).getByText("Storgata 12B")).toBeInTheDocument();
+    await userEvent.click(within(info).getByRole("button", { name: "Rediger" }));
+    const street = within(info).getByLabelText("Gateadresse");
+    expect(street).toHaveValue("Storgata 12B");
+    expect(street).toHaveAccessibleDescription("Brukes som avsenderadresse når du sender en pakke.");
+    expect(street).toHaveAttribute("autocomplete", "address-line1");
+    await userEvent.clear(street);
+    await userEvent.type(street, "  Lilleveien 3  ");
+    await userEvent.click(within(info).getByRole("button", { name: "Lagre" }));
+    expect(await within(info).findByText("Lilleveien 3")).toBeInTheDocument();
+    expect(JSON.parse(String(calls(fetch, "PATCH", "/api/me/profile")[0][1]?.body))).toEqual({
+      display_name: "Kari",
+      postal_code: "0155",
+      street_address: "Lilleveien 3",
+    });
+
+    await userEvent.click(within(info).getByRole("button", { name: "Rediger" }));
+    await userEvent.clear(within(info).getByLabelText("Gateadresse"));
+    await userEvent.click(within(info).getByRole("button", { name: "Lagre" }));
+    await waitFor(() => expect(calls(fetch, "PATCH", "/api/me/profile")).toHaveLength(2));
+    expect(JSON.parse(String(calls(fetch, "PATCH", "/api/me/profile")[1][1]?.body))).toMatchObject({ street_address: null });
+    await waitFor(() => expect(within(info).getByText("Gateadresse").nextElementSibling).toHaveTextContent("Ikke oppgitt"));
+  });
+
+  it("the server's refusal of the street address is shown at the field", async () => {
+    const message = "Gateadressen kan være maks 100 tegn";
+    mockApi((url) =>
+      url === "/api/me/profile"
+        ? jsonResponse({ error: { code: "VALIDATION", message, fields: { street_address: message } } }, 400)
+        : undefined,
+    );
+    const { info } = await openProfile();
+    await userEvent.click(within(info).getByRole("button", { name: "Rediger" }));
+    await userEvent.type(within(info).getByLabelText("Gateadresse"), "Storgata 1");
+    await userEvent.click(within(info).getByRole("button", { name: "Lagre" }));
+    const street = within(info).getByLabelText("Gateadresse");
+    await waitFor(() => expect(street).toHaveAttribute("aria-invalid", "true"));
+    expect(street).toHaveAccessibleDescription(`Brukes som avsenderadresse når du sender en pakke. ${message}`);
   });
 
   it("a failed save says 'Kunne ikke oppdatere profil' and stays in edit mode", async () => {

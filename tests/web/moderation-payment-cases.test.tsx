@@ -7,7 +7,7 @@ import type { ModerationPage as Page } from "../../web/api/moderation";
 import type { PaymentCase } from "../../web/api/payments";
 import { ModerationPage } from "../../web/routes/moderation/ModerationPage";
 import { bodyOf, method, mockApi, type Route } from "./listingHelpers";
-import { TEST_USER_ID } from "../factories/api";
+import { orderViewBody, TEST_USER_ID } from "../factories/api";
 import { jsonResponse, renderRoutes, sessionFor } from "./utils";
 
 const toast = vi.hoisted(() => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
@@ -28,23 +28,15 @@ describe("Betalingssaker (decisions 085, 105, 108)", () => {
     buyer: { id: string; role: "user" | "moderator" | "admin" },
     seller: { id: string; role: "user" | "moderator" | "admin" },
   ): PaymentCase => ({
-    order_id: TX,
-    state: "problem",
-    role: "moderator",
-    amount: 30000,
-    refund_amount: 0,
-    paid_at: "2026-11-12T13:05:00.000Z",
-    handed_over_at: null,
-    release_due_at: null,
-    cancel_from: null,
-    settled_at: null,
-    money_moved: false,
-    payout_error: null,
-    actions: ["refund", "partial_refund", "release_by_moderator"],
-    listing: { id: "l", title: "Lekekjøkken i tre", seo_slug: "lekekjokken" },
-    conversation_id: null,
-    photos: [{ id: "p1", url: `/api/payments/orders/${TX}/photos/p1` }],
-    shipment: null,
+    ...orderViewBody({
+      order_id: TX,
+      state: "problem",
+      role: "moderator",
+      actions: ["refund", "partial_refund", "release_by_moderator"],
+      listing: { id: "l", title: "Lekekjøkken i tre", seo_slug: "lekekjokken" },
+      conversation_id: null,
+      photos: [{ id: "p1", url: `/api/payments/orders/${TX}/photos/p1` }],
+    }),
     problem_reason: "damaged",
     problem_text: "Døren på kjøleskapet er knekt.",
     problem_at: "2026-11-13T10:00:00.000Z",

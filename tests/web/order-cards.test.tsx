@@ -6,32 +6,14 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrderView } from "../../web/api/payments";
 import * as toast from "../../web/lib/toast";
 import { OrderCards } from "../../web/routes/chat/OrderCards";
+import { orderViewBody } from "../factories/api";
 import { jsonResponse, mockFetch, renderWithProviders } from "./utils";
 
 const CONVERSATION = "66666666-6666-4666-8666-666666666666";
 const TX = "abcdef12-3456-4789-8abc-def012345678";
 
 function order(overrides: Partial<OrderView> = {}): OrderView {
-  return {
-    order_id: TX,
-    state: "held",
-    role: "buyer",
-    amount: 30000,
-    refund_amount: 0,
-    paid_at: "2026-11-12T13:05:00.000Z",
-    handed_over_at: null,
-    release_due_at: null,
-    cancel_from: "2099-11-19T13:05:00.000Z",
-    settled_at: null,
-    money_moved: false,
-    payout_error: null,
-    actions: ["confirm_received", "report_problem"],
-    listing: { id: "l", title: "Trehest", seo_slug: "trehest" },
-    conversation_id: CONVERSATION,
-    photos: [],
-    shipment: null,
-    ...overrides,
-  };
+  return orderViewBody({ order_id: TX, cancel_from: "2099-11-19T13:05:00.000Z", conversation_id: CONVERSATION, ...overrides });
 }
 
 beforeEach(() => {

@@ -148,6 +148,7 @@ describe("deployed with JWT_SECRET and the site's https APP_ORIGIN", () => {
     ["GET", "/api/dev/analytics/summary"],
     ["POST", "/api/dev/saved-searches/match"],
     ["GET", "/api/dev/d1-usage"],
+    ["POST", "/api/dev/cron/orders"],
     ["GET", "/api/test-notifications"],
     ["POST", "/api/test-notifications"],
   ])("has no %s %s", async (method, path) => {

@@ -18,6 +18,10 @@ declare namespace Cloudflare {
     BRING_API_KEY: string;
     BRING_CUSTOMER_NUMBER: string;
     BRING_WEBHOOK_SECRET: string;
+    HELTHJEM_CLIENT_ID: string;
+    HELTHJEM_CLIENT_SECRET: string;
+    HELTHJEM_SHOP_ID: string;
+    HELTHJEM_WEBHOOK_SECRET: string;
   }
 }
 

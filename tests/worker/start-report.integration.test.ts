@@ -25,9 +25,14 @@ const PAYMENT_KEYS = [
   "BRING_API_KEY",
   "BRING_CUSTOMER_NUMBER",
   "BRING_WEBHOOK_SECRET",
+  "HELTHJEM_CLIENT_ID",
+  "HELTHJEM_CLIENT_SECRET",
+  "HELTHJEM_SHOP_ID",
+  "HELTHJEM_WEBHOOK_SECRET",
 ] as const;
 const MAIL: MailBinding = { send: async () => undefined };
 const BRING_KEYS: Partial<Bindings> = { BRING_API_UID: "uid", BRING_API_KEY: "key", BRING_CUSTOMER_NUMBER: "123" };
+const HELTHJEM_KEYS: Partial<Bindings> = { HELTHJEM_CLIENT_ID: "id", HELTHJEM_CLIENT_SECRET: "secret", HELTHJEM_SHOP_ID: "4242" };
 const CONFIGURED: Partial<Bindings> = {
   EMAIL: MAIL,
   STRIPE_SECRET_KEY: "sk_test_x",
@@ -51,6 +56,7 @@ function staging(more: Partial<Bindings> = {}): Bindings {
     APP_ORIGIN: SITE,
     JWT_SECRET: "a-staging-secret-that-is-long-enough-0123456789",
     VIPPS_API_BASE: "https://apitest.vipps.no",
+    HELTHJEM_API_BASE: "https://api.pre.helthjem.no",
     ...more,
   } as Bindings;
 }
@@ -164,6 +170,15 @@ describe("what counts as missing", () => {
       ["BRING_API_BASE", "invalid"],
     ]);
     expect(problems[0].effect).toContain("https");
+  });
+
+  it("reports Helthjem's base URL or shop id when set but unusable, and nothing for Helthjem's keys alone", () => {
+    expect(settingProblems(staging({ ...CONFIGURED, ...HELTHJEM_KEYS }))).toEqual([]);
+    const base = settingProblems(staging({ ...CONFIGURED, ...HELTHJEM_KEYS, HELTHJEM_API_BASE: "http://127.0.0.1:9999" }));
+    expect(base.map((p) => [p.name, p.problem])).toEqual([["HELTHJEM_API_BASE", "invalid"]]);
+    expect(base[0].effect).toContain("Helthjem's parcels");
+    const shop = settingProblems(staging({ ...CONFIGURED, ...HELTHJEM_KEYS, HELTHJEM_SHOP_ID: "butikk-1" }));
+    expect(shop.map((p) => [p.name, p.problem])).toEqual([["HELTHJEM_SHOP_ID", "invalid"]]);
   });
 
   it("asks local mode for no mail binding and no purge token, and warns about missing payment keys", async () => {

@@ -2,6 +2,7 @@
 // Everything lives under the "me" query key, so signing out removes it. Request and response types
 // come from the Worker's routes (worker/features/payments/routes.ts) through the typed client.
 import { queryOptions } from "@tanstack/react-query";
+import type { InferRequestType } from "hono/client";
 import type { OnlinePaymentMethod } from "../../domain/payments";
 import type { ProblemInput } from "../../domain/schemas/payments";
 import { paymentKeys } from "./payment-keys";
@@ -49,6 +50,11 @@ export function uploadProblemPhoto(id: string, image: Blob): Promise<{ id: strin
   );
 }
 
+/** "Prøv igjen" after the carrier refused the booking (decision 150): the order as it is now. */
+export function retryShipment(id: string): Promise<OrderView> {
+  return call(orders[":id"].shipment.retry.$post({ param: { id: param(id) } })) as Promise<OrderView>;
+}
+
 export function reportProblem(id: string, json: ProblemInput): Promise<OrderView> {
   return call(orders[":id"].problem.$post({ param: { id: param(id) }, json })) as Promise<OrderView>;
 }
@@ -89,8 +95,16 @@ export function verifyPayment(sessionId: string, paymentId: string): Promise<Ver
   return call(api.payments.verify.$post({ json: { session_id: sessionId, payment_id: paymentId } }));
 }
 
-export function startCheckout(listingId: string, method: OnlinePaymentMethod): Promise<CheckoutResponse> {
-  return call(api.payments.checkout.$post({ json: { listing_id: listingId, method } }));
+/** The buyer's "Sending" choice as the checkout takes it (domain/schemas/payments.ts). */
+export type ShippingChoice = NonNullable<InferRequestType<typeof api.payments.checkout.$post>["json"]["shipping"]>;
+
+/** "Henting" (no shipping) sends no `shipping`, as the checkout was before "Sending". */
+export function startCheckout(
+  listingId: string,
+  method: OnlinePaymentMethod,
+  shipping: ShippingChoice | null = null,
+): Promise<CheckoutResponse> {
+  return call(api.payments.checkout.$post({ json: { listing_id: listingId, method, ...(shipping ? { shipping } : {}) } }));
 }
 
 /** The prototype's create-stripe-account-link (docs/product.md "Server calls"): onboarding for a new or unfinished account. */

@@ -38,8 +38,9 @@ export const CRON_STEPS: readonly CronStep[] = [
   // Sent parcels (decision 145): a missed drop-off deadline cancels and refunds in full (a refund
   // the provider does not acknowledge at once is retried by "orders" next hour), silence opens a
   // case; bookings and carrier cancellations not yet answered are repeated with their keys through
-  // Bring when it is configured (carrier-config.ts), and wait for a run that has it otherwise.
-  // An unusable Bring setting (named by the start report) leaves the carrier out, not the database moves.
+  // each parcel's carrier, Bring or Helthjem, when it is configured (carrier-config.ts), and wait for
+  // a run that has it otherwise. An unusable setting (named by the start report) leaves that carrier
+  // out, not the other carrier nor the database moves (carrier-dispatch.ts).
   { name: "shipments", run: (env, now) => runShipmentCron(env, now, carrierPortFor(env)) },
   // Catch-up matching, pending alerts, the daily digest (from 18:00 Oslo) and their purge.
   { name: "saved-searches", run: (env, now) => runSavedSearchCron(env, now) },

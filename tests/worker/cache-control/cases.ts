@@ -157,6 +157,13 @@ export const CASES: Case[] = [
   get("GET /api/payments/orders", "party", () => `/api/payments/orders?conversation_id=${conv.id}`),
   get("GET /api/payments/orders", "invalid query", () => "/api/payments/orders?conversation_id=x"),
   get("GET /api/payments/orders/:id", "unknown", () => `/api/payments/orders/${UNKNOWN}`),
+  // The checkout's pickup points (decision 150): asked per buyer, never kept.
+  get(
+    "GET /api/shipping/pickup-points",
+    "signed in",
+    () => "/api/shipping/pickup-points?carrier=bring&delivery=pickup_point&postal_code=5003",
+  ),
+  get("GET /api/shipping/pickup-points", "invalid query", () => "/api/shipping/pickup-points?carrier=dhl"),
   // A problem report's photo (decision 108): private evidence, refusals included.
   get("GET /api/payments/orders/:id/photos/:photoId", "unknown", () => `/api/payments/orders/${UNKNOWN}/photos/${UNKNOWN}`),
   get(

@@ -50,6 +50,8 @@ GET /api/payments/stripe/account (signed in): 200 no-store
 GET /api/payments/orders (party): 200 no-store
 GET /api/payments/orders (invalid query): 400 no-store
 GET /api/payments/orders/:id (unknown): 404 no-store
+GET /api/shipping/pickup-points (signed in): 200 no-store
+GET /api/shipping/pickup-points (invalid query): 400 no-store
 GET /api/payments/orders/:id/photos/:photoId (unknown): 404 private, no-store
 GET /api/payments/orders/:id/photos/:photoId (visitor): 401 private, no-store
 GET /api/moderation/payment-cases (admin): 200 no-store

@@ -8,11 +8,9 @@ import { describe, expect, it } from "vitest";
 import { createUser, signedInClient } from "../../factories";
 import type { Bindings } from "../../../worker/env";
 import { runOrderCron } from "../../../worker/features/payments/orders";
-import { moneyFor, orderView, paidOrder, type PaidOrder } from "../support/orders";
+import { moneyFor, ORDER_READ, orderView, paidOrder, type PaidOrder } from "../support/orders";
 import { postWith, staleReads } from "../support/race";
 
-/** The order read every move starts with (worker/features/payments/orders.ts orderRow). */
-const ORDER_READ = /FROM orders t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/;
 const PASSWORD = "Passord-for-sletting-1";
 const HOUR = 3_600_000;
 

@@ -15,9 +15,9 @@ const MIDDLEWARE = new Set([
   "ALL /api/conversations/*", // requireUser for the conversation routes
   "ALL /api/dev/*", // local mode only
   "ALL /api/dev/analytics/*",
+  "ALL /api/dev/cron/*",
   "ALL /api/dev/d1-usage/*",
   "ALL /api/dev/saved-searches/*",
-  "ALL /api/dev/shipments/*",
   "ALL /api/favourites/*", // requireUser
   "ALL /api/images/*", // requireUser for uploads
   "ALL /api/me/*", // requireUser
@@ -27,7 +27,6 @@ const MIDDLEWARE = new Set([
   "ALL /api/payments/orders/*", // requireUser, no-store (a sent order's parcel)
   "ALL /api/payments/webhooks/*", // the webhooks' body limit
   "ALL /api/reviews/*", // requireUser, no-store
-  "ALL /api/shipping/*", // requireUser, no-store
   "ALL /api/shipping/webhooks/*", // the carrier webhooks' refusal count and body limit
   "ALL /api/test-notifications/*", // local mode only
   "ALL /api/trade-offers/*", // requireUser

@@ -13,13 +13,13 @@ import type { Bindings } from "../../../worker/env";
 import { PICKUP_POINT_TEXTS } from "../../../worker/features/carriers/pickup-points";
 import { platformFeeBasisPoints } from "../../../worker/features/payments/config";
 import { CHECKOUT_SHIPPING_TEXTS } from "../../../worker/features/payments/checkout";
-import { carrierPortFor, handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
+import { carrierPortFor } from "../../../worker/features/shipping/booking-queue";
 import { runShipmentCron } from "../../../worker/features/shipping/shipment-cron";
 import type { Client } from "../support/http";
 import { chatTexts, moneyFor, orderView, payAndHold } from "../support/orders";
 import { signedInClient } from "../../factories";
 import { connectedSeller, deliver, deliveries, outboxTo, payableListing, paymentRow, signedIn } from "../support/payments";
-import { orderState, shipment } from "../support/shipments";
+import { orderState, runBookingQueue, shipment } from "../support/shipments";
 
 const bindings = env as Bindings;
 const RECIPIENT = { name: "Kari Kjøper", address_line: "Bryggen 2", postal_code: "5003", phone: "987 65 432" };
@@ -51,21 +51,6 @@ async function nearestPickupPoint(client: Client, postalCode = RECIPIENT.postal_
 
 function shippingBody(listingId: string, shipping: Record<string, unknown> | null) {
   return { listing_id: listingId, method: "card", shipping };
-}
-
-/** Deliver the shipment-booking queue's message for this order to the consumer, as the queue does. */
-async function runBookingQueue(orderId: string): Promise<"ack" | "retry"> {
-  let outcome: "ack" | "retry" = "ack";
-  const message = {
-    id: crypto.randomUUID(),
-    timestamp: new Date(),
-    attempts: 1,
-    body: { order_id: orderId },
-    ack: () => void (outcome = "ack"),
-    retry: () => void (outcome = "retry"),
-  };
-  await handleShipmentQueue({ queue: "shipment-booking", messages: [message] } as unknown as MessageBatch<unknown>, bindings);
-  return outcome;
 }
 
 async function paidSentOrder(streetAddress?: string | null) {

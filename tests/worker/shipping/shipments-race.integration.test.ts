@@ -10,12 +10,10 @@ import type { Bindings } from "../../../worker/env";
 import { runOrderCron } from "../../../worker/features/payments/orders";
 import { runShipmentCron } from "../../../worker/features/shipping/shipment-cron";
 import { applyTrackingEvent } from "../../../worker/features/shipping/shipments";
-import { moneyFor } from "../support/orders";
-import { holdingReads, postWith, staleReads } from "../support/race";
+import { moneyFor, ORDER_READ } from "../support/orders";
+import { loserReadsFirst, postWith, staleReads, type Winner, WINNERS } from "../support/race";
 import { bringEvent, events, orderState, type SentOrder, sentOrder, shipment, TestCarrier } from "../support/shipments";
 
-/** The order read every move starts with (worker/features/payments/order-rows.ts orderRow). */
-const ORDER_READ = /FROM orders t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/;
 /** The "seen before?" read of a tracking event. */
 const EVENT_SEEN = /SELECT 1 FROM shipment_events/;
 const HOUR = 3_600_000;
@@ -30,31 +28,8 @@ const problem = { reason: "not_received", text: "Pakken har ikke kommet fram." }
 const report = (order: SentOrder) => (b: Bindings) =>
   postWith(b, order.buyerClient, `/api/payments/orders/${order.orderId}/problem`, problem);
 
-/** Which of the two moves wins. */
-const WINNERS = ["a", "b"] as const;
-type Winner = (typeof WINNERS)[number];
-
-/**
- * Moves `a` and `b` of one race: the loser starts first and reads the order, then waits while the
- * winner runs to the end, then acts on what it read (reads after that one are fresh).
- */
-async function race<A, B>(winner: Winner, a: (b: Bindings) => Promise<A>, b: (b: Bindings) => Promise<B>): Promise<[A, B]> {
-  let read!: () => void;
-  let finished!: () => void;
-  const hasRead = new Promise<void>((resolve) => (read = resolve));
-  const winnerDone = new Promise<void>((resolve) => (finished = resolve));
-  const stale = holdingReads(ORDER_READ, async (result) => {
-    const value = await result;
-    read();
-    await winnerDone;
-    return value;
-  });
-  const loser = winner === "a" ? b(stale) : a(stale);
-  await hasRead;
-  const first = await (winner === "a" ? a(bindings) : b(bindings)).finally(finished);
-  const second = await loser;
-  return (winner === "a" ? [first, second] : [second, first]) as [A, B];
-}
+const race = <A, B>(winner: Winner, a: (b: Bindings) => Promise<A>, b: (b: Bindings) => Promise<B>) =>
+  loserReadsFirst(ORDER_READ, winner, a, b);
 
 describe("a parcel's moves at once", () => {
   it.each(WINNERS)(

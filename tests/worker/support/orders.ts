@@ -18,6 +18,9 @@ import {
   signedIn,
 } from "./payments";
 
+/** The order read every move starts with (worker/features/payments/order-rows.ts orderRow): where a race holds its loser. */
+export const ORDER_READ = /FROM orders t\s+JOIN payments p ON p\.id = t\.payment_id\s+JOIN listings l/;
+
 export interface PaidOrder {
   orderId: string;
   paymentId: string;

@@ -28,6 +28,16 @@ export default async function setup(): Promise<() => Promise<void>> {
       customerNumber: SANDBOX_KEYS.BRING_CUSTOMER_NUMBER,
       webhook: { url: `${WEBHOOK_ORIGIN}/api/shipping/webhooks/bring`, secret: SANDBOX_KEYS.BRING_WEBHOOK_SECRET, deliver: false },
     },
+    helthjem: {
+      clientId: SANDBOX_KEYS.HELTHJEM_CLIENT_ID,
+      clientSecret: SANDBOX_KEYS.HELTHJEM_CLIENT_SECRET,
+      shopId: Number(SANDBOX_KEYS.HELTHJEM_SHOP_ID),
+      webhook: {
+        url: `${WEBHOOK_ORIGIN}/api/shipping/webhooks/helthjem`,
+        secret: SANDBOX_KEYS.HELTHJEM_WEBHOOK_SECRET,
+        deliver: false,
+      },
+    },
     log: () => undefined,
   });
   return () => sandbox.close();

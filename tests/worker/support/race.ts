@@ -91,3 +91,34 @@ export async function postWith(bindings: Bindings, client: Client, path: string,
     bindings,
   );
 }
+
+/** Which of a race's two moves wins. */
+export const WINNERS = ["a", "b"] as const;
+export type Winner = (typeof WINNERS)[number];
+
+/**
+ * Moves `a` and `b` of one race: the loser starts first and makes the read matching `pattern`, then
+ * waits while the winner runs to the end, then acts on what it read (its later reads are fresh).
+ */
+export async function loserReadsFirst<A, B>(
+  pattern: RegExp,
+  winner: Winner,
+  a: (b: Bindings) => Promise<A>,
+  b: (b: Bindings) => Promise<B>,
+): Promise<[A, B]> {
+  let read!: () => void;
+  let finished!: () => void;
+  const hasRead = new Promise<void>((resolve) => (read = resolve));
+  const winnerDone = new Promise<void>((resolve) => (finished = resolve));
+  const stale = holdingReads(pattern, async (result) => {
+    const value = await result;
+    read();
+    await winnerDone;
+    return value;
+  });
+  const loser = winner === "a" ? b(stale) : a(stale);
+  await hasRead;
+  const first = await (winner === "a" ? a(env as Bindings) : b(env as Bindings)).finally(finished);
+  const second = await loser;
+  return (winner === "a" ? [first, second] : [second, first]) as [A, B];
+}

@@ -7,10 +7,13 @@ import type { BookingResult, CancelResult, CarrierPort, ParcelBooking } from "..
 import type { ShipmentRow } from "../../../worker/features/shipping/shipment-moves";
 import { BringCarrier, type Parties } from "../../../worker/features/shipping/bring-carrier";
 import { BringClient, type RetryPolicy } from "../../../worker/features/carriers/carrier-client";
-import { bringConfig } from "../../../worker/features/carriers/carrier-config";
+import { bringConfig, helthjemConfig } from "../../../worker/features/carriers/carrier-config";
+import { HelthjemClient } from "../../../worker/features/carriers/helthjem-client";
+import { HelthjemCarrier } from "../../../worker/features/shipping/helthjem-carrier";
 import type { Carrier as CarrierName, DeliveryMethod, ParcelSize } from "../../../domain/carriers";
 import { dropOffDeadline } from "../../../domain/shipping";
 import { bookShipment } from "../../../worker/features/shipping/shipments";
+import { handleShipmentQueue } from "../../../worker/features/shipping/booking-queue";
 import type { Bindings } from "../../../worker/env";
 import { type PaidOrder, paidOrder } from "./orders";
 
@@ -207,4 +210,92 @@ export async function createShipment(db: D1Database, orderId: string, paidAt: st
     )
     .run();
   return (await db.prepare("SELECT * FROM shipments WHERE order_id = ?1").bind(orderId).first<ShipmentRow>())!;
+}
+
+// ---- Helthjem (decision 154) -----------------------------------------------------------------
+
+/** Helthjem's client against the sandbox (the Worker tests bind its keys and URL). */
+export function sandboxHelthjemClient(
+  retry: RetryPolicy = FAST_RETRY,
+  fetchImpl?: (input: string, init: RequestInit) => Promise<Response>,
+) {
+  const config = helthjemConfig(env as Bindings);
+  if (!config) throw new Error("the Worker tests bind the sandbox's Helthjem keys (vitest.worker.config.mts)");
+  return new HelthjemClient(config, retry, fetchImpl);
+}
+
+/** The Helthjem carrier against the sandbox, with TEST_PARTIES. */
+export function sandboxHelthjem(): HelthjemCarrier {
+  return new HelthjemCarrier(sandboxHelthjemClient(), async () => TEST_PARTIES);
+}
+
+/**
+ * A paid order whose small toy goes with Helthjem: to the mailbox, or to the nearest of Helthjem's
+ * service points near the buyer (from the sandbox's search); waiting for its booking.
+ */
+export async function helthjemOrder(
+  delivery: "mailbox" | "pickup_point" = "pickup_point",
+  method: "card" | "vipps" = "card",
+): Promise<SentOrder> {
+  const order = await paidOrder(method);
+  const { paid_at } = (await env.DB.prepare("SELECT paid_at FROM orders WHERE id = ?1").bind(order.orderId).first<{ paid_at: string }>())!;
+  let pickupPoint: { id: string; name: string; address: string } | null = null;
+  if (delivery === "pickup_point") {
+    const points = await sandboxHelthjemClient().servicePoints(TEST_PARTIES.recipient.postalCode);
+    if (!points.ok) throw new Error(JSON.stringify(points));
+    const [p] = points.value;
+    pickupPoint = { id: p.id, name: p.name, address: `${p.address}, ${p.postalCode} ${p.city}` };
+  }
+  const shipment = await createShipment(env.DB, order.orderId, paid_at, {
+    carrier: "helthjem",
+    method: delivery,
+    parcelSize: "small",
+    pickupPoint,
+    shippingPrice: delivery === "mailbox" ? 6_900 : 7_900,
+  });
+  return { ...order, shipmentId: shipment.id, paidAt: paid_at };
+}
+
+export interface SandboxHelthjemParcel {
+  shipmentNumber: string;
+  dropOffCode: string | null;
+  status: string;
+  transportSolutionId: number;
+  consignee: { name: string; reference?: string | null };
+  servicePoint: { servicePointExternalId: string } | null;
+}
+
+/** The sandbox's Helthjem parcel with this number. */
+export async function sandboxHelthjemParcel(number: string): Promise<SandboxHelthjemParcel | undefined> {
+  const parcels = (await (await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/helthjem/parcels`)).json()) as SandboxHelthjemParcel[];
+  return parcels.find((p) => p.shipmentNumber === number);
+}
+
+/** The sandbox's next `times` Helthjem calls with this idempotency key (or under this path) answer `status`. */
+export async function failNextHelthjem(times: number, status: number, scope: { key?: string; path?: string }): Promise<void> {
+  const res = await fetch(`${env.TEST_SANDBOX_URL}/__sandbox/helthjem/fail`, {
+    method: "POST",
+    body: JSON.stringify({ times, status, ...scope }),
+  });
+  expect(res.status).toBe(200);
+}
+
+/**
+ * Deliver the shipment-booking queue's message for this order to the consumer, as the queue does,
+ * with the Worker's own carrier port unless a test gives one.
+ */
+export async function runBookingQueue(orderId: string, port?: CarrierPort): Promise<"ack" | "retry"> {
+  let outcome: "ack" | "retry" = "ack";
+  const message = {
+    id: crypto.randomUUID(),
+    timestamp: new Date(),
+    attempts: 1,
+    body: { order_id: orderId },
+    ack: () => void (outcome = "ack"),
+    retry: () => void (outcome = "retry"),
+  };
+  const batch = { queue: "shipment-booking", messages: [message] } as unknown as MessageBatch<unknown>;
+  // Without a port the consumer takes its own default, the Worker's (carrierPortFor).
+  await handleShipmentQueue(batch, env as Bindings, port);
+  return outcome;
 }

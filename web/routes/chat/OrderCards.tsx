@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImagePlus, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
 import {
-  ORDER_STATE_LABELS,
+  orderStateLabel,
   ORDER_TEXTS,
   PROBLEM_PHOTO_REFUSALS,
   PROBLEM_PHOTOS_MAX,
@@ -15,6 +15,7 @@ import {
 import { MAX_IMAGE_BYTES } from "../../../domain/limits";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { orderText } from "../payment/orderText";
+import { ShipmentDetails } from "../payment/ShipmentDetails";
 import { chatKeys } from "../../api/chat";
 import { isApiError } from "../../api/client";
 import {
@@ -73,20 +74,24 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
     toastError("Feil", reason, { error });
     refresh();
   };
+  // The Worker's answer to a move or "Prøv igjen" is the order as it is now.
+  const show = (updated: OrderView) => {
+    queryClient.setQueryData(paymentKeys.conversationOrders(conversationId), (list: OrderView[] | undefined) =>
+      list?.map((o) => (o.order_id === updated.order_id ? updated : o)),
+    );
+    refresh();
+  };
   const move = useMutation({
     mutationFn: (m: OrderMove) => moveOrder(order.order_id, m),
     onSuccess: (updated) => {
-      queryClient.setQueryData(paymentKeys.conversationOrders(conversationId), (list: OrderView[] | undefined) =>
-        list?.map((o) => (o.order_id === updated.order_id ? updated : o)),
-      );
+      show(updated);
       setConfirming(null);
-      refresh();
     },
     onError,
   });
   const busy = move.isPending;
   const can = (a: OrderView["actions"][number]) => order.actions.includes(a);
-  const label = ORDER_STATE_LABELS[order.state];
+  const label = orderStateLabel(order.state, order.shipment !== null);
   const text = orderText(order);
   // Settled, the words may be the badge's own ("Utbetalt til selger"): said once.
   const said = text !== label ? text : null;
@@ -125,6 +130,8 @@ function OrderCard({ order, conversationId }: { order: OrderView; conversationId
       )}
       {/* Folded, the body stays in the page (hidden), so its text is there when it opens again. */}
       <div id={bodyId} hidden={folded && !expanded} className={folded ? "border-t border-stone-100 px-2.5 pb-2" : undefined}>
+        {/* A sent order's parcel (decision 145): the seller's code and deadline, the buyer's number, a failed booking. */}
+        {order.shipment ? <ShipmentDetails order={{ ...order, shipment: order.shipment }} onRetried={show} className="mt-1" /> : null}
         {said ? <p className="mt-1 text-sm text-stone-800">{said}</p> : null}
         {/* The buyer's photos of the problem: both parties see the evidence the moderator sees (decision 108). */}
         <ProblemPhotos photos={order.photos} className="mt-2" />

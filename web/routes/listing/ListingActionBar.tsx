@@ -19,7 +19,7 @@ const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
 
 type ActionListing = Pick<
   ListingPage,
-  "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode"
+  "id" | "title" | "price" | "is_free" | "is_trade_offer" | "status" | "payment_enabled" | "pricing_mode" | "handover" | "parcel_size"
 >;
 
 export interface ListingActionBarProps {

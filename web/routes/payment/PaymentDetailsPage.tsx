@@ -1,11 +1,11 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS, shortOrderId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";
-import { paymentDetailsQuery } from "../../api/payments";
+import { paymentDetailsQuery, paymentKeys, type OrderView, type PaymentDetails } from "../../api/payments";
 import { SellerCard } from "../../components/SellerCard";
 import { Badge } from "../../components/ui/Badge";
 import { Button, buttonClasses } from "../../components/ui/Button";
@@ -19,6 +19,8 @@ import { orderText } from "./orderText";
 import { useOpenConversation } from "./useOpenConversation";
 
 const SignInGate = lazy(() => import("../../components/SignInGate"));
+// Only a sent order has a parcel to show: its code loads with it, not with every payment's page.
+const ShipmentDetails = lazy(() => import("./ShipmentDetails").then((m) => ({ default: m.ShipmentDetails })));
 
 /** The server's not-found texts are shown as they are; anything else is "Kunne ikke hente betalingsdetaljer". */
 const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.orderNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);
@@ -45,6 +47,9 @@ export function PaymentDetailsPage() {
 function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean }) {
   const openConversation = useOpenConversation();
   const { data, error } = useQuery({ ...paymentDetailsQuery(sessionId), retry: false });
+  const queryClient = useQueryClient();
+  const showOrder = (order: OrderView) =>
+    queryClient.setQueryData<PaymentDetails>(paymentKeys.details(sessionId), (details) => (details ? { ...details, order } : details));
 
   useEffect(() => {
     if (data && !data.seller) console.warn("Payment details: the seller's profile is missing", sessionId);
@@ -103,6 +108,15 @@ function Details({ sessionId, signedIn }: { sessionId: string; signedIn: boolean
           <ShieldCheck aria-hidden="true" className="mt-0.5 size-5 shrink-0" />
           <span>{orderText(data.order)}</span>
         </p>
+      ) : null}
+      {data.order?.shipment ? (
+        <Suspense fallback={null}>
+          <ShipmentDetails
+            order={{ ...data.order, shipment: data.order.shipment }}
+            onRetried={showOrder}
+            className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm"
+          />
+        </Suspense>
       ) : null}
 
       <SellerCard name={sellerName}>{PAYMENT_TEXTS.sellerNotified}</SellerCard>

@@ -7,18 +7,19 @@ import type { OrderView } from "../../api/payments";
 export function orderText(
   order: Pick<
     OrderView,
-    "state" | "role" | "release_due_at" | "cancel_from" | "refund_amount" | "money_moved" | "payout_error" | "actions"
+    "state" | "role" | "release_due_at" | "cancel_from" | "refund_amount" | "money_moved" | "payout_error" | "actions" | "shipment"
   >,
 ): string {
   const buyer = order.role === "buyer";
   switch (order.state) {
     case "held":
       if (buyer) return ORDER_TEXTS.buyerHeld;
-      return ORDER_TEXTS.sellerHeldNoDate;
+      return order.shipment ? ORDER_TEXTS.sellerHeldSent : ORDER_TEXTS.sellerHeldNoDate;
     case "handed_over":
-      return buyer
-        ? ORDER_TEXTS.handedOverBuyer(formatDateTime(order.release_due_at!))
-        : ORDER_TEXTS.sellerHeld(formatDateTime(order.release_due_at!));
+      if (!buyer) return ORDER_TEXTS.sellerHeld(formatDateTime(order.release_due_at!));
+      return order.shipment
+        ? ORDER_TEXTS.deliveredBuyer(formatDateTime(order.release_due_at!))
+        : ORDER_TEXTS.handedOverBuyer(formatDateTime(order.release_due_at!));
     case "problem":
       return buyer ? ORDER_TEXTS.problemOpen : ORDER_TEXTS.problemOpenSeller;
     case "released":

@@ -5,7 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { formatDate } from "../../../domain/format";
-import { POSTAL_CODE_MAX_LENGTH } from "../../../domain/limits";
+import { POSTAL_CODE_MAX_LENGTH, STREET_ADDRESS_MAX_LENGTH } from "../../../domain/limits";
 import { profileUpdateSchema } from "../../../domain/schemas/account";
 import { isApiError } from "../../api/client";
 import { Button } from "../../components/ui/Button";
@@ -17,11 +17,14 @@ import { applyProfile, profileQuery, updateProfile, type Profile } from "../../a
 type ProfileFormInput = z.input<typeof profileUpdateSchema>;
 type ProfileFormValues = z.output<typeof profileUpdateSchema>;
 
-function formValues(profile: Profile): { display_name: string; postal_code: string } {
-  return { display_name: profile.display_name ?? "", postal_code: profile.postal_code ?? "" };
+function formValues(profile: Profile): { display_name: string; postal_code: string; street_address: string } {
+  return { display_name: profile.display_name ?? "", postal_code: profile.postal_code ?? "", street_address: profile.street_address ?? "" };
 }
 
-/** Profile info (e-mail, name, postal code, member since) with Rediger / Lagre / Avbryt. */
+/** The street address's hint: why a marketplace asks for it (only the owner ever sees it). */
+export const STREET_ADDRESS_HINT = "Brukes som avsenderadresse når du sender en pakke.";
+
+/** Profile info (e-mail, name, postal code, street address, member since) with Rediger / Lagre / Avbryt. */
 export function ProfileInfoCard() {
   const headingId = useId();
   const { data: profile, isPending, error, refetch, isRefetching } = useQuery(profileQuery());
@@ -92,6 +95,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
       const fields = isApiError(error) ? error.fields : undefined;
       if (fields?.display_name) setError("display_name", { type: "server", message: fields.display_name });
       if (fields?.postal_code) setError("postal_code", { type: "server", message: fields.postal_code });
+      if (fields?.street_address) setError("street_address", { type: "server", message: fields.street_address });
       toastError("Kunne ikke oppdatere profil", isApiError(error) ? error.message : "Noe gikk galt. Prøv igjen.", { error });
     }
   };
@@ -103,6 +107,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           <ProfileRow label="E-post" value={profile.email} />
           <ProfileRow label="Navn" value={profile.display_name} />
           <ProfileRow label="Postnummer" value={profile.postal_code} />
+          <ProfileRow label="Gateadresse" value={profile.street_address} />
           <ProfileRow label="Medlem siden" value={formatDate(profile.created_at)} />
         </dl>
         <Button variant="secondary" size="sm" className="mt-5" onClick={startEditing}>
@@ -129,6 +134,14 @@ function ProfileDetails({ profile }: { profile: Profile }) {
           className="max-w-40"
           error={errors.postal_code?.message}
           {...register("postal_code")}
+        />
+        <TextField
+          label="Gateadresse"
+          autoComplete="address-line1"
+          maxLength={STREET_ADDRESS_MAX_LENGTH}
+          hint={STREET_ADDRESS_HINT}
+          error={errors.street_address?.message}
+          {...register("street_address")}
         />
         <div className="flex flex-wrap gap-2 pt-1">
           <Button type="submit" size="sm">

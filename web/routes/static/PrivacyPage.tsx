@@ -97,7 +97,8 @@ export function PrivacyPage() {
             heller ikke vi kan lese det. Vi lagrer også når du bekreftet e-postadressen.
           </li>
           <li>
-            <strong>Profil:</strong> navnet du vil vises med, postnummeret ditt hvis du oppgir det, og når du ble medlem.
+            <strong>Profil:</strong> navnet du vil vises med, postnummeret ditt hvis du oppgir det, og når du ble medlem. Gateadressen din,
+            hvis du oppgir den, brukes bare som avsenderadresse når du sender en pakke, og vises ikke for andre brukere.
           </li>
           <li>
             <strong>Annonser:</strong> tittel, beskrivelse, kategori, alder, tilstand, pris, postnummer og bildene du laster opp. Bildene

@@ -22,6 +22,8 @@ export interface Profile {
   email: string;
   display_name: string | null;
   postal_code: string | null;
+  /** "Gateadresse": the owner's only (the sender's address on a parcel); no public answer carries it. */
+  street_address: string | null;
   role: "user" | "moderator" | "admin";
   stripe_account_id: string | null;
   created_at: string;
@@ -32,7 +34,7 @@ export interface Profile {
 export async function getProfile(db: Db, userId: string): Promise<Profile> {
   const row = await db
     .prepare(
-      `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, COALESCE(p.role, 'user') AS role,
+      `SELECT u.id AS user_id, u.email, p.display_name, p.postal_code, p.street_address, COALESCE(p.role, 'user') AS role,
               p.stripe_account_id, COALESCE(p.created_at, u.created_at) AS created_at
        FROM users u LEFT JOIN profiles p ON p.user_id = u.id WHERE u.id = ?1 AND u.deleted_at IS NULL`,
     )
@@ -45,14 +47,17 @@ export async function getProfile(db: Db, userId: string): Promise<Profile> {
 export async function updateProfile(
   db: Db,
   userId: string,
-  input: { display_name: string | null; postal_code: string | null },
+  input: { display_name: string | null; postal_code: string | null; street_address?: string | null },
 ): Promise<Profile> {
+  // An absent street address keeps the stored one (?6 = 0); null removes it.
+  const setsStreet = input.street_address !== undefined;
   await db
     .prepare(
-      `INSERT INTO profiles (user_id, display_name, postal_code, updated_at) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3, updated_at = ?4`,
+      `INSERT INTO profiles (user_id, display_name, postal_code, street_address, updated_at) VALUES (?1, ?2, ?3, ?5, ?4)
+       ON CONFLICT (user_id) DO UPDATE SET display_name = ?2, postal_code = ?3,
+         street_address = CASE WHEN ?6 THEN ?5 ELSE street_address END, updated_at = ?4`,
     )
-    .bind(userId, input.display_name, input.postal_code, nowIso())
+    .bind(userId, input.display_name, input.postal_code, nowIso(), input.street_address ?? null, setsStreet ? 1 : 0)
     .run();
   return getProfile(db, userId);
 }
@@ -231,7 +236,7 @@ export async function deleteAccount(env: Bindings, userId: string): Promise<void
     db.prepare("UPDATE analytics_sessions SET user_id = NULL WHERE user_id = ?1").bind(userId),
     db
       .prepare(
-        "UPDATE profiles SET display_name = NULL, postal_code = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1",
+        "UPDATE profiles SET display_name = NULL, postal_code = NULL, street_address = NULL, stripe_account_id = NULL, role = 'user', updated_at = ?2 WHERE user_id = ?1",
       )
       .bind(userId, now),
     db

@@ -5,8 +5,16 @@
 //
 // Every call answers with a result, never a throw: the caller keeps an `unavailable` one (network,
 // 5xx, 429 after a few quick retries) and tries again later with the same idempotency key (the cron
-// will), and shows a `refused` one's Norwegian message to the seller.
-import { DELIVERY_METHODS, type DeliveryMethod, type ParcelSize, SHIPPING_OFFERS, shippingOffer } from "../../../domain/carriers";
+// will), and shows a `refused` one's Norwegian message to the seller. The result types and the
+// retrying call (`carrierCall`) serve Helthjem's client too (helthjem-client.ts).
+import {
+  type Carrier,
+  DELIVERY_METHODS,
+  type DeliveryMethod,
+  type ParcelSize,
+  SHIPPING_OFFERS,
+  shippingOffer,
+} from "../../../domain/carriers";
 import type { BringConfig } from "./carrier-config";
 import { carrierRefusal, type RefusalField } from "./carrier-refusals";
 
@@ -99,7 +107,7 @@ export interface Booking {
   expectedDelivery: string | null;
 }
 
-type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
 export class BringClient {
   constructor(
@@ -216,7 +224,7 @@ export class BringClient {
     return result.ok ? { ok: true, attempts: result.attempts, value: { consignmentNumber } } : result;
   }
 
-  /** One request, retried on network errors, 5xx and 429 with a doubling wait, up to the bound. */
+  /** One request to Bring, retried on network errors, 5xx and 429 with a doubling wait, up to the bound. */
   private async call(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<CarrierResult<unknown>> {
     const headers: Record<string, string> = {
       "X-MyBring-API-Uid": this.config.apiUid,
@@ -226,50 +234,71 @@ export class BringClient {
     };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    let last: Unavailable = { ok: false, kind: "unavailable", attempts: 0, status: null, detail: "not tried" };
-    let retryAfterMs: number | null = null;
-    for (let attempt = 1; attempt <= this.retry.attempts; attempt++) {
-      if (attempt > 1) await this.sleep(Math.min(retryAfterMs ?? this.retry.baseDelayMs * 2 ** (attempt - 2), this.retry.maxDelayMs));
-      retryAfterMs = null;
-      let res: Response;
-      try {
-        res = await this.fetchImpl(`${this.config.baseUrl}${path}`, {
-          method,
-          headers,
-          body: payload,
-          signal: AbortSignal.timeout(this.retry.timeoutMs),
-        });
-      } catch (error) {
-        last = {
-          ok: false,
-          kind: "unavailable",
-          attempts: attempt,
-          status: null,
-          detail: error instanceof Error ? error.message : String(error),
-        };
-        continue;
-      }
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return { ok: true, attempts: attempt, value: text ? JSON.parse(text) : null };
-        } catch {
-          return unexpected(attempt, `HTTP ${res.status} with a body that is not JSON`);
-        }
-      }
-      if (res.status >= 500 || res.status === 429) {
-        last = { ok: false, kind: "unavailable", attempts: attempt, status: res.status, detail: summarise(text) };
-        // 429 may say how long to wait (seconds); a longer wait than the bound is the cron's to make.
-        const retryAfter = res.headers.get("Retry-After");
-        if (retryAfter && /^\d+$/.test(retryAfter)) retryAfterMs = Number(retryAfter) * 1000;
-        continue;
-      }
-      const code = errorCode(text) ?? `HTTP-${res.status}`;
-      return { ...carrierRefusal(code), ok: false, kind: "refused", status: res.status, code, detail: summarise(text) };
-    }
-    return last;
+    return carrierCall(
+      { retry: this.retry, fetchImpl: this.fetchImpl, sleep: this.sleep },
+      `${this.config.baseUrl}${path}`,
+      { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      errorCode,
+    );
   }
+}
+
+/** How a carrier client calls: its retry bound, and (for tests) its fetch and its wait. */
+export interface CarrierHttp {
+  retry: RetryPolicy;
+  fetchImpl: Fetch;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * One request to a carrier, retried on network errors, timeouts, 5xx and 429 with a doubling wait
+ * (429's Retry-After, capped), up to the bound; a 4xx is a refusal with the seller's message for the
+ * code `errorCode` reads from its body, never retried.
+ */
+export async function carrierCall(
+  http: CarrierHttp,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  errorCode: (text: string) => string | null,
+  carrier: Carrier = "bring",
+): Promise<CarrierResult<unknown>> {
+  let last: Unavailable = { ok: false, kind: "unavailable", attempts: 0, status: null, detail: "not tried" };
+  let retryAfterMs: number | null = null;
+  for (let attempt = 1; attempt <= http.retry.attempts; attempt++) {
+    if (attempt > 1) await http.sleep(Math.min(retryAfterMs ?? http.retry.baseDelayMs * 2 ** (attempt - 2), http.retry.maxDelayMs));
+    retryAfterMs = null;
+    let res: Response;
+    try {
+      res = await http.fetchImpl(url, { ...init, signal: AbortSignal.timeout(http.retry.timeoutMs) });
+    } catch (error) {
+      last = {
+        ok: false,
+        kind: "unavailable",
+        attempts: attempt,
+        status: null,
+        detail: error instanceof Error ? error.message : String(error),
+      };
+      continue;
+    }
+    const text = await res.text();
+    if (res.ok) {
+      try {
+        return { ok: true, attempts: attempt, value: text ? JSON.parse(text) : null };
+      } catch {
+        return unexpected(attempt, `HTTP ${res.status} with a body that is not JSON`);
+      }
+    }
+    if (res.status >= 500 || res.status === 429) {
+      last = { ok: false, kind: "unavailable", attempts: attempt, status: res.status, detail: summarise(text) };
+      // 429 may say how long to wait (seconds); a longer wait than the bound is the cron's to make.
+      const retryAfter = res.headers.get("Retry-After");
+      if (retryAfter && /^\d+$/.test(retryAfter)) retryAfterMs = Number(retryAfter) * 1000;
+      continue;
+    }
+    const code = errorCode(text) ?? `HTTP-${res.status}`;
+    return { ...carrierRefusal(code, undefined, carrier), ok: false, kind: "refused", status: res.status, code, detail: summarise(text) };
+  }
+  return last;
 }
 
 interface GuideProduct {
@@ -328,11 +357,18 @@ function summarise(text: string): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
-function refusedHere(field: RefusalField, code: string): Refused {
-  return { ok: false, kind: "refused", status: 400, code, ...carrierRefusal(code, field), detail: "refused before calling Bring" };
+export function refusedHere(field: RefusalField, code: string, carrier: Carrier = "bring"): Refused {
+  return {
+    ok: false,
+    kind: "refused",
+    status: 400,
+    code,
+    ...carrierRefusal(code, field, carrier),
+    detail: "refused before calling the carrier",
+  };
 }
 
-/** A 2xx whose body is not what Bring documents: keep it and try later, like a 5xx. */
-function unexpected(attempts: number, detail: string): Unavailable {
+/** A 2xx whose body is not what the carrier documents: keep it and try later, like a 5xx. */
+export function unexpected(attempts: number, detail: string): Unavailable {
   return { ok: false, kind: "unavailable", attempts, status: null, detail };
 }

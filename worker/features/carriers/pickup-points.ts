@@ -2,11 +2,18 @@
 // the carrier's pickup-point search (decision 147), and the check that a checkout's chosen point is
 // one of them. Nothing is cached: the carrier's list changes (opening hours, closed shops), and a
 // buyer asks a few times per purchase.
-import type { Carrier, DeliveryMethod, PickupPointView } from "../../../domain/carriers";
+import {
+  type Carrier,
+  type DeliveryMethod,
+  type PickupPointView,
+  SHIPPING_CHOICE_REFUSALS,
+  SHIPPING_OFFERS,
+} from "../../../domain/carriers";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
-import { BringClient, type PickupPoint } from "./carrier-client";
-import { bringConfig } from "./carrier-config";
+import { BringClient, type CarrierResult, type PickupPoint } from "./carrier-client";
+import { bringConfig, helthjemConfig } from "./carrier-config";
+import { HelthjemClient } from "./helthjem-client";
 
 /** At most this many: the checkout's list on a phone. */
 export const PICKUP_POINTS_SHOWN = 10;
@@ -18,13 +25,18 @@ export const PICKUP_POINT_TEXTS = {
 
 export type PickupDelivery = Extract<DeliveryMethod, "parcel_locker" | "pickup_point">;
 
-/** The carrier's points near the postal code of the kind the delivery takes; 503 when the carrier cannot answer. */
+/**
+ * The carrier's points near the postal code of the kind the delivery takes; 400 for a delivery the
+ * carrier does not offer (Helthjem has no parcel lockers, decision 145), 503 when the carrier cannot answer.
+ */
 export async function pickupPointsNear(
   env: Bindings,
   carrier: Carrier,
   delivery: PickupDelivery,
   postalCode: string,
 ): Promise<PickupPointView[]> {
+  if (!SHIPPING_OFFERS[carrier][delivery])
+    throw new AppError("VALIDATION", SHIPPING_CHOICE_REFUSALS.notOffered, { delivery: SHIPPING_CHOICE_REFUSALS.notOffered });
   const kind = delivery === "parcel_locker" ? "locker" : "manned";
   const points = await searchCarrier(env, carrier, postalCode, kind);
   return points
@@ -56,15 +68,26 @@ export async function chosenPickupPoint(
 }
 
 async function searchCarrier(env: Bindings, carrier: Carrier, postalCode: string, kind: "manned" | "locker"): Promise<PickupPoint[]> {
+  const result = await carrierSearch(env, carrier, postalCode, kind);
+  if (!result) throw new AppError("SERVICE_UNAVAILABLE", PICKUP_POINT_TEXTS.unavailable);
+  if (result.ok) return result.value;
+  if (result.kind === "refused") throw new AppError("VALIDATION", result.message, { postal_code: result.message });
+  console.error("Pickup points unavailable", carrier, result.status, result.detail);
+  throw new AppError("SERVICE_UNAVAILABLE", PICKUP_POINT_TEXTS.unavailable);
+}
+
+/** The carrier's own search, or null when the carrier is not configured here. */
+async function carrierSearch(
+  env: Bindings,
+  carrier: Carrier,
+  postalCode: string,
+  kind: "manned" | "locker",
+): Promise<CarrierResult<PickupPoint[]> | null> {
   if (carrier === "bring") {
     const config = bringConfig(env);
-    if (!config) throw new AppError("SERVICE_UNAVAILABLE", PICKUP_POINT_TEXTS.unavailable);
-    const result = await new BringClient(config).pickupPoints(postalCode, kind);
-    if (result.ok) return result.value;
-    if (result.kind === "refused") throw new AppError("VALIDATION", result.message, { postal_code: result.message });
-    console.error("Pickup points unavailable", carrier, result.status, result.detail);
-    throw new AppError("SERVICE_UNAVAILABLE", PICKUP_POINT_TEXTS.unavailable);
+    return config && new BringClient(config).pickupPoints(postalCode, kind);
   }
-  // Helthjem's pickup-point search is not connected yet.
-  throw new AppError("SERVICE_UNAVAILABLE", PICKUP_POINT_TEXTS.unavailable);
+  // Helthjem's service points are its own shops (no lockers): the one kind it has.
+  const config = helthjemConfig(env);
+  return config && new HelthjemClient(config).servicePoints(postalCode);
 }

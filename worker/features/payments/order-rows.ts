@@ -1,6 +1,6 @@
 // A held-money order as the code that moves its money reads it (docs/decisions/105-held-payments.md): the
 // order with its payment, listing and parties, in one row.
-import type { Carrier, DeliveryMethod, ParcelSize } from "../../../domain/carriers";
+import type { Carrier, DeliveryMethod, HandoverMode, ParcelSize } from "../../../domain/carriers";
 import type { ProblemReason } from "../../../domain/orders";
 import type { ShipmentState } from "../../../domain/shipping";
 import type { Role } from "../../../domain/roles";
@@ -112,6 +112,11 @@ JOIN users bu ON bu.id = p.buyer_id
 JOIN users su ON su.id = p.seller_id
 LEFT JOIN profiles bp ON bp.user_id = p.buyer_id
 LEFT JOIN profiles sp ON sp.user_id = p.seller_id`;
+
+/** How the toy changes hands: a sent order has its shipment from the paid batch on, so this never changes (decision 153). */
+export function handoverOf(row: Pick<OrderRow, "shipment_json">): HandoverMode {
+  return row.shipment_json === null ? "in_person" : "shipping";
+}
 
 export async function orderRow(db: Db, orderId: string): Promise<OrderRow | null> {
   return db.prepare(`${ROW_SQL} WHERE t.id = ?1`).bind(orderId).first<OrderRow>();

@@ -21,7 +21,7 @@ import { messagePageFor } from "../chat/live";
 import { problemPhotoUrl, readProblemPhoto, storeProblemPhoto } from "./problem-photos";
 
 import { moveMoney } from "./order-money";
-import { orderRow, ROW_SQL, type OrderRow, type ShipmentFacts } from "./order-rows";
+import { handoverOf, orderRow, ROW_SQL, type OrderRow, type ShipmentFacts } from "./order-rows";
 import { SHIPMENT_TEXTS, shipmentMove, type ShipmentView } from "../../../domain/shipping";
 
 export const notFound = () => new AppError("NOT_FOUND", ORDER_ERROR_TEXTS.notFound);
@@ -51,8 +51,10 @@ function photosOf(row: OrderRow): OrderView["photos"] {
 
 /** What `role` sees of the order now, with the buttons the lifecycle and its times allow. */
 export function orderViewFor(row: OrderRow, role: "buyer" | "seller" | "moderator", now: Date = new Date()): OrderView {
-  const cancelFrom = row.state === "held" ? cancelAllowedFrom(row.paid_at) : null;
-  const actions = orderActionsFor(row.state, role).filter(
+  const handover = handoverOf(row);
+  // A sent order is cancelled by its parcel's drop-off deadline, never by the buyer (decision 153).
+  const cancelFrom = row.state === "held" && handover === "in_person" ? cancelAllowedFrom(row.paid_at) : null;
+  const actions = orderActionsFor(row.state, role, handover).filter(
     (a) => a !== "cancel_no_handover" || (cancelFrom !== null && Date.parse(cancelFrom) <= now.getTime()),
   );
   return {
@@ -176,7 +178,7 @@ export async function uploadProblemPhoto(env: Bindings, actor: Actor, orderId: s
   const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || !role) throw notFound();
-  const move = orderMove(row.state, role, "report_problem");
+  const move = orderMove(row.state, role, "report_problem", handoverOf(row));
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
   await enforceBindingLimit(env, RATE_RULES.upload, actor.id);
   return storeProblemPhoto(env, actor.id, row.id, request);

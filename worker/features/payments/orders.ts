@@ -34,7 +34,8 @@ import { attachedAllSql, attachPhotosStatement, checkProblemPhotos, removeUnused
 
 import { announce } from "./order-announce";
 import { moveMoney } from "./order-money";
-import { orderRow, type OrderRow } from "./order-rows";
+import { cancelParcelsOf } from "./order-parcel";
+import { handoverOf, orderRow, type OrderRow } from "./order-rows";
 import { caseRefusal, orderViewFor, notFound, roleOf } from "./order-views";
 
 const HOUR_MS = 3_600_000;
@@ -77,7 +78,7 @@ export async function actOnOrder(
     }
     actor = role;
   }
-  const move = orderMove(row.state, actor, action);
+  const move = orderMove(row.state, actor, action, handoverOf(row));
   if (!move.ok) throw new AppError(move.status === 403 ? "FORBIDDEN" : "CONFLICT", move.message);
 
   const nowIso = now.toISOString();
@@ -103,7 +104,7 @@ export async function actOnOrder(
   if (!changed) {
     // Someone else moved it first: explain with the state it is in now.
     const fresh = await orderRow(db, orderId);
-    const again = fresh ? orderMove(fresh.state, actor, action) : null;
+    const again = fresh ? orderMove(fresh.state, actor, action, handoverOf(fresh)) : null;
     if (again && !again.ok) throw new AppError(again.status === 403 ? "FORBIDDEN" : "CONFLICT", again.message);
     // Still reportable: a photo was taken in the meantime (the cron, or another report); say which.
     if (action === "report_problem" && by !== "system") await checkProblemPhotos(env.DB, row.id, by.id, input.photos ?? []);
@@ -190,9 +191,23 @@ export function orderDecision(
   // All the money back: the listing is for sale again and the payment no longer holds it (checkout
   // and settlement look for a completed payment). Only this batch's decision (settled now) counts.
   const decided = "EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND state IN ('refunded', 'cancelled') AND settled_at = ?3)";
+  // A parcel's own expiry writes its shipment itself (worker/features/shipping/shipment-moves.ts);
+  // any other full refund cancels a parcel not handed in yet.
+  const parcel =
+    action === "parcel_not_handed_in"
+      ? []
+      : [
+          cancelParcelsOf(
+            db,
+            "SELECT id FROM orders WHERE id = ?1 AND state IN ('refunded', 'cancelled') AND settled_at = ?2",
+            [row.id, now],
+            now,
+          ),
+        ];
   return {
     statements: [
       update,
+      ...parcel,
       db
         .prepare(`UPDATE listings SET status = 'active', updated_at = ?3 WHERE id = ?2 AND status = 'sold' AND ${decided}`)
         .bind(row.id, row.listing_id, now),
@@ -228,6 +243,7 @@ export function refundHeldOrdersOf(d1: Db, sellerId: string, now: string): D1Pre
         `UPDATE payments SET status = 'refunded', updated_at = ?2 WHERE id IN (SELECT payment_id FROM orders WHERE id IN (${decided}))`,
       )
       .bind(sellerId, now),
+    cancelParcelsOf(d1, decided, [sellerId, now], now),
   ];
 }
 

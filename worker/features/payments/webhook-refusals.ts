@@ -1,4 +1,5 @@
 // Refused provider webhooks, counted for the operator's page (docs/decisions/134-operations-page.md).
+import type { Carrier } from "../../../domain/carriers";
 import type { Bindings } from "../../env";
 
 /** Hours of counters kept: the page shows the last day's, the cron purges the rest. */
@@ -12,7 +13,7 @@ export function refusalHour(at: Date): string {
 /** One refusal more for this provider, code and hour: one upsert, so refusals at the same moment all count. */
 export async function recordWebhookRefusal(
   env: Bindings,
-  provider: "stripe" | "vipps" | "bring",
+  provider: "stripe" | "vipps" | Carrier,
   code: string,
   now: Date = new Date(),
 ): Promise<void> {

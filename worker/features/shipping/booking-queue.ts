@@ -2,21 +2,22 @@
 // carrier as soon as the payment is settled, not at the next hourly cron. A carrier that does not
 // answer is asked again, with the same key, when the message comes back; the cron books whatever is
 // still waiting after the queue's retries.
+import type { Carrier } from "../../../domain/carriers";
 import type { ShipmentBookingMessage } from "../../../domain/shipping";
 import type { Bindings } from "../../env";
-import { bringCarrier } from "./bring-carrier";
+import { carrierPort } from "./carrier-dispatch";
 import type { CarrierPort } from "./carrier-port";
 import { bookShipment } from "./shipments";
 
 export const SHIPMENT_QUEUE = "shipment-booking";
 
-/** The port the Worker books and cancels with, or null when no carrier is configured or its settings are unusable. */
+/**
+ * The port the Worker books and cancels with: each parcel's own carrier, Bring or Helthjem
+ * (carrier-dispatch.ts); null when no carrier is configured and usable. A carrier left out this way
+ * has its parcels wait: the port answers unavailable for them, and the cron does not ask it.
+ */
 export function carrierPortFor(env: Bindings): CarrierPort | null {
-  try {
-    return bringCarrier(env);
-  } catch {
-    return null;
-  }
+  return carrierPort(env);
 }
 
 function orderIdOf(body: unknown): string | null {
@@ -37,10 +38,11 @@ export async function handleShipmentQueue(batch: MessageBatch<unknown>, env: Bin
       message.ack();
       continue;
     }
-    const shipment = await env.DB.prepare("SELECT id FROM shipments WHERE order_id = ?1 AND state = 'booking'")
+    const shipment = await env.DB.prepare("SELECT id, carrier FROM shipments WHERE order_id = ?1 AND state = 'booking'")
       .bind(orderId)
-      .first<{ id: string }>();
-    if (!shipment) {
+      .first<{ id: string; carrier: Carrier }>();
+    // A parcel whose carrier is not configured here waits for the cron, like every parcel without one.
+    if (!shipment || (port.carriers && !port.carriers.includes(shipment.carrier))) {
       message.ack();
       continue;
     }

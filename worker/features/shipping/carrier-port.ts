@@ -30,6 +30,11 @@ export type BookingResult =
 export type CancelResult = { kind: "cancelled" } | { kind: "unavailable"; message: string };
 
 export interface CarrierPort {
+  /**
+   * The carriers this port reaches (absent: every carrier). The cron asks it only about their
+   * parcels, so a parcel of a carrier not configured waits, untouched, for a run that has it.
+   */
+  readonly carriers?: readonly Carrier[];
   book(parcel: ParcelBooking, idempotencyKey: string): Promise<BookingResult>;
   cancel(carrier: Carrier, shipmentNumber: string, idempotencyKey: string): Promise<CancelResult>;
 }

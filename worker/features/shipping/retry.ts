@@ -1,5 +1,6 @@
 // "Prøv igjen" on a parcel the carrier refused to book (decision 145): the seller has fixed the
 // address, or the buyer asks again; the booking is made at once with a key of its own.
+import type { Carrier } from "../../../domain/carriers";
 import type { OrderView } from "../../../domain/orders";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { Actor, Bindings } from "../../env";
@@ -20,11 +21,16 @@ export async function retryShipment(env: Bindings, actor: Actor, orderId: string
   const row = await orderRow(db, orderId);
   const role = row ? roleOf(row, actor) : null;
   if (!row || (role !== "buyer" && role !== "seller")) throw notFound();
-  const shipment = await db.prepare("SELECT id FROM shipments WHERE order_id = ?1").bind(row.id).first<{ id: string }>();
+  const shipment = await db
+    .prepare("SELECT id, carrier FROM shipments WHERE order_id = ?1")
+    .bind(row.id)
+    .first<{ id: string; carrier: Carrier }>();
   if (!shipment) throw new AppError("CONFLICT", RETRY_TEXTS.notShipped);
   await enforceRateLimit(db, RATE_RULES.shipmentRetry, actor.id);
   const port = carrierPortFor(env);
-  if (!port) throw new AppError("SERVICE_UNAVAILABLE", RETRY_TEXTS.noCarrier);
+  // No carrier here, or not this parcel's (Helthjem without its keys): nothing can book it now.
+  if (!port || (port.carriers && !port.carriers.includes(shipment.carrier)))
+    throw new AppError("SERVICE_UNAVAILABLE", RETRY_TEXTS.noCarrier);
   await retryBooking(env, shipment.id, role, port);
   return orderForViewer(env, actor, row.id);
 }

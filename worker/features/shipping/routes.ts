@@ -12,15 +12,22 @@ import { isUuid } from "../../lib/uuid";
 import { pickupPointsNear } from "../carriers/pickup-points";
 import { retryShipment } from "./retry";
 
-/** What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts. */
-export const shippingRoutes = new Hono<AppEnv>()
-  .use(requireUser)
-  .use(noStore)
-  .get("/pickup-points", validate("query", pickupPointsQuerySchema), async (c) => {
+/**
+ * What a signed-in buyer asks at checkout. The carriers' webhooks are in webhook-routes.ts, mounted
+ * under /shipping too: the session guard sits on each route, not on the whole prefix, so the API
+ * reference does not ask the carriers for a session.
+ */
+export const shippingRoutes = new Hono<AppEnv>().get(
+  "/pickup-points",
+  requireUser,
+  noStore,
+  validate("query", pickupPointsQuerySchema),
+  async (c) => {
     await enforceRateLimit(c.env.DB, RATE_RULES.pickupPoints, actorOf(c).id);
     const { carrier, delivery, postal_code } = c.req.valid("query");
     return c.json({ pickup_points: await pickupPointsNear(c.env, carrier, delivery, postal_code) });
-  });
+  },
+);
 
 /**
  * A sent order's parcel, beside the order's own routes: mounted at /api/payments/orders, where the

@@ -3,6 +3,7 @@
 // been silent about for LOST_AFTER_DAYS become a case, and carrier calls not yet answered (bookings,
 // cancellations) are repeated with their keys. The release 48 hours after delivered is the order's
 // own automatic release (worker/features/payments/orders.ts runOrderCron).
+import { CARRIERS } from "../../../domain/carriers";
 import { LOST_AFTER_DAYS, SHIPMENT_CHAT_TEXTS, SHIPMENT_TRANSITIONS, shipmentMove } from "../../../domain/shipping";
 import type { Bindings } from "../../env";
 import type { CarrierPort } from "./carrier-port";
@@ -23,7 +24,8 @@ export interface ShipmentCronResult {
  * One run. Each decision is the conditional batch of shipment-moves.ts with the time in its
  * condition, so a run that overlaps another, a late HANDED_IN or a buyer's report changes the
  * outcome at most once. Without a carrier port (none configured) only D1 moves; the carrier calls
- * wait for a run that has one.
+ * wait for a run that has one, and a port that reaches only some carriers (decision 154) is asked
+ * only about their parcels.
  */
 export async function runShipmentCron(env: Bindings, now: Date, port: CarrierPort | null, limit = 50): Promise<ShipmentCronResult> {
   const db = env.DB;
@@ -76,8 +78,10 @@ export async function runShipmentCron(env: Bindings, now: Date, port: CarrierPor
   }
 
   if (!port) return result;
+  // Only the parcels of carriers the port reaches; the others wait for a run that has theirs.
+  const carriers = (port.carriers ?? CARRIERS).map((c) => `'${c}'`).join(", ");
   const { results: unbooked } = await db
-    .prepare("SELECT id FROM shipments WHERE state = 'booking' ORDER BY created_at LIMIT ?1")
+    .prepare(`SELECT id FROM shipments WHERE state = 'booking' AND carrier IN (${carriers}) ORDER BY created_at LIMIT ?1`)
     .bind(limit)
     .all<{ id: string }>();
   for (const { id } of unbooked) {
@@ -88,7 +92,10 @@ export async function runShipmentCron(env: Bindings, now: Date, port: CarrierPor
     }
   }
   const { results: toCancel } = await db
-    .prepare("SELECT * FROM shipments WHERE state = 'cancelled' AND shipment_number IS NOT NULL AND carrier_cancelled_at IS NULL LIMIT ?1")
+    .prepare(
+      `SELECT * FROM shipments WHERE state = 'cancelled' AND shipment_number IS NOT NULL AND carrier_cancelled_at IS NULL
+       AND carrier IN (${carriers}) LIMIT ?1`,
+    )
     .bind(limit)
     .all<ShipmentRow>();
   for (const shipment of toCancel) {

@@ -8,7 +8,7 @@ import { type OrderAction, type OrderState, orderMove } from "../../../domain/or
 import { ORDER_STATE_AFTER, type ShipmentState } from "../../../domain/shipping";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
-import { type OrderRow, orderRow } from "../payments/order-rows";
+import { handoverOf, type OrderRow, orderRow } from "../payments/order-rows";
 import { afterOrderMove, orderDecision } from "../payments/orders";
 import { announceParcel } from "./shipment-announce";
 import { type ShipmentRow, shipmentRow } from "./shipment-rows";
@@ -63,7 +63,7 @@ export async function moveParcel(env: Bindings, move: ParcelMove): Promise<Parce
   if (!order) throw new Error(`shipment ${shipment.id} has no order ${shipment.order_id}`);
   const orderTo = ORDER_STATE_AFTER[to];
   const orderAction = orderTo ? (ORDER_ACTION[orderTo] ?? null) : null;
-  const orderMoves = orderAction !== null && orderMove(order.state, "system", orderAction).ok;
+  const orderMoves = orderAction !== null && orderMove(order.state, "system", orderAction, handoverOf(order)).ok;
   if (move.orderRequired && !orderMoves) return { moved: false, orderAction: null, order };
 
   const statements: D1PreparedStatement[] = [];

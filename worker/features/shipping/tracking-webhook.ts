@@ -1,12 +1,14 @@
-// The carrier's tracking webhook (decision 147): Bring's Event Cast posts one event per request,
-// signed by us over the raw body (carrier-signature.ts). Verified before anything is parsed, then
-// applied once by its event id (shipments.ts applyTrackingEvent). The answer is 2xx only once the
-// event is recorded, so the sender retries anything that failed on our side.
+// The carriers' tracking webhooks (decisions 147, 154): Bring's Event Cast and Helthjem's tracking
+// each post one event per request, signed over the raw body (carrier-signature.ts) with the
+// carrier's own secret. Verified before anything is parsed, then applied once by its event id
+// (shipments.ts applyTrackingEvent). The answer is 2xx only once the event is recorded, so the
+// sender retries anything that failed on our side.
 import { z } from "zod";
+import type { Carrier } from "../../../domain/carriers";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { verifyCarrierSignature } from "../carriers/carrier-signature";
-import { applyTrackingEvent, type TrackingOutcome } from "./shipments";
+import { applyTrackingEvent, type TrackingEvent, type TrackingOutcome } from "./shipments";
 
 /** The refusals a sender reads: not shown to a person, kept in Norwegian like every API error. */
 export const TRACKING_WEBHOOK_REFUSALS = {
@@ -14,24 +16,62 @@ export const TRACKING_WEBHOOK_REFUSALS = {
   notAnEvent: "Forespørselen er ikke en sporingshendelse.",
 } as const;
 
+const date = z.string().refine((v) => !Number.isNaN(Date.parse(v)), "not a date");
+const id = (max: number) => z.string().trim().min(1).max(max);
+
 /** The fields of Event Cast's payload that move a parcel (the sandbox sends the rest too). */
-const eventCastSchema = z.object({
-  eventId: z.string().trim().min(1).max(200),
-  consignmentNumber: z.string().trim().min(1).max(100),
-  status: z.string().trim().min(1).max(100),
-  dateIso: z.string().refine((v) => !Number.isNaN(Date.parse(v)), "not a date"),
+const eventCastSchema = z.object({ eventId: id(200), consignmentNumber: id(100), status: id(100), dateIso: date });
+
+/** The fields of Helthjem's event (named after its Tracking API's) that move a parcel. */
+const helthjemEventSchema = z.object({
+  eventId: id(200),
+  shipmentNumber: id(100),
+  eventType: z.object({ apiKey: id(100) }),
+  eventTimeUtc: date,
 });
+
+/** Each carrier's webhook: its secret, and its body read as the event applyTrackingEvent takes. */
+const CARRIER_WEBHOOKS: Record<
+  Carrier,
+  { secret: (env: Bindings) => string | undefined; event: (json: unknown) => Omit<TrackingEvent, "carrier"> | null }
+> = {
+  bring: {
+    secret: (env) => env.BRING_WEBHOOK_SECRET,
+    event: (json) => {
+      const parsed = eventCastSchema.safeParse(json);
+      if (!parsed.success) return null;
+      const e = parsed.data;
+      return { eventId: e.eventId, shipmentNumber: e.consignmentNumber, code: e.status, occurredAt: new Date(e.dateIso).toISOString() };
+    },
+  },
+  helthjem: {
+    secret: (env) => env.HELTHJEM_WEBHOOK_SECRET,
+    event: (json) => {
+      const parsed = helthjemEventSchema.safeParse(json);
+      if (!parsed.success) return null;
+      const e = parsed.data;
+      return {
+        eventId: e.eventId,
+        shipmentNumber: e.shipmentNumber,
+        code: e.eventType.apiKey,
+        occurredAt: new Date(e.eventTimeUtc).toISOString(),
+      };
+    },
+  },
+};
 
 export type TrackingWebhookResult = { received: true } & TrackingOutcome;
 
-export async function handleBringWebhook(
+export async function handleTrackingWebhook(
   env: Bindings,
+  carrier: Carrier,
   rawBody: string,
   signature: string | undefined,
   now: Date = new Date(),
 ): Promise<TrackingWebhookResult> {
+  const webhook = CARRIER_WEBHOOKS[carrier];
   // Without a secret nothing can be verified: 503, so the sender keeps the event and retries.
-  const secret = env.BRING_WEBHOOK_SECRET;
+  const secret = webhook.secret(env);
   if (!secret) throw new AppError("SERVICE_UNAVAILABLE");
   const verdict = await verifyCarrierSignature(rawBody, signature, [secret], now.getTime());
   if (verdict !== "ok") throw new AppError("UNAUTHENTICATED", TRACKING_WEBHOOK_REFUSALS.signature);
@@ -42,23 +82,12 @@ export async function handleBringWebhook(
   } catch {
     throw new AppError("VALIDATION", TRACKING_WEBHOOK_REFUSALS.notAnEvent);
   }
-  const parsed = eventCastSchema.safeParse(json);
-  if (!parsed.success) throw new AppError("VALIDATION", TRACKING_WEBHOOK_REFUSALS.notAnEvent);
-  const event = parsed.data;
+  const event = webhook.event(json);
+  if (!event) throw new AppError("VALIDATION", TRACKING_WEBHOOK_REFUSALS.notAnEvent);
 
   // An event for a parcel we do not know is acknowledged (recorded, nothing moved), not refused:
-  // Event Cast sends every parcel of the customer number, also those booked outside Lekebytte or
-  // before this database, and a refusal would only make the carrier send it again and again.
-  const outcome = await applyTrackingEvent(
-    env,
-    {
-      carrier: "bring",
-      eventId: event.eventId,
-      shipmentNumber: event.consignmentNumber,
-      code: event.status,
-      occurredAt: new Date(event.dateIso).toISOString(),
-    },
-    now,
-  );
+  // the carrier may send every parcel of the customer number or shop, also those booked outside
+  // Lekebytte or before this database, and a refusal would only make it send it again and again.
+  const outcome = await applyTrackingEvent(env, { carrier, ...event }, now);
   return { received: true, ...outcome };
 }

@@ -13,11 +13,9 @@ export const FILE_ROWS: Row[] = [
   { route: "GET /dev/mail.json", request: () => ({ path: "/dev/mail.json" }), expected: all(200) },
   { route: "GET /api/dev/analytics/summary", request: () => ({ path: "/api/dev/analytics/summary" }), expected: all(200) },
   { route: "GET /api/dev/d1-usage", request: () => ({ path: "/api/dev/d1-usage" }), expected: all(200) },
-  {
-    route: "POST /api/dev/shipments/cron",
-    request: () => ({ path: "/api/dev/shipments/cron", method: "POST", json: { at: new Date().toISOString() } }),
-    expected: all(200),
-  },
+  // The sessions step: it only removes what has expired, whoever asks.
+  { route: "POST /api/dev/cron/:step", request: () => ({ path: "/api/dev/cron/sessions", method: "POST", json: {} }), expected: all(200) },
+
   {
     route: "POST /api/dev/saved-searches/match",
     request: async (w) => ({ path: "/api/dev/saved-searches/match", method: "POST", json: { listingIds: [(await w.listing()).id] } }),

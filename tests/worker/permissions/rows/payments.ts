@@ -149,7 +149,7 @@ export const PAYMENT_ROWS: Row[] = [
     }),
     expected: all(400),
   },
-  // The carrier's tracking events (decision 147): the same, answered 401.
+  // The carriers' tracking events (decisions 147, 154): the same, answered 401.
   {
     route: "POST /api/shipping/webhooks/bring",
     variant: "unsigned",
@@ -157,6 +157,22 @@ export const PAYMENT_ROWS: Row[] = [
       path: "/api/shipping/webhooks/bring",
       method: "POST",
       body: JSON.stringify({ eventId: "e1", consignmentNumber: "70438101000000003", status: "DELIVERED", dateIso: "2026-11-29T10:00:00Z" }),
+      headers: { "Content-Type": "application/json" },
+    }),
+    expected: all(401),
+  },
+  {
+    route: "POST /api/shipping/webhooks/helthjem",
+    variant: "unsigned",
+    request: () => ({
+      path: "/api/shipping/webhooks/helthjem",
+      method: "POST",
+      body: JSON.stringify({
+        eventId: "e1",
+        shipmentNumber: "70724760000000003",
+        eventType: { apiKey: "DELIVERED" },
+        eventTimeUtc: "2026-11-29T10:00:00Z",
+      }),
       headers: { "Content-Type": "application/json" },
     }),
     expected: all(401),
