@@ -34,6 +34,7 @@ async function sendableListing(request: APIRequestContext, title: string) {
  */
 async function buyWithShipping(page: Page, slug: string): Promise<{ sandbox: string; chatUrl: string }> {
   await page.goto(`/annonse/${slug}`);
+  await expect(page.getByText("Hentes, Kan sendes (Liten pakke)", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Kjøp nå med trygg betaling (Vipps/Stripe) - 300 kr" }).click();
   const dialog = page.getByRole("dialog", { name: "Velg betalingsmåte" });
   await dialog.getByRole("group", { name: "Hvordan vil du få leken?" }).getByText("Sending", { exact: true }).click();
