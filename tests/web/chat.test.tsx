@@ -88,6 +88,12 @@ describe("chat header and messages", () => {
     expect(listingLink).toHaveTextContent("Ola Hansen · 350 kr");
   });
 
+  it("the strip of deals above the messages is a named region reached with Tab: a card without buttons still scrolls by keyboard", async () => {
+    renderChat();
+    await screen.findByRole("heading", { level: 1, name: "Brio togbane" });
+    expect(screen.getByRole("region", { name: "Avtaler" })).toHaveAttribute("tabindex", "0");
+  });
+
   it("a free listing says 'Gratis'", async () => {
     renderChat({ conv: conversation({ listing: { ...conversation().listing, price: null, is_free: true } }) });
     expect(await screen.findByRole("link", { name: /Brio togbane/ })).toHaveTextContent("Ola Hansen · Gratis");

@@ -245,11 +245,15 @@ function ChatView({ conversation, myId }: { conversation: ConversationDetail; my
         never take more than about a third of a phone (decision 088); past the cap the strip scrolls.
         While a card waits for the parties (data-live) the cap is higher, so that card is seen whole
         on a phone, and its buttons stick to the lower edge on a shorter screen (decision 118).
-        Empty (no offers, no deal) it takes no room at all.
+        Empty (no offers, no deal) it takes no room at all. Focusable and named, so a card without
+        buttons (a paid-out order, a sent parcel's steps) can still be scrolled with the arrow keys.
       */}
       <div
         data-deal-strip=""
-        className="max-h-[min(8.5rem,17dvh)] shrink-0 space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden has-[[data-live]]:max-h-[min(17rem,36dvh)]"
+        role="region"
+        aria-label="Avtaler"
+        tabIndex={0}
+        className="max-h-[min(8.5rem,17dvh)] shrink-0 focus-visible:outline-offset-[-3px] space-y-1 overflow-y-auto overscroll-contain border-b border-stone-200 bg-stone-100/80 px-2 py-1 empty:hidden has-[[data-live]]:max-h-[min(17rem,36dvh)]"
       >
         {OrderCards ? <OrderCards conversationId={conversation.id} /> : null}
         <TradeOfferCards conversationId={conversation.id} myId={myId} />
