@@ -96,6 +96,22 @@ describe("Betalingssaker (decisions 085, 105, 108)", () => {
     expect(within(article).queryByRole("button", { name: "Utbetal til selger" })).toBeNull();
   });
 
+  it("the case's conversation opens under 'Samtalen (n)' as a list reached with Tab (a long one scrolls)", async () => {
+    const item = {
+      ...paymentCase({ id: OTHER, role: "user" }, { id: "s", role: "user" }),
+      messages: [
+        { id: "m1", sender: "buyer", content: "Døren er knekt.", created_at: "2026-11-13T10:00:00.000Z" },
+        { id: "m2", sender: "seller", content: "Den var hel da jeg sendte den.", created_at: "2026-11-13T10:05:00.000Z" },
+      ],
+    } satisfies PaymentCase;
+    const article = await openCase("moderator", item);
+    await userEvent.click(within(article).getByText("Samtalen (2)"));
+    const list = within(article).getByRole("list", { name: "Meldinger i samtalen" });
+    expect(list).toHaveAttribute("tabindex", "0");
+    expect(list).toHaveTextContent("Kjøper: Døren er knekt.");
+    expect(list).toHaveTextContent("Selger: Den var hel da jeg sendte den.");
+  });
+
   it("an admin decides a case with a moderator seller; the buyer's photo opens larger", async () => {
     const article = await openCase("admin", paymentCase({ id: OTHER, role: "user" }, { id: "s", role: "moderator" }));
     expect(within(article).getByRole("button", { name: "Betal tilbake alt" })).toBeInTheDocument();

@@ -86,7 +86,8 @@ function PaymentCaseCard({ item, viewer }: { item: PaymentCase; viewer: Pick<Ses
       {item.messages.length > 0 ? (
         <details className="mt-2">
           <summary className="min-h-9 cursor-pointer text-sm font-semibold text-brand-800">Samtalen ({item.messages.length})</summary>
-          <ol className="mt-1 max-h-64 space-y-1 overflow-y-auto text-sm">
+          {/* Focusable: a long conversation scrolls here, and its lines have no buttons to reach it by. */}
+          <ol tabIndex={0} aria-label="Meldinger i samtalen" className="mt-1 max-h-64 space-y-1 overflow-y-auto text-sm">
             {item.messages.map((m) => (
               <li key={m.id} className="rounded-lg bg-stone-50 px-2 py-1">
                 <span className="font-semibold text-stone-900">{SENDER[m.sender]}:</span>{" "}
