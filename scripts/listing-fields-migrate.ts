@@ -47,5 +47,5 @@ const header = [
   `${SEARCH_INDEX_MARKER} from domain/listing-fields.ts and domain/search.ts: the search`,
   `-- triggers for the listing's declared fields${newColumns.length ? ` (new filter columns: ${newColumns.join(", ")})` : ""}${rebuild ? ", and the text indexes refilled" : ""}.`,
 ];
-writeFileSync(path.join(dir, file), `${header.join("\n")}\n${searchIndexStatements({ newColumns, rebuild, languageIndex: false })}`);
+writeFileSync(path.join(dir, file), `${header.join("\n")}\n${searchIndexStatements({ newColumns, rebuild })}`);
 console.log(`Wrote migrations/${file}`);

@@ -73,7 +73,13 @@ describe("npm run backup, then npm run restore into a fresh state", () => {
     expect(rows.users).toBe(before.tables.users.length);
     expect(manifest.database.level).toBe(manifest.database.migrations.at(-1));
     expect(manifest.database.level).toMatch(/^\d{4}_\w+\.sql$/);
-    expect(manifest.rebuilt).toEqual(["listings_fts", "listings_fts_trigram", "listings_stems", "listings_title_trigram"]);
+    expect(manifest.rebuilt).toEqual([
+      "listings_fts",
+      "listings_fts_trigram",
+      "listings_stems",
+      "listings_title_trigram",
+      "listings_words",
+    ]);
     expect(manifest.tables.filter((t) => t.name.startsWith("listings_fts") || t.name === "d1_migrations")).toEqual([]);
     const images = manifest.buckets.find((b) => b.binding === "IMAGES");
     expect(images).toMatchObject({ bodies: true, count: before.objects.length });

@@ -16,14 +16,15 @@ const files = readdirSync(dir)
 const text = (file: string) => readFileSync(path.join(dir, file), "utf8");
 const latest = files.filter((f) => text(f).startsWith(SEARCH_INDEX_MARKER)).at(-1)!;
 
-/** listing_search_map's columns after every migration before `file`, and whether the language index exists then. */
-function schemaBefore(file: string): { columns: Set<string>; languageIndex: boolean } {
+/** listing_search_map's columns after every migration before `file`, and whether the language and word indexes exist then. */
+function schemaBefore(file: string): { columns: Set<string>; languageIndex: boolean; wordIndex: boolean } {
   const db = new DatabaseSync(":memory:");
   for (const f of files.slice(0, files.indexOf(file)))
     for (const statement of text(f).split("--> statement-breakpoint")) if (statement.trim()) db.exec(statement);
   return {
     columns: new Set((db.prepare("PRAGMA table_info(listing_search_map)").all() as { name: string }[]).map((c) => c.name)),
     languageIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings_stems'").get() !== undefined,
+    wordIndex: db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'listings_words'").get() !== undefined,
   };
 }
 
@@ -46,6 +47,8 @@ describe("the index's folding in SQL", () => {
       .map((a) => a.key)
       .filter((k) => !before.columns.has(k));
     const rebuild = statements.includes("\nDELETE FROM listings_fts;\n");
-    expect(statements).toBe(searchIndexStatements({ newColumns, rebuild, languageIndex: !before.languageIndex }));
+    expect(statements).toBe(
+      searchIndexStatements({ newColumns, rebuild, languageIndex: !before.languageIndex, wordIndex: !before.wordIndex }),
+    );
   });
 });

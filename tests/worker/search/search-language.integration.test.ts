@@ -130,7 +130,10 @@ describe("the index follows the title", () => {
     // The old stems are gone at once, the new words are found as written… (each query once: the
     // edge cache keeps an answer)
     expect(await rankOf("dukkevogna")).toBeUndefined();
+    expect(await rankOf("dukkevogn")).toBeUndefined();
     expect(await rankOf("traktorer")).toBe(0);
+    // …its whole words at once (the word index follows the title)…
+    expect(await rankOf("traktor")).toBe(8);
     // …and as stems once the cron's step has written the search text.
     expect(await fillSearchText(env.DB)).toBeGreaterThanOrEqual(1);
     expect(await rankOf("traktorene")).toBe(4);

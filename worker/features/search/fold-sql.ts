@@ -81,8 +81,37 @@ function indexWrites(rid: string, row: string, from: string, stale?: string): st
     `INSERT INTO listings_fts(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_fts_trigram(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_title_trigram(rowid, title) SELECT ${rid}, ${titleWordsSql(titleText(row))} FROM ${from};`,
-    `INSERT INTO listings_stems(rowid, title) SELECT ${rid}, ${stale ? `CASE WHEN ${stale} THEN '' ELSE ${stems} END` : stems} FROM ${from};`,
+    `INSERT INTO listings_stems(rowid, title) SELECT ${rid}, ${stemsOrEmpty(stems, stale)} FROM ${from};`,
+    wordIndexWrite(rid, row, from, stale),
   ];
+}
+
+const stemsOrEmpty = (stems: string, stale?: string) => (stale ? `CASE WHEN ${stale} THEN '' ELSE ${stems} END` : stems);
+
+/** The word index's row for the listing `row`: the title's words and its stemmed words, as tokens. */
+function wordIndexWrite(rid: string, row: string, from: string, stale?: string): string {
+  const stems = `coalesce(${languageText(row)} ->> '$.stems', '')`;
+  return `INSERT INTO listings_words(rowid, title, stems) SELECT ${rid}, ${foldSql(titleText(row))}, ${stemsOrEmpty(stems, stale)} FROM ${from};`;
+}
+
+/**
+ * The title's whole words and whole stemmed words as tokens (decision 151, "Ranking"): a word is one
+ * short doclist here, where the trigram phrase " word " reads the long doclists of every word that
+ * starts or ends alike. Contentless: the text is in the tables above.
+ */
+const WORD_INDEX =
+  "CREATE VIRTUAL TABLE `listings_words` USING fts5(title, stems, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1);";
+
+/** The delete trigger: the listing out of every text index, then out of the map. */
+function deleteTrigger(): string {
+  return [
+    "CREATE TRIGGER `listings_search_ad` AFTER DELETE ON `listings` BEGIN",
+    ...SEARCH_TEXT_TABLES.map(
+      (table) => `\tDELETE FROM ${table} WHERE rowid = (SELECT rid FROM listing_search_map WHERE listing_id = old.id);`,
+    ),
+    "\tDELETE FROM listing_search_map WHERE listing_id = old.id;",
+    "END;",
+  ].join("\n");
 }
 
 /**
@@ -115,22 +144,14 @@ function languageIndexStatements(): string[] {
     ].join("\n"),
     "CREATE INDEX `search_words_key_idx` ON `search_words` (`key`);",
     "CREATE INDEX `search_words_stem_idx` ON `search_words` (`stem`);",
-    "DROP TRIGGER `listings_search_ad`;",
-    [
-      "CREATE TRIGGER `listings_search_ad` AFTER DELETE ON `listings` BEGIN",
-      ...SEARCH_TEXT_TABLES.map(
-        (table) => `\tDELETE FROM ${table} WHERE rowid = (SELECT rid FROM listing_search_map WHERE listing_id = old.id);`,
-      ),
-      "\tDELETE FROM listing_search_map WHERE listing_id = old.id;",
-      "END;",
-    ].join("\n"),
   ];
 }
 
 /** The FTS5 tables keyed by listing_search_map.rid. */
-const SEARCH_TEXT_TABLES = ["listings_fts", "listings_fts_trigram", "listings_title_trigram", "listings_stems"] as const;
+const SEARCH_TEXT_TABLES = ["listings_fts", "listings_fts_trigram", "listings_title_trigram", "listings_stems", "listings_words"] as const;
 
 const BREAK = "\n--> statement-breakpoint\n";
+const EVERY_LISTING = "listing_search_map s JOIN listings l ON l.id = s.listing_id";
 const FROM_MAP = "listing_search_map WHERE listing_id = new.id";
 const MAP_COLUMNS = "listing_id, is_public, category, age_range, condition_rating, price, is_free, is_trade_offer, postal_code, created_at";
 const MAP_VALUES =
@@ -143,6 +164,8 @@ export interface SearchIndexChange {
   rebuild: boolean;
   /** Create the language index (migration 0031): listings.search_text, listings_stems, search_words. */
   languageIndex?: boolean;
+  /** Create the word index (migration 0032), filled from every listing. */
+  wordIndex?: boolean;
 }
 
 /**
@@ -185,6 +208,8 @@ export function searchIndexStatements(change: SearchIndexChange): string {
   ].join("\n");
   const statements = [
     ...(change.languageIndex ? languageIndexStatements() : []),
+    ...(change.wordIndex ? [WORD_INDEX, wordIndexWrite("s.rid", "l", EVERY_LISTING)] : []),
+    ...(change.languageIndex || change.wordIndex ? ["DROP TRIGGER `listings_search_ad`;", deleteTrigger()] : []),
     ...change.newColumns.flatMap((k) => [
       `ALTER TABLE \`listing_search_map\` ADD \`${k}\` text;`,
       `CREATE INDEX \`listing_search_public_${k}_idx\` ON \`listing_search_map\` (\`is_public\`, \`${k}\`, \`created_at\`);`,
@@ -207,10 +232,7 @@ export function searchIndexStatements(change: SearchIndexChange): string {
  * backup like any other.
  */
 export function searchIndexRebuild(): string[] {
-  return [
-    ...SEARCH_TEXT_TABLES.map((table) => `DELETE FROM ${table};`),
-    ...indexWrites("s.rid", "l", "listing_search_map s JOIN listings l ON l.id = s.listing_id"),
-  ];
+  return [...SEARCH_TEXT_TABLES.map((table) => `DELETE FROM ${table};`), ...indexWrites("s.rid", "l", EVERY_LISTING)];
 }
 
 /** A migration file split into its header comment (the leading `--` lines) and its statements. */

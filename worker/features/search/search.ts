@@ -77,6 +77,16 @@ export interface CountRow {
   bottom?: number | null;
 }
 
+/**
+ * A row count written into the SQL rather than bound: SQLite plans a statement whose LIMITs are
+ * known better (a bound LIMIT made the tiered search 3–4 times slower on a million listings). Only
+ * an integer the schema has validated, or a constant, ever gets here.
+ */
+function rowCount(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row count: ${n}`);
+  return String(n);
+}
+
 /** One relevance tier: listings (`f` joined to the projection `s`) matching `extra` besides the filters. */
 interface Tier {
   rank: number;
@@ -157,7 +167,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   const page = (from: string, extra: (b: (v: unknown) => string) => string) =>
     statement(
       (b) => `SELECT ${COLUMNS}, 0 AS search_rank FROM (SELECT s.listing_id, s.rid, s.price FROM ${from} WHERE ${where}${extra(b)}
-       ORDER BY ${sortKey} LIMIT ${b(n)}) h JOIN listings l ON l.id = h.listing_id`,
+       ORDER BY ${sortKey} LIMIT ${rowCount(n)}) h JOIN listings l ON l.id = h.listing_id`,
     );
 
   if (terms.length === 0) {
@@ -165,7 +175,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
       rows: page("listing_search_map s", () => ""),
       ranks: [0],
       count: statement(
-        (b) => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${b(SEARCH_TOTAL_CAP + 1)})`,
+        () => `SELECT COUNT(*) AS n FROM (SELECT 1 FROM listing_search_map s WHERE ${where} LIMIT ${rowCount(SEARCH_TOTAL_CAP + 1)})`,
       ),
       typed: null,
     };
@@ -188,12 +198,12 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // it exists (`edge`), older matches were not checked and the total is estimated (see searchTotal).
   // Several indexes are merged newest first as they stream (a compound SELECT ordered by rowid).
   const count = statement((b) => {
-    const scan = b(SEARCH_COUNT_SCAN + 1);
+    const scan = rowCount(SEARCH_COUNT_SCAN + 1);
     const matches = parts.map((m) => `SELECT rowid AS rid FROM ${m.table} WHERE ${m.table} MATCH ${b(m.expr)}`).join(" UNION ");
     return `WITH c AS MATERIALIZED (${matches} ORDER BY 1 DESC LIMIT ${scan}),
         e AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${scan} THEN MIN(rid) END AS edge FROM c)
       SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM c JOIN listing_search_map s ON s.rid = c.rid
-          WHERE ${where} AND c.rid > coalesce((SELECT edge FROM e), 0) LIMIT ${b(SEARCH_TOTAL_CAP + 1)})) AS n,
+          WHERE ${where} AND c.rid > coalesce((SELECT edge FROM e), 0) LIMIT ${rowCount(SEARCH_TOTAL_CAP + 1)})) AS n,
         (SELECT edge FROM e) AS edge, (SELECT max(rid) FROM listing_search_map) AS top, (SELECT min(rid) FROM listing_search_map) AS bottom`;
   });
 
@@ -219,7 +229,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
     if (parts.length === 1) return { rows: page(partTier(parts[0], 0).from, partTier(parts[0], 0).extra), ranks: [0], count, typed };
     const outerKey = sortKey.replaceAll("f.rowid", "h.rid").replaceAll("s.", "h.");
     const rows = statement((b) => {
-      const limit = b(n);
+      const limit = rowCount(n);
       const passes = parts.map((m) => {
         const t = partTier(m, 0);
         return `SELECT * FROM (SELECT s.listing_id, s.rid, s.price FROM ${t.from} WHERE ${where}${t.extra(b)} ORDER BY ${sortKey} LIMIT ${limit})`;
@@ -234,7 +244,8 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // 0031_search_language.sql), whose text has a space before and after every word: "ski " ends a
   // word ("Barneski": in Norwegian the last part of a compound names the thing), " ski" starts one
   // ("Skihjelm", or a word still being typed), "ski" is anywhere. listings_title_trigram holds the
-  // title as written (folded), listings_stems its words stemmed. A title tier must stay inside what
+  // title as written (folded), listings_stems its words stemmed; listings_words holds both as word
+  // tokens, for the whole-word tiers (migrations/0032_search_words_index.sql). A title tier must stay inside what
   // the query matches at all: a query matched by word prefixes (a short term) ranks whole title words
   // (" ski ") over title word starts (" ski"), and one with a one-letter term (no trigram) finds its
   // title word starts in the word index.
@@ -242,6 +253,11 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
     rank,
     from: `${table} f JOIN listing_search_map s ON s.rid = f.rowid`,
     extra: (b) => ` AND ${table} MATCH ${b(expr)}`,
+  });
+  const wordTier = (rank: number, column: "title" | "stems", words: readonly string[]): Tier => ({
+    rank,
+    from: "listings_words f JOIN listing_search_map s ON s.rid = f.rowid",
+    extra: (b) => ` AND listings_words MATCH ${b(`${column} : (${words.map(quote).join(" AND ")})`)}`,
   });
   const tiers: Tier[] = [];
   if (understood) {
@@ -252,11 +268,14 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
         .join(" AND ");
     // 8: every term is a word of the title; 7: every term ends one (a compound's last part names the
     // thing: "Trehjulssykkel" is a "sykkel"); 6: every term starts or ends one.
+    // A whole word is a token of the word index (listings_words): one short doclist, where the
+    // trigram phrase " t " reads the long ones of every word starting or ending alike, even when
+    // nothing matches. A whole word is what the term names, so no NOT_COMPOUNDS here.
     tiers.push(
-      titleTier(
+      wordTier(
         8,
-        "listings_title_trigram",
-        exact((t) => quote(` ${t} `)),
+        "title",
+        understood.map((t) => t.term),
       ),
     );
     tiers.push(
@@ -275,13 +294,13 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
     );
     // 5: every term occurs in the title (inside compound words too).
     tiers.push(titleTier(5, "listings_title_trigram", exact(quote)));
-    // The same in the stemmed title: 4: every term's stem is a stemmed word; 3: it ends one; 2: it
-    // occurs in the stemmed title (a short stem only at a word's start).
+    // The same in the stemmed title: 4: every term's stem is a stemmed word (a token of the word
+    // index); 3: it ends one; 2: it occurs in the stemmed title (a short stem only at a word's end).
     tiers.push(
-      titleTier(
+      wordTier(
         4,
-        "listings_stems",
-        stemmed((t) => quote(` ${t.stem} `)),
+        "stems",
+        required(understood).map((t) => t.stem),
       ),
     );
     tiers.push(
@@ -318,7 +337,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // One statement: each tier is materialized once, newest first, up to n rows; a tier whose better
   // tiers already hold n rows gets LIMIT 0 and never touches its index.
   const rows = statement((b) => {
-    const limit = b(n);
+    const limit = rowCount(n);
     const ctes = tiers.map((t, i) => {
       const better = tiers.slice(0, i).map((u) => `(SELECT COUNT(*) FROM t${u.rank}) < ${limit}`);
       const lim = better.length ? `CASE WHEN ${better.join(" AND ")} THEN ${limit} ELSE 0 END` : limit;
@@ -341,9 +360,13 @@ const required = (understood: readonly TermLanguage[]) => understood.filter((t) 
 /** A stem this short is looked for in the stemmed title only as a word or a word's start or end ("syk" is not in "sykkel"). */
 const SHORT_STEM = 4;
 
-/** Where a stem may stand in the stemmed title: anywhere, or a short one at a word's edge. */
+/** Where a stem may stand in the stemmed title: anywhere, or a short one as a word or a word's end. */
+function stemPhrases(stem: string): string[] {
+  return stem.length >= SHORT_STEM ? [stem] : [` ${stem} `, `${stem} `];
+}
+
 function stemPattern(stem: string): string {
-  return stem.length >= SHORT_STEM ? quote(stem) : `(${quote(` ${stem} `)} OR ${quote(`${stem} `)})`;
+  return anyOf([[stemPhrases(stem)]]);
 }
 
 /** A term's title expression without the titles where it is only part of a longer word ("bil" in "Playmobil"). */
@@ -358,15 +381,34 @@ function apart(t: TermLanguage, expr: string, stemmed: boolean): string {
  * and "bok "); in the raw text, where the stem starts the word, it may be anywhere.
  */
 function alternatives(t: TermLanguage, stemmed: boolean, own?: readonly string[]): string {
-  const pattern = stemmed ? stemPattern : quote;
-  const options = new Set<string>(own ? own.map(quote) : [pattern(t.stem)]);
-  for (const stem of t.related) options.add(pattern(stem));
+  const pattern = (stem: string): string[] => (stemmed ? stemPhrases(stem) : [stem]);
+  const options: string[][][] = [];
+  for (const form of own ?? [t.stem]) options.push(own ? [[form]] : [pattern(form)]);
+  for (const stem of t.related) options.push([pattern(stem)]);
   for (const { modifier, head } of t.splits) {
-    const last = quote(stemmed ? `${head} ` : head);
-    options.add(modifier ? `(${pattern(modifier)} AND ${last})` : last);
+    const last = [stemmed ? `${head} ` : head];
+    options.push(modifier ? [pattern(modifier), last] : [last]);
   }
-  for (const stem of t.corrected) options.add(pattern(stem));
-  return options.size === 1 ? [...options][0] : `(${[...options].join(" OR ")})`;
+  for (const stem of t.corrected) options.push([pattern(stem)]);
+  return anyOf(options);
+}
+
+/**
+ * An FTS5 OR of options, each an AND of ORs of phrases, without the options another one implies. In a
+ * trigram index a phrase matches where it occurs as a substring, so a text with "legokloss" has "kloss":
+ * ("kloss" OR "legokloss") is "kloss", and FTS5 reads one doclist instead of two. Whole phrases alone
+ * imply: an option goes when one of its ANDed parts has only phrases holding a kept single phrase.
+ */
+function anyOf(options: readonly (readonly (readonly string[])[])[]): string {
+  const singles = [...new Set(options.flatMap((o) => (o.length === 1 ? o[0] : [])))];
+  const kept = singles.filter((p) => !singles.some((q) => q !== p && p.includes(q)));
+  const implied = (part: readonly string[]) => part.every((p) => kept.some((q) => p.includes(q)));
+  const exprs = new Set(kept.map(quote));
+  for (const o of options) {
+    if (o.length === 1 || o.some(implied)) continue;
+    exprs.add(`(${o.map((part) => (part.length === 1 ? quote(part[0]) : `(${part.map(quote).join(" OR ")})`)).join(" AND ")})`);
+  }
+  return exprs.size === 1 ? [...exprs][0] : `(${[...exprs].join(" OR ")})`;
 }
 
 /** An FTS5 table that matches a search's free text, and its MATCH expression (always bound, never inlined). */
@@ -470,13 +512,12 @@ function twoFigures(x: number): number {
  */
 export async function searchListings(db: Db, p: SearchParams): Promise<SearchResult> {
   const terms = searchTerms(p.q);
-  const ask = terms.length && terms.every((t) => t.length >= 3) ? vocabularyStatement(db, terms) : null;
+  const ask = asksVocabulary(terms) ? vocabularyStatement(db, terms) : null;
   let plan = buildSearchPlan(p);
   let [found, counted, typed, vocabulary] = await runPlan(db, plan, ask);
   if (vocabulary) {
-    const plain = understandTerms(terms, null);
-    const understood = understandTerms(terms, vocabularyOf(vocabulary.results));
-    if (JSON.stringify(understood.map(widening)) !== JSON.stringify(plain.map(widening))) {
+    const understood = widenedTerms(terms, vocabulary.results);
+    if (understood) {
       plan = buildSearchPlan(p, understood);
       [found, counted, typed] = await runPlan(db, plan, null);
       if (typed && (typed.results[0] as { found: number } | undefined)?.found === 0 && found.results.length > 0)
@@ -486,8 +527,18 @@ export async function searchListings(db: Db, p: SearchParams): Promise<SearchRes
   return { ...pageOf(plan, p, found, counted), suggestion: null };
 }
 
+/** Whether a search asks the vocabulary about its terms (words of three letters or more only). */
+export const asksVocabulary = (terms: readonly string[]) => terms.length > 0 && terms.every((t) => t.length >= 3);
+
 /** What the vocabulary adds to a term's matches. */
 const widening = (t: TermLanguage) => [t.splits, t.corrected];
+
+/** The terms understood with the vocabulary's answer, when that widens what they match (a second plan); null otherwise. */
+export function widenedTerms(terms: readonly string[], vocabularyRows: readonly unknown[]): TermLanguage[] | null {
+  const plain = understandTerms(terms, null);
+  const understood = understandTerms(terms, vocabularyOf(vocabularyRows));
+  return JSON.stringify(understood.map(widening)) !== JSON.stringify(plain.map(widening)) ? understood : null;
+}
 
 async function runPlan(db: Db, plan: SearchPlan, ask: D1PreparedStatement | null) {
   const statements = [db.prepare(plan.rows.sql).bind(...plan.rows.params), db.prepare(plan.count.sql).bind(...plan.count.params)];

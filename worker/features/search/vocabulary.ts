@@ -16,11 +16,16 @@ interface Row {
 
 /** The statement that asks the vocabulary about `terms`; null when none of them is long enough to ask about. */
 export function vocabularyStatement(db: Db, terms: readonly string[]): D1PreparedStatement | null {
+  const q = vocabularyQuery(terms);
+  return q && db.prepare(q.sql).bind(...q.params);
+}
+
+/** The vocabulary's question about `terms` as SQL and its parameters (the search benchmark runs it as is). */
+export function vocabularyQuery(terms: readonly string[]): { sql: string; params: string[] } | null {
   const q = vocabularyQuestions(terms);
   if (q.terms.length === 0) return null;
-  return db
-    .prepare(
-      `WITH t AS (SELECT value ->> 0 AS term, value ->> 1 AS stem FROM json_each(?1)),
+  return {
+    sql: `WITH t AS (SELECT value ->> 0 AS term, value ->> 1 AS stem FROM json_each(?1)),
         known AS MATERIALIZED (SELECT term FROM t
           WHERE EXISTS (SELECT 1 FROM search_words w WHERE w.word = t.term) OR EXISTS (SELECT 1 FROM search_words w WHERE w.stem = t.stem))
       SELECT 'known' AS kind, term, NULL AS word, NULL AS display, 0 AS listings FROM known
@@ -30,8 +35,8 @@ export function vocabularyStatement(db: Db, terms: readonly string[]): D1Prepare
       UNION ALL
       SELECT DISTINCT 'stem', p.value ->> 1, NULL, NULL, 0 FROM json_each(?3) p
         WHERE (p.value ->> 0) NOT IN (SELECT term FROM known) AND EXISTS (SELECT 1 FROM search_words w WHERE w.stem = p.value ->> 1)`,
-    )
-    .bind(JSON.stringify(q.terms), JSON.stringify(q.keys), JSON.stringify(q.parts));
+    params: [JSON.stringify(q.terms), JSON.stringify(q.keys), JSON.stringify(q.parts)],
+  };
 }
 
 /** The statement's rows as a Vocabulary. */
