@@ -93,12 +93,13 @@ test("sent to a pickup point: the seller's code, the tester moves it to 'Levert'
     await expect(card(page, title).getByText(/^Sporingsnummer:/)).toBeVisible({ timeout: 15_000 });
     await expect(card(page, title).getByText(code)).toHaveCount(0);
 
-    // The carrier's tester moves the parcel on; its signed webhooks reach the app.
-    const tester = await seller.context.newPage();
-    await tester.goto(`${sandbox}/frakt/tester`);
-    const parcel = tester.locator("section.parcel", { hasText: code });
+    // The carrier's tester moves the parcel on; its signed webhooks reach the app. The seller's own
+    // tab goes there and back: a second tab's close() once hung a loaded machine's run for minutes.
+    await seller.page.goto(`${sandbox}/frakt/tester`);
+    const parcel = seller.page.locator("section.parcel", { hasText: code });
     await parcel.getByRole("button", { name: "Levert", exact: true }).click();
-    await tester.close();
+    await expect(seller.page.getByText(/^Levert: \d+ hendelse\(r\) sendt\.$/)).toBeVisible();
+    await seller.page.goto(chatUrl);
 
     await expect(card(page, title).getByText("Pakken er levert", { exact: true })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole("log", { name: "Meldinger" }).getByText(/^Pakken er klar til henting hos /)).toBeVisible();
