@@ -73,6 +73,9 @@ function run(cmd, args, { env = toolEnv(), capture = false, dropLine = null } = 
       detached: true, // own process group, so a signal reaches wrangler *and* workerd
       stdio: ["ignore", capture || dropLine ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
     });
+    // Decoded as whole streams: a letter of two bytes split between two chunks stays one letter.
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
     if (dropLine && !capture) {
       let partial = "";
       child.stdout.on("data", (d) => {

@@ -33,16 +33,25 @@ export function whereArgs(source: D1Source): string[] {
 
 /** Runs a wrangler command and gives back its stdout; its output is in the error when it fails. */
 export function runWrangler(args: string[]): Promise<string> {
+  return runTool(binPath("wrangler"), args, toolEnv({ CI: "true" }), "wrangler");
+}
+
+/**
+ * Runs a program and gives back its stdout as text. Each stream is decoded as a whole (setEncoding),
+ * not chunk by chunk: a letter of two bytes split between two chunks ("Ø" in "FØRDE") would
+ * otherwise come back as two replacement characters, and a backup would hold them.
+ */
+export function runTool(command: string, args: string[], env: NodeJS.ProcessEnv, name = command): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binPath("wrangler"), args, { env: toolEnv({ CI: "true" }), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     child.on("error", reject);
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       if (code === 0) resolve(out);
-      else reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} feilet (kode ${code}):\n${(err || out).trim().slice(0, 4000)}`));
+      else reject(new Error(`${name} ${args.slice(0, 3).join(" ")} feilet (kode ${code}):\n${(err || out).trim().slice(0, 4000)}`));
     });
   });
 }
