@@ -76,22 +76,24 @@ const languageText = (row: string) => `coalesce(${row}.search_text, '{}')`;
 /** The text index writes for the listing `row` (`new` or `l`) read from `from`: the three folded indexes and the stemmed titles. */
 function indexWrites(rid: string, row: string, from: string, stale?: string): string[] {
   const text = `${foldSql(titleText(row))}, ${foldSql(`coalesce(${row}.description, '')`)}`;
-  const stems = `coalesce(${languageText(row)} ->> '$.stems', '')`;
   return [
     `INSERT INTO listings_fts(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_fts_trigram(rowid, title, description) SELECT ${rid}, ${text} FROM ${from};`,
     `INSERT INTO listings_title_trigram(rowid, title) SELECT ${rid}, ${titleWordsSql(titleText(row))} FROM ${from};`,
-    `INSERT INTO listings_stems(rowid, title) SELECT ${rid}, ${stemsOrEmpty(stems, stale)} FROM ${from};`,
+    `INSERT INTO listings_stems(rowid, title) SELECT ${rid}, ${stemsOf(row, stale)} FROM ${from};`,
     wordIndexWrite(rid, row, from, stale),
   ];
 }
 
-const stemsOrEmpty = (stems: string, stale?: string) => (stale ? `CASE WHEN ${stale} THEN '' ELSE ${stems} END` : stems);
+/** The listing's stemmed title from its language text: '' before it is written, or when `stale`. */
+function stemsOf(row: string, stale?: string): string {
+  const stems = `coalesce(${languageText(row)} ->> '$.stems', '')`;
+  return stale ? `CASE WHEN ${stale} THEN '' ELSE ${stems} END` : stems;
+}
 
 /** The word index's row for the listing `row`: the title's words and its stemmed words, as tokens. */
 function wordIndexWrite(rid: string, row: string, from: string, stale?: string): string {
-  const stems = `coalesce(${languageText(row)} ->> '$.stems', '')`;
-  return `INSERT INTO listings_words(rowid, title, stems) SELECT ${rid}, ${foldSql(titleText(row))}, ${stemsOrEmpty(stems, stale)} FROM ${from};`;
+  return `INSERT INTO listings_words(rowid, title, stems) SELECT ${rid}, ${foldSql(titleText(row))}, ${stemsOf(row, stale)} FROM ${from};`;
 }
 
 /**
