@@ -12,6 +12,12 @@ export const SEARCH_TOTAL_CAP = 1000;
  */
 export const SEARCH_COUNT_SCAN = 1000;
 
+/**
+ * A free-text count first checks this many of its newest text matches: when the estimate from them
+ * is over twice SEARCH_TOTAL_CAP, the total is the cap without the full scan.
+ */
+export const SEARCH_COUNT_SAMPLE = 250;
+
 /** "1 annonse", "12 annonser", "Over 1 000 annonser", "Ca. 560 annonser" (an estimate). */
 export function resultCountText(total: number, capped = false): string {
   const n = formatNumber(total);

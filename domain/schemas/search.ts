@@ -69,7 +69,7 @@ export interface SearchResult {
 
 // Texts and caps the search page shows live in a module without zod (the page's first load carries
 // no schema library); the Worker keeps importing them from here.
-export { resultCountText, SEARCH_COUNT_SCAN, SEARCH_TOTAL_CAP } from "../search-count";
+export { resultCountText, SEARCH_COUNT_SAMPLE, SEARCH_COUNT_SCAN, SEARCH_TOTAL_CAP } from "../search-count";
 
 /** The effective price bounds: free-only ignores them; 0 and 10000 mean no bound. */
 export function priceBounds(p: Pick<SearchParams, "min" | "max" | "free">): { min: number | null; max: number | null } {

@@ -102,7 +102,10 @@ const params = (q: string, extra: Record<string, string> = {}) => searchParamsSc
 
 /** Every MATCH parameter of every statement in the plan. */
 function matchExpressions(plan: SearchPlan): string[] {
-  return [plan.rows, plan.count].flatMap((s) => [...s.sql.matchAll(/MATCH \?(\d+)/g)].map((m) => String(s.params[Number(m[1]) - 1])));
+  // Each bound expression once per statement (the count reads its matches in two steps with the same one).
+  return [plan.rows, plan.count].flatMap((s) =>
+    [...new Set([...s.sql.matchAll(/MATCH \?(\d+)/g)].map((m) => Number(m[1])))].map((n) => String(s.params[n - 1])),
+  );
 }
 
 /** The expression's tokens, each a quoted string or the builder's own syntax; throws on anything else. */

@@ -3,6 +3,7 @@ import { notCompoundsOf, rawForms, type TermLanguage, understandTerms } from "..
 import { vocabularyOf, vocabularyStatement } from "./vocabulary";
 import {
   priceBounds,
+  SEARCH_COUNT_SAMPLE,
   SEARCH_COUNT_SCAN,
   SEARCH_TOTAL_CAP,
   type SearchParams,
@@ -163,11 +164,16 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
     price_asc: "s.price ASC, s.rid DESC",
     price_desc: "s.price DESC, s.rid DESC",
   }[p.sort ?? (terms.length ? "relevance" : "newest")];
-  /** One ordered pass, one tier (0). */
+  /**
+   * One ordered pass, one tier (0). The pass reads the projection's rid and price only, so an index
+   * that holds them (and the filters) answers it without reading a row: ordered by price, SQLite sorts
+   * every listing of the first prices by rid, and reading each one's row for its listing_id made that
+   * 20–30 times slower. Only the page's rows are looked up.
+   */
   const page = (from: string, extra: (b: (v: unknown) => string) => string) =>
     statement(
-      (b) => `SELECT ${COLUMNS}, 0 AS search_rank FROM (SELECT s.listing_id, s.rid, s.price FROM ${from} WHERE ${where}${extra(b)}
-       ORDER BY ${sortKey} LIMIT ${rowCount(n)}) h JOIN listings l ON l.id = h.listing_id`,
+      (b) => `SELECT ${COLUMNS}, 0 AS search_rank FROM (SELECT s.rid, s.price FROM ${from} WHERE ${where}${extra(b)}
+       ORDER BY ${sortKey} LIMIT ${rowCount(n)}) h JOIN listing_search_map m ON m.rid = h.rid JOIN listings l ON l.id = m.listing_id`,
     );
 
   if (terms.length === 0) {
@@ -197,14 +203,26 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // a common word with a rare filter costs the same as a rare word. One more text match is read: when
   // it exists (`edge`), older matches were not checked and the total is estimated (see searchTotal).
   // Several indexes are merged newest first as they stream (a compound SELECT ordered by rowid).
+  // First the newest SEARCH_COUNT_SAMPLE text matches (c1, checked once in `k`): when the estimate from
+  // them is more than twice the cap, the total is the cap and nothing more is read (a common word
+  // reads a quarter of the matches); else the scan goes on below the oldest of them (c2). CROSS JOIN
+  // keeps the matches the outer loop (SQLite otherwise scans the listings newer than the oldest match).
   const count = statement((b) => {
-    const scan = rowCount(SEARCH_COUNT_SCAN + 1);
-    const matches = parts.map((m) => `SELECT rowid AS rid FROM ${m.table} WHERE ${m.table} MATCH ${b(m.expr)}`).join(" UNION ");
-    return `WITH c AS MATERIALIZED (${matches} ORDER BY 1 DESC LIMIT ${scan}),
-        e AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${scan} THEN MIN(rid) END AS edge FROM c)
-      SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM c JOIN listing_search_map s ON s.rid = c.rid
-          WHERE ${where} AND c.rid > coalesce((SELECT edge FROM e), 0) LIMIT ${rowCount(SEARCH_TOTAL_CAP + 1)})) AS n,
-        (SELECT edge FROM e) AS edge, (SELECT max(rid) FROM listing_search_map) AS top, (SELECT min(rid) FROM listing_search_map) AS bottom`;
+    const arms = parts.map((m) => `SELECT rowid AS rid FROM ${m.table} WHERE ${m.table} MATCH ${b(m.expr)}`);
+    const older = arms.map((arm) => `${arm} AND rowid < (SELECT edge FROM e1)`);
+    const rest = SEARCH_COUNT_SCAN - SEARCH_COUNT_SAMPLE;
+    return `WITH a AS MATERIALIZED (SELECT (SELECT max(rid) FROM listing_search_map) AS top, (SELECT min(rid) FROM listing_search_map) AS bottom),
+        c1 AS MATERIALIZED (${arms.join(" UNION ")} ORDER BY 1 DESC LIMIT ${rowCount(SEARCH_COUNT_SAMPLE + 1)}),
+        e1 AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${rowCount(SEARCH_COUNT_SAMPLE + 1)} THEN MIN(rid) END AS edge FROM c1),
+        k AS MATERIALIZED (SELECT COUNT(*) AS passed, SUM(c1.rid > (SELECT edge FROM e1)) AS newer
+          FROM c1 CROSS JOIN listing_search_map s ON s.rid = c1.rid WHERE ${where}),
+        m AS MATERIALIZED (SELECT coalesce(k.newer * (a.top - a.bottom + 1) > ${rowCount(2 * SEARCH_TOTAL_CAP)} * (a.top - e1.edge), 0) AS many FROM a, e1, k),
+        c2 AS MATERIALIZED (${older.join(" UNION ")} ORDER BY 1 DESC
+          LIMIT CASE WHEN (SELECT edge FROM e1) IS NULL OR (SELECT many FROM m) THEN 0 ELSE ${rowCount(rest)} END),
+        e AS MATERIALIZED (SELECT CASE WHEN COUNT(*) = ${rowCount(rest)} THEN MIN(rid) END AS edge FROM c2)
+      SELECT CASE WHEN m.many THEN ${rowCount(SEARCH_TOTAL_CAP + 1)} ELSE k.passed + (SELECT COUNT(*) FROM c2 CROSS JOIN listing_search_map s ON s.rid = c2.rid
+          WHERE ${where} AND c2.rid > coalesce((SELECT edge FROM e), 0)) END AS n,
+        CASE WHEN m.many THEN NULL ELSE (SELECT edge FROM e) END AS edge, a.top, a.bottom FROM a, k, m`;
   });
 
   // A typo's corrections widen the match: whether the words as typed find anything decides "Mente du …?".
