@@ -1,7 +1,8 @@
 // Payments: which methods a listing offers, response shapes and the Norwegian texts
 // both the Worker and the web use (docs/product.md "Payments", "States", "Validation", "Error messages", "Limits and timings").
 // The request schemas are in domain/schemas/payments.ts (zod stays out of the listing card).
-import type { OrderState, OrderView } from "./orders";
+import type { OrderState } from "./orders";
+import type { OrderView } from "./order-views";
 import type { PricingMode } from "./taxonomy";
 
 // Which methods a listing offers lives in a small module of its own: the listing card (home,

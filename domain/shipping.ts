@@ -6,7 +6,8 @@
 import { type Carrier, type DeliveryMethod, type ParcelSize, TRACKING_CODES, type TrackingAction, trackingAction } from "./carriers";
 import { findTransition, type Lifecycle } from "./lifecycle";
 import { osloTime } from "./oslo-clock";
-import { AUTO_RELEASE_HOURS, autoReleaseAt, ORDER_TEXTS, type OrderState } from "./orders";
+import { AUTO_RELEASE_HOURS, autoReleaseAt, type OrderState } from "./orders";
+import { ORDER_TEXTS } from "./order-texts";
 import { platformFee } from "./payments";
 
 export const SHIPMENT_STATES = [

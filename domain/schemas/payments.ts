@@ -1,6 +1,6 @@
 // Request schemas of the payment routes. Apart from domain/payments.ts so that the listing card
 // and the buy bar, which use its pure rules, do not pull zod into the first page's JavaScript.
-import { PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTOS_MAX, PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../orders";
+import { PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTOS_MAX, PROBLEM_REASONS, PROBLEM_TEXT_MAX, PROBLEM_TEXT_MIN } from "../order-texts";
 import { CARRIERS, DELIVERY_METHODS, MOBILE_NUMBER_RE } from "../carriers";
 import { ONLINE_PAYMENT_METHODS } from "../payments";
 import { multiLineText, singleLineText } from "./user-text";

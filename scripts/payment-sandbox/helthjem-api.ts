@@ -10,7 +10,8 @@
 // and signed tracking webhooks with TRACKING_CODES.helthjem (domain/carriers.ts) as a tester moves
 // a parcel on (carrier-pages.ts, /__sandbox/helthjem/...).
 import { randomInt, randomUUID } from "node:crypto";
-import { nearbyPlaces, POSTAL_CODE_RE } from "./bring-places";
+import { POSTAL_CODE_RE } from "./bring-places";
+import { type HelthjemServicePoint, NOT_COVERED_RE, servicePointById, servicePointsNear } from "./helthjem-service-points";
 import {
   advanceParcel,
   CarrierCalls,
@@ -24,6 +25,7 @@ import {
   type TrackedStep,
 } from "./carrier-sandbox";
 import { header, json, type Reply, type SandboxRequest } from "./http";
+import { HelthjemError, type HelthjemParty, misused, parse, party, refusal } from "./helthjem-requests";
 import type { Delivery, WebhookDispatcher, WebhookEndpoint } from "./webhooks";
 
 /**
@@ -40,10 +42,7 @@ const LIMITS: Record<number, { sides: [number, number, number]; grams: number }>
 };
 
 const PHONE_RE = /^(\+47|0047)?[49]\d{7}$/;
-/** Svalbard: no Helthjem delivery (the sandbox's stand-in for an address Helthjem does not cover). */
-const NOT_COVERED_RE = /^917\d$/;
 const TOKEN_LIFETIME_S = 3_600;
-const SERVICE_POINTS_SHOWN = 5;
 
 const STEP_EVENTS: Record<TrackedStep, Array<{ code: string; description: string }>> = {
   handed_in: [{ code: "HANDED_IN", description: "Pakken er levert inn" }],
@@ -53,28 +52,6 @@ const STEP_EVENTS: Record<TrackedStep, Array<{ code: string; description: string
 };
 /** A mailbox parcel goes out with the night's newspaper round before it is delivered. */
 const OUT_FOR_DELIVERY = { code: "OUT_FOR_DELIVERY", description: "Pakken er ute for levering" };
-
-export interface HelthjemParty {
-  type: "consignee" | "consignor";
-  name: string;
-  address: string;
-  zipCode: string;
-  postalName: string;
-  countryCode: string;
-  phone1: string;
-  email?: string | null;
-  reference?: string | null;
-}
-
-export interface HelthjemServicePoint {
-  servicePointExternalId: string;
-  servicePointName: string;
-  visitingAddress: { streetName: string; streetNumber: string; postalCode: string; postalName: string; countryCode: "NO" };
-  openingHours: Array<{ day: string; from1: string; to1: string }>;
-  coordinates: { latitude: number; longitude: number };
-  /** Metres from the postal code (the sandbox's field: Helthjem's clients show the order only). */
-  distanceInMeters: number;
-}
 
 export interface HelthjemParcel {
   shipmentNumber: string;
@@ -101,40 +78,6 @@ export interface HelthjemSandboxOptions {
 
 export interface HelthjemState {
   parcels: HelthjemParcel[];
-}
-
-/** A refusal in Helthjem's shape. */
-class HelthjemError extends Error {
-  constructor(
-    readonly status: number,
-    readonly errorKey: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const DAYS = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY"];
-
-/** Five of Helthjem's own shops near the postal code, nearest first, the same on every run. */
-export function servicePointsNear(postalCode: string): HelthjemServicePoint[] {
-  if (NOT_COVERED_RE.test(postalCode)) return [];
-  return nearbyPlaces(postalCode, SERVICE_POINTS_SHOWN, 29).map((place, i) => {
-    const [streetName, streetNumber] = [place.street.replace(/ \d+$/, ""), place.street.replace(/^.* /, "")];
-    return {
-      servicePointExternalId: `7${postalCode}${String(i).padStart(2, "0")}`,
-      servicePointName: `${place.shop} ${place.area}`,
-      visitingAddress: { streetName, streetNumber, postalCode, postalName: place.city, countryCode: "NO" },
-      openingHours: DAYS.map((day) => ({ day, from1: "0800", to1: day === "SATURDAY" ? "1800" : "2200" })),
-      coordinates: { latitude: place.latitude, longitude: place.longitude },
-      distanceInMeters: Math.round(place.km * 1000),
-    };
-  });
-}
-
-function servicePointById(id: string): HelthjemServicePoint | null {
-  const m = /^7(\d{4})\d{2}$/.exec(id);
-  return m ? (servicePointsNear(m[1]).find((p) => p.servicePointExternalId === id) ?? null) : null;
 }
 
 export class HelthjemSandbox implements SandboxCarrier {
@@ -398,35 +341,6 @@ export class HelthjemSandbox implements SandboxCarrier {
   restore(state: unknown): void {
     for (const p of (state as HelthjemState | undefined)?.parcels ?? []) this.parcels.set(p.shipmentNumber, p);
   }
-}
-
-function refusal(e: HelthjemError): Reply {
-  return json(e.status, { errorKey: e.errorKey, statusCode: e.status, message: e.message, timestamp: new Date().toISOString() });
-}
-
-function misused(): Reply {
-  return refusal(new HelthjemError(422, "idempotency.key.reused", "Idempotency-Key was used with a different request."));
-}
-
-function parse(body: string): Record<string, unknown> {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // refused below
-  }
-  throw new HelthjemError(400, "invalid.request", "The request body is not a JSON object.");
-}
-
-function party(raw: Record<string, unknown> | undefined, type: HelthjemParty["type"]): HelthjemParty {
-  const p = raw ?? {};
-  for (const field of ["name", "address", "zipCode", "postalName"] as const)
-    if (typeof p[field] !== "string" || !(p[field] as string).trim())
-      throw new HelthjemError(400, `invalid.${type}`, `${type}.${field} is required.`);
-  if (!POSTAL_CODE_RE.test(p.zipCode as string))
-    throw new HelthjemError(400, `invalid.${type}`, `${type}.zipCode is not a Norwegian postal code.`);
-  if (p.countryCode !== "NO") throw new HelthjemError(400, `invalid.${type}`, `${type}.countryCode must be NO.`);
-  return p as unknown as HelthjemParty;
 }
 
 /** "HH-1234-5678": the sandbox's C2C code, written on the parcel instead of a label. */

@@ -1,14 +1,14 @@
 // The durability bench's checks, read from the local D1 file and the local R2's objects once the
-// server has stopped: every acknowledged write stored exactly once, nothing half-written; and the
-// chat rooms beside their D1 mirror (what D1 lacks, when it caught up, each room's history).
+// server has stopped: every acknowledged write stored exactly once, nothing half-written (the chat
+// rooms beside their D1 mirror: durability-rooms.ts).
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SYSTEM_USER_ID, type MessagePage } from "../../domain/chat";
-import { ORDER_CHAT_TEXTS } from "../../domain/orders";
+import { SYSTEM_USER_ID } from "../../domain/chat";
+import { ORDER_CHAT_TEXTS } from "../../domain/order-texts";
 import { writes } from "./durability-stream";
-import { EVENTS_PER_BATCH, type Kind, STATE, type World, server } from "./durability-world";
-import { d1File, sleep } from "./support";
+import { EVENTS_PER_BATCH, type Kind, STATE, type World } from "./durability-world";
+import { d1File } from "./support";
 
 /** What the run saw around the kill and after the stream, for the checks. */
 export interface Observed {
@@ -364,50 +364,4 @@ export function analyticsLabels(): Map<string, number> {
     }
   }
   return labels;
-}
-
-// ---- the rooms and their D1 mirror ------------------------------------------------------------------
-
-/** Acknowledged message ids the D1 file does not have (read while the server runs or is down). */
-export function ackedNotInD1(): string[] {
-  const db = new DatabaseSync(d1File(STATE), { readOnly: true });
-  try {
-    const inD1 = new Set((db.prepare("SELECT id FROM messages").all() as { id: string }[]).map((r) => r.id));
-    return writes.filter((w) => w.kind === "message" && w.outcome === "acked" && !inD1.has(w.key)).map((w) => w.key);
-  } finally {
-    db.close();
-  }
-}
-
-/** Seconds until D1 has every acknowledged message (the rooms' alarms mirror them), or null after `limit` s. */
-export async function mirrorCaughtUp(limit: number): Promise<number | null> {
-  const started = performance.now();
-  while ((performance.now() - started) / 1000 < limit) {
-    if (ackedNotInD1().length === 0) return (performance.now() - started) / 1000;
-    await sleep(500);
-  }
-  return null;
-}
-
-/** Every bench conversation's history as its room serves it (GET …/messages, page by page), as the buyer. */
-export async function readRoomHistories(world: World): Promise<Map<string, string[]>> {
-  const histories = new Map<string, string[]>();
-  for (const c of world.conversations) {
-    const ids: string[] = [];
-    let before: number | undefined;
-    for (;;) {
-      const query = before === undefined ? "" : `?before=${before}`;
-      const res = await fetch(`${server.base}/api/conversations/${c.id}/messages${query}`, {
-        headers: { Origin: server.origin, Cookie: `lb_access=${world.tokens.get(c.buyerId)}` },
-        signal: AbortSignal.timeout(60_000),
-      });
-      if (res.status !== 200) throw new Error(`history of ${c.id}: ${res.status} ${await res.text()}`);
-      const page = (await res.json()) as MessagePage;
-      ids.unshift(...page.messages.map((m) => m.id));
-      if (!page.has_more || page.messages.length === 0) break;
-      before = page.messages[0].seq;
-    }
-    histories.set(c.id, ids);
-  }
-  return histories;
 }

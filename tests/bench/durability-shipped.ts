@@ -9,7 +9,7 @@
 // after the stream one last tick releases what the stream did not reach.
 import { SANDBOX_KEYS } from "../../scripts/payment-sandbox/dev-keys.mjs";
 import { CARRIER_SIGNATURE_HEADER, carrierSignatureHeader } from "../../scripts/payment-sandbox/webhooks";
-import type { OrderView } from "../../domain/orders";
+import type { OrderView } from "../../domain/order-views";
 import { type Answer, type Sale, type World, api, send, server } from "./durability-world";
 import { sleep } from "./support";
 

@@ -45,7 +45,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { jpegPhoto } from "../factories/images";
-import { ackedNotInD1, analyticsLabels, check, mirrorCaughtUp, readRoomHistories } from "./durability-checks";
+import { analyticsLabels, check } from "./durability-checks";
+import { ackedNotInD1, mirrorCaughtUp, readRoomHistories } from "./durability-rooms";
 import { finishShipped, sendParcels } from "./durability-shipped";
 import { stream, writes } from "./durability-stream";
 import { type Kind, RATES, SECONDS, STATE, api, deliverWebhook, populate, prepareSales, server } from "./durability-world";

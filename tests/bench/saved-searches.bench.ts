@@ -18,7 +18,7 @@ import { serializeFilters, type SearchFilters } from "../../domain/searchUrl";
 import { AGE_RANGES, CATEGORY_KEYS, type CategoryKey } from "../../domain/taxonomy";
 import { searchParamsSchema } from "../../domain/schemas/search";
 import { indexKeys, matchSpec } from "../../worker/features/saved-searches/match-index";
-import { buildSearchPlan } from "../../worker/features/search/search";
+import { buildSearchPlan } from "../../worker/features/search/plan";
 import { generateListings, type BenchListing } from "./listing-generator";
 import { rng } from "../../scripts/seed/raster";
 import { AppServer, BenchDb, ROOT, d1File, ensureBuild, freshState, percentile } from "./support";

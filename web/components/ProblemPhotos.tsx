@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { problemPhotoAlt } from "../../domain/orders";
+import { problemPhotoAlt } from "../../domain/order-texts";
 import { Modal } from "./Modal";
 
 /**

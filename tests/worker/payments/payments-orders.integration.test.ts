@@ -10,7 +10,7 @@ import { chatTexts, moneyFor, orderView, paidOrder } from "../support/orders";
 import { checkout, deliver, oneDelivery, outboxTo, paymentRow, SANDBOX, sandboxRequests, signedIn } from "../support/payments";
 import { runOrderCron, actOnOrder } from "../../../worker/features/payments/orders";
 import type { Bindings } from "../../../worker/env";
-import type { OrderCase } from "../../../domain/orders";
+import type { OrderCase } from "../../../domain/order-views";
 import { staleReads } from "../support/race";
 
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@
 // read them, never cached. Unused uploads are removed by the cron after a day.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrderCase, OrderView } from "../../../domain/orders";
+import type { OrderCase, OrderView } from "../../../domain/order-views";
 import type { Bindings } from "../../../worker/env";
 import { runOrderCron } from "../../../worker/features/payments/orders";
 import {

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchTerms } from "../../../domain/search";
 import { searchParamsSchema } from "../../../domain/schemas/search";
-import { buildSearchPlan, searchListings, type SearchPlan } from "../../../worker/features/search/search";
+import { buildSearchPlan, type SearchPlan } from "../../../worker/features/search/plan";
+import { searchListings } from "../../../worker/features/search/search";
 import { notCompoundsOf, rawForms, understandTerms } from "../../../domain/search-language";
 import { createListing, createUser } from "../../factories";
 

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SHIPPING_CHOICE_REFUSALS } from "../../../domain/carriers";
-import type { OrderView } from "../../../domain/orders";
+import type { OrderView } from "../../../domain/order-views";
 import { platformFee } from "../../../domain/payments";
 import { SHIPMENT_TEXTS } from "../../../domain/shipping";
 import type { Bindings } from "../../../worker/env";

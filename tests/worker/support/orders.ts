@@ -2,7 +2,7 @@
 // what the sandbox says it moved for it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { OrderView } from "../../../domain/orders";
+import type { OrderView } from "../../../domain/order-views";
 import { type createUser, signedInClient, type TestUser } from "../../factories";
 import type { Client } from "./http";
 import {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { DRIFT_TEXTS, HELD_RULE_TEXTS, type DriftCondition } from "../../../domain/drift";
 import { countText, formatDateTime, formatMinorUnits, formatNumber } from "../../../domain/format";
-import { ORDER_STATE_LABELS } from "../../../domain/orders";
+import { ORDER_STATE_LABELS } from "../../../domain/order-texts";
 import type { DriftReport } from "../../api/admin";
 import { errorCodeText } from "../../components/ErrorCode";
 import { Badge } from "../../components/ui/Badge";

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImagePlus, ShieldCheck, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
+import type { OrderState } from "../../../domain/orders";
 import {
   orderStateLabel,
   ORDER_TEXTS,
@@ -9,9 +10,8 @@ import {
   PROBLEM_REASON_LABELS,
   PROBLEM_REASONS,
   PROBLEM_TEXT_MIN,
-  type OrderState,
   type ProblemReason,
-} from "../../../domain/orders";
+} from "../../../domain/order-texts";
 import { MAX_IMAGE_BYTES } from "../../../domain/limits";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { orderText } from "../payment/orderText";

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useId, useState } from "react";
-import { ORDER_STATE_LABELS, ORDER_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/orders";
+import { ORDER_STATE_LABELS, ORDER_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/order-texts";
 import { paymentCaseTarget, staffRefusal, staffRefusalMessage } from "../../../domain/moderation";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { isApiError } from "../../api/client";

@@ -1,5 +1,5 @@
 // What a party reads about an order's held money (decision 105): the chat's card and /betaling-fullfort.
-import { ORDER_TEXTS } from "../../../domain/orders";
+import { ORDER_TEXTS } from "../../../domain/order-texts";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import type { OrderView } from "../../api/payments";
 

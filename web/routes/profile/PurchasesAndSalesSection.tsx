@@ -1,4 +1,4 @@
-import { ORDER_STATE_LABELS } from "../../../domain/orders";
+import { ORDER_STATE_LABELS } from "../../../domain/order-texts";
 import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { MessageCircle, Receipt } from "lucide-react";

@@ -12,7 +12,7 @@ import { changeRole, listStaff } from "./staff";
 import { actOnOrder } from "../payments/orders";
 import { orderCases } from "../payments/order-views";
 import { caseDecisionSchema } from "../../../domain/schemas/payments";
-import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS } from "../../../domain/order-texts";
 import { isUuid } from "../../lib/uuid";
 
 function targetType(value: string): ReportTargetType {

@@ -1,6 +1,7 @@
 // Telling both parties of a held-money change: a system message in the deal's chat, a live event
 // and an e-mail to each (docs/decisions/105-held-payments.md).
-import { ORDER_CHAT_TEXTS, PROBLEM_REASON_LABELS, type OrderAction } from "../../../domain/orders";
+import type { OrderAction } from "../../../domain/orders";
+import { ORDER_CHAT_TEXTS, PROBLEM_REASON_LABELS } from "../../../domain/order-texts";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { ORDER_EVENT } from "../../../domain/chat";
 import { SHIPMENT_CHAT_TEXTS } from "../../../domain/shipping";

@@ -1,7 +1,8 @@
 // Moving held money through the providers once D1 has decided (docs/decisions/105-held-payments.md):
 // a refund, a Stripe Transfer or a Vipps capture, each with an idempotency key derived from the
 // order, retried by the cron until the provider acknowledges it.
-import { isFinalOrderState, orderMoney, PAYOUT_FIX_TEXT } from "../../../domain/orders";
+import { isFinalOrderState, orderMoney } from "../../../domain/orders";
+import { PAYOUT_FIX_TEXT } from "../../../domain/order-texts";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { sendMail } from "../mail/mail";

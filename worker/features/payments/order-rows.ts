@@ -1,7 +1,7 @@
 // A held-money order as the code that moves its money reads it (docs/decisions/105-held-payments.md): the
 // order with its payment, listing and parties, in one row.
 import type { Carrier, DeliveryMethod, HandoverMode, ParcelSize } from "../../../domain/carriers";
-import type { ProblemReason } from "../../../domain/orders";
+import type { ProblemReason } from "../../../domain/order-texts";
 import type { ShipmentState } from "../../../domain/shipping";
 import type { Role } from "../../../domain/roles";
 import type { Db } from "../../db/client";

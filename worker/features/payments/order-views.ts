@@ -1,16 +1,9 @@
 // What the buyer, the seller and staff see of held money (docs/decisions/105-held-payments.md):
 // an order's state with the buttons its lifecycle allows, the chat's cards, moderators' cases and
 // the case's photos (decision 108).
-import {
-  cancelAllowedFrom,
-  ORDER_ERROR_TEXTS,
-  orderActionsFor,
-  orderMove,
-  isFinalOrderState,
-  PROBLEM_PHOTO_REFUSALS,
-  type OrderCase,
-  type OrderView,
-} from "../../../domain/orders";
+import { cancelAllowedFrom, orderActionsFor, orderMove, isFinalOrderState } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS, PROBLEM_PHOTO_REFUSALS } from "../../../domain/order-texts";
+import type { OrderCase, OrderView } from "../../../domain/order-views";
 import { ANONYMOUS_NAME, DELETED_USER_NAME } from "../../../domain/chat";
 import { hasStaffRights, paymentCaseTarget, staffRefusal } from "../../../domain/moderation";
 import { RATE_RULES } from "../../../domain/rate-limits";

@@ -8,7 +8,6 @@
 import {
   autoReleaseAt,
   cancelAllowedFrom,
-  ORDER_ERROR_TEXTS,
   ORDER_TRANSITIONS,
   orderMove,
   isFinalOrderState,
@@ -18,9 +17,9 @@ import {
   type OrderAction,
   type OrderActor,
   type OrderState,
-  type OrderView,
-  type ProblemReason,
 } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS, type ProblemReason } from "../../../domain/order-texts";
+import type { OrderView } from "../../../domain/order-views";
 import { formatDateTime } from "../../../domain/format";
 import { deliveredReleaseAt } from "../../../domain/shipping";
 import { isStaffRole, staffRefusalMessage } from "../../../domain/moderation";

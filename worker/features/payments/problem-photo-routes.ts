@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS } from "../../../domain/order-texts";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";

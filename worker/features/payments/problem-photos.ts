@@ -4,7 +4,8 @@
 // nothing. Stored in R2 under `problem-photos/{uploader}/`, which the public photo route never
 // serves (its keys start with a user id); read only through the order's own route. Who may upload
 // or see them is decided in orders.ts with the order's other rules; this file is their storage.
-import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX, type OrderState } from "../../../domain/orders";
+import type { OrderState } from "../../../domain/orders";
+import { PROBLEM_PHOTO_ORPHAN_HOURS, PROBLEM_PHOTO_REFUSALS, PROBLEM_PHOTO_UPLOADS_MAX } from "../../../domain/order-texts";
 import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { checkoutSchema, detailsQuerySchema, ordersQuerySchema, problemSchema, verifySchema } from "../../../domain/schemas/payments";
-import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS } from "../../../domain/order-texts";
 import type { AppEnv } from "../../env";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";

@@ -1,6 +1,7 @@
 // E-mails about a sale: the seller learns about it, the buyer gets a receipt; a buyer whose payment
 // lost the race learns that it was refunded or released.
-import { AUTO_RELEASE_HOURS, ORDER_TEXTS } from "../../../domain/orders";
+import { AUTO_RELEASE_HOURS } from "../../../domain/orders";
+import { ORDER_TEXTS } from "../../../domain/order-texts";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { shortOrderId } from "../../../domain/payments";
 import type { Bindings } from "../../env";

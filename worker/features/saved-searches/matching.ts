@@ -13,7 +13,7 @@
 // FTS5 with the search's own MATCH expressions (`textMatch`, with what the vocabulary says of the
 // texts' words: one statement before steps 2 and 3 each), so an alert agrees with /search.
 import type { Db } from "../../db/client";
-import { textMatch, type TextMatch } from "../search/search";
+import { textMatch, type TextMatch } from "../search/text-match";
 import { lookUpVocabulary } from "../search/vocabulary";
 import { understandTerms, type Vocabulary } from "../../../domain/search-language";
 import { facetsMatch, listingKeys, specOfQuery, TEXT_KEY_PREFIX, termsOfTextKey, type MatchListing, type MatchSpec } from "./match-index";

@@ -1,7 +1,7 @@
 // "Prøv igjen" on a parcel the carrier refused to book (decision 145): the seller has fixed the
 // address, or the buyer asks again; the booking is made at once with a key of its own.
 import type { Carrier } from "../../../domain/carriers";
-import type { OrderView } from "../../../domain/orders";
+import type { OrderView } from "../../../domain/order-views";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { Actor, Bindings } from "../../env";
 import { AppError } from "../../lib/errors";

@@ -6,7 +6,7 @@ import { enforceRateLimit } from "../../lib/rate-limit";
 import { validate } from "../../lib/validate";
 import { actorOf, requireUser } from "../../middleware/session";
 import { noStore } from "../../middleware/cache";
-import { ORDER_ERROR_TEXTS } from "../../../domain/orders";
+import { ORDER_ERROR_TEXTS } from "../../../domain/order-texts";
 import { AppError } from "../../lib/errors";
 import { isUuid } from "../../lib/uuid";
 import { pickupPointsNear } from "../carriers/pickup-points";
