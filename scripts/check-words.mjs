@@ -1,10 +1,6 @@
 // Fails when code uses a retired word for a concept that has one name (docs/architecture.md
 // "Glossary"), offline and in well under a second. Migrations keep the old names: they are history.
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-
-const root = path.resolve(import.meta.dirname, "..");
+import { sourceFiles } from "./source-files.mjs";
 
 /** Each retired word, as a pattern, with the word that replaced it. */
 export const RETIRED = [
@@ -19,19 +15,9 @@ export const RETIRED = [
   { pattern: /\btradeRecords\b/g, use: "orderRecords" },
 ];
 
-const CODE = /\.(ts|tsx|mts|mjs|js|css|html)$/;
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
-  .split("\n")
-  .filter((f) => CODE.test(f) && !f.startsWith("migrations/") && f !== "worker-configuration.d.ts" && f !== "scripts/check-words.mjs");
-
+const files = sourceFiles(["scripts/check-words.mjs"]);
 const failures = [];
-for (const file of files) {
-  let text;
-  try {
-    text = readFileSync(path.join(root, file), "utf8");
-  } catch {
-    continue; // deleted in the work tree, not yet in the index
-  }
+for (const { file, text } of files) {
   text.split("\n").forEach((line, i) => {
     for (const { pattern, use } of RETIRED)
       for (const m of line.matchAll(pattern)) failures.push(`${file}:${i + 1}: "${m[0]}" is retired: use ${use}`);
