@@ -8,10 +8,6 @@
 export const HANDOVER_MODES = ["in_person", "shipping"] as const;
 export type HandoverMode = (typeof HANDOVER_MODES)[number];
 
-// On the wizard, the card and the listing page: HANDOVER_LISTING_LABELS and PARCEL_SIZE_LABELS
-// live with the listing's other words in domain/taxonomy.ts (see there) and are re-exported here.
-export { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "./taxonomy";
-
 /** A listing's stored yes/no columns as the modes it offers, in HANDOVER_MODES' order. */
 export function handoverModes(canPickUp: boolean, canShip: boolean): HandoverMode[] {
   return HANDOVER_MODES.filter((mode) => (mode === "in_person" ? canPickUp : canShip));

@@ -1,6 +1,8 @@
-// An order as the API answers it: to one of its parties, and to a moderator as a case.
+// An order as the API answers it: to one of its parties, to a moderator as a case, and with its
+// payment on the payment's own page.
 import type { OrderState, OrderAction } from "./orders";
 import type { ProblemReason } from "./order-texts";
+import type { PaidOrderFacts } from "./payments";
 import type { Role } from "./roles";
 import type { ShipmentView } from "./shipping";
 
@@ -42,4 +44,14 @@ export interface OrderCase extends OrderView {
   buyer: { id: string; display_name: string; role: Role };
   seller: { id: string; display_name: string; role: Role };
   messages: { id: string; sender: "buyer" | "seller" | "system"; content: string; created_at: string }[];
+}
+
+/** A paid order on /betaling-fullfort and /payment-success: what was paid and, once held, its money. */
+export interface PaymentDetails extends PaidOrderFacts {
+  role: "buyer" | "seller";
+  listing: { id: string; title: string; images: string[]; seo_slug: string } | null;
+  /** Null when the seller's profile is gone ("Ukjent selger"). */
+  seller: { user_id: string; display_name: string | null } | null;
+  /** The held money (decision 105) as this viewer sees it. */
+  order: OrderView | null;
 }

@@ -2,7 +2,6 @@
 // both the Worker and the web use (docs/product.md "Payments", "States", "Validation", "Error messages", "Limits and timings").
 // The request schemas are in domain/schemas/payments.ts (zod stays out of the listing card).
 import type { OrderState } from "./orders";
-import type { OrderView } from "./order-views";
 import type { PricingMode } from "./taxonomy";
 
 // Which methods a listing offers lives in a small module of its own: the listing card (home,
@@ -84,7 +83,7 @@ export interface VerifyResponse {
 }
 
 /** A completed purchase as both result pages and the profile lists show it. */
-interface PaidOrderFacts {
+export interface PaidOrderFacts {
   order_id: string;
   /** The provider's id for the checkout: Stripe Checkout Session id or Vipps reference. */
   session_id: string;
@@ -94,15 +93,6 @@ interface PaidOrderFacts {
   currency: string;
   paid_at: string;
   conversation_id: string | null;
-}
-
-export interface PaymentDetails extends PaidOrderFacts {
-  role: "buyer" | "seller";
-  listing: { id: string; title: string; images: string[]; seo_slug: string } | null;
-  /** Null when the seller's profile is gone ("Ukjent selger"). */
-  seller: { user_id: string; display_name: string | null } | null;
-  /** The held money (decision 105) as this viewer sees it. */
-  order: OrderView | null;
 }
 
 export interface PaymentRecord extends PaidOrderFacts {

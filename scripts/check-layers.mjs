@@ -4,7 +4,7 @@
 //   a routes.ts or *-routes.ts;
 // - a feature's data layer (schema.ts, visibility.ts: tables and the SQL predicates over them) and
 //   worker/db/ import only data-layer files, worker/lib/ and domain/, so any feature may use them;
-// - no two files of worker/ import each other, directly or round a circle.
+// - no two files of worker/, or of domain/, import each other, directly or round a circle.
 // - between features, services depend one way: leaving out imports of a data layer, the
 //   features' import graph has no circle (decision 094 lists which feature leans on which).
 // Imports are read as text (`from "./x"` and `import("./x")`), which is all this codebase uses.
@@ -51,11 +51,16 @@ for (const file of filesUnder("web")) {
       failures.push(`${file} imports ${target} at runtime: the web may only \`import type\` from the Worker.`);
 }
 
-// The file graph of worker/: layer direction on every import, and no circle of files.
+// The file graph of worker/ and of domain/: layer direction on every import of worker/, and no
+// circle of files in either (domain/ never imports worker/, so no circle crosses them).
 const graph = new Map();
-const resolve = (target) => [`${target}.ts`, target, path.join(target, "index.ts")].find((f) => graph.has(f)) ?? target;
+const resolve = (target) => [`${target}.ts`, `${target}.tsx`, target, path.join(target, "index.ts")].find((f) => graph.has(f)) ?? target;
 const workerFiles = filesUnder("worker");
-for (const file of workerFiles) graph.set(file, []);
+const domainFiles = filesUnder("domain");
+for (const file of [...workerFiles, ...domainFiles]) graph.set(file, []);
+for (const file of domainFiles) {
+  for (const { target: spec } of importsOf(file)) if (spec.startsWith("domain/")) graph.get(file).push(resolve(spec));
+}
 for (const file of workerFiles) {
   for (const { target: spec } of importsOf(file)) {
     if (!spec.startsWith("worker/")) continue;
@@ -117,5 +122,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  `Layers hold: domain/ and web/ keep their bounds; in worker/ (${graph.size} files) routes -> services -> data, no circles; ${features.size} features depend one way.`,
+  `Layers hold: domain/ and web/ keep their bounds, no circle of files in domain/ (${domainFiles.length} files); in worker/ (${workerFiles.length} files) routes -> services -> data, no circles; ${features.size} features depend one way.`,
 );

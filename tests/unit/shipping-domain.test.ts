@@ -7,10 +7,8 @@ import {
   checkShippingChoice,
   DELIVERY_METHODS,
   HANDOVER_CHECKOUT_LABELS,
-  HANDOVER_LISTING_LABELS,
   handoverRefusal,
   leadTimeText,
-  PARCEL_SIZE_LABELS,
   PARCEL_SIZE_LIMITS,
   PARCEL_SIZES,
   parcelSizeHint,
@@ -18,6 +16,7 @@ import {
   shippingOffersFor,
   TRACKING_CODES,
 } from "../../domain/carriers";
+import { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "../../domain/taxonomy";
 import { formatDate } from "../../domain/format";
 import { findTransition, type Lifecycle } from "../../domain/lifecycle";
 import { autoReleaseAt } from "../../domain/orders";

@@ -6,7 +6,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { RouteObject } from "react-router-dom";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { PaymentDetails } from "../../domain/payments";
+import type { PaymentDetails } from "../../domain/order-views";
 import type { ShipmentView } from "../../domain/shipping";
 import type { OrderView } from "../../web/api/payments";
 import { OrderCards } from "../../web/routes/chat/OrderCards";

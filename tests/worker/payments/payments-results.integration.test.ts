@@ -2,7 +2,8 @@
 // (/betaling-fullfort) show a payment only to its buyer or seller; the purchases and sales lists.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PaymentDetails, PaymentRecord, VerifyResponse } from "../../../domain/payments";
+import type { PaymentDetails } from "../../../domain/order-views";
+import type { PaymentRecord, VerifyResponse } from "../../../domain/payments";
 import { Client, errorOf } from "../support/http";
 import {
   approveVipps,

@@ -2,7 +2,8 @@
 // the parcel size the seller promises, each with its measures and weight. The rules and words are
 // domain/carriers.ts's; the form schema refuses no way at all and "Kan sendes" without a size.
 import { useFormContext, useWatch } from "react-hook-form";
-import { HANDOVER_LISTING_LABELS, HANDOVER_MODES, PARCEL_SIZE_LABELS, PARCEL_SIZES, parcelSizeHint } from "../../../domain/carriers";
+import { HANDOVER_MODES, PARCEL_SIZES, parcelSizeHint } from "../../../domain/carriers";
+import { HANDOVER_LISTING_LABELS, PARCEL_SIZE_LABELS } from "../../../domain/taxonomy";
 import { cn } from "../../lib/cn";
 import { ChoiceGroup, chipBox, chipInput, type ListingFormValues } from "./ListingFields";
 

@@ -1,7 +1,8 @@
 // What buyers and sellers see afterwards: verification for /payment-success, the details for
 // /betaling-fullfort, and the purchases and sales lists on the profile. Only the payment's buyer or
 // seller ever sees a payment; to anyone else it does not exist (404).
-import { PAYMENT_TEXTS, type PaymentDetails, type PaymentRecord, type VerifyResponse } from "../../../domain/payments";
+import type { PaymentDetails } from "../../../domain/order-views";
+import { PAYMENT_TEXTS, type PaymentRecord, type VerifyResponse } from "../../../domain/payments";
 import { RATE_RULES } from "../../../domain/rate-limits";
 import type { Db } from "../../db/client";
 import type { Actor, Bindings } from "../../env";
