@@ -1,3 +1,5 @@
+// Runs one search: its statements (plan.ts) and the vocabulary's question in one D1 batch, a second plan
+// when the vocabulary widens the match, and the page and total the API answers.
 import { searchTerms } from "../../../domain/search";
 import { type TermLanguage, understandTerms } from "../../../domain/search-language";
 import { vocabularyOf, vocabularyStatement } from "./vocabulary";
