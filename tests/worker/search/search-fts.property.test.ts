@@ -1,4 +1,4 @@
-// The search service's real query builder (worker/features/search/search.ts `buildSearchPlan`), as
+// The search service's real query builder (worker/features/search/plan.ts `buildSearchPlan`), as
 // production runs it (docs/security.md "Requests"): whatever a visitor
 // types, every MATCH parameter is made of quoted strings (plus the builder's own `*` and `title :`
 // column filter), the quoted strings are exactly the folded search terms, and D1 accepts every

@@ -6,7 +6,7 @@
 // the saved searches it can match are those filed under one of its keys — a small share of all —
 // and only those are checked. Every key is a necessary condition of its search's filters, so the
 // index never loses a match; `facetsMatch` then applies the search's filters exactly as
-// worker/features/search/search.ts `buildSearchPlan` does, and the text is checked with the search's own
+// worker/features/search/plan.ts `buildSearchPlan` does, and the text is checked with the search's own
 // FTS5 matching (`textMatch`).
 import { priceBounds } from "../../../domain/schemas/search";
 import { searchTerms } from "../../../domain/search";
