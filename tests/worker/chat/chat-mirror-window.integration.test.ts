@@ -5,9 +5,9 @@
 // exports.default.fetch; the room's alarm read with runInDurableObject.
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ConversationRoom } from "../../../worker/features/chat/conversation-room";
-import { inboxesToTell, MIRROR_WINDOW_MS, mirrorWindowMs } from "../../../worker/features/chat/room-mirror";
+import { inboxesToTell, MIRROR_RETRY_MS, MIRROR_WINDOW_MS, mirrorWindowMs } from "../../../worker/features/chat/room-mirror";
 import type { RoomInfo, RoomRow } from "../../../worker/features/chat/room-store";
 import { ackFor, type InboxTabFrame, messageFor, sendOn, setup } from "../support/chat";
 import type { Client } from "../support/http";
@@ -60,6 +60,34 @@ describe("the D1 mirror's window", () => {
     expect((await inD1(conv.id)).map((r) => r.id)).toEqual(ids);
     a.close();
     b.close();
+  });
+
+  it("a room whose conversation D1 no longer has keeps its rows and stops asking, without an error", async () => {
+    const { conv, a, b } = await bothInRoom();
+    const id = sendOn(a, "Hei!");
+    await ackFor(a, id);
+    a.close();
+    b.close();
+    // D1 loses the conversation before the window's alarm (deleted, or restored to before it).
+    await env.DB.prepare("DELETE FROM conversations WHERE id = ?1").bind(conv.id).run();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(await runDurableObjectAlarm(roomOf(conv.id))).toBe(true);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("D1 has no conversation for the room"), conv.id);
+    } finally {
+      warn.mockRestore();
+    }
+    // No error logged (the console guard fails the test on one), no retry of the mirror (the alarm
+    // left, if any, is the unread-message mail's, minutes away), the row still in the room.
+    const due = await alarmIn(conv.id);
+    if (due !== null) expect(due).toBeGreaterThan(10 * MIRROR_RETRY_MS);
+    const kept = await runInDurableObject(roomOf(conv.id), (_room: ConversationRoom, state) =>
+      state.storage.sql
+        .exec<{ id: string }>("SELECT id FROM messages")
+        .toArray()
+        .map((r) => r.id),
+    );
+    expect(kept).toEqual([id]);
   });
 
   it("a message to a participant away from the room reaches D1 at once, and their inbox is told", async () => {

@@ -26,7 +26,7 @@ import type { Db } from "../../db/client";
 import type { Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { mailUnreadMessages } from "./mail";
-import { inboxesToTell, mirrorRows, notifyInboxes, unmirroredRows, withdrawRow } from "./room-mirror";
+import { conversationMissing, inboxesToTell, mirrorRows, notifyInboxes, unmirroredRows, withdrawRow } from "./room-mirror";
 import { MirrorClock } from "./room-mirror-clock";
 import {
   assertMayWrite,
@@ -318,11 +318,14 @@ export class ConversationRoom extends DurableObject<Bindings> {
     return written;
   }
 
-  /** The mirror, its failure logged and retried by the alarm (D1 unreachable for a moment). */
+  /** The mirror, its failure logged and retried (D1 unreachable for a moment); not when D1 has no such conversation (deleted, or restored to before it): the rows stay in the room. */
   private async mirrorSafely(): Promise<void> {
     try {
       await this.mirror();
     } catch (err) {
+      const conversationId = this.info?.conversationId;
+      if (conversationId && (await conversationMissing(this.db, conversationId)))
+        return console.warn("ConversationRoom: D1 has no conversation for the room; its rows stay unmirrored", conversationId);
       console.error("ConversationRoom mirror to D1 failed; retrying", err);
       this.mirrorClock.retry();
     }

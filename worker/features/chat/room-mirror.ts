@@ -146,3 +146,12 @@ export function withdrawRow(sql: SqlStorage, id: string): MessageRemovedEvent | 
   if (event) sql.exec("UPDATE messages SET mirrored = version WHERE id = ?", id);
   return event;
 }
+
+/** Whether D1 is known not to hold the conversation (false when D1 cannot be asked). */
+export async function conversationMissing(db: Db, conversationId: string): Promise<boolean> {
+  try {
+    return (await db.prepare("SELECT 1 FROM conversations WHERE id = ?1").bind(conversationId).first()) === null;
+  } catch {
+    return false;
+  }
+}
