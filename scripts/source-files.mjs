@@ -10,10 +10,9 @@ const CODE = /\.(ts|tsx|mts|mjs|js|css|html)$/;
 /** @param {string[]} [except] more paths to leave out */
 export function sourceFiles(except = []) {
   const skip = new Set(["worker-configuration.d.ts", ...except]);
+  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" });
   const files = [];
-  for (const file of execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" }).split(
-    "\n",
-  )) {
+  for (const file of listed.split("\n")) {
     if (!CODE.test(file) || file.startsWith("migrations/") || skip.has(file)) continue;
     try {
       files.push({ file, text: readFileSync(path.join(root, file), "utf8") });

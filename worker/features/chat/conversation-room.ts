@@ -323,7 +323,7 @@ export class ConversationRoom extends DurableObject<Bindings> {
     try {
       await this.mirror();
     } catch (err) {
-      const conversationId = this.info?.conversationId;
+      const conversationId = (this.info ?? this.ctx.storage.kv.get<RoomInfo>("room"))?.conversationId; // an alarm may wake the room
       if (conversationId && (await conversationMissing(this.db, conversationId)))
         return console.warn("ConversationRoom: D1 has no conversation for the room; its rows stay unmirrored", conversationId);
       console.error("ConversationRoom mirror to D1 failed; retrying", err);
