@@ -106,5 +106,6 @@ describe("npm run backup, then npm run restore into a fresh state", () => {
     const { code, err } = await run(...tsx("scripts/restore.ts", folder), original);
     expect(code).toBe(1);
     expect(err).toMatch(/har allerede lokal data/);
-  });
+    // A Node process and a look into the local state: seconds alone, more beside the e2e run.
+  }, 120_000);
 });

@@ -77,7 +77,7 @@ describe("through the real queue", () => {
       await Promise.all(objects.objects.map(async (o) => (await (await env.PRIVATE.get(o.key))!.text()).trim().split("\n")))
     ).flat();
     expect(lines.map((l) => JSON.parse(l) as { viewId?: string }).some((l) => l.viewId === view.viewId)).toBe(true);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe("the private bucket", () => {

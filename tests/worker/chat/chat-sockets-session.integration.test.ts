@@ -88,7 +88,7 @@ describe("a session's end closes its sockets at once", () => {
     for (const socket of [thiefChat, thiefInbox, ownerChat]) expect(await socket.waitClosed()).toBe(SOCKET_CLOSE.sessionEnded);
     expect(await deliveredAfter(conv, seller, sellerChat, thiefChat)).toBe(false);
     sellerChat.close();
-  }, 30_000);
+  }, 60_000);
 
   it("a password change (every session revoked) closes every session's sockets", async () => {
     const conv = await createConversation();
