@@ -118,6 +118,12 @@ describe("search", () => {
       "Lego Duplo båt",
       "Legoklosser i stor boks",
     ]);
+    // A prefix of any length, its last digit 9 too (the range's upper end), and a whole code.
+    expect(titles(await search("postal=9"))).toEqual(["Puslespill 1000 brikker"]);
+    expect(titles(await search("postal=5"))).toEqual(["Bøker om dinosaurer"]);
+    expect(titles(await search("postal=0151"))).toEqual(["Babygym med leker"]);
+    expect(titles(await search("q=lego&postal=0150")).sort()).toEqual(["Lego Duplo båt", "Legoklosser i stor boks"]);
+    expect(titles(await search("postal=0159"))).toEqual([]);
   });
 
   it("reads the names every object has (valueOf, constructor, __proto__) as unknown filters, not as filters of their own", async () => {

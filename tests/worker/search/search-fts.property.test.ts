@@ -202,6 +202,13 @@ describe("buildSearchPlan", () => {
     }
   });
 
+  it("binds no LIKE pattern: SQLite plans such a statement again each time the pattern is bound (~6 ms for the tiers at a million listings)", () => {
+    for (const q of ["", "traktor", "lego duplo", "ab"]) {
+      const plan = buildSearchPlan(params(q, { postal: "0150", categories: "lego", free: "true", max: "500" }));
+      for (const s of [plan.rows, plan.count, plan.typed].filter((s) => s !== null)) expect(s.sql).not.toMatch(/\bLIKE\b|\bGLOB\b/i);
+    }
+  });
+
   it("for any input, MATCH gets only quoted strings: the folded search terms and what search-language makes of them", () => {
     fc.assert(
       fc.property(queryText, (q) => {

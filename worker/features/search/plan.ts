@@ -82,7 +82,10 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   if (min !== null) filters.push(`s.price >= ${bind(min)}`);
   if (max !== null) filters.push(`s.price <= ${bind(max)}`);
   if (p.trade) filters.push("s.is_trade_offer = 1");
-  if (p.postal) filters.push(`s.postal_code LIKE ${bind(`${p.postal}%`)}`);
+  // A postal prefix (digits only) as a range of codes, ':' being the character after '9'. Not LIKE
+  // 'prefix%': SQLite plans a statement again whenever a LIKE's bound pattern is bound anew, and the
+  // tiered statement took ~6 ms to plan on a million listings, on every search with a postal code.
+  if (p.postal) filters.push(`s.postal_code >= ${bind(p.postal)} AND s.postal_code < ${bind(`${p.postal}:`)}`);
   // Declared fields: listing_search_map holds each folded (worker/features/search/fold-sql.ts).
   for (const { key } of listingAttributes()) {
     const value = p[key as ListingAttributeKey];
