@@ -6,6 +6,7 @@ import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams } from "../../../domai
 import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { attributeKey } from "../../../domain/listing-field-rules";
 import { countSql, rowCount } from "./count";
+import { priceOrderSql } from "./price-order";
 import { apart, required, stemPattern, type TextMatch, textMatch } from "./text-match";
 
 const COLUMNS = `l.id, l.user_id, l.title, l.price, l.is_free, l.is_trade_offer, l.condition_rating, l.category, l.age_range,
@@ -94,6 +95,8 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // Filter params are shared by every statement; each statement gets its own copy plus its extras.
   const filterParams = [...params];
   const where = filters.join(" AND ");
+  // Only the price index's own columns filtered: a price order may walk that index (price-order.ts).
+  const priceIndexOnly = filters.every((f) => f === "s.is_public = 1" || f.startsWith("s.price "));
   const n = p.offset + p.limit;
 
   const statement = (build: (bind: (v: unknown) => string) => string): SearchStatement => {
@@ -168,9 +171,11 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
         })
       : null;
 
+  if (p.sort === "price_asc" || p.sort === "price_desc")
+    return { rows: statement((b) => priceOrderSql(COLUMNS, parts, { where, priceIndexOnly }, sortKey, n, b)), ranks: [0], count, typed };
   if (p.sort && p.sort !== "relevance") {
-    // Newest or by price: one ordered pass over each index's matches, the first n of each merged:
-    // the first n of all matches are among them.
+    // Newest: one ordered pass over each index's matches, the first n of each merged: the first n
+    // of all matches are among them.
     if (parts.length === 1) return { rows: page(partTier(parts[0], 0).from, partTier(parts[0], 0).extra), ranks: [0], count, typed };
     const outerKey = sortKey.replaceAll("f.rowid", "h.rid").replaceAll("s.", "h.");
     const rows = statement((b) => {
