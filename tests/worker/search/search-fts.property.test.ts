@@ -12,6 +12,7 @@ import { buildSearchPlan, type SearchPlan } from "../../../worker/features/searc
 import { searchListings } from "../../../worker/features/search/search";
 import { notCompoundsOf, rawForms, understandTerms } from "../../../domain/search-language";
 import { createListing, createUser } from "../../factories";
+import { listingAttributes } from "../../../domain/listing-fields";
 
 // Pieces of FTS5 syntax and awkward text, combined with arbitrary strings below.
 const hostileToken = fc.constantFrom(
@@ -200,6 +201,27 @@ describe("buildSearchPlan", () => {
       // The term, or its stem ("droptabl"), is bound.
       expect(s.params.filter((p) => typeof p === "string" && p.includes("droptabl")).length).toBeGreaterThan(0);
     }
+  });
+
+  it("the filters' index (listing_search_filters_idx) holds every column a search filters a text match on", async () => {
+    const every = {
+      categories: "lego",
+      conditions: "4",
+      ages: "0-2 år",
+      trade: "true",
+      postal: "0150",
+      ...Object.fromEntries(listingAttributes().map((a) => [a.key, "Brio"])),
+    };
+    // "Gis bort" and a price range do not go together (a free listing's price is 0): one plan each.
+    const plans = [
+      buildSearchPlan(params("lego", { ...every, free: "true" })),
+      buildSearchPlan(params("lego", { ...every, min: "10", max: "500" })),
+    ];
+    const filtered = new Set(plans.flatMap((plan) => [...plan.count.sql.matchAll(/\bs\.(\w+)/g)].map((m) => m[1])));
+    expect(filtered.size).toBeGreaterThan(9);
+    const { results } = await env.DB.prepare("SELECT name FROM pragma_index_info('listing_search_filters_idx')").all<{ name: string }>();
+    const indexed = results.map((r) => r.name);
+    for (const column of filtered) expect(indexed, column).toContain(column);
   });
 
   it("binds no LIKE pattern: SQLite plans such a statement again each time the pattern is bound (~6 ms for the tiers at a million listings)", () => {

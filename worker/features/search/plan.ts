@@ -5,7 +5,7 @@ import { type TermLanguage, understandTerms } from "../../../domain/search-langu
 import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams } from "../../../domain/schemas/search";
 import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { attributeKey } from "../../../domain/listing-field-rules";
-import { countSql, rowCount } from "./count";
+import { byRid, countSql, rowCount } from "./count";
 import { priceOrderSql } from "./price-order";
 import { apart, required, stemPattern, type TextMatch, textMatch } from "./text-match";
 
@@ -148,7 +148,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   const words = terms.map((t) => `${quote(t)}*`).join(" ");
   const partTier = (m: TextMatch, rank: number): Tier => ({
     rank,
-    from: `${m.table} f JOIN listing_search_map s ON s.rid = f.rowid`,
+    from: `${m.table} f JOIN ${byRid(where)} ON s.rid = f.rowid`,
     extra: (b) => ` AND ${m.table} MATCH ${b(m.expr)}`,
   });
 
@@ -165,7 +165,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
           );
           const exists = asTyped.map(
             (m) =>
-              `EXISTS (SELECT 1 FROM ${m.table} f JOIN listing_search_map s ON s.rid = f.rowid WHERE ${where} AND ${m.table} MATCH ${b(m.expr)})`,
+              `EXISTS (SELECT 1 FROM ${m.table} f JOIN ${byRid(where)} ON s.rid = f.rowid WHERE ${where} AND ${m.table} MATCH ${b(m.expr)})`,
           );
           return `SELECT (${exists.join(" OR ")}) AS found`;
         })
@@ -201,12 +201,12 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   // title word starts in the word index.
   const titleTier = (rank: number, table: "listings_title_trigram" | "listings_stems", expr: string): Tier => ({
     rank,
-    from: `${table} f JOIN listing_search_map s ON s.rid = f.rowid`,
+    from: `${table} f JOIN ${byRid(where)} ON s.rid = f.rowid`,
     extra: (b) => ` AND ${table} MATCH ${b(expr)}`,
   });
   const wordTier = (rank: number, column: "title" | "stems", words: readonly string[]): Tier => ({
     rank,
-    from: "listings_words f JOIN listing_search_map s ON s.rid = f.rowid",
+    from: `listings_words f JOIN ${byRid(where)} ON s.rid = f.rowid`,
     extra: (b) => ` AND listings_words MATCH ${b(`${column} : (${words.map(quote).join(" AND ")})`)}`,
   });
   const tiers: Tier[] = [];
@@ -277,7 +277,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   } else {
     tiers.push({
       rank: 6,
-      from: "listings_fts f JOIN listing_search_map s ON s.rid = f.rowid",
+      from: `listings_fts f JOIN ${byRid(where)} ON s.rid = f.rowid`,
       extra: (b) => ` AND listings_fts MATCH ${b(`title : (${words})`)}`,
     });
   }

@@ -1,5 +1,5 @@
 // A text search ordered by price (docs/decisions/157-price-order-walks-the-price-index.md).
-import { rowCount } from "./count";
+import { byRid, rowCount } from "./count";
 import type { TextMatch } from "./text-match";
 
 /** From this many text matches on, a price order walks the price index instead of sorting the matches. */
@@ -34,7 +34,7 @@ export function priceOrderSql(
   const limit = rowCount(n);
   const sortedLimit = filter.priceIndexOnly ? `CASE WHEN (SELECT yes FROM few) THEN ${limit} ELSE 0 END` : limit;
   const sorted = parts.map(
-    (m, i) => `SELECT * FROM (SELECT s.rid, s.price FROM ${m.table} f JOIN listing_search_map s ON s.rid = f.rowid
+    (m, i) => `SELECT * FROM (SELECT s.rid, s.price FROM ${m.table} f JOIN ${byRid(where)} ON s.rid = f.rowid
       WHERE ${where} AND ${m.table} MATCH ${exprs[i]} ORDER BY ${sortKey} LIMIT ${sortedLimit})`,
   );
   const page = (from: string) => `SELECT ${columns}, 0 AS search_rank FROM (${from}) h
