@@ -21,7 +21,9 @@ export default defineConfig({
   forbidOnly: CI,
   // No retries, on CI either: a flaky test is a bug to fix, not to hide.
   retries: 0,
-  timeout: 30_000,
+  // A test's limit catches a hang, not slowness: beside the Worker tests on a slower CI machine a
+  // test of 22 s here (a page walk through five pages) takes 30 s or more.
+  timeout: 60_000,
   expect: { timeout: 7_500 },
   reporter: "list",
   outputDir: "test-results",
