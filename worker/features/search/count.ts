@@ -15,6 +15,9 @@ export interface CountRow {
   bottom?: number | null;
 }
 
+/** Every search's first filter, and a search's whole filter when it has no other. */
+export const PUBLIC = "s.is_public = 1";
+
 /** The projection `s` by rid with its filters from their index; the count reads nothing else. */
 const FILTERS_BY_RID = "listing_search_map s INDEXED BY listing_search_filters_idx";
 
@@ -27,7 +30,7 @@ const FILTERS_BY_RID = "listing_search_map s INDEXED BY listing_search_filters_i
  * the table alone.
  */
 export function byRid(where: string): string {
-  return where === "s.is_public = 1" ? "listing_search_map s" : FILTERS_BY_RID;
+  return where === PUBLIC ? "listing_search_map s" : FILTERS_BY_RID;
 }
 
 /**

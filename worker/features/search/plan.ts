@@ -5,7 +5,7 @@ import { type TermLanguage, understandTerms } from "../../../domain/search-langu
 import { priceBounds, SEARCH_TOTAL_CAP, type SearchParams } from "../../../domain/schemas/search";
 import { listingAttributes, type ListingAttributeKey } from "../../../domain/listing-fields";
 import { attributeKey } from "../../../domain/listing-field-rules";
-import { byRid, countSql, rowCount } from "./count";
+import { byRid, countSql, PUBLIC, rowCount } from "./count";
 import { priceOrderSql } from "./price-order";
 import { apart, required, stemPattern, type TextMatch, textMatch } from "./text-match";
 
@@ -74,7 +74,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
     params.push(v);
     return `?${params.length}`;
   };
-  const filters: string[] = ["s.is_public = 1"];
+  const filters: string[] = [PUBLIC];
   if (p.categories.length) filters.push(`s.category IN (${p.categories.map(bind).join(", ")})`);
   if (p.conditions.length) filters.push(`s.condition_rating IN (${p.conditions.map(bind).join(", ")})`);
   if (p.ages.length) filters.push(`s.age_range IN (${p.ages.map(bind).join(", ")})`);
@@ -96,7 +96,7 @@ export function buildSearchPlan(p: SearchParams, language?: readonly TermLanguag
   const filterParams = [...params];
   const where = filters.join(" AND ");
   // Only the price index's own columns filtered: a price order may walk that index (price-order.ts).
-  const priceIndexOnly = filters.every((f) => f === "s.is_public = 1" || f.startsWith("s.price "));
+  const priceIndexOnly = filters.every((f) => f === PUBLIC || f.startsWith("s.price "));
   const n = p.offset + p.limit;
 
   const statement = (build: (bind: (v: unknown) => string) => string): SearchStatement => {
