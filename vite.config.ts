@@ -145,6 +145,26 @@ function honoClientWithoutCookies(): Plugin {
   };
 }
 
+/**
+ * react-router ships its browser code as one module whose top level names each context and
+ * component (`X.displayName = "…"`) and creates them with calls the bundler cannot tell are pure,
+ * so nearly the whole package (data routers, forms, fetchers) stayed in every page although the
+ * app uses the declarative router. Dropping the names and marking those calls pure lets the bundler
+ * keep only what the app imports.
+ */
+function reactRouterTreeShaking(): Plugin {
+  return {
+    name: "lekebytte:react-router-tree-shaking",
+    apply: "build",
+    transform(code, id) {
+      if (!/react-router[\\/]dist[\\/]production[\\/]chunk-[\w-]+\.mjs$/.test(id)) return null;
+      return code
+        .replace(/^[ \t]*[\w$]+\.displayName = "[\w.]+";[ \t]*$/gm, "")
+        .replace(/= (React\d*)\.(createContext|forwardRef|memo)\(/g, "= /* @__PURE__ */ $1.$2(");
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   // `npm run dev` runs the Worker in local mode (dev outbox, built-in JWT fallback); the build that
   // `wrangler deploy` ships keeps wrangler.toml's production default (docs/decisions/018).
@@ -157,6 +177,7 @@ export default defineConfig(({ command }) => ({
     inlineCss(),
     scriptsAfterFirstPaint(),
     honoClientWithoutCookies(),
+    reactRouterTreeShaking(),
   ],
   resolve: {
     alias: [
@@ -181,12 +202,26 @@ export default defineConfig(({ command }) => ({
       output: {
         codeSplitting: {
           groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 2 },
+            // The vendor code every page runs, long-cached. TanStack's `infiniteQueryOptions` (an
+            // identity function) rides along: left alone it joins whichever group below imports it
+            // first, and every page with an infinite list would then load that group.
+            {
+              name: "react",
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]|[\\/]infiniteQueryOptions\.js$/,
+              priority: 3,
+            },
             // Everything the entry imports statically is one chunk with it. Left to itself the
             // bundler made a small chunk of each module the entry shares with a lazy page (the API
             // client, TanStack Query's observer, the icon factory...): eight files every page loads,
             // each compressed on its own, about 2 KB more gzipped than together (decision 104).
-            { name: "app", tags: ["$initial"], priority: 1 },
+            { name: "app", tags: ["$initial"], priority: 2 },
+            // The same for what the inbox and the chat share (the live socket) and what they share
+            // with the trade history and the payment pages (the chat's and the deals' API clients
+            // and event names): one file each instead of three and five (decision 159). A group
+            // takes the modules its members import too, unless a group above has them: keep each to
+            // modules whose imports every page that loads it needs anyway.
+            { name: "chat-live", test: /web[\\/]lib[\\/](liveSocket|liveInbox)\.ts$|domain[\\/]chat-days\.ts$/, priority: 0 },
+            { name: "chat-api", test: /web[\\/]api[\\/](chat|trades|payment-keys|reviews)\.ts$|domain[\\/]chat\.ts$/, priority: 1 },
           ],
         },
       },

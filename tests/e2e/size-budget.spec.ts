@@ -3,8 +3,7 @@
 // /search, a slug page, /listing/{id}, /auth; signed in: /messages, a chat (the demo user Kari's
 // conversation with the trade offer card), /trade-history and /payment-success after a real card
 // purchase on the payment sandbox (its success state shows a toast, which loads its own chunk).
-// Pages not yet under 120 KB are held at their measured size (`RATCHETS`) until they are; what is
-// left on them, and what was measured and tried: decision 104 and its 2026-11-26 amendment.
+// What keeps them under it, and what was measured and tried: decisions 104 and 159.
 import { gzipSync } from "node:zlib";
 import type { APIRequestContext, Page, Response, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures";
@@ -15,27 +14,6 @@ import { connectStripe } from "./support/payments";
 
 const BUDGET_BYTES = 120 * 1024;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-
-/**
- * Pages not yet down to the 120 KB target, each held at its measured size rounded up to the next
- * KB: a ratchet. Lower a ceiling when its page shrinks and remove it at 120; never raise one.
- * Why each is over and what is left to split: decision 104.
- */
-const RATCHETS: { match: RegExp; kb: number; why: string }[] = [
-  // ListingView with the buy/trade/queue parts and a free listing's give-away bar (~14 KB of its own, in 20 files); the
-  // seller's card and other listings load only when wanted (decision 120).
-  { match: /^\/annonse\//, kb: 123, why: "the listing view's own code" },
-  { match: /^\/listing\//, kb: 123, why: "the listing view's own code" },
-  // The chat's own code: trade offer cards, composer, list, live socket (the reviews strip loads only with a completed deal).
-  { match: /^\/chat\//, kb: 125, why: "the chat's own code" },
-];
-
-/** The most `path` may load: 120 KB, or its ratchet while it is over. */
-function ceilingFor(path: string): { bytes: number; note: string } {
-  const ratchet = RATCHETS.find((r) => r.match.test(new URL(path, "http://x").pathname));
-  if (!ratchet) return { bytes: BUDGET_BYTES, note: `budget ${kb(BUDGET_BYTES)}` };
-  return { bytes: ratchet.kb * 1024, note: `ratchet ${ratchet.kb} KB (${ratchet.why}; target ${kb(BUDGET_BYTES)})` };
-}
 
 // A first visit: no analytics choice yet, so the consent banner shows.
 test.use({ analyticsConsent: null });
@@ -75,10 +53,10 @@ async function measure(page: Page, path: string, testInfo: TestInfo): Promise<{ 
   const raw = rows.reduce((sum, r) => sum + r.raw, 0);
   const report = [
     ...rows.sort((a, b) => b.gzip - a.gzip).map((r) => `  ${kb(r.gzip).padStart(9)} gz  ${kb(r.raw).padStart(9)} raw  ${r.url}`),
-    `  ${kb(total).padStart(9)} gz  ${kb(raw).padStart(9)} raw  total (${rows.length} files, ${ceilingFor(path).note})`,
+    `  ${kb(total).padStart(9)} gz  ${kb(raw).padStart(9)} raw  total (${rows.length} files, budget ${kb(BUDGET_BYTES)})`,
   ].join("\n");
   console.log(`JavaScript loaded by ${path} before idle:\n${report}`);
-  testInfo.annotations.push({ type: "size-budget", description: `${path}: ${kb(total)} gzipped JS (${ceilingFor(path).note})` });
+  testInfo.annotations.push({ type: "size-budget", description: `${path}: ${kb(total)} gzipped JS (budget ${kb(BUDGET_BYTES)})` });
   await testInfo.attach(`js-size ${path.replaceAll("/", "_")}.txt`, { body: report, contentType: "text/plain" });
   return { total, report };
 }
@@ -93,15 +71,15 @@ function budget() {
   const over: string[] = [];
   return {
     note(path: string, { total, report }: { total: number; report: string }) {
-      if (total > ceilingFor(path).bytes) over.push(`${path}: ${kb(total)}\n${report}`);
+      if (total > BUDGET_BYTES) over.push(`${path}: ${kb(total)}\n${report}`);
     },
     check() {
-      expect(over, `pages over ${kb(BUDGET_BYTES)} (or their ratchet) of gzipped JavaScript`).toEqual([]);
+      expect(over, `pages over ${kb(BUDGET_BYTES)} of gzipped JavaScript`).toEqual([]);
     },
   };
 }
 
-test("signed out: home, search, a slug page, the listing page and auth load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({
+test("signed out: home, search, a slug page, the listing page and auth load at most 120 KB of gzipped JavaScript each", async ({
   page,
 }, testInfo) => {
   // Five pages, each measured until the network is idle and scanned by the fixture.
@@ -113,9 +91,7 @@ test("signed out: home, search, a slug page, the listing page and auth load at m
   result.check();
 });
 
-test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each (or their ratchet)", async ({
-  page,
-}, testInfo) => {
+test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each", async ({ page }, testInfo) => {
   await signInAs(page.request, "kari@lekebytte.test");
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
   const chat = conversations.find((c) => c.listing.title === DEMO_LISTINGS.olasTrade);
@@ -125,7 +101,7 @@ test("signed in: messages, a chat and the trade history load at most 120 KB of g
   result.check();
 });
 
-test("signed in: the payment result of a card purchase loads at most 120 KB of gzipped JavaScript (or its ratchet)", async ({
+test("signed in: the payment result of a card purchase loads at most 120 KB of gzipped JavaScript", async ({
   page,
   playwright,
 }, testInfo) => {

@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router-dom";
+import { Link } from "./Link";
 import { cn } from "../lib/cn";
 
 /** The round back arrow at the start of a page's title row (a 44 px touch target). */

@@ -1,6 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "./Link";
 import { buttonClasses } from "./ui/Button";
 import { ErrorCode } from "./ErrorCode";
 

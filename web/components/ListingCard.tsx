@@ -1,6 +1,6 @@
 import { Heart, ShieldCheck } from "lucide-react";
 import { useState, type MouseEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "./Link";
 import { formatPrice, relativeTime } from "../../domain/format";
 import { isPayableInApp } from "../../domain/payment-methods";
 import type { ListingCard as ListingCardData } from "../../domain/schemas/listing";

@@ -1,6 +1,6 @@
 import { Star, UserRound } from "lucide-react";
 import { useId, type ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "./Link";
 import { formatRatingAverage, reviewCountLabel } from "../../domain/reviews";
 import { cn } from "../lib/cn";
 

@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "./Link";
 import { LoginRequired } from "../routes/fallback/LoginRequired";
 import { SignInForm } from "./SignInForm";
 

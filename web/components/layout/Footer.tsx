@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Mail, MapPin, Phone } from "lucide-react";
 import { memo } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../Link";
 import { currentYear } from "../../../domain/format";
 import { configQuery } from "../../api/shell";
 import { APP_NAME } from "../../lib/useDocumentTitle";

@@ -1,6 +1,7 @@
 import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
 import { lazy, Suspense, useLayoutEffect, type FormEvent, type KeyboardEvent } from "react";
-import { Link, useLocation, useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
+import { Link } from "../Link";
 import { cn } from "../../lib/cn";
 import { formatUnreadCount, useLiveInbox, useUnreadCount } from "../../lib/useUnreadCount";
 import { SESSION_DEPENDENT, SESSION_PENDING_ATTRIBUTE, useSession } from "../../lib/useSession";

@@ -1,6 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Activity, ArrowLeftRight, Bookmark, Gift, Heart, List, LogOut, Shield, UserRound, type LucideIcon } from "lucide-react";
-import { Link } from "react-router-dom";
+import { Link } from "../Link";
 import { formatNewCount } from "../../../domain/new-count";
 import type { SessionUser } from "../../api/auth";
 import { isModerator } from "../../lib/useSession";

@@ -1,6 +1,6 @@
 import { Star } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../Link";
 import { formatDate, genitive } from "../../../domain/format";
 import { reviewDeadlineText } from "../../../domain/reviews";
 import type { DealReviewStateBody } from "../../api/reviews";

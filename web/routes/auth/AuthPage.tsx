@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId, useState } from "react";
-import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { safeReturnPath } from "../../../domain/return-path";
 import { SignInForm } from "../../components/SignInForm";
 import { PageSpinner, Spinner } from "../../components/ui/Spinner";

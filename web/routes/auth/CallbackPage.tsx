@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { CALLBACK_REDIRECT_MS } from "../../../domain/limits";
 import { applySignedIn, authKeys, exchangeCodeOnce, sessionQuery } from "../../api/auth";
 import { isApiError } from "../../api/client";

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, CircleCheck, ShieldAlert } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { applySignedOut, confirmEmailChange, stopEmailChange } from "../../api/auth";
 import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";

@@ -1,6 +1,6 @@
 import { MailCheck } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { FORGOT_PASSWORD_ANSWER } from "../../../domain/credentials";
 import { requestPasswordReset } from "../../api/auth";
 import { isApiError } from "../../api/client";

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { resetPasswordSchema } from "../../../domain/schemas/credentials";
 import { applySignedIn, checkPasswordResetLink, resetPassword } from "../../api/auth";
 import { isApiError } from "../../api/client";

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { passwordConfirmationSchema } from "../../../domain/schemas/account";
 import { VIPPS_LOGIN_TEXTS } from "../../../domain/vipps-login";
 import { applySignedIn, authKeys } from "../../api/auth";

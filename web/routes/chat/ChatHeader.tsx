@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatPrice } from "../../../domain/format";
 import type { ConversationDetail } from "../../api/chat";
 import { BackLink } from "../../components/BackLink";

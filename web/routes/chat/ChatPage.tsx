@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessageCircleX, WifiOff } from "lucide-react";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { useNavigate, useParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { ORDER_EVENT, SYSTEM_USER_ID, TRADE_OFFER_EVENT, type ChatMessage } from "../../../domain/chat";
 import { isApiError } from "../../api/client";
 import { chatKeys, conversationQuery, fetchOlderMessages, messagesQuery, type ConversationDetail, type MessagePage } from "../../api/chat";

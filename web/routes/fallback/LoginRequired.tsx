@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { buttonClasses } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { FallbackScreen } from "./FallbackScreen";

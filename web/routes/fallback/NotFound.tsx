@@ -1,6 +1,7 @@
 import { SearchX } from "lucide-react";
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router-dom";
+import { useLocation } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { buttonClasses } from "../../components/ui/Button";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { FallbackScreen } from "./FallbackScreen";

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
 import { useEffect } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { GIVEAWAY_TEXTS, mineLabel } from "../../../domain/giveaways";
 import { EmptyListFindToys, ListLoadFailed } from "../../components/ListStates";
 import { buttonClasses } from "../../components/ui/Button";

@@ -1,5 +1,5 @@
 import { Baby, Car, Dices, PersonStanding, Puzzle, ToyBrick, type LucideIcon } from "lucide-react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { categoryLabel, type CategoryKey } from "../../../domain/taxonomy";
 
 /** The six categories the home grid shows, in the order docs/product.md "Home" gives, with their icons. */

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { PackagePlus } from "lucide-react";
 import { useEffect } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { HOME_NEWEST_COUNT } from "../../../domain/limits";
 import { homeQuery } from "../../api/listings";
 import { buttonClasses } from "../../components/ui/Button";

@@ -1,6 +1,6 @@
 import { ChevronRight } from "lucide-react";
 import { useId, type ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import type { ListingCard as ListingCardData } from "../../../domain/schemas/listing";
 import { ListingCard, LISTING_CELL_CLASSES } from "../../components/ListingCard";
 import { ListingCardSkeleton } from "../../components/ListingCardSkeleton";

@@ -1,7 +1,7 @@
 // The listing's declared fields (domain/listing-fields.ts) in the listing page's details: a row each
 // for those the seller filled in, the value a link to the search for it (every "Lego" listing).
 import { Fragment } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { listingAttributes, type ListingAttributeValues } from "../../../domain/listing-fields";
 
 export function ListingAttributeRows({ listing }: { listing: ListingAttributeValues }) {

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { MessagesSquare } from "lucide-react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { chatDayLabel, messageTime } from "../../../domain/chat-days";
 import { osloDay } from "../../../domain/format";
 import { SYSTEM_USER_ID } from "../../../domain/chat";

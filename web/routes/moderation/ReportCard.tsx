@@ -1,6 +1,6 @@
 import { ChevronDown, ExternalLink } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { countText, formatDate } from "../../../domain/format";
 import {
   REPORT_PRIORITY_LABELS,

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS, shortOrderId } from "../../../domain/payments";
 import { isApiError } from "../../api/client";

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleX, Undo2 } from "lucide-react";
 import { lazy, Suspense, useEffect } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatMinorUnits } from "../../../domain/format";
 import { PAYMENT_TEXTS } from "../../../domain/payments";
 import { paymentKeys, verifyPayment } from "../../api/payments";

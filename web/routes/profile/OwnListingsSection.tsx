@@ -2,7 +2,7 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Plus, Trash2 } from "lucide-react";
 import { useEffect, useId, useState } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatPrice } from "../../../domain/format";
 import type { ListingCard } from "../../../domain/schemas/listing";
 import { isListedListing, OWNER_TRANSITIONS, type OwnerStatus } from "../../../domain/listing-lifecycle";

@@ -3,7 +3,7 @@ import * as Tabs from "@radix-ui/react-tabs";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { MessageCircle, Receipt } from "lucide-react";
 import { useId } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatDate, formatMinorUnits } from "../../../domain/format";
 import { paymentRecordsQuery, type PaymentRecord } from "../../api/payments";
 import { Spinner } from "../../components/ui/Spinner";

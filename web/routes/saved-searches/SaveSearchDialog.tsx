@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { X } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { DEFAULT_SAVED_SEARCH_ALERT, SAVED_SEARCH_NAME_MAX_LENGTH, type SavedSearchAlert } from "../../../domain/saved-searches";
 import { savedSearchCreateSchema } from "../../../domain/schemas/saved-search";
 import { isApiError } from "../../api/client";

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bookmark, Pencil, Search, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import {
   formatNewCount,
   SAVED_SEARCH_ALERT_LABELS,

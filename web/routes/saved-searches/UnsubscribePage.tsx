@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { BellOff, CircleAlert } from "lucide-react";
-import { Link, useLocation } from "react-router-dom";
+import { useLocation } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { SAVED_SEARCH_TEXTS, SAVED_SEARCHES_PATH } from "../../../domain/saved-searches";
 import { buttonClasses } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";

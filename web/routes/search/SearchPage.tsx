@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
-import { Link, useLocation, useNavigate, useNavigationType } from "react-router-dom";
+import { useLocation, useNavigate, useNavigationType } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { SEARCH_DEBOUNCE_MS } from "../../../domain/limits";
 import type { SearchRow } from "../../../domain/schemas/search";
 import { resultCountText } from "../../../domain/search-count";

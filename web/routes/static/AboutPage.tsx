@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { ContactDetails, Prose, StaticPage } from "./StaticPage";
 
 /** /om-oss: what Lekebytte is, why it exists and how it works (docs/product.md "Static pages"). */

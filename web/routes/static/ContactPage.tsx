@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Clock } from "lucide-react";
 import { useId, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { contactSchema } from "../../../domain/schemas/content";
 import { isApiError } from "../../api/client";
 import { sendContactMessage } from "../../api/contact";

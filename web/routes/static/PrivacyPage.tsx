@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router-dom";
+import { useLocation } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { ConsentSettings } from "../../analytics/ConsentSettings";
 import { ContactDetails, Prose, StaticPage } from "./StaticPage";
 

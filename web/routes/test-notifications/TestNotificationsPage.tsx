@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, RefreshCw } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { chatKeys, sendTestNotification, testNotificationsQuery } from "../../api/chat";
 import { isApiError } from "../../api/client";
 import { Button, buttonClasses } from "../../components/ui/Button";

@@ -1,6 +1,6 @@
 import { ArrowLeftRight, Star } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatDate } from "../../../domain/format";
 import { isReviewWindowOpen } from "../../../domain/reviews";
 import type { CompletedTradesBody } from "../../api/trades";

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
 import { ArrowLeftRight, Inbox, Send, Trophy, type LucideIcon } from "lucide-react";
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatDate } from "../../../domain/format";
 import type { TradeHistoryCounts } from "../../../domain/trades";
 import { completedTradesQuery, tradeOffersQuery, type CompletedTradesBody, type TradeOfferBody } from "../../api/trades";

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftRight, PackageOpen, SearchX } from "lucide-react";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { Link, useNavigate, useParams } from "react-router-dom";
+import { useNavigate, useParams } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatPrice } from "../../../domain/format";
 import { TRADE_CHOOSE_LISTING_TEXT } from "../../../domain/schemas/trades";
 import { TRADE_MESSAGE_MAX_LENGTH } from "../../../domain/trades";

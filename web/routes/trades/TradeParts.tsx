@@ -1,4 +1,4 @@
-import { Link } from "react-router-dom";
+import { Link } from "../../components/Link";
 import { formatDate, formatPrice } from "../../../domain/format";
 import {
   TRADE_STATUS_LABELS,

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
 import { useId, useState } from "react";
-import { Link } from "react-router-dom";
+import { Link } from "../../../components/Link";
 import { relativeTime } from "../../../../domain/format";
 import { GIVEAWAY_TEXTS as T, type GiveawayQueueEntry } from "../../../../domain/giveaways";
 import { isApiError } from "../../../api/client";

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
-import { Link, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
+import { Link } from "../../../components/Link";
 import { GIVEAWAY_TEXTS as T, isInQueue, isJoinableListing, mineLabel } from "../../../../domain/giveaways";
 import { isApiError } from "../../../api/client";
 import type { ListingPage } from "../../../api/listings";
