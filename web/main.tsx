@@ -1,5 +1,5 @@
 import { startTransition } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "./vendor/react-dom-client";
 import { RENDERED_AT_ATTRIBUTE } from "../domain/first-screen";
 import { createQueryClient } from "./api/queryClient";
 import { bindSessionRefresh, sessionQuery } from "./api/auth";
