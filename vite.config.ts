@@ -153,14 +153,32 @@ function honoClientWithoutCookies(): Plugin {
  * keep only what the app imports.
  */
 function reactRouterTreeShaking(): Plugin {
+  // Per environment (the client and the Worker build side by side): react-router's module seen, and
+  // how many calls were marked in it.
+  const counts = new Map<string, { seen: boolean; marked: number }>();
   return {
     name: "lekebytte:react-router-tree-shaking",
     apply: "build",
+    buildStart() {
+      counts.set(this.environment.name, { seen: false, marked: 0 });
+    },
     transform(code, id) {
       if (!/react-router[\\/]dist[\\/]production[\\/]chunk-[\w-]+\.mjs$/.test(id)) return null;
+      const count = counts.get(this.environment.name) ?? { seen: false, marked: 0 };
+      counts.set(this.environment.name, count);
+      count.seen = true;
       return code
         .replace(/^[ \t]*[\w$]+\.displayName = "[\w.]+";[ \t]*$/gm, "")
-        .replace(/= (React\d*)\.(createContext|forwardRef|memo)\(/g, "= /* @__PURE__ */ $1.$2(");
+        .replace(/= (React\d*)\.(createContext|forwardRef|memo)\(/g, (_call, react: string, factory: string) => {
+          count.marked++;
+          return `= /* @__PURE__ */ ${react}.${factory}(`;
+        });
+    },
+    buildEnd() {
+      // A react-router release written differently would otherwise make this a silent no-op.
+      const count = counts.get(this.environment.name);
+      if (count?.seen && count.marked === 0)
+        this.error("react-router's module no longer has the calls this plugin marks pure (decision 159)");
     },
   };
 }
