@@ -1,7 +1,8 @@
 // Performance budget: the JavaScript each of the nine pages of `npm run bench:pages` loads before it
 // is idle, gzipped, must stay under 120 KB (phones on slow networks come first). Signed out: /,
-// /search, a slug page, /listing/{id}, /auth; signed in: /messages, a chat (the demo user Kari's
-// conversation with the trade offer card), /trade-history and /payment-success after a real card
+// /search, a slug page, /listing/{id}, /auth; signed in: /messages, two chats of the demo user Kari
+// (the one with the trade offer card, and her most recent, a completed deal with its review prompt,
+// which is the one the benchmark measures), /trade-history and /payment-success after a real card
 // purchase on the payment sandbox (its success state shows a toast, which loads its own chunk).
 // What keeps them under it, and what was measured and tried: decisions 104 and 159.
 import { gzipSync } from "node:zlib";
@@ -14,6 +15,13 @@ import { connectStripe } from "./support/payments";
 
 const BUDGET_BYTES = 120 * 1024;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+/**
+ * A page not yet down to 120 KB, held at its measured size rounded up to the next KB (a ratchet:
+ * lower it when the page shrinks, remove it at 120, never raise it). The chat with a completed
+ * deal loads the review prompt's code beside everything the other chat loads (decision 159).
+ */
+const RATCHET = { title: DEMO_LISTINGS.karisLatestChat, bytes: 123 * 1024 };
 
 // A first visit: no analytics choice yet, so the consent banner shows.
 test.use({ analyticsConsent: null });
@@ -70,8 +78,8 @@ async function signInAs(request: APIRequestContext, email: string): Promise<void
 function budget() {
   const over: string[] = [];
   return {
-    note(path: string, { total, report }: { total: number; report: string }) {
-      if (total > BUDGET_BYTES) over.push(`${path}: ${kb(total)}\n${report}`);
+    note(path: string, { total, report }: { total: number; report: string }, ceiling = BUDGET_BYTES) {
+      if (total > ceiling) over.push(`${path}: ${kb(total)} (ceiling ${kb(ceiling)})\n${report}`);
     },
     check() {
       expect(over, `pages over ${kb(BUDGET_BYTES)} of gzipped JavaScript`).toEqual([]);
@@ -91,13 +99,21 @@ test("signed out: home, search, a slug page, the listing page and auth load at m
   result.check();
 });
 
-test("signed in: messages, a chat and the trade history load at most 120 KB of gzipped JavaScript each", async ({ page }, testInfo) => {
+test("signed in: messages, two chats and the trade history load at most 120 KB of gzipped JavaScript each (or the ratchet)", async ({
+  page,
+}, testInfo) => {
   await signInAs(page.request, "kari@lekebytte.test");
   const conversations = (await (await page.request.get("/api/conversations")).json()) as { id: string; listing: { title: string } }[];
-  const chat = conversations.find((c) => c.listing.title === DEMO_LISTINGS.olasTrade);
-  expect(chat, "Kari's conversation about Ola's trade listing").toBeDefined();
+  const chatAbout = (title: string) => {
+    const chat = conversations.find((c) => c.listing.title === title);
+    expect(chat, `Kari's conversation about ${title}`).toBeDefined();
+    return `/chat/${chat!.id}`;
+  };
   const result = budget();
-  for (const path of ["/messages", `/chat/${chat!.id}`, "/trade-history"]) result.note(path, await measure(page, path, testInfo));
+  for (const path of ["/messages", chatAbout(DEMO_LISTINGS.olasTrade), "/trade-history"])
+    result.note(path, await measure(page, path, testInfo));
+  const latest = chatAbout(RATCHET.title);
+  result.note(latest, await measure(page, latest, testInfo), RATCHET.bytes);
   result.check();
 });
 

@@ -17,6 +17,8 @@ export const DEMO_LISTINGS = {
   olasTrade: "Lego Duplo båt",
   /** Emil's, open for trades: the newest demo trade listing that is not Ola's. */
   emilsTrade: "Bøker om dinosaurer og vulkaner (4 stk)",
+  /** Kari's most recent conversation, a completed deal with its review prompt: the chat `bench:pages` measures. */
+  karisLatestChat: "Bøker om dinosaurer (6 stk)",
 } as const;
 
 export interface DemoListing {
