@@ -39,9 +39,21 @@ describe("JWT tampering", () => {
       // Structure broken.
       fc.constantFrom(`${header}.${payload}`, `${header}..${signature}`, `${token}.`, token.repeat(2), "", "a.b.c"),
     );
+    // The bytes each part stands for. The last character of a part carries bits that decode to nothing
+    // (a 32-byte signature is 43 characters): a change to those alone is the same token, and valid.
+    const bytes = (t: string) => {
+      try {
+        return t
+          .split(".")
+          .map((part) => atob(part.replaceAll("-", "+").replaceAll("_", "/")))
+          .join(".");
+      } catch {
+        return null;
+      }
+    };
     await fc.assert(
       fc.asyncProperty(mutation, async (forged) => {
-        fc.pre(forged !== token);
+        fc.pre(forged !== token && bytes(forged) !== bytes(token));
         const client = new Client();
         client.cookies.set("lb_access", forged);
         const res = await client.get("/api/me");
