@@ -29,10 +29,12 @@ function run(command: string, args: readonly string[], stateDir: string): Promis
     const child = spawn(command, args, { cwd: ROOT, env: toolEnv({ STATE_DIR: stateDir, CI: "true" }), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
+    // Decoded as one stream: a letter whose two bytes arrive in two chunks stays one letter.
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, out, err }));
+    // On close, once all output is read (exit can come first).
+    child.on("close", (code) => resolve({ code: code ?? 1, out, err }));
   });
 }
 
