@@ -22,12 +22,23 @@ function staticClosure(byFile: ReadonlyMap<string, Rollup.OutputChunk>, start: R
 
 /** The client entry's static chunks, known once the bundle is generated (see `entryChunks`). */
 const loadedWithEntry = new Set<string>();
+/** The page modules (web/routes) the entry imports lazily: the router's pages (see `entryChunks`). */
+const routerPages = new Set<string>();
+/** Each chunk's static imports, all the way down: loaded before its code runs (see `entryChunks`). */
+const loadedWithChunk = new Map<string, ReadonlySet<string>>();
+
+/** A lazily loaded module of web/routes (a page, or a part a page loads later). */
+function isPageModule(chunk: Rollup.OutputChunk): chunk is Rollup.OutputChunk & { facadeModuleId: string } {
+  return chunk.isDynamicEntry && !!chunk.facadeModuleId?.includes(`${path.sep}web${path.sep}routes${path.sep}`);
+}
 
 /**
  * Records the chunks the entry imports statically, before Vite writes each lazy import's preload
  * list. Those chunks have run before any lazy import can, so `modulePreload.resolveDependencies`
  * leaves them out of the lists: they were about 1.7 KB gzipped of the entry that every page loads
- * (decision 102).
+ * (decision 102). The same holds for what the chunk making the lazy import imports statically
+ * (decision 160). It also records the router's pages, whose lists are left out altogether: the app
+ * fetches them as route-chunks.json when idle (web/lib/routeCode.ts, decision 160).
  */
 function entryChunks(): Plugin {
   return {
@@ -39,9 +50,15 @@ function entryChunks(): Plugin {
         if (this.environment.config.consumer !== "client") return;
         const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === "chunk");
         const entry = chunks.find((c) => c.isEntry);
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         loadedWithEntry.clear();
+        routerPages.clear();
+        loadedWithChunk.clear();
+        for (const chunk of chunks) loadedWithChunk.set(chunk.fileName, new Set(staticClosure(byFile, chunk, new Set())));
         if (!entry) return;
-        for (const file of staticClosure(new Map(chunks.map((c) => [c.fileName, c])), entry, new Set())) loadedWithEntry.add(file);
+        for (const file of staticClosure(byFile, entry, new Set())) loadedWithEntry.add(file);
+        for (const chunk of chunks)
+          if (isPageModule(chunk) && entry.dynamicImports.includes(chunk.fileName)) routerPages.add(chunk.fileName);
       },
     },
   };
@@ -66,9 +83,8 @@ function routeChunks(): Plugin {
       const inEntry = new Set(entry ? closure(entry, new Set()) : []);
       const routes: Record<string, string[]> = {};
       for (const chunk of chunks) {
-        const module = chunk.facadeModuleId;
-        if (!chunk.isDynamicEntry || !module?.includes(`${path.sep}web${path.sep}routes${path.sep}`)) continue;
-        routes[path.basename(module).replace(/\.tsx?$/, "")] = closure(chunk, inEntry).map((file) => `/${file}`);
+        if (!isPageModule(chunk)) continue;
+        routes[path.basename(chunk.facadeModuleId).replace(/\.tsx?$/, "")] = closure(chunk, inEntry).map((file) => `/${file}`);
       }
       this.emitFile({ type: "asset", fileName: "route-chunks.json", source: `${JSON.stringify(routes, null, 2)}\n` });
     },
@@ -84,7 +100,8 @@ function inlineCss(): Plugin {
     html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, file: string) => {
       const asset = bundle[file];
       if (asset?.type !== "asset") return tag;
-      return `<style>${String(asset.source)}</style>`;
+      // Without the marker Vite leaves in the one stylesheet of a build without CSS code splitting.
+      return `<style>${String(asset.source).replace(/\/\*\$vite\$:\d+\*\/\s*$/, "")}</style>`;
     }),
   );
 }
@@ -208,12 +225,23 @@ export default defineConfig(({ command }) => ({
     ],
   },
   build: {
+    // One stylesheet for the whole app, inlined into the page (`inlineCss`). Split per chunk, each
+    // lazily loaded chunk named the entry's stylesheet among its dependencies, and Vite's loader
+    // then fetched it as a <link> and waited for it: the whole stylesheet again, and a style
+    // recalculation of the page, before a lazy part (the chat's review prompt) could show.
+    cssCodeSplit: false,
     modulePreload: {
       // No polyfill for <link rel="modulepreload"> (0.3 KB on every page, decision 104): a browser
       // without it (Safari before 17) fetches a page's files as it finds their imports instead.
       polyfill: false,
-      // A lazy import's preload list without what the entry has loaded already (see `entryChunks`).
-      resolveDependencies: (_file, deps, { hostType }) => (hostType === "js" ? deps.filter((dep) => !loadedWithEntry.has(dep)) : deps),
+      // A lazy import's preload list without what the entry and the importing chunk have loaded
+      // already, and none for the router's pages (see `entryChunks`).
+      resolveDependencies: (file, deps, { hostId, hostType }) =>
+        hostType !== "js"
+          ? deps
+          : routerPages.has(file)
+            ? []
+            : deps.filter((dep) => !loadedWithEntry.has(dep) && !loadedWithChunk.get(hostId)?.has(dep)),
     },
     // Keep the first load small: vendor code in its own long-cached chunk, routes split lazily.
     rollupOptions: {

@@ -17,55 +17,61 @@ export interface PageRoute {
   indexed: boolean;
   /** Exists only in local mode: in production the Worker answers it with a real 404. */
   localOnly?: boolean;
+  /**
+   * The file name of the page module in web/routes that renders it, as the build's route-chunks.json
+   * names it: the Worker names that module's files in the page for the app loader, and the app
+   * preloads them when it navigates there. None for a route that only redirects.
+   */
+  module?: string;
 }
 
 export const PAGE_ROUTES = {
-  home: { path: "/", access: "open", indexed: true },
-  auth: { path: "/auth", access: "open", indexed: false },
-  authCallback: { path: "/auth/callback", access: "open", indexed: false },
+  home: { path: "/", access: "open", indexed: true, module: "HomePage" },
+  auth: { path: "/auth", access: "open", indexed: false, module: "AuthPage" },
+  authCallback: { path: "/auth/callback", access: "open", indexed: false, module: "CallbackPage" },
   // Where Vipps Login sends the browser back (its registered redirect URI), and the mailed link's page (decision 128).
-  vippsCallback: { path: "/auth/vipps", access: "open", indexed: false },
+  vippsCallback: { path: "/auth/vipps", access: "open", indexed: false, module: "VippsCallbackPage" },
   // Getting back into an account and the links of its mails (docs/decisions/125-account-recovery.md).
-  forgotPassword: { path: "/auth/glemt-passord", access: "open", indexed: false },
-  resetPassword: { path: "/auth/nytt-passord", access: "open", indexed: false },
-  confirmEmail: { path: "/auth/bekreft-epost", access: "open", indexed: false },
-  stopEmailChange: { path: "/auth/stopp-epostendring", access: "open", indexed: false },
-  search: { path: "/search", access: "open", indexed: true },
-  listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true },
+  forgotPassword: { path: "/auth/glemt-passord", access: "open", indexed: false, module: "ForgotPasswordPage" },
+  resetPassword: { path: "/auth/nytt-passord", access: "open", indexed: false, module: "ResetPasswordPage" },
+  confirmEmail: { path: "/auth/bekreft-epost", access: "open", indexed: false, module: "EmailLinkPages" },
+  stopEmailChange: { path: "/auth/stopp-epostendring", access: "open", indexed: false, module: "EmailLinkPages" },
+  search: { path: "/search", access: "open", indexed: true, module: "SearchPage" },
+  listingBySlug: { path: "/annonse/:slug", access: "open", indexed: true, module: "SlugListingPage" },
   // Old links keep working; /annonse/{slug} is the page search engines get.
-  listingById: { path: "/listing/:id", access: "open", indexed: false },
+  listingById: { path: "/listing/:id", access: "open", indexed: false, module: "ListingByIdPage" },
   // The notification test page and its endpoint exist only in local mode (docs/product.md).
-  testNotifications: { path: "/test-notifications", access: "open", indexed: false, localOnly: true },
+  testNotifications: { path: "/test-notifications", access: "open", indexed: false, localOnly: true, module: "TestNotificationsPage" },
   // The public profile (decision 071): open to all, but not for search engines (private people).
-  publicProfile: { path: "/bruker/:id", access: "open", indexed: false },
-  paymentSuccess: { path: "/payment-success", access: "open", indexed: false },
-  paymentDetails: { path: "/betaling-fullfort", access: "open", indexed: false },
-  about: { path: "/om-oss", access: "open", indexed: true },
-  contact: { path: "/kontakt", access: "open", indexed: true },
-  privacy: { path: "/personvern", access: "open", indexed: true },
+  publicProfile: { path: "/bruker/:id", access: "open", indexed: false, module: "PublicProfilePage" },
+  paymentSuccess: { path: "/payment-success", access: "open", indexed: false, module: "PaymentSuccessPage" },
+  paymentDetails: { path: "/betaling-fullfort", access: "open", indexed: false, module: "PaymentDetailsPage" },
+  about: { path: "/om-oss", access: "open", indexed: true, module: "AboutPage" },
+  contact: { path: "/kontakt", access: "open", indexed: true, module: "ContactPage" },
+  privacy: { path: "/personvern", access: "open", indexed: true, module: "PrivacyPage" },
   // The unsubscribe link of saved-search alert e-mails works signed out (docs/decisions/041).
-  savedSearchUnsubscribe: { path: "/lagrede-sok/avmeld", access: "open", indexed: false },
+  savedSearchUnsubscribe: { path: "/lagrede-sok/avmeld", access: "open", indexed: false, module: "UnsubscribePage" },
 
-  profile: { path: "/profile", access: "login-redirect", indexed: false },
-  profileNorwegian: { path: "/min-profil", access: "login-redirect", indexed: false },
-  messages: { path: "/messages", access: "login-redirect", indexed: false },
-  chat: { path: "/chat/:conversationId", access: "login-redirect", indexed: false },
+  profile: { path: "/profile", access: "login-redirect", indexed: false, module: "ProfilePage" },
+  profileNorwegian: { path: "/min-profil", access: "login-redirect", indexed: false, module: "ProfilePage" },
+  messages: { path: "/messages", access: "login-redirect", indexed: false, module: "InboxPage" },
+  chat: { path: "/chat/:conversationId", access: "login-redirect", indexed: false, module: "ChatPage" },
   // Without an id: to /profile, where the user's listings are.
   editListingIndex: { path: "/edit-listing", access: "login-redirect", indexed: false },
-  editListing: { path: "/edit-listing/:listingId", access: "login-redirect", indexed: false },
-  tradeOffer: { path: "/trade-offer/:listingId", access: "login-redirect", indexed: false },
-  tradeHistory: { path: "/trade-history", access: "login-redirect", indexed: false },
+  editListing: { path: "/edit-listing/:listingId", access: "login-redirect", indexed: false, module: "EditListingPage" },
+  tradeOffer: { path: "/trade-offer/:listingId", access: "login-redirect", indexed: false, module: "TradeOfferPage" },
+  tradeHistory: { path: "/trade-history", access: "login-redirect", indexed: false, module: "TradeHistoryPage" },
 
-  createListing: { path: "/create-listing", access: "login-toast", indexed: false },
+  createListing: { path: "/create-listing", access: "login-toast", indexed: false, module: "CreateListingPage" },
 
-  myListings: { path: "/my-listings", access: "login-form", indexed: false },
-  favourites: { path: "/favoritter", access: "login-form", indexed: false },
-  savedSearches: { path: "/lagrede-sok", access: "login-form", indexed: false },
+  myListings: { path: "/my-listings", access: "login-form", indexed: false, module: "MyListingsPage" },
+  favourites: { path: "/favoritter", access: "login-form", indexed: false, module: "FavouritesPage" },
+  savedSearches: { path: "/lagrede-sok", access: "login-form", indexed: false, module: "SavedSearchesPage" },
   // The user's places in give-away queues, with the giver's moves as notices (docs/decisions/075).
-  giveawayPlaces: { path: "/mine-koplasser", access: "login-form", indexed: false },
-  moderation: { path: "/moderation", access: "login-form", indexed: false },
+  giveawayPlaces: { path: "/mine-koplasser", access: "login-form", indexed: false, module: "GiveawayPlacesPage" },
+  moderation: { path: "/moderation", access: "login-form", indexed: false, module: "ModerationPage" },
   // The operator's page (docs/decisions/134-operations-page.md); the server answers its data to admins only.
-  adminDrift: { path: "/admin/drift", access: "login-form", indexed: false },
+  adminDrift: { path: "/admin/drift", access: "login-form", indexed: false, module: "DriftPage" },
 } as const satisfies Record<string, PageRoute>;
 
 export type PageRouteId = keyof typeof PAGE_ROUTES;
@@ -85,17 +91,22 @@ export function routeRegExp(path: string): RegExp {
   return new RegExp(`^/${body}/?$`);
 }
 
-const ROUTE_REGEXPS = (Object.values(PAGE_ROUTES) as PageRoute[]).map((route) => ({
-  re: routeRegExp(route.path),
-  localOnly: route.localOnly === true,
-}));
+const ROUTE_REGEXPS = PAGE_ROUTE_IDS.map((id) => {
+  const route: PageRoute = PAGE_ROUTES[id];
+  return { id, re: routeRegExp(route.path), localOnly: route.localOnly === true };
+});
 
 /**
- * A path the SPA has a page for (the Worker answers everything else with a real 404). Local-only
- * pages count only when `local` is set (the Worker passes its mode).
+ * The route of a path the SPA has a page for (the patterns never overlap). Local-only pages count
+ * only when `local` is set (the Worker passes its mode).
  */
-export function isKnownRoute(pathname: string, { local = false }: { local?: boolean } = {}): boolean {
-  return ROUTE_REGEXPS.some((route) => (local || !route.localOnly) && route.re.test(pathname));
+export function pageRouteOf(pathname: string, { local = false }: { local?: boolean } = {}): PageRouteId | undefined {
+  return ROUTE_REGEXPS.find((route) => (local || !route.localOnly) && route.re.test(pathname))?.id;
+}
+
+/** A path the SPA has a page for (the Worker answers everything else with a real 404). */
+export function isKnownRoute(pathname: string, options: { local?: boolean } = {}): boolean {
+  return pageRouteOf(pathname, options) !== undefined;
 }
 
 /** The robots.txt prefix of a pattern: everything before its first parameter ("/annonse/:slug" → "/annonse/"). */

@@ -5,6 +5,7 @@ import { createQueryClient } from "./api/queryClient";
 import { bindSessionRefresh, sessionQuery } from "./api/auth";
 import { Root } from "./Root";
 import { preloadPage } from "./router";
+import { loadRouteFilesWhenIdle } from "./lib/routeCode";
 import "./styles.css";
 
 /** The longest a page without edge HTML waits for the session's answer before its first render. */
@@ -19,6 +20,9 @@ const session = queryClient.prefetchQuery(sessionQuery());
 
 // The current page's code (the app loader has already asked for its files with the entry's).
 const pageCode = preloadPage(window.location.pathname);
+
+// Which files each page needs, for the navigations to come.
+loadRouteFilesWhenIdle();
 
 const container = document.getElementById("root")!;
 const renderedAt = container.getAttribute(RENDERED_AT_ATTRIBUTE);

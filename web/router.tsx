@@ -3,7 +3,8 @@ import { createRoutesFromChildren, Navigate, Route, useRoutes } from "react-rout
 import { RequireAuth } from "./components/RequireAuth";
 import { RootLayout } from "./components/layout/RootLayout";
 import { NotFound } from "./routes/fallback/NotFound";
-import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess, type PageRouteId } from "../domain/routes";
+import { PAGE_ROUTE_IDS, PAGE_ROUTES, pageRouteOf, type PageAccess, type PageRouteId } from "../domain/routes";
+import { preloadRouteCode } from "./lib/routeCode";
 
 /*
  * The routes come from the route table in domain/routes.ts (paths and who may see them), which also
@@ -14,7 +15,7 @@ import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess, type PageRouteId } from "
  * (docs/decisions/015-declarative-router.md). Every page is a lazy module so the first load carries
  * only the shell; RootLayout wraps the outlet in Suspense and an error boundary.
  */
-function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string): ComponentType {
+function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string, module: string = name): ComponentType {
   let loaded: { default: ComponentType } | undefined;
   const fetchModule = () =>
     load().then((m) => {
@@ -23,16 +24,18 @@ function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: k
     });
   // Once the module is here, hand it over synchronously: React then renders the page in the same
   // pass instead of showing the spinner for a moment (and the first load shows no flash).
-  const Page = lazy(() =>
-    loaded
-      ? ({ then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>)
-      : fetchModule(),
-  );
-  (Page as unknown as { preload: () => Promise<unknown> }).preload = () => (loaded ? Promise.resolve(loaded) : fetchModule());
-  return Page;
+  const Page = lazy(() => {
+    if (loaded)
+      return { then: (resolve: (m: { default: ComponentType }) => void) => resolve(loaded!) } as Promise<{ default: ComponentType }>;
+    // A navigation: the module's own imports are asked for beside it, not once it has arrived.
+    preloadRouteCode(module);
+    return fetchModule();
+  });
+  return Object.assign(Page, { module, preload: () => (loaded ? Promise.resolve(loaded) : fetchModule()) });
 }
 
-type Preloadable = ComponentType & { preload?: () => Promise<unknown> };
+/** A page made by `page`: its module's file name and a way to load it before it renders. */
+export type PageComponent = ComponentType & { module?: string; preload?: () => Promise<unknown> };
 
 const HomePage = page(() => import("./routes/home/HomePage"), "HomePage");
 const AuthPage = page(() => import("./routes/auth/AuthPage"), "AuthPage");
@@ -40,8 +43,8 @@ const CallbackPage = page(() => import("./routes/auth/CallbackPage"), "CallbackP
 const VippsCallbackPage = page(() => import("./routes/auth/VippsCallbackPage"), "VippsCallbackPage");
 const ForgotPasswordPage = page(() => import("./routes/auth/ForgotPasswordPage"), "ForgotPasswordPage");
 const ResetPasswordPage = page(() => import("./routes/auth/ResetPasswordPage"), "ResetPasswordPage");
-const ConfirmEmailPage = page(() => import("./routes/auth/EmailLinkPages"), "ConfirmEmailPage");
-const StopEmailChangePage = page(() => import("./routes/auth/EmailLinkPages"), "StopEmailChangePage");
+const ConfirmEmailPage = page(() => import("./routes/auth/EmailLinkPages"), "ConfirmEmailPage", "EmailLinkPages");
+const StopEmailChangePage = page(() => import("./routes/auth/EmailLinkPages"), "StopEmailChangePage", "EmailLinkPages");
 const SearchPage = page(() => import("./routes/search/SearchPage"), "SearchPage");
 const SlugListingPage = page(() => import("./routes/listing/SlugListingPage"), "SlugListingPage");
 const ListingByIdPage = page(() => import("./routes/listing/ListingByIdPage"), "ListingByIdPage");
@@ -70,7 +73,7 @@ const TradeHistoryPage = page(() => import("./routes/trades/TradeHistoryPage"), 
 const CREATE_LISTING_LOGIN_MESSAGE = "Du må være logget inn for å legge ut en annonse";
 
 /** The page of every route in the table; TypeScript refuses a table entry without one. */
-const PAGES: Record<PageRouteId, ReactElement> = {
+export const PAGES: Record<PageRouteId, ReactElement> = {
   home: <HomePage />,
   auth: <AuthPage />,
   authCallback: <CallbackPage />,
@@ -134,33 +137,13 @@ export const routes = (
 );
 
 /**
- * The pages people open directly, so main.tsx can load the current one's code before the first
- * render (the app loader has already asked for it with the entry, decision 112).
+ * Load the code of the page at `pathname`, so main.tsx can render it at once (the app loader has
+ * already asked for its files with the entry, decision 112). Resolves also when it fails: the router
+ * shows the error then.
  */
-const FIRST_PAGES: [RegExp, Preloadable][] = [
-  [/^\/$/, HomePage],
-  [/^\/search\/?$/, SearchPage],
-  [/^\/annonse\/[^/]+\/?$/, SlugListingPage],
-  [/^\/listing\/[^/]+\/?$/, ListingByIdPage],
-  [/^\/bruker\/[^/]+\/?$/, PublicProfilePage],
-  [/^\/auth\/?$/, AuthPage],
-  [/^\/auth\/callback\/?$/, CallbackPage],
-  // Opened from account mails, and the plain forms' pages (decisions 125, 126).
-  [/^\/auth\/glemt-passord\/?$/, ForgotPasswordPage],
-  [/^\/auth\/nytt-passord\/?$/, ResetPasswordPage],
-  [/^\/auth\/bekreft-epost\/?$/, ConfirmEmailPage],
-  [/^\/auth\/stopp-epostendring\/?$/, StopEmailChangePage],
-  [/^\/om-oss\/?$/, AboutPage],
-  [/^\/kontakt\/?$/, ContactPage],
-  [/^\/personvern\/?$/, PrivacyPage],
-  // Opened from alert e-mails.
-  [/^\/lagrede-sok\/?$/, SavedSearchesPage],
-  [/^\/lagrede-sok\/avmeld\/?$/, UnsubscribePage],
-];
-
-/** Load the code of the page at `pathname` (resolves also when it fails: the router shows the error then). */
 export function preloadPage(pathname: string): Promise<void> {
-  const page = FIRST_PAGES.find(([pattern]) => pattern.test(pathname))?.[1];
+  const route = pageRouteOf(pathname, { local: true });
+  const page = route ? (PAGES[route].type as PageComponent) : undefined;
   return (page?.preload?.() ?? Promise.resolve()).then(
     () => undefined,
     () => undefined,

@@ -6,7 +6,8 @@ import { Children, isValidElement, type ReactElement, type ReactNode } from "rea
 import { describe, expect, it, vi } from "vitest";
 import { PAGE_ROUTE_IDS, PAGE_ROUTES, type PageAccess } from "../../domain/routes";
 import { RequireAuth, type SignedOutBehaviour } from "../../web/components/RequireAuth";
-import { routes } from "../../web/router";
+import { PAGES, type PageComponent, routes } from "../../web/router";
+import routerSource from "../../web/router.tsx?raw";
 import { renderRoutes, sessionFor } from "./utils";
 
 vi.mock("../../web/lib/toast", () => ({ toastError: vi.fn(), toastSuccess: vi.fn() }));
@@ -60,5 +61,22 @@ describe("the router and the route table", () => {
     // A page heading, or a loading status while its data is on the way: whichever comes, at once.
     await waitFor(() => expect(screen.queryByRole("heading", { level: 1 }) ?? screen.queryByRole("status")).toBeInTheDocument());
     expect(screen.queryByText("404 - Siden finnes ikke")).not.toBeInTheDocument();
+  });
+});
+
+describe("each route's page module", () => {
+  // The Worker names a page's files (route-chunks.json, keyed by the module's file name) by the
+  // table's `module`, and the app preloads them on a navigation by the page's own: the three agree.
+  it("is the table's module, on every route with a page", () => {
+    for (const id of PAGE_ROUTE_IDS) {
+      const module: string | undefined = (PAGE_ROUTES[id] as { module?: string }).module;
+      expect((PAGES[id].type as PageComponent).module, id).toBe(module);
+    }
+  });
+
+  it("is the file the page is imported from", () => {
+    const pages = [...routerSource.matchAll(/page\(\(\) => import\("\.\/routes\/[\w/-]*\/(\w+)"\), "(\w+)"(?:, "(\w+)")?\)/g)];
+    expect(pages.length).toBeGreaterThan(30);
+    for (const [, file, name, module] of pages) expect(module ?? name, `${name} from ${file}`).toBe(file);
   });
 });

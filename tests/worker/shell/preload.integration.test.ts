@@ -100,6 +100,9 @@ describe("preloaded first screens", () => {
     expect(auth).not.toContain("alert(1)");
     expect(auth).not.toContain("elsewhere.example");
 
+    // A page behind sign-in too: it is opened from mails, mostly by someone signed in.
+    expect(pageModules((await page("/chat/some-conversation")).html)).toEqual(["/assets/ChatPage-test.js"]);
+
     // A page without its own entry (and unknown pages) name nothing.
     expect((await page("/profile")).html).not.toContain('id="page-modules"');
   });

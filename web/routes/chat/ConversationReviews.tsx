@@ -1,21 +1,27 @@
 import { useQuery } from "@tanstack/react-query";
 import { Star } from "lucide-react";
-import { useId, useState } from "react";
-import { genitive } from "../../../domain/format";
+import { type ComponentType, lazy, Suspense, useState } from "react";
 import { conversationReviewsQuery, type DealReviewStateBody } from "../../api/reviews";
-import { DealReviewPanel } from "../../components/reviews/DealReviewPanel";
 import { LazyReviewDialog } from "../../components/lazyDialogs";
 import type { ReviewTarget } from "../../components/reviews/ReviewDialog";
-import { Stars } from "../../components/reviews/Stars";
 import { Button } from "../../components/ui/Button";
-import { StripLine } from "./StripLine";
+
+// The answered reviews' line and panel: code (about 1 KB gzipped) that a chat still asking for a
+// review does not need. Code that cannot be loaded leaves the line out, as a failed fetch does.
+const ReviewSummary = lazy<ComponentType<{ state: DealReviewStateBody }>>(() =>
+  import("./ReviewSummary").then(
+    (m) => ({ default: m.ReviewSummary }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /**
  * The review prompt above the chat once a sale or a trade in this conversation is completed (decision
  * 070). It refetches with the offer cards when the room says an offer changed, so the prompt appears
  * for both parties the moment the second handover confirmation lands. A failed fetch shows nothing.
  * In the chat it is one line (decision 088): the question and "Gi vurdering" while the user may still
- * write; once answered (or too late) a summary that opens the whole panel.
+ * write; once answered (or too late) a summary that opens the whole panel, in its place at its
+ * height while its code arrives.
  */
 export function ConversationReviews({ conversationId }: { conversationId: string }) {
   const deals = useQuery(conversationReviewsQuery(conversationId));
@@ -26,7 +32,12 @@ export function ConversationReviews({ conversationId }: { conversationId: string
         state.can_review ? (
           <ReviewPrompt key={`${state.deal_kind}:${state.deal_id}`} state={state} />
         ) : (
-          <ReviewSummary key={`${state.deal_kind}:${state.deal_id}`} state={state} />
+          <Suspense
+            key={`${state.deal_kind}:${state.deal_id}`}
+            fallback={<div className="min-h-9 rounded-xl border border-amber-200 bg-amber-50" />}
+          >
+            <ReviewSummary state={state} />
+          </Suspense>
         ),
       )}
     </section>
@@ -51,44 +62,6 @@ function ReviewPrompt({ state }: { state: DealReviewStateBody }) {
         Gi vurdering
       </Button>
       <LazyReviewDialog target={target} onClose={() => setTarget(null)} />
-    </div>
-  );
-}
-
-function ReviewSummary({ state }: { state: DealReviewStateBody }) {
-  const [expanded, setExpanded] = useState(false);
-  const bodyId = useId();
-  const name = state.other_user.display_name;
-  const { my_review: mine, their_review: theirs } = state;
-  return (
-    <div className="rounded-xl border border-amber-200 bg-amber-50">
-      <StripLine
-        expanded={expanded}
-        onToggle={() => setExpanded(!expanded)}
-        controls={bodyId}
-        className="text-stone-900 hover:bg-amber-100"
-        chevronClassName="text-stone-700"
-      >
-        <Star aria-hidden="true" className="size-4 shrink-0 text-amber-800" />
-        <span className="flex min-w-0 flex-1 items-center gap-x-3 overflow-hidden whitespace-nowrap">
-          {mine ? (
-            <span className="inline-flex items-center gap-1">
-              <span className="font-semibold">Din vurdering</span> <Stars rating={mine.rating} />
-            </span>
-          ) : (
-            <span className="truncate font-semibold">Fristen for å gi {name} en vurdering er ute</span>
-          )}
-          {theirs ? (
-            <span className="inline-flex items-center gap-1">
-              <span className="font-semibold">{genitive(name)}</span> <Stars rating={theirs.rating} />
-            </span>
-          ) : null}
-        </span>
-      </StripLine>
-      {/* Collapsed, the panel stays in the page (hidden), so the reviews' text is there when it opens. */}
-      <div id={bodyId} hidden={!expanded} className="px-1 pb-1">
-        <DealReviewPanel state={state} />
-      </div>
     </div>
   );
 }

@@ -9,9 +9,10 @@
 import { cardPhoto, screenPhoto } from "../../../domain/photos";
 import { apiSearchQuery, parseFilters } from "../../../domain/searchUrl";
 import { searchParamsSchema } from "../../../domain/schemas/search";
+import { PAGE_ROUTES, pageRouteOf, type PageRoute } from "../../../domain/routes";
 import type { ListingCard } from "../../../domain/schemas/listing";
 import type { Db } from "../../db/client";
-import type { Bindings } from "../../env";
+import { isLocal, type Bindings } from "../../env";
 import { AppError } from "../../lib/errors";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { getListingDetail, homeSections } from "../listings/listings";
@@ -31,26 +32,6 @@ export interface Preload {
   tags?: string[];
 }
 
-/**
- * Which lazily loaded page module (web/router.tsx) renders a path. Only pages that people open
- * directly are listed; any other page loads its code as before, one round trip later.
- */
-const PAGE_MODULES: [RegExp, string][] = [
-  [/^\/$/, "HomePage"],
-  [/^\/search\/?$/, "SearchPage"],
-  [/^\/annonse\/[^/]+\/?$/, "SlugListingPage"],
-  [/^\/listing\/[^/]+\/?$/, "ListingByIdPage"],
-  [/^\/bruker\/[^/]+\/?$/, "PublicProfilePage"],
-  [/^\/auth\/?$/, "AuthPage"],
-  [/^\/auth\/callback\/?$/, "CallbackPage"],
-  [/^\/om-oss\/?$/, "AboutPage"],
-  [/^\/kontakt\/?$/, "ContactPage"],
-  [/^\/personvern\/?$/, "PrivacyPage"],
-  // Opened from saved-search alert e-mails.
-  [/^\/lagrede-sok\/?$/, "SavedSearchesPage"],
-  [/^\/lagrede-sok\/avmeld\/?$/, "UnsubscribePage"],
-];
-
 /** route-chunks.json from the client build (vite.config.ts), read once per isolate; {} when absent. */
 let routeChunks: Promise<Record<string, string[]>> | undefined;
 
@@ -63,7 +44,8 @@ function loadRouteChunks(env: Bindings, url: URL): Promise<Record<string, string
 
 /** The JavaScript files of the page at `url`, to preload with the entry. */
 export async function pageModules(env: Bindings, url: URL): Promise<string[]> {
-  const name = PAGE_MODULES.find(([pattern]) => pattern.test(url.pathname))?.[1];
+  const route = pageRouteOf(url.pathname, { local: isLocal(env) });
+  const name = route ? (PAGE_ROUTES[route] as PageRoute).module : undefined;
   if (!name) return [];
   const files = (await loadRouteChunks(env, url))[name];
   return Array.isArray(files) ? files.filter((f) => typeof f === "string" && /^\/assets\/[\w.-]+\.js$/.test(f)) : [];
