@@ -1,7 +1,7 @@
 /**
  * Which files each page module needs (route-chunks.json, written by the build), so that a navigation
  * fetches a page's files side by side instead of one import after another. The entry carries no
- * such list (it was 2.4 KB gzipped of every page, decision 160): the map is fetched once the first
+ * such list (it was about 2 KB gzipped of every page, decision 160): the map is fetched once the first
  * page has loaded and the browser is idle. A navigation before it is here, or without it, still
  * works; its files then come one round trip later.
  */
