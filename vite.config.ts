@@ -20,12 +20,12 @@ function staticClosure(byFile: ReadonlyMap<string, Rollup.OutputChunk>, start: R
   return [...seen];
 }
 
-/** The client entry's static chunks, known once the bundle is generated (see `entryChunks`). */
-const loadedWithEntry = new Set<string>();
-/** The page modules (web/routes) the entry imports lazily: the router's pages (see `entryChunks`). */
-const routerPages = new Set<string>();
 /** Each chunk's static imports, all the way down: loaded before its code runs (see `entryChunks`). */
 const loadedWithChunk = new Map<string, ReadonlySet<string>>();
+/** The client entry's own (one of `loadedWithChunk`'s sets), known once the bundle is generated. */
+let loadedWithEntry: ReadonlySet<string> = new Set();
+/** The page modules (web/routes) the entry imports lazily: the router's pages (see `entryChunks`). */
+const routerPages = new Set<string>();
 
 /** A lazily loaded module of web/routes (a page, or a part a page loads later). */
 function isPageModule(chunk: Rollup.OutputChunk): chunk is Rollup.OutputChunk & { facadeModuleId: string } {
@@ -51,12 +51,11 @@ function entryChunks(): Plugin {
         const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === "chunk");
         const entry = chunks.find((c) => c.isEntry);
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-        loadedWithEntry.clear();
         routerPages.clear();
         loadedWithChunk.clear();
         for (const chunk of chunks) loadedWithChunk.set(chunk.fileName, new Set(staticClosure(byFile, chunk, new Set())));
+        loadedWithEntry = (entry && loadedWithChunk.get(entry.fileName)) ?? new Set();
         if (!entry) return;
-        for (const file of staticClosure(byFile, entry, new Set())) loadedWithEntry.add(file);
         for (const chunk of chunks)
           if (isPageModule(chunk) && entry.dynamicImports.includes(chunk.fileName)) routerPages.add(chunk.fileName);
       },

@@ -12,7 +12,6 @@ const OWN_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
 
 let files: RouteFiles | undefined;
 let request: Promise<RouteFiles> | undefined;
-const linked = new Set<string>();
 
 export function loadRouteFiles(): Promise<RouteFiles> {
   request ??= fetch("/route-chunks.json")
@@ -45,8 +44,8 @@ function link(map: RouteFiles, module: string) {
   const list = map[module];
   if (!Array.isArray(list)) return;
   for (const href of list) {
-    if (typeof href !== "string" || !OWN_SCRIPT.test(href) || linked.has(href)) continue;
-    linked.add(href);
+    // Once each: a file already asked for (by this page, the app loader or another page) is linked.
+    if (typeof href !== "string" || !OWN_SCRIPT.test(href)) continue;
     if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
     const element = document.createElement("link");
     element.rel = "modulepreload";

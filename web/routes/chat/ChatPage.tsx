@@ -35,8 +35,9 @@ const loadedParts = new Map<() => Promise<unknown>, unknown>();
 /**
  * A part of the strip above the messages whose code only some conversations need: the review prompt
  * (its line; an answered review's panel and the dialog come when needed) for a completed deal, the
- * held money's cards (decision 105) for a paid order. Loaded when `needed`, not with every chat (decision 104). Returns
- * the component once it is there; `failed` when it could not be loaded (the chat then shows without it).
+ * held money's cards (decision 105) for a paid order. Loaded when `needed`, not with every chat
+ * (decision 104). Returns the component once it is there; `failed` when it could not be loaded (the
+ * chat then shows without it).
  */
 function useStripPart<C>(load: () => Promise<C>, needed: boolean): { component?: C; failed: boolean } {
   const [component, setComponent] = useState(() => loadedParts.get(load) as C | undefined);
