@@ -73,17 +73,14 @@ function routeChunks(): Plugin {
   return {
     name: "lekebytte:route-chunks",
     apply: "build",
+    // After `entryChunks`, whose sets say what each chunk and the entry load.
     generateBundle(_options, bundle) {
       if (this.environment.config.consumer !== "client") return;
-      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === "chunk");
-      const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-      const closure = (start: Rollup.OutputChunk, skip: ReadonlySet<string>) => staticClosure(byFile, start, skip);
-      const entry = chunks.find((c) => c.isEntry);
-      const inEntry = new Set(entry ? closure(entry, new Set()) : []);
       const routes: Record<string, string[]> = {};
-      for (const chunk of chunks) {
-        if (!isPageModule(chunk)) continue;
-        routes[path.basename(chunk.facadeModuleId).replace(/\.tsx?$/, "")] = closure(chunk, inEntry).map((file) => `/${file}`);
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== "chunk" || !isPageModule(chunk)) continue;
+        const files = [...(loadedWithChunk.get(chunk.fileName) ?? [])].filter((file) => !loadedWithEntry.has(file));
+        routes[path.basename(chunk.facadeModuleId).replace(/\.tsx?$/, "")] = files.map((file) => `/${file}`);
       }
       this.emitFile({ type: "asset", fileName: "route-chunks.json", source: `${JSON.stringify(routes, null, 2)}\n` });
     },

@@ -104,6 +104,14 @@ export function pageRouteOf(pathname: string, { local = false }: { local?: boole
   return ROUTE_REGEXPS.find((route) => (local || !route.localOnly) && route.re.test(pathname))?.id;
 }
 
+/**
+ * A file the build's page → files map (route-chunks.json) may name for a page to load: only the
+ * build's own scripts, so neither the Worker nor the app links anything else from it.
+ */
+export function isBuildScript(href: unknown): href is string {
+  return typeof href === "string" && /^\/assets\/[\w.-]+\.js$/.test(href);
+}
+
 /** A path the SPA has a page for (the Worker answers everything else with a real 404). */
 export function isKnownRoute(pathname: string, options: { local?: boolean } = {}): boolean {
   return pageRouteOf(pathname, options) !== undefined;

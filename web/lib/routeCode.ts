@@ -5,10 +5,9 @@
  * page has loaded and the browser is idle. A navigation before it is here, or without it, still
  * works; its files then come one round trip later.
  */
-type RouteFiles = Record<string, unknown>;
+import { isBuildScript } from "../../domain/routes";
 
-/** Only the build's own scripts: nothing in the map can point the page elsewhere. */
-const OWN_SCRIPT = /^\/assets\/[\w.-]+\.js$/;
+type RouteFiles = Record<string, unknown>;
 
 let files: RouteFiles | undefined;
 let request: Promise<RouteFiles> | undefined;
@@ -45,7 +44,7 @@ function link(map: RouteFiles, module: string) {
   if (!Array.isArray(list)) return;
   for (const href of list) {
     // Once each: a file already asked for (by this page, the app loader or another page) is linked.
-    if (typeof href !== "string" || !OWN_SCRIPT.test(href)) continue;
+    if (!isBuildScript(href)) continue;
     if (document.querySelector(`link[rel="modulepreload"][href="${href}"]`)) continue;
     const element = document.createElement("link");
     element.rel = "modulepreload";

@@ -9,7 +9,7 @@
 import { cardPhoto, screenPhoto } from "../../../domain/photos";
 import { apiSearchQuery, parseFilters } from "../../../domain/searchUrl";
 import { searchParamsSchema } from "../../../domain/schemas/search";
-import { PAGE_ROUTES, pageRouteOf, type PageRoute } from "../../../domain/routes";
+import { isBuildScript, PAGE_ROUTES, pageRouteOf, type PageRoute } from "../../../domain/routes";
 import type { ListingCard } from "../../../domain/schemas/listing";
 import type { Db } from "../../db/client";
 import { isLocal, type Bindings } from "../../env";
@@ -48,7 +48,7 @@ export async function pageModules(env: Bindings, url: URL): Promise<string[]> {
   const name = route ? (PAGE_ROUTES[route] as PageRoute).module : undefined;
   if (!name) return [];
   const files = (await loadRouteChunks(env, url))[name];
-  return Array.isArray(files) ? files.filter((f) => typeof f === "string" && /^\/assets\/[\w.-]+\.js$/.test(f)) : [];
+  return Array.isArray(files) ? files.filter(isBuildScript) : [];
 }
 
 /** Data that is the same for every visitor, so the page stays one response for all. */
