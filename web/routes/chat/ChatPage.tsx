@@ -160,9 +160,14 @@ function useFillViewport() {
       const top = el.getBoundingClientRect().top + window.scrollY;
       el.style.height = `max(24rem, calc(100dvh - ${Math.round(top)}px))`;
     };
-    fit();
+    // At the start of the next frame, before its paint: measured as React commits, the page's layout
+    // ran inside React's task, lengthening it on a phone.
+    const first = requestAnimationFrame(fit);
     window.addEventListener("resize", fit);
-    return () => window.removeEventListener("resize", fit);
+    return () => {
+      cancelAnimationFrame(first);
+      window.removeEventListener("resize", fit);
+    };
   }, []);
   return ref;
 }

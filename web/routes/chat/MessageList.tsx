@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, type RefObject } from "react";
+import { useCallback, useLayoutEffect, useRef, type RefObject } from "react";
 import { groupByOsloDay } from "../../../domain/chat-days";
 import type { ChatMessage } from "../../../domain/chat";
 import { MessageBubble } from "./MessageBubble";
@@ -23,7 +23,20 @@ const STICKY_PX = 96;
 export function MessageList({ messages, myId, otherName, scrollRef, onReport }: MessageListProps) {
   const stick = useRef(true);
   const lastOwn = useRef<string | null>(null);
+  /** The reader's own message just came in: the next growth of the list scrolls to it wherever they were. */
+  const followOwn = useRef(false);
+  const observer = useRef<ResizeObserver | null>(null);
+  const list = useRef<HTMLElement | null>(null);
+  // The list's element changes (the empty line, then the messages): the observer follows it.
+  const listRef = useCallback((element: HTMLElement | null) => {
+    if (list.current) observer.current?.unobserve(list.current);
+    list.current = element;
+    if (element) observer.current?.observe(element);
+  }, []);
 
+  // Scrolled to the newest from a ResizeObserver, which runs after the browser's own layout: reading
+  // the height there costs nothing, where reading it as React commits forced a layout inside React's
+  // task (on a phone about half of each render of the chat as its answers land).
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -31,36 +44,41 @@ export function MessageList({ messages, myId, otherName, scrollRef, onReport }: 
       stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICKY_PX;
     };
     el.addEventListener("scroll", onScroll, { passive: true });
-    // The composer growing (a long message) or the keyboard opening shrinks the list: keep the newest in view.
+    // The list growing (the first messages, a new one), the composer growing (a long message) or the
+    // keyboard opening: keep the newest in view.
     const resize = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight;
+      if (stick.current || followOwn.current) el.scrollTop = el.scrollHeight;
+      followOwn.current = false;
     });
     resize.observe(el);
+    if (list.current) resize.observe(list.current);
+    observer.current = resize;
     return () => {
       el.removeEventListener("scroll", onScroll);
       resize.disconnect();
+      observer.current = null;
     };
   }, [scrollRef]);
 
+  // No layout read here: the observer scrolls once the list has grown by the message.
   useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
     const newest = messages[messages.length - 1];
-    const sentByMe = newest && newest.sender_id === myId && newest.id !== lastOwn.current;
-    if (sentByMe) lastOwn.current = newest.id;
-    if (stick.current || sentByMe) el.scrollTop = el.scrollHeight;
-  }, [messages, myId, scrollRef]);
+    if (newest && newest.sender_id === myId && newest.id !== lastOwn.current) {
+      lastOwn.current = newest.id;
+      followOwn.current = true;
+    }
+  }, [messages, myId]);
 
   if (messages.length === 0) {
     return (
-      <p role="log" aria-live="polite" className="flex h-full items-center justify-center p-6 text-center text-stone-700">
+      <p ref={listRef} role="log" aria-live="polite" className="flex h-full items-center justify-center p-6 text-center text-stone-700">
         Ingen meldinger ennå. Send den første!
       </p>
     );
   }
 
   return (
-    <div role="log" aria-live="polite" aria-label="Meldinger" className="space-y-4 px-3 py-4">
+    <div ref={listRef} role="log" aria-live="polite" aria-label="Meldinger" className="space-y-4 px-3 py-4">
       {groupByOsloDay(messages, (m) => m.created_at).map((group) => (
         <section key={group.day} aria-label={group.label}>
           {/* In the flow, not sticky: a floating label would cover the message scrolled under it. */}
