@@ -6,7 +6,6 @@ import type { Locator } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { deleteAccount, signUpAndSignIn, uniqueEmail } from "./support/accounts";
 import { createListing } from "./support/listings";
-import { openSecondBrowser } from "./support/second-browser";
 
 /** Pixels between the bottom of what the list shows and the bottom of the list. */
 const fromBottom = (list: Locator) => list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
@@ -17,7 +16,8 @@ const longMessage = (n: number) =>
 
 test("the chat opens at the newest message and follows new ones unless the reader has scrolled up", async ({ page: buyer, browser }) => {
   test.setTimeout(120_000);
-  const { context: sellerContext } = await openSecondBrowser(browser);
+  // The seller only sends through the API: a context of their own, with no page.
+  const sellerContext = await browser.newContext();
   const seller = sellerContext.request;
   await signUpAndSignIn(seller, uniqueEmail("scroll-seller"), "Siri Selger");
   await signUpAndSignIn(buyer.request, uniqueEmail("scroll-buyer"), "Kåre Kjøper");
