@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 
-/** The chunks `start` imports statically, itself included, leaving out `skip`. */
-function staticClosure(byFile: ReadonlyMap<string, Rollup.OutputChunk>, start: Rollup.OutputChunk, skip: ReadonlySet<string>): string[] {
+/** The chunks `start` imports statically, itself included. */
+function staticClosure(byFile: ReadonlyMap<string, Rollup.OutputChunk>, start: Rollup.OutputChunk): Set<string> {
   const seen = new Set<string>();
   const visit = (chunk: Rollup.OutputChunk) => {
-    if (seen.has(chunk.fileName) || skip.has(chunk.fileName)) return;
+    if (seen.has(chunk.fileName)) return;
     seen.add(chunk.fileName);
     for (const file of chunk.imports) {
       const next = byFile.get(file);
@@ -17,7 +17,7 @@ function staticClosure(byFile: ReadonlyMap<string, Rollup.OutputChunk>, start: R
     }
   };
   visit(start);
-  return [...seen];
+  return seen;
 }
 
 /** Each chunk's static imports, all the way down: loaded before its code runs (see `entryChunks`). */
@@ -53,7 +53,7 @@ function entryChunks(): Plugin {
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         routerPages.clear();
         loadedWithChunk.clear();
-        for (const chunk of chunks) loadedWithChunk.set(chunk.fileName, new Set(staticClosure(byFile, chunk, new Set())));
+        for (const chunk of chunks) loadedWithChunk.set(chunk.fileName, staticClosure(byFile, chunk));
         loadedWithEntry = (entry && loadedWithChunk.get(entry.fileName)) ?? new Set();
         if (!entry) return;
         for (const chunk of chunks)
