@@ -196,6 +196,36 @@ function reactRouterTreeShaking(): Plugin {
   };
 }
 
+/**
+ * react-dom makes five errors as it loads: markers it throws and knows again by identity ("not a
+ * real error"). A browser with DevTools' runtime attached (Lighthouse, Playwright, an open DevTools)
+ * records where each error was made, and for that parses again every function on the stack: here
+ * all of react-dom's module, most of its start (decision 162). Made from Error's prototype with the
+ * same message instead, without running Error, they are the same markers and record no stack.
+ */
+function reactMarkersWithoutStacks(): Plugin {
+  const MARKERS = 5;
+  return {
+    name: "lekebytte:react-markers-without-stacks",
+    apply: "build",
+    transform(code, id) {
+      if (!/react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/.test(id)) return null;
+      let made = 0;
+      const out = code.replace(
+        /^(\s*(?:var )?\w+Exception = )Error\((formatProdErrorMessage\(\d+\))\)/gm,
+        (_marker, name: string, message: string) => {
+          made++;
+          return `${name}Object.create(Error.prototype, { message: { value: ${message}, writable: true, configurable: true } })`;
+        },
+      );
+      // A react-dom release written differently would otherwise make this a silent no-op.
+      if (made !== MARKERS)
+        this.error(`react-dom's client module has ${made} of the ${MARKERS} markers this plugin rewrites (decision 162)`);
+      return out;
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   // `npm run dev` runs the Worker in local mode (dev outbox, built-in JWT fallback); the build that
   // `wrangler deploy` ships keeps wrangler.toml's production default (docs/decisions/018).
@@ -209,6 +239,7 @@ export default defineConfig(({ command }) => ({
     scriptsAfterFirstPaint(),
     honoClientWithoutCookies(),
     reactRouterTreeShaking(),
+    reactMarkersWithoutStacks(),
   ],
   resolve: {
     alias: [

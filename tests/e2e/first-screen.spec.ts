@@ -106,3 +106,69 @@ test.describe("a first visit (the consent banner shows)", () => {
     await expect(page.getByTestId("consent-banner")).toBeHidden();
   });
 });
+
+/**
+ * Runs in the page from its start: every Error made, and every request the page's scripts make with
+ * whether a module's top level is on its stack. A browser with DevTools attached (Lighthouse among
+ * them) records where each error and each request was made, and to place a frame of a module's top
+ * level it parses that whole file again (decision 162).
+ */
+function recordStartStacks() {
+  const OriginalError = Error;
+  const record = { errors: [] as string[], requests: [] as string[], fromTopLevel: [] as string[] };
+  (window as unknown as { __start: typeof record }).__start = record;
+  window.Error = new Proxy(OriginalError, {
+    apply: (target, self, args) => {
+      record.errors.push(String(args[0]));
+      return Reflect.apply(target, self, args);
+    },
+    construct: (target, args, newTarget) => {
+      record.errors.push(String(args[0]));
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+  type Site = { getFileName(): string | null; getEnclosingLineNumber(): number; getEnclosingColumnNumber(): number };
+  const fetch = window.fetch;
+  window.fetch = function (this: unknown, ...args: Parameters<typeof fetch>) {
+    const url = String(args[0] instanceof Request ? args[0].url : args[0]);
+    const [prepare, limit] = [OriginalError.prepareStackTrace, OriginalError.stackTraceLimit];
+    OriginalError.prepareStackTrace = (_error, sites) => sites;
+    // Every frame down to the first: a top level is at the bottom.
+    OriginalError.stackTraceLimit = Number.POSITIVE_INFINITY;
+    const holder: { stack?: Site[] } = {};
+    OriginalError.captureStackTrace(holder);
+    // The stack is formatted when first read: read while prepareStackTrace hands over the frames.
+    const sites = holder.stack ?? [];
+    [OriginalError.prepareStackTrace, OriginalError.stackTraceLimit] = [prepare, limit];
+    record.requests.push(url);
+    // A module's top level is the function that starts at the file's first character.
+    for (const site of sites)
+      if (
+        /\/assets\/[^/]+\.js$/.test(site.getFileName() ?? "") &&
+        site.getEnclosingLineNumber() === 1 &&
+        site.getEnclosingColumnNumber() === 1
+      )
+        record.fromTopLevel.push(`${url} from ${site.getFileName()}`);
+    return fetch.apply(this, args);
+  } as typeof fetch;
+}
+
+test("the app starts without making an Error and without a request from a module's top level", async ({ page }) => {
+  await page.addInitScript(recordStartStacks);
+  const start = () => page.evaluate(() => (window as unknown as { __start: Record<string, string[]> }).__start);
+  // An edge-rendered page (hydrated) and one the browser renders itself.
+  for (const [path, heading] of [
+    ["/", "Kjøp, selg, gi bort og bytt brukte leker"],
+    ["/om-oss", "Om oss"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
+    // The session is the first thing the app asks for as it starts.
+    await expect
+      .poll(async () => (await start()).requests.some((url) => url.includes("/api/auth/session")), { timeout: 20_000 })
+      .toBe(true);
+    const { errors, fromTopLevel } = await start();
+    expect(errors, `${path}: Errors made as the app started (react-dom's markers among them)`).toEqual([]);
+    expect(fromTopLevel, `${path}: requests made from a module's top level`).toEqual([]);
+  }
+});
