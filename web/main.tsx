@@ -12,9 +12,9 @@ import "./styles.css";
 const SESSION_WAIT_MS = 1_500;
 
 // The app starts from a microtask (still in this task) rather than from the module's top level. A
-// browser with DevTools' runtime attached (Lighthouse, Playwright) records the stack of what the start
-// sets off, and to place a frame of a module's top level it parses the whole chunk again: 10 ms of
-// the entry's run on a fast machine, 40 on a phone (decision 162).
+// browser with DevTools' runtime attached (Lighthouse, Playwright) records the stack each request is
+// made from, and to place a frame of a module's top level it parses that whole chunk again: 8–13 ms
+// of the entry's run on a fast machine, four times that on a slow phone (decision 162).
 queueMicrotask(start);
 
 function start() {
