@@ -1,7 +1,8 @@
 // wrangler.toml's staging and production environments (docs/deploy.md, decision 136), read the way
 // `wrangler deploy --env …` reads them. Wrangler does not give an environment the top level's vars,
-// D1, R2, Images, queues, Durable Object bindings, send_email or ratelimits: each must repeat them,
-// with resources of its own, or the deployed Worker lacks a binding the local one has.
+// D1, R2, Images, queues, Durable Object bindings, send_email, ratelimits or version metadata: each
+// must repeat them, with resources of its own, or the deployed Worker lacks a binding the local one
+// has.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,6 +25,7 @@ interface Config {
   migrations: unknown[];
   routes?: unknown[];
   images?: unknown;
+  version_metadata?: { binding: string };
   send_email: { name: string }[];
   durable_objects: { bindings: unknown[] };
   d1_databases: { binding: string; database_name: string; database_id: string; migrations_dir?: string }[];
@@ -77,6 +79,7 @@ function shape(c: Config) {
     d1: c.d1_databases.map((d) => ({ binding: d.binding, migrations_dir: d.migrations_dir })),
     r2: c.r2_buckets.map((b) => b.binding).sort(),
     images: c.images,
+    versionMetadata: c.version_metadata,
     producers: byName(c.queues.producers?.map((p) => ({ binding: p.binding, queue: baseQueue(p.queue) })) ?? [], (p) => p.binding),
     consumers: byName(
       c.queues.consumers?.map((q) => ({

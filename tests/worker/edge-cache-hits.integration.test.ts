@@ -8,12 +8,12 @@ import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { describe, expect, it } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
-import { ALL_TAG, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
+import { ALL_TAG, edgeCacheKey, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
 import { d1Usage } from "../../worker/db/usage";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
 import { createListing, createSale, createUser, signedInClient } from "../factories";
-import { Client, ORIGIN } from "./support/http";
+import { asVisitor, Client, ORIGIN } from "./support/http";
 import { listing, look, surfaces, word } from "./support/edge-cache";
 
 describe("visitors are served from the edge cache", () => {
@@ -58,7 +58,9 @@ describe("visitors are served from the edge cache", () => {
       [`/api/users/${row.userId}`, 300, `lb-all,lb-user-${row.userId}`],
     ] as const) {
       expect((await look(path)).edge, path).toBe("MISS");
-      const stored = await caches.default.match(new Request(ORIGIN + path));
+      // A page is stored under the deployed version.
+      const key = edgeCacheKey(new URL(ORIGIN + path), { page: !path.startsWith("/api/"), version: env.CF_VERSION_METADATA.id });
+      const stored = await caches.default.match(key);
       expect([stored?.headers.get("Cache-Control"), stored?.headers.get("Cache-Tag")], path).toEqual([`public, s-maxage=${seconds}`, tags]);
       await stored?.body?.cancel();
     }
@@ -228,5 +230,30 @@ describe("the switch EDGE_CACHE=off", () => {
     // Every surface but the shared home page is this listing's own, never asked for with the cache on:
     // nothing was stored while it was off.
     for (const path of surfaces(row).filter((p) => p !== "/" && p !== "/api/home")) expect((await look(path)).edge, path).toBe("MISS");
+  });
+});
+
+describe("a deploy", () => {
+  it("never serves a page the version before it stored (its HTML names that build's scripts); an API answer stays", async () => {
+    const { app } = await import("../../worker/app");
+    const pending: Promise<unknown>[] = [];
+    const ctx = {
+      waitUntil: (p: Promise<unknown>) => pending.push(p),
+      passThroughOnException: () => {},
+      props: {},
+    } as unknown as ExecutionContext;
+    const deployed = (id: string) => ({ ...(env as Bindings), CF_VERSION_METADATA: { ...env.CF_VERSION_METADATA, id } });
+    const visit = async (path: string, version: string) => {
+      const res = await app.fetch(new Request(ORIGIN + path, asVisitor()), deployed(version), ctx);
+      await res.body?.cancel();
+      await Promise.all(pending.splice(0));
+      return res.headers.get("X-Edge-Cache");
+    };
+    const row = await listing();
+    for (const path of ["/", `/annonse/${row.seoSlug}`, "/search?q=lego"]) {
+      expect([await visit(path, "first"), await visit(path, "first")], path).toEqual(["MISS", "HIT"]);
+      expect(await visit(path, "second"), `${path} after the deploy`).toBe("MISS");
+    }
+    expect([await visit("/api/home", "first"), await visit("/api/home", "second")]).toEqual(["MISS", "HIT"]);
   });
 });

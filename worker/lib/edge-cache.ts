@@ -24,14 +24,17 @@ const TRACKING_PARAMS = /^(utm_[a-z_]+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|
  * The key an answer is stored under: the URL with its query parameters sorted by name (a stable
  * sort, so repeated parameters keep their order) and encoded one way, so `?q=lego&sort=new` and
  * `?sort=new&q=lego` are one entry; pages also drop tracking parameters. Never the request's
- * headers: the key is the same for every visitor.
+ * headers: the key is the same for every visitor. A page's key also carries the deployed version
+ * (`version`, the Worker version's id): its HTML names the build's hashed scripts, which the next
+ * deploy replaces, so a page stored before a deploy is never served after it.
  */
-export function edgeCacheKey(url: URL, { page }: { page: boolean }): Request {
+export function edgeCacheKey(url: URL, { page, version }: { page: boolean; version?: string }): Request {
   const params = new URLSearchParams(url.search);
   if (page) for (const name of [...new Set(params.keys())]) if (TRACKING_PARAMS.test(name)) params.delete(name);
   params.sort();
   const query = params.toString();
-  return new Request(`${url.origin}${url.pathname}${query ? `?${query}` : ""}`, { method: "GET" });
+  const path = page && version ? `/__version/${encodeURIComponent(version)}${url.pathname}` : url.pathname;
+  return new Request(`${url.origin}${path}${query ? `?${query}` : ""}`, { method: "GET" });
 }
 
 // ---- Purge marks ------------------------------------------------------------------------------------
