@@ -28,12 +28,12 @@ const TRACKING_PARAMS = /^(utm_[a-z_]+|fbclid|gclid|gbraid|wbraid|dclid|msclkid|
  * (`version`, the Worker version's id): its HTML names the build's hashed scripts, which the next
  * deploy replaces, so a page stored before a deploy is never served after it.
  */
-export function edgeCacheKey(url: URL, { page, version }: { page: boolean; version?: string }): Request {
+export function edgeCacheKey(url: URL, { page, version }: { page: boolean; version: string }): Request {
   const params = new URLSearchParams(url.search);
   if (page) for (const name of [...new Set(params.keys())]) if (TRACKING_PARAMS.test(name)) params.delete(name);
   params.sort();
   const query = params.toString();
-  const path = page && version ? `/__version/${encodeURIComponent(version)}${url.pathname}` : url.pathname;
+  const path = page ? `/__version/${encodeURIComponent(version)}${url.pathname}` : url.pathname;
   return new Request(`${url.origin}${path}${query ? `?${query}` : ""}`, { method: "GET" });
 }
 

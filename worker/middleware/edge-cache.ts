@@ -200,7 +200,7 @@ export const edgeCache = createMiddleware<AppEnv>(async (c, next) => {
     return;
   }
 
-  const key = edgeCacheKey(url, { page: route.page, version: c.env.CF_VERSION_METADATA?.id });
+  const key = edgeCacheKey(url, { page: route.page, version: c.env.CF_VERSION_METADATA.id });
   // Before anything is read from D1: a purge at or after this makes what the handler answers stale.
   const asOf = Date.now();
   const hit = await storedAnswer(c.env, key);
