@@ -57,6 +57,13 @@ test("visitor pages: home, search with the filter dialog, a slug page, the listi
   await expectPolicyHeaders(assetResponse, "/assets/*");
   // Their names carry a hash of their content, so a browser keeps them a year without asking again.
   expect(assetResponse.headers()["cache-control"], "/assets/*: Cache-Control").toBe("public, max-age=31536000, immutable");
+  // A file this build does not have (a page from the last deploy names it) is a 404 that no one
+  // keeps: as the shell with a year's immutable 200, a browser would keep HTML under a script's name
+  // and a rollback to the build that has it would still find no app there.
+  const missing = await page.request.get(asset!.replace(/[^/]+\.js$/, "index-NotBuilt0.js"));
+  expect(missing.status(), "a missing /assets/ file").toBe(404);
+  expect(missing.headers()["cache-control"], "a missing /assets/ file: Cache-Control").toBe("no-cache");
+  await expectPolicyHeaders(missing, "a missing /assets/ file");
 
   await expectPolicyHeaders(await page.goto("/search"), "/search");
   await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();

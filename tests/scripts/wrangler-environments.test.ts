@@ -4,6 +4,7 @@
 // must repeat them, with resources of its own, or the deployed Worker lacks a binding the local one
 // has.
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { appMode, queueBaseName } from "../../worker/env";
@@ -20,7 +21,7 @@ interface Config {
   workers_dev?: boolean;
   define: Record<string, string>;
   vars: Record<string, string>;
-  assets?: unknown;
+  assets?: { not_found_handling?: string; run_worker_first?: string[] | boolean };
   triggers: unknown;
   migrations: unknown[];
   routes?: unknown[];
@@ -147,6 +148,19 @@ describe("wrangler.toml's environments", () => {
     expect(vars(deployed.production).VIPPS_API_BASE).toBe("https://api.vipps.no");
     expect(vars(deployed.staging).HELTHJEM_API_BASE).toBe("https://api.pre.helthjem.no");
     expect(vars(deployed.production).HELTHJEM_API_BASE).toBe("https://api.helthjem.no");
+  });
+
+  // The asset server answers what it has a file for; anything else goes to the Worker. A static
+  // route to the asset server (a "!…" pattern) or an SPA fallback would answer a missing build asset
+  // with public/_headers' year-long immutable header (decision 164).
+  it("sends every path without a file to the Worker, and the build's files outside /assets/ too", () => {
+    expect(local.assets?.not_found_handling).toBe("none");
+    // The shell (index.html, named "/", "/index" and "/index.html" by the asset server), public/'s
+    // files, and the route table the build writes (vite.config.ts, "route-chunks.json").
+    const files = readdirSync(path.join(ROOT, "public")).filter((name) => name !== "_headers");
+    const outside = ["/", "/index", "/index.html", ...files.map((name) => `/${name}`), "/route-chunks.json"];
+    const first = local.assets?.run_worker_first;
+    expect(Array.isArray(first) ? [...first].sort() : first).toEqual(outside.sort());
   });
 
   it("the local Worker stays what `npm start` and the tests run: no mail binding, the committed placeholder origin", () => {

@@ -113,6 +113,19 @@ describe("page navigations (SPA shell from the ASSETS binding)", () => {
     expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
     expect(await response.text()).toContain('<div id="root"');
   });
+
+  // The asset server sends a path it has no file for to the Worker (wrangler.toml, decision 164):
+  // a build asset a page of the last deploy names, or any other missing file.
+  it.each(["/assets/index-NotBuilt0.js", "/finnes-ikke.txt"])(
+    "missing file %s → the shell with status 404, kept by no one",
+    async (path) => {
+      const response = await fetchWorker(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
+      expect(response.headers.get("Cache-Control")).toBe("no-cache");
+      expect(await response.text()).toContain('<div id="root"');
+    },
+  );
 });
 
 describe("unexpected errors", () => {

@@ -95,16 +95,20 @@ export function notFoundPage(env: Bindings, url: URL): Promise<Response> {
 
 /**
  * Navigations that reach the Worker (run_worker_first): known SPA routes get index.html with 200,
- * unknown paths get the same shell with status 404. Paths that look like files go straight to the
- * asset server.
+ * unknown paths get the same shell with status 404. Paths that look like files go to the asset
+ * server: the few files the Worker runs first for, and files it has not got (wrangler.toml).
  */
 export const pageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "*", async (c) => {
   const url = new URL(c.req.url);
   if (/\.[a-z0-9]{1,8}$/i.test(url.pathname) || (VITE_DEV_SERVER && url.pathname.startsWith("/@"))) {
     const asset = await c.env.ASSETS.fetch(c.req.raw);
-    // The asset server answers a missing file with the SPA shell (not_found_handling): a file that
-    // does not exist is a real 404, not a 200 page (docs/decisions/060).
-    if (asset.ok && !/\.html?$/i.test(url.pathname) && asset.headers.get("Content-Type")?.startsWith("text/html")) {
+    // A file that does not exist is the app's 404 page, revalidated on every visit (decision 164).
+    // The asset server answers it with an empty 404 (not_found_handling = "none"); an asset server
+    // with an SPA fallback would answer the shell as a 200 instead.
+    if (
+      asset.status === 404 ||
+      (asset.ok && !/\.html?$/i.test(url.pathname) && asset.headers.get("Content-Type")?.startsWith("text/html"))
+    ) {
       await asset.body?.cancel();
       return notFoundPage(c.env, url);
     }
