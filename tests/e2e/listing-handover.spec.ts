@@ -54,7 +54,11 @@ test("a toy that can be sent: ticked in the wizard with its size, shown on the l
 
     await card.getByRole("link", { name: title }).click();
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
-    const details = page.getByRole("main").locator("dl");
+    // The listing's facts; the owner's statistics are a list of their own, which may land first.
+    const details = page
+      .getByRole("main")
+      .locator("dl")
+      .filter({ has: page.getByText("Levering", { exact: true }) });
     await expect(details.getByText("Levering", { exact: true })).toBeVisible();
     await expect(details.getByText("Hentes, Kan sendes (Medium pakke)", { exact: true })).toBeVisible();
     await details.scrollIntoViewIfNeeded();
