@@ -59,3 +59,41 @@ test("a protected route while signed out shows sign-in, not a blank page", async
   await expect(page).toHaveURL(/\/(auth|profile)(\?.*)?$/);
   await expect(page.getByRole("main")).not.toBeEmpty();
 });
+
+test.describe("a page's code from a build that is gone (a tab opened before a deploy)", () => {
+  // The page module's file answers 404, as the asset server answers a file the new deployment does
+  // not have (decision 164); the page then reloads once from the server instead of failing.
+  const aboutModule = /\/assets\/AboutPage-[^/]+\.js$/;
+  const aboutHeading = { level: 1, name: "Om oss" } as const;
+
+  test("the page loads itself again once and shows the page asked for", async ({ page }) => {
+    let reloads = 0;
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/om-oss") reloads++;
+    });
+    // Gone until the page has been loaded again from the server.
+    await page.route(aboutModule, (route) => (reloads === 0 ? route.fulfill({ status: 404, body: "" }) : route.continue()));
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Nyeste annonser", exact: true })).toBeVisible();
+    await page.getByRole("contentinfo").getByRole("link", { name: "Om oss" }).click();
+    await expect(page.getByRole("heading", aboutHeading)).toBeVisible();
+    expect(reloads).toBe(1);
+    await expect(page.getByText("Noe gikk galt")).toHaveCount(0);
+  });
+
+  test("a page whose code cannot load at all ends on 'Noe gikk galt' after one reload, not in a loop", async ({ page }) => {
+    let reloads = 0;
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/om-oss") reloads++;
+    });
+    await page.route(aboutModule, (route) => route.fulfill({ status: 404, body: "" }));
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Nyeste annonser", exact: true })).toBeVisible();
+    await page.getByRole("contentinfo").getByRole("link", { name: "Om oss" }).click();
+    await expect(page.getByRole("heading", { name: "Noe gikk galt" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Prøv igjen" })).toBeVisible();
+    // Time for a second reload, were there one.
+    await page.waitForTimeout(1_000);
+    expect(reloads).toBe(1);
+  });
+});
