@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
 import { ALL_TAG, edgeCacheKey, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
 import { d1Usage } from "../../worker/db/usage";
+import { watchRequestD1 } from "./support/request-d1";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
 import { createListing, createSale, createUser, signedInClient } from "../factories";
@@ -194,11 +195,15 @@ describe("a signed-in reader's listing costs D1 one statement besides the sessio
     const sold = deal.listings[0];
     const buyer = await signedInClient(deal.b.id);
     const statements = async (path: string, client: Client) => {
-      const before = d1Usage().statements;
-      const res = await client.get(path, { headers: { Accept: path.startsWith("/api/") ? "application/json" : "text/html" } });
-      expect(res.status, path).toBe(200);
-      await res.body?.cancel();
-      return d1Usage().statements - before;
+      const d1 = watchRequestD1();
+      try {
+        const res = await client.get(path, { headers: { Accept: path.startsWith("/api/") ? "application/json" : "text/html" } });
+        expect(res.status, path).toBe(200);
+        await res.body?.cancel();
+        return d1.statementsOf(res);
+      } finally {
+        d1.stop();
+      }
     };
     // What the session's check costs on any route (an answer without D1 of its own).
     const session = await statements("/api/auth/session", buyer);

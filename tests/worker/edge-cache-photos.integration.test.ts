@@ -5,11 +5,11 @@
 // order.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { d1Usage } from "../../worker/db/usage";
 import { createListing, createUser, signedInClient, type ListingRow } from "../factories";
 import { Client } from "./support/http";
 import { editFormOf } from "./support/listing-form";
 import { listing, word } from "./support/edge-cache";
+import { watchRequestD1 } from "./support/request-d1";
 
 describe("listing photos are served from the edge cache, to visitors and signed-in readers alike", () => {
   const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
@@ -38,21 +38,27 @@ describe("listing photos are served from the edge cache, to visitors and signed-
     expect(etag).not.toBe("");
     // Gone from R2 and asked of no D1 statement: only the stored copy can answer now.
     await env.IMAGES.delete(key);
-    const statements = d1Usage().statements;
     const signedIn = await signedInClient((await createUser()).id);
-    for (const client of [new Client(), signedIn]) {
-      const again = await client.get(path);
-      expect([again.status, again.headers.get("X-Edge-Cache"), again.headers.get("Cache-Control")]).toEqual([
-        200,
-        "HIT",
-        "public, max-age=3600",
-      ]);
-      expect(await bytesOf(again)).toEqual(JPEG);
+    const d1 = watchRequestD1();
+    try {
+      const answers: Response[] = [];
+      for (const client of [new Client(), signedIn]) {
+        const again = await client.get(path);
+        answers.push(again);
+        expect([again.status, again.headers.get("X-Edge-Cache"), again.headers.get("Cache-Control")]).toEqual([
+          200,
+          "HIT",
+          "public, max-age=3600",
+        ]);
+        expect(await bytesOf(again)).toEqual(JPEG);
+      }
+      const revalidated = await new Client().get(path, { headers: { "If-None-Match": etag } });
+      expect([revalidated.status, revalidated.headers.get("X-Edge-Cache"), await revalidated.text()]).toEqual([304, "HIT", ""]);
+      // Not even the signed-in reader's session: a public photo is the same for everyone.
+      expect(d1.statementsOf(...answers, revalidated)).toBe(0);
+    } finally {
+      d1.stop();
     }
-    const revalidated = await new Client().get(path, { headers: { "If-None-Match": etag } });
-    expect([revalidated.status, revalidated.headers.get("X-Edge-Cache"), await revalidated.text()]).toEqual([304, "HIT", ""]);
-    // Not even the signed-in reader's session: a public photo is the same for everyone.
-    expect(d1Usage().statements - statements).toBe(0);
   });
 
   it("a photo only its owner may see is never stored: visitors still get 404 afterwards", async () => {
