@@ -9,7 +9,6 @@ import { setCookie } from "hono/cookie";
 import { describe, expect, it } from "vitest";
 import type { AppEnv, Bindings } from "../../worker/env";
 import { ALL_TAG, edgeCacheKey, listingTag, purgeEdgeCache, userTag } from "../../worker/lib/edge-cache";
-import { d1Usage } from "../../worker/db/usage";
 import { watchRequestD1 } from "./support/request-d1";
 import { withDb } from "../../worker/middleware/db";
 import { edgeCache } from "../../worker/middleware/edge-cache";
@@ -156,11 +155,15 @@ describe("sessions never touch the edge cache", () => {
 describe("a miss costs the page its one D1 statement", () => {
   it("the home page and its API", async () => {
     await listing();
-    for (const path of ["/", "/api/home"]) {
-      const before = d1Usage();
-      expect((await look(path)).edge, path).toBe("MISS");
-      const after = d1Usage();
-      expect([after.roundTrips - before.roundTrips, after.statements - before.statements], path).toEqual([1, 1]);
+    const d1 = watchRequestD1();
+    try {
+      for (const path of ["/", "/api/home"]) {
+        const seen = await look(path);
+        expect(seen.edge, path).toBe("MISS");
+        expect(d1.of(seen), path).toEqual({ roundTrips: 1, statements: 1 });
+      }
+    } finally {
+      d1.stop();
     }
   });
 
@@ -172,10 +175,14 @@ describe("a miss costs the page its one D1 statement", () => {
       `/api/listings/${row.id}`,
       `/api/listings/by-slug/${row.seoSlug}`,
     ]) {
-      const before = d1Usage();
-      expect((await look(path)).edge, path).toBe("MISS");
-      const after = d1Usage();
-      expect([after.roundTrips - before.roundTrips, after.statements - before.statements], path).toEqual([1, 1]);
+      const d1 = watchRequestD1();
+      try {
+        const seen = await look(path);
+        expect(seen.edge, path).toBe("MISS");
+        expect(d1.of(seen), path).toEqual({ roundTrips: 1, statements: 1 });
+      } finally {
+        d1.stop();
+      }
     }
     for (const path of [`/annonse/${row.seoSlug}`, `/listing/${row.id}`, `/api/listings/${row.id}`, `/api/listings/by-slug/${row.seoSlug}`])
       expect((await look(path)).edge, path).toBe("HIT");

@@ -56,6 +56,7 @@ describe("the request line", () => {
       duration_ms: expect.any(Number),
       // Not measured: deployed, the runtime's clock stands still while our code runs.
       cpu_ms: null,
+      d1_round_trips: expect.any(Number),
       d1_statements: expect.any(Number),
       d1_rows_read: expect.any(Number),
       d1_rows_written: 0,
@@ -64,6 +65,8 @@ describe("the request line", () => {
     });
     expect(line.duration_ms).toBeGreaterThanOrEqual(0);
     expect(line.d1_statements).toBeGreaterThan(0);
+    expect(line.d1_round_trips).toBeGreaterThan(0);
+    expect(line.d1_round_trips).toBeLessThanOrEqual(line.d1_statements);
     expect(JSON.stringify(line)).not.toContain(listing.id);
   });
 

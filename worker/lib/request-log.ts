@@ -98,6 +98,8 @@ export interface RequestLine {
   duration_ms: number;
   /** Our Worker's own CPU, only where it can be measured (locally, for `npm run bench:load`); null otherwise. */
   cpu_ms: number | null;
+  /** Trips to D1 (a batch is one): what the request waited on D1 for. */
+  d1_round_trips: number;
   d1_statements: number;
   d1_rows_read: number;
   d1_rows_written: number;
@@ -121,6 +123,7 @@ export async function requestLine(
     status: response.status,
     duration_ms: Date.now() - trace.started,
     cpu_ms: cpuMs,
+    d1_round_trips: trace.d1.roundTrips,
     d1_statements: trace.d1.statements,
     d1_rows_read: trace.d1.rowsRead,
     d1_rows_written: trace.d1.rowsWritten,

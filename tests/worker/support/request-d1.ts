@@ -5,8 +5,21 @@
 import { vi } from "vitest";
 import type { RequestLine } from "../../../worker/lib/request-log";
 
-/** Watches the request lines from now on; `statementsOf` sums the lines of the answers given. */
-export function watchRequestD1(): { statementsOf: (...answers: Response[]) => number; stop: () => void } {
+/** What D1 was asked by the requests of the answers given. */
+export interface RequestD1 {
+  roundTrips: number;
+  statements: number;
+}
+
+/** An answer, or what a helper kept of it: its headers carry the request id. */
+type Answer = { headers: Headers };
+
+/** Watches the request lines from now on; `of` sums the lines of the answers given. */
+export function watchRequestD1(): {
+  of: (...answers: Answer[]) => RequestD1;
+  statementsOf: (...answers: Answer[]) => number;
+  stop: () => void;
+} {
   const lines = new Map<string, RequestLine>();
   const original = console.log;
   const spy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
@@ -15,14 +28,15 @@ export function watchRequestD1(): { statementsOf: (...answers: Response[]) => nu
     const line = JSON.parse(text) as RequestLine;
     lines.set(line.request_id, line);
   });
-  return {
-    statementsOf: (...answers) =>
-      answers.reduce((sum, res) => {
+  const of = (...answers: Answer[]): RequestD1 =>
+    answers.reduce(
+      (sum, res) => {
         const id = res.headers.get("X-Request-Id") ?? "";
         const line = lines.get(id);
         if (!line) throw new Error(`no request line for ${id || "an answer without X-Request-Id"}`);
-        return sum + line.d1_statements;
-      }, 0),
-    stop: () => spy.mockRestore(),
-  };
+        return { roundTrips: sum.roundTrips + line.d1_round_trips, statements: sum.statements + line.d1_statements };
+      },
+      { roundTrips: 0, statements: 0 },
+    );
+  return { of, statementsOf: (...answers) => of(...answers).statements, stop: () => spy.mockRestore() };
 }
