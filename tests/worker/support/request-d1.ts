@@ -1,4 +1,4 @@
-// The D1 statements of the requests a test makes, from each request's own log line (decision 133),
+// What D1 the requests a test makes asked for, from each request's own log line (decision 133),
 // matched by X-Request-Id. The isolate's counter (worker/db/usage.ts) also counts what runs beside
 // the test in the same workerd: all of a pool worker's files share it (vitest.worker.config.mts,
 // isolate: false), so another file's queue consumer or delayed purge can land in the window.
