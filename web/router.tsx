@@ -4,7 +4,7 @@ import { RequireAuth } from "./components/RequireAuth";
 import { RootLayout } from "./components/layout/RootLayout";
 import { NotFound } from "./routes/fallback/NotFound";
 import { PAGE_ROUTE_IDS, PAGE_ROUTES, pageRouteOf, type PageAccess, type PageRouteId } from "../domain/routes";
-import { reloadOnceForPageModule } from "./lib/pageModuleReload";
+import { reloadOnceForMissingCode } from "./lib/missingCode";
 import { preloadRouteCode } from "./lib/routeCode";
 
 /*
@@ -22,7 +22,7 @@ function page<T extends Record<string, unknown>>(load: () => Promise<T>, name: k
     load().then((m) => {
       loaded = { default: m[name] as ComponentType };
       return loaded;
-    }, reloadOnceForPageModule);
+    }, reloadOnceForMissingCode);
   // Once the module is here, hand it over synchronously: React then renders the page in the same
   // pass instead of showing the spinner for a moment (and the first load shows no flash).
   const Page = lazy(() => {

@@ -96,4 +96,23 @@ test.describe("a page's code from a build that is gone (a tab opened before a de
     await page.waitForTimeout(1_000);
     expect(reloads).toBe(1);
   });
+
+  test("a dialog's code likewise: the page loads itself again, and the dialog opens at the next press", async ({ page }) => {
+    let reloads = 0;
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/search") reloads++;
+    });
+    await page.goto("/search");
+    await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
+    const before = reloads;
+    await page.route(/\/assets\/FilterDialog-[^/]+\.js$/, (route) =>
+      reloads === before ? route.fulfill({ status: 404, body: "" }) : route.continue(),
+    );
+    await page.getByRole("button", { name: /^Filter/ }).click();
+    await expect.poll(() => reloads).toBe(before + 1);
+    await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
+    await page.getByRole("button", { name: /^Filter/ }).click();
+    await expect(page.getByRole("dialog", { name: "Filter" })).toBeVisible();
+    await expect(page.getByText("Noe gikk galt")).toHaveCount(0);
+  });
 });

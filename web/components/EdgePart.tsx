@@ -10,8 +10,9 @@
 // - a press on one of its buttons is kept and made again on the same button once the part runs (the
 //   app loader, web/app-loader.js, holds such a press as well: whichever sees it first keeps it).
 // Rendered in the browser from the start (a navigation inside the app), the part loads at once.
-import { type ComponentType, lazy, type MouseEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { type ComponentType, type MouseEvent, Suspense, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { lazyCode, reloadOnceForMissingCode } from "../lib/missingCode";
 
 /** A lazily loaded component that hands itself over synchronously once its module is here. */
 export interface LazyPart<P> {
@@ -29,7 +30,7 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
     });
     return loading;
   };
-  const Component = lazy(() =>
+  const Component = lazyCode(() =>
     loaded
       ? ({ then: (resolve: (m: { default: ComponentType<P> }) => void) => resolve({ default: loaded! }) } as Promise<{
           default: ComponentType<P>;
@@ -95,9 +96,13 @@ export function EdgePart<P extends object>({ part, props, keep, live = false, fa
   useEffect(() => {
     if (kept === null || !wants) return;
     let cancelled = false;
-    void part.preload().then(() => {
-      if (!cancelled) setLoaded(true);
-    });
+    void part.preload().then(
+      () => {
+        if (!cancelled) setLoaded(true);
+      },
+      // Pressed, and its code is gone: the page loads itself again once (decision 164).
+      (error: unknown) => reloadOnceForMissingCode(error).catch(() => undefined),
+    );
     return () => {
       cancelled = true;
     };
@@ -106,7 +111,7 @@ export function EdgePart<P extends object>({ part, props, keep, live = false, fa
   if (kept !== null && !loaded) {
     // Pointing at it, touching it or moving focus into it fetches its code; only a press brings it
     // (it replaces the HTML, which must not happen under a finger or the focus).
-    const prefetch = () => void part.preload();
+    const prefetch = () => void part.preload().catch(() => undefined);
     const want = () => setWanted(true);
     const onClick = (event: MouseEvent<HTMLDivElement>) => {
       const target = event.target instanceof Element ? event.target : null;

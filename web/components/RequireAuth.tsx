@@ -1,11 +1,12 @@
-import { lazy, Suspense, useEffect, useSyncExternalStore, type ReactNode } from "react";
+import { Suspense, useEffect, useSyncExternalStore, type ReactNode } from "react";
 import { Navigate, Outlet } from "react-router-dom";
 import { toastError } from "../lib/toast";
 import { signOutState } from "../lib/signOutState";
 import { useSession } from "../lib/useSession";
 import { PageSpinner } from "./ui/Spinner";
+import { lazyCode } from "../lib/missingCode";
 
-const SignInGate = lazy(() => import("./SignInGate"));
+const SignInGate = lazyCode(() => import("./SignInGate"));
 
 /**
  * What a visitor gets on a login-required route (docs/product.md "Routes"):

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { Suspense, useSyncExternalStore } from "react";
 import { toastStore } from "../lib/toastStore";
+import { lazyCode } from "../lib/missingCode";
 
-const ToastList = lazy(() => import("./ToastList"));
+const ToastList = lazyCode(() => import("./ToastList"));
 
 /** The toasts' live region, mounted (and its module loaded) when the first toast is raised. */
 export function Toaster() {

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState, type ComponentType } from "react";
+import { Suspense, useState, type ComponentType } from "react";
 import type { ReportDialogProps } from "./ReportDialog";
 import type { ReviewTarget } from "./reviews/ReviewDialog";
+import { lazyCode } from "../lib/missingCode";
 
 /**
  * A dialog whose code (form, schema, Radix dialog) loads the first time it opens, not with the page:
@@ -8,7 +9,7 @@ import type { ReviewTarget } from "./reviews/ReviewDialog";
  * animates and returns focus as the dialog itself does.
  */
 function lazyDialog<P extends { target: unknown }>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const Dialog = lazy(() => load().then((component) => ({ default: component })));
+  const Dialog = lazyCode(() => load().then((component) => ({ default: component })));
   return function LazyDialog(props: P) {
     const [opened, setOpened] = useState(false);
     if (props.target !== null && !opened) setOpened(true);

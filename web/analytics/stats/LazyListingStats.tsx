@@ -1,8 +1,9 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { Spinner } from "../../components/ui/Spinner";
+import { lazyCode } from "../../lib/missingCode";
 
 // The statistics and their chart load only for the few who may see them (owner, moderators).
-const ListingStatsPanel = lazy(() => import("./ListingStatsPanel").then((m) => ({ default: m.ListingStatsPanel })));
+const ListingStatsPanel = lazyCode(() => import("./ListingStatsPanel").then((m) => ({ default: m.ListingStatsPanel })));
 
 export function LazyListingStats({ listingId, heading }: { listingId: string; heading?: "h2" | "h3" }) {
   return (

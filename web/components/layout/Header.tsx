@@ -1,5 +1,5 @@
 import { CircleUser, MessageCircle, Plus, Search } from "lucide-react";
-import { lazy, Suspense, useLayoutEffect, type FormEvent, type KeyboardEvent } from "react";
+import { Suspense, useLayoutEffect, type FormEvent, type KeyboardEvent } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { Link } from "../Link";
 import { cn } from "../../lib/cn";
@@ -8,8 +8,9 @@ import { SESSION_DEPENDENT, SESSION_PENDING_ATTRIBUTE, useSession } from "../../
 import { buttonClasses } from "../ui/Button";
 import { iconButtonClasses } from "./iconButton";
 import { LogoMark } from "./Logo";
+import { lazyCode } from "../../lib/missingCode";
 
-const AccountMenu = lazy(() => import("./AccountMenu"));
+const AccountMenu = lazyCode(() => import("./AccountMenu"));
 
 const quickLinkClasses =
   "inline-flex min-h-9 items-center rounded-full border border-brand-200 bg-brand-50 px-2.5 text-sm font-semibold whitespace-nowrap text-brand-800 sm:px-3 hover:bg-brand-100";

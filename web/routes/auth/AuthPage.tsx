@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { Link } from "../../components/Link";
 import { safeReturnPath } from "../../../domain/return-path";
@@ -10,11 +10,12 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { resendConfirmation } from "./resendConfirmation";
 import { VippsSignIn } from "./VippsButton";
+import { lazyCode } from "../../lib/missingCode";
 
 // The sign-up form (with its form library) loads when "Registrer" is pointed at, focused or opened,
 // not with the page, which opens on "Logg inn" (decision 104).
 const loadSignUpForm = () => import("./SignUpForm").then((m) => ({ default: m.SignUpForm }));
-const SignUpForm = lazy(loadSignUpForm);
+const SignUpForm = lazyCode(loadSignUpForm);
 
 type Tab = "signin" | "signup";
 const TABS = [
@@ -59,7 +60,7 @@ export function AuthPage() {
         value={tab}
         onChange={setTab}
         onIntent={(id) => {
-          if (id === "signup") void loadSignUpForm();
+          if (id === "signup") void loadSignUpForm().catch(() => undefined);
         }}
         className="mt-6 flex gap-1 rounded-xl bg-stone-200/70 p-1"
         tabClassName={tabClasses}

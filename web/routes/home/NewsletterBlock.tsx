@@ -96,7 +96,7 @@ export function NewsletterBlock({ variant = "home" }: NewsletterBlockProps) {
             autoComplete="email"
             placeholder="navn@eksempel.no"
             value={email}
-            onFocus={() => void loadSchema()}
+            onFocus={() => void loadSchema().catch(() => undefined)}
             onChange={(e) => {
               setEmail(e.target.value);
               if (emailError) setEmailError(null);

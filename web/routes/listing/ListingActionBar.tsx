@@ -1,5 +1,5 @@
 import { ArrowLeftRight, MessageCircle, ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router-dom";
 import { formatPrice } from "../../../domain/format";
 import { isPayableInApp, LISTING_PAYMENT_TEXTS as PAYMENT_TEXTS, onlineMethodsFor } from "../../../domain/payment-methods";
@@ -10,12 +10,13 @@ import { Button } from "../../components/ui/Button";
 import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { SESSION_DEPENDENT, useSession, useSessionWhenKnown } from "../../lib/useSession";
+import { lazyCode } from "../../lib/missingCode";
 
-const OwnerTools = lazy(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
+const OwnerTools = lazyCode(() => import("./OwnerTools").then((m) => ({ default: m.OwnerTools })));
 // The give-away queue's taker side loads only on free listings (docs/decisions/075).
-const GiveawayTakerBar = lazy(() => import("./giveaway/GiveawayTakerBar"));
+const GiveawayTakerBar = lazyCode(() => import("./giveaway/GiveawayTakerBar"));
 // The payment chooser (and its dialog code) loads when a buyer taps "Kjøp nå", not with the page.
-const PaymentChooser = lazy(() => import("./payment/PaymentChooser"));
+const PaymentChooser = lazyCode(() => import("./payment/PaymentChooser"));
 
 type ActionListing = Pick<
   ListingPage,

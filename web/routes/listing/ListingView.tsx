@@ -1,5 +1,5 @@
 import { ArrowLeft, Flag, Heart, Share2 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatPrice, relativeTime } from "../../../domain/format";
 import { categoryLabel, CONDITIONS } from "../../../domain/taxonomy";
@@ -19,15 +19,16 @@ import { ImageCarousel } from "./ImageCarousel";
 import { ListingAttributeRows } from "./ListingAttributeRows";
 import { HandoverRow } from "./HandoverRow";
 import { ListingActionBar, ListingMoreActions } from "./ListingActionBar";
+import { lazyCode } from "../../lib/missingCode";
 
 // The giver's queue panel loads only for the owner of a free listing (docs/decisions/075).
-const GiveawayQueuePanel = lazy(() => import("./giveaway/GiveawayQueuePanel"));
+const GiveawayQueuePanel = lazyCode(() => import("./giveaway/GiveawayQueuePanel"));
 // Only the owner and moderators can open a hidden listing: its notice loads with it.
-const HiddenNotice = lazy(() => import("./HiddenNotice"));
+const HiddenNotice = lazyCode(() => import("./HiddenNotice"));
 // The report dialog's loader (web/components/lazyDialogs.tsx) comes with the first report.
-const LazyReportDialog = lazy(() => import("../../components/lazyDialogs").then((m) => ({ default: m.LazyReportDialog })));
+const LazyReportDialog = lazyCode(() => import("../../components/lazyDialogs").then((m) => ({ default: m.LazyReportDialog })));
 // The statistics load only for the few who may see them (owner, moderators).
-const LazyListingStats = lazy(() => import("../../analytics/stats/LazyListingStats").then((m) => ({ default: m.LazyListingStats })));
+const LazyListingStats = lazyCode(() => import("../../analytics/stats/LazyListingStats").then((m) => ({ default: m.LazyListingStats })));
 // Below the listing and its actions: the seller's card and other listings keep the edge's HTML until
 // someone wants them (pointed at, touched, focused) or is signed in (decision 120).
 const sellerCard = lazyPart(() => import("../../components/SellerCard").then((m) => m.SellerCard));

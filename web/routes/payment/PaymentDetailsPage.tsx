@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, ShieldCheck } from "lucide-react";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { useSearchParams } from "react-router-dom";
 import { Link } from "../../components/Link";
 import { formatDateTime, formatMinorUnits } from "../../../domain/format";
@@ -18,10 +18,11 @@ import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { orderText } from "./orderText";
 import { useOpenConversation } from "./useOpenConversation";
+import { lazyCode } from "../../lib/missingCode";
 
-const SignInGate = lazy(() => import("../../components/SignInGate"));
+const SignInGate = lazyCode(() => import("../../components/SignInGate"));
 // Only a sent order has a parcel to show: its code loads with it, not with every payment's page.
-const ShipmentDetails = lazy(() => import("./ShipmentDetails").then((m) => ({ default: m.ShipmentDetails })));
+const ShipmentDetails = lazyCode(() => import("./ShipmentDetails").then((m) => ({ default: m.ShipmentDetails })));
 
 /** The server's not-found texts are shown as they are; anything else is "Kunne ikke hente betalingsdetaljer". */
 const SHOWN_AS_IS = new Set<string>([PAYMENT_TEXTS.orderNotFound, PAYMENT_TEXTS.listingNotFound, PAYMENT_TEXTS.noSessionId]);

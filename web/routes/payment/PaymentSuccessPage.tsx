@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleCheck, CircleX, Undo2 } from "lucide-react";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { useSearchParams } from "react-router-dom";
 import { Link } from "../../components/Link";
 import { formatMinorUnits } from "../../../domain/format";
@@ -13,8 +13,9 @@ import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { useSession } from "../../lib/useSession";
 import { FallbackScreen } from "../fallback/FallbackScreen";
 import { useOpenConversation } from "./useOpenConversation";
+import { lazyCode } from "../../lib/missingCode";
 
-const SignInGate = lazy(() => import("../../components/SignInGate"));
+const SignInGate = lazyCode(() => import("../../components/SignInGate"));
 
 /** While the provider has not confirmed yet (webhook on its way), ask again for about half a minute. */
 export const VERIFY_POLL_MS = 2000;

@@ -1,14 +1,15 @@
 import { SlidersHorizontal } from "lucide-react";
-import { lazy, Suspense, useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
 import { Button } from "../../components/ui/Button";
 import type { FilterSheetProps } from "./FilterDialog";
 import { activeFilterCount } from "./searchFilters";
+import { lazyCode } from "../../lib/missingCode";
 
 export type { FilterSheetProps } from "./FilterDialog";
 
 // The sheet (dialog, slider, checkboxes: about 20 KB gzipped) loads when someone opens it, not with
 // the search page: most visits only look at the results.
-const FilterDialog = lazy(() => import("./FilterDialog").then((m) => ({ default: m.FilterDialog })));
+const FilterDialog = lazyCode(() => import("./FilterDialog").then((m) => ({ default: m.FilterDialog })));
 
 /** The "Filter" button with the count of active filters; it opens the filter sheet. */
 export function FilterSheet(props: FilterSheetProps) {
@@ -30,7 +31,7 @@ export function FilterSheet(props: FilterSheetProps) {
           setOpen(true);
         }}
         // Start loading the sheet's code as soon as a press begins.
-        onPointerDown={() => void import("./FilterDialog")}
+        onPointerDown={() => void import("./FilterDialog").catch(() => undefined)}
       >
         <SlidersHorizontal aria-hidden="true" className="size-5" />
         Filter {/* Read as "Filter 2 aktive filtre"; the visible badge is part of the name. */}

@@ -1,12 +1,13 @@
 import { Bookmark } from "lucide-react";
-import { lazy, Suspense, useRef, useState } from "react";
+import { Suspense, useRef, useState } from "react";
 import { Button } from "../../components/ui/Button";
 import { filterChips, type SearchFilters } from "./searchFilters";
+import { lazyCode } from "../../lib/missingCode";
 
 // The dialog (form, alert choice, sign-in for visitors) loads when someone wants to save, not with
 // the search page.
 const loadDialog = () => import("../saved-searches/SaveSearchDialog");
-const SaveSearchDialog = lazy(() => loadDialog().then((m) => ({ default: m.SaveSearchDialog })));
+const SaveSearchDialog = lazyCode(() => loadDialog().then((m) => ({ default: m.SaveSearchDialog })));
 
 /** "Lagre søk": shown when the search has text or a filter (an empty search would match everything). */
 export function SaveSearchButton({ filters }: { filters: SearchFilters }) {
@@ -28,7 +29,7 @@ export function SaveSearchButton({ filters }: { filters: SearchFilters }) {
           setRequested(true);
           setOpen(true);
         }}
-        onPointerDown={() => void loadDialog()}
+        onPointerDown={() => void loadDialog().catch(() => undefined)}
       >
         <Bookmark aria-hidden="true" className="size-4" />
         Lagre søk

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
 import { ArrowLeftRight, Inbox, Send, Trophy, type LucideIcon } from "lucide-react";
-import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from "react";
+import { Suspense, useEffect, useId, useState, type ReactNode } from "react";
 import { Link } from "../../components/Link";
 import { formatDate } from "../../../domain/format";
 import type { TradeHistoryCounts } from "../../../domain/trades";
@@ -13,6 +13,7 @@ import { cn } from "../../lib/cn";
 import { toastError } from "../../lib/toast";
 import { useDocumentTitle } from "../../lib/useDocumentTitle";
 import { Handover, TradeListingRow, TradeStatusBadge } from "./TradeParts";
+import { lazyCode } from "../../lib/missingCode";
 
 type Tab = "sent" | "received" | "completed";
 /** The tab labels of docs/product.md "Trades"; "(n)" becomes the tab's count. */
@@ -134,12 +135,13 @@ function OffersList({ direction, onCounts }: { direction: "sent" | "received"; o
 // The completed trades' cards (with the review dialog) load with their tab, not with the page,
 // which opens on "Sendt" (decision 102); the import starts with the list's request.
 const loadCompletedCard = () => import("./CompletedCard");
-const CompletedCard = lazy(loadCompletedCard);
+const CompletedCard = lazyCode(loadCompletedCard);
 
 function CompletedList({ onCounts }: { onCounts: (c: TradeHistoryCounts) => void }) {
   const query = useInfiniteQuery(completedTradesQuery());
   useEffect(() => {
-    void loadCompletedCard();
+    // Ahead of the list: a failure is the render's to report (lazyCode).
+    void loadCompletedCard().catch(() => undefined);
   }, []);
   return (
     <Suspense fallback={<Spinner label="Laster byttehistorikk..." className="py-12" />}>

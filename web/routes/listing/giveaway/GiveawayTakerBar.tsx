@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gift, MessageCircle } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { Link } from "../../../components/Link";
 import { GIVEAWAY_TEXTS as T, isInQueue, isJoinableListing, mineLabel } from "../../../../domain/giveaways";
@@ -10,10 +10,11 @@ import { Button, buttonClasses } from "../../../components/ui/Button";
 import { toastError, toastSuccess } from "../../../lib/toast";
 import { useSession, useSessionWhenKnown } from "../../../lib/useSession";
 import { giveawayViewQuery, leaveQueue, refreshAfterMove } from "../../../api/giveaways";
+import { lazyCode } from "../../../lib/missingCode";
 
 // The dialog (its form, schema and the Radix dialog) loads when the taker opens it, not with the
 // listing page (decision 102).
-const JoinDialog = lazy(() => import("./JoinGiveawayDialog"));
+const JoinDialog = lazyCode(() => import("./JoinGiveawayDialog"));
 
 export interface GiveawayTakerBarProps {
   listing: Pick<ListingPage, "id" | "status">;

@@ -5,7 +5,7 @@
 // listing, so the dialog's own load and the listing page's preload list stay as they were).
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
 import { formatPrice } from "../../../../domain/format";
 import { PAYMENT_TEXTS } from "../../../../domain/payments";
 import { isApiError } from "../../../api/client";
@@ -23,10 +23,11 @@ import {
   type StartCheckout,
   type StepProps,
 } from "./paymentParts";
+import { lazyCode } from "../../../lib/missingCode";
 
 export { paymentOptions, type ChooserListing } from "./paymentParts";
 
-const WithShipping = lazy(() => import("./WithShipping"));
+const WithShipping = lazyCode(() => import("./WithShipping"));
 const PARTS: PaymentParts = { ChoiceCard, MethodChoice, PayButton, paymentOptions };
 
 export interface PaymentChooserProps {

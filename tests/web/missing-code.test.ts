@@ -1,12 +1,12 @@
-// A page module that cannot be fetched reloads the page once (web/lib/pageModuleReload.ts, decision
+// Code that cannot be fetched reloads the page once (web/lib/missingCode.ts, decision
 // 164); everything else goes on to the error screen. The reload itself, once and not in a loop, is
 // tests/e2e/fallbacks.spec.ts's.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { isModuleNotFetched, reloadOnceForPageModule } from "../../web/lib/pageModuleReload";
+import { isModuleNotFetched, reloadOnceForMissingCode } from "../../web/lib/missingCode";
 
 const notFetched = (message: string) => new TypeError(message);
 
-describe("a page module's failed import", () => {
+describe("a failed import of the app's code", () => {
   afterEach(() => {
     vi.restoreAllMocks();
     sessionStorage.clear();
@@ -24,23 +24,23 @@ describe("a page module's failed import", () => {
     const own = new TypeError("Cannot read properties of undefined (reading 'x')");
     expect(isModuleNotFetched(own)).toBe(false);
     expect(isModuleNotFetched(new Error("Failed to fetch dynamically imported module"))).toBe(false);
-    await expect(reloadOnceForPageModule(own)).rejects.toBe(own);
+    await expect(reloadOnceForMissingCode(own)).rejects.toBe(own);
     expect(sessionStorage.length).toBe(0);
   });
 
   it("offline, the error screen says more than the browser's own page: no reload", async () => {
     vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
     const error = notFetched("Failed to fetch dynamically imported module: x");
-    await expect(reloadOnceForPageModule(error)).rejects.toBe(error);
+    await expect(reloadOnceForMissingCode(error)).rejects.toBe(error);
     expect(sessionStorage.length).toBe(0);
   });
 
   it("just reloaded for this address: the error goes on to the error screen", async () => {
     sessionStorage.setItem(
-      "lekebytte:page-module-reload",
+      "lekebytte:missing-code-reload",
       JSON.stringify({ address: location.pathname + location.search, at: Date.now() }),
     );
     const error = notFetched("Failed to fetch dynamically imported module: x");
-    await expect(reloadOnceForPageModule(error)).rejects.toBe(error);
+    await expect(reloadOnceForMissingCode(error)).rejects.toBe(error);
   });
 });
