@@ -1,4 +1,5 @@
 // Foundation: the shared fallback screens (docs/product.md "Fallback screens").
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 test("an unknown route answers HTTP 404 and shows the not-found screen", async ({ page }) => {
@@ -66,26 +67,29 @@ test.describe("a page's code from a build that is gone (a tab opened before a de
   const aboutModule = /\/assets\/AboutPage-[^/]+\.js$/;
   const aboutHeading = { level: 1, name: "Om oss" } as const;
 
-  test("the page loads itself again once and shows the page asked for", async ({ page }) => {
-    let reloads = 0;
+  /** How many times the page at `pathname` has been loaded from the server so far. */
+  function loadsOf(page: Page, pathname: string): () => number {
+    let loads = 0;
     page.on("request", (request) => {
-      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/om-oss") reloads++;
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === pathname) loads++;
     });
+    return () => loads;
+  }
+
+  test("the page loads itself again once and shows the page asked for", async ({ page }) => {
+    const reloads = loadsOf(page, "/om-oss");
     // Gone until the page has been loaded again from the server.
-    await page.route(aboutModule, (route) => (reloads === 0 ? route.fulfill({ status: 404, body: "" }) : route.continue()));
+    await page.route(aboutModule, (route) => (reloads() === 0 ? route.fulfill({ status: 404, body: "" }) : route.continue()));
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Nyeste annonser", exact: true })).toBeVisible();
     await page.getByRole("contentinfo").getByRole("link", { name: "Om oss" }).click();
     await expect(page.getByRole("heading", aboutHeading)).toBeVisible();
-    expect(reloads).toBe(1);
+    expect(reloads()).toBe(1);
     await expect(page.getByText("Noe gikk galt")).toHaveCount(0);
   });
 
   test("a page whose code cannot load at all ends on 'Noe gikk galt' after one reload, not in a loop", async ({ page }) => {
-    let reloads = 0;
-    page.on("request", (request) => {
-      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/om-oss") reloads++;
-    });
+    const reloads = loadsOf(page, "/om-oss");
     await page.route(aboutModule, (route) => route.fulfill({ status: 404, body: "" }));
     await page.goto("/");
     await expect(page.getByRole("heading", { name: "Nyeste annonser", exact: true })).toBeVisible();
@@ -94,22 +98,19 @@ test.describe("a page's code from a build that is gone (a tab opened before a de
     await expect(page.getByRole("button", { name: "Prøv igjen" })).toBeVisible();
     // Time for a second reload, were there one.
     await page.waitForTimeout(1_000);
-    expect(reloads).toBe(1);
+    expect(reloads()).toBe(1);
   });
 
   test("a dialog's code likewise: the page loads itself again, and the dialog opens at the next press", async ({ page }) => {
-    let reloads = 0;
-    page.on("request", (request) => {
-      if (request.isNavigationRequest() && new URL(request.url()).pathname === "/search") reloads++;
-    });
+    const reloads = loadsOf(page, "/search");
     await page.goto("/search");
     await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
-    const before = reloads;
+    const before = reloads();
     await page.route(/\/assets\/FilterDialog-[^/]+\.js$/, (route) =>
-      reloads === before ? route.fulfill({ status: 404, body: "" }) : route.continue(),
+      reloads() === before ? route.fulfill({ status: 404, body: "" }) : route.continue(),
     );
     await page.getByRole("button", { name: /^Filter/ }).click();
-    await expect.poll(() => reloads).toBe(before + 1);
+    await expect.poll(reloads).toBe(before + 1);
     await expect(page.getByRole("heading", { level: 1, name: "Søk" })).toBeVisible();
     await page.getByRole("button", { name: /^Filter/ }).click();
     await expect(page.getByRole("dialog", { name: "Filter" })).toBeVisible();
